@@ -1,0 +1,225 @@
+import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { CATEGORY_NAMES } from '../../src/lib/categories';
+import type { SortOrder } from '../../src/lib/enums';
+import { serverSlug, slugVariants } from '../../src/lib/slug';
+import type { Db } from '../client';
+import { discordServers, type NewServerRow, type ServerRow } from '../schema';
+
+export type Server = ServerRow;
+
+export interface ServerFilter {
+  /** Display name ('Gaming') or 'All'/undefined for every category. */
+  category?: string | undefined;
+  /** Subcategory key ('day-trading'); 'all' or empty is ignored. */
+  subcategory?: string | undefined;
+  search?: string | undefined;
+  premiumOnly?: boolean | undefined;
+  sort?: SortOrder | undefined;
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
+/** Quotes a search term as one FTS5 phrase (double quotes doubled). */
+const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+/** Escapes LIKE wildcards so a search for '50%' means the characters. */
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Case-insensitive partial match on name or description; trigram index for 3+ characters. */
+export function searchCondition(term: string): SQL {
+  if ([...term].length >= 3) {
+    return sql`${discordServers.id} IN (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${ftsPhrase(term)})`;
+  }
+  const pattern = likePattern(term);
+  return or(
+    sql`${discordServers.name} LIKE ${pattern} ESCAPE '\\'`,
+    sql`${discordServers.description} LIKE ${pattern} ESCAPE '\\'`,
+  ) as SQL;
+}
+
+/** The WHERE clause of the public listing (SPEC section 7). */
+function listingWhere(filter: ServerFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [
+    eq(discordServers.is_active, true),
+    inArray(discordServers.category, [...CATEGORY_NAMES]),
+  ];
+  if (filter.category && filter.category.toLowerCase() !== 'all') {
+    conditions.push(eq(discordServers.category, filter.category));
+  }
+  if (filter.subcategory && filter.subcategory.toLowerCase() !== 'all') {
+    conditions.push(like(discordServers.subcategory, likePattern(filter.subcategory.replace(/-/g, ' '))));
+  }
+  const search = filter.search?.trim();
+  if (search) conditions.push(searchCondition(search));
+  if (filter.premiumOnly) {
+    conditions.push(or(eq(discordServers.is_premium, true), eq(discordServers.is_sponsored, true)));
+  }
+  return and(...conditions);
+}
+
+/** Members descending, or the curated order (sort_order, then members); id breaks ties for stable pages. */
+function listingOrder(sort: SortOrder = 'members') {
+  return sort === 'members'
+    ? [desc(discordServers.members), asc(discordServers.id)]
+    : [desc(discordServers.sort_order), desc(discordServers.members), asc(discordServers.id)];
+}
+
+/** Active listed servers matching the filter, one page of them, with the total count. */
+export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ servers: Server[]; total: number }> {
+  const where = listingWhere(filter);
+  const perPage = filter.perPage ?? 9;
+  const page = filter.page ?? 1;
+  const [servers, totals] = await Promise.all([
+    db
+      .select()
+      .from(discordServers)
+      .where(where)
+      .orderBy(...listingOrder(filter.sort))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
+  ]);
+  return { servers, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Every active, listed server in the curated order: the build reads this once. */
+export async function listAllActiveServers(db: Db): Promise<Server[]> {
+  return db
+    .select()
+    .from(discordServers)
+    .where(listingWhere({}))
+    .orderBy(...listingOrder('members'));
+}
+
+/** 'All' followed by the listed categories that have active servers, sorted. */
+export async function listCategories(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ category: discordServers.category })
+    .from(discordServers)
+    .where(listingWhere({}));
+  return ['All', ...rows.map((r) => r.category).sort()];
+}
+
+/** 'all' followed by the distinct, non-null subcategories of a category's active servers, sorted. */
+export async function listSubcategories(db: Db, category: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ subcategory: discordServers.subcategory })
+    .from(discordServers)
+    .where(
+      and(
+        eq(discordServers.is_active, true),
+        eq(discordServers.category, category),
+        isNotNull(discordServers.subcategory),
+      ),
+    )
+    .orderBy(asc(discordServers.subcategory));
+  return ['all', ...rows.map((r) => r.subcategory as string)];
+}
+
+/** Up to six servers for the home page's Premium Picks: premium or sponsored, curated order. */
+export async function listFeaturedServers(db: Db, limit = 6): Promise<Server[]> {
+  const { servers } = await listServers(db, { premiumOnly: true, sort: 'featured', perPage: limit });
+  return servers;
+}
+
+const wordsOf = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
+
+/**
+ * One active server by slug. Falls back to matching generated slug variants of every
+ * active server's name, then to a fuzzy word match; on a fallback hit the found slug
+ * is written back so the next lookup is direct. Returns null when nothing matches.
+ */
+export async function getServerBySlug(db: Db, slug: string): Promise<Server | null> {
+  const wanted = slug.trim().toLowerCase();
+  if (!wanted) return null;
+  const [direct] = await db
+    .select()
+    .from(discordServers)
+    .where(and(eq(discordServers.slug, wanted), eq(discordServers.is_active, true)))
+    .limit(1);
+  if (direct) return direct;
+
+  const active = await db.select().from(discordServers).where(eq(discordServers.is_active, true));
+  const byVariant = active.find((s) => slugVariants(s.name).includes(wanted));
+  if (byVariant) return byVariant;
+
+  // Fuzzy: every word of the requested slug appears among the name's words.
+  const want = wordsOf(wanted);
+  if (want.length === 0) return null;
+  const fuzzy = active.find((s) => {
+    const have = new Set(wordsOf(s.name));
+    return want.every((w) => have.has(w));
+  });
+  if (!fuzzy) return null;
+  if (!fuzzy.slug) {
+    const generated = await uniqueSlug(db, serverSlug(fuzzy.name), fuzzy.id);
+    await db.update(discordServers).set({ slug: generated }).where(eq(discordServers.id, fuzzy.id));
+    return { ...fuzzy, slug: generated };
+  }
+  return fuzzy;
+}
+
+/** One server by id, active or not (operators). */
+export async function getServerById(db: Db, id: number): Promise<Server | null> {
+  const [row] = await db.select().from(discordServers).where(eq(discordServers.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** `base`, or `base-2`, `base-3`... whichever no other server holds. */
+export async function uniqueSlug(db: Db, base: string, exceptId?: number): Promise<string> {
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: discordServers.slug, id: discordServers.id })
+        .from(discordServers)
+        .where(or(eq(discordServers.slug, base), like(discordServers.slug, `${base}-%`)))
+    )
+      .filter((r) => r.id !== exceptId)
+      .map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) {
+    const suffix = `-${i}`;
+    const candidate = `${base.slice(0, 50 - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+export type ServerWrite = Omit<NewServerRow, 'id' | 'created_at' | 'updated_at' | 'slug'> & {
+  slug?: string | undefined;
+};
+
+/** Inserts a server; the slug is derived from the name when absent. Returns the row. */
+export async function createServer(db: Db, input: ServerWrite): Promise<Server> {
+  const slug = await uniqueSlug(db, input.slug || serverSlug(input.name));
+  const [row] = await db
+    .insert(discordServers)
+    .values({ ...input, slug })
+    .returning();
+  return row!;
+}
+
+/** Updates a server by id; a new name without a slug re-derives the slug. Returns the row or null. */
+export async function updateServer(db: Db, id: number, patch: Partial<ServerWrite>): Promise<Server | null> {
+  const { slug, ...rest } = patch;
+  const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
+  if (slug) values.slug = await uniqueSlug(db, slug, id);
+  else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
+  const [row] = await db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();
+  return row ?? null;
+}
+
+/** Deletes a server by id; true when a row went. */
+export async function deleteServer(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(discordServers).where(eq(discordServers.id, id)).returning({ id: discordServers.id });
+  return rows.length > 0;
+}
+
+/** Shows or hides a server (is_active). Returns the row or null. */
+export async function setServerActive(db: Db, id: number, isActive: boolean): Promise<Server | null> {
+  return updateServer(db, id, { is_active: isActive });
+}

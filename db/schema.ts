@@ -1,0 +1,312 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** ISO-8601 UTC with milliseconds, so text order is time order. */
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+const createdAt = () => text('created_at').notNull().default(now);
+const bool = (name: string) => integer(name, { mode: 'boolean' });
+const jsonList = (name: string) => text(name, { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`);
+
+/** A listed Discord community ("server" everywhere in the product). */
+export const discordServers = sqliteTable(
+  'discord_servers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').notNull(),
+    subcategory: text('subcategory'),
+    slug: text('slug').notNull(),
+    members: integer('members').notNull().default(0),
+    active_users: integer('active_users').notNull().default(0),
+    rating: real('rating').notNull().default(0),
+    image_url: text('image_url'),
+    pros: jsonList('pros'),
+    cons: jsonList('cons'),
+    is_premium: bool('is_premium').notNull().default(false),
+    is_sponsored: bool('is_sponsored').notNull().default(false),
+    /** The join link: a Discord invite or an affiliate URL. */
+    affiliate_link: text('affiliate_link'),
+    tags: jsonList('tags'),
+    features: jsonList('features'),
+    sort_order: integer('sort_order').notNull().default(0),
+    is_active: bool('is_active').notNull().default(true),
+    created_at: createdAt(),
+    updated_at: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('discord_servers_slug_unique').on(t.slug),
+    index('discord_servers_active_category_members_idx').on(t.is_active, t.category, t.members),
+    index('discord_servers_active_members_idx').on(t.is_active, t.members),
+    index('discord_servers_active_sort_idx').on(t.is_active, t.sort_order, t.members),
+    index('discord_servers_active_premium_idx').on(t.is_active, t.is_premium, t.is_sponsored),
+  ],
+);
+
+/** An owner's request to be listed, reviewed by an operator. */
+export const serverSubmissions = sqliteTable(
+  'server_submissions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_name: text('server_name').notNull(),
+    server_description: text('server_description').notNull(),
+    category: text('category').notNull(),
+    invite_link: text('invite_link').notNull(),
+    server_image: text('server_image'),
+    contact_email: text('contact_email').notNull(),
+    /** Multi-line text, one feature per line. */
+    features: text('features'),
+    member_count: integer('member_count').notNull().default(0),
+    active_users: integer('active_users').notNull().default(0),
+    submitter_name: text('submitter_name').notNull(),
+    is_owner: bool('is_owner').notNull().default(true),
+    status: text('status', { enum: ['pending', 'under_review', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    admin_notes: text('admin_notes'),
+    /** The listing created on approval. */
+    server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    updated_at: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    index('server_submissions_created_idx').on(t.created_at),
+    index('server_submissions_status_created_idx').on(t.status, t.created_at),
+  ],
+);
+
+/** Editable page texts (hero, categories, footer...), with code defaults when absent. */
+export const siteContent = sqliteTable(
+  'site_content',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    page: text('page').notNull(),
+    section: text('section').notNull(),
+    content_key: text('content_key').notNull(),
+    content_value: text('content_value').notNull().default(''),
+    sort_order: integer('sort_order').notNull().default(0),
+    is_active: bool('is_active').notNull().default(true),
+  },
+  (t) => [uniqueIndex('site_content_key_unique').on(t.page, t.section, t.content_key)],
+);
+
+/** Newsletter subscribers. */
+export const newsletterSubscribers = sqliteTable(
+  'newsletter_subscribers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    email: text('email').notNull(),
+    source: text('source').notNull().default('homepage_signup'),
+    interests: jsonList('interests'),
+    status: text('status', { enum: ['active', 'unsubscribed'] })
+      .notNull()
+      .default('active'),
+    confirmed_at: text('confirmed_at'),
+    unsubscribed_at: text('unsubscribed_at'),
+    premium_subscriber: bool('premium_subscriber').notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('newsletter_subscribers_email_unique').on(t.email),
+    index('newsletter_subscribers_created_idx').on(t.created_at),
+  ],
+);
+
+/** Analytics events: views, clicks, signups, conversions. */
+export const userInteractions = sqliteTable(
+  'user_interactions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    interaction_type: text('interaction_type', { enum: ['view', 'click', 'signup', 'conversion'] }).notNull(),
+    target_type: text('target_type', { enum: ['server', 'newsletter', 'premium_cta'] }).notNull(),
+    target_id: text('target_id'),
+    server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    session_id: text('session_id'),
+    user_agent: text('user_agent'),
+    /** A salted hash of the address, never the address itself. */
+    ip_address: text('ip_address'),
+    campaign_id: text('campaign_id'),
+    referrer: text('referrer'),
+    utm_source: text('utm_source'),
+    utm_medium: text('utm_medium'),
+    utm_campaign: text('utm_campaign'),
+    conversion_value: real('conversion_value'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('user_interactions_created_idx').on(t.created_at),
+    index('user_interactions_server_created_idx').on(t.server_id, t.created_at),
+  ],
+);
+
+/** Visitors' reports about a listed server. */
+export const serverReports = sqliteTable(
+  'server_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    details: text('details'),
+    status: text('status', { enum: ['open', 'resolved', 'dismissed'] })
+      .notNull()
+      .default('open'),
+    session_id: text('session_id'),
+    created_at: createdAt(),
+    resolved_at: text('resolved_at'),
+  },
+  (t) => [
+    index('server_reports_status_created_idx').on(t.status, t.created_at),
+    index('server_reports_server_idx').on(t.server_id),
+  ],
+);
+
+/** Messages from the contact form. */
+export const contactMessages = sqliteTable(
+  'contact_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull().default('general'),
+    message: text('message').notNull(),
+    priority: text('priority', { enum: ['low', 'normal', 'high', 'urgent'] })
+      .notNull()
+      .default('normal'),
+    status: text('status', { enum: ['new', 'read', 'replied', 'archived'] })
+      .notNull()
+      .default('new'),
+    created_at: createdAt(),
+  },
+  (t) => [index('contact_messages_status_created_idx').on(t.status, t.created_at)],
+);
+
+/** People who run the console. */
+export const operators = sqliteTable(
+  'operators',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    email: text('email').notNull(),
+    /** `pbkdf2-sha256$iterations$salt$hash`, base64url parts. */
+    password_hash: text('password_hash').notNull(),
+    role: text('role', { enum: ['admin', 'moderator'] })
+      .notNull()
+      .default('moderator'),
+    failed_attempts: integer('failed_attempts').notNull().default(0),
+    locked_until: text('locked_until'),
+    last_login_at: text('last_login_at'),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_email_unique').on(t.email)],
+);
+
+/** Console sessions; the cookie holds a token whose SHA-256 is the id. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    operator_id: integer('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    csrf_token: text('csrf_token').notNull(),
+    created_at: createdAt(),
+    last_seen_at: text('last_seen_at').notNull().default(now),
+    expires_at: text('expires_at').notNull(),
+  },
+  (t) => [index('sessions_operator_idx').on(t.operator_id)],
+);
+
+/** Who did what to which record, and when. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    operator_id: integer('operator_id').references(() => operators.id, { onDelete: 'set null' }),
+    operator_email: text('operator_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entity_id: text('entity_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    created_at: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.created_at)],
+);
+
+const days = (n: number) => sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${n} days')`);
+
+/** One row of subscriber counts. */
+export const newsletterStats = sqliteView('newsletter_stats', {
+  total: integer('total').notNull(),
+  active: integer('active').notNull(),
+  unsubscribed: integer('unsubscribed').notNull(),
+  premium: integer('premium').notNull(),
+  new_last_7_days: integer('new_last_7_days').notNull(),
+  new_last_30_days: integer('new_last_30_days').notNull(),
+}).as(
+  sql`SELECT count(*) AS total,
+  coalesce(sum(status = 'active'), 0) AS active,
+  coalesce(sum(status = 'unsubscribed'), 0) AS unsubscribed,
+  coalesce(sum(premium_subscriber = 1 AND status = 'active'), 0) AS premium,
+  coalesce(sum(created_at >= ${days(7)}), 0) AS new_last_7_days,
+  coalesce(sum(created_at >= ${days(30)}), 0) AS new_last_30_days
+FROM newsletter_subscribers`,
+);
+
+/** Per premium or sponsored server: traffic and revenue; daily_revenue averages the last 30 days. */
+export const premiumServerPerformance = sqliteView('premium_server_performance', {
+  server_id: integer('server_id').notNull(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  is_premium: bool('is_premium').notNull(),
+  is_sponsored: bool('is_sponsored').notNull(),
+  views: integer('views').notNull(),
+  clicks: integer('clicks').notNull(),
+  conversions: integer('conversions').notNull(),
+  total_revenue: real('total_revenue').notNull(),
+  daily_revenue: real('daily_revenue').notNull(),
+}).as(
+  sql`SELECT s.id AS server_id, s.name AS name, s.slug AS slug, s.is_premium AS is_premium, s.is_sponsored AS is_sponsored,
+  coalesce(sum(i.interaction_type = 'view'), 0) AS views,
+  coalesce(sum(i.interaction_type = 'click'), 0) AS clicks,
+  coalesce(sum(i.interaction_type = 'conversion'), 0) AS conversions,
+  coalesce(sum(i.conversion_value), 0) AS total_revenue,
+  round(coalesce(sum(CASE WHEN i.created_at >= ${days(30)} THEN i.conversion_value END), 0) / 30.0, 2) AS daily_revenue
+FROM discord_servers s
+LEFT JOIN user_interactions i ON i.server_id = s.id
+WHERE s.is_premium = 1 OR s.is_sponsored = 1
+GROUP BY s.id`,
+);
+
+/** Per server and UTC day: views, clicks, signups, conversions and revenue. */
+export const serverAnalytics = sqliteView('server_analytics', {
+  server_id: integer('server_id').notNull(),
+  date: text('date').notNull(),
+  views: integer('views').notNull(),
+  clicks: integer('clicks').notNull(),
+  signups: integer('signups').notNull(),
+  conversions: integer('conversions').notNull(),
+  revenue: real('revenue').notNull(),
+}).as(
+  sql`SELECT server_id, substr(created_at, 1, 10) AS date,
+  sum(interaction_type = 'view') AS views,
+  sum(interaction_type = 'click') AS clicks,
+  sum(interaction_type = 'signup') AS signups,
+  sum(interaction_type = 'conversion') AS conversions,
+  coalesce(sum(conversion_value), 0) AS revenue
+FROM user_interactions
+WHERE server_id IS NOT NULL
+GROUP BY server_id, substr(created_at, 1, 10)`,
+);
+
+export type ServerRow = typeof discordServers.$inferSelect;
+export type NewServerRow = typeof discordServers.$inferInsert;
+export type SubmissionRow = typeof serverSubmissions.$inferSelect;
+export type ContentRow = typeof siteContent.$inferSelect;
+export type SubscriberRow = typeof newsletterSubscribers.$inferSelect;
+export type InteractionRow = typeof userInteractions.$inferSelect;
+export type ReportRow = typeof serverReports.$inferSelect;
+export type ContactRow = typeof contactMessages.$inferSelect;
+export type OperatorRow = typeof operators.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import type { AppDeps, AppEnv } from './context';
+import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
+import { hashIp } from './lib/hash';
+import { BODY_LIMIT_BYTES } from './lib/validate';
+import { securityHeaders } from './middleware/security-headers';
+
+/** Seconds a client should wait before retrying while the database is away. */
+const DB_RETRY_AFTER_S = 5;
+
+const errorJson = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({
+  error: { code, message, ...(issues ? { issues } : {}) },
+});
+
+/**
+ * Builds the one Hono app behind every runtime: the Node server (`npm start`), the
+ * Cloudflare entry and the tests each pass their own database and settings.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.use(securityHeaders(deps.scriptHashes));
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    c.set('requestId', crypto.randomUUID());
+    const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
+    c.set('ipHash', await hashIp(deps.env.IP_HASH_SECRET, ip));
+    await next();
+  });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new ApiError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES / 1024} KB`);
+      },
+    }),
+  );
+
+  const routes = app.get('/api/health', async (c) => {
+    try {
+      await deps.db.run(sql`SELECT 1`);
+      return c.json({ ok: true, db: 'up' as const });
+    } catch {
+      return c.json({ ok: false, db: 'down' as const }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
+    }
+  });
+
+  app.use(
+    '/api/*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(errorJson('method_not_allowed', `Use ${methods.join(', ')}`), 405, { Allow: methods.join(', ') }),
+    }),
+  );
+
+  app.notFound(async (c) => {
+    if (c.req.path.startsWith('/api/')) {
+      return c.json(errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
+    }
+    return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      return c.json(errorJson(err.code, err.message, err.issues), err.status, err.headers);
+    }
+    if (err instanceof HTTPException) {
+      return c.json(errorJson('http_error', err.message || 'Request failed'), err.status);
+    }
+    const requestId = c.get('requestId') ?? 'unknown';
+    if (isDbUnavailable(err)) {
+      console.error(`[${requestId}] database unavailable:`, err);
+      return c.json(
+        errorJson('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
+        503,
+        {
+          'Retry-After': String(DB_RETRY_AFTER_S),
+        },
+      );
+    }
+    console.error(`[${requestId}] unexpected error:`, err);
+    return c.json(errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
+  });
+
+  return routes;
+}
+
+/** The app's type, for `hc<AppType>` in the islands. */
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,43 @@
+import type { Db } from '../../db/client';
+import type { Env } from './env';
+
+/** What the site rebuild looks like from the app: request one, read its state. */
+export interface RebuildTrigger {
+  /** Marks the site dirty; builds are coalesced, so a burst of calls gives one build. */
+  request(reason: string): void;
+  status(): RebuildStatus;
+}
+
+export interface RebuildStatus {
+  state: 'idle' | 'queued' | 'building' | 'failed';
+  /** ISO time the current site went live. */
+  liveSince: string | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+  lastReason: string | null;
+}
+
+/** Everything the app needs from its runtime; tests build their own. */
+export interface AppDeps {
+  db: Db;
+  env: Env;
+  rebuild?: RebuildTrigger | undefined;
+  /** The client's IP as the runtime sees it (socket on Node, CF-Connecting-IP at the edge). */
+  clientIp?: ((req: Request, raw: unknown) => string) | undefined;
+  /** sha256-... hashes of the site's inline scripts, for the CSP. */
+  scriptHashes?: (() => readonly string[]) | undefined;
+  /** Serves the built site for paths no route matched (Node); undefined means a plain 404. */
+  staticSite?: ((c: import('hono').Context) => Promise<Response | undefined>) | undefined;
+  /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
+  fetch?: typeof fetch | undefined;
+}
+
+/** Hono's environment: variables set by middleware for handlers. */
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    requestId: string;
+    /** Salted hash of the client IP. */
+    ipHash: string;
+  };
+}

@@ -1,0 +1,60 @@
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+
+/** One field problem in the error envelope. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** The one error envelope every /api answer uses. */
+export interface ErrorBody {
+  error: { code: string; message: string; issues?: FieldIssue[] };
+}
+
+/** An HTTPException that carries the envelope's code, message and field issues. */
+export class ApiError extends HTTPException {
+  constructor(
+    status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly issues?: FieldIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(status, { message });
+  }
+}
+
+/** Turns zod issues into `{ path, message }` pairs (path joined with dots, '' for the root). */
+export const toFieldIssues = (error: z.ZodError): FieldIssue[] =>
+  error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+
+/** 400 naming every bad field. */
+export const validationError = (error: z.ZodError): ApiError =>
+  new ApiError(
+    400,
+    'validation_failed',
+    `Invalid ${[...new Set(toFieldIssues(error).map((i) => i.path || 'body'))].join(', ')}`,
+    toFieldIssues(error),
+  );
+
+/** True for errors that mean the database cannot be reached (as opposed to a bad query). */
+export function isDbUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = err;
+  while (e && typeof e === 'object' && !seen.has(e)) {
+    seen.add(e);
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    const text = `${String(code ?? '')} ${String(message ?? '')}`;
+    if (
+      /SQLITE_(CANTOPEN|BUSY|LOCKED|IOERR|NOTADB|READONLY)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|fetch failed|SERVER_ERROR|HRANA_WEBSOCKET|database is locked|unable to open database|CLIENT_CLOSED|Network connection lost/i.test(
+        text,
+      )
+    ) {
+      return true;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,80 @@
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { openDb } from '../../db/client';
+import { migrateDb } from '../../db/migrate';
+import { seedIfEmpty } from '../../db/seed';
+import { createApp } from './app';
+import { type Env, loadEnv } from './env';
+import { SiteBuilder } from './site-builder';
+import { createStaticHandler } from './static';
+
+export interface NodeServerOptions {
+  env: Env;
+  /** Project root; defaults to the working directory. */
+  root?: string;
+  /** Where builds go; defaults to `<root>/.builds`. */
+  buildsDir?: string;
+  /** Environment passed to `astro build`. */
+  buildEnv?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/**
+ * Starts the whole product on Node: migrates and seeds the database, builds the site
+ * when no build is live, then serves the API and the static site on one port.
+ */
+export async function startNodeServer(options: NodeServerOptions) {
+  const { env } = options;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const root = options.root ?? process.cwd();
+  const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+  await migrateDb(db);
+  if (await seedIfEmpty(db)) log('Seeded the sample servers.');
+
+  const builder = new SiteBuilder({
+    root,
+    buildsDir: options.buildsDir ?? join(root, '.builds'),
+    env: { ...process.env, ...options.buildEnv, DATABASE_URL: env.DATABASE_URL, SITE_URL: env.SITE_URL },
+    log,
+  });
+  await builder.init();
+
+  const app = createApp({
+    db,
+    env,
+    rebuild: builder,
+    scriptHashes: () => builder.scriptHashes(),
+    staticSite: createStaticHandler(() => builder.liveDir()),
+    clientIp: (_req, raw) =>
+      (raw as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ??
+      '0.0.0.0',
+  });
+
+  if (!builder.liveDir()) {
+    log('Building the site from the database (first start)…');
+    await builder.buildNow('first start');
+  }
+
+  const httpServer = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST });
+  await new Promise<void>((ok) => httpServer.once('listening', () => ok()));
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  log(`Listening on http://localhost:${port}`);
+  return {
+    port,
+    builder,
+    db,
+    close: async () => {
+      await new Promise<void>((ok) => httpServer.close(() => ok()));
+      client.close();
+    },
+  };
+}
+
+// `npm start`
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  const env = loadEnv(process.env);
+  await startNodeServer({ env, root: resolve('.') });
+}

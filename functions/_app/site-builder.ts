@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RebuildStatus, RebuildTrigger } from './context';
+
+export interface SiteBuilderOptions {
+  /** Project root (where astro.config.mjs is). */
+  root: string;
+  /** Folder holding the builds and the `current` pointer. */
+  buildsDir: string;
+  /** Environment for the build process (DATABASE_URL, SITE_URL...). */
+  env: NodeJS.ProcessEnv;
+  /** Quiet period that merges a burst of requests into one build. */
+  debounceMs?: number;
+  /** Builds kept besides the live one, for visitors still loading the previous site. */
+  keep?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Rebuilds the static site in the background and swaps it in atomically: each build goes
+ * to a fresh folder, and only a successful one becomes live (the in-memory pointer and the
+ * `current` file change together). A failed build leaves the live site as it was.
+ */
+export class SiteBuilder implements RebuildTrigger {
+  #live: string | null = null;
+  #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #running: Promise<void> | null = null;
+  #pending: string[] = [];
+  #waiters: (() => void)[] = [];
+
+  constructor(private readonly options: SiteBuilderOptions) {}
+
+  #hashes: { dir: string | null; list: string[] } = { dir: null, list: [] };
+
+  /** sha256 hashes of the live build's inline scripts (written by the build), for the CSP. */
+  scriptHashes(): string[] {
+    if (this.#hashes.dir !== this.#live) {
+      let list: string[] = [];
+      try {
+        list = this.#live ? (JSON.parse(readFileSync(join(this.#live, 'csp-hashes.json'), 'utf8')) as string[]) : [];
+      } catch {
+        list = [];
+      }
+      this.#hashes = { dir: this.#live, list };
+    }
+    return this.#hashes.list;
+  }
+
+  /** The folder being served, or null before the first build. */
+  liveDir(): string | null {
+    return this.#live;
+  }
+
+  status(): RebuildStatus {
+    return { ...this.#state };
+  }
+
+  /** Picks up the build a previous run left live. */
+  async init(): Promise<void> {
+    await mkdir(this.options.buildsDir, { recursive: true });
+    try {
+      const name = (await readFile(join(this.options.buildsDir, 'current'), 'utf8')).trim();
+      const dir = join(this.options.buildsDir, name);
+      if (name && existsSync(join(dir, 'index.html'))) {
+        this.#live = dir;
+        this.#state.liveSince = new Date().toISOString();
+      }
+    } catch {
+      // no live build yet
+    }
+  }
+
+  request(reason: string): void {
+    this.#pending.push(reason);
+    if (this.#state.state !== 'building') this.#state.state = 'queued';
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#drain();
+    }, this.options.debounceMs ?? 300);
+  }
+
+  /** Resolves once no build is queued or running (tests, start-up). */
+  idle(): Promise<void> {
+    if (!this.#timer && !this.#running && this.#pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Builds now (coalesced with anything queued) and waits for the result. */
+  async buildNow(reason: string): Promise<void> {
+    this.request(reason);
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+      void this.#drain();
+    }
+    await this.idle();
+    if (this.#state.state === 'failed') throw new Error(this.#state.lastError ?? 'Build failed');
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#running) return; // the running loop picks up what is pending
+    this.#running = (async () => {
+      while (this.#pending.length > 0) {
+        const reasons = this.#pending.splice(0);
+        await this.#buildOnce(reasons.join(', '));
+      }
+    })();
+    await this.#running;
+    this.#running = null;
+    if (this.#timer) return;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  async #buildOnce(reason: string): Promise<void> {
+    const started = performance.now();
+    this.#state = { ...this.#state, state: 'building', lastReason: reason };
+    const name = `build-${Date.now()}`;
+    const tmp = join(this.options.buildsDir, `${name}.tmp`);
+    const dir = join(this.options.buildsDir, name);
+    try {
+      await this.#runAstro(tmp);
+      await rename(tmp, dir);
+      // Swap: the pointer file first (for the next start), then the in-memory root.
+      await writeFile(join(this.options.buildsDir, 'current.tmp'), name);
+      await rename(join(this.options.buildsDir, 'current.tmp'), join(this.options.buildsDir, 'current'));
+      this.#live = dir;
+      this.#state = {
+        state: 'idle',
+        liveSince: new Date().toISOString(),
+        lastDurationMs: Math.round(performance.now() - started),
+        lastError: null,
+        lastReason: reason,
+      };
+      this.options.log?.(`Site rebuilt in ${(this.#state.lastDurationMs! / 1000).toFixed(1)} s (${reason})`);
+      await this.#prune();
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      this.#state = {
+        ...this.#state,
+        state: 'failed',
+        lastDurationMs: Math.round(performance.now() - started),
+        lastError: err instanceof Error ? err.message : String(err),
+      };
+      this.options.log?.(`Site build failed: ${this.#state.lastError}`);
+    }
+  }
+
+  #runAstro(outDir: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const astro = join(this.options.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+      const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
+        cwd: this.options.root,
+        env: { ...this.options.env, ASTRO_TELEMETRY_DISABLED: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let tail = '';
+      const keep = (chunk: Buffer) => {
+        tail = (tail + chunk.toString()).slice(-4000);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve();
+        else
+          reject(
+            new Error(`astro build exited with ${code}: ${tail.split('\n').filter(Boolean).slice(-8).join('\n')}`),
+          );
+      });
+    });
+  }
+
+  async #prune(): Promise<void> {
+    const keep = this.options.keep ?? 1;
+    const builds = (await readdir(this.options.buildsDir)).filter((n) => /^build-\d+$/.test(n)).sort();
+    const live = this.#live ? this.#live.split(/[\\/]/).pop() : null;
+    const old = builds.filter((n) => n !== live).slice(0, -keep || undefined);
+    await Promise.all(old.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));
+  }
+}

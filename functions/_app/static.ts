@@ -1,0 +1,136 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Context } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.xml', '.txt', '.svg']);
+
+/** Where the not-found screens live in a build, by URL shape (Cloudflare serves them the same way). */
+export function notFoundPage(path: string): string {
+  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found/index.html';
+  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found/index.html';
+  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found/index.html';
+  return '/404.html';
+}
+
+interface Cached {
+  mtimeMs: number;
+  body: Buffer;
+  gzip: Buffer | null;
+}
+
+/**
+ * Serves a built site from a folder chosen per request, so a rebuild can swap the live
+ * folder atomically. Hashed assets are immutable; HTML is revalidated on every visit.
+ * Compressible files are gzipped once and kept in memory.
+ */
+export function createStaticHandler(getRoot: () => string | null) {
+  const cache = new Map<string, Cached>();
+
+  async function load(file: string): Promise<Cached | null> {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(file);
+    } catch {
+      return null;
+    }
+    if (!info.isFile()) return null;
+    const hit = cache.get(file);
+    if (hit && hit.mtimeMs === info.mtimeMs) return hit;
+    if (info.size > 8 * 1024 * 1024) return { mtimeMs: info.mtimeMs, body: Buffer.alloc(0), gzip: null };
+    const body = await readFile(file);
+    const entry = {
+      mtimeMs: info.mtimeMs,
+      body,
+      gzip: COMPRESSIBLE.has(extname(file)) && body.length > 512 ? gzipSync(body) : null,
+    };
+    if (cache.size > 20_000) cache.clear();
+    cache.set(file, entry);
+    return entry;
+  }
+
+  function candidates(root: string, path: string): string[] {
+    const clean = normalize(decodeURIComponent(path)).replace(/^(\.\.(\/|\\|$))+/, '');
+    const base = join(root, clean);
+    if (!base.startsWith(root + sep) && base !== root) return [];
+    if (clean.endsWith('/')) return [join(base, 'index.html')];
+    return extname(clean) ? [base] : [base, join(base, 'index.html'), `${base}.html`];
+  }
+
+  function respond(c: Context, file: string, entry: Cached, status: 200 | 404, replace?: [string, string]) {
+    const ext = extname(file);
+    const headers: Record<string, string> = {
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+      'Cache-Control': file.includes(`${sep}_astro${sep}`)
+        ? 'public, max-age=31536000, immutable'
+        : ext === '.html' || file.endsWith('sw.js')
+          ? 'public, max-age=0, must-revalidate'
+          : 'public, max-age=3600',
+      Vary: 'Accept-Encoding',
+    };
+    if (entry.body.length === 0 && entry.gzip === null) {
+      return new Response(createReadStream(file) as unknown as ReadableStream, { status, headers });
+    }
+    if (replace) {
+      const html = entry.body.toString('utf8').split(replace[0]).join(replace[1]);
+      return c.body(html, status, headers);
+    }
+    const acceptsGzip = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
+    if (entry.gzip && acceptsGzip) {
+      return c.body(new Uint8Array(entry.gzip), status, { ...headers, 'Content-Encoding': 'gzip' });
+    }
+    return c.body(new Uint8Array(entry.body), status, headers);
+  }
+
+  return async (c: Context): Promise<Response | undefined> => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return undefined;
+    const root = getRoot();
+    if (!root) return c.text('The site is being built. Refresh in a few seconds.', 503, { 'Retry-After': '5' });
+    const path = c.req.path;
+    let list: string[];
+    try {
+      list = candidates(root, path);
+    } catch {
+      list = [];
+    }
+    for (const file of list) {
+      const entry = await load(file);
+      if (entry) return respond(c, file, entry, 200);
+    }
+    const page = notFoundPage(path);
+    const file = join(root, page);
+    const entry = (await load(file)) ?? (await load(join(root, '404.html')));
+    if (!entry) return c.text('Not found', 404);
+    const slug = path.split('/').filter(Boolean).pop() ?? '';
+    return respond(c, file, entry, 404, ['__REQUESTED_SLUG__', escapeHtml(decodeSafe(slug))]);
+  };
+}
+
+const decodeSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** Escapes text for HTML element content and attributes. */
+export const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

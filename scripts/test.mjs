@@ -1,0 +1,88 @@
+// `npm test`: every check, then one closing line `N passed, N failed` with the real totals.
+// Type check, lint, HTML validation and the link check count one each; vitest and Playwright count per test.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+process.env.WRANGLER_SEND_METRICS = 'false';
+mkdirSync('.tmp', { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+/** Runs a command with inherited output; returns true on exit 0. */
+function run(cmd, args, env = {}) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+/** A check that counts as one test. */
+function step(name, cmd, args, env) {
+  console.log(`\n▶ ${name}`);
+  const ok = run(cmd, args, env);
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+  return ok;
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return true;
+  if (process.getuid?.() !== 0) {
+    console.error("Chromium is missing: install Debian's chromium package (apt-get install -y chromium).");
+    return false;
+  }
+  console.log('Installing Chromium (apt-get)…');
+  return (
+    run('apt-get', ['update', '-qq']) &&
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })
+  );
+}
+
+step('type check (astro check)', 'astro', ['check']);
+step('lint and format (biome ci)', 'biome', ['ci', '.']);
+
+// Unit and integration tests (real libSQL files in temp dirs).
+console.log('\n▶ vitest');
+rmSync('.tmp/vitest.json', { force: true });
+run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json']);
+if (existsSync('.tmp/vitest.json')) {
+  const report = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
+  passed += report.numPassedTests;
+  failed +=
+    report.numFailedTests +
+    (report.numTotalTestSuites > 0 && report.success === false && report.numFailedTests === 0 ? 1 : 0);
+  if (!report.success) failures.push('vitest');
+} else {
+  failed++;
+  failures.push('vitest (no report)');
+}
+
+// Browser tests and HTML checks against the production build.
+if (ensureChromium()) {
+  console.log('\n▶ playwright');
+  rmSync('.tmp/playwright.json', { force: true });
+  run('playwright', ['test']);
+  if (existsSync('.tmp/playwright.json')) {
+    const { stats } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
+    passed += stats.expected;
+    failed += stats.unexpected + stats.flaky;
+    if (stats.unexpected + stats.flaky > 0) failures.push('playwright');
+  } else {
+    failed++;
+    failures.push('playwright (no report)');
+  }
+} else {
+  failed++;
+  failures.push('chromium install');
+}
+
+if (existsSync('scripts/check-html.mjs'))
+  step('HTML validation and internal links', 'node', ['scripts/check-html.mjs']);
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

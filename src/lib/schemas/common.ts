@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** C0/C1 control characters other than tab, newline and carriage return. */
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** Trimmed single-line text, length-limited, control characters refused. */
+export const text = (max: number, min = 1) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .min(min, min === 1 ? 'Required' : `At least ${min} characters`)
+    .max(max, `At most ${max} characters`)
+    .refine((v) => !CONTROL_CHARS.test(v) && !/[\r\n]/.test(v), 'Contains control characters');
+
+/** Trimmed multi-line text (newlines allowed), length-limited. */
+export const longText = (max: number, min = 1) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .min(min, min === 1 ? 'Required' : `At least ${min} characters`)
+    .max(max, `At most ${max} characters`)
+    .refine((v) => !CONTROL_CHARS.test(v), 'Contains control characters');
+
+/** Optional text: empty strings and missing values become undefined. */
+export const optionalText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), longText(max).optional());
+
+/** An email address, lowercased. */
+export const email = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .max(254, 'At most 254 characters')
+  .pipe(z.email('Enter a valid email address'))
+  .transform((v) => v.toLowerCase());
+
+/** An https: URL (javascript:, data: and plain http: are refused). */
+export const httpsUrl = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .max(2048, 'At most 2048 characters')
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return url.protocol === 'https:' && !!url.hostname && !/[\s<>"']/.test(v);
+    } catch {
+      return false;
+    }
+  }, 'Must be an https:// URL');
+
+/** A whole, non-negative count; unparsable input becomes 0 (SPEC section 5). */
+export const count = z.preprocess((v) => {
+  const n = typeof v === 'number' ? v : Number.parseInt(String(v ?? '').replace(/[,\s_]/g, ''), 10);
+  return Number.isFinite(n) && n >= 0 ? Math.min(Math.trunc(n), 1_000_000_000) : 0;
+}, z.number().int().min(0));
+
+/** Checkbox values from JSON (boolean) or forms ('on', 'true', '1'). */
+export const checkbox = z.preprocess(
+  (v) => v === true || v === 'on' || v === 'true' || v === '1' || v === 1,
+  z.boolean(),
+);
+
+/**
+ * Honeypot: a field humans never see. Any value marks the body as automated.
+ * Kept in the schema so a filled one is a validation error, never a stored row.
+ */
+export const honeypot = z.string().max(0, 'Leave this field empty').optional().or(z.undefined());
+
+/** Name of the honeypot field on every public form. */
+export const HONEYPOT_FIELD = 'website';

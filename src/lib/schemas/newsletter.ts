@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { email, honeypot } from './common';
+
+/** Newsletter signup from the home page box. */
+export const newsletterSchema = z.object({
+  email,
+  website: honeypot,
+  'cf-turnstile-response': z.string().max(4096).optional(),
+});
+export type NewsletterSignup = z.output<typeof newsletterSchema>;
+
+/** Unsubscribe request carrying the signed token from an email link. */
+export const unsubscribeSchema = z.object({
+  token: z.string().trim().min(10, 'Missing token').max(512, 'Invalid token'),
+});

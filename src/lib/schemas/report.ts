@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { REPORT_REASON_VALUES } from '../enums';
+import { honeypot, optionalText } from './common';
+
+/** A visitor's report about a listed server. */
+export const reportSchema = z.object({
+  server_id: z.coerce
+    .number({ error: 'Must be a server id' })
+    .int('Must be a server id')
+    .positive('Must be a server id'),
+  reason: z.enum(REPORT_REASON_VALUES, { error: 'Choose a reason' }),
+  details: optionalText(1000),
+  session_id: z.string().trim().max(64).optional(),
+  website: honeypot,
+});
+export type ReportInput = z.output<typeof reportSchema>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { CATEGORY_NAMES } from '../categories';
+import { parseDiscordInvite } from '../invite';
+import { checkbox, count, email, honeypot, httpsUrl, longText, optionalText, text } from './common';
+
+/** A server owner's submission, as the submit form and `POST /api/submissions` accept it. */
+export const submissionSchema = z.object({
+  /** Server name as shown on the card. */
+  server_name: text(100, 2),
+  /** What the community is about, shown as the card description. */
+  server_description: longText(2000, 20),
+  /** One of the five listed categories. */
+  category: z.enum(CATEGORY_NAMES, { error: 'Choose a category' }),
+  /** A Discord invite link; stored in its canonical https://discord.gg/CODE form. */
+  invite_link: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(200, 'At most 200 characters')
+    .transform((v, ctx) => {
+      const invite = parseDiscordInvite(v);
+      if (!invite) {
+        ctx.addIssue({ code: 'custom', message: 'Must be a Discord invite link like https://discord.gg/abc123' });
+        return z.NEVER;
+      }
+      return invite.url;
+    }),
+  /** Square icon, https only. */
+  server_image: httpsUrl,
+  /** Contact address for the review outcome. */
+  contact_email: email,
+  /** One feature per line; becomes the listing's pros on approval. */
+  features: optionalText(2000),
+  /** Total members (whole number, 0 when unparsable). */
+  member_count: count,
+  /** Estimated online members (whole number, 0 when unparsable). */
+  active_users: count,
+  /** Who is submitting. */
+  submitter_name: text(100),
+  /** Whether the submitter owns the server (checked by default on the form). */
+  is_owner: checkbox,
+  /** The terms checkbox must be ticked. */
+  terms: checkbox.refine((v) => v, 'You must accept the terms'),
+  website: honeypot,
+  /** Cloudflare Turnstile token, checked server-side when configured. */
+  'cf-turnstile-response': z.string().max(4096).optional(),
+});
+export type SubmissionInput = z.input<typeof submissionSchema>;
+export type Submission = z.output<typeof submissionSchema>;
+
+/** Splits the multi-line features text into trimmed, non-empty lines. */
+export const featureLines = (features: string | null | undefined): string[] =>
+  (features ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^[-*•]\s*/, '').trim())
+    .filter(Boolean);

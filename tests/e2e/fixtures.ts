@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base } from '@playwright/test';
+import { type Db, openDb } from '../../db/client';
+import { loadEnv } from '../../functions/_app/env';
+import { startNodeServer } from '../../functions/_app/node';
+
+export interface SiteServer {
+  baseURL: string;
+  /** The server's own database, for asserting what a journey stored. */
+  db: Db;
+  dbUrl: string;
+}
+
+/**
+ * One production server per worker, as `npm start` runs it: its own seeded database in a
+ * temp dir, its own build folder and a free port.
+ */
+export const test = base.extend<{ site: SiteServer }, { workerSite: SiteServer }>({
+  workerSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+    async ({}, use) => {
+      const dir = mkdtempSync(join(tmpdir(), 'guildrank-e2e-'));
+      const dbUrl = `file:${join(dir, 'site.db')}`;
+      const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
+      const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
+      const { db, client } = await openDb({ url: dbUrl });
+      await use({ baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl });
+      client.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  site: async ({ workerSite }, use) => use(workerSite),
+  baseURL: async ({ workerSite }, use) => use(workerSite.baseURL),
+});
+
+export { expect } from '@playwright/test';
