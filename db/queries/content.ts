@@ -1,0 +1,85 @@
+import { and, asc, eq, not } from 'drizzle-orm';
+import type { Db } from '../client';
+import { type ContentRow, siteContent } from '../schema';
+
+export type ContentItem = ContentRow;
+export type ContentWrite = Omit<ContentRow, 'id'>;
+
+/** Active content of a page (optionally one section), ordered by sort_order. */
+export async function listPageContent(db: Db, page: string, section?: string): Promise<ContentItem[]> {
+  return db
+    .select()
+    .from(siteContent)
+    .where(
+      and(
+        eq(siteContent.page, page),
+        eq(siteContent.is_active, true),
+        section ? eq(siteContent.section, section) : undefined,
+      ),
+    )
+    .orderBy(asc(siteContent.sort_order), asc(siteContent.id));
+}
+
+/** One active content value; '' when absent or on any error (SPEC section 7). */
+export async function getContentValue(db: Db, page: string, section: string, key: string): Promise<string> {
+  try {
+    const [row] = await db
+      .select({ value: siteContent.content_value })
+      .from(siteContent)
+      .where(
+        and(
+          eq(siteContent.page, page),
+          eq(siteContent.section, section),
+          eq(siteContent.content_key, key),
+          eq(siteContent.is_active, true),
+        ),
+      )
+      .limit(1);
+    return row?.value ?? '';
+  } catch (err) {
+    console.error('getContentValue failed:', err);
+    return '';
+  }
+}
+
+/** Every content row ordered by page, section and sort_order (the console). */
+export async function listAllContent(db: Db): Promise<ContentItem[]> {
+  return db
+    .select()
+    .from(siteContent)
+    .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order), asc(siteContent.id));
+}
+
+/** One content row by id, or null. */
+export async function getContentById(db: Db, id: number): Promise<ContentItem | null> {
+  const [row] = await db.select().from(siteContent).where(eq(siteContent.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Inserts a content row and returns it. */
+export async function createContent(db: Db, input: ContentWrite): Promise<ContentItem> {
+  const [row] = await db.insert(siteContent).values(input).returning();
+  return row!;
+}
+
+/** Updates a content row by id; null when it does not exist. */
+export async function updateContent(db: Db, id: number, patch: Partial<ContentWrite>): Promise<ContentItem | null> {
+  const [row] = await db.update(siteContent).set(patch).where(eq(siteContent.id, id)).returning();
+  return row ?? null;
+}
+
+/** Deletes a content row by id; true when a row went. */
+export async function deleteContent(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(siteContent).where(eq(siteContent.id, id)).returning({ id: siteContent.id });
+  return rows.length > 0;
+}
+
+/** Flips is_active of a content row; returns the row or null. */
+export async function toggleContent(db: Db, id: number): Promise<ContentItem | null> {
+  const [row] = await db
+    .update(siteContent)
+    .set({ is_active: not(siteContent.is_active) })
+    .where(eq(siteContent.id, id))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,109 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { hashPassword } from '../../functions/_app/lib/password';
+import type { Db } from '../client';
+import { type OperatorRow, operators } from '../schema';
+
+export type Operator = OperatorRow;
+export type OperatorRole = OperatorRow['role'];
+/** What the console and handlers see of an operator (never the hash). */
+export type PublicOperator = Pick<OperatorRow, 'id' | 'email' | 'role'>;
+
+/** Failed sign-ins before the account is locked. */
+export const MAX_FAILED_ATTEMPTS = 5;
+/** How long a locked account stays locked. */
+export const LOCKOUT_MS = 15 * 60 * 1000;
+
+/** The public fields of an operator row. */
+export const toPublicOperator = (o: OperatorRow): PublicOperator => ({ id: o.id, email: o.email, role: o.role });
+
+/** Creates an operator with a hashed password; the email is stored lowercased. */
+export async function createOperator(
+  db: Db,
+  input: { email: string; password: string; role?: OperatorRole },
+): Promise<Operator> {
+  const [row] = await db
+    .insert(operators)
+    .values({
+      email: input.email.trim().toLowerCase(),
+      password_hash: await hashPassword(input.password),
+      role: input.role ?? 'moderator',
+    })
+    .returning();
+  return row!;
+}
+
+/** One operator by email (case-insensitive), or null. */
+export async function getOperatorByEmail(db: Db, email: string): Promise<Operator | null> {
+  const [row] = await db
+    .select()
+    .from(operators)
+    .where(eq(operators.email, email.trim().toLowerCase()))
+    .limit(1);
+  return row ?? null;
+}
+
+/** One operator by id, or null. */
+export async function getOperatorById(db: Db, id: number): Promise<Operator | null> {
+  const [row] = await db.select().from(operators).where(eq(operators.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Every operator, oldest first. */
+export async function listOperators(db: Db): Promise<PublicOperator[]> {
+  return db
+    .select({ id: operators.id, email: operators.email, role: operators.role })
+    .from(operators)
+    .orderBy(asc(operators.id));
+}
+
+/** How many operators exist. */
+export async function countOperators(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(operators);
+  return Number(row?.n ?? 0);
+}
+
+/** Milliseconds left on a lockout, 0 when the account is not locked. */
+export function lockoutRemainingMs(op: Pick<Operator, 'locked_until'>, now = Date.now()): number {
+  if (!op.locked_until) return 0;
+  return Math.max(0, Date.parse(op.locked_until) - now);
+}
+
+/**
+ * Counts a failed sign-in atomically; the MAX_FAILED_ATTEMPTS-th locks the account for
+ * LOCKOUT_MS and resets the counter. Returns the lock end when this attempt locked it.
+ */
+export async function recordFailedLogin(db: Db, id: number, now = Date.now()): Promise<string | null> {
+  const [row] = await db
+    .update(operators)
+    .set({ failed_attempts: sql`${operators.failed_attempts} + 1` })
+    .where(eq(operators.id, id))
+    .returning({ failed: operators.failed_attempts });
+  if (!row || row.failed < MAX_FAILED_ATTEMPTS) return null;
+  const until = new Date(now + LOCKOUT_MS).toISOString();
+  await db.update(operators).set({ failed_attempts: 0, locked_until: until }).where(eq(operators.id, id));
+  return until;
+}
+
+/** Clears the failure count and lock after a good sign-in, stamping the time. */
+export async function recordSuccessfulLogin(db: Db, id: number): Promise<void> {
+  await db
+    .update(operators)
+    .set({ failed_attempts: 0, locked_until: null, last_login_at: new Date().toISOString() })
+    .where(eq(operators.id, id));
+}
+
+/** Replaces an operator's password hash (rehash on sign-in, password change). */
+export async function setOperatorPasswordHash(db: Db, id: number, passwordHash: string): Promise<void> {
+  await db.update(operators).set({ password_hash: passwordHash }).where(eq(operators.id, id));
+}
+
+/** Creates the first admin from ADMIN_EMAIL/ADMIN_PASSWORD when no operator exists yet; true when created. */
+export async function ensureFirstOperator(
+  db: Db,
+  env: { ADMIN_EMAIL?: string | undefined; ADMIN_PASSWORD?: string | undefined },
+): Promise<boolean> {
+  if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) return false;
+  if ((await countOperators(db)) > 0) return false;
+  await createOperator(db, { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, role: 'admin' });
+  return true;
+}
