@@ -1,6 +1,6 @@
 // `npm run bench [-- --only name[,name]] [--quick]`: runs every bench module, prints the
 // tables and writes BENCHMARKS.md. Baselines are measured in the same run as the figures.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,12 +48,20 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const header = `# Benchmarks\n\nWritten by \`npm run bench\`${values.quick ? ' --quick' : ''} on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every ratio compares with a baseline measured in the same run.\n`;
-const body = sections
-  .map(
-    (s) =>
-      `## ${s.title}\n\n${s.description ? `${s.description}\n\n` : ''}${table(s.rows)}\n${s.notes?.length ? `\n${s.notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`,
-  )
-  .join('\n');
-if (!only) writeFileSync(join(root, 'BENCHMARKS.md'), `${header}\n${body}`);
-else console.log('\n(--only: BENCHMARKS.md left as it was)');
+const header = `# Benchmarks\n\nWritten by \`npm run bench\` on this project's 2-core machine class: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every ratio compares with a baseline measured in the same run; each section says when it was last measured.\n`;
+const render = (s: BenchSection) =>
+  `## ${s.title}\n\n_Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${values.quick ? ' (--quick)' : ''}._ ${s.description ?? ''}\n\n${table(s.rows)}\n${s.notes?.length ? `\n${s.notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`;
+
+// Sections measured now replace their namesakes; sections not re-run are kept as they were.
+const file = join(root, 'BENCHMARKS.md');
+const kept = new Map<string, string>();
+if (existsSync(file)) {
+  for (const chunk of readFileSync(file, 'utf8')
+    .split(/^(?=## )/m)
+    .slice(1)) {
+    kept.set(chunk.split('\n')[0]!.slice(3).trim(), chunk.trimEnd());
+  }
+}
+for (const s of sections) kept.set(s.title, render(s).trimEnd());
+writeFileSync(file, `${header}\n${[...kept.values()].join('\n\n')}\n`);
+console.log(`\nBENCHMARKS.md updated (${sections.length} section(s) measured now).`);

@@ -1,0 +1,113 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDb } from '../db/client';
+import { insertFakeServers } from '../db/fake';
+import { migrateDb } from '../db/migrate';
+import { seedIfEmpty } from '../db/seed';
+import { mib, runMeasured, seconds } from './lib/measure';
+import type { BenchModule } from './types';
+
+/** Counts .html files under a folder. */
+function countHtml(dir: string): number {
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.html')) n++;
+  }
+  return n;
+}
+
+/** A bare Astro project that renders one trivial page per server row: the baseline. */
+function writeBareProject(dir: string): void {
+  mkdirSync(join(dir, 'src', 'pages'), { recursive: true });
+  writeFileSync(
+    join(dir, 'astro.config.mjs'),
+    "import { defineConfig } from 'astro/config';\nexport default defineConfig({ output: 'static', build: { format: 'directory' } });\n",
+  );
+  writeFileSync(
+    join(dir, 'src', 'pages', '[id].astro'),
+    `---
+import { createClient } from '@libsql/client';
+export async function getStaticPaths() {
+  const client = createClient({ url: process.env.DATABASE_URL });
+  const { rows } = await client.execute('SELECT id, name FROM discord_servers');
+  client.close();
+  return rows.map((r) => ({ params: { id: String(r.id) }, props: { name: String(r.name) } }));
+}
+const { name } = Astro.props;
+---
+<html lang="en"><head><title>{name}</title></head><body><h1>{name}</h1></body></html>
+`,
+  );
+}
+
+/** `astro build` of the site with N fake servers beside a bare Astro build of N trivial pages from the same database. */
+export const bench: BenchModule = async (ctx) => {
+  mkdirSync(ctx.tmp, { recursive: true });
+  // The bare project must sit inside the repo so it resolves the same node_modules.
+  const bare = join(ctx.root, '.tmp', 'bench-bare');
+  rmSync(bare, { recursive: true, force: true });
+  writeBareProject(bare);
+  const astro = join(ctx.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const sizes = ctx.quick ? [1_000] : [1_000, 10_000];
+  const rows: (string | number)[][] = [
+    [
+      'servers',
+      'site pages',
+      'site build s',
+      'site peak MiB',
+      'bare pages',
+      'bare build s',
+      'bare peak MiB',
+      'time ratio',
+    ],
+  ];
+  const notes: string[] = [];
+  try {
+    for (const n of sizes) {
+      const url = `file:${join(ctx.tmp, `build-${n}.db`)}`;
+      const { db, client } = await openDb({ url });
+      await migrateDb(db);
+      await seedIfEmpty(db);
+      await insertFakeServers(client, n);
+      client.close();
+      const env = { DATABASE_URL: url, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: 'https://guildrank.example' };
+      const siteOut = join(ctx.tmp, `site-${n}`);
+      const bareOut = join(ctx.tmp, `bare-${n}`);
+      ctx.log(`building the site with ${n} servers…`);
+      const site = await runMeasured(process.execPath, [astro, 'build', '--outDir', siteOut], { cwd: ctx.root, env });
+      ctx.log(`building the bare baseline with ${n} pages…`);
+      const base = await runMeasured(process.execPath, [astro, 'build', '--root', bare, '--outDir', bareOut], {
+        cwd: ctx.root,
+        env,
+      });
+      const ratio = site.ms / base.ms;
+      rows.push([
+        n.toLocaleString('en-US'),
+        countHtml(siteOut).toLocaleString('en-US'),
+        seconds(site.ms),
+        mib(site.peakRssBytes),
+        countHtml(bareOut).toLocaleString('en-US'),
+        seconds(base.ms),
+        mib(base.peakRssBytes),
+        `${ratio.toFixed(2)}x`,
+      ]);
+      if (n === 10_000)
+        notes.push(
+          `Build at 10,000 servers: ${ratio.toFixed(2)}x the bare baseline (target: at most 1.5x): ${ratio <= 1.5 ? 'met' : 'missed'}.`,
+        );
+      rmSync(siteOut, { recursive: true, force: true });
+      rmSync(bareOut, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
+  return [
+    {
+      title: 'Site build throughput',
+      description:
+        'Full `astro build` of the site (every category, pagination, subcategory and server page) from a file database with the sample set plus N fake servers, beside a bare Astro build of one trivial page per server row from the same database, measured in the same run. Peak memory is the sampled resident set of the build process tree.',
+      rows,
+      notes,
+    },
+  ];
+};
