@@ -9,6 +9,12 @@ const site = process.env.SITE_URL || 'http://localhost:4321';
 
 export default defineConfig({
   site,
+  // Each builder (npm start, a test worker, a bench run) keeps its own cache, so concurrent
+  // builds never share the incremental-build manifest.
+  cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
+  // Server pages carry a cacheKey (their row's updated_at and the content version): a rebuild
+  // after one approval re-renders only what changed and copies the rest.
+  experimental: { incrementalBuild: true },
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'directory', inlineStylesheets: 'never' },

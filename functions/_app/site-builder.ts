@@ -154,7 +154,11 @@ export class SiteBuilder implements RebuildTrigger {
       const astro = join(this.options.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
       const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
         cwd: this.options.root,
-        env: { ...this.options.env, ASTRO_TELEMETRY_DISABLED: '1' },
+        env: {
+          ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
+          ...this.options.env,
+          ASTRO_TELEMETRY_DISABLED: '1',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let tail = '';
