@@ -1,24 +1,49 @@
+import { asc, eq } from 'drizzle-orm';
 import { openDb } from '../../db/client';
 import { listAllActiveServers, type Server } from '../../db/queries/servers';
+import { CONTENT_DEFAULTS } from '../../db/sample-data';
+import { siteContent } from '../../db/schema';
 import { loadEnv } from '../../functions/_app/env';
+
+/** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
+export type SiteContent = Record<string, string>;
 
 export interface SiteData {
   servers: Server[];
+  content: SiteContent;
 }
 
 let cached: Promise<SiteData> | null = null;
 
+/** Code defaults first, then active `site_content` rows on top. */
+function mergeContent(rows: { page: string; section: string; content_key: string; content_value: string }[]) {
+  const content: SiteContent = {};
+  for (const d of CONTENT_DEFAULTS) content[`${d.page}.${d.section}.${d.content_key}`] = d.content_value;
+  for (const r of rows) {
+    if (r.content_value.trim()) content[`${r.page}.${r.section}.${r.content_key}`] = r.content_value;
+  }
+  return content;
+}
+
 /**
- * Everything the build needs, read from the database once per build (every page shares
- * the promise). An unreachable database fails the build loudly instead of publishing
- * sample data over real content.
+ * Everything the build needs (servers and editable texts), read from the database once per
+ * build: every page shares the promise. An unreachable database fails the build loudly
+ * instead of publishing sample data over real content.
  */
 export function getSiteData(): Promise<SiteData> {
   cached ??= (async () => {
     const env = loadEnv(process.env);
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
-      return { servers: await listAllActiveServers(db) };
+      const [servers, rows] = await Promise.all([
+        listAllActiveServers(db),
+        db
+          .select()
+          .from(siteContent)
+          .where(eq(siteContent.is_active, true))
+          .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order)),
+      ]);
+      return { servers, content: mergeContent(rows) };
     } catch (err) {
       throw new Error(
         `The build could not read the database at ${env.DATABASE_URL.replace(/\?.*$/, '')}: ${String(err)}`,
@@ -28,4 +53,28 @@ export function getSiteData(): Promise<SiteData> {
     }
   })();
   return cached;
+}
+
+/** Text of one editable key, with an explicit fallback for keys that have no default. */
+export const text = (content: SiteContent, key: string, fallback = ''): string => content[key] ?? fallback;
+
+/** Servers of one category (by display name), in listing order. */
+export const serversInCategory = (servers: Server[], name: string): Server[] =>
+  servers.filter((s) => s.category === name);
+
+/** The subcategory rule of the listing: hyphens to spaces, case-insensitive partial match. */
+export const serversInSubcategory = (servers: Server[], category: string, key: string): Server[] => {
+  const needle = key.replace(/-/g, ' ').toLowerCase();
+  return servers.filter((s) => s.category === category && (s.subcategory ?? '').toLowerCase().includes(needle));
+};
+
+/** Sum of members and active users, for statistics boxes. */
+export function totals(servers: Server[]): { members: number; active: number } {
+  let members = 0;
+  let active = 0;
+  for (const s of servers) {
+    members += s.members;
+    active += s.active_users;
+  }
+  return { members, active };
 }

@@ -1,0 +1,74 @@
+import { formatMembers } from '~/lib/format';
+import { type CardServer, joinProps } from './card-data';
+import { ServerIcon } from './ServerIcon';
+
+interface Props {
+  server: CardServer;
+  /** 1-based rank; #1-#3 get gold, silver and bronze badges. */
+  rank?: number;
+  headingLevel?: 2 | 3;
+  eager?: boolean;
+}
+
+const RANK_CLASS = ['', 'rank-gold', 'rank-silver', 'rank-bronze'];
+
+/** One server in a grid: badges, name, two-line description, members, tags, View Details and Join. */
+export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }: Props) {
+  const join = joinProps(s);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className={`card${join.paid ? ' card-paid' : ''}`}>
+      {rank ? (
+        <span className={`rank ${RANK_CLASS[rank] ?? 'rank-other'}`} role="img" aria-label={`Rank ${rank}`}>
+          #{rank}
+        </span>
+      ) : null}
+      <div className="card-head">
+        <ServerIcon name={s.name} src={s.image_url} size={56} eager={eager} />
+        <div className="card-title">
+          <div className="badges">
+            {s.is_sponsored ? <span className="badge badge-sponsored">Sponsored</span> : null}
+            {s.is_premium ? <span className="badge badge-premium">Premium</span> : null}
+            <span className="badge badge-cat">{s.category}</span>
+          </div>
+          <Heading className="card-name">
+            <a href={`/server/${s.slug}`}>{s.name}</a>
+          </Heading>
+        </div>
+      </div>
+      <p className="card-desc">{s.description}</p>
+      <p className="card-members">
+        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
+          <path
+            fill="currentColor"
+            d="M16 11a4 4 0 1 0-4-4 4 4 0 0 0 4 4Zm-8 0a3 3 0 1 0-3-3 3 3 0 0 0 3 3Zm0 2c-2.7 0-6 1.3-6 3.5V19h6v-2.5c0-1.2.5-2.3 1.4-3.2A9 9 0 0 0 8 13Zm8 0c-3 0-6 1.5-6 3.5V19h12v-2.5c0-2-3-3.5-6-3.5Z"
+          />
+        </svg>
+        <span>{formatMembers(s.members)} members</span>
+      </p>
+      {s.tags.length > 0 ? (
+        <ul className="tags" aria-label="Tags">
+          {s.tags.slice(0, 3).map((t) => (
+            <li key={t} className="tag">
+              {t}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="card-actions">
+        <a className="btn btn-ghost" href={`/server/${s.slug}`} aria-label={`View details of ${s.name}`}>
+          View Details
+        </a>
+        <a
+          className={`btn ${join.paid ? 'btn-premium' : 'btn-primary'}`}
+          href={join.href}
+          target={join.target}
+          rel={join.rel}
+          aria-label={`${join.label}: ${s.name} (opens in a new tab)`}
+        >
+          {join.label}
+        </a>
+      </div>
+    </article>
+  );
+}

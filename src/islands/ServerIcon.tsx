@@ -1,0 +1,37 @@
+import { initials } from '~/lib/format';
+
+interface Props {
+  name: string;
+  src: string | null;
+  size: number;
+  /** Above-the-fold icons load eagerly; the rest lazily. */
+  eager?: boolean;
+}
+
+/**
+ * A server icon with generated initials behind it: shown when there is no image or when the
+ * image fails (site-client marks failed images, so this works on static pages too).
+ */
+export function ServerIcon({ name, src, size, eager = false }: Props) {
+  return (
+    <span className="icon" style={{ width: size, height: size }}>
+      <span className="icon-initials" aria-hidden="true">
+        {initials(name)}
+      </span>
+      {src ? (
+        <img
+          className="icon-img"
+          src={src}
+          alt=""
+          width={size}
+          height={size}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          onError={(e) => {
+            e.currentTarget.dataset.failed = '';
+          }}
+        />
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,71 @@
+import { SITE_NAME } from './enums';
+
+/** Appends the site suffix unless the title already names the site (SPEC section 2). */
+export function pageTitle(title: string): string {
+  return title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
+}
+
+/** Absolute URL of a path on the site. */
+export const absoluteUrl = (path: string, site: URL | string): string => new URL(path, site).toString();
+
+/** JSON-LD Organization of the site. */
+export function organizationLd(site: URL | string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: SITE_NAME,
+    url: absoluteUrl('/', site),
+    logo: absoluteUrl('/icon-512.png', site),
+  };
+}
+
+/** JSON-LD WebSite with the `/?search=` SearchAction. */
+export function websiteLd(site: URL | string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'WebSite',
+    name: SITE_NAME,
+    url: absoluteUrl('/', site),
+    potentialAction: {
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl('/', site)}?search={search_term_string}` },
+      'query-input': 'required name=search_term_string',
+    },
+  };
+}
+
+/** JSON-LD ItemList of server pages (the caller passes at most LIMITS.structuredData). */
+export function itemListLd(site: URL | string, name: string, items: { name: string; slug: string }[]) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    name,
+    numberOfItems: items.length,
+    itemListElement: items.map((s, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: s.name,
+      url: absoluteUrl(`/server/${s.slug}`, site),
+    })),
+  };
+}
+
+/** One breadcrumb step; the last one is the current page. */
+export interface Crumb {
+  name: string;
+  href: string;
+}
+
+/** JSON-LD BreadcrumbList. */
+export function breadcrumbLd(site: URL | string, crumbs: Crumb[]) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: crumbs.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: absoluteUrl(c.href, site),
+    })),
+  };
+}
