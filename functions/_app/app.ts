@@ -8,6 +8,14 @@ import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
 import { hashIp } from './lib/hash';
 import { BODY_LIMIT_BYTES } from './lib/validate';
 import { securityHeaders } from './middleware/security-headers';
+import { adminRoutes } from './routes/admin';
+import { contactRoutes } from './routes/contact';
+import { eventRoutes } from './routes/events';
+import { goRoutes } from './routes/go';
+import { newsletterRoutes } from './routes/newsletter';
+import { reportRoutes } from './routes/reports';
+import { serverRoutes } from './routes/servers';
+import { submissionRoutes } from './routes/submissions';
 
 /** Seconds a client should wait before retrying while the database is away. */
 const DB_RETRY_AFTER_S = 5;
@@ -41,14 +49,23 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  const routes = app.get('/api/health', async (c) => {
-    try {
-      await deps.db.run(sql`SELECT 1`);
-      return c.json({ ok: true, db: 'up' as const });
-    } catch {
-      return c.json({ ok: false, db: 'down' as const }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
-    }
-  });
+  const routes = app
+    .get('/api/health', async (c) => {
+      try {
+        await deps.db.run(sql`SELECT 1`);
+        return c.json({ ok: true, db: 'up' as const });
+      } catch {
+        return c.json({ ok: false, db: 'down' as const }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
+      }
+    })
+    .route('/api/admin', adminRoutes)
+    .route('/api/submissions', submissionRoutes)
+    .route('/api/newsletter', newsletterRoutes)
+    .route('/api/reports', reportRoutes)
+    .route('/api/contact', contactRoutes)
+    .route('/api/events', eventRoutes)
+    .route('/api/servers', serverRoutes)
+    .route('/go', goRoutes);
 
   app.use(
     '/api/*',

@@ -30,6 +30,8 @@ export interface AppDeps {
   staticSite?: ((c: import('hono').Context) => Promise<Response | undefined>) | undefined;
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
   fetch?: typeof fetch | undefined;
+  /** Counters behind the public rate limits; an in-memory store per app when absent. */
+  rateLimitStore?: import('./middleware/rate-limit').RateLimitStore | undefined;
 }
 
 /** Hono's environment: variables set by middleware for handlers. */

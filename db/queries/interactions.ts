@@ -1,0 +1,53 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { type InteractionRow, userInteractions } from '../schema';
+
+export type Interaction = InteractionRow;
+export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
+
+/** Funnel counts over a window (SPEC section 7: last 7 days). */
+export interface Funnel {
+  views: number;
+  clicks: number;
+  signups: number;
+  conversions: number;
+}
+
+/** Stores one or many interactions in one statement; returns how many were stored. */
+export async function insertInteractions(db: Db, events: InteractionWrite | InteractionWrite[]): Promise<number> {
+  const list = Array.isArray(events) ? events : [events];
+  if (list.length === 0) return 0;
+  await db.insert(userInteractions).values(list);
+  return list.length;
+}
+
+/** The insert statement of one interaction, for callers that batch it with another write. */
+export const interactionInsert = (db: Db, event: InteractionWrite) => db.insert(userInteractions).values(event);
+
+/** Views, clicks, signups and conversions of the last `days` days (7), optionally for one server. */
+export async function getFunnel(
+  db: Db,
+  options: { serverId?: number | undefined; days?: number } = {},
+): Promise<Funnel> {
+  const since = new Date(Date.now() - (options.days ?? 7) * 86_400_000).toISOString();
+  const rows = await db
+    .select({ type: userInteractions.interaction_type, n: sql<number>`count(*)` })
+    .from(userInteractions)
+    .where(
+      and(
+        gte(userInteractions.created_at, since),
+        options.serverId !== undefined ? eq(userInteractions.server_id, options.serverId) : undefined,
+      ),
+    )
+    .groupBy(userInteractions.interaction_type);
+  const funnel: Funnel = { views: 0, clicks: 0, signups: 0, conversions: 0 };
+  const key = { view: 'views', click: 'clicks', signup: 'signups', conversion: 'conversions' } as const;
+  for (const r of rows) funnel[key[r.type]] = Number(r.n);
+  return funnel;
+}
+
+/** Number of stored interactions (benchmarks and tests compare it with 2xx answers). */
+export async function countInteractions(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(userInteractions);
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,131 @@
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { newsletterStats, newsletterSubscribers, type SubscriberRow } from '../schema';
+
+export type Subscriber = SubscriberRow;
+
+export type SubscribeResult =
+  | { ok: true; subscriber: Subscriber; reactivated: boolean }
+  | { ok: false; reason: 'already_subscribed'; message: 'Email already subscribed' };
+
+export interface SubscriberListOptions {
+  /** Partial, case-insensitive match on the email. */
+  search?: string | undefined;
+  status?: Subscriber['status'] | undefined;
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
+export type SubscriberPatch = Partial<
+  Pick<Subscriber, 'status' | 'interests' | 'premium_subscriber' | 'source' | 'confirmed_at' | 'unsubscribed_at'>
+>;
+
+export type NewsletterStats = typeof newsletterStats.$inferSelect;
+
+const nowIso = () => new Date().toISOString();
+
+const isUniqueViolation = (err: unknown): boolean =>
+  /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`);
+
+/**
+ * Subscribes an email (SPEC section 7: source homepage_signup, interests premium_servers,
+ * active, confirmed now). An active duplicate is refused; an unsubscribed one is reactivated.
+ */
+export async function subscribeEmail(db: Db, email: string): Promise<SubscribeResult> {
+  try {
+    const [row] = await db
+      .insert(newsletterSubscribers)
+      .values({
+        email,
+        source: 'homepage_signup',
+        interests: ['premium_servers'],
+        status: 'active',
+        confirmed_at: nowIso(),
+      })
+      .returning();
+    return { ok: true, subscriber: row!, reactivated: false };
+  } catch (err) {
+    // The unique index is the source of truth (two signups racing both reach here).
+    if (!isUniqueViolation(err)) throw err;
+  }
+  const [reactivated] = await db
+    .update(newsletterSubscribers)
+    .set({ status: 'active', confirmed_at: nowIso(), unsubscribed_at: null })
+    .where(sql`${newsletterSubscribers.email} = ${email} AND ${newsletterSubscribers.status} = 'unsubscribed'`)
+    .returning();
+  if (reactivated) return { ok: true, subscriber: reactivated, reactivated: true };
+  return { ok: false, reason: 'already_subscribed', message: 'Email already subscribed' };
+}
+
+/** Unsubscribes by email (keeps the first unsubscribed_at when repeated). Returns the row or null. */
+export async function unsubscribeEmail(db: Db, email: string): Promise<Subscriber | null> {
+  const [row] = await db
+    .update(newsletterSubscribers)
+    .set({
+      status: 'unsubscribed',
+      unsubscribed_at: sql`coalesce(${newsletterSubscribers.unsubscribed_at}, ${nowIso()})`,
+    })
+    .where(eq(newsletterSubscribers.email, email))
+    .returning();
+  return row ?? null;
+}
+
+/** One subscriber by email, or null. */
+export async function getSubscriberByEmail(db: Db, email: string): Promise<Subscriber | null> {
+  const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)).limit(1);
+  return row ?? null;
+}
+
+/** Subscribers newest first, optionally searched by email and filtered by status, one page with the total. */
+export async function listSubscribers(
+  db: Db,
+  options: SubscriberListOptions = {},
+): Promise<{ subscribers: Subscriber[]; total: number }> {
+  const conditions: SQL[] = [];
+  const search = options.search?.trim().toLowerCase();
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(sql`${newsletterSubscribers.email} LIKE ${pattern} ESCAPE '\\'`);
+  }
+  if (options.status) conditions.push(eq(newsletterSubscribers.status, options.status));
+  const where = conditions.length ? sql.join(conditions, sql` AND `) : undefined;
+  const perPage = options.perPage ?? 50;
+  const page = options.page ?? 1;
+  const [subscribers, totals] = await Promise.all([
+    db
+      .select()
+      .from(newsletterSubscribers)
+      .where(where)
+      .orderBy(desc(newsletterSubscribers.created_at), desc(newsletterSubscribers.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: sql<number>`count(*)` }).from(newsletterSubscribers).where(where),
+  ]);
+  return { subscribers, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Updates a subscriber by id; returns the row or null. */
+export async function updateSubscriber(db: Db, id: number, patch: SubscriberPatch): Promise<Subscriber | null> {
+  if (Object.keys(patch).length === 0) {
+    const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id)).limit(1);
+    return row ?? null;
+  }
+  const [row] = await db.update(newsletterSubscribers).set(patch).where(eq(newsletterSubscribers.id, id)).returning();
+  return row ?? null;
+}
+
+/** Sets or clears the premium flag by email; returns the row or null. */
+export async function setSubscriberPremium(db: Db, email: string, premium: boolean): Promise<Subscriber | null> {
+  const [row] = await db
+    .update(newsletterSubscribers)
+    .set({ premium_subscriber: premium })
+    .where(eq(newsletterSubscribers.email, email))
+    .returning();
+  return row ?? null;
+}
+
+/** The single row of the newsletter_stats view. */
+export async function getNewsletterStats(db: Db): Promise<NewsletterStats> {
+  const [row] = await db.select().from(newsletterStats);
+  return row ?? { total: 0, active: 0, unsubscribed: 0, premium: 0, new_last_7_days: 0, new_last_30_days: 0 };
+}

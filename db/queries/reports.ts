@@ -1,0 +1,101 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { ReportStatus } from '../../src/lib/enums';
+import type { Db } from '../client';
+import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
+import type { InteractionWrite } from './interactions';
+
+export type Report = ReportRow;
+export type ReportWrite = Pick<typeof serverReports.$inferInsert, 'server_id' | 'reason' | 'details' | 'session_id'>;
+
+export interface ReportListOptions {
+  status?: ReportStatus | undefined;
+  serverId?: number | undefined;
+  page?: number | undefined;
+  perPage?: number | undefined;
+}
+
+/** Per server: how many reports it has, how many open, and when the latest came. */
+export interface ReportCount {
+  server_id: number;
+  name: string | null;
+  slug: string | null;
+  total: number;
+  open: number;
+  latest_at: string;
+}
+
+/**
+ * Stores a report (status open) and, in the same batch, its tracking interaction when given,
+ * so a report is never stored without its event or the other way round.
+ */
+export async function createReport(db: Db, input: ReportWrite, interaction?: InteractionWrite): Promise<Report> {
+  const insert = db
+    .insert(serverReports)
+    .values({
+      server_id: input.server_id,
+      reason: input.reason,
+      details: input.details ?? null,
+      session_id: input.session_id ?? null,
+      status: 'open',
+    })
+    .returning();
+  if (!interaction) {
+    const [row] = await insert;
+    return row!;
+  }
+  const [rows] = await db.batch([insert, db.insert(userInteractions).values(interaction)]);
+  return rows[0]!;
+}
+
+/** Reports newest first, optionally of one status and one server, one page with the total. */
+export async function listReports(
+  db: Db,
+  options: ReportListOptions = {},
+): Promise<{ reports: Report[]; total: number }> {
+  const where = and(
+    options.status ? eq(serverReports.status, options.status) : undefined,
+    options.serverId !== undefined ? eq(serverReports.server_id, options.serverId) : undefined,
+  );
+  const perPage = options.perPage ?? 50;
+  const page = options.page ?? 1;
+  const [reports, totals] = await Promise.all([
+    db
+      .select()
+      .from(serverReports)
+      .where(where)
+      .orderBy(desc(serverReports.created_at), desc(serverReports.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: sql<number>`count(*)` }).from(serverReports).where(where),
+  ]);
+  return { reports, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Reports grouped by server, most open reports first (the moderation queue). */
+export async function countReportsByServer(db: Db, status?: ReportStatus): Promise<ReportCount[]> {
+  const rows = await db
+    .select({
+      server_id: serverReports.server_id,
+      name: discordServers.name,
+      slug: discordServers.slug,
+      total: sql<number>`count(*)`,
+      open: sql<number>`coalesce(sum(${serverReports.status} = 'open'), 0)`,
+      latest_at: sql<string>`max(${serverReports.created_at})`,
+    })
+    .from(serverReports)
+    .leftJoin(discordServers, eq(discordServers.id, serverReports.server_id))
+    .where(status ? eq(serverReports.status, status) : undefined)
+    .groupBy(serverReports.server_id)
+    .orderBy(desc(sql`open`), desc(sql`latest_at`));
+  return rows.map((r) => ({ ...r, total: Number(r.total), open: Number(r.open) }));
+}
+
+/** Sets a report's status; resolving or dismissing records the time. Returns the row or null. */
+export async function setReportStatus(db: Db, id: number, status: ReportStatus): Promise<Report | null> {
+  const [row] = await db
+    .update(serverReports)
+    .set({ status, resolved_at: status === 'open' ? null : new Date().toISOString() })
+    .where(eq(serverReports.id, id))
+    .returning();
+  return row ?? null;
+}

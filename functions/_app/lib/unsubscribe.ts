@@ -1,0 +1,25 @@
+import { base64url, hmac, safeEqual } from './hash';
+
+const fromBase64url = (s: string): string | null => {
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+};
+
+/** The signed token of an email's unsubscribe link: `<base64url(email)>.<hmac(secret, 'unsubscribe:'+email)>`. */
+export async function unsubscribeToken(secret: string, email: string): Promise<string> {
+  return `${base64url(new TextEncoder().encode(email))}.${await hmac(secret, `unsubscribe:${email}`)}`;
+}
+
+/** The email a valid unsubscribe token was signed for, or null for a forged or mangled one. */
+export async function verifyUnsubscribeToken(secret: string, token: string): Promise<string | null> {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
+  const email = fromBase64url(token.slice(0, dot));
+  if (!email) return null;
+  const expected = await hmac(secret, `unsubscribe:${email}`);
+  return safeEqual(expected, token.slice(dot + 1)) ? email : null;
+}

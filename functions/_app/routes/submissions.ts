@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { insertSubmission } from '../../../db/queries/submissions';
+import { submissionSchema } from '../../../src/lib/schemas/submission';
+import type { AppEnv } from '../context';
+import { formFailure } from '../lib/form-redirect';
+import { parseWith, readBody } from '../lib/validate';
+import { originCheck } from '../middleware/origin-check';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { verifyTurnstile } from '../middleware/turnstile';
+
+/** `POST /api/submissions`: an owner's server, stored as pending for review. */
+export const submissionRoutes = new Hono<AppEnv>().post(
+  '/',
+  originCheck(),
+  rateLimit(RATE_LIMITS.submissions),
+  async (c) => {
+    const { kind, data } = await readBody(c);
+    try {
+      const input = parseWith(submissionSchema, data);
+      await verifyTurnstile(c, data);
+      const submission = await insertSubmission(c.get('deps').db, {
+        server_name: input.server_name,
+        server_description: input.server_description,
+        category: input.category,
+        invite_link: input.invite_link,
+        server_image: input.server_image,
+        contact_email: input.contact_email,
+        features: input.features ?? null,
+        member_count: input.member_count,
+        active_users: input.active_users,
+        submitter_name: input.submitter_name,
+        is_owner: input.is_owner,
+      });
+      if (kind === 'form') {
+        return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
+      }
+      return c.json({ submission }, 201);
+    } catch (err) {
+      if (kind === 'form') return formFailure(c, '/submit-server', err);
+      throw err;
+    }
+  },
+);
