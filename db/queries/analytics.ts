@@ -2,17 +2,10 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { LIMITS } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { premiumServerPerformance, serverAnalytics, userInteractions } from '../schema';
+import type { Funnel } from './interactions';
 
 export type PremiumPerformance = typeof premiumServerPerformance.$inferSelect;
 export type ServerAnalyticsDay = typeof serverAnalytics.$inferSelect;
-
-/** Views, clicks, signups and conversions over a window. */
-export interface Funnel {
-  views: number;
-  clicks: number;
-  signups: number;
-  conversions: number;
-}
 
 /** Premium and sponsored servers' traffic and revenue, best daily revenue first. */
 export async function listPremiumPerformance(db: Db): Promise<PremiumPerformance[]> {
@@ -31,31 +24,6 @@ export async function listServerAnalytics(
     .from(serverAnalytics)
     .where(and(eq(serverAnalytics.server_id, serverId), gte(serverAnalytics.date, since)))
     .orderBy(desc(serverAnalytics.date));
-}
-
-/** Funnel counts over the last `days` days (default 7), for every server or one. */
-export async function getFunnel(db: Db, days: number = LIMITS.funnelDays, serverId?: number): Promise<Funnel> {
-  const since = new Date(Date.now() - days * 86_400_000).toISOString();
-  const [row] = await db
-    .select({
-      views: sql<number>`coalesce(sum(${userInteractions.interaction_type} = 'view'), 0)`,
-      clicks: sql<number>`coalesce(sum(${userInteractions.interaction_type} = 'click'), 0)`,
-      signups: sql<number>`coalesce(sum(${userInteractions.interaction_type} = 'signup'), 0)`,
-      conversions: sql<number>`coalesce(sum(${userInteractions.interaction_type} = 'conversion'), 0)`,
-    })
-    .from(userInteractions)
-    .where(
-      and(
-        gte(userInteractions.created_at, since),
-        serverId === undefined ? undefined : eq(userInteractions.server_id, serverId),
-      ),
-    );
-  return {
-    views: Number(row?.views ?? 0),
-    clicks: Number(row?.clicks ?? 0),
-    signups: Number(row?.signups ?? 0),
-    conversions: Number(row?.conversions ?? 0),
-  };
 }
 
 /** Funnel counts per UTC day over the last `days` days, oldest first (the dashboard chart). */

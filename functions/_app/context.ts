@@ -28,6 +28,8 @@ export interface AppDeps {
   scriptHashes?: (() => readonly string[]) | undefined;
   /** Serves the built site for paths no route matched (Node); undefined means a plain 404. */
   staticSite?: ((c: import('hono').Context) => Promise<Response | undefined>) | undefined;
+  /** Cloudflare Access signing keys; defaults to the team's remote JWKS (tests inject a local set). */
+  accessKeys?: import('jose').JWTVerifyGetKey | undefined;
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */

@@ -1,0 +1,153 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { getOperatorByEmail, type PublicOperator, toPublicOperator } from '../../../db/queries/operators';
+import { createSession, getActiveSession, SESSION_ABSOLUTE_MS } from '../../../db/queries/sessions';
+import type { OperatorRole } from '../../../src/lib/schemas/admin';
+import type { AppDeps, AppEnv } from '../context';
+import { ApiError } from '../lib/errors';
+import { safeEqual } from '../lib/hash';
+
+/** Hono environment of the /api/admin tree: the signed-in operator and their CSRF token. */
+export interface AdminEnv {
+  Variables: AppEnv['Variables'] & {
+    operator: PublicOperator;
+    csrfToken: string;
+  };
+}
+
+/** Paths the auth middleware lets through without a session (sign-in only). */
+export const PUBLIC_ADMIN_PATHS: readonly string[] = ['/api/admin/login'];
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** `__Host-` cookies need HTTPS; plain-HTTP local runs use an unprefixed name. */
+export const sessionCookieName = (siteUrl: string): string =>
+  siteUrl.startsWith('https:') ? '__Host-gr_session' : 'gr_session';
+
+/** Sets the session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS. */
+export function setSessionCookie(c: Context, siteUrl: string, token: string): void {
+  const secure = siteUrl.startsWith('https:');
+  setCookie(c, sessionCookieName(siteUrl), token, {
+    httpOnly: true,
+    secure,
+    sameSite: 'Strict',
+    path: '/',
+    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
+  });
+}
+
+/** Removes the session cookie from the browser. */
+export function clearSessionCookie(c: Context, siteUrl: string): void {
+  const secure = siteUrl.startsWith('https:');
+  deleteCookie(c, sessionCookieName(siteUrl), { path: '/', secure, httpOnly: true, sameSite: 'Strict' });
+}
+
+/**
+ * True when the request comes from our own pages: the Origin (or, failing that, the
+ * Referer) equals the site's public origin or the origin the request was addressed to.
+ * Browsers always send Origin on cross-site POSTs, so a forged form fails here.
+ */
+export function isSameOrigin(c: Context, siteUrl: string): boolean {
+  if (c.req.header('sec-fetch-site') === 'cross-site') return false;
+  let origin = c.req.header('origin');
+  if (!origin || origin === 'null') {
+    const referer = c.req.header('referer');
+    if (!referer) return false;
+    try {
+      origin = new URL(referer).origin;
+    } catch {
+      return false;
+    }
+  }
+  const allowed = new Set([new URL(siteUrl).origin, new URL(c.req.url).origin]);
+  return allowed.has(origin);
+}
+
+const remoteKeys = new Map<string, JWTVerifyGetKey>();
+
+/** The Access signing keys: injected (tests) or the team's remote JWKS, cached per team. */
+function accessKeysFor(deps: AppDeps, team: string): JWTVerifyGetKey {
+  if (deps.accessKeys) return deps.accessKeys;
+  let keys = remoteKeys.get(team);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(`https://${team}/cdn-cgi/access/certs`));
+    remoteKeys.set(team, keys);
+  }
+  return keys;
+}
+
+/** The operator a valid Cloudflare Access JWT names, or null (no config, no header, bad token, unknown email). */
+async function operatorFromAccess(c: Context<AdminEnv>): Promise<PublicOperator | null> {
+  const deps = c.get('deps');
+  const team = deps.env.CF_ACCESS_TEAM_DOMAIN?.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  const aud = deps.env.CF_ACCESS_AUD;
+  const token = c.req.header('cf-access-jwt-assertion');
+  if (!team || !aud || !token) return null;
+  try {
+    const { payload } = await jwtVerify(token, accessKeysFor(deps, team), {
+      audience: aud,
+      issuer: `https://${team}`,
+      algorithms: ['RS256', 'ES256'],
+    });
+    if (typeof payload.email !== 'string') return null;
+    const op = await getOperatorByEmail(deps.db, payload.email);
+    return op ? toPublicOperator(op) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one guard of the whole /api/admin tree (mounted on `/api/admin/*`, so a route
+ * added later is covered too). Admits a live session cookie or a valid Cloudflare Access
+ * JWT (which starts a session, so the console gets a CSRF token); refuses everything else
+ * with 401. Every non-GET request must also come from our origin and carry the session's
+ * CSRF token in X-CSRF-Token (403), which stops cross-site forms and scripts.
+ */
+export function adminAuth(): MiddlewareHandler<AdminEnv> {
+  return async (c, next) => {
+    const deps = c.get('deps');
+    const unsafe = !SAFE_METHODS.has(c.req.method);
+    if (PUBLIC_ADMIN_PATHS.includes(c.req.path)) {
+      if (unsafe && !isSameOrigin(c, deps.env.SITE_URL)) {
+        throw new ApiError(403, 'cross_origin', 'Sign in from the console');
+      }
+      return next();
+    }
+
+    const token = getCookie(c, sessionCookieName(deps.env.SITE_URL));
+    let session = token ? await getActiveSession(deps.db, token) : null;
+    if (!session) {
+      const viaAccess = await operatorFromAccess(c);
+      if (viaAccess) {
+        const created = await createSession(deps.db, viaAccess.id);
+        setSessionCookie(c, deps.env.SITE_URL, created.token);
+        session = { id: '', csrfToken: created.csrfToken, operator: viaAccess };
+      }
+    }
+    if (!session) throw new ApiError(401, 'unauthenticated', 'Sign in to use the console');
+
+    if (unsafe) {
+      const sent = c.req.header('x-csrf-token') ?? '';
+      if (!isSameOrigin(c, deps.env.SITE_URL) || !safeEqual(sent, session.csrfToken)) {
+        throw new ApiError(403, 'csrf', 'Missing or invalid CSRF token; reload the console');
+      }
+    }
+    c.set('operator', session.operator);
+    c.set('csrfToken', session.csrfToken);
+    c.header('Cache-Control', 'no-store');
+    await next();
+  };
+}
+
+/** Lets only the given roles through (admin always passes); 403 for the rest. */
+export function requireRole(...roles: OperatorRole[]): MiddlewareHandler<AdminEnv> {
+  return async (c, next) => {
+    const op = c.get('operator');
+    if (!op || (op.role !== 'admin' && !roles.includes(op.role))) {
+      throw new ApiError(403, 'forbidden', 'Your role cannot do this');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import { listDailyFunnel, listPremiumPerformance } from '../../../../db/queries/analytics';
+import { getFunnel } from '../../../../db/queries/interactions';
+import { getNewsletterStats } from '../../../../db/queries/newsletter';
+import { listReports } from '../../../../db/queries/reports';
+import { getSubmissionStats, listSubmissions } from '../../../../db/queries/submissions';
+import { LIMITS } from '../../../../src/lib/enums';
+import { type AdminEnv, requireRole } from '../../middleware/auth';
+
+/** The dashboard in one call: funnel, queues, newsletter and premium performance; admins. */
+export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).get('/', async (c) => {
+  const db = c.get('deps').db;
+  const [funnel, daily, submissions, pending, reports, newsletter, premium] = await Promise.all([
+    getFunnel(db, { days: LIMITS.funnelDays }),
+    listDailyFunnel(db, LIMITS.funnelDays),
+    getSubmissionStats(db),
+    listSubmissions(db, { status: 'pending', perPage: 5 }),
+    listReports(db, { status: 'open', perPage: 5 }),
+    getNewsletterStats(db),
+    listPremiumPerformance(db),
+  ]);
+  return c.json({
+    funnel,
+    daily,
+    submissions,
+    pending: pending.submissions,
+    openReports: { total: reports.total, latest: reports.reports },
+    newsletter,
+    premium,
+  });
+});

@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { type AdminEnv, adminAuth } from '../../middleware/auth';
+import { auditRoutes } from './audit';
+import { authRoutes } from './auth';
+import { buildRoutes } from './build';
+import { contactRoutes } from './contact';
+import { contentRoutes } from './content';
+import { dashboardRoutes } from './dashboard';
+import { newsletterRoutes } from './newsletter';
+import { reportRoutes } from './reports';
+import { serverRoutes } from './servers';
+import { submissionRoutes } from './submissions';
+
+/**
+ * Every /api/admin route. The auth middleware comes first and covers the whole tree
+ * (mounted as `/api/admin/*`), so a route added here or elsewhere under /api/admin is
+ * never reachable without a session; only POST /api/admin/login passes without one.
+ */
+export const adminRoutes = new Hono<AdminEnv>()
+  .use(adminAuth())
+  .route('/', authRoutes)
+  .route('/dashboard', dashboardRoutes)
+  .route('/submissions', submissionRoutes)
+  .route('/servers', serverRoutes)
+  .route('/reports', reportRoutes)
+  .route('/content', contentRoutes)
+  .route('/newsletter', newsletterRoutes)
+  .route('/contact', contactRoutes)
+  .route('/audit', auditRoutes)
+  .route('/build', buildRoutes);

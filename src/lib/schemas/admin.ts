@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { CONTACT_STATUSES, NEWSLETTER_STATUSES, SUBMISSION_STATUSES } from '../enums';
+import { email, optionalText } from './common';
+
+/** Operator roles: admin does everything, moderator handles submissions, reports and visibility. */
+export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** The console's sign-in form. */
+export const loginSchema = z.object({
+  email,
+  password: z.string({ error: 'Required' }).min(1, 'Required').max(1024, 'At most 1024 characters'),
+});
+export type LoginInput = z.output<typeof loginSchema>;
+
+/** Page and page size of a console list. */
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(200).default(25),
+});
+
+/** Query of the submissions queue. */
+export const submissionQuerySchema = pageQuerySchema.extend({
+  status: z.enum(SUBMISSION_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+});
+
+/** Moving a submission to under_review or rejected (approval has its own action), with notes. */
+export const submissionStatusSchema = z.object({
+  status: z.enum(['pending', 'under_review', 'rejected'], { error: 'Choose pending, under_review or rejected' }),
+  admin_notes: optionalText(2000),
+});
+
+/** Approving a submission, optionally with notes. */
+export const approveSchema = z.object({ admin_notes: optionalText(2000) });
+
+/** Query of the servers screen. */
+export const adminServerQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+});
+
+/** Showing or hiding a listing. */
+export const visibilitySchema = z.object({ is_active: z.boolean() });
+
+/** Premium, sponsored and sort-order marking of a listing. */
+export const placementSchema = z
+  .object({
+    is_premium: z.boolean().optional(),
+    is_sponsored: z.boolean().optional(),
+    sort_order: z.coerce.number().int().min(-1_000_000).max(1_000_000).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, 'Send is_premium, is_sponsored or sort_order');
+
+/** Window of the per-server analytics. */
+export const analyticsQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
+
+const contentKey = z
+  .string()
+  .trim()
+  .min(1, 'Required')
+  .max(60, 'At most 60 characters')
+  .regex(/^[a-z0-9_-]+$/i, 'Letters, digits, - and _');
+
+/** A site_content row as operators write it. */
+export const contentSchema = z.object({
+  page: contentKey,
+  section: contentKey,
+  content_key: contentKey,
+  content_value: z.string().max(10_000, 'At most 10000 characters').default(''),
+  sort_order: z.coerce.number().int().min(-1_000_000).max(1_000_000).default(0),
+  is_active: z.boolean().default(true),
+});
+export type ContentInput = z.input<typeof contentSchema>;
+
+/** Query of the subscribers screen. */
+export const subscriberQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(254).optional(),
+  status: z.enum(NEWSLETTER_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+});
+
+/** Status or premium change of a subscriber. */
+export const subscriberPatchSchema = z
+  .object({ status: z.enum(NEWSLETTER_STATUSES).optional(), premium_subscriber: z.boolean().optional() })
+  .refine((v) => v.status !== undefined || v.premium_subscriber !== undefined, 'Send status or premium_subscriber');
+
+/** Status change of a contact message. */
+export const contactStatusSchema = z.object({ status: z.enum(CONTACT_STATUSES) });
+
+/** Query of the contact inbox. */
+export const contactQuerySchema = pageQuerySchema.extend({
+  status: z.enum(CONTACT_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+});
+
+/** What an operator does with a report: resolve it, dismiss it, or hide its server (resolving it). */
+export const reportActionSchema = z.object({ action: z.enum(['resolve', 'dismiss', 'hide_server']) });
+
+/** Creating an operator from the console (admins only). */
+export const operatorCreateSchema = z.object({
+  email,
+  password: z.string().min(12, 'At least 12 characters').max(1024),
+  role: z.enum(OPERATOR_ROLES).default('moderator'),
+});
