@@ -3,6 +3,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { cspHashes } from './src/integrations/csp-hashes.mjs';
+import { cloudflareHeaders } from './src/integrations/headers.ts';
 
 // SITE_URL gives canonical URLs and the sitemap their origin.
 const site = process.env.SITE_URL || 'http://localhost:4321';
@@ -18,6 +19,6 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'directory', inlineStylesheets: 'never' },
-  integrations: [react(), sitemap({ filter: (page) => !/not-found|\/admin|\/404/.test(page) }), cspHashes()],
+  integrations: [react(), sitemap({ filter: (page) => !/not-found|\/admin|\/404/.test(page) }), cspHashes(), cloudflareHeaders()],
   vite: { resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } } },
 });

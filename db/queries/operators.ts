@@ -34,11 +34,7 @@ export async function createOperator(
 
 /** One operator by email (case-insensitive), or null. */
 export async function getOperatorByEmail(db: Db, email: string): Promise<Operator | null> {
-  const [row] = await db
-    .select()
-    .from(operators)
-    .where(eq(operators.email, email.trim().toLowerCase()))
-    .limit(1);
+  const [row] = await db.select().from(operators).where(eq(operators.email, email.trim().toLowerCase())).limit(1);
   return row ?? null;
 }
 

@@ -223,3 +223,23 @@ export async function deleteServer(db: Db, id: number): Promise<boolean> {
 export async function setServerActive(db: Db, id: number, isActive: boolean): Promise<Server | null> {
   return updateServer(db, id, { is_active: isActive });
 }
+
+/** Every server, listed or hidden, matching an optional search, newest first: the console's servers screen. */
+export async function listServersForConsole(
+  db: Db,
+  { search, page = 1, perPage = 25 }: { search?: string | undefined; page?: number; perPage?: number } = {},
+): Promise<{ servers: Server[]; total: number }> {
+  const term = search?.trim();
+  const where = term ? searchCondition(term) : undefined;
+  const [servers, totals] = await Promise.all([
+    db
+      .select()
+      .from(discordServers)
+      .where(where)
+      .orderBy(desc(discordServers.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
+  ]);
+  return { servers, total: Number(totals[0]?.n ?? 0) };
+}

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
+import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
@@ -31,6 +32,7 @@ export async function startNodeServer(options: NodeServerOptions) {
   const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   await migrateDb(db);
   if (await seedIfEmpty(db)) log('Seeded the sample servers.');
+  if (await ensureFirstOperator(db, env)) log(`Created the first operator (admin) ${env.ADMIN_EMAIL}.`);
 
   const builder = new SiteBuilder({
     root,

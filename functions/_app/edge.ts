@@ -1,0 +1,132 @@
+import type { Context } from 'hono';
+import { openWebDb } from '../../db/client-web';
+import { createApp } from './app';
+import type { RebuildStatus, RebuildTrigger } from './context';
+import { type Env, loadEnv } from './env';
+
+/** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
+export interface EdgeBindings {
+  ASSETS: { fetch(request: Request | string): Promise<Response> };
+  [name: string]: unknown;
+}
+
+/** The part of the Workers ExecutionContext the entry uses. */
+export interface EdgeContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * Which not-found screen a path gets; the same URL shapes as the Node static handler
+ * (functions/_app/static.ts, which cannot be bundled for the edge because it reads files).
+ */
+export function edgeNotFoundPage(path: string): string {
+  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found';
+  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found';
+  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found';
+  return '/404';
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * Posts to REBUILD_HOOK_URL (a Cloudflare deploy hook or CI dispatch) when published
+ * content changes. Each isolate coalesces a burst of requests into one POST; the Worker
+ * keeps the POST alive past the response with waitUntil (see `flush`).
+ */
+export class EdgeRebuildHook implements RebuildTrigger {
+  #pending: Promise<unknown> | null = null;
+  #status: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
+  constructor(
+    private readonly url: string | undefined,
+    private readonly doFetch: typeof fetch = fetch,
+  ) {}
+  request(reason: string): void {
+    this.#status = { ...this.#status, lastReason: reason };
+    if (!this.url || this.#pending) return;
+    this.#status = { ...this.#status, state: 'queued' };
+    const started = Date.now();
+    this.#pending = this.doFetch(this.url, { method: 'POST' })
+      .then((res) => {
+        if (!res.ok) throw new Error(`Deploy hook answered ${res.status}`);
+        this.#status = { ...this.#status, state: 'building', lastError: null, lastDurationMs: Date.now() - started };
+      })
+      .catch((err: unknown) => {
+        this.#status = { ...this.#status, state: 'failed', lastError: String((err as Error).message ?? err) };
+      })
+      .finally(() => {
+        this.#pending = null;
+      });
+  }
+  status(): RebuildStatus {
+    return this.#status;
+  }
+  /** The in-flight hook call, if any, for ctx.waitUntil. */
+  flush(): Promise<unknown> | null {
+    return this.#pending;
+  }
+}
+
+interface EdgeRuntime {
+  app: ReturnType<typeof createApp>;
+  env: Env;
+  hook: EdgeRebuildHook;
+  hashes: string[];
+}
+
+/**
+ * The Worker's fetch handler: one app per isolate (the database client, the parsed env
+ * and the CSP hashes are reused across requests), the static assets behind it.
+ */
+export function createEdgeHandler() {
+  let runtime: Promise<EdgeRuntime> | null = null;
+
+  const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
+    const vars: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(bindings)) if (typeof v === 'string') vars[k] = v;
+    const env = loadEnv(vars);
+    const { db } = openWebDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+    const hook = new EdgeRebuildHook(env.REBUILD_HOOK_URL);
+    // The CSP of pages answered by the Worker (not-found screens) needs the build's inline-script hashes.
+    const hashes = await bindings.ASSETS.fetch('https://assets.local/csp-hashes.json')
+      .then((r) => (r.ok ? (r.json() as Promise<string[]>) : []))
+      .catch(() => []);
+    const runtimeRef: EdgeRuntime = { env, hook, hashes, app: undefined as never };
+    runtimeRef.app = createApp({
+      db,
+      env,
+      rebuild: hook,
+      scriptHashes: () => runtimeRef.hashes,
+      clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
+      staticSite: (c: Context) => notFoundScreen(bindings, c.req.path),
+    });
+    return runtimeRef;
+  };
+
+  return async (request: Request, bindings: EdgeBindings, ctx: EdgeContext): Promise<Response> => {
+    runtime ??= boot(bindings).catch((err: unknown) => {
+      runtime = null;
+      throw err;
+    });
+    const rt = await runtime;
+    const response = await rt.app.fetch(request, bindings, ctx as never);
+    const pending = rt.hook.flush();
+    if (pending) ctx.waitUntil(pending);
+    return response;
+  };
+}
+
+/** Static assets answered first; anything that reaches here matched no file. */
+async function notFoundScreen(bindings: EdgeBindings, path: string): Promise<Response> {
+  const page = await bindings.ASSETS.fetch(`https://assets.local${edgeNotFoundPage(path)}`);
+  if (!page.ok) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  let slug = last;
+  try {
+    slug = decodeURIComponent(last);
+  } catch {
+    // A malformed escape is shown as typed.
+  }
+  slug = escapeHtml(slug);
+  const html = (await page.text()).replaceAll('__REQUESTED_SLUG__', slug);
+  return new Response(html, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
+}

@@ -1,0 +1,144 @@
+// The Cloudflare entry (functions/worker.ts) built by wrangler and run in workerd,
+// against a libSQL database over HTTP (the Hrana fixture over a real file).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHeadersFile } from '../../src/integrations/headers';
+import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb, type TestDb } from '../helpers/db';
+import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
+
+const HASH = 'sha256-edgeTestInlineScriptHash0000000000000000000=';
+const TOKEN = 'edge-test-token';
+
+let tdb: TestDb;
+let libsql: LibsqlHttpServer;
+let worker: WranglerDev;
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: TOKEN });
+  const assets = join(tdb.dir, 'assets');
+  mkdirSync(join(assets, 'server-not-found'), { recursive: true });
+  writeFileSync(join(assets, 'index.html'), '<!doctype html><title>GuildRank</title><h1>Home</h1>');
+  writeFileSync(join(assets, '404.html'), '<!doctype html><title>Not found</title><h1>Page not found</h1>');
+  writeFileSync(
+    join(assets, 'server-not-found', 'index.html'),
+    '<!doctype html><title>Server not found</title><p>No server called “__REQUESTED_SLUG__”.</p>',
+  );
+  writeFileSync(join(assets, 'csp-hashes.json'), JSON.stringify([HASH]));
+  writeFileSync(join(assets, '_headers'), renderHeadersFile([HASH]));
+  worker = await startWranglerDev({
+    dir: join(tdb.dir, 'wrangler'),
+    assets,
+    vars: {
+      DATABASE_URL: libsql.url,
+      DATABASE_AUTH_TOKEN: TOKEN,
+      IP_HASH_SECRET: 'edge-test-ip-secret',
+      SESSION_SECRET: 'edge-test-session-secret',
+    },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await libsql?.stop();
+  tdb?.cleanup();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${worker.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: worker.url },
+    body: JSON.stringify(body),
+  });
+
+describe('the Worker in workerd over HTTP libSQL', () => {
+  it('GET /api/health reports the database up, with the security headers', async () => {
+    const res = await fetch(`${worker.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, db: 'up' });
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain(`'${HASH}'`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('strict-transport-security')).toContain('max-age=');
+    expect(libsql.pipelines).toBeGreaterThan(0);
+  });
+
+  it('POST /api/newsletter stores the subscriber in the HTTP database', async () => {
+    const res = await post('/api/newsletter', { email: 'edge-reader@example.com' });
+    expect(res.status).toBe(201);
+    const rows = await tdb.client.execute({
+      sql: 'SELECT status FROM newsletter_subscribers WHERE email = ?',
+      args: ['edge-reader@example.com'],
+    });
+    expect(rows.rows.map((r) => r.status)).toEqual(['active']);
+  });
+
+  it('POST /api/contact stores the message', async () => {
+    const res = await post('/api/contact', {
+      name: 'Edge Tester',
+      email: 'edge-contact@example.com',
+      subject: 'technical',
+      message: 'The edge runtime answers this form.',
+      priority: 'high',
+    });
+    expect(res.status).toBe(201);
+    const rows = await tdb.client.execute({
+      sql: 'SELECT subject, priority FROM contact_messages WHERE email = ?',
+      args: ['edge-contact@example.com'],
+    });
+    expect(rows.rows.map((r) => [r.subject, r.priority])).toEqual([['technical', 'high']]);
+  });
+
+  it('POST /api/events accepts a batch and never stores a raw IP', async () => {
+    const session = `edge-${Date.now()}`;
+    const res = await post('/api/events', [
+      { interaction_type: 'view', target_type: 'newsletter', session_id: session },
+      { interaction_type: 'click', target_type: 'premium_cta', session_id: session },
+    ]);
+    expect(res.status).toBe(202);
+    const rows = await tdb.client.execute({
+      sql: 'SELECT interaction_type, ip_address FROM user_interactions WHERE session_id = ? ORDER BY id',
+      args: [session],
+    });
+    expect(rows.rows.map((r) => r.interaction_type)).toEqual(['view', 'click']);
+    for (const r of rows.rows) expect(String(r.ip_address ?? '')).not.toMatch(/^\d+\.\d+\.\d+\.\d+$|:/);
+  });
+
+  it('POST /api/newsletter rejects a malformed email with the 400 envelope and stores nothing', async () => {
+    const res = await post('/api/newsletter', { email: 'not-an-email' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; issues?: { path: string }[] } };
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.issues?.map((i) => i.path)).toContain('email');
+    const rows = await tdb.client.execute({
+      sql: 'SELECT count(*) AS n FROM newsletter_subscribers WHERE email = ?',
+      args: ['not-an-email'],
+    });
+    expect(Number(rows.rows[0]?.n)).toBe(0);
+  });
+
+  it('answers unknown API paths with the JSON 404 envelope', async () => {
+    const res = await fetch(`${worker.url}/api/no-such-route`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('serves static pages from the assets with the _headers security headers', async () => {
+    const res = await fetch(`${worker.url}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<h1>Home</h1>');
+    expect(res.headers.get('content-security-policy')).toContain(`'${HASH}'`);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('answers a missing server page with the server-not-found screen naming the slug, status 404', async () => {
+    const res = await fetch(`${worker.url}/server/no-such-guild`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain('No server called “no-such-guild”');
+    expect(res.headers.get('content-security-policy')).toContain(`'${HASH}'`);
+  });
+});
