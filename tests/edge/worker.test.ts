@@ -141,4 +141,18 @@ describe('the Worker in workerd over HTTP libSQL', () => {
     expect(html).toContain('No server called “no-such-guild”');
     expect(res.headers.get('content-security-policy')).toContain(`'${HASH}'`);
   });
+
+  it('answers writes 503 with Retry-After while the database is away, and writes again once it is back', async () => {
+    await libsql.stop();
+    try {
+      const down = await post('/api/newsletter', { email: 'edge-during@example.com' });
+      expect(down.status).toBe(503);
+      expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await down.json()) as { error: { code: string } }).error.code).toBe('db_unavailable');
+      expect((await fetch(`${worker.url}/`)).status).toBe(200);
+    } finally {
+      await libsql.start();
+    }
+    expect((await post('/api/newsletter', { email: 'edge-after@example.com' })).status).toBe(201);
+  });
 });
