@@ -1,0 +1,80 @@
+import { createOperator } from '../../db/queries/operators';
+import { createApp } from '../../functions/_app/app';
+import type { AppDeps, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
+import { loadEnv } from '../../functions/_app/env';
+import { createTestDb, type TestDb } from './db';
+
+/** The origin the test app believes it serves (SITE_URL). */
+export const ORIGIN = 'http://localhost:4321';
+
+/** A RebuildTrigger that remembers every request, for asserting what marks the site dirty. */
+export class RecordingRebuild implements RebuildTrigger {
+  readonly reasons: string[] = [];
+  request(reason: string): void {
+    this.reasons.push(reason);
+  }
+  status(): RebuildStatus {
+    return {
+      state: this.reasons.length ? 'queued' : 'idle',
+      liveSince: null,
+      lastDurationMs: null,
+      lastError: null,
+      lastReason: this.reasons.at(-1) ?? null,
+    };
+  }
+}
+
+/** A signed-in console client: its cookie and CSRF token. */
+export interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+/** A fresh database, app and rebuild recorder, with helpers to sign in and call /api/admin. */
+export async function createAdminHarness(options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
+  const testDb: TestDb = await createTestDb();
+  const rebuild = new RecordingRebuild();
+  const env = loadEnv({ DATABASE_URL: testDb.url, SITE_URL: ORIGIN, ...options.env });
+  const app = createApp({ db: testDb.db, env, rebuild, ...options.deps });
+
+  const addOperator = (email: string, password: string, role: 'admin' | 'moderator' = 'admin') =>
+    createOperator(testDb.db, { email, password, role });
+
+  const loginResponse = (email: string, password: string, headers: Record<string, string> = {}) =>
+    app.request('/api/admin/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers },
+      body: JSON.stringify({ email, password }),
+    });
+
+  async function login(email: string, password: string): Promise<Session> {
+    const res = await loginResponse(email, password);
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { csrfToken: string };
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    return { cookie: setCookie.split(';')[0]!, csrf: body.csrfToken };
+  }
+
+  /** Signs in a new operator of the given role. */
+  async function signIn(role: 'admin' | 'moderator' = 'admin'): Promise<Session> {
+    const email = `${role}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await addOperator(email, 'correct horse battery staple', role);
+    return login(email, 'correct horse battery staple');
+  }
+
+  /** Calls /api/admin with the session's cookie, same-origin Origin and CSRF header; JSON bodies. */
+  function call(session: Session | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return app.request(path, {
+      method,
+      headers: {
+        origin: ORIGIN,
+        ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  }
+
+  return { ...testDb, app, env, rebuild, addOperator, loginResponse, login, signIn, call };
+}
