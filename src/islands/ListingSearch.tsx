@@ -1,0 +1,100 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { getCategoryByName } from '~/lib/categories';
+import { type CardServer, toCard } from './card-data';
+import { ServerCard } from './ServerCard';
+
+interface Props {
+  /** Display name of the category, when the listing is one. */
+  category?: string | undefined;
+  subcategory?: string | undefined;
+  label: string;
+}
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'loading'; term: string }
+  | { kind: 'done'; term: string; servers: CardServer[]; total: number }
+  | { kind: 'error'; term: string; message: string };
+
+/**
+ * Search within a category or subcategory page through GET /api/servers. Without JavaScript
+ * the form falls back to the home search deep link.
+ */
+export default function ListingSearch({ category, subcategory, label }: Props) {
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const request = useRef(0);
+  const id = useId();
+  const slug = category ? getCategoryByName(category)?.slug : undefined;
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const term = String(new FormData(e.currentTarget).get('search') ?? '').trim();
+    if (!term) {
+      setState({ kind: 'idle' });
+      return;
+    }
+    const n = ++request.current;
+    setState({ kind: 'loading', term });
+    const params = new URLSearchParams({ search: term, sort: 'members', page: '1', per_page: '24' });
+    if (category) params.set('category', category);
+    if (subcategory) params.set('subcategory', subcategory);
+    try {
+      const res = await fetch(`/api/servers?${params}`, { headers: { Accept: 'application/json' } });
+      if (!res.ok) throw new Error(`The server answered ${res.status}`);
+      const body = (await res.json()) as { servers: (CardServer & Record<string, unknown>)[]; total: number };
+      if (n === request.current) setState({ kind: 'done', term, servers: body.servers.map(toCard), total: body.total });
+    } catch (err) {
+      if (n === request.current)
+        setState({ kind: 'error', term, message: err instanceof Error ? err.message : 'Failed to fetch servers' });
+    }
+  }
+
+  return (
+    <>
+      <form className="inline-search" role="search" method="get" action="/" onSubmit={onSubmit}>
+        <label htmlFor={id} className="visually-hidden">
+          Search {label} servers
+        </label>
+        <input id={id} name="search" type="search" placeholder={`Search ${label} servers…`} maxLength={100} />
+        {slug ? <input type="hidden" name="category" value={slug} /> : null}
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
+      </form>
+      <div className="search-results" aria-live="polite">
+        {state.kind === 'loading' ? <p className="count">Searching for “{state.term}”…</p> : null}
+        {state.kind === 'error' ? (
+          <div className="state state-error" role="alert">
+            <h3>Error loading servers</h3>
+            <p>{state.message}</p>
+            <p>Please try refreshing the page.</p>
+          </div>
+        ) : null}
+        {state.kind === 'done' ? (
+          <>
+            <p className="count">
+              {state.total} servers found for “{state.term}”{' '}
+              <button type="button" className="link-button" onClick={() => setState({ kind: 'idle' })}>
+                Clear search
+              </button>
+            </p>
+            {state.servers.length === 0 ? (
+              <div className="state">
+                <h3>No servers found</h3>
+                <a className="btn btn-primary" href="/">
+                  Back to Home
+                </a>
+              </div>
+            ) : (
+              <div className="grid">
+                {state.servers.map((s) => (
+                  <ServerCard key={s.id} server={s} />
+                ))}
+              </div>
+            )}
+          </>
+        ) : null}
+      </div>
+    </>
+  );
+}
