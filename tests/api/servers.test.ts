@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SAMPLE_SERVERS } from '../../db/sample-data';
+import { createTestApp, seedServer, type TestApp } from './api-harness';
+
+let t: TestApp;
+afterEach(() => {
+  vi.restoreAllMocks();
+  t?.cleanup();
+});
+
+interface Page {
+  servers: { id: number; name: string; category: string; members: number; is_premium: boolean }[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+describe('GET /api/servers', () => {
+  it('lists active servers by members with total, page and per_page and CDN caching', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, { name: 'Small One', members: 10 });
+    await seedServer(t.db, { name: 'Big One', members: 5000 });
+    const hidden = await seedServer(t.db, { name: 'Hidden', members: 9000, is_active: false });
+    const res = await t.app.request('/api/servers');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=30, s-maxage=60');
+    expect(res.headers.get('x-data-source')).toBe('database');
+    const body = (await res.json()) as Page;
+    expect(body.servers.map((s) => s.name)).toEqual(['Big One', 'Small One']);
+    expect(body.servers.some((s) => s.id === hidden.id)).toBe(false);
+    expect(body).toMatchObject({ total: 2, page: 1, per_page: 9 });
+  });
+
+  it('accepts a category as display name, slug or All', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, { name: 'Sharp Picks', category: 'Sports Betting' });
+    await seedServer(t.db, { name: 'Raid Night', category: 'Gaming' });
+    for (const category of ['Sports Betting', 'sports-betting', 'sports%20betting']) {
+      const body = (await (await t.app.request(`/api/servers?category=${category}`)).json()) as Page;
+      expect(body.servers.map((s) => s.name)).toEqual(['Sharp Picks']);
+    }
+    const all = (await (await t.app.request('/api/servers?category=All')).json()) as Page;
+    expect(all.total).toBe(2);
+  });
+
+  it('searches name and description case-insensitively, partially', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, { name: 'Bitcoin Whales', category: 'Crypto' });
+    await seedServer(t.db, { name: 'Quiet Room', description: 'We talk about BITCOIN mining.' });
+    await seedServer(t.db, { name: 'Raid Night' });
+    const body = (await (await t.app.request('/api/servers?search=itcoi')).json()) as Page;
+    expect(body.servers.map((s) => s.name).sort()).toEqual(['Bitcoin Whales', 'Quiet Room']);
+  });
+
+  it('filters premium only and pages with per_page', async () => {
+    t = await createTestApp();
+    for (let i = 0; i < 5; i++) await seedServer(t.db, { name: `Prem ${i}`, is_premium: true, members: 100 + i });
+    await seedServer(t.db, { name: 'Plain', members: 1_000_000 });
+    const body = (await (await t.app.request('/api/servers?premium=true&per_page=2&page=2')).json()) as Page;
+    expect(body.total).toBe(5);
+    expect(body.servers.map((s) => s.name)).toEqual(['Prem 2', 'Prem 1']);
+    expect(body).toMatchObject({ page: 2, per_page: 2 });
+  });
+
+  it('rejects a bad query with 400 naming the parameter', async () => {
+    t = await createTestApp();
+    const res = await t.app.request('/api/servers?per_page=1000&sort=random');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { issues: { path: string }[] } };
+    expect(body.error.issues.map((i) => i.path).sort()).toEqual(['per_page', 'sort']);
+  });
+
+  it('falls back to the sample servers, marked and logged, when the database is unreachable', async () => {
+    t = await createTestApp();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    t.client.close();
+    const res = await t.app.request('/api/servers?category=Gaming');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-data-source')).toBe('sample');
+    expect(warn).toHaveBeenCalled();
+    const body = (await res.json()) as Page;
+    const gaming = SAMPLE_SERVERS.filter((s) => s.category === 'Gaming');
+    expect(body.total).toBe(gaming.length);
+    expect(body.servers.every((s) => s.category === 'Gaming')).toBe(true);
+  });
+
+  it('never lists the Education sample in the fallback', async () => {
+    t = await createTestApp();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    t.client.close();
+    const body = (await (await t.app.request('/api/servers?per_page=100')).json()) as Page;
+    expect(SAMPLE_SERVERS.some((s) => s.category === 'Education')).toBe(true);
+    expect(body.servers.some((s) => s.category === 'Education')).toBe(false);
+    expect(body.total).toBe(SAMPLE_SERVERS.filter((s) => s.category !== 'Education').length);
+    const members = body.servers.map((s) => s.members);
+    expect(members).toEqual([...members].sort((a, b) => b - a));
+  });
+
+  it('answers JSON 404 for an unknown /api route', async () => {
+    t = await createTestApp();
+    const res = await t.app.request('/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});
