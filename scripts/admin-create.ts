@@ -13,7 +13,9 @@ const { values } = parseArgs({
 const parsed = operatorCreateSchema.safeParse(values);
 if (!parsed.success) {
   for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
-  console.error('Usage: npm run admin:create -- --email you@example.com --password "12+ characters" [--role moderator]');
+  console.error(
+    'Usage: npm run admin:create -- --email you@example.com --password "12+ characters" [--role moderator]',
+  );
   process.exit(2);
 }
 const env = loadEnv(process.env);

@@ -79,8 +79,8 @@ export async function countReportsByServer(db: Db, status?: ReportStatus): Promi
       name: discordServers.name,
       slug: discordServers.slug,
       total: sql<number>`count(*)`,
-      open: sql<number>`coalesce(sum(${serverReports.status} = 'open'), 0)`,
-      latest_at: sql<string>`max(${serverReports.created_at})`,
+      open: sql<number>`coalesce(sum(${serverReports.status} = 'open'), 0)`.as('open'),
+      latest_at: sql<string>`max(${serverReports.created_at})`.as('latest_at'),
     })
     .from(serverReports)
     .leftJoin(discordServers, eq(discordServers.id, serverReports.server_id))

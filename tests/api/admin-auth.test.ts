@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, SignJWT, createLocalJWKSet } from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog, operators, sessions } from '../../db/schema';
-import { PBKDF2_ITERATIONS, hashPassword } from '../../functions/_app/lib/password';
+import { hashPassword, PBKDF2_ITERATIONS } from '../../functions/_app/lib/password';
 import { createAdminHarness, ORIGIN } from '../helpers/admin';
 
 let harness: Awaited<ReturnType<typeof createAdminHarness>>;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../functions/_app/app';
 import { loadEnv } from '../../functions/_app/env';
-import { createTestDb, type TestDb } from '../helpers/db';
 import { createAdminHarness, type Session } from '../helpers/admin';
+import { createTestDb, type TestDb } from '../helpers/db';
 
 /**
  * Routes a moderator may use (method + path as registered). Every other /api/admin route is
@@ -64,13 +64,18 @@ describe('every /api/admin route is guarded', () => {
     expect(routes.map((r) => `${r.method} ${r.path}`)).toContain('POST /api/admin/submissions/:id/approve');
   });
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s answers 401 without a session', async (_, r) => {
-    const res = await h.call(null, r.method, concrete(r.path), r.method === 'GET' ? undefined : {});
-    expect(res.status).toBe(401);
-  });
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers 401 without a session',
+    async (_, r) => {
+      const res = await h.call(null, r.method, concrete(r.path), r.method === 'GET' ? undefined : {});
+      expect(res.status).toBe(401);
+    },
+  );
 
   it.each(
-    routes.filter((r) => !MODERATOR_ROUTES.has(`${r.method} ${r.path}`)).map((r) => [`${r.method} ${r.path}`, r] as const),
+    routes
+      .filter((r) => !MODERATOR_ROUTES.has(`${r.method} ${r.path}`))
+      .map((r) => [`${r.method} ${r.path}`, r] as const),
   )('%s answers 403 to a moderator', async (_, r) => {
     const res = await h.call(moderator, r.method, concrete(r.path), r.method === 'GET' ? undefined : {});
     expect(res.status).toBe(403);

@@ -63,7 +63,13 @@ export async function createAdminHarness(options: { env?: Record<string, string>
   }
 
   /** Calls /api/admin with the session's cookie, same-origin Origin and CSRF header; JSON bodies. */
-  function call(session: Session | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  function call(
+    session: Session | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     return app.request(path, {
       method,
       headers: {

@@ -21,7 +21,10 @@ export const pageQuerySchema = z.object({
 
 /** Query of the submissions queue. */
 export const submissionQuerySchema = pageQuerySchema.extend({
-  status: z.enum(SUBMISSION_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+  status: z
+    .enum(SUBMISSION_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** Moving a submission to under_review or rejected (approval has its own action), with notes. */
@@ -74,7 +77,10 @@ export type ContentInput = z.input<typeof contentSchema>;
 /** Query of the subscribers screen. */
 export const subscriberQuerySchema = pageQuerySchema.extend({
   search: z.string().trim().max(254).optional(),
-  status: z.enum(NEWSLETTER_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+  status: z
+    .enum(NEWSLETTER_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** Status or premium change of a subscriber. */
@@ -87,7 +93,10 @@ export const contactStatusSchema = z.object({ status: z.enum(CONTACT_STATUSES) }
 
 /** Query of the contact inbox. */
 export const contactQuerySchema = pageQuerySchema.extend({
-  status: z.enum(CONTACT_STATUSES).optional().or(z.literal('').transform(() => undefined)),
+  status: z
+    .enum(CONTACT_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
 
 /** What an operator does with a report: resolve it, dismiss it, or hide its server (resolving it). */

@@ -1,0 +1,370 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContactMessage } from '../../db/queries/contact';
+import { insertInteractions } from '../../db/queries/interactions';
+import { subscribeEmail } from '../../db/queries/newsletter';
+import { createReport } from '../../db/queries/reports';
+import { createServer, getServerById } from '../../db/queries/servers';
+import { insertSubmission } from '../../db/queries/submissions';
+import { auditLog, discordServers, serverSubmissions, siteContent } from '../../db/schema';
+import { createAdminHarness } from '../helpers/admin';
+
+let h: Awaited<ReturnType<typeof createAdminHarness>>;
+afterEach(() => h?.cleanup());
+
+const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+
+const submission = (name = 'Chess Masters Club') => ({
+  server_name: name,
+  server_description: 'A friendly community for chess players of every level.',
+  category: 'Gaming',
+  invite_link: 'https://discord.gg/chess123',
+  server_image: 'https://cdn.example.com/chess.png',
+  contact_email: 'owner@example.com',
+  features: 'Daily puzzles\nWeekly tournaments',
+  member_count: 1200,
+  active_users: 300,
+  submitter_name: 'Ana',
+  is_owner: true,
+});
+
+const server = (name = 'Alpha Traders') => ({
+  name,
+  description: 'Signals and charts.',
+  category: 'Trading',
+  members: 500,
+  active_users: 50,
+  pros: [],
+  cons: [],
+  tags: [],
+  features: [],
+});
+
+async function auditActions(entity: string) {
+  const rows = await h.db.select().from(auditLog).where(eq(auditLog.entity, entity));
+  return rows.map((r) => `${r.action}:${r.entity_id}:${r.operator_email}`);
+}
+
+describe('submissions screen', () => {
+  it('approving a submission creates the listing, marks it approved, audits it and requests a rebuild', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const sub = await insertSubmission(h.db, submission());
+    const res = await h.call(s, 'POST', `/api/admin/submissions/${sub.id}/approve`, { admin_notes: 'Looks good' });
+    expect(res.status).toBe(200);
+    const body = await json<{ server: { id: number; slug: string; pros: string[]; is_active: boolean } }>(res);
+    expect(body.server).toMatchObject({ slug: 'chess-masters-club', pros: ['Daily puzzles', 'Weekly tournaments'] });
+    expect(body.server.is_active).toBe(true);
+    const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, sub.id));
+    expect(row).toMatchObject({ status: 'approved', admin_notes: 'Looks good', server_id: body.server.id });
+    expect(await auditActions('submission')).toEqual([
+      expect.stringMatching(new RegExp(`^approve:${sub.id}:moderator-`)),
+    ]);
+    expect(h.rebuild.reasons).toEqual(['approved chess-masters-club']);
+    // A second approval is refused and creates nothing.
+    expect((await h.call(s, 'POST', `/api/admin/submissions/${sub.id}/approve`, {})).status).toBe(409);
+    expect(await h.db.select().from(discordServers)).toHaveLength(1);
+  });
+
+  it('approves with an empty body too', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const sub = await insertSubmission(h.db, submission());
+    expect((await h.call(s, 'POST', `/api/admin/submissions/${sub.id}/approve`)).status).toBe(200);
+  });
+
+  it('lists with a status filter and pagination, counts each status, and shows one in detail', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await insertSubmission(h.db, submission(`Server number ${i}`))).id);
+    await h.call(s, 'PATCH', `/api/admin/submissions/${ids[0]}`, { status: 'rejected', admin_notes: 'Spam' });
+    const page = await json<{ submissions: { id: number }[]; total: number }>(
+      await h.call(s, 'GET', '/api/admin/submissions?status=pending&per_page=1&page=2'),
+    );
+    expect(page.total).toBe(2);
+    expect(page.submissions).toHaveLength(1);
+    const stats = await json<Record<string, number>>(await h.call(s, 'GET', '/api/admin/submissions/stats'));
+    expect(stats).toEqual({ total: 3, pending: 2, under_review: 0, approved: 0, rejected: 1 });
+    const detail = await json<{ submission: { admin_notes: string; status: string } }>(
+      await h.call(s, 'GET', `/api/admin/submissions/${ids[0]}`),
+    );
+    expect(detail.submission).toMatchObject({ status: 'rejected', admin_notes: 'Spam' });
+    expect((await h.call(s, 'GET', '/api/admin/submissions/999')).status).toBe(404);
+  });
+
+  it('moves a submission to under_review with notes, audits it, and refuses an unknown status', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const sub = await insertSubmission(h.db, submission());
+    const res = await h.call(s, 'PATCH', `/api/admin/submissions/${sub.id}`, {
+      status: 'under_review',
+      admin_notes: 'Checking the invite',
+    });
+    expect(res.status).toBe(200);
+    expect(await auditActions('submission')).toHaveLength(1);
+    const bad = await h.call(s, 'PATCH', `/api/admin/submissions/${sub.id}`, { status: 'approved' });
+    expect(bad.status).toBe(400);
+    expect(h.rebuild.reasons).toEqual([]);
+  });
+
+  it('deletes a submission and audits it', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const sub = await insertSubmission(h.db, submission());
+    expect((await h.call(s, 'DELETE', `/api/admin/submissions/${sub.id}`)).status).toBe(200);
+    expect(await h.db.select().from(serverSubmissions)).toHaveLength(0);
+    expect(await auditActions('submission')).toEqual([expect.stringMatching(/^delete:/)]);
+  });
+});
+
+describe('servers screen', () => {
+  it('creates a server with a derived slug, edits it, and a rename re-derives the slug', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const created = await h.call(s, 'POST', '/api/admin/servers', server('The Alpha Traders'));
+    expect(created.status).toBe(201);
+    const { server: row } = await json<{ server: { id: number; slug: string } }>(created);
+    expect(row.slug).toBe('alpha-traders');
+    const edited = await h.call(s, 'PUT', `/api/admin/servers/${row.id}`, { ...server('Beta Signals'), members: 900 });
+    expect(edited.status).toBe(200);
+    const after = await getServerById(h.db, row.id);
+    expect(after).toMatchObject({ name: 'Beta Signals', slug: 'beta-signals', members: 900 });
+    // An explicit slug wins.
+    await h.call(s, 'PUT', `/api/admin/servers/${row.id}`, { ...server('Beta Signals'), slug: 'beta' });
+    expect((await getServerById(h.db, row.id))?.slug).toBe('beta');
+    expect(await auditActions('server')).toHaveLength(3);
+    expect(h.rebuild.reasons).toHaveLength(3);
+  });
+
+  it('refuses an invalid server with 400 naming the fields', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const res = await h.call(s, 'POST', '/api/admin/servers', { name: 'x', category: 'Cooking' });
+    expect(res.status).toBe(400);
+    const body = await json<{ error: { issues: { path: string }[] } }>(res);
+    expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['name', 'category', 'description']));
+  });
+
+  it('hides and shows a server (moderator), marks premium and sort order (admin), and deletes it', async () => {
+    h = await createAdminHarness();
+    const mod = await h.signIn('moderator');
+    const admin = await h.signIn('admin');
+    const row = await createServer(h.db, server());
+    expect((await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/visibility`, { is_active: false })).status).toBe(
+      200,
+    );
+    expect((await getServerById(h.db, row.id))?.is_active).toBe(false);
+    expect((await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/placement`, { is_premium: true })).status).toBe(
+      403,
+    );
+    const placed = await h.call(admin, 'PATCH', `/api/admin/servers/${row.id}/placement`, {
+      is_premium: true,
+      is_sponsored: true,
+      sort_order: 7,
+    });
+    expect(placed.status).toBe(200);
+    expect(await getServerById(h.db, row.id)).toMatchObject({ is_premium: true, is_sponsored: true, sort_order: 7 });
+    expect((await h.call(admin, 'DELETE', `/api/admin/servers/${row.id}`)).status).toBe(200);
+    expect(await getServerById(h.db, row.id)).toBeNull();
+    expect((await auditActions('server')).map((a) => a.split(':')[0])).toEqual(['hide', 'placement', 'delete']);
+    expect(h.rebuild.reasons).toHaveLength(3);
+  });
+
+  it('searches every server, hidden ones included', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    await createServer(h.db, { ...server('Gamma Crypto Lounge'), is_active: false });
+    await createServer(h.db, server('Delta Stocks'));
+    const res = await json<{ servers: { name: string }[]; total: number }>(
+      await h.call(s, 'GET', '/api/admin/servers?search=gamma'),
+    );
+    expect(res.servers.map((x) => x.name)).toEqual(['Gamma Crypto Lounge']);
+  });
+
+  it('reports per-server analytics for the last 30 days by default', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const row = await createServer(h.db, server());
+    await insertInteractions(h.db, [
+      { interaction_type: 'view', target_type: 'server', server_id: row.id },
+      { interaction_type: 'click', target_type: 'server', server_id: row.id, conversion_value: 1 },
+    ]);
+    const res = await json<{ days: number; rows: { views: number; clicks: number; revenue: number }[] }>(
+      await h.call(s, 'GET', `/api/admin/servers/${row.id}/analytics`),
+    );
+    expect(res.days).toBe(30);
+    expect(res.rows).toEqual([expect.objectContaining({ views: 1, clicks: 1, revenue: 1 })]);
+  });
+});
+
+describe('reports screen', () => {
+  it('groups open reports by server and resolves, dismisses or hides the server', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const a = await createServer(h.db, server('Spammy Place'));
+    const b = await createServer(h.db, server('Quiet Place'));
+    const r1 = await createReport(h.db, { server_id: a.id, reason: 'spam', details: 'bots' });
+    await createReport(h.db, { server_id: a.id, reason: 'broken_link', details: null });
+    const r3 = await createReport(h.db, { server_id: b.id, reason: 'other', details: null });
+    const list = await json<{ groups: { server_id: number; reports: unknown[] }[] }>(
+      await h.call(s, 'GET', '/api/admin/reports'),
+    );
+    expect(list.groups.map((g) => [g.server_id, g.reports.length])).toEqual([
+      [a.id, 2],
+      [b.id, 1],
+    ]);
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${r3.id}`, { action: 'dismiss' })).status).toBe(200);
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${r1.id}`, { action: 'hide_server' })).status).toBe(200);
+    expect((await getServerById(h.db, a.id))?.is_active).toBe(false);
+    const after = await json<{ groups: unknown[]; total: number }>(await h.call(s, 'GET', '/api/admin/reports'));
+    expect(after).toEqual({ groups: [], total: 0 });
+    expect((await auditActions('report')).map((x) => x.split(':')[0])).toEqual(['dismiss', 'hide_server']);
+    expect(h.rebuild.reasons).toHaveLength(1);
+  });
+});
+
+describe('content screen', () => {
+  it('creates, edits, toggles and deletes site content, each audited and rebuilding the site', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const created = await h.call(s, 'POST', '/api/admin/content', {
+      page: 'home',
+      section: 'hero',
+      content_key: 'title',
+      content_value: 'Find your people',
+    });
+    expect(created.status).toBe(201);
+    const { item } = await json<{ item: { id: number } }>(created);
+    const dup = await h.call(s, 'POST', '/api/admin/content', { page: 'home', section: 'hero', content_key: 'title' });
+    expect(dup.status).toBe(409);
+    await h.call(s, 'PUT', `/api/admin/content/${item.id}`, {
+      page: 'home',
+      section: 'hero',
+      content_key: 'title',
+      content_value: 'Find your guild',
+    });
+    await h.call(s, 'POST', `/api/admin/content/${item.id}/toggle`);
+    const [row] = await h.db.select().from(siteContent);
+    expect(row).toMatchObject({ content_value: 'Find your guild', is_active: false });
+    expect((await h.call(s, 'DELETE', `/api/admin/content/${item.id}`)).status).toBe(200);
+    expect(await h.db.select().from(siteContent)).toHaveLength(0);
+    expect((await auditActions('content')).map((x) => x.split(':')[0])).toEqual([
+      'create',
+      'update',
+      'toggle',
+      'delete',
+    ]);
+    expect(h.rebuild.reasons).toHaveLength(4);
+  });
+});
+
+describe('newsletter screen', () => {
+  it('searches subscribers, changes status and premium, and shows stats', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    await subscribeEmail(h.db, 'first@example.com');
+    const second = await subscribeEmail(h.db, 'second@example.org');
+    if (!second.ok) throw new Error('subscribe failed');
+    const found = await json<{ subscribers: { email: string }[] }>(
+      await h.call(s, 'GET', '/api/admin/newsletter?search=example.org'),
+    );
+    expect(found.subscribers.map((x) => x.email)).toEqual(['second@example.org']);
+    const id = second.subscriber.id;
+    expect((await h.call(s, 'PATCH', `/api/admin/newsletter/${id}`, { premium_subscriber: true })).status).toBe(200);
+    const unsub = await json<{ subscriber: { status: string; unsubscribed_at: string | null } }>(
+      await h.call(s, 'PATCH', `/api/admin/newsletter/${id}`, { status: 'unsubscribed' }),
+    );
+    expect(unsub.subscriber.status).toBe('unsubscribed');
+    expect(unsub.subscriber.unsubscribed_at).not.toBeNull();
+    const stats = await json<{ total: number; active: number; unsubscribed: number }>(
+      await h.call(s, 'GET', '/api/admin/newsletter/stats'),
+    );
+    expect(stats).toMatchObject({ total: 2, active: 1, unsubscribed: 1 });
+    expect(await auditActions('subscriber')).toHaveLength(2);
+  });
+
+  it('exports subscribers as an attached CSV with a header row and quoted fields', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    await subscribeEmail(h.db, 'plain@example.com');
+    await subscribeEmail(h.db, '"quoted,name"@example.com');
+    const res = await h.call(s, 'GET', '/api/admin/newsletter/export.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="subscribers-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'id,email,status,premium_subscriber,source,interests,confirmed_at,unsubscribed_at,created_at',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines.some((l) => l.includes('"""quoted,name""@example.com"'))).toBe(true);
+    expect(await auditActions('newsletter')).toEqual([expect.stringMatching(/^export:/)]);
+  });
+});
+
+describe('contact inbox and audit log', () => {
+  it('lists messages, changes a status, and the audit screen lists every write newest first', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const msg = await createContactMessage(h.db, {
+      name: 'Bo',
+      email: 'bo@example.com',
+      subject: 'billing',
+      message: 'Please send an invoice for last month.',
+      priority: 'high',
+    });
+    const inbox = await json<{ messages: { id: number; status: string }[] }>(
+      await h.call(s, 'GET', '/api/admin/contact'),
+    );
+    expect(inbox.messages).toEqual([expect.objectContaining({ id: msg.id, status: 'new' })]);
+    expect((await h.call(s, 'PATCH', `/api/admin/contact/${msg.id}`, { status: 'replied' })).status).toBe(200);
+    const filtered = await json<{ total: number }>(await h.call(s, 'GET', '/api/admin/contact?status=replied'));
+    expect(filtered.total).toBe(1);
+    const log = await json<{ entries: { action: string; entity: string }[] }>(
+      await h.call(s, 'GET', '/api/admin/audit'),
+    );
+    expect(log.entries.map((e) => `${e.action} ${e.entity}`)).toEqual(['status contact', 'login operator']);
+  });
+});
+
+describe('dashboard and build status', () => {
+  it('the dashboard reports the 7-day funnel, queues, newsletter and premium performance', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const premium = await createServer(h.db, { ...server('Premium Pit'), is_premium: true });
+    await insertInteractions(h.db, [
+      { interaction_type: 'view', target_type: 'server', server_id: premium.id },
+      { interaction_type: 'click', target_type: 'server', server_id: premium.id, conversion_value: 5 },
+      { interaction_type: 'signup', target_type: 'newsletter', conversion_value: 2 },
+    ]);
+    await insertSubmission(h.db, submission());
+    await createReport(h.db, { server_id: premium.id, reason: 'spam', details: null });
+    const d = await json<{
+      funnel: Record<string, number>;
+      daily: { date: string }[];
+      submissions: { pending: number };
+      pending: unknown[];
+      openReports: { total: number };
+      premium: { server_id: number; clicks: number }[];
+    }>(await h.call(s, 'GET', '/api/admin/dashboard'));
+    expect(d.funnel).toEqual({ views: 1, clicks: 1, signups: 1, conversions: 0 });
+    expect(d.daily).toHaveLength(7);
+    expect(d.submissions.pending).toBe(1);
+    expect(d.pending).toHaveLength(1);
+    expect(d.openReports.total).toBe(1);
+    expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
+  });
+
+  it('GET /api/admin/build shows the rebuild state to every operator', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const res = await json<{ configured: boolean; state: string }>(await h.call(s, 'GET', '/api/admin/build'));
+    expect(res).toMatchObject({ configured: true, state: 'idle' });
+  });
+});
