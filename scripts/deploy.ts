@@ -1,0 +1,87 @@
+// `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso.
+//   1. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
+//   2. astro build from it into dist/ (static pages + _headers with the CSP hashes)
+//   3. check dist/ against the static-asset file limit of the plan
+//   4. wrangler deploy (Worker + assets, wrangler.toml)
+// Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDb } from '../db/client';
+import { migrateDb } from '../db/migrate';
+
+const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
+const dryRun = values['dry-run'];
+const root = resolve('.');
+const env = process.env;
+
+/** Static files per deployment: 20,000 on the free plan, 100,000 on paid (CF_ASSET_FILE_LIMIT overrides). */
+const fileLimit = Number(env.CF_ASSET_FILE_LIMIT ?? 20_000);
+
+const missing: string[] = [];
+if (!env.DATABASE_URL || !/^(libsql|https):\/\//.test(env.DATABASE_URL)) {
+  missing.push('DATABASE_URL: the Turso URL, libsql://<db>-<org>.turso.io (turso db show <db> --url)');
+}
+if (!env.DATABASE_AUTH_TOKEN) missing.push('DATABASE_AUTH_TOKEN: turso db tokens create <db>');
+if (!env.SITE_URL) missing.push('SITE_URL: the public origin, e.g. https://guildrank.example');
+if (!dryRun) {
+  if (!env.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
+  if (!env.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
+}
+if (missing.length) {
+  console.error(
+    `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee README "Deploy".`,
+  );
+  process.exit(1);
+}
+
+const run = (label: string, cmd: string, args: string[]) => {
+  console.log(`\n== ${label} ==`);
+  const result = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' },
+  });
+  if (result.status !== 0) {
+    console.error(`${label} failed (exit ${result.status ?? result.signal}); nothing was deployed after this step.`);
+    process.exit(1);
+  }
+};
+
+console.log('== migrate the Turso database ==');
+const { db, client } = await openDb({ url: env.DATABASE_URL as string, authToken: env.DATABASE_AUTH_TOKEN });
+try {
+  await migrateDb(db);
+} catch (err) {
+  console.error(`Migration failed: ${(err as Error).message}`);
+  process.exit(1);
+} finally {
+  client.close();
+}
+
+run('build the site from the database', process.execPath, [
+  join(root, 'node_modules/astro/bin/astro.mjs'),
+  'build',
+  '--outDir',
+  'dist',
+]);
+
+let files = 0;
+for (const entry of readdirSync(join(root, 'dist'), { withFileTypes: true, recursive: true })) {
+  if (entry.isFile()) files++;
+}
+console.log(`\ndist/ holds ${files.toLocaleString('en-US')} files (limit ${fileLimit.toLocaleString('en-US')}).`);
+if (files > fileLimit) {
+  console.error(
+    'Too many static files for one deployment. Raise CF_ASSET_FILE_LIMIT on a paid plan (100,000), or render the long tail on demand (docs/SCALING.md).',
+  );
+  process.exit(1);
+}
+
+run(dryRun ? 'wrangler deploy --dry-run' : 'wrangler deploy', process.execPath, [
+  join(root, 'node_modules/wrangler/bin/wrangler.js'),
+  'deploy',
+  ...(dryRun ? ['--dry-run'] : []),
+]);
+console.log(dryRun ? '\nDry run complete: nothing was uploaded.' : '\nDeployed.');
