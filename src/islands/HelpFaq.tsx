@@ -1,0 +1,111 @@
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
+
+interface Tab {
+  id: string;
+  label: string;
+  items: { q: string; a: string }[];
+}
+
+interface Props {
+  tabs: Tab[];
+}
+
+/** FAQ with search (case-insensitive, question and answer, active tab only), tabs and an accordion. */
+export default function HelpFaq({ tabs }: Props) {
+  const [active, setActive] = useState(tabs[0]?.id ?? '');
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const uid = useId();
+
+  const tab = tabs.find((t) => t.id === active) ?? tabs[0];
+  const q = query.trim().toLowerCase();
+  const items = (tab?.items ?? []).filter(
+    (i) => !q || i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q),
+  );
+
+  function onTabKey(e: KeyboardEvent, index: number) {
+    let next = -1;
+    if (e.key === 'ArrowRight') next = (index + 1) % tabs.length;
+    else if (e.key === 'ArrowLeft') next = (index - 1 + tabs.length) % tabs.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = tabs.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    setActive(tabs[next]!.id);
+    setOpen(null);
+    tabRefs.current[next]?.focus();
+  }
+
+  return (
+    <div>
+      <div className="inline-search" role="search">
+        <label htmlFor={`${uid}-q`} className="visually-hidden">
+          Search the help center
+        </label>
+        <input
+          id={`${uid}-q`}
+          type="search"
+          placeholder="Search questions…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      <div className="tabs" role="tablist" aria-label="Help topics">
+        {tabs.map((t, i) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              tabRefs.current[i] = el;
+            }}
+            id={`${uid}-tab-${t.id}`}
+            type="button"
+            role="tab"
+            className="chip tab"
+            aria-selected={t.id === active}
+            aria-controls={`${uid}-panel`}
+            tabIndex={t.id === active ? 0 : -1}
+            onClick={() => {
+              setActive(t.id);
+              setOpen(null);
+            }}
+            onKeyDown={(e) => onTabKey(e, i)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div id={`${uid}-panel`} role="tabpanel" aria-labelledby={`${uid}-tab-${active}`}>
+        {items.length === 0 ? (
+          <p className="state">No questions match “{query}” in {tab?.label}.</p>
+        ) : (
+          <ul className="faq">
+            {items.map((item, i) => {
+              const key = `${active}-${i}`;
+              const expanded = open === key;
+              return (
+                <li key={key}>
+                  <h3 style={{ margin: 0, fontSize: '1rem' }}>
+                    <button
+                      type="button"
+                      className="faq-q"
+                      aria-expanded={expanded}
+                      aria-controls={`${uid}-a-${key}`}
+                      onClick={() => setOpen(expanded ? null : key)}
+                    >
+                      {item.q}
+                      <span aria-hidden="true">+</span>
+                    </button>
+                  </h3>
+                  <div id={`${uid}-a-${key}`} className="faq-a" hidden={!expanded}>
+                    {item.a}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { readSaved, type SavedServer, writeSaved } from '~/lib/analytics';
+import { ServerIcon } from './ServerIcon';
+
+/** The servers saved in this browser (localStorage `savedServers`). */
+export default function SavedServers() {
+  const [list, setList] = useState<SavedServer[] | null>(null);
+  useEffect(() => setList(readSaved()), []);
+
+  if (list === null) return <p className="count">Loading saved servers…</p>;
+  if (list.length === 0) {
+    return (
+      <div className="state">
+        <h2>No saved servers yet</h2>
+        <p>Press Save on any server page to keep it here.</p>
+        <a className="btn btn-primary" href="/servers">
+          Browse Servers
+        </a>
+      </div>
+    );
+  }
+  function remove(id: number) {
+    const next = readSaved().filter((s) => s.id !== id);
+    writeSaved(next);
+    setList(next);
+  }
+  return (
+    <>
+      <p className="count">{list.length} saved servers</p>
+      <ul className="saved-list">
+        {list.map((s) => (
+          <li key={s.id} className="saved-item">
+            <ServerIcon name={s.name} src={s.image_url} size={48} />
+            <div className="grow">
+              <a href={s.slug ? `/server/${s.slug}` : '/servers'}>
+                <strong>{s.name}</strong>
+              </a>
+              <p className="muted" style={{ margin: 0 }}>
+                {s.category} · saved {new Date(s.savedAt).toLocaleDateString()}
+              </p>
+            </div>
+            <button type="button" className="btn btn-ghost" onClick={() => remove(s.id)}>
+              Remove<span className="visually-hidden"> {s.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
