@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type SubmitEvent, useEffect, useState } from 'react';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { errorMessage, fieldErrors, postJson } from './form-utils';
 import { Honeypot } from './Honeypot';
@@ -19,7 +19,7 @@ export default function ContactForm() {
 
   const set = (k: keyof typeof EMPTY, value: string) => setV((o) => ({ ...o, [k]: value }));
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const website = String(new FormData(e.currentTarget).get('website') ?? '');
     setSending(true);
@@ -84,7 +84,13 @@ export default function ContactForm() {
           <label htmlFor="c-name">
             Name <span className="req">*</span>
           </label>
-          <input {...field('name')} required autoComplete="name" value={v.name} onChange={(e) => set('name', e.target.value)} />
+          <input
+            {...field('name')}
+            required
+            autoComplete="name"
+            value={v.name}
+            onChange={(e) => set('name', e.target.value)}
+          />
           {err('name')}
         </div>
         <div className="field">

@@ -20,9 +20,7 @@ export default function HelpFaq({ tabs }: Props) {
 
   const tab = tabs.find((t) => t.id === active) ?? tabs[0];
   const q = query.trim().toLowerCase();
-  const items = (tab?.items ?? []).filter(
-    (i) => !q || i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q),
-  );
+  const items = (tab?.items ?? []).filter((i) => !q || i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q));
 
   function onTabKey(e: KeyboardEvent, index: number) {
     let next = -1;
@@ -39,7 +37,7 @@ export default function HelpFaq({ tabs }: Props) {
 
   return (
     <div>
-      <div className="inline-search" role="search">
+      <div className="inline-search">
         <label htmlFor={`${uid}-q`} className="visually-hidden">
           Search the help center
         </label>
@@ -77,7 +75,9 @@ export default function HelpFaq({ tabs }: Props) {
       </div>
       <div id={`${uid}-panel`} role="tabpanel" aria-labelledby={`${uid}-tab-${active}`}>
         {items.length === 0 ? (
-          <p className="state">No questions match “{query}” in {tab?.label}.</p>
+          <p className="state">
+            No questions match “{query}” in {tab?.label}.
+          </p>
         ) : (
           <ul className="faq">
             {items.map((item, i) => {

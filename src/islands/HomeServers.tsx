@@ -32,7 +32,12 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   const load = useCallback(async (cat: string, premium: boolean, term: string) => {
     const id = ++request.current;
     setStatus('loading');
-    const params = new URLSearchParams({ category: cat, sort: 'members', page: '1', per_page: String(LIMITS.homeList) });
+    const params = new URLSearchParams({
+      category: cat,
+      sort: 'members',
+      page: '1',
+      per_page: String(LIMITS.homeList),
+    });
     if (premium) params.set('premium', 'true');
     if (term) params.set('search', term);
     try {
@@ -154,7 +159,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
       ) : (
         <div className="grid" aria-busy={status === 'loading'} data-loading={status === 'loading'}>
           {servers.map((s, i) => (
-            <ServerCard key={s.id} server={s} rank={touched.current && search ? undefined : i + 1} eager={i < 3} />
+            <ServerCard key={s.id} server={s} {...(touched.current && search ? {} : { rank: i + 1 })} eager={i < 3} />
           ))}
         </div>
       )}

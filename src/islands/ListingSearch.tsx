@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type SubmitEvent, useId, useRef, useState } from 'react';
 import { getCategoryByName } from '~/lib/categories';
 import { type CardServer, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
@@ -26,7 +26,7 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
   const id = useId();
   const slug = category ? getCategoryByName(category)?.slug : undefined;
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const term = String(new FormData(e.currentTarget).get('search') ?? '').trim();
     if (!term) {
@@ -51,7 +51,7 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
 
   return (
     <>
-      <form className="inline-search" role="search" method="get" action="/" onSubmit={onSubmit}>
+      <form className="inline-search" method="get" action="/" onSubmit={onSubmit}>
         <label htmlFor={id} className="visually-hidden">
           Search {label} servers
         </label>

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { track } from '~/lib/analytics';
 import { errorMessage, postJson } from './form-utils';
 import { Honeypot } from './Honeypot';
@@ -29,7 +29,7 @@ export default function NewsletterForm() {
     return () => clearTimeout(timer.current);
   }, [state.kind]);
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const website = String(new FormData(e.currentTarget).get('website') ?? '');
     setState({ kind: 'sending' });
@@ -79,7 +79,7 @@ export default function NewsletterForm() {
         {state.kind === 'sending' ? 'Subscribing…' : 'Subscribe'}
       </button>
       {state.kind === 'error' ? (
-        <p id="newsletter-error" className="form-error" role="alert">
+        <p id="newsletter-error" className="nl-error" role="alert">
           {state.message}
         </p>
       ) : null}

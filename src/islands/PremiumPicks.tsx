@@ -42,12 +42,11 @@ export default function PremiumPicks({ servers }: Props) {
           <ServerCard key={s.id} server={s} />
         ))}
       </div>
-      {/* biome-ignore lint/a11y/useSemanticElements: a carousel region is a section with a roledescription */}
-      <div
+      <section
         className="carousel"
-        role="region"
         aria-roledescription="carousel"
         aria-label="Premium picks"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the region takes focus so arrow keys slide it
         tabIndex={0}
         onKeyDown={onKey}
       >
@@ -103,7 +102,7 @@ export default function PremiumPicks({ servers }: Props) {
         <p className="visually-hidden" aria-live="polite">
           Slide {index + 1} of {count}
         </p>
-      </div>
+      </section>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { readSaved, sessionId, track, writeSaved } from '~/lib/analytics';
 import { REPORT_REASONS } from '~/lib/enums';
 import { errorMessage, postJson } from './form-utils';
@@ -55,7 +55,13 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
 
   async function share() {
     const url = location.href.split(/[?#]/)[0] ?? location.href;
-    track({ interaction_type: 'click', target_type: 'server', target_id: String(id), server_id: id, metadata: { action: 'share' } });
+    track({
+      interaction_type: 'click',
+      target_type: 'server',
+      target_id: String(id),
+      server_id: id,
+      metadata: { action: 'share' },
+    });
     if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
       try {
         await navigator.share({ title: name, url });
@@ -67,13 +73,8 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
     try {
       await navigator.clipboard.writeText(url);
     } catch {
-      // Clipboard refused (insecure context): fall back to a selection copy.
-      const area = document.createElement('textarea');
-      area.value = url;
-      document.body.append(area);
-      area.select();
-      document.execCommand('copy');
-      area.remove();
+      // Clipboard refused (insecure context or no permission): show the link to copy by hand.
+      window.prompt('Copy this link', url);
     }
     setCopied(true);
     later(() => setCopied(false), 2000);
@@ -89,7 +90,7 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
     dialog.current?.close();
   }
 
-  async function submitReport(e: FormEvent) {
+  async function submitReport(e: SubmitEvent) {
     e.preventDefault();
     if (!reason) return;
     setReport('sending');

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type SubmitEvent, useEffect, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
 import { errorMessage, fieldErrors, postJson } from './form-utils';
 import { Honeypot } from './Honeypot';
@@ -82,7 +82,7 @@ export default function SubmitForm() {
 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setV((old) => ({ ...old, [key]: value }));
 
-  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const website = String(new FormData(e.currentTarget).get('website') ?? '');
     setSending(true);

@@ -32,4 +32,3 @@ export function fieldErrors(data: unknown): Record<string, string> {
 
 /** The message of an error envelope, if any. */
 export const errorMessage = (data: unknown): string | undefined => (data as ApiErrorBody | null)?.error?.message;
-
