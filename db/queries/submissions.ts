@@ -1,4 +1,4 @@
-import { desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
@@ -110,36 +110,28 @@ export type ApproveResult =
   | { ok: true; submission: SubmissionRecord; server: ServerRow }
   | { ok: false; reason: 'not_found' | 'already_approved' };
 
-/** The listing SPEC section 4 makes from a submission. */
-function listingFrom(submission: SubmissionRecord, slug: string): typeof discordServers.$inferInsert {
-  return {
-    name: submission.server_name,
-    description: submission.server_description,
-    category: submission.category,
-    subcategory: null,
-    slug,
-    members: submission.member_count,
-    active_users: submission.active_users,
-    rating: 0,
-    image_url: submission.server_image,
-    pros: featureLines(submission.features),
-    cons: [],
-    is_premium: false,
-    is_sponsored: false,
-    affiliate_link: submission.invite_link,
-    tags: [],
-    features: [],
-    sort_order: 0,
-    is_active: true,
-  };
+/**
+ * The INSERT of the listing SPEC section 4 makes from a submission, guarded so it only
+ * happens while the submission is not yet approved (a second approval inserts nothing).
+ */
+function insertListingFrom(db: Db, submission: SubmissionRecord, slug: string) {
+  return db.run(sql`INSERT INTO ${discordServers}
+  (name, description, category, subcategory, slug, members, active_users, rating, image_url, pros, cons,
+   is_premium, is_sponsored, affiliate_link, tags, features, sort_order, is_active)
+SELECT ${submission.server_name}, ${submission.server_description}, ${submission.category}, NULL, ${slug},
+  ${submission.member_count}, ${submission.active_users}, 0, ${submission.server_image},
+  ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1
+WHERE EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${submission.id} AND status <> 'approved')`);
 }
 
 const isUniqueViolation = (err: unknown): boolean =>
   /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`);
 
 /**
- * Approves a submission: creates its listing (SPEC section 4) and marks it approved with
- * the new server_id in one transaction, so neither can happen without the other.
+ * Approves a submission: creates its listing (SPEC section 4) and marks it approved with the
+ * new server_id in one atomic batch, so neither can happen without the other. A batch, not an
+ * interactive transaction: on the embedded file database an open transaction would stall
+ * every other writer of the process behind it.
  */
 export async function approveSubmission(db: Db, id: number, adminNotes?: string | null): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
@@ -147,30 +139,35 @@ export async function approveSubmission(db: Db, id: number, adminNotes?: string 
     if (!current) return { ok: false, reason: 'not_found' };
     if (current.status === 'approved') return { ok: false, reason: 'already_approved' };
     const slug = await uniqueSlug(db, serverSlug(current.server_name));
+    let updated: SubmissionRecord[];
     try {
-      return await db.transaction(async (tx) => {
-        // Re-read inside the transaction: a concurrent approval must not create a second listing.
-        const [fresh] = await tx.select().from(serverSubmissions).where(eq(serverSubmissions.id, id)).limit(1);
-        if (!fresh) return { ok: false, reason: 'not_found' } as const;
-        if (fresh.status === 'approved') return { ok: false, reason: 'already_approved' } as const;
-        const [server] = await tx.insert(discordServers).values(listingFrom(fresh, slug)).returning();
-        const [submission] = await tx
+      [, updated] = await db.batch([
+        insertListingFrom(db, current, slug),
+        db
           .update(serverSubmissions)
           .set({
             status: 'approved',
-            server_id: server!.id,
+            server_id: sql`(SELECT id FROM ${discordServers} WHERE slug = ${slug})`,
             ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
             updated_at: new Date().toISOString(),
           })
-          .where(eq(serverSubmissions.id, id))
-          .returning();
-        return { ok: true, submission: submission!, server: server! } as const;
-      });
+          .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
+          .returning(),
+      ]);
     } catch (err) {
       // Another listing took the slug between the read and the write: pick a new one once.
       if (attempt === 0 && isUniqueViolation(err)) continue;
       throw err;
     }
+    const submission = updated[0];
+    // Approved by someone else between our read and the batch: the guarded insert did nothing.
+    if (!submission) return { ok: false, reason: 'already_approved' };
+    const [server] = await db
+      .select()
+      .from(discordServers)
+      .where(eq(discordServers.id, submission.server_id!))
+      .limit(1);
+    return { ok: true, submission, server: server! };
   }
 }
 
