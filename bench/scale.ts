@@ -1,0 +1,271 @@
+// The site at 10,000, 100,000 and 1,000,000 servers: build time and memory, files against
+// Cloudflare's per-deployment limits, search index growth and latency, analytics writes.
+// Every figure is measured in this run except the rows labelled "extrapolated".
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@libsql/client';
+import { openDb } from '../db/client';
+import { insertFakeServers } from '../db/fake';
+import { migrateDb } from '../db/migrate';
+import { type InteractionWrite, insertInteractions } from '../db/queries/interactions';
+import { listServers } from '../db/queries/servers';
+import { seedIfEmpty } from '../db/seed';
+import { mib, runMeasured, seconds } from './lib/measure';
+import type { BenchModule, BenchSection } from './types';
+
+/** Static files per deployment (Workers static assets and Pages alike). */
+const FILE_LIMITS = { free: 20_000, paid: 100_000 };
+/** Turso monthly rows written per plan, as published on turso.tech/pricing when this was written. */
+const TURSO_WRITES = { Free: 10_000_000, Developer: 25_000_000, Scaler: 100_000_000 };
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+function countFiles(dir: string): { files: number; html: number; bytes: number } {
+  let files = 0;
+  let html = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    if (entry.name.endsWith('.html')) html++;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { files, html, bytes };
+}
+
+const fileSize = (path: string) => {
+  let total = 0;
+  for (const suffix of ['', '-wal']) {
+    try {
+      total += statSync(path + suffix).size;
+    } catch {
+      // no WAL
+    }
+  }
+  return total;
+};
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+/** A migrated, seeded file database with `n` fake servers, checkpointed so its size is on disk. */
+async function makeDb(path: string, n: number) {
+  const url = `file:${path}`;
+  const { db, client } = await openDb({ url });
+  await migrateDb(db);
+  await seedIfEmpty(db);
+  const ms = await insertFakeServers(client, n - 7 > 0 ? n - 7 : n);
+  await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  return { url, db, client, seedMs: ms };
+}
+
+/** Size of the same database without the search index (copied, FTS table and triggers dropped, vacuumed). */
+async function sizeWithoutFts(client: import('@libsql/client').Client, dir: string, n: number): Promise<number> {
+  const copy = join(dir, `nofts-${n}.db`);
+  rmSync(copy, { force: true });
+  await client.execute({ sql: 'VACUUM INTO ?', args: [copy] });
+  const c = createClient({ url: `file:${copy}` });
+  for (const t of ['discord_servers_fts_ai', 'discord_servers_fts_ad', 'discord_servers_fts_au']) {
+    await c.execute(`DROP TRIGGER IF EXISTS ${t}`);
+  }
+  await c.execute('DROP TABLE IF EXISTS discord_servers_fts');
+  await c.execute('VACUUM');
+  c.close();
+  const size = statSync(copy).size;
+  rmSync(copy, { force: true });
+  return size;
+}
+
+const SEARCH_TERMS = ['crypto', 'valorant', 'forex', 'dividend', 'parlay', 'guild', 'esports', 'zzqx'];
+
+export const bench: BenchModule = async (ctx) => {
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ctx.tmp, { recursive: true });
+  const astro = join(ctx.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const buildSizes = ctx.quick ? [1_000, 5_000] : [10_000, 100_000];
+  const dbSizes = ctx.quick ? [1_000, 5_000, 50_000] : [10_000, 100_000, 1_000_000];
+
+  // 1. Builds, measured.
+  const builds: { n: number; ms: number; peak: number; files: number; html: number; bytes: number }[] = [];
+  for (const n of buildSizes) {
+    const path = join(ctx.tmp, `build-${n}.db`);
+    const { url, client } = await makeDb(path, n);
+    client.close();
+    const out = join(ctx.tmp, `site-${n}`);
+    ctx.log(`scale: astro build with ${fmt(n)} servers…`);
+    const m = await runMeasured(process.execPath, ['--max-old-space-size=16384', astro, 'build', '--outDir', out], {
+      cwd: ctx.root,
+      env: { DATABASE_URL: url, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: 'https://guildrank.example' },
+    });
+    const counted = countFiles(out);
+    builds.push({ n, ms: m.ms, peak: m.peakRssBytes, ...counted });
+    ctx.log(
+      `scale: ${fmt(n)} servers built in ${seconds(m.ms)} s, peak ${mib(m.peakRssBytes)} MiB, ${fmt(counted.files)} files`,
+    );
+    rmSync(out, { recursive: true, force: true });
+    rmSync(path, { force: true });
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+  }
+
+  // Linear fit through the two measured points (cost per server + fixed cost).
+  const [a, b] = builds;
+  const linear = (pick: (x: (typeof builds)[number]) => number, n: number) =>
+    a && b ? pick(a) + ((pick(b) - pick(a)) / (b.n - a.n)) * (n - a.n) : Number.NaN;
+  const big = dbSizes[dbSizes.length - 1] ?? 1_000_000;
+  const buildRows: (string | number)[][] = [
+    [
+      'servers',
+      'source',
+      'build s',
+      'peak MiB',
+      'files in dist',
+      'HTML pages',
+      'dist MB',
+      'fits free (20k)',
+      'fits paid (100k)',
+    ],
+  ];
+  const fits = (files: number, limit: number) => (files <= limit ? 'yes' : 'no');
+  for (const r of builds) {
+    buildRows.push([
+      fmt(r.n),
+      'measured',
+      seconds(r.ms),
+      mib(r.peak),
+      fmt(r.files),
+      fmt(r.html),
+      mb(r.bytes),
+      fits(r.files, FILE_LIMITS.free),
+      fits(r.files, FILE_LIMITS.paid),
+    ]);
+  }
+  const xFiles = linear((x) => x.files, big);
+  buildRows.push([
+    fmt(big),
+    'extrapolated (linear from the two rows above)',
+    seconds(linear((x) => x.ms, big)),
+    mib(linear((x) => x.peak, big)),
+    fmt(xFiles),
+    fmt(linear((x) => x.html, big)),
+    mb(linear((x) => x.bytes, big)),
+    fits(xFiles, FILE_LIMITS.free),
+    fits(xFiles, FILE_LIMITS.paid),
+  ]);
+  const perServer = a && b ? (b.files - a.files) / (b.n - a.n) : Number.NaN;
+  const maxFree = a ? (FILE_LIMITS.free - (a.files - perServer * a.n)) / perServer : Number.NaN;
+  const maxPaid = a ? (FILE_LIMITS.paid - (a.files - perServer * a.n)) / perServer : Number.NaN;
+
+  // 2. Database, search index and search latency, measured at every size (1M included).
+  const dbRows: (string | number)[][] = [
+    ['servers', 'seed s', 'DB MB', 'DB MB without FTS', 'FTS share', 'search p50 ms', 'search p99 ms', 'searches'],
+  ];
+  let eventRows: (string | number)[][] = [];
+  let bytesPerEvent = 0;
+  let eventsPerSecond = 0;
+  for (const n of dbSizes) {
+    const path = join(ctx.tmp, `db-${n}.db`);
+    ctx.log(`scale: seeding ${fmt(n)} servers…`);
+    const { db, client, seedMs } = await makeDb(path, n);
+    const withFts = fileSize(path);
+    const withoutFts = await sizeWithoutFts(client, ctx.tmp, n);
+    const times: number[] = [];
+    const rounds = ctx.quick ? 5 : 25;
+    for (let i = 0; i < rounds; i++) {
+      for (const term of SEARCH_TERMS) {
+        const t0 = performance.now();
+        await listServers(db, { search: term, page: 1, perPage: 12 });
+        times.push(performance.now() - t0);
+      }
+    }
+    times.sort((x, y) => x - y);
+    dbRows.push([
+      fmt(n),
+      seconds(seedMs),
+      mb(withFts),
+      mb(withoutFts),
+      `${Math.round((100 * (withFts - withoutFts)) / withFts)}%`,
+      percentile(times, 0.5).toFixed(2),
+      percentile(times, 0.99).toFixed(2),
+      times.length,
+    ]);
+
+    // 3. Analytics writes into the largest database: throughput and bytes per stored event.
+    if (n === big) {
+      const events = ctx.quick ? 20_000 : 200_000;
+      const ids = (await client.execute('SELECT id FROM discord_servers ORDER BY id LIMIT 5000')).rows.map((r) =>
+        Number(r.id),
+      );
+      const before = fileSize(path);
+      const batch: InteractionWrite[] = [];
+      const t0 = performance.now();
+      for (let i = 0; i < events; i++) {
+        batch.push({
+          interaction_type: i % 10 === 0 ? 'click' : 'view',
+          target_type: 'server',
+          target_id: String(ids[i % ids.length]),
+          server_id: ids[i % ids.length],
+          session_id: `s-${i % 5000}`,
+          ip_address: 'a3f1c2e4b5d6a7f8a3f1c2e4b5d6a7f8a3f1c2e4b5d6a7f8a3f1c2e4b5d6a7f8',
+          user_agent:
+            'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+          referrer: 'https://www.google.com/',
+          conversion_value: i % 10 === 0 ? 1 : 0,
+        } as InteractionWrite);
+        if (batch.length === 50) await insertInteractions(db, batch.splice(0));
+      }
+      if (batch.length) await insertInteractions(db, batch.splice(0));
+      const ms = performance.now() - t0;
+      await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+      bytesPerEvent = (fileSize(path) - before) / events;
+      eventsPerSecond = events / (ms / 1000);
+      ctx.log(`scale: ${fmt(events)} events in ${seconds(ms)} s, ${bytesPerEvent.toFixed(0)} bytes each`);
+    }
+    client.close();
+    for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
+  }
+
+  // Analytics volume against Turso's monthly row-write quotas, from the measured bytes per event.
+  const eventsPerView = 1.3; // a page view event plus a click on ~30% of views (the site's own funnel shape)
+  eventRows = [
+    [
+      'page views / day',
+      'events / month',
+      'storage / month MB',
+      ...Object.keys(TURSO_WRITES).map((p) => `${p} quota used`),
+    ],
+  ];
+  for (const views of [10_000, 100_000, 1_000_000]) {
+    const perMonth = views * eventsPerView * 30;
+    eventRows.push([
+      fmt(views),
+      fmt(perMonth),
+      mb(perMonth * bytesPerEvent),
+      ...Object.values(TURSO_WRITES).map((q) => `${Math.round((100 * perMonth) / q)}%`),
+    ]);
+  }
+
+  const sections: BenchSection[] = [
+    {
+      title: 'Scale: site build and static files',
+      description: `\`astro build\` of the full site from a file database holding N servers (seeded by db/fake.ts), peak memory of the build process tree sampled every 50 ms, files counted in the output. The ${fmt(big)} row is a linear extrapolation from the two measured rows, not a measurement.`,
+      rows: buildRows,
+      notes: [
+        `Files per added server (measured slope): ${perServer.toFixed(2)}. One deployment holds at most ${fmt(FILE_LIMITS.free)} files (free) / ${fmt(FILE_LIMITS.paid)} (paid): about ${fmt(maxFree)} servers fully prerendered on free, ${fmt(maxPaid)} on paid.`,
+      ],
+    },
+    {
+      title: 'Scale: database, search index and search latency',
+      description:
+        'Fresh migrated file database with N fake servers; size after a WAL checkpoint, and the same data copied with the FTS5 trigram table and its triggers dropped (VACUUMed). Search latency is listServers() with a search term (FTS5 trigram match plus the total count), in process, 12 per page, over 8 terms from very common to no match.',
+      rows: dbRows,
+    },
+    {
+      title: 'Scale: analytics writes against Turso quotas',
+      description: `Measured: ${fmt(eventsPerSecond)} events/s inserted in batches of 50 (the most POST /api/events accepts) into the ${fmt(big)}-server database, ${bytesPerEvent.toFixed(0)} bytes on disk per stored event (row + indexes). The volume rows are arithmetic from that measurement and ${eventsPerView} events per page view; each stored event is one row written.`,
+      rows: eventRows,
+    },
+  ];
+  return sections;
+};
