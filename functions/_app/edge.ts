@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
-import type { RebuildStatus, RebuildTrigger } from './context';
 import { type Env, loadEnv } from './env';
+import { HookRebuildTrigger } from './lib/rebuild-hook';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -28,48 +28,11 @@ export function edgeNotFoundPage(path: string): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/**
- * Posts to REBUILD_HOOK_URL (a Cloudflare deploy hook or CI dispatch) when published
- * content changes. Each isolate coalesces a burst of requests into one POST; the Worker
- * keeps the POST alive past the response with waitUntil (see `flush`).
- */
-export class EdgeRebuildHook implements RebuildTrigger {
-  #pending: Promise<unknown> | null = null;
-  #status: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
-  constructor(
-    private readonly url: string | undefined,
-    private readonly doFetch: typeof fetch = fetch,
-  ) {}
-  request(reason: string): void {
-    this.#status = { ...this.#status, lastReason: reason };
-    if (!this.url || this.#pending) return;
-    this.#status = { ...this.#status, state: 'queued' };
-    const started = Date.now();
-    this.#pending = this.doFetch(this.url, { method: 'POST' })
-      .then((res) => {
-        if (!res.ok) throw new Error(`Deploy hook answered ${res.status}`);
-        this.#status = { ...this.#status, state: 'building', lastError: null, lastDurationMs: Date.now() - started };
-      })
-      .catch((err: unknown) => {
-        this.#status = { ...this.#status, state: 'failed', lastError: String((err as Error).message ?? err) };
-      })
-      .finally(() => {
-        this.#pending = null;
-      });
-  }
-  status(): RebuildStatus {
-    return this.#status;
-  }
-  /** The in-flight hook call, if any, for ctx.waitUntil. */
-  flush(): Promise<unknown> | null {
-    return this.#pending;
-  }
-}
-
 interface EdgeRuntime {
   app: ReturnType<typeof createApp>;
   env: Env;
-  hook: EdgeRebuildHook;
+  /** Undefined when REBUILD_HOOK_URL is not set. */
+  hook: HookRebuildTrigger | undefined;
   hashes: string[];
 }
 
@@ -85,7 +48,9 @@ export function createEdgeHandler() {
     for (const [k, v] of Object.entries(bindings)) if (typeof v === 'string') vars[k] = v;
     const env = loadEnv(vars);
     const { db } = openWebDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
-    const hook = new EdgeRebuildHook(env.REBUILD_HOOK_URL);
+    const hook = env.REBUILD_HOOK_URL
+      ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
+      : undefined;
     // The CSP of pages answered by the Worker (not-found screens) needs the build's inline-script hashes.
     const hashes = await bindings.ASSETS.fetch('https://assets.local/csp-hashes.json')
       .then((r) => (r.ok ? (r.json() as Promise<string[]>) : []))
@@ -109,8 +74,8 @@ export function createEdgeHandler() {
     });
     const rt = await runtime;
     const response = await rt.app.fetch(request, bindings, ctx as never);
-    const pending = rt.hook.flush();
-    if (pending) ctx.waitUntil(pending);
+    // An isolate may sleep once the response is sent: send a queued deploy-hook POST now, kept alive past the response.
+    if (rt.hook && rt.hook.status().state === 'queued') ctx.waitUntil(rt.hook.flush());
     return response;
   };
 }
