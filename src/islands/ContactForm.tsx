@@ -14,7 +14,13 @@ export default function ContactForm() {
   const [failure, setFailure] = useState('');
 
   useEffect(() => {
-    if (new URLSearchParams(location.search).get('sent') === '1') setSent(true);
+    const params = new URLSearchParams(location.search);
+    if (params.get('sent') === '1') setSent(true);
+    else if (params.get('error')) {
+      const fields = (params.get('fields') ?? '').split(',').filter(Boolean);
+      setErrors(Object.fromEntries(fields.map((f) => [f, 'Check this field'])));
+      setFailure('Your message was not sent. Please check the highlighted fields and try again.');
+    }
   }, []);
 
   const set = (k: keyof typeof EMPTY, value: string) => setV((o) => ({ ...o, [k]: value }));

@@ -1,4 +1,4 @@
-import { type SubmitEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { readSaved, sessionId, track, writeSaved } from '~/lib/analytics';
 import { REPORT_REASONS } from '~/lib/enums';
 import { errorMessage, postJson } from './form-utils';
@@ -80,6 +80,29 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
     later(() => setCopied(false), 2000);
   }
 
+  // showModal makes the page inert; this keeps Tab cycling inside the dialog too.
+  function trapFocus(e: KeyboardEvent<HTMLDialogElement>) {
+    if (e.key !== 'Tab') return;
+    const focusable = [
+      ...e.currentTarget.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([tabindex="-1"]), textarea'),
+    ].filter((el) => {
+      if (el.offsetParent === null) return false;
+      // Only one radio of a group is a tab stop: the checked one, or the first when none is.
+      if (el instanceof HTMLInputElement && el.type === 'radio') return reason ? el.checked : el.value === REPORT_REASONS[0].value;
+      return true;
+    });
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
   function openReport() {
     setReason('');
     setDetails('');
@@ -139,6 +162,7 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
       <dialog
         ref={dialog}
         aria-labelledby="report-title"
+        onKeyDown={trapFocus}
         onClose={() => {
           opener.current?.focus();
         }}

@@ -1,0 +1,120 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures';
+
+const PAGE_TYPES = [
+  '/',
+  '/servers',
+  '/best-trading-discord',
+  '/best-trading-discord/forex-trading-discord',
+  '/server/apex-legends-hub',
+  '/submit-server',
+  '/submit-server/received',
+  '/help',
+  '/contact',
+  '/saved',
+  '/best-nope-discord',
+  '/server/nope',
+  '/nope',
+];
+
+for (const path of PAGE_TYPES) {
+  test(`axe finds no WCAG 2.2 AA violation on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+      [],
+    );
+  });
+}
+
+test('axe finds no violation on the mobile home page with the carousel and open menu', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Help' })).toBeVisible();
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+});
+
+test('the report dialog traps focus, passes axe and closes on Escape', async ({ page }) => {
+  await page.goto('/server/bitcoin-maximalists');
+  const opener = page.getByRole('button', { name: 'Report' });
+  await opener.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+});
+
+test('the premium carousel slides with the keyboard and wraps at both ends', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const carousel = page.getByRole('region', { name: 'Premium picks' });
+  await carousel.scrollIntoViewIfNeeded();
+  const dots = carousel.getByRole('button', { name: /Go to slide/ });
+  const count = await dots.count();
+  expect(count).toBeGreaterThan(1);
+  await expect(dots.first()).toHaveAttribute('aria-current', 'true');
+  await carousel.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(dots.nth(count - 1)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(dots.first()).toHaveAttribute('aria-current', 'true');
+  await carousel.getByRole('button', { name: 'Next server' }).click();
+  await expect(dots.nth(1)).toHaveAttribute('aria-current', 'true');
+  await carousel.getByRole('button', { name: 'Previous server' }).click();
+  await expect(dots.first()).toHaveAttribute('aria-current', 'true');
+});
+
+test('the carousel follows a swipe', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const carousel = page.getByRole('region', { name: 'Premium picks' });
+  await carousel.scrollIntoViewIfNeeded();
+  const box = await carousel.locator('.carousel-viewport').boundingBox();
+  if (!box) throw new Error('carousel not laid out');
+  const y = box.y + 40;
+  await page.mouse.move(box.x + box.width - 40, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 40, y, { steps: 5 });
+  await page.mouse.up();
+  await expect(carousel.getByRole('button', { name: 'Go to slide 2' })).toHaveAttribute('aria-current', 'true');
+});
+
+test('the FAQ tabs and accordion work from the keyboard and search filters the active tab', async ({ page }) => {
+  await page.goto('/help');
+  const general = page.getByRole('tab', { name: 'General' });
+  await general.focus();
+  await page.keyboard.press('ArrowRight');
+  const submission = page.getByRole('tab', { name: 'Server Submission' });
+  await expect(submission).toBeFocused();
+  await expect(submission).toHaveAttribute('aria-selected', 'true');
+  const question = page.getByRole('button', { name: 'How long does review take?' });
+  await question.focus();
+  await page.keyboard.press('Enter');
+  await expect(question).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByText('Reviews usually take 48-72 hours.')).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(question).toHaveAttribute('aria-expanded', 'false');
+  await page.getByRole('searchbox', { name: 'Search the help center' }).fill('512X512');
+  await expect(page.getByRole('button', { name: 'What icon should I use?' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'How long does review take?' })).toHaveCount(0);
+});
+
+test('a server icon that fails to load shows the generated initials', async ({ page }) => {
+  await page.route('**/icons/servers/forex-signals-room.svg', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto('/server/forex-signals-room');
+  const icon = page.locator('.detail-head .icon');
+  await expect(icon.locator('img')).toHaveAttribute('data-failed', '');
+  await expect(icon.locator('.icon-initials')).toHaveText('FS');
+});

@@ -1,0 +1,246 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  contactMessages,
+  newsletterSubscribers,
+  serverReports,
+  serverSubmissions,
+  userInteractions,
+} from '../../db/schema';
+import { expect, test } from './fixtures';
+
+const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
+test('searching from the hero opens the shareable /?search= deep link with matching servers', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('searchbox', { name: 'Search servers' }).fill('bitcoin');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/\/\?search=bitcoin$/);
+  const list = page.locator('#servers');
+  await expect(list.getByText('1 servers found')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toHaveCount(0);
+});
+
+test('filtering by a category and Premium Only re-queries the listing', async ({ page }) => {
+  await page.goto('/');
+  const list = page.locator('#servers');
+  await expect(list.getByText('6 servers found')).toBeVisible();
+  await list.getByRole('button', { name: 'Trading', exact: true }).click();
+  await expect(list.getByRole('button', { name: 'Trading', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(list.getByText('1 servers found')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Forex Signals Room', exact: true })).toBeVisible();
+  await list.getByRole('button', { name: 'Investing', exact: true }).click();
+  await list.getByRole('button', { name: 'Premium Only' }).click();
+  await expect(list.getByText('No premium servers found')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'View All Servers' })).toHaveAttribute('href', '/servers');
+  await list.getByRole('button', { name: 'Gaming', exact: true }).click();
+  await expect(list.getByText('1 servers found')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Indie Game Devs', exact: true })).toHaveCount(0);
+});
+
+test('a visitor opens a server, saves it (kept after reload, listed on /saved) and unsaves it', async ({ page }) => {
+  await page.goto('/best-crypto-discord');
+  await page.getByRole('link', { name: 'View details of Bitcoin Maximalists' }).click();
+  await expect(page).toHaveURL(/\/server\/bitcoin-maximalists$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bitcoin Maximalists');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Saved', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Saved', exact: true })).toBeVisible();
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('savedServers') ?? '[]'));
+  expect(stored[0]).toMatchObject({ id: 2, name: 'Bitcoin Maximalists', category: 'Crypto' });
+  expect(typeof stored[0].savedAt).toBe('number');
+  await page.goto('/saved');
+  await expect(page.getByRole('link', { name: 'Bitcoin Maximalists' })).toHaveAttribute(
+    'href',
+    '/server/bitcoin-maximalists',
+  );
+  await page.getByRole('button', { name: 'Remove Bitcoin Maximalists' }).click();
+  await expect(page.getByText('No saved servers yet')).toBeVisible();
+});
+
+test('the server page view is recorded with the tab session id', async ({ page, site }) => {
+  await page.goto('/server/nfl-betting-edge');
+  const sessionId = await page.evaluate(() => {
+    return new Promise<string>((resolve) => {
+      const read = () => {
+        const id = sessionStorage.getItem('gr_session_id');
+        if (id) resolve(id);
+        else setTimeout(read, 50);
+      };
+      read();
+    });
+  });
+  await expect
+    .poll(async () =>
+      site.db
+        .select()
+        .from(userInteractions)
+        .where(and(eq(userInteractions.session_id, sessionId), eq(userInteractions.interaction_type, 'view'))),
+    )
+    .toHaveLength(1);
+});
+
+test('share copies the link and shows the copied indicator for 2 seconds', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/server/forex-signals-room');
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByRole('button', { name: 'Link copied!' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/server\/forex-signals-room$/);
+  await expect(page.getByRole('button', { name: 'Share' })).toBeVisible({ timeout: 4000 });
+});
+
+test('reporting a server stores a server_reports row, shows Reported, then closes', async ({ page, site }) => {
+  await page.goto('/server/indie-game-devs');
+  await page.getByRole('button', { name: 'Report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report Indie Game Devs' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Submit Report' })).toBeDisabled();
+  await dialog.getByRole('radio', { name: 'Broken invite link' }).check();
+  const details = unique('invite expired');
+  await dialog.getByLabel('Details (optional)').fill(details);
+  await dialog.getByRole('button', { name: 'Submit Report' }).click();
+  await expect(page.getByRole('heading', { name: 'Reported' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0, { timeout: 5000 });
+  const rows = await site.db.select().from(serverReports).where(eq(serverReports.details, details));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ server_id: 10, reason: 'broken_link' });
+});
+
+test('Join opens the stored link in a new tab through /go and records the click', async ({ page, context, site }) => {
+  // No internet here: answer the external invite page locally.
+  await context.route('https://discord.gg/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Discord invite</title>' }),
+  );
+  await page.goto('/server/dividend-investors-club');
+  const before = await site.db
+    .select()
+    .from(userInteractions)
+    .where(and(eq(userInteractions.server_id, 9), eq(userInteractions.interaction_type, 'click')));
+  const join = page.getByRole('link', { name: /^Join Server/ });
+  await expect(join).toHaveAttribute('rel', 'nofollow ugc noopener');
+  await expect(join).toHaveAttribute('target', '_blank');
+  const [popup] = await Promise.all([context.waitForEvent('page'), join.click()]);
+  await popup.waitForLoadState();
+  expect(popup.url()).toBe('https://discord.gg/dividends');
+  await expect
+    .poll(async () =>
+      site.db
+        .select()
+        .from(userInteractions)
+        .where(and(eq(userInteractions.server_id, 9), eq(userInteractions.interaction_type, 'click'))),
+    )
+    .toHaveLength(before.length + 1);
+});
+
+test('premium Join links are marked sponsored', async ({ page }) => {
+  await page.goto('/server/apex-legends-hub');
+  await expect(page.getByRole('link', { name: /^Join Premium Server/ })).toHaveAttribute('rel', 'sponsored noopener');
+  await page.goto('/best-gaming-discord');
+  await expect(page.getByRole('link', { name: /Join Premium: Apex Legends Hub/ })).toHaveAttribute(
+    'href',
+    '/go/apex-legends-hub',
+  );
+});
+
+test('the newsletter stores the subscriber, thanks for 3 s, returns cleared, and reports a duplicate', async ({
+  page,
+  site,
+}) => {
+  const email = `${unique('reader')}@example.com`;
+  await page.goto('/#newsletter');
+  const box = page.locator('#newsletter');
+  await box.getByLabel('Email address').fill(email);
+  await box.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(box.getByText('Thanks for subscribing!')).toBeVisible();
+  const rows = await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+  expect(rows).toHaveLength(1);
+  await expect(box.getByLabel('Email address')).toHaveValue('', { timeout: 5000 });
+  await box.getByLabel('Email address').fill(email);
+  await box.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(box.getByRole('alert')).toHaveText('Email already subscribed');
+});
+
+test('submitting a server stores a pending submission and shows Submission Received!', async ({ page, site }) => {
+  const email = `${unique('owner')}@example.com`;
+  await page.goto('/submit-server');
+  const submit = page.getByRole('button', { name: 'Submit Server for Review' });
+  await page.getByLabel('Server name').fill('Chess Night Club');
+  await expect(submit).toBeDisabled();
+  await page.getByLabel('Category').selectOption('Gaming');
+  await page.getByLabel('Description').fill('Weekly chess tournaments, puzzle rush battles and friendly coaching.');
+  await page.getByLabel('Invite link').fill('https://discord.gg/chessnight');
+  await page.getByLabel('Icon URL').fill('https://example.com/chess.png');
+  await page.getByLabel('Total members').fill('1200');
+  await page.getByLabel('Estimated online members').fill('150');
+  await page.getByLabel('Features (optional)').fill('Weekly arena\nPuzzle rush');
+  await page.getByLabel('Your name').fill('Magnus');
+  await page.getByLabel('Contact email').fill(email);
+  await expect(page.getByLabel('I own or manage this server')).toBeChecked();
+  await expect(submit).toBeDisabled();
+  await page.getByLabel(/I accept the/).check();
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page.getByRole('heading', { name: 'Submission Received!' })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  const rows = await site.db.select().from(serverSubmissions).where(eq(serverSubmissions.contact_email, email));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ status: 'pending', server_name: 'Chess Night Club', member_count: 1200 });
+  await page.getByRole('button', { name: 'Submit Another Server' }).click();
+  await expect(page.getByLabel('Server name')).toHaveValue('');
+});
+
+test('a refused submission shows the Submission Error box with the field message', async ({ page }) => {
+  await page.goto('/submit-server');
+  await page.getByLabel('Server name').fill('Bad Invite Server');
+  await page.getByLabel('Description').fill('A description that is long enough to pass the rule.');
+  await page.getByLabel('Invite link').fill('https://example.com/not-discord');
+  await page.getByLabel('Icon URL').fill('https://example.com/icon.png');
+  await page.getByLabel('Total members').fill('100');
+  await page.getByLabel('Estimated online members').fill('10');
+  await page.getByLabel('Your name').fill('Tester');
+  await page.getByLabel('Contact email').fill(`${unique('bad')}@example.com`);
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole('button', { name: 'Submit Server for Review' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Submission Error' })).toBeVisible();
+  await expect(page.getByText('Must be a Discord invite link like https://discord.gg/abc123')).toBeVisible();
+  await expect(page.getByLabel('Invite link')).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('the submit form works without JavaScript as a plain POST', async ({ browser, site }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: site.baseURL });
+  const page = await context.newPage();
+  const email = `${unique('nojs')}@example.com`;
+  await page.goto('/submit-server');
+  await page.getByLabel('Server name').fill('Plain Form Guild');
+  await page.getByLabel('Description').fill('Submitted with scripts switched off, as a plain HTML form.');
+  await page.getByLabel('Invite link').fill('https://discord.gg/plainform');
+  await page.getByLabel('Icon URL').fill('https://example.com/plain.png');
+  await page.getByLabel('Total members').fill('75');
+  await page.getByLabel('Estimated online members').fill('9');
+  await page.getByLabel('Your name').fill('No Script');
+  await page.getByLabel('Contact email').fill(email);
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole('button', { name: 'Submit Server for Review' }).click();
+  await expect(page).toHaveURL(/\/submit-server\/received\?email=/);
+  await expect(page.getByRole('heading', { name: 'Submission Received!' })).toBeVisible();
+  const rows = await site.db.select().from(serverSubmissions).where(eq(serverSubmissions.contact_email, email));
+  expect(rows).toHaveLength(1);
+  await context.close();
+});
+
+test('the contact form stores the message and shows Message Sent!', async ({ page, site }) => {
+  const email = `${unique('asker')}@example.com`;
+  await page.goto('/contact');
+  await page.getByLabel('Name').fill('Ada');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Subject').selectOption('partnership');
+  await page.getByLabel('Priority').selectOption('high');
+  await page.getByLabel('Message').fill('We would like to sponsor the trading category next month.');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByRole('heading', { name: 'Message Sent!' })).toBeVisible();
+  const rows = await site.db.select().from(contactMessages).where(eq(contactMessages.email, email));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ subject: 'partnership', priority: 'high', name: 'Ada' });
+});
