@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useState } from 'react';
+import { AuditLog } from './AuditLog';
+import { AdminApiError, api, messageOf, setCsrfToken, setUnauthenticatedHandler } from './api';
+import { BuildStatusBar } from './BuildStatusBar';
+import { ContactInbox } from './ContactInbox';
+import { ContentEditor } from './ContentEditor';
+import { DashboardScreen } from './DashboardScreen';
+import { NewsletterScreen } from './NewsletterScreen';
+import { ReportsScreen } from './ReportsScreen';
+import { ServersScreen } from './ServersScreen';
+import { SignIn } from './SignIn';
+import { SubmissionsScreen } from './SubmissionsScreen';
+import type { Operator, SessionInfo } from './types';
+import { Notice } from './ui';
+
+const SCREENS = [
+  { id: 'dashboard', label: 'Dashboard', admin: true },
+  { id: 'submissions', label: 'Submissions', admin: false },
+  { id: 'servers', label: 'Servers', admin: false },
+  { id: 'reports', label: 'Reports', admin: false },
+  { id: 'content', label: 'Content', admin: true },
+  { id: 'newsletter', label: 'Newsletter', admin: true },
+  { id: 'contact', label: 'Contact inbox', admin: true },
+  { id: 'audit', label: 'Audit log', admin: true },
+] as const;
+type ScreenId = (typeof SCREENS)[number]['id'];
+
+const screenFromHash = (): ScreenId | null => {
+  const id = window.location.hash.replace(/^#/, '');
+  return SCREENS.some((s) => s.id === id) ? (id as ScreenId) : null;
+};
+
+/** The operator console: sign-in, then one screen at a time chosen by the URL hash. */
+export default function AdminApp() {
+  const [operator, setOperator] = useState<Operator | null>(null);
+  const [checking, setChecking] = useState(true);
+  const [bootError, setBootError] = useState('');
+  const [screen, setScreen] = useState<ScreenId | null>(null);
+
+  const signedIn = useCallback((info: SessionInfo) => {
+    setCsrfToken(info.csrfToken);
+    setOperator(info.operator);
+  }, []);
+
+  useEffect(() => {
+    setUnauthenticatedHandler(() => setOperator(null));
+    api<SessionInfo>('GET', '/me')
+      .then(signedIn)
+      .catch((err) => {
+        if (!(err instanceof AdminApiError && err.status === 401)) setBootError(messageOf(err));
+      })
+      .finally(() => setChecking(false));
+    const onHash = () => setScreen(screenFromHash());
+    onHash();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [signedIn]);
+
+  if (checking) return <p className="muted console-loading">Loading the console…</p>;
+  if (!operator) {
+    return (
+      <>
+        <Notice>{bootError}</Notice>
+        <SignIn onSignedIn={signedIn} />
+      </>
+    );
+  }
+
+  const allowed = SCREENS.filter((s) => !s.admin || operator.role === 'admin');
+  const current = allowed.find((s) => s.id === screen) ?? allowed[0]!;
+
+  const signOut = async () => {
+    try {
+      await api('POST', '/logout');
+    } finally {
+      setCsrfToken('');
+      setOperator(null);
+    }
+  };
+
+  return (
+    <div className="console">
+      <header className="console-header">
+        <div className="console-brand">
+          <strong>GuildRank</strong> console
+        </div>
+        <BuildStatusBar canTrigger={operator.role === 'admin'} />
+        <div className="console-user">
+          <span>
+            {operator.email} <span className="badge">{operator.role}</span>
+          </span>
+          <button type="button" className="btn" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav className="console-nav" aria-label="Console">
+        <ul>
+          {allowed.map((s) => (
+            <li key={s.id}>
+              <a href={`#${s.id}`} aria-current={s.id === current.id ? 'page' : undefined}>
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="console-main" id="main">
+        {current.id === 'dashboard' && <DashboardScreen />}
+        {current.id === 'submissions' && <SubmissionsScreen />}
+        {current.id === 'servers' && <ServersScreen isAdmin={operator.role === 'admin'} />}
+        {current.id === 'reports' && <ReportsScreen />}
+        {current.id === 'content' && <ContentEditor />}
+        {current.id === 'newsletter' && <NewsletterScreen />}
+        {current.id === 'contact' && <ContactInbox />}
+        {current.id === 'audit' && <AuditLog />}
+      </main>
+    </div>
+  );
+}

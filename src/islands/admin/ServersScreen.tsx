@@ -1,0 +1,495 @@
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { CATEGORY_NAMES } from '~/lib/categories';
+import { type ServerInput, serverSchema } from '~/lib/schemas/server';
+import { AdminApiError, api, messageOf, qs } from './api';
+import { announceChange } from './BuildStatusBar';
+import { Chart } from './Chart';
+import type { AnalyticsDay, ServerRow } from './types';
+import { Notice, Pager } from './ui';
+
+const PER_PAGE = 20;
+const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
+
+interface FormState {
+  name: string;
+  slug: string;
+  description: string;
+  category: string;
+  subcategory: string;
+  members: string;
+  active_users: string;
+  rating: string;
+  image_url: string;
+  affiliate_link: string;
+  pros: string;
+  cons: string;
+  tags: string;
+  features: string;
+  sort_order: string;
+  is_premium: boolean;
+  is_sponsored: boolean;
+  is_active: boolean;
+}
+
+const EMPTY: FormState = {
+  name: '',
+  slug: '',
+  description: '',
+  category: 'Gaming',
+  subcategory: '',
+  members: '0',
+  active_users: '0',
+  rating: '0',
+  image_url: '',
+  affiliate_link: '',
+  pros: '',
+  cons: '',
+  tags: '',
+  features: '',
+  sort_order: '0',
+  is_premium: false,
+  is_sponsored: false,
+  is_active: true,
+};
+
+const lines = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+const toForm = (s: ServerRow): FormState => ({
+  name: s.name,
+  slug: s.slug,
+  description: s.description,
+  category: s.category,
+  subcategory: s.subcategory ?? '',
+  members: String(s.members),
+  active_users: String(s.active_users),
+  rating: String(s.rating),
+  image_url: s.image_url ?? '',
+  affiliate_link: s.affiliate_link ?? '',
+  pros: s.pros.join('\n'),
+  cons: s.cons.join('\n'),
+  tags: s.tags.join('\n'),
+  features: s.features.join('\n'),
+  sort_order: String(s.sort_order),
+  is_premium: s.is_premium,
+  is_sponsored: s.is_sponsored,
+  is_active: s.is_active,
+});
+
+const toInput = (f: FormState): ServerInput => ({
+  name: f.name,
+  slug: f.slug,
+  description: f.description,
+  category: f.category as ServerInput['category'],
+  subcategory: f.subcategory.trim() || null,
+  members: f.members,
+  active_users: f.active_users,
+  rating: f.rating,
+  image_url: f.image_url.trim() || null,
+  affiliate_link: f.affiliate_link.trim() || null,
+  pros: lines(f.pros),
+  cons: lines(f.cons),
+  tags: lines(f.tags),
+  features: lines(f.features),
+  sort_order: f.sort_order,
+  is_premium: f.is_premium,
+  is_sponsored: f.is_sponsored,
+  is_active: f.is_active,
+});
+
+/** Listings: search, create, edit, delete, visibility, premium/sponsored, sort order, analytics. */
+export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<{ servers: ServerRow[]; total: number } | null>(null);
+  const [editing, setEditing] = useState<ServerRow | 'new' | null>(null);
+  const [form, setForm] = useState<FormState>(EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+
+  const load = useCallback(async () => {
+    try {
+      setList(await api('GET', `/servers${qs({ search: query, page, per_page: PER_PAGE })}`));
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  }, [query, page]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run = async (label: string, fn: () => Promise<unknown>) => {
+    setError('');
+    setDone('');
+    try {
+      await fn();
+      setDone(label);
+      announceChange();
+      await load();
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    }
+  };
+
+  const startEdit = (s: ServerRow | 'new') => {
+    setEditing(s);
+    setForm(s === 'new' ? EMPTY : toForm(s));
+    setFieldErrors({});
+    setAnalyticsFor(null);
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const input = toInput(form);
+    const parsed = serverSchema.safeParse(input);
+    if (!parsed.success) {
+      const errs: Record<string, string> = {};
+      for (const i of parsed.error.issues) errs[String(i.path[0])] ??= i.message;
+      setFieldErrors(errs);
+      return;
+    }
+    setFieldErrors({});
+    const ok = await run(editing === 'new' ? `Created “${form.name}”.` : `Saved “${form.name}”.`, async () => {
+      try {
+        if (editing === 'new') await api('POST', '/servers', input);
+        else if (editing) await api('PUT', `/servers/${editing.id}`, input);
+      } catch (err) {
+        if (err instanceof AdminApiError && err.issues.length) {
+          setFieldErrors(Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0], i.message])));
+        }
+        throw err;
+      }
+    });
+    if (ok) setEditing(null);
+  };
+
+  const field = (key: keyof FormState, label: string, props: Record<string, unknown> = {}) => (
+    <label>
+      {label}
+      <input
+        value={form[key] as string}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+        aria-invalid={fieldErrors[key] ? true : undefined}
+        {...props}
+      />
+      {fieldErrors[key] && <span className="field-error">{fieldErrors[key]}</span>}
+    </label>
+  );
+  const area = (key: keyof FormState, label: string) => (
+    <label>
+      {label}
+      <textarea rows={3} value={form[key] as string} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+      {fieldErrors[key] && <span className="field-error">{fieldErrors[key]}</span>}
+    </label>
+  );
+
+  return (
+    <section aria-labelledby="servers-title">
+      <h1 id="servers-title">Servers</h1>
+      <form
+        className="toolbar"
+        aria-label="Search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(1);
+          setQuery(search.trim());
+        }}
+      >
+        <label>
+          Search servers
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name or description"
+          />
+        </label>
+        <button type="submit" className="btn">
+          Search
+        </button>
+        {isAdmin && (
+          <button type="button" className="btn btn-primary" onClick={() => startEdit('new')}>
+            New server
+          </button>
+        )}
+      </form>
+      <Notice>{error}</Notice>
+      <Notice kind="ok">{done}</Notice>
+
+      {editing && isAdmin && (
+        <form className="card server-form" onSubmit={save} noValidate aria-labelledby="server-form-title">
+          <h2 id="server-form-title">{editing === 'new' ? 'New server' : `Edit ${editing.name}`}</h2>
+          <div className="form-grid">
+            {field('name', 'Name', { required: true })}
+            {field('slug', 'Slug (blank: from the name)', { pattern: '[a-z0-9-]*' })}
+            <label>
+              Category
+              <select value={form.category} onChange={(e) => setForm({ ...form, category: e.target.value })}>
+                {CATEGORIES.map((c) => (
+                  <option key={c}>{c}</option>
+                ))}
+              </select>
+            </label>
+            {field('subcategory', 'Subcategory')}
+            {field('members', 'Members', { inputMode: 'numeric' })}
+            {field('active_users', 'Online members', { inputMode: 'numeric' })}
+            {field('rating', 'Rating (0–5)', { inputMode: 'decimal' })}
+            {field('sort_order', 'Sort order', { inputMode: 'numeric' })}
+            {field('image_url', 'Icon URL (https)')}
+            {field('affiliate_link', 'Join link (https)')}
+          </div>
+          {area('description', 'Description')}
+          <div className="form-grid">
+            {area('pros', 'Pros (one per line)')}
+            {area('cons', 'Cons (one per line)')}
+            {area('tags', 'Tags (one per line)')}
+            {area('features', 'Features (one per line)')}
+          </div>
+          <fieldset className="checks">
+            <legend>Placement</legend>
+            {(['is_active', 'is_premium', 'is_sponsored'] as const).map((k) => (
+              <label key={k} className="check">
+                <input
+                  type="checkbox"
+                  checked={form[k]}
+                  onChange={(e) => setForm({ ...form, [k]: e.target.checked })}
+                />
+                {k === 'is_active' ? 'Visible' : k === 'is_premium' ? 'Premium' : 'Sponsored'}
+              </label>
+            ))}
+          </fieldset>
+          <div className="actions">
+            <button type="submit" className="btn btn-primary">
+              {editing === 'new' ? 'Create server' : 'Save changes'}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+
+      {analyticsFor && <ServerAnalytics server={analyticsFor} onClose={() => setAnalyticsFor(null)} />}
+
+      {!list ? (
+        <p className="muted">Loading…</p>
+      ) : list.servers.length === 0 ? (
+        <p className="muted">No servers match.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Servers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">Category</th>
+                <th scope="col">Members</th>
+                <th scope="col">Visible</th>
+                <th scope="col">Premium</th>
+                <th scope="col">Sponsored</th>
+                <th scope="col">Sort</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.servers.map((s) => (
+                <tr key={s.id} className={s.is_active ? '' : 'row-hidden'}>
+                  <th scope="row">
+                    {s.is_active ? (
+                      <a href={`/server/${s.slug}`} target="_blank" rel="noopener">
+                        {s.name}
+                      </a>
+                    ) : (
+                      s.name
+                    )}
+                    <div className="muted small">/{s.slug}</div>
+                  </th>
+                  <td>{s.category}</td>
+                  <td>{s.members.toLocaleString()}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${s.name} visible`}
+                      checked={s.is_active}
+                      onChange={(e) =>
+                        run(`${s.name} is now ${e.target.checked ? 'visible' : 'hidden'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/visibility`, { is_active: e.target.checked }),
+                        )
+                      }
+                    />
+                  </td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${s.name} premium`}
+                      checked={s.is_premium}
+                      disabled={!isAdmin}
+                      onChange={(e) =>
+                        run(`${s.name}: premium ${e.target.checked ? 'on' : 'off'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/placement`, { is_premium: e.target.checked }),
+                        )
+                      }
+                    />
+                  </td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${s.name} sponsored`}
+                      checked={s.is_sponsored}
+                      disabled={!isAdmin}
+                      onChange={(e) =>
+                        run(`${s.name}: sponsored ${e.target.checked ? 'on' : 'off'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/placement`, { is_sponsored: e.target.checked }),
+                        )
+                      }
+                    />
+                  </td>
+                  <td>
+                    <SortOrderInput
+                      server={s}
+                      disabled={!isAdmin}
+                      onSave={(value) =>
+                        run(`${s.name}: sort order ${value}.`, () =>
+                          api('PATCH', `/servers/${s.id}/placement`, { sort_order: value }),
+                        )
+                      }
+                    />
+                  </td>
+                  <td className="row-actions">
+                    {isAdmin && (
+                      <>
+                        <button type="button" className="btn btn-small" onClick={() => startEdit(s)}>
+                          Edit<span className="visually-hidden"> {s.name}</span>
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => {
+                            setEditing(null);
+                            setAnalyticsFor(s);
+                          }}
+                        >
+                          Analytics<span className="visually-hidden"> of {s.name}</span>
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-small btn-danger"
+                          onClick={() => {
+                            if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
+                              void run(`Deleted ${s.name}.`, () => api('DELETE', `/servers/${s.id}`));
+                            }
+                          }}
+                        >
+                          Delete<span className="visually-hidden"> {s.name}</span>
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list && <Pager page={page} perPage={PER_PAGE} total={list.total} onPage={setPage} />}
+    </section>
+  );
+}
+
+/** Sort order edited inline, saved on blur or Enter when it changed. */
+function SortOrderInput({
+  server,
+  disabled,
+  onSave,
+}: {
+  server: ServerRow;
+  disabled: boolean;
+  onSave: (value: number) => void;
+}) {
+  const [value, setValue] = useState(String(server.sort_order));
+  useEffect(() => setValue(String(server.sort_order)), [server.sort_order]);
+  const commit = () => {
+    const n = Number.parseInt(value, 10);
+    if (Number.isFinite(n) && n !== server.sort_order) onSave(n);
+    else setValue(String(server.sort_order));
+  };
+  return (
+    <input
+      className="narrow"
+      inputMode="numeric"
+      aria-label={`${server.name} sort order`}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => setValue(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          commit();
+        }
+      }}
+    />
+  );
+}
+
+/** Per-server analytics for the last N days (30 by default), chart and table. */
+function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () => void }) {
+  const [days, setDays] = useState(30);
+  const [rows, setRows] = useState<AnalyticsDay[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    setRows(null);
+    api<{ rows: AnalyticsDay[] }>('GET', `/servers/${server.id}/analytics?days=${days}`)
+      .then((r) => setRows(r.rows))
+      .catch((err) => setError(messageOf(err)));
+  }, [server.id, days]);
+  // The API answers newest first; the chart reads oldest first.
+  const ordered = useMemo(() => [...(rows ?? [])].reverse(), [rows]);
+  const labels = useMemo(() => ordered.map((r) => r.date), [ordered]);
+  const series = useMemo(
+    () => [
+      { label: 'Views', values: ordered.map((r) => r.views), color: '#6366f1' },
+      { label: 'Clicks', values: ordered.map((r) => r.clicks), color: '#0891b2' },
+      { label: 'Conversions', values: ordered.map((r) => r.conversions), color: '#d97706' },
+      { label: 'Revenue', values: ordered.map((r) => r.revenue), color: '#16a34a' },
+    ],
+    [ordered],
+  );
+  return (
+    <article className="card" aria-labelledby="analytics-title">
+      <h2 id="analytics-title">Analytics: {server.name}</h2>
+      <div className="toolbar">
+        <label>
+          Period
+          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+            {[7, 30, 90, 365].map((d) => (
+              <option key={d} value={d}>
+                Last {d} days
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <Notice>{error}</Notice>
+      {rows ? (
+        <Chart title={`${server.name}, last ${days} days`} labels={labels} series={series} />
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </article>
+  );
+}

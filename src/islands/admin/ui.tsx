@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+
+/** Short local date and time of an ISO timestamp. */
+export const formatDate = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** An error or notice line announced to screen readers. */
+export function Notice({ kind = 'error', children }: { kind?: 'error' | 'ok'; children: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p className={`notice notice-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </p>
+  );
+}
+
+/** A coloured label for a status value. */
+export const Badge = ({ value }: { value: string }) => (
+  <span className={`badge badge-${value}`}>{value.replace('_', ' ')}</span>
+);
+
+/** Previous/next paging with "page N of M". */
+export function Pager({
+  page,
+  perPage,
+  total,
+  onPage,
+}: {
+  page: number;
+  perPage: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" className="btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages} · {total} total
+      </span>
+      <button type="button" className="btn" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** A labelled stat tile. */
+export const Stat = ({ label, value }: { label: string; value: number | string }) => (
+  <div className="stat">
+    <span className="stat-value">{typeof value === 'number' ? value.toLocaleString() : value}</span>
+    <span className="stat-label">{label}</span>
+  </div>
+);
