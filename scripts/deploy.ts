@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '../db/client';
 import { migrateDb } from '../db/migrate';
+import { seedIfEmpty } from '../db/seed';
 
 const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
 const dryRun = values['dry-run'];
@@ -20,10 +21,13 @@ const env = process.env;
 const fileLimit = Number(env.CF_ASSET_FILE_LIMIT ?? 20_000);
 
 const missing: string[] = [];
-if (!env.DATABASE_URL || !/^(libsql|https):\/\//.test(env.DATABASE_URL)) {
+// A dry run may use a local HTTP libSQL endpoint (sqld, or the test fixture) instead of Turso.
+const remoteUrl = dryRun ? /^(libsql|https|http):\/\// : /^(libsql|https):\/\//;
+if (!env.DATABASE_URL || !remoteUrl.test(env.DATABASE_URL)) {
   missing.push('DATABASE_URL: the Turso URL, libsql://<db>-<org>.turso.io (turso db show <db> --url)');
 }
-if (!env.DATABASE_AUTH_TOKEN) missing.push('DATABASE_AUTH_TOKEN: turso db tokens create <db>');
+if (!env.DATABASE_AUTH_TOKEN && !env.DATABASE_URL?.startsWith('http://'))
+  missing.push('DATABASE_AUTH_TOKEN: turso db tokens create <db>');
 if (!env.SITE_URL) missing.push('SITE_URL: the public origin, e.g. https://guildrank.example');
 if (!dryRun) {
   if (!env.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
@@ -53,8 +57,10 @@ console.log('== migrate the Turso database ==');
 const { db, client } = await openDb({ url: env.DATABASE_URL as string, authToken: env.DATABASE_AUTH_TOKEN });
 try {
   await migrateDb(db);
+  // Same as `npm start`: a brand-new database gets the sample servers, an existing one is left alone.
+  if (await seedIfEmpty(db)) console.log('Seeded the sample servers into the empty database.');
 } catch (err) {
-  console.error(`Migration failed: ${(err as Error).message}`);
+  console.error(`Migration or seeding failed: ${(err as Error).message}`);
   process.exit(1);
 } finally {
   client.close();

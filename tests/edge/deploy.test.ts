@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+describe('npm run deploy', () => {
+  it('stops before touching anything when the Turso and Cloudflare credentials are missing, naming each', () => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+    const run = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    for (const name of [
+      'DATABASE_URL',
+      'DATABASE_AUTH_TOKEN',
+      'SITE_URL',
+      'CLOUDFLARE_API_TOKEN',
+      'CLOUDFLARE_ACCOUNT_ID',
+    ]) {
+      expect(run.stderr).toContain(name);
+    }
+    expect(run.stdout).not.toContain('== migrate');
+  });
+
+  it('refuses a file database: production needs Turso', () => {
+    const run = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: 'file:db/local.db',
+        DATABASE_AUTH_TOKEN: 'x',
+        SITE_URL: 'https://guildrank.example',
+        CLOUDFLARE_API_TOKEN: 'x',
+        CLOUDFLARE_ACCOUNT_ID: 'x',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/DATABASE_URL: the Turso URL/);
+  });
+});
