@@ -1,6 +1,8 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
+import { conversionValue } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { type InteractionRow, userInteractions } from '../schema';
+import { getServerFlags } from './outbound';
 
 export type Interaction = InteractionRow;
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
@@ -19,6 +21,36 @@ export async function insertInteractions(db: Db, events: InteractionWrite | Inte
   if (list.length === 0) return 0;
   await db.insert(userInteractions).values(list);
   return list.length;
+}
+
+/** An event as the browser reports it; server_id is checked and conversion_value computed on insert. */
+export type EventWrite = Omit<InteractionWrite, 'conversion_value'>;
+
+/**
+ * Stores analytics events: ids of unknown servers are kept only as target_id (the foreign key
+ * would refuse them) and conversion values come from SPEC section 9, never from the client.
+ * One read of the named servers, one multi-row insert.
+ */
+export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const ids = events.flatMap((e) => (e.server_id == null ? [] : [e.server_id]));
+  const servers = await getServerFlags(db, ids);
+  return insertInteractions(
+    db,
+    events.map((e) => {
+      const server = e.server_id == null ? undefined : servers.get(e.server_id);
+      return {
+        ...e,
+        target_id: e.target_id ?? (e.server_id == null ? null : String(e.server_id)),
+        server_id: server?.id ?? null,
+        conversion_value: conversionValue(
+          e.interaction_type,
+          e.target_type,
+          !!server && (server.is_premium || server.is_sponsored),
+        ),
+      };
+    }),
+  );
 }
 
 /** The insert statement of one interaction, for callers that batch it with another write. */

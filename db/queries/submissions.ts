@@ -38,25 +38,35 @@ export interface SubmissionStats {
   rejected: number;
 }
 
+/** Stores submissions as pending in one statement; returns the rows in the order given. */
+export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Promise<SubmissionRecord[]> {
+  if (inputs.length === 0) return [];
+  const rows = await db
+    .insert(serverSubmissions)
+    .values(
+      inputs.map((input) => ({
+        server_name: input.server_name,
+        server_description: input.server_description,
+        category: input.category,
+        invite_link: input.invite_link,
+        server_image: input.server_image ?? null,
+        contact_email: input.contact_email,
+        features: input.features ?? null,
+        member_count: input.member_count ?? 0,
+        active_users: input.active_users ?? 0,
+        submitter_name: input.submitter_name,
+        is_owner: input.is_owner ?? true,
+        status: 'pending' as const,
+      })),
+    )
+    .returning();
+  // Rowids are assigned in VALUES order; RETURNING's own order is not promised.
+  return rows.sort((a, b) => a.id - b.id);
+}
+
 /** Stores a submission as pending and returns the row. */
 export async function insertSubmission(db: Db, input: SubmissionWrite): Promise<SubmissionRecord> {
-  const [row] = await db
-    .insert(serverSubmissions)
-    .values({
-      server_name: input.server_name,
-      server_description: input.server_description,
-      category: input.category,
-      invite_link: input.invite_link,
-      server_image: input.server_image ?? null,
-      contact_email: input.contact_email,
-      features: input.features ?? null,
-      member_count: input.member_count ?? 0,
-      active_users: input.active_users ?? 0,
-      submitter_name: input.submitter_name,
-      is_owner: input.is_owner ?? true,
-      status: 'pending',
-    })
-    .returning();
+  const [row] = await insertSubmissions(db, [input]);
   return row!;
 }
 

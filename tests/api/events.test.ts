@@ -141,3 +141,24 @@ describe('POST /api/events', () => {
     expect(await countRows(t.client, 'user_interactions')).toBe(240);
   });
 });
+
+describe('POST /api/events under concurrency', () => {
+  it('stores every event of 40 simultaneous beacons, one row per accepted event', async () => {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    const premium = await seedServer(t.db, { is_premium: true });
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postJson(t.app, '/api/events', [
+          { interaction_type: 'click', target_type: 'server', server_id: premium.id, session_id: `s${i}` },
+          { interaction_type: 'view', target_type: 'server', server_id: i % 2 ? premium.id : 999_999 },
+        ]),
+      ),
+    );
+    expect(responses.every((r) => r.status === 202)).toBe(true);
+    expect(await countRows(t.client, 'user_interactions')).toBe(80);
+    const clicks = await t.client.execute(
+      "SELECT DISTINCT conversion_value FROM user_interactions WHERE interaction_type = 'click'",
+    );
+    expect(clicks.rows.map((r) => r.conversion_value)).toEqual([5]);
+  });
+});

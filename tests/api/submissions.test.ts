@@ -236,3 +236,25 @@ describe('POST /api/submissions', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('db_unavailable');
   });
 });
+
+describe('POST /api/submissions under concurrency', () => {
+  it('answers 30 simultaneous submissions each with its own stored row', async () => {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        postJson(t.app, '/api/submissions', validSubmission({ server_name: `Guild ${i}` })),
+      ),
+    );
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as {
+      submission: { id: number; server_name: string };
+    }[];
+    expect(responses.every((r) => r.status === 201)).toBe(true);
+    expect(bodies.map((b) => b.submission.server_name)).toEqual(bodies.map((_, i) => `Guild ${i}`));
+    expect(new Set(bodies.map((b) => b.submission.id)).size).toBe(30);
+    const stored = await t.client.execute('SELECT id, server_name FROM server_submissions');
+    expect(stored.rows).toHaveLength(30);
+    for (const b of bodies) {
+      expect(stored.rows.find((r) => Number(r.id) === b.submission.id)?.server_name).toBe(b.submission.server_name);
+    }
+  });
+});

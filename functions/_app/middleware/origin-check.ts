@@ -11,6 +11,20 @@ const originOf = (value: string | undefined): string | null => {
   }
 };
 
+const siteOrigins = new Map<string, string>();
+
+/** This site's origins: SITE_URL's, the request URL's and the Host header's (either scheme). */
+function isAllowed(claimed: string, siteUrl: string, requestUrl: string, host: string | undefined): boolean {
+  let site = siteOrigins.get(siteUrl);
+  if (site === undefined) {
+    site = new URL(siteUrl).origin;
+    siteOrigins.set(siteUrl, site);
+  }
+  if (claimed === site) return true;
+  if (host && (claimed === `http://${host}` || claimed === `https://${host}`)) return true;
+  return claimed === new URL(requestUrl).origin;
+}
+
 /**
  * CSRF defence for public writes: a browser names the page that sent a POST in Origin
  * (or Referer), and it must be this site (SITE_URL's origin or the request's own host).
@@ -20,12 +34,6 @@ const originOf = (value: string | undefined): string | null => {
 export function originCheck(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-    const allowed = new Set<string>([new URL(c.get('deps').env.SITE_URL).origin, new URL(c.req.url).origin]);
-    const host = c.req.header('host');
-    if (host) {
-      allowed.add(`http://${host}`);
-      allowed.add(`https://${host}`);
-    }
     const originHeader = c.req.header('origin');
     const refererHeader = c.req.header('referer');
     const claimed = originHeader !== undefined ? originOf(originHeader) : originOf(refererHeader);
@@ -33,7 +41,7 @@ export function originCheck(): MiddlewareHandler<AppEnv> {
       new ApiError(403, 'cross_origin', 'Cross-site requests are not accepted. Submit the form from this site.');
     if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden();
     if (claimed) {
-      if (!allowed.has(claimed)) throw forbidden();
+      if (!isAllowed(claimed, c.get('deps').env.SITE_URL, c.req.url, c.req.header('host'))) throw forbidden();
       return next();
     }
     // An Origin of "null" or garbage comes from sandboxed or privacy-stripped browser contexts.

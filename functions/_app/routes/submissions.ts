@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { insertSubmission } from '../../../db/queries/submissions';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppEnv } from '../context';
 import { formFailure } from '../lib/form-redirect';
 import { parseWith, readBody } from '../lib/validate';
+import { storeSubmission } from '../lib/writers';
 import { originCheck } from '../middleware/origin-check';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { verifyTurnstile } from '../middleware/turnstile';
@@ -18,7 +18,7 @@ export const submissionRoutes = new Hono<AppEnv>().post(
     try {
       const input = parseWith(submissionSchema, data);
       await verifyTurnstile(c, data);
-      const submission = await insertSubmission(c.get('deps').db, {
+      const submission = await storeSubmission(c.get('deps'), {
         server_name: input.server_name,
         server_description: input.server_description,
         category: input.category,

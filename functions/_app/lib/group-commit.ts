@@ -1,0 +1,84 @@
+/**
+ * Group commit: concurrent requests' inserts are gathered for one turn of the event loop and
+ * written as one multi-row statement, so a burst pays for one commit instead of hundreds. Each
+ * caller still awaits its own rows being stored (a 2xx always means stored). If the shared
+ * write fails, every caller's rows are retried alone, so one bad row fails only its request.
+ */
+export class GroupCommit<Row, Out> {
+  private queue: { rows: Row[]; resolve: (out: Out[]) => void; reject: (err: unknown) => void }[] = [];
+  private scheduled = false;
+
+  constructor(
+    /** Writes rows, answering one output per row in the same order. */
+    private readonly write: (rows: Row[]) => Promise<Out[]>,
+    /** Largest number of rows per shared write (SQLite's bound-parameter limit). */
+    private readonly maxRows = 500,
+    private readonly defer: (fn: () => void) => void = deferDefault,
+  ) {}
+
+  /** Queues rows for the next shared write; resolves with their outputs once stored. */
+  add(rows: Row[]): Promise<Out[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ rows, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        this.defer(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const jobs = this.queue;
+    this.queue = [];
+    // Split into groups of at most maxRows rows, never splitting one caller's rows.
+    const groups: (typeof jobs)[] = [];
+    let group: typeof jobs = [];
+    let size = 0;
+    for (const job of jobs) {
+      if (size + job.rows.length > this.maxRows && group.length) {
+        groups.push(group);
+        group = [];
+        size = 0;
+      }
+      group.push(job);
+      size += job.rows.length;
+    }
+    if (group.length) groups.push(group);
+    for (const g of groups) await this.writeGroup(g);
+  }
+
+  private async writeGroup(jobs: typeof this.queue): Promise<void> {
+    if (jobs.length === 1) {
+      const job = jobs[0]!;
+      await this.write(job.rows).then(job.resolve, job.reject);
+      return;
+    }
+    let out: Out[];
+    try {
+      out = await this.write(jobs.flatMap((j) => j.rows));
+    } catch {
+      for (const job of jobs) await this.write(job.rows).then(job.resolve, job.reject);
+      return;
+    }
+    let at = 0;
+    for (const job of jobs) {
+      job.resolve(out.slice(at, at + job.rows.length));
+      at += job.rows.length;
+    }
+  }
+}
+
+/** The next turn of the event loop on Node; a zero timer elsewhere. */
+function deferDefault(fn: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(fn);
+  else setTimeout(fn, 0);
+}
+
+/**
+ * Whether this runtime may share one write between requests. Node may; Cloudflare Workers
+ * must not resolve one request's promise from another request's I/O.
+ */
+export const canGroupCommit = (): boolean =>
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';

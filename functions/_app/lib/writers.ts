@@ -1,0 +1,39 @@
+import { type EventWrite, insertEvents } from '../../../db/queries/interactions';
+import { insertSubmissions, type SubmissionRecord, type SubmissionWrite } from '../../../db/queries/submissions';
+import type { AppDeps } from '../context';
+import { canGroupCommit, GroupCommit } from './group-commit';
+
+interface Writers {
+  events: GroupCommit<EventWrite, true>;
+  submissions: GroupCommit<SubmissionWrite, SubmissionRecord>;
+}
+
+/** One set of group-commit writers per app (tests build many apps, each with its own database). */
+const writers = new WeakMap<AppDeps, Writers>();
+
+function writersFor(deps: AppDeps): Writers {
+  let w = writers.get(deps);
+  if (!w) {
+    w = {
+      events: new GroupCommit(async (rows) => {
+        await insertEvents(deps.db, rows);
+        return rows.map(() => true as const);
+      }),
+      submissions: new GroupCommit((rows) => insertSubmissions(deps.db, rows), 200),
+    };
+    writers.set(deps, w);
+  }
+  return w;
+}
+
+/** Stores analytics events, sharing the write with concurrent requests where the runtime allows. */
+export async function recordEvents(deps: AppDeps, events: EventWrite[]): Promise<number> {
+  if (!canGroupCommit()) return insertEvents(deps.db, events);
+  return (await writersFor(deps).events.add(events)).length;
+}
+
+/** Stores one submission as pending, sharing the write with concurrent requests where allowed. */
+export async function storeSubmission(deps: AppDeps, input: SubmissionWrite): Promise<SubmissionRecord> {
+  if (!canGroupCommit()) return (await insertSubmissions(deps.db, [input]))[0]!;
+  return (await writersFor(deps).submissions.add([input]))[0]!;
+}
