@@ -35,7 +35,14 @@ export function Chart({
         width: Math.max(280, el.clientWidth),
         height,
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { size: 5 } }))],
-        axes: [{}, { size: 50 }],
+        axes: [
+          {
+            // Whole days only: the points are daily totals.
+            incrs: [86_400, 7 * 86_400, 30 * 86_400],
+            values: (_u, splits) => splits.map((v) => new Date(v * 1000).toISOString().slice(5, 10)),
+          },
+          { size: 50 },
+        ],
         scales: { x: { time: true } },
       },
       [xs, ...series.map((s) => s.values)],

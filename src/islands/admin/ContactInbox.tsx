@@ -13,6 +13,7 @@ export function ContactInbox() {
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ messages: ContactRow[]; total: number } | null>(null);
   const [error, setError] = useState('');
+  const [done, setDone] = useState('');
 
   const load = useCallback(async () => {
     try {
@@ -25,13 +26,17 @@ export function ContactInbox() {
     void load();
   }, [load]);
 
-  const setMessageStatus = async (m: ContactRow, next: string) => {
+  const setMessageStatus = async (m: ContactRow, next: ContactRow['status']) => {
     setError('');
+    setDone('');
+    setList((l) => (l ? { ...l, messages: l.messages.map((x) => (x.id === m.id ? { ...x, status: next } : x)) } : l));
     try {
       await api('PATCH', `/contact/${m.id}`, { status: next });
+      setDone(`Message from ${m.name} marked ${next}.`);
       await load();
     } catch (err) {
       setError(messageOf(err));
+      await load();
     }
   };
 
@@ -56,6 +61,7 @@ export function ContactInbox() {
         </label>
       </div>
       <Notice>{error}</Notice>
+      <Notice kind="ok">{done}</Notice>
       {!list ? (
         <p className="muted">Loading…</p>
       ) : list.messages.length === 0 ? (
@@ -71,7 +77,7 @@ export function ContactInbox() {
                 Status
                 <select
                   value={m.status}
-                  onChange={(e) => setMessageStatus(m, e.target.value)}
+                  onChange={(e) => setMessageStatus(m, e.target.value as ContactRow['status'])}
                   aria-label={`Status of message ${m.id}`}
                 >
                   {CONTACT_STATUSES.map((s) => (

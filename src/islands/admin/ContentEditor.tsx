@@ -57,6 +57,7 @@ export function ContentEditor() {
       return true;
     } catch (err) {
       setError(messageOf(err));
+      await load();
       return false;
     }
   };
@@ -171,9 +172,12 @@ export function ContentEditor() {
                           type="checkbox"
                           aria-label={`${r.page} ${r.section} ${r.content_key} active`}
                           checked={r.is_active}
-                          onChange={() =>
-                            run(`${r.content_key} toggled.`, () => api('POST', `/content/${r.id}/toggle`))
-                          }
+                          onChange={() => {
+                            setItems(
+                              (all) => all?.map((x) => (x.id === r.id ? { ...x, is_active: !x.is_active } : x)) ?? null,
+                            );
+                            void run(`${r.content_key} toggled.`, () => api('POST', `/content/${r.id}/toggle`));
+                          }}
                         />
                       </td>
                       <td className="row-actions">

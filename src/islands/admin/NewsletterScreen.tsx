@@ -36,15 +36,18 @@ export function NewsletterScreen() {
     void load();
   }, [load]);
 
-  const patch = async (s: SubscriberRow, body: Record<string, unknown>, label: string) => {
+  const patch = async (s: SubscriberRow, body: Partial<SubscriberRow>, label: string) => {
     setError('');
     setDone('');
+    // Show the change at once; the reload below (or after a failure) brings the stored truth.
+    setList((l) => (l ? { ...l, subscribers: l.subscribers.map((x) => (x.id === s.id ? { ...x, ...body } : x)) } : l));
     try {
       await api('PATCH', `/newsletter/${s.id}`, body);
       setDone(label);
       await load();
     } catch (err) {
       setError(messageOf(err));
+      await load();
     }
   };
 

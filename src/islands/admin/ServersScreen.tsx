@@ -136,9 +136,14 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
       return true;
     } catch (err) {
       setError(messageOf(err));
+      await load();
       return false;
     }
   };
+
+  /** Shows a change at once (checkboxes stay where the operator put them); a failure reloads the truth. */
+  const patchLocal = (id: number, patch: Partial<ServerRow>) =>
+    setList((l) => (l ? { ...l, servers: l.servers.map((x) => (x.id === id ? { ...x, ...patch } : x)) } : l));
 
   const startEdit = (s: ServerRow | 'new') => {
     setEditing(s);
@@ -322,11 +327,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       type="checkbox"
                       aria-label={`${s.name} visible`}
                       checked={s.is_active}
-                      onChange={(e) =>
-                        run(`${s.name} is now ${e.target.checked ? 'visible' : 'hidden'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/visibility`, { is_active: e.target.checked }),
-                        )
-                      }
+                      onChange={(e) => {
+                        const is_active = e.target.checked;
+                        patchLocal(s.id, { is_active });
+                        void run(`${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/visibility`, { is_active }),
+                        );
+                      }}
                     />
                   </td>
                   <td>
@@ -335,11 +342,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       aria-label={`${s.name} premium`}
                       checked={s.is_premium}
                       disabled={!isAdmin}
-                      onChange={(e) =>
-                        run(`${s.name}: premium ${e.target.checked ? 'on' : 'off'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/placement`, { is_premium: e.target.checked }),
-                        )
-                      }
+                      onChange={(e) => {
+                        const is_premium = e.target.checked;
+                        patchLocal(s.id, { is_premium });
+                        void run(`${s.name}: premium ${is_premium ? 'on' : 'off'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/placement`, { is_premium }),
+                        );
+                      }}
                     />
                   </td>
                   <td>
@@ -348,11 +357,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       aria-label={`${s.name} sponsored`}
                       checked={s.is_sponsored}
                       disabled={!isAdmin}
-                      onChange={(e) =>
-                        run(`${s.name}: sponsored ${e.target.checked ? 'on' : 'off'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/placement`, { is_sponsored: e.target.checked }),
-                        )
-                      }
+                      onChange={(e) => {
+                        const is_sponsored = e.target.checked;
+                        patchLocal(s.id, { is_sponsored });
+                        void run(`${s.name}: sponsored ${is_sponsored ? 'on' : 'off'}.`, () =>
+                          api('PATCH', `/servers/${s.id}/placement`, { is_sponsored }),
+                        );
+                      }}
                     />
                   </td>
                   <td>

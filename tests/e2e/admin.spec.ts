@@ -1,0 +1,207 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { createContactMessage } from '../../db/queries/contact';
+import { subscribeEmail } from '../../db/queries/newsletter';
+import { createOperator } from '../../db/queries/operators';
+import { createReport } from '../../db/queries/reports';
+import { createServer } from '../../db/queries/servers';
+import { insertSubmission } from '../../db/queries/submissions';
+import { serverSubmissions } from '../../db/schema';
+import { expect, test } from './fixtures';
+
+const PASSWORD = 'a long operator password';
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+/** A fresh admin in the server's database, signed in through the console's form. */
+async function signIn(page: Page, db: Parameters<typeof createOperator>[0]) {
+  const email = `admin-${unique()}@example.com`;
+  await createOperator(db, { email, password: PASSWORD, role: 'admin' });
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  return email;
+}
+
+const submissionFor = (name: string) => ({
+  server_name: name,
+  server_description: 'Rapid chess, daily puzzles and friendly tournaments for every level.',
+  category: 'Gaming',
+  invite_link: 'https://discord.gg/chess123',
+  server_image: 'https://cdn.example.com/chess.png',
+  contact_email: 'owner@example.com',
+  features: 'Daily puzzles\nWeekly arenas',
+  member_count: 1500,
+  active_users: 200,
+  submitter_name: 'Ana',
+  is_owner: true,
+});
+
+test('an operator approves a pending submission and its page, category listing and sitemap entry go live', async ({
+  page,
+  site,
+  request,
+}) => {
+  const name = `Chess Guild ${unique()}`;
+  const sub = await insertSubmission(site.db, submissionFor(name));
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('button', { name: /Review/ })
+    .click();
+  await page.getByLabel('Admin notes').fill('Verified the invite');
+  await page.getByRole('button', { name: 'Approve and publish' }).click();
+  await expect(page.getByText(`Approved “${name}”`)).toBeVisible();
+
+  const [row] = await site.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, sub.id));
+  expect(row?.status).toBe('approved');
+  const slug = name.toLowerCase().replace(/\s+/g, '-');
+
+  // The rebuild runs in the background: poll until the new page is served.
+  await expect
+    .poll(async () => (await request.get(`/server/${slug}`)).status(), { timeout: 90_000, intervals: [250] })
+    .toBe(200);
+  expect(await (await request.get(`/server/${slug}`)).text()).toContain(name);
+  expect(await (await request.get('/best-gaming-discord')).text()).toContain(name);
+  expect(await (await request.get('/sitemap-0.xml')).text()).toContain(`/server/${slug}`);
+  // The console shows the build went live again.
+  await expect(page.getByText('Site: Live')).toBeVisible({ timeout: 30_000 });
+});
+
+test('each console screen stores its operations, shows them after a reload, and logs them', async ({ page, site }) => {
+  const tag = unique();
+  const server = await createServer(site.db, {
+    name: `Quiet Harbor ${tag}`,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+  });
+  const sub = await insertSubmission(site.db, submissionFor(`Spam Castle ${tag}`));
+  await createReport(site.db, { server_id: server.id, reason: 'spam', details: `bots ${tag}` });
+  const subscribed = await subscribeEmail(site.db, `reader-${tag}@example.com`);
+  if (!subscribed.ok) throw new Error('subscribe failed');
+  await createContactMessage(site.db, {
+    name: 'Bo',
+    email: `bo-${tag}@example.com`,
+    subject: 'billing',
+    message: `Invoice please ${tag}`,
+    priority: 'high',
+  });
+  const email = await signIn(page, site.db);
+
+  // Submissions: reject with notes.
+  await page.goto('/admin#submissions');
+  await page
+    .getByRole('row', { name: new RegExp(`Spam Castle ${tag}`) })
+    .getByRole('button', { name: /Review/ })
+    .click();
+  await page.getByLabel('Admin notes').fill(`Looks like spam ${tag}`);
+  await page.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByText(`“Spam Castle ${tag}” is now rejected.`)).toBeVisible();
+  await page.reload();
+  await page.getByLabel('Status').selectOption('rejected');
+  await page
+    .getByRole('row', { name: new RegExp(`Spam Castle ${tag}`) })
+    .getByRole('button', { name: /Review/ })
+    .click();
+  await expect(page.getByLabel('Admin notes')).toHaveValue(`Looks like spam ${tag}`);
+  expect(sub.id).toBeGreaterThan(0);
+
+  // Servers: hide, mark premium, set sort order.
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill(`Quiet Harbor ${tag}`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByLabel(`Quiet Harbor ${tag} visible`).uncheck();
+  await expect(page.getByText(`Quiet Harbor ${tag} is now hidden.`)).toBeVisible();
+  await page.getByLabel(`Quiet Harbor ${tag} premium`).check();
+  await expect(page.getByText(`Quiet Harbor ${tag}: premium on.`)).toBeVisible();
+  await page.getByLabel(`Quiet Harbor ${tag} sort order`).fill('42');
+  await page.getByLabel(`Quiet Harbor ${tag} sort order`).press('Enter');
+  await expect(page.getByText(`Quiet Harbor ${tag}: sort order 42.`)).toBeVisible();
+  await page.reload();
+  await page.getByLabel('Search servers').fill(`Quiet Harbor ${tag}`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByLabel(`Quiet Harbor ${tag} visible`)).not.toBeChecked();
+  await expect(page.getByLabel(`Quiet Harbor ${tag} premium`)).toBeChecked();
+  await expect(page.getByLabel(`Quiet Harbor ${tag} sort order`)).toHaveValue('42');
+
+  // Reports: dismiss.
+  await page.goto('/admin#reports');
+  const report = page.getByRole('listitem').filter({ hasText: `bots ${tag}` });
+  await report.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByText('Report dismissed.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Reports' })).toBeVisible();
+  await expect(page.getByText(`bots ${tag}`)).toHaveCount(0);
+
+  // Content: create a row.
+  await page.goto('/admin#content');
+  await page.getByRole('button', { name: 'New content' }).click();
+  await page.getByLabel('Page', { exact: true }).last().fill('home');
+  await page.getByLabel('Section').fill('e2e');
+  await page.getByLabel('Key').fill(`note-${tag}`);
+  await page.getByLabel('Value').fill(`Hello ${tag}`);
+  await page.getByRole('button', { name: 'Save content' }).click();
+  await expect(page.getByText('Content saved; the site is rebuilding.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('row', { name: new RegExp(`note-${tag}`) })).toContainText(`Hello ${tag}`);
+
+  // Newsletter: premium flag.
+  await page.goto('/admin#newsletter');
+  await page.getByLabel('Search email').fill(`reader-${tag}`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByLabel(`reader-${tag}@example.com premium`).check();
+  await expect(page.getByText(`reader-${tag}@example.com: premium on.`)).toBeVisible();
+  await page.reload();
+  await page.getByLabel('Search email').fill(`reader-${tag}`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByLabel(`reader-${tag}@example.com premium`)).toBeChecked();
+
+  // Contact inbox: mark replied.
+  await page.goto('/admin#contact');
+  const message = page.getByRole('article').filter({ hasText: `Invoice please ${tag}` });
+  await message.getByRole('combobox').selectOption('replied');
+  await expect(page.getByText('Message from Bo marked replied.')).toBeVisible();
+  await page.reload();
+  await expect(
+    page
+      .getByRole('article')
+      .filter({ hasText: `Invoice please ${tag}` })
+      .getByRole('combobox'),
+  ).toHaveValue('replied');
+
+  // Audit log: every write above, by this operator.
+  await page.goto('/admin#audit');
+  const mine = page.getByRole('row').filter({ hasText: email });
+  for (const action of ['status', 'hide', 'placement', 'dismiss', 'create', 'update']) {
+    await expect(mine.filter({ has: page.getByRole('cell', { name: action, exact: true }) }).first()).toBeVisible();
+  }
+});
+
+test('the newsletter CSV export downloads with a header row', async ({ page, site }) => {
+  const tag = unique();
+  await subscribeEmail(site.db, `csv-${tag}@example.com`);
+  await signIn(page, site.db);
+  await page.goto('/admin#newsletter');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^subscribers-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  const lines = text.trimEnd().split('\r\n');
+  expect(lines[0]).toBe('id,email,status,premium_subscriber,source,interests,confirmed_at,unsubscribed_at,created_at');
+  expect(lines.some((l) => l.includes(`csv-${tag}@example.com`))).toBe(true);
+});
+
+test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {
+  await signIn(page, site.db);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+});
