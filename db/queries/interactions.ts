@@ -1,8 +1,7 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { conversionValue } from '../../src/lib/enums';
 import type { Db } from '../client';
-import { type InteractionRow, userInteractions } from '../schema';
-import { getServerFlags } from './outbound';
+import { discordServers, type InteractionRow, userInteractions } from '../schema';
 
 export type Interaction = InteractionRow;
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
@@ -26,31 +25,52 @@ export async function insertInteractions(db: Db, events: InteractionWrite | Inte
 /** An event as the browser reports it; server_id is checked and conversion_value computed on insert. */
 export type EventWrite = Omit<InteractionWrite, 'conversion_value'>;
 
+const EVENT_COLUMNS = [
+  'interaction_type',
+  'target_type',
+  'target_id',
+  'server_id',
+  'metadata',
+  'session_id',
+  'user_agent',
+  'ip_address',
+  'campaign_id',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+] as const;
+
 /**
- * Stores analytics events: ids of unknown servers are kept only as target_id (the foreign key
- * would refuse them) and conversion values come from SPEC section 9, never from the client.
- * One read of the named servers, one multi-row insert.
+ * Stores analytics events in one statement: ids of unknown servers are kept only as target_id
+ * (the foreign key would refuse them), and conversion values come from SPEC section 9, never
+ * from the client. Each row carries both possible values (conversionValue for a plain and for a
+ * premium server) and the join with discord_servers picks one, so no separate read is needed.
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
-  const ids = events.flatMap((e) => (e.server_id == null ? [] : [e.server_id]));
-  const servers = await getServerFlags(db, ids);
-  return insertInteractions(
-    db,
-    events.map((e) => {
-      const server = e.server_id == null ? undefined : servers.get(e.server_id);
-      return {
-        ...e,
-        target_id: e.target_id ?? (e.server_id == null ? null : String(e.server_id)),
-        server_id: server?.id ?? null,
-        conversion_value: conversionValue(
-          e.interaction_type,
-          e.target_type,
-          !!server && (server.is_premium || server.is_sponsored),
-        ),
-      };
-    }),
-  );
+  const rows = events.map((e) => {
+    const values = EVENT_COLUMNS.map((col) => {
+      if (col === 'target_id') return e.target_id ?? (e.server_id == null ? null : String(e.server_id));
+      if (col === 'metadata') return e.metadata == null ? null : JSON.stringify(e.metadata);
+      return e[col] ?? null;
+    });
+    values.push(
+      conversionValue(e.interaction_type, e.target_type, false),
+      conversionValue(e.interaction_type, e.target_type, true),
+    );
+    return sql`(${sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    )})`;
+  });
+  const cols = sql.raw(EVENT_COLUMNS.join(', '));
+  const picked = sql.raw(EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', '));
+  await db.run(sql`WITH v(${cols}, cv_plain, cv_premium) AS (VALUES ${sql.join(rows, sql`, `)})
+INSERT INTO ${userInteractions} (${cols}, conversion_value)
+SELECT ${picked}, CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN v.cv_premium ELSE v.cv_plain END
+FROM v LEFT JOIN ${discordServers} s ON s.id = v.server_id`);
+  return events.length;
 }
 
 /** The insert statement of one interaction, for callers that batch it with another write. */

@@ -3,7 +3,8 @@ import { listServers, type Server, type ServerFilter } from '../../../db/queries
 import { SAMPLE_SERVERS } from '../../../db/sample-data';
 import { getCategoryByName, getCategoryBySlug, isListedCategory } from '../../../src/lib/categories';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
+import { ListingCache } from '../lib/listing-cache';
 import { parseWith } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
@@ -66,6 +67,17 @@ export function listSampleServers(filter: ServerFilter): { servers: Server[]; to
   return { servers: matching.slice(start, start + perPage), total: matching.length };
 }
 
+const caches = new WeakMap<AppDeps, ListingCache<string>>();
+/** One cache per app, so tests (one app each) never see another's rows. */
+function cacheFor(deps: AppDeps): ListingCache<string> {
+  let cache = caches.get(deps);
+  if (!cache) {
+    cache = new ListingCache<string>();
+    caches.set(deps, cache);
+  }
+  return cache;
+}
+
 /**
  * `GET /api/servers`: one page of the public listing for the islands' search, filters and
  * pages past the prebuilt first one. Falls back to the sample set, visibly, when the database fails.
@@ -81,16 +93,22 @@ export const serverRoutes = new Hono<AppEnv>().get('/', rateLimit(RATE_LIMITS.se
     page: q.page,
     perPage: q.per_page,
   };
-  let result: { servers: Server[]; total: number };
-  let source: 'database' | 'sample' = 'database';
+  const respond = (json: string, source: 'database' | 'sample') =>
+    c.body(json, 200, {
+      'Content-Type': 'application/json; charset=UTF-8',
+      'Cache-Control': source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60',
+      'X-Data-Source': source,
+    });
+  const page = (result: { servers: Server[]; total: number }) =>
+    JSON.stringify({ servers: result.servers, total: result.total, page: q.page, per_page: q.per_page });
+  let json: string;
   try {
-    result = await listServers(c.get('deps').db, filter);
+    const deps = c.get('deps');
+    // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
+    json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
   } catch (err) {
     console.warn(`[${c.get('requestId')}] server listing failed, answering with the sample servers:`, err);
-    result = listSampleServers(filter);
-    source = 'sample';
+    return respond(page(listSampleServers(filter)), 'sample');
   }
-  c.header('Cache-Control', source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60');
-  c.header('X-Data-Source', source);
-  return c.json({ servers: result.servers, total: result.total, page: q.page, per_page: q.per_page });
+  return respond(json, 'database');
 });
