@@ -4,7 +4,9 @@ import type { Db } from '../client';
 import { premiumServerPerformance, serverAnalytics, userInteractions } from '../schema';
 import type { Funnel } from './interactions';
 
+/** One row of the premium_server_performance view. */
 export type PremiumPerformance = typeof premiumServerPerformance.$inferSelect;
+/** One server's figures for one UTC day (server_analytics view). */
 export type ServerAnalyticsDay = typeof serverAnalytics.$inferSelect;
 
 /** Premium and sponsored servers' traffic and revenue, best daily revenue first. */

@@ -2,6 +2,7 @@ import { count, desc } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type AuditRow, auditLog } from '../schema';
 
+/** One audit_log row. */
 export type AuditEntry = AuditRow;
 
 /** Who wrote: the signed-in operator. */

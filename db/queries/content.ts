@@ -2,7 +2,9 @@ import { and, asc, eq, not } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContentRow, siteContent } from '../schema';
 
+/** One site_content row. */
 export type ContentItem = ContentRow;
+/** The fields an operator writes. */
 export type ContentWrite = Omit<ContentRow, 'id'>;
 
 /** Active content of a page (optionally one section), ordered by sort_order. */

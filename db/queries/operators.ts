@@ -3,7 +3,9 @@ import { hashPassword } from '../../functions/_app/lib/password';
 import type { Db } from '../client';
 import { type OperatorRow, operators } from '../schema';
 
+/** An operator row, hash included (server-side only). */
 export type Operator = OperatorRow;
+/** admin or moderator. */
 export type OperatorRole = OperatorRow['role'];
 /** What the console and handlers see of an operator (never the hash). */
 export type PublicOperator = Pick<OperatorRow, 'id' | 'email' | 'role'>;

@@ -1,5 +1,6 @@
 import type { RebuildStatus, RebuildTrigger } from '../context';
 
+/** Where and how the production rebuild trigger calls the deploy hook. */
 export interface HookRebuildOptions {
   /** The deploy hook (e.g. a Cloudflare Pages deploy hook) to POST to. */
   url: string;
