@@ -92,11 +92,19 @@ export const bench: BenchModule = async (ctx) => {
     const path = join(ctx.tmp, `build-${n}.db`);
     const { url, client } = await makeDb(path, n);
     client.close();
-    const out = join(ctx.tmp, `site-${n}`);
+    // Inside the project: with an outDir outside the working directory Astro stages its prerender
+    // chunks in the shared ./.astro/, where a concurrent build elsewhere would overwrite them.
+    const out = join(ctx.root, '.tmp', `scale-site-${n}-${process.pid}`);
     ctx.log(`scale: astro build with ${fmt(n)} servers…`);
     const m = await runMeasured(process.execPath, ['--max-old-space-size=16384', astro, 'build', '--outDir', out], {
       cwd: ctx.root,
-      env: { DATABASE_URL: url, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: 'https://guildrank.example' },
+      env: {
+        DATABASE_URL: url,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        SITE_URL: 'https://guildrank.example',
+        // A cold build every time: no incremental cache shared with other builds.
+        ASTRO_CACHE_DIR: join(ctx.tmp, `astro-cache-${n}`),
+      },
     });
     const counted = countFiles(out);
     builds.push({ n, ms: m.ms, peak: m.peakRssBytes, ...counted });
