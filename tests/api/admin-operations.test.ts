@@ -361,6 +361,25 @@ describe('dashboard and build status', () => {
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
   });
 
+  it('GET /api/admin/build reports a failed build with its error', async () => {
+    const failed = {
+      request: () => {},
+      status: () => ({
+        state: 'failed' as const,
+        liveSince: '2026-01-01T00:00:00.000Z',
+        lastDurationMs: 1234,
+        lastError: 'astro build exited with 1: boom',
+        lastReason: 'approved x',
+      }),
+    };
+    h = await createAdminHarness({ deps: { rebuild: failed } });
+    const s = await h.signIn('moderator');
+    const res = await json<{ state: string; lastError: string; lastDurationMs: number }>(
+      await h.call(s, 'GET', '/api/admin/build'),
+    );
+    expect(res).toMatchObject({ state: 'failed', lastError: 'astro build exited with 1: boom', lastDurationMs: 1234 });
+  });
+
   it('GET /api/admin/build shows the rebuild state to every operator', async () => {
     h = await createAdminHarness();
     const s = await h.signIn('moderator');
