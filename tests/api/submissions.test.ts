@@ -144,6 +144,18 @@ describe('POST /api/submissions', () => {
     expect(await countRows(t.client, 'server_submissions')).toBe(0);
   });
 
+  it('answers 413 from a declared Content-Length over 32 KB without reading the body', async () => {
+    t = await createTestApp();
+    const res = await t.app.request('/api/submissions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024), origin: ORIGIN },
+      body: JSON.stringify(validSubmission()),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    expect(await countRows(t.client, 'server_submissions')).toBe(0);
+  });
+
   it('answers 405 with Allow for GET', async () => {
     t = await createTestApp();
     const res = await t.app.request('/api/submissions');

@@ -38,11 +38,16 @@ export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<
 }
 
 /** Adds the security headers to every response unless a handler set its own value. */
-export const securityHeaders =
-  (getScriptHashes: () => readonly string[] = () => []): MiddlewareHandler =>
-  async (c, next) => {
+export const securityHeaders = (getScriptHashes: () => readonly string[] = () => []): MiddlewareHandler => {
+  // The set only changes when a rebuild brings new script hashes: build it once per set.
+  let memo: { key: string; entries: [string, string][] } | undefined;
+  return async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(securityHeaderSet(getScriptHashes()))) {
+    const hashes = getScriptHashes();
+    const key = hashes.join(' ');
+    if (memo?.key !== key) memo = { key, entries: Object.entries(securityHeaderSet(hashes)) };
+    for (const [name, value] of memo.entries) {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     }
   };
+};
