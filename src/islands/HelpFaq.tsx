@@ -85,7 +85,7 @@ export default function HelpFaq({ tabs }: Props) {
               const expanded = open === key;
               return (
                 <li key={key}>
-                  <h3 style={{ margin: 0, fontSize: '1rem' }}>
+                  <h2 style={{ margin: 0, fontSize: '1rem' }}>
                     <button
                       type="button"
                       className="faq-q"
@@ -96,7 +96,7 @@ export default function HelpFaq({ tabs }: Props) {
                       {item.q}
                       <span aria-hidden="true">+</span>
                     </button>
-                  </h3>
+                  </h2>
                   <div id={`${uid}-a-${key}`} className="faq-a" hidden={!expanded}>
                     {item.a}
                   </div>

@@ -45,7 +45,7 @@ export default function PremiumPicks({ servers }: Props) {
       <section
         className="carousel"
         aria-roledescription="carousel"
-        aria-label="Premium picks"
+        aria-label="Premium picks carousel"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the region takes focus so arrow keys slide it
         tabIndex={0}
         onKeyDown={onKey}

@@ -88,7 +88,8 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
     ].filter((el) => {
       if (el.offsetParent === null) return false;
       // Only one radio of a group is a tab stop: the checked one, or the first when none is.
-      if (el instanceof HTMLInputElement && el.type === 'radio') return reason ? el.checked : el.value === REPORT_REASONS[0].value;
+      if (el instanceof HTMLInputElement && el.type === 'radio')
+        return reason ? el.checked : el.value === REPORT_REASONS[0].value;
       return true;
     });
     const first = focusable[0];

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
+import { hydrated } from './hydration';
 
 const PAGE_TYPES = [
   '/',
@@ -24,15 +25,14 @@ for (const path of PAGE_TYPES) {
     const results = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
-      [],
-    );
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 }
 
 test('axe finds no violation on the mobile home page with the carousel and open menu', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
+  await hydrated(page);
   await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Help' })).toBeVisible();
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
@@ -41,6 +41,7 @@ test('axe finds no violation on the mobile home page with the carousel and open 
 
 test('the report dialog traps focus, passes axe and closes on Escape', async ({ page }) => {
   await page.goto('/server/bitcoin-maximalists');
+  await hydrated(page);
   const opener = page.getByRole('button', { name: 'Report' });
   await opener.click();
   const dialog = page.getByRole('dialog');
@@ -59,7 +60,8 @@ test('the report dialog traps focus, passes axe and closes on Escape', async ({ 
 test('the premium carousel slides with the keyboard and wraps at both ends', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
-  const carousel = page.getByRole('region', { name: 'Premium picks' });
+  await hydrated(page);
+  const carousel = page.getByRole('region', { name: 'Premium picks carousel' });
   await carousel.scrollIntoViewIfNeeded();
   const dots = carousel.getByRole('button', { name: /Go to slide/ });
   const count = await dots.count();
@@ -79,7 +81,8 @@ test('the premium carousel slides with the keyboard and wraps at both ends', asy
 test('the carousel follows a swipe', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
-  const carousel = page.getByRole('region', { name: 'Premium picks' });
+  await hydrated(page);
+  const carousel = page.getByRole('region', { name: 'Premium picks carousel' });
   await carousel.scrollIntoViewIfNeeded();
   const box = await carousel.locator('.carousel-viewport').boundingBox();
   if (!box) throw new Error('carousel not laid out');
@@ -93,6 +96,7 @@ test('the carousel follows a swipe', async ({ page }) => {
 
 test('the FAQ tabs and accordion work from the keyboard and search filters the active tab', async ({ page }) => {
   await page.goto('/help');
+  await hydrated(page);
   const general = page.getByRole('tab', { name: 'General' });
   await general.focus();
   await page.keyboard.press('ArrowRight');
@@ -114,6 +118,7 @@ test('the FAQ tabs and accordion work from the keyboard and search filters the a
 test('a server icon that fails to load shows the generated initials', async ({ page }) => {
   await page.route('**/icons/servers/forex-signals-room.svg', (route) => route.fulfill({ status: 404, body: '' }));
   await page.goto('/server/forex-signals-room');
+  await hydrated(page);
   const icon = page.locator('.detail-head .icon');
   await expect(icon.locator('img')).toHaveAttribute('data-failed', '');
   await expect(icon.locator('.icon-initials')).toHaveText('FS');

@@ -7,11 +7,13 @@ import {
   userInteractions,
 } from '../../db/schema';
 import { expect, test } from './fixtures';
+import { hydrated } from './hydration';
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 test('searching from the hero opens the shareable /?search= deep link with matching servers', async ({ page }) => {
   await page.goto('/');
+  await hydrated(page);
   await page.getByRole('searchbox', { name: 'Search servers' }).fill('bitcoin');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(/\/\?search=bitcoin$/);
@@ -23,6 +25,7 @@ test('searching from the hero opens the shareable /?search= deep link with match
 
 test('filtering by a category and Premium Only re-queries the listing', async ({ page }) => {
   await page.goto('/');
+  await hydrated(page);
   const list = page.locator('#servers');
   await expect(list.getByText('6 servers found')).toBeVisible();
   await list.getByRole('button', { name: 'Trading', exact: true }).click();
@@ -41,6 +44,7 @@ test('filtering by a category and Premium Only re-queries the listing', async ({
 
 test('a visitor opens a server, saves it (kept after reload, listed on /saved) and unsaves it', async ({ page }) => {
   await page.goto('/best-crypto-discord');
+  await hydrated(page);
   await page.getByRole('link', { name: 'View details of Bitcoin Maximalists' }).click();
   await expect(page).toHaveURL(/\/server\/bitcoin-maximalists$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bitcoin Maximalists');
@@ -52,6 +56,7 @@ test('a visitor opens a server, saves it (kept after reload, listed on /saved) a
   expect(stored[0]).toMatchObject({ id: 2, name: 'Bitcoin Maximalists', category: 'Crypto' });
   expect(typeof stored[0].savedAt).toBe('number');
   await page.goto('/saved');
+  await hydrated(page);
   await expect(page.getByRole('link', { name: 'Bitcoin Maximalists' })).toHaveAttribute(
     'href',
     '/server/bitcoin-maximalists',
@@ -62,6 +67,7 @@ test('a visitor opens a server, saves it (kept after reload, listed on /saved) a
 
 test('the server page view is recorded with the tab session id', async ({ page, site }) => {
   await page.goto('/server/nfl-betting-edge');
+  await hydrated(page);
   const sessionId = await page.evaluate(() => {
     return new Promise<string>((resolve) => {
       const read = () => {
@@ -85,6 +91,7 @@ test('the server page view is recorded with the tab session id', async ({ page, 
 test('share copies the link and shows the copied indicator for 2 seconds', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/server/forex-signals-room');
+  await hydrated(page);
   await page.getByRole('button', { name: 'Share' }).click();
   await expect(page.getByRole('button', { name: 'Link copied!' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/server\/forex-signals-room$/);
@@ -93,6 +100,7 @@ test('share copies the link and shows the copied indicator for 2 seconds', async
 
 test('reporting a server stores a server_reports row, shows Reported, then closes', async ({ page, site }) => {
   await page.goto('/server/indie-game-devs');
+  await hydrated(page);
   await page.getByRole('button', { name: 'Report' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report Indie Game Devs' });
   await expect(dialog).toBeVisible();
@@ -114,6 +122,7 @@ test('Join opens the stored link in a new tab through /go and records the click'
     route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Discord invite</title>' }),
   );
   await page.goto('/server/dividend-investors-club');
+  await hydrated(page);
   const before = await site.db
     .select()
     .from(userInteractions)
@@ -121,9 +130,12 @@ test('Join opens the stored link in a new tab through /go and records the click'
   const join = page.getByRole('link', { name: /^Join Server/ });
   await expect(join).toHaveAttribute('rel', 'nofollow ugc noopener');
   await expect(join).toHaveAttribute('target', '_blank');
+  const external = context.waitForEvent('request', (r) => r.url().startsWith('https://discord.gg/'));
   const [popup] = await Promise.all([context.waitForEvent('page'), join.click()]);
-  await popup.waitForLoadState();
-  expect(popup.url()).toBe('https://discord.gg/dividends');
+  const request = await external;
+  expect(request.url()).toBe('https://discord.gg/dividends');
+  expect(request.redirectedFrom()?.url()).toMatch(/\/go\/dividend-investors-club$/);
+  expect(request.frame().page()).toBe(popup);
   await expect
     .poll(async () =>
       site.db
@@ -136,8 +148,10 @@ test('Join opens the stored link in a new tab through /go and records the click'
 
 test('premium Join links are marked sponsored', async ({ page }) => {
   await page.goto('/server/apex-legends-hub');
+  await hydrated(page);
   await expect(page.getByRole('link', { name: /^Join Premium Server/ })).toHaveAttribute('rel', 'sponsored noopener');
   await page.goto('/best-gaming-discord');
+  await hydrated(page);
   await expect(page.getByRole('link', { name: /Join Premium: Apex Legends Hub/ })).toHaveAttribute(
     'href',
     '/go/apex-legends-hub',
@@ -150,6 +164,7 @@ test('the newsletter stores the subscriber, thanks for 3 s, returns cleared, and
 }) => {
   const email = `${unique('reader')}@example.com`;
   await page.goto('/#newsletter');
+  await hydrated(page);
   const box = page.locator('#newsletter');
   await box.getByLabel('Email address').fill(email);
   await box.getByRole('button', { name: 'Subscribe' }).click();
@@ -165,6 +180,7 @@ test('the newsletter stores the subscriber, thanks for 3 s, returns cleared, and
 test('submitting a server stores a pending submission and shows Submission Received!', async ({ page, site }) => {
   const email = `${unique('owner')}@example.com`;
   await page.goto('/submit-server');
+  await hydrated(page);
   const submit = page.getByRole('button', { name: 'Submit Server for Review' });
   await page.getByLabel('Server name').fill('Chess Night Club');
   await expect(submit).toBeDisabled();
@@ -193,6 +209,7 @@ test('submitting a server stores a pending submission and shows Submission Recei
 
 test('a refused submission shows the Submission Error box with the field message', async ({ page }) => {
   await page.goto('/submit-server');
+  await hydrated(page);
   await page.getByLabel('Server name').fill('Bad Invite Server');
   await page.getByLabel('Description').fill('A description that is long enough to pass the rule.');
   await page.getByLabel('Invite link').fill('https://example.com/not-discord');
@@ -233,6 +250,7 @@ test('the submit form works without JavaScript as a plain POST', async ({ browse
 test('the contact form stores the message and shows Message Sent!', async ({ page, site }) => {
   const email = `${unique('asker')}@example.com`;
   await page.goto('/contact');
+  await hydrated(page);
   await page.getByLabel('Name').fill('Ada');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Subject').selectOption('partnership');

@@ -61,7 +61,14 @@ test('the service worker registers on load and serves the offline page when the 
     await navigator.serviceWorker.ready;
   });
   await expect
-    .poll(() => page.evaluate(() => caches.open('gr-pages-v1').then((c) => c.match('/offline')).then(Boolean)))
+    .poll(() =>
+      page.evaluate(() =>
+        caches
+          .open('gr-pages-v1')
+          .then((c) => c.match('/offline'))
+          .then(Boolean),
+      ),
+    )
     .toBe(true);
   await context.setOffline(true);
   await page.goto('/help').catch(() => {});

@@ -1,0 +1,19 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * Waits until every island of the page has hydrated (Astro drops the `ssr` attribute then).
+ * client:visible islands hydrate when seen, so each is scrolled into view and awaited in turn.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const island of document.querySelectorAll('astro-island[ssr]')) {
+      (island.firstElementChild ?? island).scrollIntoView({ block: 'center' });
+      const deadline = Date.now() + 10_000;
+      while (island.hasAttribute('ssr') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+    window.scrollTo(0, 0);
+  });
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
