@@ -27,11 +27,9 @@ interface Load {
 async function load(
   url: string,
   seconds: number,
-  init: { method?: string; body?: string; contentType?: string; amount?: number } = {},
+  init: { method?: string; body?: string; contentType?: string } = {},
 ): Promise<Load> {
-  // A fixed amount (writes) ends with every request answered, so stored rows can be compared exactly.
-  const bound = init.amount ? ['-a', String(init.amount)] : ['-d', String(seconds)];
-  const args = [autocannonCli, '-c', '50', ...bound, '-j', '-n'];
+  const args = [autocannonCli, '-c', '50', '-d', String(seconds), '-j', '-n'];
   if (init.method) args.push('-m', init.method);
   if (init.contentType) args.push('-H', `content-type=${init.contentType}`);
   if (init.body) args.push('-b', init.body);
@@ -130,7 +128,7 @@ function coldTerms(n: number): string[] {
 export const bench: BenchModule = async (ctx) => {
   mkdirSync(ctx.tmp, { recursive: true });
   const sizes = ctx.quick ? [1_000, 10_000] : [10_000, 100_000];
-  const seconds = ctx.quick ? 2 : 5;
+  const seconds = ctx.quick ? 3 : 5;
   const rows: (string | number)[][] = [
     ['endpoint', 'servers', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'vs hello-world', 'rows stored = 2xx'],
   ];
@@ -146,11 +144,29 @@ export const bench: BenchModule = async (ctx) => {
       db,
       env: loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' }),
     });
+    // The server counts its own 2xx answers per path: autocannon stops mid-flight, so its count
+    // can miss answers the server did send (and rows it did store).
+    const answered = new Map<string, number>();
+    let inflight = 0;
     const server = serve({
-      fetch: (req, env) => (new URL(req.url).pathname === '/hello' ? hello.fetch(req) : app.fetch(req, env)),
+      fetch: async (req, env) => {
+        const path = new URL(req.url).pathname;
+        if (path === '/hello') return hello.fetch(req);
+        inflight++;
+        try {
+          const res = await app.fetch(req, env);
+          if (res.status >= 200 && res.status < 300) answered.set(path, (answered.get(path) ?? 0) + 1);
+          return res;
+        } finally {
+          inflight--;
+        }
+      },
       port: 0,
       hostname: '127.0.0.1',
     });
+    const settled = async () => {
+      while (inflight > 0) await new Promise((r) => setTimeout(r, 20));
+    };
     await new Promise<void>((ok) => server.once('listening', () => ok()));
     const address = server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -159,6 +175,7 @@ export const bench: BenchModule = async (ctx) => {
 
     try {
       const size = n.toLocaleString('en-US');
+      await load(`${base}/hello`, 1);
       const base0 = await load(`${base}/hello`, seconds);
       rows.push(['GET /hello (Hono hello-world)', size, base0.rps, base0.p50, base0.p99, base0.errors, '1.00', '-']);
       ctx.log(`${size}: hello-world ${base0.rps} req/s`);
@@ -169,14 +186,15 @@ export const bench: BenchModule = async (ctx) => {
       ];
       for (const [label, path, body, target] of writes) {
         const table = path === '/api/events' ? 'user_interactions' : 'server_submissions';
+        // Warm-up (JIT, statement caches), not measured.
+        await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
+        await settled();
         const before = await count(table);
-        const r = await load(`${base}${path}`, seconds, {
-          method: 'POST',
-          body,
-          contentType: 'application/json',
-          amount: ctx.quick ? 4_000 : 15_000,
-        });
+        const answeredBefore = answered.get(path) ?? 0;
+        const r = await load(`${base}${path}`, seconds, { method: 'POST', body, contentType: 'application/json' });
+        await settled();
         const stored = (await count(table)) - before;
+        const ok = (answered.get(path) ?? 0) - answeredBefore;
         const ratio = r.rps / base0.rps;
         rows.push([
           label,
@@ -186,10 +204,10 @@ export const bench: BenchModule = async (ctx) => {
           r.p99,
           r.errors,
           ratio.toFixed(2),
-          `${stored} = ${r.ok}: ${stored === r.ok ? 'yes' : 'NO'}`,
+          `${stored} = ${ok}: ${stored === ok ? 'yes' : 'NO'}`,
         ]);
         notes.push(
-          `${label} at ${size}: ${(ratio * 100).toFixed(0)}% of hello-world (target >= ${target * 100}%): ${ratio >= target ? 'met' : 'missed'}; ${r.errors} errors; stored ${stored} rows for ${r.ok} 2xx answers.`,
+          `${label} at ${size}: ${(ratio * 100).toFixed(0)}% of hello-world (target >= ${target * 100}%): ${ratio >= target ? 'met' : 'missed'}; ${r.errors} errors; stored ${stored} rows for ${ok} 2xx answers sent (${r.ok} received before autocannon stopped).`,
         );
         ctx.log(`${size}: ${label} ${r.rps} req/s, p99 ${r.p99} ms`);
       }
@@ -251,7 +269,7 @@ export const bench: BenchModule = async (ctx) => {
   }
   const section: BenchSection = {
     title: 'Public API under load',
-    description: `autocannon, 50 connections, ${seconds} s per row, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono route on the same server in the same run. "rows stored = 2xx" compares the table's new rows with the 2xx answers.`,
+    description: `autocannon, 50 connections, ${seconds} s per row after a 1 s warm-up, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono route on the same server in the same run. "rows stored = 2xx" compares the table's new rows with the 2xx answers the server sent.`,
     rows,
     notes,
   };

@@ -1,7 +1,8 @@
+import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { conversionValue } from '../../src/lib/enums';
 import type { Db } from '../client';
-import { discordServers, type InteractionRow, userInteractions } from '../schema';
+import { type InteractionRow, userInteractions } from '../schema';
 
 export type Interaction = InteractionRow;
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
@@ -49,29 +50,45 @@ const EVENT_COLUMNS = [
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = events.map((e) => {
-    const values = EVENT_COLUMNS.map((col) => {
-      if (col === 'target_id') return e.target_id ?? (e.server_id == null ? null : String(e.server_id));
-      if (col === 'metadata') return e.metadata == null ? null : JSON.stringify(e.metadata);
-      return e[col] ?? null;
-    });
-    values.push(
+  const args: InValue[] = [];
+  for (const e of events) {
+    for (const col of EVENT_COLUMNS) {
+      if (col === 'target_id') args.push(e.target_id ?? (e.server_id == null ? null : String(e.server_id)));
+      else if (col === 'metadata') args.push(e.metadata == null ? null : JSON.stringify(e.metadata));
+      else args.push(e[col] ?? null);
+    }
+    args.push(
       conversionValue(e.interaction_type, e.target_type, false),
       conversionValue(e.interaction_type, e.target_type, true),
     );
-    return sql`(${sql.join(
-      values.map((v) => sql`${v}`),
-      sql`, `,
-    )})`;
-  });
-  const cols = sql.raw(EVENT_COLUMNS.join(', '));
-  const picked = sql.raw(EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', '));
-  await db.run(sql`WITH v(${cols}, cv_plain, cv_premium) AS (VALUES ${sql.join(rows, sql`, `)})
-INSERT INTO ${userInteractions} (${cols}, conversion_value)
-SELECT ${picked}, CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN v.cv_premium ELSE v.cv_plain END
-FROM v LEFT JOIN ${discordServers} s ON s.id = v.server_id`);
+  }
+  // Plain SQL text and arguments: building this through drizzle's template cost more than the
+  // write itself on the events hot path (hundreds of SQL objects per batch).
+  await rawClient(db).execute({ sql: eventInsertSql(events.length), args });
   return events.length;
 }
+
+const eventSqlCache = new Map<number, string>();
+/** The INSERT..SELECT of `n` events, cached per batch size. */
+function eventInsertSql(n: number): string {
+  let text = eventSqlCache.get(n);
+  if (!text) {
+    const row = `(${Array(EVENT_COLUMNS.length + 2)
+      .fill('?')
+      .join(', ')})`;
+    const cols = EVENT_COLUMNS.join(', ');
+    const picked = EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', ');
+    text = `WITH v(${cols}, cv_plain, cv_premium) AS (VALUES ${Array(n).fill(row).join(', ')})
+INSERT INTO user_interactions (${cols}, conversion_value)
+SELECT ${picked}, CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN v.cv_premium ELSE v.cv_plain END
+FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
+    if (eventSqlCache.size < 1000) eventSqlCache.set(n, text);
+  }
+  return text;
+}
+
+/** The libSQL client under drizzle (Node and web clients alike expose it as $client). */
+const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 
 /** The insert statement of one interaction, for callers that batch it with another write. */
 export const interactionInsert = (db: Db, event: InteractionWrite) => db.insert(userInteractions).values(event);
