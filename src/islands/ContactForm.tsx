@@ -92,6 +92,7 @@ export default function ContactForm() {
           </label>
           <input
             {...field('name')}
+            type="text"
             required
             autoComplete="name"
             value={v.name}

@@ -174,6 +174,7 @@ export default function SubmitForm() {
           </label>
           <input
             {...aria('server_name')}
+            type="text"
             required
             maxLength={100}
             value={v.server_name}
@@ -300,6 +301,7 @@ export default function SubmitForm() {
           </label>
           <input
             {...aria('submitter_name')}
+            type="text"
             required
             autoComplete="name"
             maxLength={100}

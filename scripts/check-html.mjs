@@ -1,0 +1,110 @@
+// Validates the built HTML with html-validate and checks that no internal link or asset of the
+// build is broken. Usage: `node scripts/check-html.mjs [build-dir]`; without a folder it seeds a
+// temp database (samples + 120 fake servers, so category pages paginate) and builds into a temp dir.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, relative } from 'node:path';
+import { HtmlValidate } from 'html-validate';
+
+const root = process.cwd();
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+function run(cmd, args, env) {
+  const res = spawnSync(cmd, args, {
+    cwd: root,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) {
+    console.error(res.stdout, res.stderr);
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status}`);
+  }
+}
+
+let dir = process.argv[2];
+let temp = null;
+if (!dir) {
+  temp = mkdtempSync(join(tmpdir(), 'guildrank-html-'));
+  const env = { DATABASE_URL: `file:${join(temp, 'site.db')}` };
+  console.log('Building the site into a temp folder…');
+  run(bin('tsx'), ['db/seed.ts'], env);
+  run(bin('tsx'), ['db/fake.ts', '--servers', '120'], env);
+  run(bin('astro'), ['build', '--outDir', join(temp, 'dist')], env);
+  dir = join(temp, 'dist');
+}
+
+async function walk(d) {
+  const out = [];
+  for (const entry of await readdir(d, { withFileTypes: true })) {
+    const p = join(d, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+const validator = new HtmlValidate({
+  extends: ['html-validate:recommended'],
+  rules: {
+    // Inline style attributes carry per-category colours; the CSP allows them.
+    'no-inline-style': 'off',
+    // Astro serialises boolean attributes and void elements its own way.
+    'attribute-boolean-style': 'off',
+    'void-style': 'off',
+    'no-trailing-whitespace': 'off',
+    // Long, descriptive SEO titles are intended.
+    'long-title': 'off',
+    // React renders the honeypot label around its input; both are hidden from people.
+    'prefer-native-element': 'off',
+    // HTML attribute names are case-insensitive; React's server renderer emits maxLength etc.
+    'attr-case': 'off',
+    'attribute-empty-style': 'off',
+    // React's useId ids (e.g. _r1_) are valid HTML5 ids.
+    'valid-id': ['error', { relaxed: true }],
+  },
+});
+
+/** Does an internal URL resolve to a file of the build (as the static server would)? */
+function resolves(pathname) {
+  const clean = decodeURIComponent(pathname);
+  const base = join(dir, clean);
+  const candidates = clean.endsWith('/')
+    ? [join(base, 'index.html')]
+    : extname(clean)
+      ? [base]
+      : [join(base, 'index.html'), `${base}.html`];
+  return candidates.some((c) => existsSync(c) && statSync(c).isFile());
+}
+
+// Served by the app, not the build.
+const DYNAMIC = /^\/(api|go|admin)(\/|$)/;
+const files = (await walk(dir)).filter((f) => f.endsWith('.html'));
+let invalid = 0;
+const broken = [];
+let links = 0;
+for (const file of files) {
+  const html = await readFile(file, 'utf8');
+  // Astro puts one <style> for <astro-island> in the body of pages with islands; it is Astro's.
+  const report = await validator.validateString(html.replace(/<style>astro-island[^<]*<\/style>/g, ''), file);
+  if (!report.valid) {
+    invalid += 1;
+    for (const r of report.results) {
+      for (const m of r.messages) console.log(`${relative(dir, file)}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+    }
+  }
+  for (const match of html.matchAll(/\s(?:href|src|action)="([^"]*)"/g)) {
+    const url = match[1].replace(/&amp;/g, '&');
+    if (!url.startsWith('/') || url.startsWith('//')) continue;
+    const pathname = url.split(/[?#]/)[0];
+    if (!pathname || DYNAMIC.test(pathname)) continue;
+    links += 1;
+    if (!resolves(pathname)) broken.push(`${relative(dir, file)} -> ${url}`);
+  }
+}
+
+for (const b of broken) console.log(`broken link: ${b}`);
+console.log(`${files.length} HTML files, ${invalid} invalid; ${links} internal links, ${broken.length} broken`);
+if (temp) rmSync(temp, { recursive: true, force: true });
+process.exit(invalid === 0 && broken.length === 0 ? 0 : 1);
