@@ -42,12 +42,19 @@ export const securityHeaders = (getScriptHashes: () => readonly string[] = () =>
   // The set only changes when a rebuild brings new script hashes: build it once per set.
   let memo: { key: string; entries: [string, string][] } | undefined;
   return async (c, next) => {
-    await next();
     const hashes = getScriptHashes();
     const key = hashes.join(' ');
     if (memo?.key !== key) memo = { key, entries: Object.entries(securityHeaderSet(hashes)) };
-    for (const [name, value] of memo.entries) {
-      if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+    const { entries } = memo;
+    // Set before the handler: responses built with c.json/c.body/... carry them (and a handler's
+    // own c.header wins). Editing a finished response afterwards costs the Node server ~40%.
+    for (const [name, value] of entries) c.header(name, value);
+    await next();
+    // A handler that returned its own Response object skipped the prepared headers.
+    if (!c.res.headers.has(entries[0]![0])) {
+      for (const [name, value] of entries) {
+        if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+      }
     }
   };
 };
