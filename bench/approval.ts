@@ -6,6 +6,7 @@ import { migrateDb } from '../db/migrate';
 import { createOperator } from '../db/queries/operators';
 import { insertSubmission } from '../db/queries/submissions';
 import { seedIfEmpty } from '../db/seed';
+import type { RebuildTrigger } from '../functions/_app/context';
 import { loadEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
 import { seconds } from './lib/measure';
@@ -27,12 +28,14 @@ async function signIn(base: string, email: string) {
     fetch(`${base}${path}`, { method: 'POST', headers: { cookie, origin: base, 'x-csrf-token': csrfToken } });
 }
 
-/** Polls a URL until it answers 200; returns the milliseconds since `start`. */
-async function waitLive(url: string, start: number, timeoutMs = 300_000): Promise<number> {
+/** Polls a URL until it answers 200; returns the milliseconds since `start`. Fails fast when the build failed. */
+async function waitLive(url: string, start: number, builder: RebuildTrigger, timeoutMs = 300_000): Promise<number> {
   for (;;) {
     const res = await fetch(url);
     await res.arrayBuffer();
     if (res.status === 200) return performance.now() - start;
+    const status = builder.status();
+    if (status.state === 'failed') throw new Error(`The rebuild failed: ${status.lastError}`);
     if (performance.now() - start > timeoutMs) throw new Error(`${url} not live after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -104,7 +107,7 @@ export const bench: BenchModule = async (ctx) => {
       const res = await post(`/api/admin/submissions/${one.id}/approve`);
       const answerMs = performance.now() - start;
       const { server: created } = (await res.json()) as { server: { slug: string } };
-      const liveMs = await waitLive(`${base}/server/${created.slug}`, start);
+      const liveMs = await waitLive(`${base}/server/${created.slug}`, start, server.builder);
       await server.builder.idle();
       const rebuildMs = server.builder.status().lastDurationMs ?? 0;
       ctx.log(`${total} servers: approval to live ${seconds(liveMs)} s`);
@@ -120,7 +123,7 @@ export const bench: BenchModule = async (ctx) => {
         slugs.push(((await r.json()) as { server: { slug: string } }).server.slug);
       }
       const burstMs = Math.max(
-        ...(await Promise.all(slugs.map((slug) => waitLive(`${base}/server/${slug}`, burstStart)))),
+        ...(await Promise.all(slugs.map((slug) => waitLive(`${base}/server/${slug}`, burstStart, server.builder)))),
       );
       await server.builder.idle();
       rows.push([
