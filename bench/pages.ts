@@ -1,0 +1,177 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { loadEnv } from '../functions/_app/env';
+import { startNodeServer } from '../functions/_app/node';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/helpers/chromium';
+import type { BenchModule } from './types';
+
+/** One URL per page type of the public site. */
+const PAGE_TYPES: [string, string][] = [
+  ['Home', '/'],
+  ['Category', '/best-gaming-discord'],
+  ['Subcategory', '/best-crypto-discord/bitcoin-discord'],
+  ['Server', '/server/apex-legends-hub'],
+  ['All servers', '/servers'],
+  ['Submit', '/submit-server'],
+  ['Help', '/help'],
+  ['Contact', '/contact'],
+  ['Saved', '/saved'],
+  ['Not found', '/server/no-such-server'],
+];
+const QUICK_TYPES = new Set(['Home', 'Server', 'Submit']);
+
+const kb = (n: number) => (n / 1024).toFixed(1);
+
+interface Bytes {
+  html: number;
+  css: number;
+  js: number;
+  /** JS requested before the load event (render-blocking candidates). */
+  jsBeforeLoad: number;
+}
+
+/**
+ * Loads a page in Chromium, scrolls to the bottom so client:visible islands load, and sums the
+ * gzipped size of every HTML, CSS and JS response (gzip computed here, level 9 as served).
+ */
+async function measureBytes(browser: import('@playwright/test').Browser, url: string): Promise<Bytes> {
+  const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+  const bytes: Bytes = { html: 0, css: 0, js: 0, jsBeforeLoad: 0 };
+  let loaded = false;
+  const pending: Promise<void>[] = [];
+  page.on('load', () => {
+    loaded = true;
+  });
+  page.on('response', (res) => {
+    pending.push(
+      (async () => {
+        const type = res.request().resourceType();
+        if (!['document', 'stylesheet', 'script'].includes(type)) return;
+        const body = await res.body().catch(() => Buffer.alloc(0));
+        const size = gzipSync(body).length;
+        if (type === 'document') bytes.html += size;
+        else if (type === 'stylesheet') bytes.css += size;
+        else {
+          bytes.js += size;
+          if (!loaded) bytes.jsBeforeLoad += size;
+        }
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += 400) {
+      window.scrollTo(0, y);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  });
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  await page.close();
+  return bytes;
+}
+
+/** Lighthouse 13 mobile scores (default mobile emulation and simulated throttling). */
+async function lighthouseScores(url: string, port: number) {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  });
+  const cats = result?.lhr.categories ?? {};
+  const score = (k: string) => Math.round((cats[k]?.score ?? 0) * 100);
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    lcp: result?.lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
+  };
+}
+
+/** Page weight per page type and Lighthouse mobile scores, against the site as `npm start` serves it. */
+export const bench: BenchModule = async (ctx) => {
+  mkdirSync(ctx.tmp, { recursive: true });
+  const env = loadEnv({
+    DATABASE_URL: `file:${join(ctx.tmp, 'pages.db')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SITE_URL: 'http://localhost:4321',
+  });
+  ctx.log('Building and starting the site…');
+  const server = await startNodeServer({ env, root: ctx.root, buildsDir: join(ctx.tmp, 'builds'), log: () => {} });
+  const base = `http://127.0.0.1:${server.port}`;
+  const types = ctx.quick ? PAGE_TYPES.filter(([name]) => QUICK_TYPES.has(name)) : PAGE_TYPES;
+
+  const weightRows: (string | number)[][] = [
+    ['Page type', 'URL', 'HTML (KB gz)', 'CSS (KB gz)', 'JS (KB gz)', 'JS before load (KB gz)'],
+  ];
+  const scoreRows: (string | number)[][] = [
+    ['Page type', 'Performance', 'Accessibility', 'Best practices', 'SEO', 'LCP (ms)'],
+  ];
+  let maxJs = 0;
+  const misses: string[] = [];
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    for (const [name, path] of types) {
+      const b = await measureBytes(browser, base + path);
+      maxJs = Math.max(maxJs, b.js);
+      weightRows.push([name, path, kb(b.html), kb(b.css), kb(b.js), kb(b.jsBeforeLoad)]);
+      ctx.log(`${name}: HTML ${kb(b.html)} KB, CSS ${kb(b.css)} KB, JS ${kb(b.js)} KB`);
+    }
+  } finally {
+    await browser.close();
+  }
+
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...CHROMIUM_ARGS],
+  });
+  try {
+    // Lighthouse refuses to audit a 404 answer, so the not-found page is weighed only.
+    for (const [name, path] of types.filter(([n]) => n !== 'Not found')) {
+      const s = await lighthouseScores(base + path, chrome.port);
+      scoreRows.push([name, s.performance, s.accessibility, s.bestPractices, s.seo, Math.round(s.lcp)]);
+      ctx.log(`${name}: perf ${s.performance}, a11y ${s.accessibility}, bp ${s.bestPractices}, seo ${s.seo}`);
+      if (s.performance < 98) misses.push(`${name} performance ${s.performance} < 98`);
+      if (s.accessibility < 100) misses.push(`${name} accessibility ${s.accessibility} < 100`);
+      if (s.bestPractices < 100) misses.push(`${name} best practices ${s.bestPractices} < 100`);
+      // Not-found and personal pages are noindex on purpose, which Lighthouse's SEO score counts against.
+      if (s.seo < 100 && name !== 'Saved') misses.push(`${name} SEO ${s.seo} < 100`);
+    }
+  } finally {
+    chrome.kill();
+    await server.close();
+  }
+
+  return [
+    {
+      title: 'Page weight per page type',
+      description:
+        'Every HTML, CSS and JS response of one page load in Chromium (mobile viewport, scrolled to the bottom so client:visible islands load), gzipped here. Sample data (7 servers).',
+      rows: weightRows,
+      notes: [
+        `Largest JS total on any page: ${kb(maxJs)} KB gzip (target <= 75 KB): ${maxJs <= 75 * 1024 ? 'met' : 'MISSED'}.`,
+        'JS before load is the island bootstrap only: pages render fully from HTML and CSS before any script runs.',
+      ],
+    },
+    {
+      title: 'Lighthouse mobile scores per page type',
+      description:
+        'Lighthouse 13, default mobile emulation with simulated throttling, Debian Chromium headless, against the site served by `npm start` on this machine.',
+      rows: scoreRows,
+      notes: misses.length
+        ? [
+            'Targets: performance >= 98, accessibility, best practices and SEO 100.',
+            ...misses.map((m) => `Missed: ${m}`),
+          ]
+        : ['Targets met on every page type: performance >= 98, accessibility, best practices and SEO 100.'],
+      // The Saved page is noindex by design (personal, per browser), which costs it Lighthouse's SEO points.
+    },
+  ];
+};
