@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
@@ -86,13 +86,16 @@ export const bench: BenchModule = async (ctx) => {
     client.close();
 
     let builds = 0;
+    const buildsDir = join(ctx.root, '.tmp', `bench-approval-${extra}-${process.pid}`);
     const env = loadEnv({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'false' });
     ctx.log(`starting the server with ${total} servers (first build)…`);
     const bootStart = performance.now();
     const server = await startNodeServer({
       env,
       root: ctx.root,
-      buildsDir: join(ctx.tmp, `builds-${extra}`),
+      // Inside the project: Astro stages prerender chunks under the output folder only when
+      // it lies within the working directory (else in a shared ./.astro/ other builds also use).
+      buildsDir,
       log: (line) => {
         if (line.startsWith('Site rebuilt')) builds++;
       },
@@ -142,6 +145,7 @@ export const bench: BenchModule = async (ctx) => {
       }
     } finally {
       await server.close();
+      rmSync(buildsDir, { recursive: true, force: true });
     }
   }
   notes.push(
