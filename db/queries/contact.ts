@@ -2,13 +2,17 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContactRow, contactMessages } from '../schema';
 
+/** A stored contact message. */
 export type ContactMessage = ContactRow;
+/** What the contact form sends. */
 export type ContactWrite = Pick<
   typeof contactMessages.$inferInsert,
   'name' | 'email' | 'subject' | 'message' | 'priority'
 >;
+/** Where a message is in the team's inbox. */
 export type ContactStatus = ContactMessage['status'];
 
+/** Filter and page of listContactMessages. */
 export interface ContactListOptions {
   status?: ContactStatus | undefined;
   page?: number | undefined;

@@ -4,7 +4,9 @@ import { conversionValue } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { type InteractionRow, userInteractions } from '../schema';
 
+/** A stored analytics event. */
 export type Interaction = InteractionRow;
+/** An analytics event as stored (id and time are the database's). */
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
 
 /** Funnel counts over a window (SPEC section 7: last 7 days). */

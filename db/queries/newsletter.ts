@@ -2,12 +2,15 @@ import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { newsletterStats, newsletterSubscribers, type SubscriberRow } from '../schema';
 
+/** A stored newsletter subscriber. */
 export type Subscriber = SubscriberRow;
 
+/** A new or reactivated subscriber, or the duplicate refusal. */
 export type SubscribeResult =
   | { ok: true; subscriber: Subscriber; reactivated: boolean }
   | { ok: false; reason: 'already_subscribed'; message: 'Email already subscribed' };
 
+/** Search, filter and page of listSubscribers. */
 export interface SubscriberListOptions {
   /** Partial, case-insensitive match on the email. */
   search?: string | undefined;
@@ -16,10 +19,12 @@ export interface SubscriberListOptions {
   perPage?: number | undefined;
 }
 
+/** The fields operators may change on a subscriber. */
 export type SubscriberPatch = Partial<
   Pick<Subscriber, 'status' | 'interests' | 'premium_subscriber' | 'source' | 'confirmed_at' | 'unsubscribed_at'>
 >;
 
+/** The newsletter_stats row. */
 export type NewsletterStats = typeof newsletterStats.$inferSelect;
 
 const nowIso = () => new Date().toISOString();

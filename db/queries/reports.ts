@@ -4,9 +4,12 @@ import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
 import type { InteractionWrite } from './interactions';
 
+/** A stored report. */
 export type Report = ReportRow;
+/** What a visitor sends with a report. */
 export type ReportWrite = Pick<typeof serverReports.$inferInsert, 'server_id' | 'reason' | 'details' | 'session_id'>;
 
+/** Filter and page of listReports. */
 export interface ReportListOptions {
   status?: ReportStatus | undefined;
   serverId?: number | undefined;

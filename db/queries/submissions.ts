@@ -7,6 +7,7 @@ import type { Db } from '../client';
 import { discordServers, type ServerRow, type SubmissionRow, serverSubmissions } from '../schema';
 import { uniqueSlug } from './servers';
 
+/** A stored submission. */
 export type SubmissionRecord = SubmissionRow;
 
 /** The fields an owner sends; status, notes and timestamps are the server's. */
@@ -25,12 +26,14 @@ export type SubmissionWrite = Pick<
   | 'is_owner'
 >;
 
+/** Filter and page of listSubmissions. */
 export interface SubmissionListOptions {
   status?: SubmissionStatus | undefined;
   page?: number | undefined;
   perPage?: number | undefined;
 }
 
+/** Counts of all submissions and of each status. */
 export interface SubmissionStats {
   total: number;
   pending: number;
@@ -168,6 +171,7 @@ export async function updateSubmissionStatus(
   return row ?? null;
 }
 
+/** What approveSubmission did: the new listing, or why nothing happened. */
 export type ApproveResult =
   | { ok: true; submission: SubmissionRecord; server: ServerRow }
   | { ok: false; reason: 'not_found' | 'already_approved' };
