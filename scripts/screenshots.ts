@@ -1,0 +1,46 @@
+// `tsx scripts/screenshots.ts`: starts the site as `npm start` does (temp seeded database, own
+// build folder) and saves Playwright screenshots of the main screens into docs/screenshots/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { loadEnv } from '../functions/_app/env';
+import { startNodeServer } from '../functions/_app/node';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/helpers/chromium';
+
+const SHOTS: { file: string; path: string; width: number; height: number; fullPage: boolean }[] = [
+  { file: 'home-desktop.png', path: '/', width: 1280, height: 800, fullPage: true },
+  { file: 'home-mobile.png', path: '/', width: 390, height: 844, fullPage: true },
+  { file: 'category.png', path: '/best-gaming-discord', width: 1280, height: 800, fullPage: true },
+  { file: 'server.png', path: '/server/apex-legends-hub', width: 1280, height: 800, fullPage: true },
+  { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'guildrank-shots-'));
+const out = join(process.cwd(), 'docs', 'screenshots');
+mkdirSync(out, { recursive: true });
+const env = loadEnv({ DATABASE_URL: `file:${join(dir, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
+const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+try {
+  for (const shot of SHOTS) {
+    const page = await browser.newPage({ viewport: { width: shot.width, height: shot.height } });
+    await page.goto(`http://127.0.0.1:${server.port}${shot.path}`, { waitUntil: 'networkidle' });
+    // Let client:visible islands hydrate before the capture.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 500) {
+        window.scrollTo(0, y);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      window.scrollTo(0, 0);
+    });
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(out, shot.file), fullPage: shot.fullPage });
+    await page.close();
+    console.log(`docs/screenshots/${shot.file}`);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
