@@ -17,9 +17,11 @@ test('the home page carries title, canonical, social cards, theme colour and str
   const ld = await jsonLd(page);
   const types = ld.map((o) => o['@type']);
   expect(types).toEqual(expect.arrayContaining(['Organization', 'WebSite', 'ItemList']));
-  const site = ld.find((o) => o['@type'] === 'WebSite') as { potentialAction: { target: { urlTemplate: string } } };
+  const site = ld.find((o) => o['@type'] === 'WebSite') as unknown as {
+    potentialAction: { target: { urlTemplate: string } };
+  };
   expect(site.potentialAction.target.urlTemplate).toBe('http://localhost:4321/?search={search_term_string}');
-  const list = ld.find((o) => o['@type'] === 'ItemList') as { itemListElement: unknown[] };
+  const list = ld.find((o) => o['@type'] === 'ItemList') as unknown as { itemListElement: unknown[] };
   expect(list.itemListElement.length).toBeGreaterThan(0);
   expect(list.itemListElement.length).toBeLessThanOrEqual(10);
 });
