@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { type Db, openDb } from '../../db/client';
 import { loadEnv } from '../../functions/_app/env';
@@ -24,12 +24,16 @@ export const test = base.extend<{ site: SiteServer }, { workerSite: SiteServer }
       const dir = mkdtempSync(join(tmpdir(), 'guildrank-e2e-'));
       const dbUrl = `file:${join(dir, 'site.db')}`;
       const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
-      const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
+      // Builds go inside the project: Astro stages prerender chunks beside an output folder within
+      // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
+      const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
+      const server = await startNodeServer({ env, buildsDir, log: () => {} });
       const { db, client } = await openDb({ url: dbUrl });
       await use({ baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl });
       client.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(buildsDir, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 180_000 },
   ],
