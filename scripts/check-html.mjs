@@ -84,7 +84,13 @@ const files = (await walk(dir)).filter((f) => f.endsWith('.html'));
 let invalid = 0;
 const broken = [];
 let links = 0;
+// Every server page must be linked from its category's numbered pages (static reachability).
+const serverPages = new Set();
+const linkedFromCategories = new Set();
 for (const file of files) {
+  const rel = relative(dir, file);
+  const server = /^server\/([^/]+)\/index\.html$/.exec(rel);
+  if (server) serverPages.add(server[1]);
   const html = await readFile(file, 'utf8');
   // Astro puts one <style> for <astro-island> in the body of pages with islands; it is Astro's.
   const report = await validator.validateString(html.replace(/<style>astro-island[^<]*<\/style>/g, ''), file);
@@ -100,11 +106,18 @@ for (const file of files) {
     const pathname = url.split(/[?#]/)[0];
     if (!pathname || DYNAMIC.test(pathname)) continue;
     links += 1;
-    if (!resolves(pathname)) broken.push(`${relative(dir, file)} -> ${url}`);
+    if (!resolves(pathname)) broken.push(`${rel} -> ${url}`);
+    const linked = /^\/server\/([^/]+)$/.exec(pathname);
+    if (linked && /^best-[^/]+-discord\/(index\.html|page\/)/.test(rel)) linkedFromCategories.add(linked[1]);
   }
 }
 
 for (const b of broken) console.log(`broken link: ${b}`);
-console.log(`${files.length} HTML files, ${invalid} invalid; ${links} internal links, ${broken.length} broken`);
+const unreachable = [...serverPages].filter((slug) => !linkedFromCategories.has(slug));
+for (const slug of unreachable) console.log(`server page not linked from any category page: /server/${slug}`);
+console.log(
+  `${files.length} HTML files, ${invalid} invalid; ${links} internal links, ${broken.length} broken; ` +
+    `${serverPages.size} server pages, ${unreachable.length} unreachable from category pages`,
+);
 if (temp) rmSync(temp, { recursive: true, force: true });
-process.exit(invalid === 0 && broken.length === 0 ? 0 : 1);
+process.exit(invalid === 0 && broken.length === 0 && unreachable.length === 0 ? 0 : 1);
