@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unsubscribeToken } from '../../functions/_app/lib/unsubscribe';
-import { countRows, createTestApp, ORIGIN, postForm, postJson, type TestApp } from './api-harness';
+import {
+  countRows,
+  createTestApp,
+  fakeSiteverify,
+  ORIGIN,
+  postForm,
+  postJson,
+  type TestApp,
+  TURNSTILE_FAIL,
+  TURNSTILE_PASS,
+} from './api-harness';
 
 let t: TestApp;
 afterEach(() => t?.cleanup());
@@ -140,5 +150,21 @@ describe('POST /api/newsletter/unsubscribe', () => {
     const res = await t.app.request('/api/newsletter/unsubscribe?token=abc.def', { headers: { origin: ORIGIN } });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('invalid');
+  });
+});
+
+describe('POST /api/newsletter with Turnstile', () => {
+  it('sends a form post whose token Cloudflare refuses back as invalid, storing nothing', async () => {
+    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_FAIL }, { fetch: fakeSiteverify });
+    const res = await postForm(t.app, '/api/newsletter', { email: 'a@example.com', 'cf-turnstile-response': 'tok' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/?newsletter=invalid#newsletter');
+    expect(await countRows(t.client, 'newsletter_subscribers')).toBe(0);
+  });
+
+  it('subscribes when Cloudflare passes the token', async () => {
+    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_PASS }, { fetch: fakeSiteverify });
+    const res = await postJson(t.app, '/api/newsletter', { email: 'a@example.com', 'cf-turnstile-response': 'tok' });
+    expect(res.status).toBe(201);
   });
 });
