@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../db/queries/servers';
 import { renderHeadersFile } from '../../src/integrations/headers';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -118,6 +119,22 @@ describe('the Worker in workerd over HTTP libSQL', () => {
       args: ['not-an-email'],
     });
     expect(Number(rows.rows[0]?.n)).toBe(0);
+  });
+
+  it('GET /go/:slug runs in the Worker first: 302 to the stored invite, click recorded', async () => {
+    const server = await createServer(tdb.db, {
+      name: 'Edge Join Guild',
+      category: 'Gaming',
+      affiliate_link: 'https://discord.gg/edgejoin',
+    });
+    const res = await fetch(`${worker.url}/go/${server.slug}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://discord.gg/edgejoin');
+    const clicks = await tdb.client.execute({
+      sql: "SELECT count(*) AS n FROM user_interactions WHERE server_id = ? AND interaction_type = 'click'",
+      args: [server.id],
+    });
+    expect(Number(clicks.rows[0]?.n)).toBe(1);
   });
 
   it('answers unknown API paths with the JSON 404 envelope', async () => {
