@@ -72,10 +72,23 @@ export function createEdgeHandler() {
       runtime = null;
       throw err;
     });
-    const rt = await runtime;
+    let rt: EdgeRuntime;
+    try {
+      rt = await runtime;
+    } catch (err) {
+      // A bad secret or variable: say so in the logs, and answer in the API's envelope.
+      console.error('Worker start failed:', err);
+      return Response.json(
+        {
+          error: { code: 'misconfigured', message: 'The service is not configured correctly. Please try again later.' },
+        },
+        { status: 503, headers: { 'Retry-After': '60' } },
+      );
+    }
     const response = await rt.app.fetch(request, bindings, ctx as never);
-    // An isolate may sleep once the response is sent: send a queued deploy-hook POST now, kept alive past the response.
-    if (rt.hook && rt.hook.status().state === 'queued') ctx.waitUntil(rt.hook.flush());
+    // An isolate may sleep once the response is sent: send any queued deploy-hook POST now, kept
+    // alive past the response (flush is a no-op when nothing is queued).
+    if (rt.hook) ctx.waitUntil(rt.hook.flush());
     return response;
   };
 }
