@@ -15,8 +15,8 @@ export interface SiteData {
 
 let cached: Promise<SiteData> | null = null;
 
-/** Code defaults first, then active `site_content` rows on top. */
-function mergeContent(rows: { page: string; section: string; content_key: string; content_value: string }[]) {
+/** Code defaults first, then active `site_content` rows on top (blank values keep the default). */
+export function mergeContent(rows: { page: string; section: string; content_key: string; content_value: string }[]) {
   const content: SiteContent = {};
   for (const d of CONTENT_DEFAULTS) content[`${d.page}.${d.section}.${d.content_key}`] = d.content_value;
   for (const r of rows) {

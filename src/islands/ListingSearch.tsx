@@ -68,6 +68,9 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
             <h3>Error loading servers</h3>
             <p>{state.message}</p>
             <p>Please try refreshing the page.</p>
+            <a className="btn btn-primary" href="/">
+              Back to Home
+            </a>
           </div>
         ) : null}
         {state.kind === 'done' ? (
