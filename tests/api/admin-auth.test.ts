@@ -159,9 +159,8 @@ describe('CSRF protection', () => {
     });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('csrf');
-    expect((await harness.call(session, 'GET', '/api/admin/content').then((r) => r.json())) as unknown).toEqual({
-      items: [],
-    });
+    const list = await harness.call(session, 'GET', '/api/admin/content');
+    expect(await list.json()).toEqual({ items: [] });
   });
 
   it('refuses a cross-site form post carrying the session cookie (403)', async () => {

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { contentSchema } from '~/lib/schemas/admin';
 import { api, messageOf } from './api';
 import { announceChange } from './BuildStatusBar';
@@ -67,7 +67,7 @@ export function ContentEditor() {
     setDraft(item === 'new' ? { ...EMPTY, page: pageFilter } : { ...item, sort_order: String(item.sort_order) });
   };
 
-  const save = async (e: FormEvent) => {
+  const save = async (e: SubmitEvent) => {
     e.preventDefault();
     const parsed = contentSchema.safeParse(draft);
     if (!parsed.success) {

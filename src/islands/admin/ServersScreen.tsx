@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { AdminApiError, api, messageOf, qs } from './api';
@@ -152,7 +152,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     setAnalyticsFor(null);
   };
 
-  const save = async (e: FormEvent) => {
+  const save = async (e: SubmitEvent) => {
     e.preventDefault();
     const input = toInput(form);
     const parsed = serverSchema.safeParse(input);

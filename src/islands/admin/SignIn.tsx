@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { loginSchema } from '~/lib/schemas/admin';
 import { AdminApiError, api, messageOf } from './api';
 import type { SessionInfo } from './types';
@@ -11,7 +11,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent) => {
     e.preventDefault();
     const parsed = loginSchema.safeParse({ email, password });
     if (!parsed.success) {
