@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
@@ -204,4 +205,30 @@ test('signing out ends the session: the console asks to sign in again', async ({
   await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+});
+
+test('axe finds no WCAG 2.2 AA violation on the console sign-in, dashboard and submissions screens', async ({
+  page,
+  site,
+}) => {
+  const scan = async () => {
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+  expect(await scan()).toEqual([]);
+  await insertSubmission(site.db, submissionFor(`Axe Guild ${unique()}`));
+  await signIn(page, site.db);
+  await expect(page.getByRole('heading', { name: 'Premium server performance' })).toBeVisible();
+  expect(await scan()).toEqual([]);
+  await page.goto('/admin#submissions');
+  await expect(page.getByRole('heading', { name: 'Submissions' })).toBeVisible();
+  await page
+    .getByRole('button', { name: /Review/ })
+    .first()
+    .click();
+  expect(await scan()).toEqual([]);
 });

@@ -56,13 +56,19 @@ export default function AdminApp() {
     return () => window.removeEventListener('hashchange', onHash);
   }, [signedIn]);
 
-  if (checking) return <p className="muted console-loading">Loading the console…</p>;
+  if (checking) {
+    return (
+      <main id="main">
+        <p className="muted console-loading">Loading the console…</p>
+      </main>
+    );
+  }
   if (!operator) {
     return (
-      <>
+      <main id="main">
         <Notice>{bootError}</Notice>
         <SignIn onSignedIn={signedIn} />
-      </>
+      </main>
     );
   }
 
