@@ -11,35 +11,14 @@ import {
 } from '../../../../db/queries/operators';
 import { createSession, deleteSession } from '../../../../db/queries/sessions';
 import { loginSchema } from '../../../../src/lib/schemas/admin';
-import type { AppDeps } from '../../context';
 import { ApiError } from '../../lib/errors';
 import { DUMMY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { type AdminEnv, clearSessionCookie, sessionCookieName, setSessionCookie } from '../../middleware/auth';
+import { rateLimit } from '../../middleware/rate-limit';
 import { audit, parseBody } from './shared';
 
 /** Sign-in attempts one client (hashed IP) may make per window, whatever the account. */
-const IP_ATTEMPTS = 20;
-const IP_WINDOW_MS = 15 * 60 * 1000;
-
-/** Per-app attempt counters; an app (and so a test) never shares them with another. */
-const attemptsByApp = new WeakMap<AppDeps, Map<string, { count: number; resetAt: number }>>();
-
-/** Counts an attempt from `ipHash`; returns seconds to wait when over the limit, else 0. */
-function takeIpAttempt(deps: AppDeps, ipHash: string, now = Date.now()): number {
-  if (!deps.env.RATE_LIMITS) return 0;
-  let map = attemptsByApp.get(deps);
-  if (!map) {
-    map = new Map();
-    attemptsByApp.set(deps, map);
-  }
-  const entry = map.get(ipHash);
-  if (!entry || entry.resetAt <= now) {
-    map.set(ipHash, { count: 1, resetAt: now + IP_WINDOW_MS });
-    return 0;
-  }
-  entry.count++;
-  return entry.count > IP_ATTEMPTS ? Math.ceil((entry.resetAt - now) / 1000) : 0;
-}
+const LOGIN_RATE_LIMIT = { name: 'admin-login', limit: 20, windowMs: 15 * 60 * 1000 } as const;
 
 const tooMany = (seconds: number) =>
   new ApiError(429, 'too_many_attempts', 'Too many sign-in attempts. Try again later.', undefined, {
@@ -50,10 +29,8 @@ const wrongCredentials = () => new ApiError(401, 'invalid_credentials', 'Wrong e
 
 /** Sign-in, sign-out and "who am I" of the console. */
 export const authRoutes = new Hono<AdminEnv>()
-  .post('/login', async (c) => {
+  .post('/login', rateLimit(LOGIN_RATE_LIMIT), async (c) => {
     const deps = c.get('deps');
-    const wait = takeIpAttempt(deps, c.get('ipHash'));
-    if (wait) throw tooMany(wait);
     const { email, password } = await parseBody(c, loginSchema);
     const op = await getOperatorByEmail(deps.db, email);
     if (!op) {
