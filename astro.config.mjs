@@ -19,6 +19,11 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'directory', inlineStylesheets: 'never' },
-  integrations: [react(), sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }), cspHashes(), cloudflareHeaders()],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }),
+    cspHashes(),
+    cloudflareHeaders(),
+  ],
   vite: { resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } } },
 });
