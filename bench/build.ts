@@ -70,9 +70,16 @@ export const bench: BenchModule = async (ctx) => {
       await seedIfEmpty(db);
       await insertFakeServers(client, n);
       client.close();
-      const env = { DATABASE_URL: url, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: 'https://guildrank.example' };
-      const siteOut = join(ctx.tmp, `site-${n}`);
-      const bareOut = join(ctx.tmp, `bare-${n}`);
+      // A fresh cache directory: both builds are cold, with no incremental reuse.
+      const env = {
+        DATABASE_URL: url,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        SITE_URL: 'https://guildrank.example',
+        ASTRO_CACHE_DIR: join(ctx.tmp, `cache-${n}`),
+      };
+      // Output inside the project: Astro stages prerender chunks in ./.astro/ when outDir is outside it.
+      const siteOut = join(ctx.root, '.tmp', `bench-site-${n}`);
+      const bareOut = join(ctx.root, '.tmp', `bench-bare-out-${n}`);
       ctx.log(`building the site with ${n} servers…`);
       const site = await runMeasured(process.execPath, [astro, 'build', '--outDir', siteOut], { cwd: ctx.root, env });
       ctx.log(`building the bare baseline with ${n} pages…`);
