@@ -31,7 +31,8 @@ const submissionFor = (name: string) => ({
   server_description: 'Rapid chess, daily puzzles and friendly tournaments for every level.',
   category: 'Gaming',
   invite_link: 'https://discord.gg/chess123',
-  server_image: 'https://cdn.example.com/chess.png',
+  // No icon: the worker's server is shared with other specs, and this machine has no network to fetch one.
+  server_image: null,
   contact_email: 'owner@example.com',
   features: 'Daily puzzles\nWeekly arenas',
   member_count: 1500,
