@@ -38,13 +38,19 @@ export function searchCondition(term: string): SQL {
 }
 
 /** The WHERE clause of the public listing (SPEC section 7). */
-function listingWhere(filter: ServerFilter): SQL | undefined {
+function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefined {
+  // matchesFirst: a unary + keeps SQLite off the is_active/category indexes, so it looks the
+  // search matches up by primary key instead of walking every active server.
+  const active = matchesFirst ? sql`+${discordServers.is_active} = 1` : eq(discordServers.is_active, true);
+  const category = sql`+${discordServers.category}`;
   const conditions: (SQL | undefined)[] = [
-    eq(discordServers.is_active, true),
-    inArray(discordServers.category, [...CATEGORY_NAMES]),
+    active,
+    matchesFirst ? inArray(category, [...CATEGORY_NAMES]) : inArray(discordServers.category, [...CATEGORY_NAMES]),
   ];
   if (filter.category && filter.category.toLowerCase() !== 'all') {
-    conditions.push(eq(discordServers.category, filter.category));
+    conditions.push(
+      matchesFirst ? sql`${category} = ${filter.category}` : eq(discordServers.category, filter.category),
+    );
   }
   if (filter.subcategory && filter.subcategory.toLowerCase() !== 'all') {
     conditions.push(like(discordServers.subcategory, likePattern(filter.subcategory.replace(/-/g, ' '))));
@@ -66,9 +72,26 @@ function listingOrder(sort: SortOrder = 'members') {
 
 /** Active listed servers matching the filter, one page of them, with the total count. */
 export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ servers: Server[]; total: number }> {
-  const where = listingWhere(filter);
   const perPage = filter.perPage ?? 9;
   const page = filter.page ?? 1;
+  const term = filter.search?.trim();
+  if (term && [...term].length >= 3) {
+    // Trigram search: count the matches by primary key first (fast unless the term is everywhere),
+    // then page few matches by sorting them, many by walking the members index.
+    const matchesFirst = listingWhere(filter, true);
+    const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matchesFirst);
+    const total = Number(counted?.n ?? 0);
+    if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total };
+    const servers = await db
+      .select()
+      .from(discordServers)
+      .where(total <= 2000 ? matchesFirst : listingWhere(filter))
+      .orderBy(...listingOrder(filter.sort))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    return { servers, total };
+  }
+  const where = listingWhere(filter);
   const [servers, totals] = await Promise.all([
     db
       .select()
