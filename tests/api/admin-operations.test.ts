@@ -350,7 +350,7 @@ describe('dashboard and build status', () => {
       daily: { date: string }[];
       submissions: { pending: number };
       pending: unknown[];
-      openReports: { total: number };
+      openReports: { total: number; byServer: { name: string; open: number }[] };
       premium: { server_id: number; clicks: number }[];
     }>(await h.call(s, 'GET', '/api/admin/dashboard'));
     expect(d.funnel).toEqual({ views: 1, clicks: 1, signups: 1, conversions: 0 });
@@ -358,6 +358,7 @@ describe('dashboard and build status', () => {
     expect(d.submissions.pending).toBe(1);
     expect(d.pending).toHaveLength(1);
     expect(d.openReports.total).toBe(1);
+    expect(d.openReports.byServer).toEqual([expect.objectContaining({ name: 'Premium Pit', open: 1 })]);
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
   });
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, messageOf } from './api';
 import { Chart } from './Chart';
 import type { Dashboard } from './types';
-import { Badge, formatDate, Notice, Stat } from './ui';
+import { formatDate, Notice, Stat } from './ui';
 
 /** The 7-day funnel, queues, newsletter figures and premium performance. */
 export function DashboardScreen() {
@@ -77,14 +77,20 @@ export function DashboardScreen() {
           <div className="stats">
             <Stat label="Open" value={data.openReports.total} />
           </div>
-          <ul className="plain-list">
-            {data.openReports.latest.map((r) => (
-              <li key={r.id}>
-                <Badge value={r.reason} /> server #{r.server_id}{' '}
-                <span className="muted">· {formatDate(r.created_at)}</span>
-              </li>
-            ))}
-          </ul>
+          {data.openReports.byServer.length === 0 ? (
+            <p className="muted">No open reports.</p>
+          ) : (
+            <ul className="plain-list">
+              {data.openReports.byServer.map((g) => (
+                <li key={g.server_id}>
+                  <strong>{g.name ?? `Server #${g.server_id}`}</strong>{' '}
+                  <span className="muted">
+                    · {g.open} open · latest {formatDate(g.latest_at)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </div>
 

@@ -64,7 +64,7 @@ export interface Dashboard {
   daily: (Funnel & { date: string })[];
   submissions: SubmissionStats;
   pending: SubmissionRow[];
-  openReports: { total: number; latest: ReportRow[] };
+  openReports: { total: number; byServer: Omit<ReportGroup, 'reports'>[] };
   newsletter: NewsletterStats;
   premium: PremiumPerformance[];
 }

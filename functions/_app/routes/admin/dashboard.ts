@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { listDailyFunnel, listPremiumPerformance } from '../../../../db/queries/analytics';
 import { getFunnel } from '../../../../db/queries/interactions';
 import { getNewsletterStats } from '../../../../db/queries/newsletter';
-import { listReports } from '../../../../db/queries/reports';
+import { countReportsByServer } from '../../../../db/queries/reports';
 import { getSubmissionStats, listSubmissions } from '../../../../db/queries/submissions';
 import { LIMITS } from '../../../../src/lib/enums';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
@@ -15,7 +15,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     listDailyFunnel(db, LIMITS.funnelDays),
     getSubmissionStats(db),
     listSubmissions(db, { status: 'pending', perPage: 5 }),
-    listReports(db, { status: 'open', perPage: 5 }),
+    countReportsByServer(db, 'open'),
     getNewsletterStats(db),
     listPremiumPerformance(db),
   ]);
@@ -24,7 +24,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     daily,
     submissions,
     pending: pending.submissions,
-    openReports: { total: reports.total, latest: reports.reports },
+    openReports: { total: reports.reduce((n, r) => n + r.open, 0), byServer: reports.slice(0, 5) },
     newsletter,
     premium,
   });
