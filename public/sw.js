@@ -23,11 +23,21 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+const MAX_PAGES = 60;
+
+/** Keeps the page cache small: the oldest entries go first (the offline page stays). */
+async function trimPages(cache) {
+  const keys = (await cache.keys()).filter((k) => new URL(k.url).pathname !== OFFLINE_URL);
+  for (const key of keys.slice(0, Math.max(0, keys.length - MAX_PAGES))) await cache.delete(key);
+}
+
 async function networkFirst(request) {
   const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === 'basic') cache.put(request, response.clone());
+    if (response.ok && response.type === 'basic') {
+      cache.put(request, response.clone()).then(() => trimPages(cache));
+    }
     return response;
   } catch {
     const cached = await cache.match(request, { ignoreSearch: true });
