@@ -77,3 +77,14 @@ test('the service worker registers on load and serves the offline page when the 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are offline');
   await context.setOffline(false);
 });
+
+test('server pages share their category image, and it is served', async ({ page, request }) => {
+  await page.goto('/server/nfl-betting-edge');
+  await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+    'content',
+    'http://localhost:4321/og/sports-betting.jpg',
+  );
+  const image = await request.get('/og/sports-betting.jpg');
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toBe('image/jpeg');
+});
