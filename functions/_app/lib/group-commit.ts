@@ -1,5 +1,5 @@
 /**
- * Group commit: concurrent requests' inserts are gathered for one turn of the event loop and
+ * Group commit: concurrent requests' inserts are gathered for a short window (one event-loop turn by default) and
  * written as one multi-row statement, so a burst pays for one commit instead of hundreds. Each
  * caller still awaits its own rows being stored (a 2xx always means stored). If the shared
  * write fails, every caller's rows are retried alone, so one bad row fails only its request.
