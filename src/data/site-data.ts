@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { openDb } from '../../db/client';
 import { listAllActiveServers, type Server } from '../../db/queries/servers';
@@ -11,6 +12,8 @@ export type SiteContent = Record<string, string>;
 export interface SiteData {
   servers: Server[];
   content: SiteContent;
+  /** Digest of the editable texts: part of every incremental-build cacheKey, since the layout shows them. */
+  contentVersion: string;
 }
 
 let cached: Promise<SiteData> | null = null;
@@ -43,7 +46,8 @@ export function getSiteData(): Promise<SiteData> {
           .where(eq(siteContent.is_active, true))
           .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order)),
       ]);
-      return { servers, content: mergeContent(rows) };
+      const content = mergeContent(rows);
+      return { servers, content, contentVersion: digest(JSON.stringify(content)) };
     } catch (err) {
       throw new Error(
         `The build could not read the database at ${env.DATABASE_URL.replace(/\?.*$/, '')}: ${String(err)}`,
@@ -53,6 +57,33 @@ export function getSiteData(): Promise<SiteData> {
     }
   })();
   return cached;
+}
+
+/** Short digest of a string, for incremental-build cache keys. */
+export const digest = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+
+/**
+ * Cache key of a page listing `servers`: it changes when any listed server, the editable
+ * texts or `extra` (totals shown on the page) change, so Astro re-renders exactly those pages.
+ */
+export const listingCacheKey = (servers: Server[], contentVersion: string, extra = ''): string =>
+  digest(`${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}`).join(',')}`);
+
+/**
+ * Cache keys of pages 2..N of a listing, for getStaticPaths. A page shows its own slice plus
+ * the whole list's statistics and podium, so all of those go into its key.
+ */
+export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSize: number): string[] {
+  const { members, active } = totals(servers);
+  const podium = servers
+    .slice(0, 3)
+    .map((s) => `${s.id}:${s.updated_at}`)
+    .join(',');
+  const last = Math.ceil(servers.length / pageSize);
+  const extra = `${servers.length}|${members}|${active}|${podium}|${last}`;
+  return Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
+    listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, extra),
+  );
 }
 
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
