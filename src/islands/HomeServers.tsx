@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { categoryPath } from '~/lib/categories';
 import { LIMITS } from '~/lib/enums';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
@@ -86,7 +85,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   }
 
   const active = categories.find((c) => c.name === category);
-  const viewAllHref = active ? categoryPath(active.slug) : '/servers';
+  const viewAllHref = active ? active.href : '/servers';
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
   return (

@@ -34,6 +34,8 @@ export function toCard(s: CardServer & Record<string, unknown>): CardServer {
 export interface FilterCategory {
   name: (typeof CATEGORY_NAMES)[number];
   slug: string;
+  /** The category page, passed in so the island does not bundle the category definitions. */
+  href: string;
 }
 
 /** The Join link of SPEC section 2: /go/{slug} records the click and redirects to the stored link. */
