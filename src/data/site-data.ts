@@ -70,19 +70,13 @@ export const listingCacheKey = (servers: Server[], contentVersion: string, extra
   digest(`${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}`).join(',')}`);
 
 /**
- * Cache keys of pages 2..N of a listing, for getStaticPaths. A page shows its own slice plus
- * the whole list's statistics and podium, so all of those go into its key.
+ * Cache keys of pages 2..N of a listing, for getStaticPaths. Such a page shows its own slice,
+ * its rank numbers and the page count (statistics are on page 1 only), so those make its key.
  */
 export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSize: number): string[] {
-  const { members, active } = totals(servers);
-  const podium = servers
-    .slice(0, 3)
-    .map((s) => `${s.id}:${s.updated_at}`)
-    .join(',');
   const last = Math.ceil(servers.length / pageSize);
-  const extra = `${servers.length}|${members}|${active}|${podium}|${last}`;
   return Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
-    listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, extra),
+    listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, `${i + 2}/${last}`),
   );
 }
 
