@@ -1,4 +1,10 @@
 /** Shapes of the /api/admin answers the console reads (type-only imports: nothing server-side ships). */
+
+import type { PremiumPerformance, ServerAnalyticsDay } from '../../../db/queries/analytics';
+import type { Funnel } from '../../../db/queries/interactions';
+import type { NewsletterStats } from '../../../db/queries/newsletter';
+import type { PublicOperator } from '../../../db/queries/operators';
+import type { SubmissionStats } from '../../../db/queries/submissions';
 import type {
   AuditRow,
   ContactRow,
@@ -8,55 +14,31 @@ import type {
   SubmissionRow,
   SubscriberRow,
 } from '../../../db/schema';
+import type { RebuildStatus } from '../../../functions/_app/context';
 
-export type { AuditRow, ContactRow, ContentRow, ReportRow, ServerRow, SubmissionRow, SubscriberRow };
-
-export interface Operator {
-  id: number;
-  email: string;
-  role: 'admin' | 'moderator';
-}
+export type {
+  AuditRow,
+  ContactRow,
+  ContentRow,
+  Funnel,
+  NewsletterStats,
+  PremiumPerformance,
+  ReportRow,
+  ServerRow,
+  SubmissionRow,
+  SubmissionStats,
+  SubscriberRow,
+};
+/** One operator as the console sees it. */
+export type Operator = PublicOperator;
+/** One day of a server's analytics. */
+export type AnalyticsDay = ServerAnalyticsDay;
+/** The site's rebuild state, and whether a rebuild trigger is configured at all. */
+export type BuildStatus = RebuildStatus & { configured: boolean };
 
 export interface SessionInfo {
   operator: Operator;
   csrfToken: string;
-}
-
-export interface Funnel {
-  views: number;
-  clicks: number;
-  signups: number;
-  conversions: number;
-}
-
-export interface SubmissionStats {
-  total: number;
-  pending: number;
-  under_review: number;
-  approved: number;
-  rejected: number;
-}
-
-export interface NewsletterStats {
-  total: number;
-  active: number;
-  unsubscribed: number;
-  premium: number;
-  new_last_7_days: number;
-  new_last_30_days: number;
-}
-
-export interface PremiumPerformance {
-  server_id: number;
-  name: string;
-  slug: string;
-  is_premium: boolean;
-  is_sponsored: boolean;
-  views: number;
-  clicks: number;
-  conversions: number;
-  total_revenue: number;
-  daily_revenue: number;
 }
 
 export interface Dashboard {
@@ -69,16 +51,6 @@ export interface Dashboard {
   premium: PremiumPerformance[];
 }
 
-export interface AnalyticsDay {
-  server_id: number;
-  date: string;
-  views: number;
-  clicks: number;
-  signups: number;
-  conversions: number;
-  revenue: number;
-}
-
 export interface ReportGroup {
   server_id: number;
   name: string | null;
@@ -87,13 +59,4 @@ export interface ReportGroup {
   open: number;
   latest_at: string;
   reports: ReportRow[];
-}
-
-export interface BuildStatus {
-  configured: boolean;
-  state: 'idle' | 'queued' | 'building' | 'failed';
-  liveSince: string | null;
-  lastDurationMs: number | null;
-  lastError: string | null;
-  lastReason: string | null;
 }
