@@ -25,6 +25,27 @@ const table = (rows: (string | number)[][]) => {
   ].join('\n');
 };
 
+const header = `# Benchmarks\n\nWritten by \`npm run bench\` on this project's 2-core machine class: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every ratio compares with a baseline measured in the same run; each section says when it was last measured.\n`;
+const render = (s: BenchSection) =>
+  `## ${s.title}\n\n_Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${values.quick ? ' (--quick)' : ''}._ ${s.description ?? ''}\n\n${table(s.rows)}\n${s.notes?.length ? `\n${s.notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`;
+
+// Sections measured now replace their namesakes; sections not re-run are kept as they were.
+/** Writes BENCHMARKS.md with every section measured so far (after each module, so a stopped run keeps its figures). */
+function writeReport(sections: BenchSection[]): void {
+  const file = join(root, 'BENCHMARKS.md');
+  const kept = new Map<string, string>();
+  if (existsSync(file)) {
+    for (const chunk of readFileSync(file, 'utf8')
+      .split(/^(?=## )/m)
+      .slice(1)) {
+      kept.set(chunk.split('\n')[0]!.slice(3).trim(), chunk.trimEnd());
+    }
+  }
+  for (const s of sections) kept.set(s.title, render(s).trimEnd());
+  writeFileSync(file, `${header}\n${[...kept.values()].join('\n\n')}\n`);
+  console.log(`\nBENCHMARKS.md updated (${sections.length} section(s) measured now).`);
+}
+
 const sections: BenchSection[] = [];
 try {
   for (const name of MODULES) {
@@ -43,25 +64,8 @@ try {
       console.log(`\n${section.title}\n${table(section.rows)}\n${(section.notes ?? []).join('\n')}`);
       sections.push(section);
     }
+    writeReport(sections);
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-
-const header = `# Benchmarks\n\nWritten by \`npm run bench\` on this project's 2-core machine class: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every ratio compares with a baseline measured in the same run; each section says when it was last measured.\n`;
-const render = (s: BenchSection) =>
-  `## ${s.title}\n\n_Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${values.quick ? ' (--quick)' : ''}._ ${s.description ?? ''}\n\n${table(s.rows)}\n${s.notes?.length ? `\n${s.notes.map((n) => `- ${n}`).join('\n')}\n` : ''}`;
-
-// Sections measured now replace their namesakes; sections not re-run are kept as they were.
-const file = join(root, 'BENCHMARKS.md');
-const kept = new Map<string, string>();
-if (existsSync(file)) {
-  for (const chunk of readFileSync(file, 'utf8')
-    .split(/^(?=## )/m)
-    .slice(1)) {
-    kept.set(chunk.split('\n')[0]!.slice(3).trim(), chunk.trimEnd());
-  }
-}
-for (const s of sections) kept.set(s.title, render(s).trimEnd());
-writeFileSync(file, `${header}\n${[...kept.values()].join('\n\n')}\n`);
-console.log(`\nBENCHMARKS.md updated (${sections.length} section(s) measured now).`);
