@@ -1,6 +1,6 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECTS } from '~/lib/enums';
-import { errorMessage, fieldErrors, postJson } from './form-utils';
+import { errorMessage, fieldErrors, fieldHelpers, postJson, redirectErrors } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 const EMPTY = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };
@@ -14,11 +14,10 @@ export default function ContactForm() {
   const [failure, setFailure] = useState('');
 
   useEffect(() => {
-    const params = new URLSearchParams(location.search);
-    if (params.get('sent') === '1') setSent(true);
-    else if (params.get('error')) {
-      const fields = (params.get('fields') ?? '').split(',').filter(Boolean);
-      setErrors(Object.fromEntries(fields.map((f) => [f, 'Check this field'])));
+    const carried = redirectErrors(location.search);
+    if (new URLSearchParams(location.search).get('sent') === '1') setSent(true);
+    else if (carried) {
+      setErrors(carried.fields);
       setFailure('Your message was not sent. Please check the highlighted fields and try again.');
     }
   }, []);
@@ -66,18 +65,7 @@ export default function ContactForm() {
       </div>
     );
   }
-  const field = (name: string) => ({
-    id: `c-${name}`,
-    name,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `ce-${name}` : undefined,
-  });
-  const err = (name: string) =>
-    errors[name] ? (
-      <p id={`ce-${name}`} className="field-error">
-        {errors[name]}
-      </p>
-    ) : null;
+  const { field, error: err } = fieldHelpers(errors, 'c');
   return (
     <form className="panel form" method="post" action="/api/contact" onSubmit={(e) => void onSubmit(e)}>
       {failure ? (

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
-import { errorMessage, fieldErrors, postJson } from './form-utils';
+import { errorMessage, fieldErrors, fieldHelpers, postJson, redirectErrors } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 type Values = {
@@ -65,11 +65,11 @@ export default function SubmitForm() {
   // Errors of a no-JS post: /submit-server?error=<code>&fields=a,b
   useEffect(() => {
     setHydrated(true);
-    const params = new URLSearchParams(location.search);
-    const code = params.get('error');
-    if (code) {
-      const fields = (params.get('fields') ?? '').split(',').filter(Boolean);
-      setErrors(Object.fromEntries(fields.map((f) => [f, 'Check this field'])));
+    const carried = redirectErrors(location.search);
+    if (carried) {
+      const { code } = carried;
+      const fields = Object.keys(carried.fields);
+      setErrors(carried.fields);
       setFailure(
         code === 'validation_failed'
           ? `Please check: ${fields.map((f) => FIELD_LABELS[f] ?? f).join(', ')}`
@@ -146,18 +146,7 @@ export default function SubmitForm() {
   }
 
   const canSubmit = v.terms && v.server_name.trim() !== '' && v.contact_email.trim() !== '' && !sending;
-  const err = (name: string) =>
-    errors[name] ? (
-      <p id={`e-${name}`} className="field-error">
-        {errors[name]}
-      </p>
-    ) : null;
-  const aria = (name: string, hint?: string) => ({
-    id: `f-${name}`,
-    name,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': [errors[name] ? `e-${name}` : '', hint ?? ''].filter(Boolean).join(' ') || undefined,
-  });
+  const { field: aria, error: err } = fieldHelpers(errors, 'f');
 
   return (
     <form className="panel form" method="post" action="/api/submissions" onSubmit={(e) => void onSubmit(e)}>
@@ -344,7 +333,7 @@ export default function SubmitForm() {
             required
             checked={v.terms}
             aria-invalid={errors.terms ? true : undefined}
-            aria-describedby={errors.terms ? 'e-terms' : undefined}
+            aria-describedby={errors.terms ? 'fe-terms' : undefined}
             onChange={(e) => set('terms', e.target.checked)}
           />
           <span>

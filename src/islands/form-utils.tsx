@@ -32,3 +32,36 @@ export function fieldErrors(data: unknown): Record<string, string> {
 
 /** The message of an error envelope, if any. */
 export const errorMessage = (data: unknown): string | undefined => (data as ApiErrorBody | null)?.error?.message;
+
+/**
+ * Errors carried back by a no-JavaScript post (`?error=<code>&fields=a,b`): the code and
+ * each named field marked. Null when the page was not reached that way.
+ */
+export function redirectErrors(search: string): { code: string; fields: Record<string, string> } | null {
+  const params = new URLSearchParams(search);
+  const code = params.get('error');
+  if (!code) return null;
+  const names = (params.get('fields') ?? '').split(',').filter(Boolean);
+  return { code, fields: Object.fromEntries(names.map((f) => [f, 'Check this field'])) };
+}
+
+/**
+ * Accessible wiring of one form control: `field(name)` gives its id, name, aria-invalid and
+ * aria-describedby (its error and an optional hint); `error(name)` renders the message.
+ */
+export function fieldHelpers(errors: Record<string, string>, prefix: string) {
+  return {
+    field: (name: string, hint?: string) => ({
+      id: `${prefix}-${name}`,
+      name,
+      'aria-invalid': errors[name] ? true : undefined,
+      'aria-describedby': [errors[name] ? `${prefix}e-${name}` : '', hint ?? ''].filter(Boolean).join(' ') || undefined,
+    }),
+    error: (name: string) =>
+      errors[name] ? (
+        <p id={`${prefix}e-${name}`} className="field-error">
+          {errors[name]}
+        </p>
+      ) : null,
+  };
+}

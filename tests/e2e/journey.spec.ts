@@ -278,3 +278,22 @@ test('the contact form stores the message and shows Message Sent!', async ({ pag
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ subject: 'partnership', priority: 'high', name: 'Ada' });
 });
+
+test('a refused no-JavaScript post comes back to the submit form with the named fields marked', async ({ page }) => {
+  await page.goto('/submit-server?error=validation_failed&fields=invite_link,contact_email');
+  await hydrated(page);
+  await expect(page.getByRole('alert')).toContainText('Please check: Invite link, Contact email');
+  const invite = page.getByLabel('Invite link');
+  await expect(invite).toHaveAttribute('aria-invalid', 'true');
+  await expect(invite).toHaveAccessibleDescription(/Check this field/);
+  await expect(page.getByLabel('Server name')).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('a refused no-JavaScript post comes back to the contact form with the named fields marked', async ({ page }) => {
+  await page.goto('/contact?error=validation_failed&fields=email');
+  await hydrated(page);
+  await expect(page.getByRole('alert')).toContainText('Your message was not sent');
+  const email = page.getByLabel('Email');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription(/Check this field/);
+});
