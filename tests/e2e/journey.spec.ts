@@ -297,3 +297,20 @@ test('a refused no-JavaScript post comes back to the contact form with the named
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(email).toHaveAccessibleDescription(/Check this field/);
 });
+
+test('without JavaScript the mobile header shows its navigation links instead of a dead toggle', async ({
+  browser,
+  site,
+}) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Submit Server' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
+  await context.close();
+});
