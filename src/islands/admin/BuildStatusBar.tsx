@@ -70,8 +70,3 @@ export function BuildStatusBar({ canTrigger }: { canTrigger: boolean }) {
     </div>
   );
 }
-
-/** Tells the build bar that something was written (it refreshes at once). */
-export const announceChange = (): void => {
-  window.dispatchEvent(new Event('admin:changed'));
-};

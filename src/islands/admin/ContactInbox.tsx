@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { CONTACT_STATUSES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { api, messageOf, qs } from './api';
 import type { ContactRow } from './types';
-import { Badge, formatDate, Notice, Pager } from './ui';
+import { Badge, formatDate, Notice, Pager, useWrites } from './ui';
 
 const PER_PAGE = 20;
 const subjectLabel = (v: string) => CONTACT_SUBJECTS.find((s) => s.value === v)?.label ?? v;
@@ -12,8 +12,8 @@ export function ContactInbox() {
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ messages: ContactRow[]; total: number } | null>(null);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  const writes = useWrites();
+  const { error, setError, done } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -21,23 +21,19 @@ export function ContactInbox() {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, [status, page]);
+  }, [status, page, setError]);
   useEffect(() => {
     void load();
   }, [load]);
 
   const setMessageStatus = async (m: ContactRow, next: ContactRow['status']) => {
-    setError('');
-    setDone('');
     setList((l) => (l ? { ...l, messages: l.messages.map((x) => (x.id === m.id ? { ...x, status: next } : x)) } : l));
-    try {
-      await api('PATCH', `/contact/${m.id}`, { status: next });
-      setDone(`Message from ${m.name} marked ${next}.`);
-      await load();
-    } catch (err) {
-      setError(messageOf(err));
-      await load();
-    }
+    await writes.run(
+      `Message from ${m.name} marked ${next}.`,
+      () => api('PATCH', `/contact/${m.id}`, { status: next }),
+      load,
+      { publishes: false },
+    );
   };
 
   return (

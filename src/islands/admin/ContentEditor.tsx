@@ -1,9 +1,8 @@
 import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { contentSchema } from '~/lib/schemas/admin';
 import { api, messageOf } from './api';
-import { announceChange } from './BuildStatusBar';
 import type { ContentRow } from './types';
-import { Notice } from './ui';
+import { Notice, useWrites } from './ui';
 
 type Draft = {
   page: string;
@@ -21,8 +20,8 @@ export function ContentEditor() {
   const [pageFilter, setPageFilter] = useState('');
   const [editing, setEditing] = useState<ContentRow | 'new' | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  const writes = useWrites();
+  const { error, setError, done } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -30,7 +29,7 @@ export function ContentEditor() {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, []);
+  }, [setError]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -46,21 +45,7 @@ export function ContentEditor() {
     return [...out.entries()];
   }, [items, pageFilter]);
 
-  const run = async (label: string, fn: () => Promise<unknown>) => {
-    setError('');
-    setDone('');
-    try {
-      await fn();
-      setDone(label);
-      announceChange();
-      await load();
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      await load();
-      return false;
-    }
-  };
+  const run = (label: string, fn: () => Promise<unknown>) => writes.run(label, fn, load);
 
   const edit = (item: ContentRow | 'new') => {
     setEditing(item);

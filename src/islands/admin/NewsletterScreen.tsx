@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { NEWSLETTER_STATUSES } from '~/lib/enums';
 import { api, messageOf, qs } from './api';
 import type { NewsletterStats, SubscriberRow } from './types';
-import { Badge, formatDate, Notice, Pager, Stat } from './ui';
+import { Badge, formatDate, Notice, Pager, Stat, useWrites } from './ui';
 
 const PER_PAGE = 25;
 
@@ -14,8 +14,8 @@ export function NewsletterScreen() {
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ subscribers: SubscriberRow[]; total: number } | null>(null);
   const [stats, setStats] = useState<NewsletterStats | null>(null);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  const writes = useWrites();
+  const { error, setError, done } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -31,24 +31,15 @@ export function NewsletterScreen() {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, [query, status, page]);
+  }, [query, status, page, setError]);
   useEffect(() => {
     void load();
   }, [load]);
 
   const patch = async (s: SubscriberRow, body: Partial<SubscriberRow>, label: string) => {
-    setError('');
-    setDone('');
-    // Show the change at once; the reload below (or after a failure) brings the stored truth.
+    // Show the change at once; the reload after the write (or its failure) brings the stored truth.
     setList((l) => (l ? { ...l, subscribers: l.subscribers.map((x) => (x.id === s.id ? { ...x, ...body } : x)) } : l));
-    try {
-      await api('PATCH', `/newsletter/${s.id}`, body);
-      setDone(label);
-      await load();
-    } catch (err) {
-      setError(messageOf(err));
-      await load();
-    }
+    await writes.run(label, () => api('PATCH', `/newsletter/${s.id}`, body), load, { publishes: false });
   };
 
   return (

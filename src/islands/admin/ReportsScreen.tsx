@@ -1,17 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import { REPORT_REASONS } from '~/lib/enums';
 import { api, messageOf } from './api';
-import { announceChange } from './BuildStatusBar';
 import type { ReportGroup } from './types';
-import { formatDate, Notice } from './ui';
+import { formatDate, Notice, useWrites } from './ui';
 
 const reasonLabel = (value: string) => REPORT_REASONS.find((r) => r.value === value)?.label ?? value;
 
 /** Open reports grouped by server: resolve, dismiss, or hide the server. */
 export function ReportsScreen() {
   const [groups, setGroups] = useState<ReportGroup[] | null>(null);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  const writes = useWrites();
+  const { error, setError, done } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -19,23 +18,13 @@ export function ReportsScreen() {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, []);
+  }, [setError]);
   useEffect(() => {
     void load();
   }, [load]);
 
-  const act = async (id: number, action: 'resolve' | 'dismiss' | 'hide_server', label: string) => {
-    setError('');
-    setDone('');
-    try {
-      await api('PATCH', `/reports/${id}`, { action });
-      setDone(label);
-      announceChange();
-      await load();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  const act = (id: number, action: 'resolve' | 'dismiss' | 'hide_server', label: string) =>
+    writes.run(label, () => api('PATCH', `/reports/${id}`, { action }), load);
 
   return (
     <section aria-labelledby="reports-title">

@@ -2,10 +2,9 @@ import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'rea
 import { CATEGORY_NAMES } from '~/lib/categories';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { AdminApiError, api, messageOf, qs } from './api';
-import { announceChange } from './BuildStatusBar';
 import { Chart } from './Chart';
 import type { AnalyticsDay, ServerRow } from './types';
-import { Notice, Pager } from './ui';
+import { Notice, Pager, useWrites } from './ui';
 
 const PER_PAGE = 20;
 const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
@@ -110,8 +109,8 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  const writes = useWrites();
+  const { error, setError, done } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -119,27 +118,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, [query, page]);
+  }, [query, page, setError]);
 
   useEffect(() => {
     void load();
   }, [load]);
 
-  const run = async (label: string, fn: () => Promise<unknown>) => {
-    setError('');
-    setDone('');
-    try {
-      await fn();
-      setDone(label);
-      announceChange();
-      await load();
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      await load();
-      return false;
-    }
-  };
+  const run = (label: string, fn: () => Promise<unknown>) => writes.run(label, fn, load);
 
   /** Shows a change at once (checkboxes stay where the operator put them); a failure reloads the truth. */
   const patchLocal = (id: number, patch: Partial<ServerRow>) =>

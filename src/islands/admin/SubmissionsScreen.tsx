@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { api, messageOf, qs } from './api';
-import { announceChange } from './BuildStatusBar';
 import type { ServerRow, SubmissionRow, SubmissionStats } from './types';
-import { Badge, formatDate, Notice, Pager, Stat } from './ui';
+import { Badge, formatDate, Notice, Pager, Stat, useWrites } from './ui';
 
 const PER_PAGE = 20;
 
@@ -15,9 +14,8 @@ export function SubmissionsScreen() {
   const [stats, setStats] = useState<SubmissionStats | null>(null);
   const [selected, setSelected] = useState<SubmissionRow | null>(null);
   const [notes, setNotes] = useState('');
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const writes = useWrites();
+  const { error, setError, done, setDone, busy } = writes;
 
   const load = useCallback(async () => {
     try {
@@ -33,7 +31,7 @@ export function SubmissionsScreen() {
     } catch (err) {
       setError(messageOf(err));
     }
-  }, [status, page]);
+  }, [status, page, setError]);
 
   useEffect(() => {
     void load();
@@ -46,22 +44,15 @@ export function SubmissionsScreen() {
     setError('');
   };
 
-  const act = async (label: string, run: () => Promise<unknown>) => {
-    setBusy(true);
-    setError('');
-    setDone('');
-    try {
-      await run();
-      setDone(label);
-      setSelected(null);
-      announceChange();
-      await load();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const act = (label: string, write: () => Promise<unknown>) =>
+    writes.run(
+      label,
+      async () => {
+        await write();
+        setSelected(null);
+      },
+      load,
+    );
 
   const approve = (s: SubmissionRow) =>
     act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, async () => {

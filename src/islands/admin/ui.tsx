@@ -1,4 +1,10 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { messageOf } from './api';
+
+/** Tells the build bar that something was written (it refreshes at once). */
+const announceChange = (): void => {
+  window.dispatchEvent(new Event('admin:changed'));
+};
 
 /** Short local date and time of an ISO timestamp. */
 export const formatDate = (iso: string | null | undefined): string =>
@@ -54,3 +60,37 @@ export const Stat = ({ label, value }: { label: string; value: number | string }
     <span className="stat-label">{label}</span>
   </div>
 );
+
+/**
+ * Error and success messages of one console screen, and the one way its writes run: clear
+ * the messages, do the write, say what happened, tell the build bar when a public page may
+ * change, and reload the screen's list in every case so it shows what is stored.
+ */
+export function useWrites() {
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async (
+    label: string,
+    write: () => Promise<unknown>,
+    reload: () => Promise<void>,
+    { publishes = true }: { publishes?: boolean } = {},
+  ): Promise<boolean> => {
+    setError('');
+    setDone('');
+    setBusy(true);
+    try {
+      await write();
+      setDone(label);
+      if (publishes) announceChange();
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    } finally {
+      setBusy(false);
+      await reload();
+    }
+  };
+  return { error, setError, done, setDone, busy, run };
+}
