@@ -2,6 +2,7 @@ import { type KeyboardEvent, type SubmitEvent, useEffect, useRef, useState } fro
 import { readSaved, sessionId, track, writeSaved } from '~/lib/analytics';
 import { REPORT_REASONS } from '~/lib/enums';
 import { errorMessage, postJson } from './form-utils';
+import { Honeypot } from './Honeypot';
 
 interface Props {
   id: number;
@@ -208,12 +209,7 @@ export default function ServerActions({ id, name, slug, category, image_url }: P
                 onChange={(e) => setDetails(e.target.value)}
               />
             </div>
-            <div className="hp" aria-hidden="true">
-              <label>
-                Website (leave empty)
-                <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-              </label>
-            </div>
+            <Honeypot />
             {report === 'error' ? (
               <p className="form-error" role="alert">
                 {reportError}
