@@ -74,7 +74,7 @@ function resolves(pathname) {
     ? [join(base, 'index.html')]
     : extname(clean)
       ? [base]
-      : [join(base, 'index.html'), `${base}.html`];
+      : [`${base}.html`, join(base, 'index.html')];
   return candidates.some((c) => existsSync(c) && statSync(c).isFile());
 }
 

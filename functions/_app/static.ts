@@ -24,9 +24,9 @@ const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmani
 
 /** Where the not-found screens live in a build, by URL shape (Cloudflare serves them the same way). */
 export function notFoundPage(path: string): string {
-  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found/index.html';
-  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found/index.html';
-  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found/index.html';
+  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found.html';
+  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found.html';
+  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found.html';
   return '/404.html';
 }
 
@@ -71,7 +71,8 @@ export function createStaticHandler(getRoot: () => string | null) {
     const base = join(root, clean);
     if (!base.startsWith(root + sep) && base !== root) return [];
     if (clean.endsWith('/')) return [join(base, 'index.html')];
-    return extname(clean) ? [base] : [base, join(base, 'index.html'), `${base}.html`];
+    // Astro builds /x as x.html (build.format 'file'); a folder's index.html comes second.
+    return extname(clean) ? [base] : [`${base}.html`, join(base, 'index.html'), base];
   }
 
   function respond(c: Context, file: string, entry: Cached, status: 200 | 404, replace?: [string, string]) {

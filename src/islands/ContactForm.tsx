@@ -1,6 +1,7 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
+import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECTS } from '~/lib/enums';
-import { errorMessage, fieldErrors, fieldHelpers, postJson, redirectErrors } from './form-utils';
+import { fieldHelpers } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 const EMPTY = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };

@@ -72,3 +72,23 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
     </article>
   );
 }
+
+interface GridProps {
+  servers: CardServer[];
+  /** Rank of the first card (page offset + 1). */
+  firstRank?: number;
+}
+
+/**
+ * A ranked grid of cards for static listing pages. One React render for the whole grid: a
+ * build renders hundreds of listing pages, and each framework component costs a render call.
+ */
+export function ServerCardGrid({ servers, firstRank = 1 }: GridProps) {
+  return (
+    <div className="grid">
+      {servers.map((s, i) => (
+        <ServerCard key={s.id} server={s} rank={firstRank + i} eager={i < 3} />
+      ))}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breadcrumbLd, itemListLd, pageTitle, websiteLd } from './seo';
+import { breadcrumbLd, itemListLd, pageTitle, publicPath, websiteLd } from './seo';
 
 describe('pageTitle', () => {
   it('appends the site suffix to a plain title', () => {
@@ -23,5 +23,19 @@ describe('structured data', () => {
       { name: 'Gaming', href: '/best-gaming-discord' },
     ]);
     expect(crumbs.itemListElement[1]).toMatchObject({ position: 2, item: 'https://g.example/best-gaming-discord' });
+  });
+});
+
+describe('publicPath', () => {
+  it('maps the file names of a build to the URLs the site serves', () => {
+    expect(publicPath('/index.html')).toBe('/');
+    expect(publicPath('/help.html')).toBe('/help');
+    expect(publicPath('/server/apex-legends-hub.html')).toBe('/server/apex-legends-hub');
+    expect(publicPath('/best-crypto-discord/page/2.html')).toBe('/best-crypto-discord/page/2');
+  });
+  it('leaves URL paths (the dev server) as they are', () => {
+    expect(publicPath('/')).toBe('/');
+    expect(publicPath('/help')).toBe('/help');
+    expect(publicPath('/server/html-hub')).toBe('/server/html-hub');
   });
 });

@@ -5,6 +5,12 @@ export function pageTitle(title: string): string {
   return title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
 }
 
+/**
+ * The public path of a page. While building, Astro names pages by their file (build.format
+ * 'file': `/help.html`, `/index.html`); the site serves them at `/help` and `/`.
+ */
+export const publicPath = (pathname: string): string => pathname.replace(/(?:\/index)?\.html$/, '') || '/';
+
 /** Absolute URL of a path on the site. */
 export const absoluteUrl = (path: string, site: URL | string): string => new URL(path, site).toString();
 

@@ -20,10 +20,7 @@ describe('not-found screens at the edge', () => {
       // The edge asks the assets binding for the page's URL, the Node handler for its file.
       const edge = edgeNotFoundPage(path);
       const node = notFoundPage(path);
-      expect(
-        node === '/404.html' ? edge === '/404' : node === `${edge}/index.html`,
-        `${path}: ${edge} vs ${node}`,
-      ).toBe(true);
+      expect(node === `${edge}.html`, `${path}: ${edge} vs ${node}`).toBe(true);
     }
   });
 });

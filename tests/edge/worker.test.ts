@@ -20,11 +20,11 @@ beforeAll(async () => {
   tdb = await createTestDb();
   libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: TOKEN });
   const assets = join(tdb.dir, 'assets');
-  mkdirSync(join(assets, 'server-not-found'), { recursive: true });
+  mkdirSync(assets, { recursive: true });
   writeFileSync(join(assets, 'index.html'), '<!doctype html><title>GuildRank</title><h1>Home</h1>');
   writeFileSync(join(assets, '404.html'), '<!doctype html><title>Not found</title><h1>Page not found</h1>');
   writeFileSync(
-    join(assets, 'server-not-found', 'index.html'),
+    join(assets, 'server-not-found.html'),
     '<!doctype html><title>Server not found</title><p>No server called “__REQUESTED_SLUG__”.</p>',
   );
   writeFileSync(join(assets, 'csp-hashes.json'), JSON.stringify([HASH]));
