@@ -2,6 +2,7 @@ import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { conversionValue } from '../../src/lib/enums';
 import type { Db } from '../client';
+import { preparedStatementsFor } from '../prepared';
 import { type InteractionRow, userInteractions } from '../schema';
 
 /** A stored analytics event. */
@@ -65,8 +66,12 @@ export async function insertEvents(db: Db, events: EventWrite[]): Promise<number
     );
   }
   // Plain SQL text and arguments: building this through drizzle's template cost more than the
-  // write itself on the events hot path (hundreds of SQL objects per batch).
-  await rawClient(db).execute({ sql: eventInsertSql(events.length), args });
+  // write itself on the events hot path (hundreds of SQL objects per batch). Where the runtime
+  // keeps statements prepared (Node, file database) the statement is not compiled again.
+  const sql = eventInsertSql(events.length);
+  const prepared = preparedStatementsFor(db);
+  if (prepared) prepared.run(sql, args);
+  else await rawClient(db).execute({ sql, args });
   return events.length;
 }
 

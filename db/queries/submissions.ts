@@ -4,6 +4,7 @@ import type { SubmissionStatus } from '../../src/lib/enums';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import type { Db } from '../client';
+import { preparedStatementsFor } from '../prepared';
 import { discordServers, type ServerRow, type SubmissionRow, serverSubmissions } from '../schema';
 import { uniqueSlug } from './servers';
 
@@ -69,7 +70,7 @@ function submissionInsertSql(n: number): string {
 }
 
 /** A raw server_submissions row as libSQL returns it, typed as drizzle would map it. */
-function toSubmission(r: Row): SubmissionRecord {
+function toSubmission(r: Row | Record<string, unknown>): SubmissionRecord {
   const opt = (v: unknown) => (v == null ? null : String(v));
   return {
     id: Number(r.id),
@@ -114,9 +115,14 @@ export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Prom
       (input.is_owner ?? true) ? 1 : 0,
     );
   }
-  const rs = await (db as Db & { $client: Client }).$client.execute({ sql: submissionInsertSql(inputs.length), args });
+  const sql = submissionInsertSql(inputs.length);
+  // Where the runtime keeps statements prepared (Node, file database) the insert is not compiled again.
+  const prepared = preparedStatementsFor(db);
+  const rows = prepared
+    ? prepared.all(sql, args)
+    : (await (db as Db & { $client: Client }).$client.execute({ sql, args })).rows;
   // Rowids are assigned in VALUES order; RETURNING's own order is not promised.
-  return rs.rows.map(toSubmission).sort((a, b) => a.id - b.id);
+  return rows.map(toSubmission).sort((a, b) => a.id - b.id);
 }
 
 /** Stores a submission as pending and returns the row. */
