@@ -1,23 +1,8 @@
 // @ts-check
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/**
- * Lists every .html file under `dir`.
- * @param {string} dir
- * @returns {Promise<string[]>}
- */
-async function htmlFiles(dir) {
-  const out = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await htmlFiles(path)));
-    else if (entry.name.endsWith('.html')) out.push(path);
-  }
-  return out;
-}
 
 const OPEN = Buffer.from('<script');
 const CLOSE = Buffer.from('</script>');
@@ -46,24 +31,16 @@ export function inlineScripts(html) {
 }
 
 /**
- * Output files of the pages Astro's incremental build restored from its cache: same route code
- * (dependencyHash) and same cacheKey in the previous and the new manifest.
- * @param {any} previous
- * @param {any} next
- * @returns {Set<string>}
+ * The memo key of a page: its path without slashes or the build format's file name, the same
+ * for the request URL a page renders at (`/help.html`, `/index.html`) and for the pathname
+ * Astro lists at the end of the build (`help`, ``).
+ * @param {string} path
  */
-function restoredFiles(previous, next) {
-  const restored = new Set();
-  if (!previous?.routes || !next?.routes) return restored;
-  for (const [route, entry] of Object.entries(next.routes)) {
-    const before = previous.routes[route];
-    if (!before || before.dependencyHash !== entry.dependencyHash) continue;
-    for (const [path, page] of Object.entries(entry.paths)) {
-      if (before.paths[path]?.cacheKey === page.cacheKey) restored.add(page.outputFile);
-    }
-  }
-  return restored;
-}
+export const pageKey = (path) =>
+  path
+    .replace(/^\/+/, '')
+    .replace(/(?:^|\/)index\.html$|\.html$/, '')
+    .replace(/\/+$/, '');
 
 /** @param {string | URL} file */
 async function readJson(file) {
@@ -75,61 +52,86 @@ async function readJson(file) {
 }
 
 /**
- * After a build, hashes every inline <script> of the built HTML (Astro's island bootstrap;
- * JSON-LD is data and exempt) and writes them to csp-hashes.json, which the server adds to
- * its Content-Security-Policy, so no 'unsafe-inline' is needed. Pages an incremental build
- * restored byte for byte from Astro's cache reuse the hashes found when they were rendered.
+ * The file of a built page, found the way the static server finds it.
+ * @param {string} root
+ * @param {string} key
+ */
+async function pageFile(root, key) {
+  const base = join(root, key);
+  for (const file of key ? [`${base}.html`, join(base, 'index.html')] : [join(root, 'index.html')]) {
+    try {
+      return await readFile(file);
+    } catch {
+      // try the next layout
+    }
+  }
+  return null;
+}
+
+/** @param {Buffer} html */
+const hashesOf = (html) => [
+  ...new Set(inlineScripts(html).map((body) => `sha256-${createHash('sha256').update(body).digest('base64')}`)),
+];
+
+/**
+ * Hashes every inline <script> of the built HTML (Astro's island bootstrap and inlined module
+ * scripts; JSON-LD is data and exempt) and writes them to csp-hashes.json, which the server adds
+ * to its Content-Security-Policy, so no 'unsafe-inline' is needed.
+ *
+ * The hashes are taken as each page renders (a wrapper around Astro's prerenderer), not by
+ * reading ten thousand files back after the build. Pages an incremental build restores from
+ * Astro's cache are not rendered: their hashes come from the memo of the build that rendered
+ * them, or, failing that, from their file.
  * @returns {import('astro').AstroIntegration}
  */
 export function cspHashes() {
   /** @type {URL | null} */
-  let cacheDir = null;
-  /** @type {any} */
-  let previousManifest = null;
+  let memoFile = null;
+  /** Hashes per page key, from earlier builds and this one. @type {Record<string, string[]>} */
+  let memo = {};
   return {
     name: 'csp-hashes',
     hooks: {
       'astro:config:done': ({ config }) => {
-        cacheDir = config.cacheDir;
+        memoFile = new URL('csp-scan-memo.json', config.cacheDir);
       },
-      'astro:build:start': async () => {
-        // Astro rewrites its manifest during the build: keep the previous one to compare.
-        previousManifest = cacheDir ? await readJson(new URL('incremental-build.json', cacheDir)) : null;
+      'astro:build:start': async ({ setPrerenderer }) => {
+        memo = (memoFile && (await readJson(memoFile))) ?? {};
+        // Until this build finishes, no memo: a build that fails midway must not leave one that
+        // disagrees with the pages Astro cached (restored pages are then read from their files).
+        if (memoFile) await rm(memoFile, { force: true });
+        setPrerenderer((astro) => ({
+          ...astro,
+          name: 'csp-hashes',
+          render: async (request, options) => {
+            const result = await astro.render(request, options);
+            const response = result instanceof Response ? result : result.response;
+            if (!response.body || !(response.headers.get('content-type') ?? 'text/html').includes('html'))
+              return result;
+            const body = Buffer.from(await response.arrayBuffer());
+            memo[pageKey(new URL(request.url).pathname)] = hashesOf(body);
+            const copy = new Response(body, { status: response.status, headers: response.headers });
+            return result instanceof Response ? copy : { ...result, response: copy };
+          },
+        }));
       },
-      'astro:build:done': async ({ dir }) => {
+      'astro:build:done': async ({ dir, pages }) => {
         const root = fileURLToPath(dir);
-        const files = await htmlFiles(root);
-        const memoFile = cacheDir ? new URL('csp-scan-memo.json', cacheDir) : null;
         /** @type {Record<string, string[]>} */
-        const memo = (memoFile && (await readJson(memoFile))) ?? {};
-        const nextManifest = cacheDir ? await readJson(new URL('incremental-build.json', cacheDir)) : null;
-        const restored = restoredFiles(previousManifest, nextManifest);
-        /** @type {Record<string, string[]>} */
-        const nextMemo = {};
+        const next = {};
         const hashes = new Set();
-        // Reads run 32 at a time, as bytes: only the script tags are decoded.
-        let next = 0;
-        const worker = async () => {
-          while (next < files.length) {
-            const file = /** @type {string} */ (files[next++]);
-            const rel = relative(root, file).split(sep).join('/');
-            let found = restored.has(rel) ? memo[rel] : undefined;
-            if (!found) {
-              found = [
-                ...new Set(
-                  inlineScripts(await readFile(file)).map(
-                    (body) => `sha256-${createHash('sha256').update(body).digest('base64')}`,
-                  ),
-                ),
-              ];
-            }
-            nextMemo[rel] = found;
-            for (const h of found) hashes.add(h);
+        for (const { pathname } of pages) {
+          const key = pageKey(pathname);
+          let found = memo[key];
+          if (!found) {
+            const html = await pageFile(root, key);
+            found = html ? hashesOf(html) : [];
           }
-        };
-        await Promise.all(Array.from({ length: 32 }, worker));
+          next[key] = found;
+          for (const h of found) hashes.add(h);
+        }
         await writeFile(join(root, 'csp-hashes.json'), JSON.stringify([...hashes].sort()));
-        if (memoFile) await writeFile(memoFile, JSON.stringify(nextMemo));
+        if (memoFile) await writeFile(memoFile, JSON.stringify(next));
       },
     },
   };
