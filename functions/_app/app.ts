@@ -3,11 +3,11 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import type { AppDeps, AppEnv } from './context';
+import { type AppDeps, type AppEnv, requestIdOf } from './context';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
-import { hashIp } from './lib/hash';
+import { cachedIpHash, hashIp } from './lib/hash';
 import { BODY_LIMIT_BYTES } from './lib/validate';
-import { securityHeaders } from './middleware/security-headers';
+import { secureJson, securityHeaders } from './middleware/security-headers';
 import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
@@ -34,9 +34,10 @@ export function createApp(deps: AppDeps) {
   app.use(securityHeaders(deps.scriptHashes));
   app.use(async (c, next) => {
     c.set('deps', deps);
-    c.set('requestId', crypto.randomUUID());
     const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
-    c.set('ipHash', await hashIp(deps.env.IP_HASH_SECRET, ip));
+    // A returning visitor's hash is memoized: no await (and no extra microtask turn) for it.
+    const secret = deps.env.IP_HASH_SECRET;
+    c.set('ipHash', cachedIpHash(secret, ip) ?? (await hashIp(secret, ip)));
     await next();
   });
   const tooLarge = () =>
@@ -88,22 +89,23 @@ export function createApp(deps: AppDeps) {
 
   app.notFound(async (c) => {
     if (c.req.path.startsWith('/api/')) {
-      return c.json(errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
+      return secureJson(c, errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
     }
     return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
   });
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
-      return c.json(errorJson(err.code, err.message, err.issues), err.status, err.headers);
+      return secureJson(c, errorJson(err.code, err.message, err.issues), err.status, err.headers);
     }
     if (err instanceof HTTPException) {
-      return c.json(errorJson('http_error', err.message || 'Request failed'), err.status);
+      return secureJson(c, errorJson('http_error', err.message || 'Request failed'), err.status);
     }
-    const requestId = c.get('requestId') ?? 'unknown';
+    const requestId = requestIdOf(c);
     if (isDbUnavailable(err)) {
       console.error(`[${requestId}] database unavailable:`, err);
-      return c.json(
+      return secureJson(
+        c,
         errorJson('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
         503,
         {
@@ -112,7 +114,7 @@ export function createApp(deps: AppDeps) {
       );
     }
     console.error(`[${requestId}] unexpected error:`, err);
-    return c.json(errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
+    return secureJson(c, errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
   });
 
   return routes;

@@ -1,5 +1,7 @@
+import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import type { Env } from './env';
+import type { SecurityHeaderSet } from './middleware/security-headers';
 
 /** What the site rebuild looks like from the app: request one, read its state. */
 export interface RebuildTrigger {
@@ -36,11 +38,24 @@ export interface AppDeps {
   rateLimitStore?: import('./middleware/rate-limit').RateLimitStore | undefined;
 }
 
+/** The id logged with an unexpected error, made on first use (most requests never need one). */
+export function requestIdOf(c: Context<AppEnv>): string {
+  let id = c.get('requestId');
+  if (id === undefined) {
+    id = crypto.randomUUID();
+    c.set('requestId', id);
+  }
+  return id;
+}
+
 /** Hono's environment: variables set by middleware for handlers. */
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
+    /** Set on first use (requestIdOf): only logged errors need one. */
     requestId: string;
+    /** The security headers of every answer (middleware/security-headers.ts). */
+    securityHeaders: SecurityHeaderSet;
     /** Salted hash of the client IP. */
     ipHash: string;
   };

@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, postJson, seedServer, type TestApp } from './api-harness';
+import { createTestApp, ORIGIN, postJson, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
 afterEach(() => t?.cleanup());
@@ -39,5 +41,36 @@ describe('security headers on API answers', () => {
     expect(res.status).toBe(404);
     expectSecurityHeaders(res);
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+});
+
+describe('security headers over HTTP (@hono/node-server, as npm start serves)', () => {
+  it('are on 2xx answers and error envelopes alike, with the JSON content type', async () => {
+    t = await createTestApp();
+    const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((ok) => server.once('listening', () => ok()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const post = (path: string, body: string) =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: ORIGIN },
+          body,
+        });
+      const accepted = await post('/api/events', JSON.stringify({ interaction_type: 'view', target_type: 'server' }));
+      expect(accepted.status).toBe(202);
+      expect(accepted.headers.get('content-type')).toBe('application/json');
+      expectSecurityHeaders(accepted);
+      expect(await accepted.json()).toEqual({ accepted: 1 });
+      const refused = await post('/api/events', '{"interaction_type":');
+      expect(refused.status).toBe(400);
+      expectSecurityHeaders(refused);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
+      const missing = await fetch(`${base}/api/nothing-here`);
+      expect(missing.status).toBe(404);
+      expectSecurityHeaders(missing);
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 });

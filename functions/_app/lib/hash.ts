@@ -36,6 +36,11 @@ export function safeEqual(a: string, b: string): boolean {
 const ipHashes = new Map<string, string>();
 const IP_HASH_CACHE_MAX = 10_000;
 
+/** The salted hash of an IP seen recently, without waiting (undefined when not memoized yet). */
+export function cachedIpHash(secret: string, ip: string): string | undefined {
+  return ipHashes.get(`${secret}\u0000${ip}`);
+}
+
 /** The salted hash stored instead of a visitor's IP address (memoized per secret and IP). */
 export async function hashIp(secret: string, ip: string): Promise<string> {
   const key = `${secret}\u0000${ip}`;

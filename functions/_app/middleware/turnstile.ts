@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../context';
+import { type AppEnv, requestIdOf } from '../context';
 import { ApiError } from '../lib/errors';
 
 /** Cloudflare's server-side check of a Turnstile token. */
@@ -35,7 +35,7 @@ export async function verifyTurnstile(c: Context<AppEnv>, body: unknown): Promis
     });
     outcome = (await res.json()) as { success?: unknown };
   } catch (err) {
-    console.warn(`[${c.get('requestId')}] turnstile siteverify unreachable:`, err);
+    console.warn(`[${requestIdOf(c)}] turnstile siteverify unreachable:`, err);
     throw new ApiError(
       503,
       'turnstile_unavailable',

@@ -7,6 +7,7 @@ import { parseWith, readBody } from '../lib/validate';
 import { recordEvents } from '../lib/writers';
 import { originCheck } from '../middleware/origin-check';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { secureJson } from '../middleware/security-headers';
 
 /**
  * `POST /api/events`: one analytics event or a batch of up to 50, as JSON or as the
@@ -35,5 +36,5 @@ export const eventRoutes = new Hono<AppEnv>().post('/', originCheck(), rateLimit
     utm_campaign: e.utm_campaign || null,
   }));
   const accepted = await recordEvents(c.get('deps'), rows);
-  return c.json({ accepted }, 202);
+  return secureJson(c, { accepted }, 202);
 });

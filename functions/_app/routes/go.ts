@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { getJoinTarget } from '../../../db/queries/outbound';
 import { conversionValue } from '../../../src/lib/enums';
-import type { AppEnv } from '../context';
+import { type AppEnv, requestIdOf } from '../context';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /** The stored link as an absolute http(s) URL, or null: nothing else is ever a redirect target. */
@@ -45,7 +45,7 @@ export const goRoutes = new Hono<AppEnv>().get('/:slug', rateLimit(RATE_LIMITS.g
     });
   } catch (err) {
     // Tracking errors are logged and swallowed (SPEC section 8): the visitor still gets to the server.
-    console.warn(`[${c.get('requestId')}] join click not recorded:`, err);
+    console.warn(`[${requestIdOf(c)}] join click not recorded:`, err);
   }
   c.header('Cache-Control', 'no-store');
   return c.redirect(target, 302);

@@ -3,7 +3,7 @@ import { insertInteractions } from '../../../db/queries/interactions';
 import { subscribeEmail, unsubscribeEmail } from '../../../db/queries/newsletter';
 import { conversionValue } from '../../../src/lib/enums';
 import { newsletterSchema, unsubscribeSchema } from '../../../src/lib/schemas/newsletter';
-import type { AppEnv } from '../context';
+import { type AppEnv, requestIdOf } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/form-redirect';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
@@ -56,7 +56,7 @@ export const newsletterRoutes = new Hono<AppEnv>()
       });
     } catch (err) {
       // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
-      console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
+      console.warn(`[${requestIdOf(c)}] newsletter signup not tracked:`, err);
     }
     if (kind === 'form') return c.redirect(home('subscribed'), 303);
     const { id, status } = result.subscriber;

@@ -3,10 +3,11 @@ import { listServers, type Server, type ServerFilter } from '../../../db/queries
 import { SAMPLE_SERVERS } from '../../../db/sample-data';
 import { getCategoryByName, getCategoryBySlug, isListedCategory } from '../../../src/lib/categories';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
-import type { AppDeps, AppEnv } from '../context';
+import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { ListingCache } from '../lib/listing-cache';
 import { parseWith } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { secureResponse } from '../middleware/security-headers';
 
 /** 'All', a display name ('Sports Betting', any case) or a slug ('sports-betting') -> the stored name. */
 function categoryName(input: string | undefined): string | undefined {
@@ -94,7 +95,7 @@ export const serverRoutes = new Hono<AppEnv>().get('/', rateLimit(RATE_LIMITS.se
     perPage: q.per_page,
   };
   const respond = (json: string, source: 'database' | 'sample') =>
-    c.body(json, 200, {
+    secureResponse(c, json, 200, {
       'Content-Type': 'application/json; charset=UTF-8',
       'Cache-Control': source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60',
       'X-Data-Source': source,
@@ -107,7 +108,7 @@ export const serverRoutes = new Hono<AppEnv>().get('/', rateLimit(RATE_LIMITS.se
     // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
     json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
   } catch (err) {
-    console.warn(`[${c.get('requestId')}] server listing failed, answering with the sample servers:`, err);
+    console.warn(`[${requestIdOf(c)}] server listing failed, answering with the sample servers:`, err);
     return respond(page(listSampleServers(filter)), 'sample');
   }
   return respond(json, 'database');

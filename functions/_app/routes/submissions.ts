@@ -6,6 +6,7 @@ import { parseWith, readBody } from '../lib/validate';
 import { storeSubmission } from '../lib/writers';
 import { originCheck } from '../middleware/origin-check';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { secureJson } from '../middleware/security-headers';
 import { verifyTurnstile } from '../middleware/turnstile';
 
 /** `POST /api/submissions`: an owner's server, stored as pending for review. */
@@ -34,7 +35,7 @@ export const submissionRoutes = new Hono<AppEnv>().post(
       if (kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }
-      return c.json({ submission }, 201);
+      return secureJson(c, { submission }, 201);
     } catch (err) {
       if (kind === 'form') return formFailure(c, '/submit-server', err);
       throw err;
