@@ -14,13 +14,16 @@ export default defineConfig({
   // builds never share the incremental-build manifest.
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
   // Server pages carry a cacheKey (their row's updated_at and the content version): a rebuild
-  // after one approval re-renders only what changed and copies the rest.
-  experimental: { incrementalBuild: true },
+  // after one approval re-renders only what changed and copies the rest. Only where builds
+  // follow each other with the cache kept (the server `npm start` runs sets ASTRO_INCREMENTAL=1):
+  // on a one-off build the cache is pure cost (a second copy of every page, per-render tracking).
+  experimental: { incrementalBuild: process.env.ASTRO_INCREMENTAL === '1' },
   output: 'static',
   trailingSlash: 'never',
   // One file per page (server/x.html), not a folder per page (server/x/index.html): creating
   // ten thousand folders cost more than rendering the pages. URLs are the same either way.
-  build: { format: 'file', inlineStylesheets: 'never', concurrency: Number(process.env.BC || 1) },
+  // Four pages in flight: one renders while the others' files are written.
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: Number(process.env.ASTRO_BUILD_CONCURRENCY || 4) },
   integrations: [
     react(),
     sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }),

@@ -156,6 +156,8 @@ export class SiteBuilder implements RebuildTrigger {
         cwd: this.options.root,
         env: {
           ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
+          // Builds here follow each other with the cache kept: re-render only what changed.
+          ASTRO_INCREMENTAL: '1',
           ...this.options.env,
           ASTRO_TELEMETRY_DISABLED: '1',
         },
