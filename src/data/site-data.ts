@@ -83,9 +83,25 @@ export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSi
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
 export const text = (content: SiteContent, key: string, fallback = ''): string => content[key] ?? fallback;
 
-/** Servers of one category (by display name), in listing order. */
-export const serversInCategory = (servers: Server[], name: string): Server[] =>
-  servers.filter((s) => s.category === name);
+const byCategory = new WeakMap<Server[], Map<string, Server[]>>();
+
+/**
+ * Servers of one category (by display name), in listing order. Grouped once per server list:
+ * every numbered page of a category asks again, and a filter over 10,000 rows each time adds up.
+ */
+export function serversInCategory(servers: Server[], name: string): Server[] {
+  let groups = byCategory.get(servers);
+  if (!groups) {
+    groups = new Map();
+    for (const s of servers) {
+      const list = groups.get(s.category);
+      if (list) list.push(s);
+      else groups.set(s.category, [s]);
+    }
+    byCategory.set(servers, groups);
+  }
+  return groups.get(name) ?? [];
+}
 
 /** The subcategory rule of the listing: hyphens to spaces, case-insensitive partial match. */
 export const serversInSubcategory = (servers: Server[], category: string, key: string): Server[] => {
