@@ -6,7 +6,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type AppDeps, type AppEnv, requestIdOf } from './context';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
 import { cachedIpHash, hashIp } from './lib/hash';
-import { BODY_LIMIT_BYTES } from './lib/validate';
+import { BODY_LIMIT_BYTES, nodeBody, payloadTooLarge } from './lib/validate';
 import { secureJson, securityHeaders } from './middleware/security-headers';
 import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
@@ -40,12 +40,10 @@ export function createApp(deps: AppDeps) {
     c.set('ipHash', cachedIpHash(secret, ip) ?? (await hashIp(secret, ip)));
     await next();
   });
-  const tooLarge = () =>
-    new ApiError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES / 1024} KB`);
   const limitStreamedBody = bodyLimit({
     maxSize: BODY_LIMIT_BYTES,
     onError: () => {
-      throw tooLarge();
+      throw payloadTooLarge();
     },
   });
   app.use('/api/*', (c, next) => {
@@ -53,10 +51,12 @@ export function createApp(deps: AppDeps) {
     // (as bodyLimit does) halves the Node server's throughput. Chunked bodies are counted.
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      if (Number.parseInt(length, 10) > BODY_LIMIT_BYTES) throw tooLarge();
+      if (Number.parseInt(length, 10) > BODY_LIMIT_BYTES) throw payloadTooLarge();
       return next();
     }
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // On Node readBody reads the raw request stream and counts the bytes itself.
+    if (nodeBody(c)) return next();
     return limitStreamedBody(c, next);
   });
 

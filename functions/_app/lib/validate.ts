@@ -7,15 +7,99 @@ export const BODY_LIMIT_BYTES = 32 * 1024;
 
 export type BodyKind = 'json' | 'form';
 
+/** The 413 of a body over BODY_LIMIT_BYTES. */
+export const payloadTooLarge = () =>
+  new ApiError(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT_BYTES / 1024} KB`);
+
+/** The part of Node's IncomingMessage the raw body read uses (kept structural: this file is bundled for the edge too). */
+interface NodeBody {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly complete: boolean;
+  readonly readableLength: number;
+  readonly readableFlowing: boolean | null;
+  readonly readableDidRead: boolean;
+  readonly readableEnded: boolean;
+  read(): Uint8Array | null;
+  pause(): unknown;
+  on(event: string, fn: (arg: never) => void): unknown;
+  off(event: string, fn: (arg: never) => void): unknown;
+}
+
+/** The unread Node request stream @hono/node-server passes as `c.env.incoming`; undefined elsewhere (Worker, app.request()). */
+export function nodeBody(c: Context): NodeBody | undefined {
+  const incoming = (c.env as { incoming?: Partial<NodeBody> } | undefined)?.incoming;
+  if (!incoming || typeof incoming.read !== 'function' || typeof incoming.on !== 'function') return undefined;
+  return incoming.readableDidRead || incoming.readableFlowing ? undefined : (incoming as NodeBody);
+}
+
+/**
+ * The request body straight from Node's stream, at most BODY_LIMIT_BYTES (413 past it, chunked
+ * bodies included). @hono/node-server's c.req.text() builds a web Request and stream around the
+ * same bytes; a small body has usually been parsed with the headers and is taken at once.
+ */
+async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
+  // Handlers start when the headers are parsed; a body in the same packet is buffered before
+  // microtasks run, so one turn later all its declared bytes are usually there to take at once.
+  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+  if (!incoming.complete && declared >= 0) await undefined;
+  if (incoming.readableFlowing === null && (incoming.complete || incoming.readableLength === declared)) {
+    if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+    return incoming.read() ?? new Uint8Array(0);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const finish = (err: unknown, body?: Uint8Array) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      if (err) reject(err);
+      else resolve(body!);
+    };
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        // The rest is drained by the server once the 413 is sent.
+        incoming.pause();
+        finish(payloadTooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (chunks.length === 1) return finish(null, chunks[0]);
+      const body = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.length;
+      }
+      finish(null, body);
+    };
+    const onError = (err: unknown) => finish(err);
+    const onClose = () => {
+      if (!incoming.readableEnded) finish(new Error('The client closed the connection before the body ended'));
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+const utf8 = new TextDecoder();
+
 /**
  * Reads a JSON or urlencoded/multipart form body (415 for anything else, 400 when malformed)
  * into a plain object. Repeated form fields become arrays.
  */
 export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unknown }> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = c.req.header('content-type') ?? '';
+  const semi = contentType.indexOf(';');
+  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  const incoming = nodeBody(c);
   if (type === 'application/json' || type === 'text/plain') {
     // text/plain is what navigator.sendBeacon sends for a string body.
-    const raw = await c.req.text();
+    const raw = incoming ? utf8.decode(await readNodeBody(incoming)) : await c.req.text();
     try {
       return { kind: 'json', data: JSON.parse(raw) };
     } catch {
@@ -23,14 +107,21 @@ export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unkn
     }
   }
   if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
-    let form: FormData;
+    let entries: Iterable<[string, FormDataEntryValue]>;
     try {
-      form = await c.req.formData();
-    } catch {
+      if (!incoming) entries = (await c.req.formData()).entries();
+      else if (type === 'multipart/form-data') {
+        const bytes = await readNodeBody(incoming);
+        entries = (
+          await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData()
+        ).entries();
+      } else entries = new URLSearchParams(utf8.decode(await readNodeBody(incoming))).entries();
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
       throw new ApiError(400, 'invalid_form', 'The form body could not be read');
     }
     const data: Record<string, string | string[]> = {};
-    for (const [key, value] of form.entries()) {
+    for (const [key, value] of entries) {
       if (typeof value !== 'string') continue;
       const prev = data[key];
       data[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
