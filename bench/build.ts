@@ -87,6 +87,19 @@ export const bench: BenchModule = async (ctx) => {
         cwd: ctx.root,
         env,
       });
+      // npm start's builder keeps Astro's incremental cache (ASTRO_INCREMENTAL=1): its cold first
+      // build also writes a copy of every page, the price of fast rebuilds after an approval.
+      let incremental = '';
+      if (n === sizes.at(-1)) {
+        const incOut = join(ctx.root, '.tmp', `bench-site-inc-${n}`);
+        ctx.log(`building the site with ${n} servers, incremental cache on (as npm start does)…`);
+        const inc = await runMeasured(process.execPath, [astro, 'build', '--outDir', incOut], {
+          cwd: ctx.root,
+          env: { ...env, ASTRO_INCREMENTAL: '1', ASTRO_CACHE_DIR: join(ctx.tmp, `cache-inc-${n}`) },
+        });
+        rmSync(incOut, { recursive: true, force: true });
+        incremental = `Cold build with the incremental cache on (npm start's first build, which also stores a copy of every page for later rebuilds) at ${n.toLocaleString('en-US')} servers: ${seconds(inc.ms)} s, ${mib(inc.peakRssBytes)} MiB peak (${(inc.ms / base.ms).toFixed(2)}x the bare baseline).`;
+      }
       const ratio = site.ms / base.ms;
       rows.push([
         n.toLocaleString('en-US'),
@@ -102,6 +115,7 @@ export const bench: BenchModule = async (ctx) => {
         notes.push(
           `Build at 10,000 servers: ${ratio.toFixed(2)}x the bare baseline (target: at most 1.5x): ${ratio <= 1.5 ? 'met' : 'missed'}.`,
         );
+      if (incremental) notes.push(incremental);
       rmSync(siteOut, { recursive: true, force: true });
       rmSync(bareOut, { recursive: true, force: true });
     }
@@ -112,7 +126,7 @@ export const bench: BenchModule = async (ctx) => {
     {
       title: 'Site build throughput',
       description:
-        'Full `astro build` of the site (every category, pagination, subcategory and server page) from a file database with the sample set plus N fake servers, beside a bare Astro build of one trivial page per server row from the same database, measured in the same run. Peak memory is the sampled resident set of the build process tree.',
+        'Full `astro build` of the site (every category, pagination, subcategory and server page; `npm run build`, as CI and deploys run it) from a file database with the sample set plus N fake servers, beside a bare Astro build of one trivial page per server row from the same database, measured in the same run, both with a cold cache. Peak memory is the sampled resident set of the build process tree.',
       rows,
       notes,
     },
