@@ -25,7 +25,9 @@ export default defineConfig({
   // Four pages in flight: one renders while the others' files are written.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: Number(process.env.ASTRO_BUILD_CONCURRENCY || 4) },
   integrations: [
-    react(),
+    // renderToString instead of a web-stream render per island: islands here are synchronous (no
+    // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.
+    react({ experimentalDisableStreaming: true }),
     sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }),
     cspHashes(),
     cloudflareHeaders(),

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef, useState } from 'react';
 
 interface Tab {
   id: string;
@@ -16,7 +16,8 @@ export default function HelpFaq({ tabs }: Props) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
-  const uid = useId();
+  // One FAQ per page: fixed ids (no useId, so the build can render islands with renderToString).
+  const uid = 'faq';
 
   const tab = tabs.find((t) => t.id === active) ?? tabs[0];
   const q = query.trim().toLowerCase();

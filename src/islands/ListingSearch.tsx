@@ -1,4 +1,4 @@
-import { type SubmitEvent, useId, useRef, useState } from 'react';
+import { type SubmitEvent, useRef, useState } from 'react';
 import { getCategoryByName } from '~/lib/categories';
 import { type CardServer, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
@@ -23,7 +23,8 @@ type State =
 export default function ListingSearch({ category, subcategory, label }: Props) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const request = useRef(0);
-  const id = useId();
+  // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
+  const id = 'listing-search';
   const slug = category ? getCategoryByName(category)?.slug : undefined;
 
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
