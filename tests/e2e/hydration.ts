@@ -15,5 +15,15 @@ export async function hydrated(page: Page): Promise<void> {
     }
     window.scrollTo(0, 0);
   });
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  try {
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, {
+      timeout: 30_000,
+    });
+  } catch (err) {
+    // Name the islands that never hydrated, so a failure says where to look.
+    const stuck = await page.evaluate(() =>
+      [...document.querySelectorAll('astro-island[ssr]')].map((i) => i.getAttribute('component-url')),
+    );
+    throw new Error(`Islands still not hydrated after 30 s: ${stuck.join(', ')}`, { cause: err });
+  }
 }
