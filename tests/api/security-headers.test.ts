@@ -44,6 +44,33 @@ describe('security headers on API answers', () => {
   });
 });
 
+describe('the Content-Security-Policy fits the answer', () => {
+  it('JSON answers load nothing and cannot be framed; pages keep the document policy with the script hashes', async () => {
+    t = await createTestApp(
+      {},
+      {
+        scriptHashes: () => ['sha256-test'],
+        staticSite: async (c) => c.html('<h1>gone</h1>', 404),
+      },
+    );
+    for (const res of [
+      await postJson(t.app, '/api/events', { interaction_type: 'view', target_type: 'server' }),
+      await postJson(t.app, '/api/events', { interaction_type: 'nope' }),
+      await t.app.request('/api/servers'),
+      await t.app.request('/api/unknown'),
+    ]) {
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expectSecurityHeaders(res);
+    }
+    const page = await t.app.request('/some/page');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self' 'sha256-test'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expectSecurityHeaders(page);
+  });
+});
+
 describe('security headers over HTTP (@hono/node-server, as npm start serves)', () => {
   it('are on 2xx answers and error envelopes alike, with the JSON content type', async () => {
     t = await createTestApp();
@@ -61,6 +88,7 @@ describe('security headers over HTTP (@hono/node-server, as npm start serves)', 
       expect(accepted.status).toBe(202);
       expect(accepted.headers.get('content-type')).toBe('application/json');
       expectSecurityHeaders(accepted);
+      expect(accepted.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(await accepted.json()).toEqual({ accepted: 1 });
       const refused = await post('/api/events', '{"interaction_type":');
       expect(refused.status).toBe(400);

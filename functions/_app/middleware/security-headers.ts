@@ -39,12 +39,32 @@ export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<
   };
 }
 
+/**
+ * The policy of JSON answers: they are data, never rendered as a document, so they may load
+ * nothing and be framed by nobody (OWASP's advice for APIs). Pages keep the document policy
+ * with the build's script hashes; answers are smaller without it (the hashes grow with the site).
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** The headers of JSON answers: the same set, with the API policy. */
+export function apiSecurityHeaderSet(): Record<string, string> {
+  return { ...securityHeaderSet(), 'Content-Security-Policy': API_CONTENT_SECURITY_POLICY };
+}
+
+const API_RECORD: Readonly<Record<string, string>> = Object.freeze(apiSecurityHeaderSet());
+const API_ENTRIES = Object.entries(API_RECORD);
+const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', ...API_RECORD });
+
+/** Whether a content type is JSON (the answers that take the API policy). */
+const isJson = (contentType: string | null | undefined): boolean =>
+  !!contentType && /^application\/(?:[\w.+-]*\+)?json\b/i.test(contentType);
+
 /** The security headers of the current script hashes, as entries and as ready-made JSON answer headers. */
 export interface SecurityHeaderSet {
   entries: readonly (readonly [string, string])[];
   /** The set as a frozen record. */
   record: Readonly<Record<string, string>>;
-  /** The set plus `content-type: application/json`, frozen: shared by every secureJson answer. */
+  /** The API set plus `content-type: application/json`, frozen: shared by every secureJson answer. */
   json: Readonly<Record<string, string>>;
 }
 
@@ -72,7 +92,7 @@ export const securityHeaders = (
         const set = {
           entries: Object.entries(record),
           record: Object.freeze(record),
-          json: Object.freeze({ 'content-type': 'application/json', ...record }),
+          json: API_JSON,
         };
         memo = { hashes, key, set };
       }
@@ -85,7 +105,7 @@ export const securityHeaders = (
     // A handler's own value wins. Added after the fact rather than with c.header() up front, so
     // answers built by secureJson (the busiest endpoints) never pay for a Headers object.
     const headers = res.headers;
-    for (const [name, value] of set.entries) {
+    for (const [name, value] of isJson(headers.get('content-type')) ? API_ENTRIES : set.entries) {
       if (!headers.has(name)) headers.set(name, value);
     }
   };
@@ -105,7 +125,8 @@ export function secureResponse(
   const set = c.get('securityHeaders') as SecurityHeaderSet | undefined;
   // Outside the middleware (an error thrown before it ran): a plain c.body.
   if (!set) return c.body(body, status, headers);
-  const res = new Response(body, { status, headers: { ...set.record, ...headers } });
+  const base = isJson(headers['content-type'] ?? headers['Content-Type']) ? API_RECORD : set.record;
+  const res = new Response(body, { status, headers: { ...base, ...headers } });
   secured.add(res);
   return res;
 }
