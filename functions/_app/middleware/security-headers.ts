@@ -46,12 +46,11 @@ export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** The headers of JSON answers: the same set, with the API policy. */
-export function apiSecurityHeaderSet(): Record<string, string> {
-  return { ...securityHeaderSet(), 'Content-Security-Policy': API_CONTENT_SECURITY_POLICY };
-}
-
-const API_RECORD: Readonly<Record<string, string>> = Object.freeze(apiSecurityHeaderSet());
+/** The headers of JSON answers: the same set, with the API policy (no script hashes, so one frozen record). */
+const API_RECORD: Readonly<Record<string, string>> = Object.freeze({
+  ...securityHeaderSet(),
+  'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
+});
 const API_ENTRIES = Object.entries(API_RECORD);
 const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', ...API_RECORD });
 
@@ -59,13 +58,11 @@ const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type
 const isJson = (contentType: string | null | undefined): boolean =>
   !!contentType && /^application\/(?:[\w.+-]*\+)?json\b/i.test(contentType);
 
-/** The security headers of the current script hashes, as entries and as ready-made JSON answer headers. */
+/** The security headers of the current script hashes (pages), as entries and as a record. */
 export interface SecurityHeaderSet {
   entries: readonly (readonly [string, string])[];
   /** The set as a frozen record. */
   record: Readonly<Record<string, string>>;
-  /** The API set plus `content-type: application/json`, frozen: shared by every secureJson answer. */
-  json: Readonly<Record<string, string>>;
 }
 
 /** Responses built with the headers already in place (secureJson), which the middleware leaves alone. */
@@ -89,11 +86,7 @@ export const securityHeaders = (
       if (memo?.key === key) memo.hashes = hashes;
       else {
         const record = securityHeaderSet(hashes);
-        const set = {
-          entries: Object.entries(record),
-          record: Object.freeze(record),
-          json: API_JSON,
-        };
+        const set = { entries: Object.entries(record), record: Object.freeze(record) };
         memo = { hashes, key, set };
       }
     }
@@ -140,7 +133,7 @@ export function secureJson<T extends JSONValue | object, S extends ContentfulSta
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const set = c.get('securityHeaders') as SecurityHeaderSet | undefined;
   if (!set) return c.json(data as JSONValue, status, headers) as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
-  const res = new Response(JSON.stringify(data), { status, headers: headers ? { ...set.json, ...headers } : set.json });
+  const res = new Response(JSON.stringify(data), { status, headers: headers ? { ...API_JSON, ...headers } : API_JSON });
   secured.add(res);
   return res as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }
