@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { methodNotAllowed } from 'hono/method-not-allowed';
+import { TrieRouter } from 'hono/router/trie-router';
 import { type AppDeps, type AppEnv, requestIdOf } from './context';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
-import { cachedIpHash, hashIp } from './lib/hash';
-import { BODY_LIMIT_BYTES, nodeBody, payloadTooLarge } from './lib/validate';
-import { secureJson, securityHeaders } from './middleware/security-headers';
+import { admit } from './lib/request';
+import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
+import { secureAnswers, secureJson } from './middleware/security-headers';
 import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
@@ -24,44 +23,33 @@ const errorJson = (code: string, message: string, issues?: ErrorBody['error']['i
   error: { code, message, ...(issues ? { issues } : {}) },
 });
 
+/** Whether a URL's path is under /api/. */
+const isApiUrl = (url: string): boolean => {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return url.startsWith('/api/', start);
+};
+
 /**
  * Builds the one Hono app behind every runtime: the Node server (`npm start`), the
  * Cloudflare entry and the tests each pass their own database and settings.
+ *
+ * Each public route has exactly one handler, which starts with `admit()` (deps, IP hash, origin
+ * check, rate limit): Hono runs a route with one handler directly, where a chain of middleware
+ * costs a promise and a turn per layer on every request. The security headers and the declared
+ * body-size check wrap the dispatch itself, so they cover every answer and every path.
  */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  app.use(securityHeaders(deps.scriptHashes));
-  app.use(async (c, next) => {
-    c.set('deps', deps);
-    const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
-    // A returning visitor's hash is memoized: no await (and no extra microtask turn) for it.
-    const secret = deps.env.IP_HASH_SECRET;
-    c.set('ipHash', cachedIpHash(secret, ip) ?? (await hashIp(secret, ip)));
+  // The operator API keeps middleware (admission, then the session guard inside adminRoutes).
+  app.use('/api/admin/*', async (c, next) => {
+    await admit(c, deps);
     await next();
-  });
-  const limitStreamedBody = bodyLimit({
-    maxSize: BODY_LIMIT_BYTES,
-    onError: () => {
-      throw payloadTooLarge();
-    },
-  });
-  app.use('/api/*', (c, next) => {
-    // A declared length is checked from the header alone: touching the body stream here
-    // (as bodyLimit does) halves the Node server's throughput. Chunked bodies are counted.
-    const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      if (Number.parseInt(length, 10) > BODY_LIMIT_BYTES) throw payloadTooLarge();
-      return next();
-    }
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    // On Node readBody reads the raw request stream and counts the bytes itself.
-    if (nodeBody(c)) return next();
-    return limitStreamedBody(c, next);
   });
 
   const routes = app
     .get('/api/health', async (c) => {
+      c.set('deps', deps);
       try {
         await deps.db.run(sql`SELECT 1`);
         return c.json({ ok: true, db: 'up' as const });
@@ -70,52 +58,83 @@ export function createApp(deps: AppDeps) {
       }
     })
     .route('/api/admin', adminRoutes)
-    .route('/api/submissions', submissionRoutes)
-    .route('/api/newsletter', newsletterRoutes)
-    .route('/api/reports', reportRoutes)
-    .route('/api/contact', contactRoutes)
-    .route('/api/events', eventRoutes)
-    .route('/api/servers', serverRoutes)
-    .route('/go', goRoutes);
+    .route('/api/submissions', submissionRoutes(deps))
+    .route('/api/newsletter', newsletterRoutes(deps))
+    .route('/api/reports', reportRoutes(deps))
+    .route('/api/contact', contactRoutes(deps))
+    .route('/api/events', eventRoutes(deps))
+    .route('/api/servers', serverRoutes(deps))
+    .route('/go', goRoutes(deps));
 
-  app.use(
-    '/api/*',
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        c.json(errorJson('method_not_allowed', `Use ${methods.join(', ')}`), 405, { Allow: methods.join(', ') }),
-    }),
-  );
+  // 405 for a path some route serves with other methods (what hono/method-not-allowed does,
+  // answered from notFound so that it adds no middleware to the routes that do match).
+  let methodsByPath: TrieRouter<string[]> | undefined;
+  const allowedMethods = (path: string): string[] => {
+    if (!methodsByPath) {
+      const byPath = new Map<string, Set<string>>();
+      for (const route of app.routes) {
+        if (route.method === 'ALL' || route.method === 'HEAD') continue;
+        const methods = byPath.get(route.path) ?? new Set<string>();
+        methods.add(route.method);
+        if (route.method === 'GET') methods.add('HEAD');
+        byPath.set(route.path, methods);
+      }
+      methodsByPath = new TrieRouter<string[]>();
+      for (const [p, methods] of byPath) methodsByPath.add('ALL', p, [...methods]);
+    }
+    const allowed = new Set<string>();
+    for (const [methods] of methodsByPath.match('ALL', path)[0]) for (const m of methods) allowed.add(m);
+    return [...allowed];
+  };
 
   app.notFound(async (c) => {
     if (c.req.path.startsWith('/api/')) {
-      return secureJson(c, errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
+      const methods = allowedMethods(c.req.path);
+      if (methods.length > 0 && !methods.includes(c.req.method)) {
+        return secureJson(errorJson('method_not_allowed', `Use ${methods.join(', ')}`), 405, {
+          Allow: methods.join(', '),
+        });
+      }
+      return secureJson(errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
     }
     return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
   });
 
   app.onError((err, c) => {
     if (err instanceof ApiError) {
-      return secureJson(c, errorJson(err.code, err.message, err.issues), err.status, err.headers);
+      return secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
     }
     if (err instanceof HTTPException) {
-      return secureJson(c, errorJson('http_error', err.message || 'Request failed'), err.status);
+      return secureJson(errorJson('http_error', err.message || 'Request failed'), err.status);
     }
     const requestId = requestIdOf(c);
     if (isDbUnavailable(err)) {
       console.error(`[${requestId}] database unavailable:`, err);
       return secureJson(
-        c,
         errorJson('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
         503,
-        {
-          'Retry-After': String(DB_RETRY_AFTER_S),
-        },
+        { 'Retry-After': String(DB_RETRY_AFTER_S) },
       );
     }
     console.error(`[${requestId}] unexpected error:`, err);
-    return secureJson(c, errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
+    return secureJson(errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
   });
+
+  const secure = secureAnswers(deps.scriptHashes);
+  const tooLarge = () => {
+    const e = payloadTooLarge();
+    return secureJson(errorJson(e.code, e.message), 413);
+  };
+  const dispatch = routes.fetch;
+  // app.request() (the tests) goes through fetch too.
+  routes.fetch = (request, env, ctx) => {
+    // A declared length over the limit is refused from the header alone, before any route runs;
+    // bodies without one (chunked) are counted as readBody reads them.
+    const length = request.headers.get('content-length');
+    if (length !== null && Number.parseInt(length, 10) > BODY_LIMIT_BYTES && isApiUrl(request.url)) return tooLarge();
+    const res = dispatch(request, env, ctx);
+    return res instanceof Promise ? res.then(secure) : secure(res);
+  };
 
   return routes;
 }

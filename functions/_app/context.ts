@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import type { Env } from './env';
-import type { SecurityHeaderSet } from './middleware/security-headers';
 
 /** What the site rebuild looks like from the app: request one, read its state. */
 export interface RebuildTrigger {
@@ -54,8 +53,6 @@ export interface AppEnv {
     deps: AppDeps;
     /** Set on first use (requestIdOf): only logged errors need one. */
     requestId: string;
-    /** The security headers of every answer (middleware/security-headers.ts). */
-    securityHeaders: SecurityHeaderSet;
     /** Salted hash of the client IP. */
     ipHash: string;
   };

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, validationError } from './errors';
+import { header } from './header';
 
 /** Largest request body any public endpoint reads. */
 export const BODY_LIMIT_BYTES = 32 * 1024;
@@ -86,6 +87,38 @@ async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
   });
 }
 
+/**
+ * The request body from a web Request (Worker, app.request()), at most BODY_LIMIT_BYTES: a
+ * declared length is checked first, and a streamed body is counted as it arrives (413 past it).
+ */
+async function readWebBody(c: Context): Promise<Uint8Array> {
+  const declared = Number(c.req.header('content-length') ?? Number.NaN);
+  if (declared > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > BODY_LIMIT_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return body;
+}
+
 const utf8 = new TextDecoder();
 
 /**
@@ -93,13 +126,13 @@ const utf8 = new TextDecoder();
  * into a plain object. Repeated form fields become arrays.
  */
 export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unknown }> {
-  const contentType = c.req.header('content-type') ?? '';
+  const contentType = header(c, 'content-type') ?? '';
   const semi = contentType.indexOf(';');
   const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   const incoming = nodeBody(c);
   if (type === 'application/json' || type === 'text/plain') {
     // text/plain is what navigator.sendBeacon sends for a string body.
-    const raw = incoming ? utf8.decode(await readNodeBody(incoming)) : await c.req.text();
+    const raw = utf8.decode(await (incoming ? readNodeBody(incoming) : readWebBody(c)));
     try {
       return { kind: 'json', data: JSON.parse(raw) };
     } catch {
@@ -109,13 +142,12 @@ export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unkn
   if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
     let entries: Iterable<[string, FormDataEntryValue]>;
     try {
-      if (!incoming) entries = (await c.req.formData()).entries();
-      else if (type === 'multipart/form-data') {
-        const bytes = await readNodeBody(incoming);
+      const bytes = await (incoming ? readNodeBody(incoming) : readWebBody(c));
+      if (type === 'multipart/form-data') {
         entries = (
           await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } }).formData()
         ).entries();
-      } else entries = new URLSearchParams(utf8.decode(await readNodeBody(incoming))).entries();
+      } else entries = new URLSearchParams(utf8.decode(bytes)).entries();
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw new ApiError(400, 'invalid_form', 'The form body could not be read');

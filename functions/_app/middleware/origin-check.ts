@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { Context } from 'hono';
 import { ApiError } from '../lib/errors';
+import { header } from '../lib/header';
 
 const originOf = (value: string | undefined): string | null => {
   if (!value || value === 'null') return null;
@@ -25,31 +25,30 @@ function isAllowed(claimed: string, siteUrl: string, requestUrl: string, host: s
   return claimed === new URL(requestUrl).origin;
 }
 
+const forbidden = () =>
+  new ApiError(403, 'cross_origin', 'Cross-site requests are not accepted. Submit the form from this site.');
+
 /**
- * CSRF defence for public writes: a browser names the page that sent a POST in Origin
- * (or Referer), and it must be this site (SITE_URL's origin or the request's own host).
- * A call with neither header is a non-browser client: allowed for JSON, refused for forms,
- * which only browsers send. `Sec-Fetch-Site: cross-site` is refused outright.
+ * CSRF defence for public writes (403 when it fails): a browser names the page that sent a
+ * POST in Origin (or Referer), and it must be this site (SITE_URL's origin or the request's own
+ * host). A call with neither header is a non-browser client: allowed for JSON, refused for
+ * forms, which only browsers send. `Sec-Fetch-Site: cross-site` is refused outright.
  */
-export function originCheck(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-    const originHeader = c.req.header('origin');
-    const refererHeader = c.req.header('referer');
-    const claimed = originHeader !== undefined ? originOf(originHeader) : originOf(refererHeader);
-    const forbidden = () =>
-      new ApiError(403, 'cross_origin', 'Cross-site requests are not accepted. Submit the form from this site.');
-    if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden();
-    if (claimed) {
-      if (!isAllowed(claimed, c.get('deps').env.SITE_URL, c.req.url, c.req.header('host'))) throw forbidden();
-      return next();
-    }
-    // An Origin of "null" or garbage comes from sandboxed or privacy-stripped browser contexts.
-    if (originHeader !== undefined || refererHeader !== undefined) throw forbidden();
-    const type = (c.req.header('content-type') ?? '').toLowerCase();
-    if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
-      throw forbidden();
-    }
-    await next();
-  };
+export function assertSameOrigin(c: Context, siteUrl: string): void {
+  const method = c.req.method;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
+  if (header(c, 'sec-fetch-site') === 'cross-site') throw forbidden();
+  const originHeader = header(c, 'origin');
+  const refererHeader = header(c, 'referer');
+  const claimed = originHeader !== undefined ? originOf(originHeader) : originOf(refererHeader);
+  if (claimed) {
+    if (!isAllowed(claimed, siteUrl, c.req.url, header(c, 'host'))) throw forbidden();
+    return;
+  }
+  // An Origin of "null" or garbage comes from sandboxed or privacy-stripped browser contexts.
+  if (originHeader !== undefined || refererHeader !== undefined) throw forbidden();
+  const type = (header(c, 'content-type') ?? '').toLowerCase();
+  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
+    throw forbidden();
+  }
 }

@@ -76,18 +76,31 @@ function storeFor(deps: AppDeps): RateLimitStore {
   return store;
 }
 
-/** 429 with Retry-After once a hashed IP passes `rule` on this endpoint; off when RATE_LIMITS=false. */
+const tooMany = (resetAt: number) =>
+  new ApiError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, {
+    'Retry-After': String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))),
+  });
+
+/**
+ * Counts one request of the client `ipHash` against `rule`: 429 with Retry-After once it is past
+ * the limit; nothing when RATE_LIMITS=false. Synchronous with the in-memory store (no promise
+ * per request on the hot paths), a promise with a shared store.
+ */
+export function countRequest(deps: AppDeps, rule: RateLimitRule, ipHash: string): void | Promise<void> {
+  if (!deps.env.RATE_LIMITS) return;
+  const hit = storeFor(deps).hit(`${rule.name}:${ipHash}`, rule.windowMs);
+  if (hit instanceof Promise) {
+    return hit.then(({ count, resetAt }) => {
+      if (count > rule.limit) throw tooMany(resetAt);
+    });
+  }
+  if (hit.count > rule.limit) throw tooMany(hit.resetAt);
+}
+
+/** `countRequest` as middleware, for routes under the admin tree (whose middleware sets deps and ipHash). */
 export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.get('deps');
-    if (!deps.env.RATE_LIMITS) return next();
-    const { count, resetAt } = await storeFor(deps).hit(`${rule.name}:${c.get('ipHash')}`, rule.windowMs);
-    if (count > rule.limit) {
-      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-      throw new ApiError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.', undefined, {
-        'Retry-After': String(retryAfter),
-      });
-    }
+    await countRequest(c.get('deps'), rule, c.get('ipHash'));
     await next();
   };
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
+import type { TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed, JSONValue } from 'hono/utils/types';
 
@@ -46,11 +46,15 @@ export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** The headers of JSON answers: the same set, with the API policy (no script hashes, so one frozen record). */
-const API_RECORD: Readonly<Record<string, string>> = Object.freeze({
-  ...securityHeaderSet(),
-  'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
-});
+/**
+ * The headers of JSON answers: the same set with the API policy, less the two that only mean
+ * something for a document a browser renders (X-Frame-Options, which frame-ancestors supersedes,
+ * and Cross-Origin-Opener-Policy, which applies to top-level documents). One frozen record.
+ */
+const API_RECORD: Readonly<Record<string, string>> = (() => {
+  const { 'X-Frame-Options': _frame, 'Cross-Origin-Opener-Policy': _opener, ...rest } = securityHeaderSet();
+  return Object.freeze({ ...rest, 'Content-Security-Policy': API_CONTENT_SECURITY_POLICY });
+})();
 const API_ENTRIES = Object.entries(API_RECORD);
 const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', ...API_RECORD });
 
@@ -58,81 +62,67 @@ const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type
 const isJson = (contentType: string | null | undefined): boolean =>
   !!contentType && /^application\/(?:[\w.+-]*\+)?json\b/i.test(contentType);
 
-/** The security headers of the current script hashes (pages), as entries and as a record. */
-export interface SecurityHeaderSet {
-  entries: readonly (readonly [string, string])[];
-  /** The set as a frozen record. */
-  record: Readonly<Record<string, string>>;
-}
-
-/** Responses built with the headers already in place (secureJson), which the middleware leaves alone. */
+/** Responses built with the headers already in place (secureJson), which secureAnswers leaves alone. */
 const secured = new WeakSet<Response>();
 
 const NO_HASHES: readonly string[] = [];
 
 /**
- * Adds the security headers to every response unless a handler set its own value. The set is
- * put on the context first, for secureJson; other answers get it added once they are built.
+ * Adds the security headers to an answer unless it was built with them (secureJson) or a
+ * handler set its own value. JSON takes the API set; everything else (pages, redirects, text)
+ * the document set with the current script hashes, rebuilt only when a rebuild brings new ones.
+ * Applied once around the app's dispatch rather than as middleware: a route whose only handler
+ * is its own takes Hono's fast path, without the middleware chain's promise per layer.
  */
-export const securityHeaders = (
-  getScriptHashes: () => readonly string[] = () => NO_HASHES,
-): MiddlewareHandler<{ Variables: { securityHeaders: SecurityHeaderSet } }> => {
-  // The set only changes when a rebuild brings new script hashes: build it once per set.
-  let memo: { hashes: readonly string[]; key: string; set: SecurityHeaderSet } | undefined;
-  return async (c, next) => {
+export function secureAnswers(getScriptHashes: () => readonly string[] = () => NO_HASHES): (res: Response) => Response {
+  let memo: { hashes: readonly string[]; key: string; entries: readonly (readonly [string, string])[] } | undefined;
+  const pageEntries = () => {
     const hashes = getScriptHashes();
     if (memo?.hashes !== hashes) {
       const key = hashes.join(' ');
       if (memo?.key === key) memo.hashes = hashes;
-      else {
-        const record = securityHeaderSet(hashes);
-        const set = { entries: Object.entries(record), record: Object.freeze(record) };
-        memo = { hashes, key, set };
+      else memo = { hashes, key, entries: Object.entries(securityHeaderSet(hashes)) };
+    }
+    return memo.entries;
+  };
+  return (res) => {
+    if (secured.has(res)) return res;
+    let out = res;
+    let headers = res.headers;
+    for (const [name, value] of isJson(headers.get('content-type')) ? API_ENTRIES : pageEntries()) {
+      if (headers.has(name)) continue;
+      try {
+        headers.set(name, value);
+      } catch {
+        // Immutable headers (a fetched or redirect Response): copy once, then add.
+        out = new Response(out.body, out);
+        headers = out.headers;
+        headers.set(name, value);
       }
     }
-    const { set } = memo;
-    c.set('securityHeaders', set);
-    await next();
-    const res = c.res;
-    if (secured.has(res)) return;
-    // A handler's own value wins. Added after the fact rather than with c.header() up front, so
-    // answers built by secureJson (the busiest endpoints) never pay for a Headers object.
-    const headers = res.headers;
-    for (const [name, value] of isJson(headers.get('content-type')) ? API_ENTRIES : set.entries) {
-      if (!headers.has(name)) headers.set(name, value);
-    }
+    return out;
   };
-};
+}
 
 /**
- * An answer with the security headers already in it, in a plain record: @hono/node-server
+ * A JSON answer with the API headers already in it, in a plain record: @hono/node-server
  * writes such a Response straight to the socket, where a Headers object (what c.json and
- * c.body build once any header is set) costs a conversion per answer. `headers` win (same spelling).
+ * c.body build once any header is set) costs a conversion per answer. `headers` win (same
+ * spelling). Any other body is answered as given and gets the page headers from secureAnswers.
  */
-export function secureResponse(
-  c: Context,
-  body: string,
-  status: ContentfulStatusCode,
-  headers: Record<string, string>,
-) {
-  const set = c.get('securityHeaders') as SecurityHeaderSet | undefined;
-  // Outside the middleware (an error thrown before it ran): a plain c.body.
-  if (!set) return c.body(body, status, headers);
-  const base = isJson(headers['content-type'] ?? headers['Content-Type']) ? API_RECORD : set.record;
-  const res = new Response(body, { status, headers: { ...base, ...headers } });
+export function secureResponse(body: string, status: ContentfulStatusCode, headers: Record<string, string>): Response {
+  if (!isJson(headers['content-type'] ?? headers['Content-Type'])) return new Response(body, { status, headers });
+  const res = new Response(body, { status, headers: { ...API_RECORD, ...headers } });
   secured.add(res);
   return res;
 }
 
 /** A JSON answer built like secureResponse (no per-answer header copy at all), typed like c.json for `hc<AppType>`. */
 export function secureJson<T extends JSONValue | object, S extends ContentfulStatusCode>(
-  c: Context,
   data: T,
   status: S,
   headers?: Record<string, string>,
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
-  const set = c.get('securityHeaders') as SecurityHeaderSet | undefined;
-  if (!set) return c.json(data as JSONValue, status, headers) as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
   const res = new Response(JSON.stringify(data), { status, headers: headers ? { ...API_JSON, ...headers } : API_JSON });
   secured.add(res);
   return res as Response & TypedResponse<JSONParsed<T>, S, 'json'>;

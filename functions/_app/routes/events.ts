@@ -1,40 +1,43 @@
 import { Hono } from 'hono';
 import type { EventWrite } from '../../../db/queries/interactions';
 import { eventsSchema } from '../../../src/lib/schemas/interaction';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
+import { header } from '../lib/header';
+import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
 import { recordEvents } from '../lib/writers';
-import { originCheck } from '../middleware/origin-check';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../middleware/rate-limit';
 import { secureJson } from '../middleware/security-headers';
 
 /**
  * `POST /api/events`: one analytics event or a batch of up to 50, as JSON or as the
  * text/plain string navigator.sendBeacon sends. Conversion values are the server's.
  */
-export const eventRoutes = new Hono<AppEnv>().post('/', originCheck(), rateLimit(RATE_LIMITS.events), async (c) => {
-  const { kind, data } = await readBody(c);
-  if (kind !== 'json') throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
-  const parsed = parseWith(eventsSchema, data);
-  const events = Array.isArray(parsed) ? parsed : [parsed];
-  const userAgent = c.req.header('user-agent')?.slice(0, 256) ?? null;
-  const ipHash = c.get('ipHash');
-  const rows: EventWrite[] = events.map((e) => ({
-    interaction_type: e.interaction_type,
-    target_type: e.target_type,
-    target_id: e.target_id ?? null,
-    server_id: e.server_id ?? null,
-    metadata: e.metadata ?? null,
-    session_id: e.session_id || null,
-    user_agent: userAgent,
-    ip_address: ipHash,
-    campaign_id: e.campaign_id || null,
-    referrer: e.referrer || null,
-    utm_source: e.utm_source || null,
-    utm_medium: e.utm_medium || null,
-    utm_campaign: e.utm_campaign || null,
-  }));
-  const accepted = await recordEvents(c.get('deps'), rows);
-  return secureJson(c, { accepted }, 202);
-});
+export const eventRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>().post('/', async (c) => {
+    await admit(c, deps, { write: true, limit: RATE_LIMITS.events });
+    const { kind, data } = await readBody(c);
+    if (kind !== 'json') throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
+    const parsed = parseWith(eventsSchema, data);
+    const events = Array.isArray(parsed) ? parsed : [parsed];
+    const userAgent = header(c, 'user-agent')?.slice(0, 256) ?? null;
+    const ipHash = c.get('ipHash');
+    const rows: EventWrite[] = events.map((e) => ({
+      interaction_type: e.interaction_type,
+      target_type: e.target_type,
+      target_id: e.target_id ?? null,
+      server_id: e.server_id ?? null,
+      metadata: e.metadata ?? null,
+      session_id: e.session_id || null,
+      user_agent: userAgent,
+      ip_address: ipHash,
+      campaign_id: e.campaign_id || null,
+      referrer: e.referrer || null,
+      utm_source: e.utm_source || null,
+      utm_medium: e.utm_medium || null,
+      utm_campaign: e.utm_campaign || null,
+    }));
+    const accepted = await recordEvents(deps, rows);
+    return secureJson({ accepted }, 202);
+  });

@@ -3,13 +3,13 @@ import { insertInteractions } from '../../../db/queries/interactions';
 import { subscribeEmail, unsubscribeEmail } from '../../../db/queries/newsletter';
 import { conversionValue } from '../../../src/lib/enums';
 import { newsletterSchema, unsubscribeSchema } from '../../../src/lib/schemas/newsletter';
-import { type AppEnv, requestIdOf } from '../context';
+import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/form-redirect';
+import { admit } from '../lib/request';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
 import { parseWith, readBody } from '../lib/validate';
-import { originCheck } from '../middleware/origin-check';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../middleware/rate-limit';
 import { verifyTurnstile } from '../middleware/turnstile';
 
 const home = (state: 'subscribed' | 'already_subscribed' | 'invalid') => `/?newsletter=${state}#newsletter`;
@@ -27,76 +27,78 @@ const badToken = () =>
  * `POST /api/newsletter` (signup), `POST /api/newsletter/unsubscribe` (signed token) and
  * `GET /api/newsletter/unsubscribe?token=` (the confirmation page an email link opens).
  */
-export const newsletterRoutes = new Hono<AppEnv>()
-  .post('/', originCheck(), rateLimit(RATE_LIMITS.newsletter), async (c) => {
-    const { kind, data } = await readBody(c);
-    const deps = c.get('deps');
-    let email: string;
-    try {
-      email = parseWith(newsletterSchema, data).email;
-      await verifyTurnstile(c, data);
-    } catch (err) {
-      if (kind === 'form' && err instanceof ApiError && err.status < 500) return c.redirect(home('invalid'), 303);
-      throw err;
-    }
-    const result = await subscribeEmail(deps.db, email);
-    if (!result.ok) {
-      if (kind === 'form') return c.redirect(home('already_subscribed'), 303);
-      return c.json({ error: { code: 'already_subscribed', message: result.message } }, 409);
-    }
-    try {
-      await insertInteractions(deps.db, {
-        interaction_type: 'signup',
-        target_type: 'newsletter',
-        target_id: String(result.subscriber.id),
-        metadata: { source: 'homepage' },
-        user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
-        ip_address: c.get('ipHash'),
-        conversion_value: conversionValue('signup', 'newsletter'),
-      });
-    } catch (err) {
-      // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
-      console.warn(`[${requestIdOf(c)}] newsletter signup not tracked:`, err);
-    }
-    if (kind === 'form') return c.redirect(home('subscribed'), 303);
-    const { id, status } = result.subscriber;
-    return c.json({ subscriber: { id, email: result.subscriber.email, status } }, 201);
-  })
-  .get('/unsubscribe', rateLimit(RATE_LIMITS.unsubscribe), async (c) => {
-    const token = c.req.query('token') ?? '';
-    const email = token.length <= 512 ? await verifyUnsubscribeToken(c.get('deps').env.SESSION_SECRET, token) : null;
-    c.header('Cache-Control', 'no-store');
-    if (!email) {
-      return c.html(page('Invalid link', '<p>This unsubscribe link is invalid or has been altered.</p>'), 400);
-    }
-    // A GET only confirms: mail scanners follow links, so the change needs the button's POST.
-    return c.html(
-      page(
-        'Unsubscribe from the newsletter',
-        `<p>Stop the weekly premium-server picks for <strong>${escapeHtml(email)}</strong>?</p><form method="post" action="/api/newsletter/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Unsubscribe</button></form>`,
-      ),
-    );
-  })
-  .post('/unsubscribe', originCheck(), rateLimit(RATE_LIMITS.unsubscribe), async (c) => {
-    const { kind, data } = await readBody(c);
-    const deps = c.get('deps');
-    const { token } = parseWith(unsubscribeSchema, data);
-    const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token);
-    if (!email) {
-      if (kind === 'form') {
+export const newsletterRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>()
+    .post('/', async (c) => {
+      await admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
+      const { kind, data } = await readBody(c);
+      let email: string;
+      try {
+        email = parseWith(newsletterSchema, data).email;
+        await verifyTurnstile(c, data);
+      } catch (err) {
+        if (kind === 'form' && err instanceof ApiError && err.status < 500) return c.redirect(home('invalid'), 303);
+        throw err;
+      }
+      const result = await subscribeEmail(deps.db, email);
+      if (!result.ok) {
+        if (kind === 'form') return c.redirect(home('already_subscribed'), 303);
+        return c.json({ error: { code: 'already_subscribed', message: result.message } }, 409);
+      }
+      try {
+        await insertInteractions(deps.db, {
+          interaction_type: 'signup',
+          target_type: 'newsletter',
+          target_id: String(result.subscriber.id),
+          metadata: { source: 'homepage' },
+          user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+          ip_address: c.get('ipHash'),
+          conversion_value: conversionValue('signup', 'newsletter'),
+        });
+      } catch (err) {
+        // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
+        console.warn(`[${requestIdOf(c)}] newsletter signup not tracked:`, err);
+      }
+      if (kind === 'form') return c.redirect(home('subscribed'), 303);
+      const { id, status } = result.subscriber;
+      return c.json({ subscriber: { id, email: result.subscriber.email, status } }, 201);
+    })
+    .get('/unsubscribe', async (c) => {
+      await admit(c, deps, { write: false, limit: RATE_LIMITS.unsubscribe });
+      const token = c.req.query('token') ?? '';
+      const email = token.length <= 512 ? await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token) : null;
+      c.header('Cache-Control', 'no-store');
+      if (!email) {
         return c.html(page('Invalid link', '<p>This unsubscribe link is invalid or has been altered.</p>'), 400);
       }
-      throw badToken();
-    }
-    const subscriber = await unsubscribeEmail(deps.db, email);
-    if (!subscriber) {
-      if (kind === 'form') return c.html(page('Not subscribed', '<p>This address is not on the list.</p>'), 404);
-      throw new ApiError(404, 'not_found', 'No subscriber with this email');
-    }
-    if (kind === 'form') {
+      // A GET only confirms: mail scanners follow links, so the change needs the button's POST.
       return c.html(
-        page('You are unsubscribed', `<p><strong>${escapeHtml(email)}</strong> will get no more newsletters.</p>`),
+        page(
+          'Unsubscribe from the newsletter',
+          `<p>Stop the weekly premium-server picks for <strong>${escapeHtml(email)}</strong>?</p><form method="post" action="/api/newsletter/unsubscribe"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">Unsubscribe</button></form>`,
+        ),
       );
-    }
-    return c.json({ subscriber }, 200);
-  });
+    })
+    .post('/unsubscribe', async (c) => {
+      await admit(c, deps, { write: true, limit: RATE_LIMITS.unsubscribe });
+      const { kind, data } = await readBody(c);
+      const { token } = parseWith(unsubscribeSchema, data);
+      const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token);
+      if (!email) {
+        if (kind === 'form') {
+          return c.html(page('Invalid link', '<p>This unsubscribe link is invalid or has been altered.</p>'), 400);
+        }
+        throw badToken();
+      }
+      const subscriber = await unsubscribeEmail(deps.db, email);
+      if (!subscriber) {
+        if (kind === 'form') return c.html(page('Not subscribed', '<p>This address is not on the list.</p>'), 404);
+        throw new ApiError(404, 'not_found', 'No subscriber with this email');
+      }
+      if (kind === 'form') {
+        return c.html(
+          page('You are unsubscribed', `<p><strong>${escapeHtml(email)}</strong> will get no more newsletters.</p>`),
+        );
+      }
+      return c.json({ subscriber }, 200);
+    });

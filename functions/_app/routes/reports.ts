@@ -2,43 +2,45 @@ import { Hono } from 'hono';
 import { getServerFlags } from '../../../db/queries/outbound';
 import { createReport } from '../../../db/queries/reports';
 import { reportSchema } from '../../../src/lib/schemas/report';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
+import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
-import { originCheck } from '../middleware/origin-check';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../middleware/rate-limit';
 
 /** `POST /api/reports`: a visitor's report about a listed server, tracked as an interaction too. */
-export const reportRoutes = new Hono<AppEnv>().post('/', originCheck(), rateLimit(RATE_LIMITS.reports), async (c) => {
-  const { data } = await readBody(c);
-  const input = parseWith(reportSchema, data);
-  const { db } = c.get('deps');
-  const server = (await getServerFlags(db, [input.server_id])).get(input.server_id);
-  if (!server?.is_active) {
-    throw new ApiError(404, 'not_found', `No listed server with server_id ${input.server_id}`, [
-      { path: 'server_id', message: 'Unknown server' },
-    ]);
-  }
-  const report = await createReport(
-    db,
-    {
-      server_id: input.server_id,
-      reason: input.reason,
-      details: input.details ?? null,
-      session_id: input.session_id || null,
-    },
-    {
-      interaction_type: 'click',
-      target_type: 'server',
-      target_id: String(input.server_id),
-      server_id: input.server_id,
-      metadata: { action: 'report', reason: input.reason, details: input.details ?? null },
-      session_id: input.session_id || null,
-      user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
-      ip_address: c.get('ipHash'),
-      // A report is not a join: it carries no conversion value.
-      conversion_value: null,
-    },
-  );
-  return c.json({ report }, 201);
-});
+export const reportRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>().post('/', async (c) => {
+    await admit(c, deps, { write: true, limit: RATE_LIMITS.reports });
+    const { data } = await readBody(c);
+    const input = parseWith(reportSchema, data);
+    const { db } = deps;
+    const server = (await getServerFlags(db, [input.server_id])).get(input.server_id);
+    if (!server?.is_active) {
+      throw new ApiError(404, 'not_found', `No listed server with server_id ${input.server_id}`, [
+        { path: 'server_id', message: 'Unknown server' },
+      ]);
+    }
+    const report = await createReport(
+      db,
+      {
+        server_id: input.server_id,
+        reason: input.reason,
+        details: input.details ?? null,
+        session_id: input.session_id || null,
+      },
+      {
+        interaction_type: 'click',
+        target_type: 'server',
+        target_id: String(input.server_id),
+        server_id: input.server_id,
+        metadata: { action: 'report', reason: input.reason, details: input.details ?? null },
+        session_id: input.session_id || null,
+        user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+        ip_address: c.get('ipHash'),
+        // A report is not a join: it carries no conversion value.
+        conversion_value: null,
+      },
+    );
+    return c.json({ report }, 201);
+  });

@@ -5,8 +5,9 @@ import { getCategoryByName, getCategoryBySlug, isListedCategory } from '../../..
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { ListingCache } from '../lib/listing-cache';
+import { admit } from '../lib/request';
 import { parseWith } from '../lib/validate';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../middleware/rate-limit';
 import { secureResponse } from '../middleware/security-headers';
 
 /** 'All', a display name ('Sports Betting', any case) or a slug ('sports-betting') -> the stored name. */
@@ -83,33 +84,34 @@ function cacheFor(deps: AppDeps): ListingCache<string> {
  * `GET /api/servers`: one page of the public listing for the islands' search, filters and
  * pages past the prebuilt first one. Falls back to the sample set, visibly, when the database fails.
  */
-export const serverRoutes = new Hono<AppEnv>().get('/', rateLimit(RATE_LIMITS.servers), async (c) => {
-  const q = parseWith(serverQuerySchema, c.req.query());
-  const filter: ServerFilter = {
-    category: categoryName(q.category),
-    subcategory: q.subcategory || undefined,
-    search: q.search || undefined,
-    premiumOnly: q.premium,
-    sort: q.sort,
-    page: q.page,
-    perPage: q.per_page,
-  };
-  const respond = (json: string, source: 'database' | 'sample') =>
-    secureResponse(c, json, 200, {
-      'Content-Type': 'application/json; charset=UTF-8',
-      'Cache-Control': source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60',
-      'X-Data-Source': source,
-    });
-  const page = (result: { servers: Server[]; total: number }) =>
-    JSON.stringify({ servers: result.servers, total: result.total, page: q.page, per_page: q.per_page });
-  let json: string;
-  try {
-    const deps = c.get('deps');
-    // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
-    json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
-  } catch (err) {
-    console.warn(`[${requestIdOf(c)}] server listing failed, answering with the sample servers:`, err);
-    return respond(page(listSampleServers(filter)), 'sample');
-  }
-  return respond(json, 'database');
-});
+export const serverRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>().get('/', async (c) => {
+    await admit(c, deps, { write: false, limit: RATE_LIMITS.servers });
+    const q = parseWith(serverQuerySchema, c.req.query());
+    const filter: ServerFilter = {
+      category: categoryName(q.category),
+      subcategory: q.subcategory || undefined,
+      search: q.search || undefined,
+      premiumOnly: q.premium,
+      sort: q.sort,
+      page: q.page,
+      perPage: q.per_page,
+    };
+    const respond = (json: string, source: 'database' | 'sample') =>
+      secureResponse(json, 200, {
+        'Content-Type': 'application/json; charset=UTF-8',
+        'Cache-Control': source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60',
+        'X-Data-Source': source,
+      });
+    const page = (result: { servers: Server[]; total: number }) =>
+      JSON.stringify({ servers: result.servers, total: result.total, page: q.page, per_page: q.per_page });
+    let json: string;
+    try {
+      // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
+      json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
+    } catch (err) {
+      console.warn(`[${requestIdOf(c)}] server listing failed, answering with the sample servers:`, err);
+      return respond(page(listSampleServers(filter)), 'sample');
+    }
+    return respond(json, 'database');
+  });

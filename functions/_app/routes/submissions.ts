@@ -1,25 +1,23 @@
 import { Hono } from 'hono';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { formFailure } from '../lib/form-redirect';
+import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
 import { storeSubmission } from '../lib/writers';
-import { originCheck } from '../middleware/origin-check';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../middleware/rate-limit';
 import { secureJson } from '../middleware/security-headers';
 import { verifyTurnstile } from '../middleware/turnstile';
 
 /** `POST /api/submissions`: an owner's server, stored as pending for review. */
-export const submissionRoutes = new Hono<AppEnv>().post(
-  '/',
-  originCheck(),
-  rateLimit(RATE_LIMITS.submissions),
-  async (c) => {
+export const submissionRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>().post('/', async (c) => {
+    await admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
     const { kind, data } = await readBody(c);
     try {
       const input = parseWith(submissionSchema, data);
       await verifyTurnstile(c, data);
-      const submission = await storeSubmission(c.get('deps'), {
+      const submission = await storeSubmission(deps, {
         server_name: input.server_name,
         server_description: input.server_description,
         category: input.category,
@@ -35,10 +33,9 @@ export const submissionRoutes = new Hono<AppEnv>().post(
       if (kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }
-      return secureJson(c, { submission }, 201);
+      return secureJson({ submission }, 201);
     } catch (err) {
       if (kind === 'form') return formFailure(c, '/submit-server', err);
       throw err;
     }
-  },
-);
+  });
