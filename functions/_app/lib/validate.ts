@@ -22,6 +22,7 @@ interface NodeBody {
   readonly readableEnded: boolean;
   read(): Uint8Array | null;
   pause(): unknown;
+  resume(): unknown;
   on(event: string, fn: (arg: never) => void): unknown;
   off(event: string, fn: (arg: never) => void): unknown;
 }
@@ -45,7 +46,12 @@ async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
   if (!incoming.complete && declared >= 0) await undefined;
   if (incoming.readableFlowing === null && (incoming.complete || incoming.readableLength === declared)) {
     if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
-    return incoming.read() ?? new Uint8Array(0);
+    const body = incoming.read() ?? new Uint8Array(0);
+    // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
+    // the message: left paused it would still be open when the answer goes out, and
+    // @hono/node-server would then set two timers per request to drain it.
+    incoming.resume();
+    return body;
   }
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
