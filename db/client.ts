@@ -82,7 +82,10 @@ function nativePreparedStatements(path: string, client: Client): () => PreparedS
       conn.exec('PRAGMA synchronous = NORMAL');
       conn.exec('PRAGMA foreign_keys = ON');
       api = {
-        run: (sql, args) => void statement(sql).run(args),
+        run: (sql, args) => {
+          const { changes, lastInsertRowid } = statement(sql).run(args);
+          return { changes, lastInsertRowid };
+        },
         all: (sql, args) => statement(sql).all(args) as Record<string, unknown>[],
       };
     }

@@ -7,8 +7,8 @@ import type { Db } from './client';
  * as to run), so the hot-path writes go through this when the runtime offers one.
  */
 export interface PreparedStatements {
-  /** Runs a statement that returns no rows. */
-  run(sql: string, args: InValue[]): void;
+  /** Runs a statement that returns no rows; answers the rows it changed and the last rowid. */
+  run(sql: string, args: InValue[]): { changes: number; lastInsertRowid: number | bigint };
   /** Runs a statement and returns its rows as objects keyed by column name. */
   all(sql: string, args: InValue[]): Record<string, unknown>[];
 }
