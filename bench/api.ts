@@ -128,7 +128,9 @@ function coldTerms(n: number): string[] {
 export const bench: BenchModule = async (ctx) => {
   mkdirSync(ctx.tmp, { recursive: true });
   const sizes = ctx.quick ? [1_000, 10_000] : [10_000, 100_000];
-  const seconds = ctx.quick ? 3 : 5;
+  const seconds = ctx.quick ? 3 : 4;
+  /** Adjacent hello-world/endpoint pairs per write row. */
+  const rounds = ctx.quick ? 3 : 5;
   const rows: (string | number)[][] = [
     [
       'endpoint',
@@ -198,29 +200,42 @@ export const bench: BenchModule = async (ctx) => {
         // Warm-up (JIT, statement caches), not measured.
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
         await settled();
-        const hello = await paired();
         const before = await count(table);
         const answeredBefore = answered.get(path) ?? 0;
-        const r = await load(`${base}${path}`, seconds, { method: 'POST', body, contentType: 'application/json' });
+        // Several adjacent pairs (hello-world, then the endpoint); the row is the pair with the
+        // median ratio, so one disturbed second on this shared machine does not make the figure.
+        const pairs: { hello: number; r: Load; ratio: number }[] = [];
+        let errors = 0;
+        let received = 0;
+        for (let round = 0; round < rounds; round++) {
+          const hello = await paired();
+          const r = await load(`${base}${path}`, seconds, { method: 'POST', body, contentType: 'application/json' });
+          errors += r.errors;
+          received += r.ok;
+          pairs.push({ hello, r, ratio: r.rps / hello });
+        }
         await settled();
         const stored = (await count(table)) - before;
         const ok = (answered.get(path) ?? 0) - answeredBefore;
-        const ratio = r.rps / hello;
+        const ratios = pairs.map((p) => p.ratio).sort((a, b) => a - b);
+        const median = pairs.find((p) => p.ratio === ratios[Math.floor(ratios.length / 2)])!;
         rows.push([
           label,
           size,
-          r.rps,
-          r.p50,
-          r.p99,
-          r.errors,
-          hello,
-          ratio.toFixed(2),
+          median.r.rps,
+          median.r.p50,
+          median.r.p99,
+          errors,
+          median.hello,
+          `${median.ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
           `${stored} = ${ok}: ${stored === ok ? 'yes' : 'NO'}`,
         ]);
         notes.push(
-          `${label} at ${size}: ${(ratio * 100).toFixed(0)}% of hello-world (target >= ${target * 100}%): ${ratio >= target ? 'met' : 'missed'}; ${r.errors} errors; stored ${stored} rows for ${ok} 2xx answers sent (${r.ok} received before autocannon stopped).`,
+          `${label} at ${size}: ${(median.ratio * 100).toFixed(0)}% of hello-world, median of ${rounds} pairs (target >= ${target * 100}%): ${median.ratio >= target ? 'met' : 'missed'}; ${errors} errors; stored ${stored} rows for ${ok} 2xx answers sent (${received} received before autocannon stopped).`,
         );
-        ctx.log(`${size}: ${label} ${r.rps} req/s vs hello ${hello}, p99 ${r.p99} ms`);
+        ctx.log(
+          `${size}: ${label} ${median.r.rps} req/s vs hello ${median.hello} (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}), p99 ${median.r.p99} ms`,
+        );
       }
 
       const reads: [string, string][] = [
@@ -270,7 +285,7 @@ export const bench: BenchModule = async (ctx) => {
   }
   const section: BenchSection = {
     title: 'Public API under load',
-    description: `autocannon, 50 connections, ${seconds} s per row after a 1 s warm-up, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono route on the same server, measured right before each row (the machine is shared, so only adjacent runs compare). "rows stored = 2xx" compares the table's new rows with the 2xx answers the server sent.`,
+    description: `autocannon, 50 connections, ${seconds} s per run after a 1 s warm-up, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono route on the same server, measured right before each run (the machine is shared, so only adjacent runs compare). Each write row is the median of ${rounds} such adjacent pairs (every pair's ratio in brackets); its errors count all of them. "rows stored = 2xx" compares the table's new rows with the 2xx answers the server sent over all the pairs.`,
     rows,
     notes,
   };

@@ -1,6 +1,6 @@
 import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
-import { conversionValue } from '../../src/lib/enums';
+import { CONVERSION_VALUES } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { type InteractionRow, userInteractions } from '../schema';
@@ -48,8 +48,8 @@ const EVENT_COLUMNS = [
 /**
  * Stores analytics events in one statement: ids of unknown servers are kept only as target_id
  * (the foreign key would refuse them), and conversion values come from SPEC section 9, never
- * from the client. Each row carries both possible values (conversionValue for a plain and for a
- * premium server) and the join with discord_servers picks one, so no separate read is needed.
+ * from the client: the statement computes them from the event's type and target and, through
+ * the join with discord_servers, the server's premium flags, so no separate read is needed.
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -60,10 +60,6 @@ export async function insertEvents(db: Db, events: EventWrite[]): Promise<number
       else if (col === 'metadata') args.push(e.metadata == null ? null : JSON.stringify(e.metadata));
       else args.push(e[col] ?? null);
     }
-    args.push(
-      conversionValue(e.interaction_type, e.target_type, false),
-      conversionValue(e.interaction_type, e.target_type, true),
-    );
   }
   // Plain SQL text and arguments: building this through drizzle's template cost more than the
   // write itself on the events hot path (hundreds of SQL objects per batch). Where the runtime
@@ -75,19 +71,27 @@ export async function insertEvents(db: Db, events: EventWrite[]): Promise<number
   return events.length;
 }
 
+/** SPEC section 9's conversion values as one SQL expression over the event row `v` and its server `s` (constants of ours, never input). */
+const CONVERSION_SQL = `CASE ${CONVERSION_VALUES.map(
+  (c) =>
+    `WHEN v.interaction_type = '${c.type}' AND v.target_type = '${c.target}' THEN ${
+      c.premium === undefined
+        ? c.value
+        : `CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN ${c.premium} ELSE ${c.value} END`
+    }`,
+).join(' ')} END`;
+
 const eventSqlCache = new Map<number, string>();
 /** The INSERT..SELECT of `n` events, cached per batch size. */
 function eventInsertSql(n: number): string {
   let text = eventSqlCache.get(n);
   if (!text) {
-    const row = `(${Array(EVENT_COLUMNS.length + 2)
-      .fill('?')
-      .join(', ')})`;
+    const row = `(${Array(EVENT_COLUMNS.length).fill('?').join(', ')})`;
     const cols = EVENT_COLUMNS.join(', ');
     const picked = EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', ');
-    text = `WITH v(${cols}, cv_plain, cv_premium) AS (VALUES ${Array(n).fill(row).join(', ')})
+    text = `WITH v(${cols}) AS (VALUES ${Array(n).fill(row).join(', ')})
 INSERT INTO user_interactions (${cols}, conversion_value)
-SELECT ${picked}, CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN v.cv_premium ELSE v.cv_plain END
+SELECT ${picked}, ${CONVERSION_SQL}
 FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
     if (eventSqlCache.size < 1000) eventSqlCache.set(n, text);
   }

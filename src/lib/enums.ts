@@ -43,12 +43,23 @@ export type InteractionType = (typeof INTERACTION_TYPES)[number];
 export const TARGET_TYPES = ['server', 'newsletter', 'premium_cta'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-/** Conversion values of SPEC section 9. */
+/** Conversion values of SPEC section 9: the events that carry one (a premium or sponsored server's click is worth more). */
+export const CONVERSION_VALUES: readonly {
+  type: InteractionType;
+  target: TargetType;
+  value: number;
+  premium?: number;
+}[] = [
+  { type: 'click', target: 'server', value: 1, premium: 5 },
+  { type: 'signup', target: 'newsletter', value: 2 },
+  { type: 'click', target: 'premium_cta', value: 10 },
+];
+
+/** The conversion value of an event (SPEC section 9), or null. */
 export function conversionValue(type: InteractionType, target: TargetType, isPremium = false): number | null {
-  if (target === 'server' && type === 'click') return isPremium ? 5 : 1;
-  if (target === 'newsletter' && type === 'signup') return 2;
-  if (target === 'premium_cta' && type === 'click') return 10;
-  return null;
+  const entry = CONVERSION_VALUES.find((c) => c.type === type && c.target === target);
+  if (!entry) return null;
+  return isPremium ? (entry.premium ?? entry.value) : entry.value;
 }
 
 /** Sort orders of the listing: 'members' (default) or the curated order. */

@@ -25,7 +25,8 @@ export interface Admission {
  * the context (for handlers and helpers), refuses cross-site writes (403) and counts the rate
  * limit (429). Called by each public route's one handler, and as middleware for the admin tree:
  * a route with a single handler takes Hono's fast path (no middleware chain, no promise per layer).
- * Returns nothing when everything was at hand, so the hot paths never wait a turn for it.
+ * Returns nothing when everything was at hand (the caller awaits only a promise), so the hot
+ * paths never wait a turn for it.
  */
 export function admit(c: Context<AppEnv>, deps: AppDeps, admission?: Admission): void | Promise<void> {
   c.set('deps', deps);

@@ -11,7 +11,8 @@ import { verifyTurnstile } from '../middleware/turnstile';
 /** `POST /api/contact`: a message for the team, stored with status 'new'. */
 export const contactRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    await admit(c, deps, { write: true, limit: RATE_LIMITS.contact });
+    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.contact });
+    if (admitted) await admitted;
     const { kind, data } = await readBody(c);
     try {
       const input = parseWith(contactSchema, data);

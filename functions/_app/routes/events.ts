@@ -16,7 +16,8 @@ import { secureJson } from '../middleware/security-headers';
  */
 export const eventRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    await admit(c, deps, { write: true, limit: RATE_LIMITS.events });
+    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.events });
+    if (admitted) await admitted;
     const { kind, data } = await readBody(c);
     if (kind !== 'json') throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
     const parsed = parseWith(eventsSchema, data);

@@ -20,7 +20,8 @@ function safeTarget(link: string | null): string | null {
 /** `GET /go/:slug`: the Join button without JavaScript; 302 to an active server's link, counted as a click. */
 export const goRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().get('/:slug', async (c) => {
-    await admit(c, deps, { write: false, limit: RATE_LIMITS.go });
+    const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
+    if (admitted) await admitted;
     const slug = c.req.param('slug').trim().toLowerCase();
     const server = slug.length <= 100 ? await getJoinTarget(deps.db, slug) : null;
     const target = safeTarget(server?.affiliate_link ?? null);

@@ -30,7 +30,8 @@ const badToken = () =>
 export const newsletterRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .post('/', async (c) => {
-      await admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
+      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
+      if (admitted) await admitted;
       const { kind, data } = await readBody(c);
       let email: string;
       try {
@@ -64,7 +65,8 @@ export const newsletterRoutes = (deps: AppDeps) =>
       return c.json({ subscriber: { id, email: result.subscriber.email, status } }, 201);
     })
     .get('/unsubscribe', async (c) => {
-      await admit(c, deps, { write: false, limit: RATE_LIMITS.unsubscribe });
+      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.unsubscribe });
+      if (admitted) await admitted;
       const token = c.req.query('token') ?? '';
       const email = token.length <= 512 ? await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token) : null;
       c.header('Cache-Control', 'no-store');
@@ -80,7 +82,8 @@ export const newsletterRoutes = (deps: AppDeps) =>
       );
     })
     .post('/unsubscribe', async (c) => {
-      await admit(c, deps, { write: true, limit: RATE_LIMITS.unsubscribe });
+      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.unsubscribe });
+      if (admitted) await admitted;
       const { kind, data } = await readBody(c);
       const { token } = parseWith(unsubscribeSchema, data);
       const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token);

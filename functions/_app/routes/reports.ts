@@ -11,7 +11,8 @@ import { RATE_LIMITS } from '../middleware/rate-limit';
 /** `POST /api/reports`: a visitor's report about a listed server, tracked as an interaction too. */
 export const reportRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    await admit(c, deps, { write: true, limit: RATE_LIMITS.reports });
+    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.reports });
+    if (admitted) await admitted;
     const { data } = await readBody(c);
     const input = parseWith(reportSchema, data);
     const { db } = deps;

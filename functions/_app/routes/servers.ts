@@ -86,7 +86,8 @@ function cacheFor(deps: AppDeps): ListingCache<string> {
  */
 export const serverRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().get('/', async (c) => {
-    await admit(c, deps, { write: false, limit: RATE_LIMITS.servers });
+    const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.servers });
+    if (admitted) await admitted;
     const q = parseWith(serverQuerySchema, c.req.query());
     const filter: ServerFilter = {
       category: categoryName(q.category),

@@ -12,7 +12,8 @@ import { verifyTurnstile } from '../middleware/turnstile';
 /** `POST /api/submissions`: an owner's server, stored as pending for review. */
 export const submissionRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    await admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
+    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
+    if (admitted) await admitted;
     const { kind, data } = await readBody(c);
     try {
       const input = parseWith(submissionSchema, data);
