@@ -44,15 +44,23 @@ async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
   // microtasks run, so one turn later all its declared bytes are usually there to take at once.
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (!incoming.complete && declared >= 0) await undefined;
-  if (incoming.readableFlowing === null && (incoming.complete || incoming.readableLength === declared)) {
-    if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
-    const body = incoming.read() ?? new Uint8Array(0);
-    // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
-    // the message: left paused it would still be open when the answer goes out, and
-    // @hono/node-server would then set two timers per request to drain it.
-    incoming.resume();
-    return body;
-  }
+  return takeNodeBody(incoming, declared) ?? streamNodeBody(incoming);
+}
+
+/** The whole body when it is already buffered (then the stream is left flowing, to end); else undefined. */
+function takeNodeBody(incoming: NodeBody, declared: number): Uint8Array | undefined {
+  if (incoming.readableFlowing !== null || !(incoming.complete || incoming.readableLength === declared)) return;
+  if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const body = incoming.read() ?? new Uint8Array(0);
+  // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
+  // the message: left paused it would still be open when the answer goes out, and
+  // @hono/node-server would then set two timers per request to drain it.
+  incoming.resume();
+  return body;
+}
+
+/** The body as it streams in, counted against BODY_LIMIT_BYTES. */
+function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -137,8 +145,15 @@ export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unkn
   const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   const incoming = nodeBody(c);
   if (type === 'application/json' || type === 'text/plain') {
-    // text/plain is what navigator.sendBeacon sends for a string body.
-    const raw = utf8.decode(await (incoming ? readNodeBody(incoming) : readWebBody(c)));
+    // text/plain is what navigator.sendBeacon sends for a string body. readNodeBody inlined: the
+    // busiest endpoints take a buffered body after a single turn, without another async layer.
+    let bytes: Uint8Array;
+    if (incoming) {
+      const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+      if (!incoming.complete && declared >= 0) await undefined;
+      bytes = takeNodeBody(incoming, declared) ?? (await streamNodeBody(incoming));
+    } else bytes = await readWebBody(c);
+    const raw = utf8.decode(bytes);
     try {
       return { kind: 'json', data: JSON.parse(raw) };
     } catch {

@@ -16,6 +16,9 @@ interface Writers {
  */
 const WINDOW = (fn: () => void) => void setImmediate(fn);
 
+/** Whether this runtime shares writes between requests (fixed for the life of the process or isolate). */
+const GROUP_COMMIT = canGroupCommit();
+
 /** One set of group-commit writers per app (tests build many apps, each with its own database). */
 const writers = new WeakMap<AppDeps, Writers>();
 
@@ -39,13 +42,15 @@ function writersFor(deps: AppDeps): Writers {
 }
 
 /** Stores analytics events, sharing the write with concurrent requests where the runtime allows. */
-export async function recordEvents(deps: AppDeps, events: EventWrite[]): Promise<number> {
-  if (!canGroupCommit()) return insertEvents(deps.db, events);
-  return (await writersFor(deps).events.add(events)).length;
+export function recordEvents(deps: AppDeps, events: EventWrite[]): Promise<number> {
+  if (!GROUP_COMMIT) return insertEvents(deps.db, events);
+  return writersFor(deps)
+    .events.add(events)
+    .then((stored) => stored.length);
 }
 
 /** Stores one submission as pending, sharing the write with concurrent requests where allowed. */
-export async function storeSubmission(deps: AppDeps, input: SubmissionWrite): Promise<SubmissionRecord> {
-  if (!canGroupCommit()) return (await insertSubmissions(deps.db, [input]))[0]!;
-  return (await writersFor(deps).submissions.add([input]))[0]!;
+export function storeSubmission(deps: AppDeps, input: SubmissionWrite): Promise<SubmissionRecord> {
+  const stored = GROUP_COMMIT ? writersFor(deps).submissions.add([input]) : insertSubmissions(deps.db, [input]);
+  return stored.then((rows) => rows[0]!);
 }
