@@ -62,12 +62,17 @@ describe('the Content-Security-Policy fits the answer', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expectSecurityHeaders(res);
+      // Document-only headers are left out of data answers (frame-ancestors already forbids framing).
+      expect(res.headers.get('x-frame-options')).toBeNull();
+      expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
     }
     const page = await t.app.request('/some/page');
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self' 'sha256-test'");
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expectSecurityHeaders(page);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   });
 });
 

@@ -156,6 +156,31 @@ describe('POST /api/submissions', () => {
     expect(await countRows(t.client, 'server_submissions')).toBe(0);
   });
 
+  it('answers 413 for a streamed body over 32 KB without a declared length (the edge path), storing nothing', async () => {
+    t = await createTestApp();
+    const chunk = new TextEncoder().encode('x'.repeat(8 * 1024));
+    for (const type of ['application/json', 'application/x-www-form-urlencoded']) {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ < 6) controller.enqueue(chunk);
+          else controller.close();
+        },
+      });
+      const res = await t.app.request('/api/submissions', {
+        method: 'POST',
+        headers: { 'content-type': type, origin: ORIGIN },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status, type).toBe(413);
+      expect(((await res.json()) as { error: { code: string } }).error.code, type).toBe('payload_too_large');
+      // The read stopped at the limit: the rest of the stream was never pulled.
+      expect(sent, type).toBeLessThan(7);
+    }
+    expect(await countRows(t.client, 'server_submissions')).toBe(0);
+  });
+
   it('answers 405 with Allow for GET', async () => {
     t = await createTestApp();
     const res = await t.app.request('/api/submissions');

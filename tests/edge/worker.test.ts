@@ -62,7 +62,9 @@ describe('the Worker in workerd over HTTP libSQL', () => {
     // A JSON answer takes the API policy; pages (below) take the document policy with the hashes.
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('permissions-policy')).toContain('camera=()');
+    // Document-only headers stay on pages: frame-ancestors already forbids framing the data.
+    expect(res.headers.get('x-frame-options')).toBeNull();
     expect(res.headers.get('strict-transport-security')).toContain('max-age=');
     expect(libsql.pipelines).toBeGreaterThan(0);
   });
