@@ -23,6 +23,10 @@ const errorJson = (code: string, message: string, issues?: ErrorBody['error']['i
   error: { code, message, ...(issues ? { issues } : {}) },
 });
 
+/** The envelope answer of an ApiError, with its status and headers (Retry-After...). */
+const apiErrorAnswer = (err: ApiError) =>
+  secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
+
 /** Whether a URL's path is under /api/. */
 const isApiUrl = (url: string): boolean => {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -49,7 +53,6 @@ export function createApp(deps: AppDeps) {
 
   const routes = app
     .get('/api/health', async (c) => {
-      c.set('deps', deps);
       try {
         await deps.db.run(sql`SELECT 1`);
         return c.json({ ok: true, db: 'up' as const });
@@ -101,9 +104,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      return secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
-    }
+    if (err instanceof ApiError) return apiErrorAnswer(err);
     if (err instanceof HTTPException) {
       return secureJson(errorJson('http_error', err.message || 'Request failed'), err.status);
     }
@@ -121,17 +122,15 @@ export function createApp(deps: AppDeps) {
   });
 
   const secure = secureAnswers(deps.scriptHashes);
-  const tooLarge = () => {
-    const e = payloadTooLarge();
-    return secureJson(errorJson(e.code, e.message), 413);
-  };
   const dispatch = routes.fetch;
   // app.request() (the tests) goes through fetch too.
   routes.fetch = (request, env, ctx) => {
     // A declared length over the limit is refused from the header alone, before any route runs;
     // bodies without one (chunked) are counted as readBody reads them.
     const length = request.headers.get('content-length');
-    if (length !== null && Number.parseInt(length, 10) > BODY_LIMIT_BYTES && isApiUrl(request.url)) return tooLarge();
+    if (length !== null && Number.parseInt(length, 10) > BODY_LIMIT_BYTES && isApiUrl(request.url)) {
+      return apiErrorAnswer(payloadTooLarge());
+    }
     const res = dispatch(request, env, ctx);
     return res instanceof Promise ? res.then(secure) : secure(res);
   };

@@ -16,7 +16,7 @@ function clientHash(c: Context, deps: AppDeps): string | Promise<string> {
 export interface Admission {
   /** Origin check (CSRF) for a state-changing request. */
   write: boolean;
-  /** The allowance per hashed IP; none for health checks. */
+  /** The allowance per hashed IP; none for the admin tree, whose routes set their own. */
   limit?: RateLimitRule;
 }
 
