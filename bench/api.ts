@@ -167,10 +167,8 @@ export const bench: BenchModule = async (ctx) => {
         return Promise.resolve(app.fetch(req, env)).then(
           (res) => {
             inflight--;
-            if (res.status >= 200 && res.status < 300) {
-              const path = new URL(req.url).pathname;
-              answered.set(path, (answered.get(path) ?? 0) + 1);
-            }
+            // Keyed by the whole URL as the server sees it (no parsing per answer).
+            if (res.status >= 200 && res.status < 300) answered.set(req.url, (answered.get(req.url) ?? 0) + 1);
             return res;
           },
           (err: unknown) => {
@@ -215,7 +213,7 @@ export const bench: BenchModule = async (ctx) => {
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
         await settled();
         const before = await count(table);
-        const answeredBefore = answered.get(path) ?? 0;
+        const answeredBefore = answered.get(`${base}${path}`) ?? 0;
         // Several adjacent pairs (hello-world, then the endpoint); the row is the pair with the
         // median ratio, so one disturbed second on this shared machine does not make the figure.
         const pairs: { hello: number; r: Load; ratio: number }[] = [];
@@ -230,7 +228,7 @@ export const bench: BenchModule = async (ctx) => {
         }
         await settled();
         const stored = (await count(table)) - before;
-        const ok = (answered.get(path) ?? 0) - answeredBefore;
+        const ok = (answered.get(`${base}${path}`) ?? 0) - answeredBefore;
         const ratios = pairs.map((p) => p.ratio).sort((a, b) => a - b);
         const median = pairs.find((p) => p.ratio === ratios[Math.floor(ratios.length / 2)])!;
         rows.push([

@@ -33,4 +33,74 @@ describe('GroupCommit', () => {
     await Promise.all([gc.add([1, 2, 3]), gc.add([4, 5, 6]), gc.add([7])]);
     expect(sizes).toEqual([3, 4]);
   });
+
+  describe('a window kept open while callers keep arriving', () => {
+    /** A defer that runs nothing until the test turns the loop. */
+    /** A write that records each batch it is given. */
+    const recording = (writes: number[][]) => async (rows: number[]) => {
+      writes.push(rows);
+      return rows;
+    };
+
+    function manualTurns() {
+      let pending: (() => void)[] = [];
+      return {
+        defer: (fn: () => void) => void pending.push(fn),
+        /** Runs the callbacks deferred so far (one turn), then lets writes settle. */
+        async turn() {
+          const run = pending;
+          pending = [];
+          for (const fn of run) fn();
+          await new Promise((r) => setImmediate(r));
+        },
+        get open() {
+          return pending.length > 0;
+        },
+      };
+    }
+
+    it('shares one write among callers of consecutive turns, and a quiet turn closes it', async () => {
+      const loop = manualTurns();
+      const writes: number[][] = [];
+      const gc = new GroupCommit<number, number>(recording(writes), 500, loop.defer, 4);
+      const a = gc.add([1]);
+      await loop.turn(); // nobody else came: written after a single turn
+      expect(await a).toEqual([1]);
+      expect(writes).toEqual([[1]]);
+
+      const b = gc.add([2]);
+      gc.add([3]);
+      await loop.turn(); // 3 joined during the first turn: wait one more
+      gc.add([4]);
+      expect(writes).toHaveLength(1);
+      await loop.turn(); // 4 joined: wait again
+      expect(writes).toHaveLength(1);
+      await loop.turn(); // a quiet turn: write
+      expect(writes).toEqual([[1], [2, 3, 4]]);
+      expect(await b).toEqual([2]);
+      expect(loop.open).toBe(false);
+    });
+
+    it('stays open at most maxTurns turns, and closes at once when maxRows are queued', async () => {
+      const loop = manualTurns();
+      const writes: number[][] = [];
+      const gc = new GroupCommit<number, number>(recording(writes), 4, loop.defer, 3);
+      gc.add([1]);
+      gc.add([2]);
+      await loop.turn();
+      gc.add([3]);
+      await loop.turn();
+      gc.add([9]);
+      await loop.turn(); // still arriving, but the third turn ends the window
+      expect(writes).toEqual([[1, 2, 3, 9]]);
+
+      gc.add([5]);
+      gc.add([6, 7, 8]); // 4 rows: the window closes at the end of this turn
+      await loop.turn();
+      expect(writes).toEqual([
+        [1, 2, 3, 9],
+        [5, 6, 7, 8],
+      ]);
+    });
+  });
 });
