@@ -61,6 +61,9 @@ export async function insertEvents(db: Db, events: EventWrite[]): Promise<number
       else args.push(e[col] ?? null);
     }
   }
+  // One time for the batch (the rows are committed together), in the column default's ISO
+  // form: bound once, where the default would format the time again for every row.
+  args.push(new Date().toISOString());
   // Plain SQL text and arguments: building this through drizzle's template cost more than the
   // write itself on the events hot path (hundreds of SQL objects per batch). Where the runtime
   // keeps statements prepared (Node, file database) the statement is not compiled again.
@@ -82,7 +85,7 @@ const CONVERSION_SQL = `CASE ${CONVERSION_VALUES.map(
 ).join(' ')} END`;
 
 const eventSqlCache = new Map<number, string>();
-/** The INSERT..SELECT of `n` events, cached per batch size. */
+/** The INSERT..SELECT of `n` events and their shared time (the last argument), cached per batch size. */
 function eventInsertSql(n: number): string {
   let text = eventSqlCache.get(n);
   if (!text) {
@@ -90,8 +93,8 @@ function eventInsertSql(n: number): string {
     const cols = EVENT_COLUMNS.join(', ');
     const picked = EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', ');
     text = `WITH v(${cols}) AS (VALUES ${Array(n).fill(row).join(', ')})
-INSERT INTO user_interactions (${cols}, conversion_value)
-SELECT ${picked}, ${CONVERSION_SQL}
+INSERT INTO user_interactions (${cols}, conversion_value, created_at)
+SELECT ${picked}, ${CONVERSION_SQL}, ?${n * EVENT_COLUMNS.length + 1}
 FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
     if (eventSqlCache.size < 1000) eventSqlCache.set(n, text);
   }

@@ -8,6 +8,7 @@ describe('POST /api/events', () => {
   it('stores one event with 202, a hashed IP and a truncated user agent', async () => {
     t = await createTestApp();
     const server = await seedServer(t.db);
+    const sent = new Date().toISOString();
     const res = await postJson(
       t.app,
       '/api/events',
@@ -38,6 +39,9 @@ describe('POST /api/events', () => {
       campaign_id: 'c-1',
       conversion_value: null,
     });
+    // The time of the write, in the same ISO form as every other created_at (text order is time order).
+    expect(String(row.created_at)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(String(row.created_at) >= sent && String(row.created_at) <= new Date().toISOString()).toBe(true);
     expect(String(row.user_agent)).toHaveLength(256);
     expect(String(row.ip_address)).not.toContain('198.51.100.7');
     expect(String(row.ip_address).length).toBeGreaterThan(20);
