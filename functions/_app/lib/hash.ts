@@ -32,22 +32,35 @@ export function safeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Recent IP hashes: WebCrypto HMAC is async and costly, and a visitor sends many requests. */
-const ipHashes = new Map<string, string>();
+/**
+ * Recent IP hashes per secret (WebCrypto HMAC is async and costly, and a visitor sends many
+ * requests). Two levels rather than one joined key: looking up the address string as it came
+ * (Node keeps one per socket) builds no new string per request.
+ */
+const ipHashes = new Map<string, Map<string, string>>();
+let ipHashCount = 0;
 const IP_HASH_CACHE_MAX = 10_000;
 
 /** The salted hash of an IP seen recently, without waiting (undefined when not memoized yet). */
 export function cachedIpHash(secret: string, ip: string): string | undefined {
-  return ipHashes.get(`${secret}\u0000${ip}`);
+  return ipHashes.get(secret)?.get(ip);
 }
 
 /** The salted hash stored instead of a visitor's IP address (memoized per secret and IP). */
 export async function hashIp(secret: string, ip: string): Promise<string> {
-  const key = `${secret}\u0000${ip}`;
-  const hit = ipHashes.get(key);
+  const hit = cachedIpHash(secret, ip);
   if (hit !== undefined) return hit;
   const hash = await hmac(secret, `ip:${ip}`);
-  if (ipHashes.size >= IP_HASH_CACHE_MAX) ipHashes.clear();
-  ipHashes.set(key, hash);
+  if (ipHashCount >= IP_HASH_CACHE_MAX) {
+    ipHashes.clear();
+    ipHashCount = 0;
+  }
+  let bySecret = ipHashes.get(secret);
+  if (!bySecret) {
+    bySecret = new Map();
+    ipHashes.set(secret, bySecret);
+  }
+  if (!bySecret.has(ip)) ipHashCount++;
+  bySecret.set(ip, hash);
   return hash;
 }
