@@ -27,6 +27,26 @@ const errorJson = (code: string, message: string, issues?: ErrorBody['error']['i
 const apiErrorAnswer = (err: ApiError) =>
   secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
 
+/** Whether a URL's path is the API's or the operator console's (answers no cache may keep). */
+const isPrivateUrl = (url: string): boolean => {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return url.startsWith('/api/', start) || url.startsWith('/admin', start);
+};
+
+/** The answer with `Cache-Control: no-store` unless a handler chose its own caching. */
+function withNoStore(res: Response): Response {
+  if (res.headers.has('cache-control')) return res;
+  try {
+    res.headers.set('Cache-Control', 'no-store');
+    return res;
+  } catch {
+    // Immutable headers (a fetched or redirect Response): copy once, then add.
+    const copy = new Response(res.body, res);
+    copy.headers.set('Cache-Control', 'no-store');
+    return copy;
+  }
+}
+
 /** Whether a URL's path is under /api/. */
 const isApiUrl = (url: string): boolean => {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -121,7 +141,10 @@ export function createApp(deps: AppDeps) {
     return secureJson(errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
   });
 
-  const secure = secureAnswers(deps.scriptHashes);
+  const secure = secureAnswers(deps.contentSecurityPolicy);
+  // API and console answers are never stored by a browser or a cache: JSON ones carry no-store
+  // from the API header set, and this covers the rest (form redirects, text, the console page).
+  const securePrivate = (res: Response) => withNoStore(secure(res));
   const dispatch = routes.fetch;
   // app.request() (the tests) goes through fetch too.
   routes.fetch = (request, env, ctx) => {
@@ -132,7 +155,8 @@ export function createApp(deps: AppDeps) {
       return apiErrorAnswer(payloadTooLarge());
     }
     const res = dispatch(request, env, ctx);
-    return res instanceof Promise ? res.then(secure) : secure(res);
+    const finish = isPrivateUrl(request.url) ? securePrivate : secure;
+    return res instanceof Promise ? res.then(finish) : finish(res);
   };
 
   return routes;

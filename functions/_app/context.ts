@@ -25,8 +25,8 @@ export interface AppDeps {
   rebuild?: RebuildTrigger | undefined;
   /** The client's IP as the runtime sees it (socket on Node, CF-Connecting-IP at the edge). */
   clientIp?: ((req: Request, raw: unknown) => string) | undefined;
-  /** sha256-... hashes of the site's inline scripts, for the CSP. */
-  scriptHashes?: (() => readonly string[]) | undefined;
+  /** The live build's Content-Security-Policy (Astro's, written at build); the base policy when absent. */
+  contentSecurityPolicy?: (() => string) | undefined;
   /** Serves the built site for paths no route matched (Node); undefined means a plain 404. */
   staticSite?: ((c: import('hono').Context) => Promise<Response | undefined>) | undefined;
   /** Cloudflare Access signing keys; defaults to the team's remote JWKS (tests inject a local set). */

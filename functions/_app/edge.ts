@@ -3,6 +3,7 @@ import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -33,12 +34,13 @@ interface EdgeRuntime {
   env: Env;
   /** Undefined when REBUILD_HOOK_URL is not set. */
   hook: HookRebuildTrigger | undefined;
-  hashes: string[];
+  /** The build's Content-Security-Policy, for pages the Worker answers (not-found screens). */
+  policy: string;
 }
 
 /**
  * The Worker's fetch handler: one app per isolate (the database client, the parsed env
- * and the CSP hashes are reused across requests), the static assets behind it.
+ * and the build's CSP are reused across requests), the static assets behind it.
  */
 export function createEdgeHandler() {
   let runtime: Promise<EdgeRuntime> | null = null;
@@ -51,16 +53,16 @@ export function createEdgeHandler() {
     const hook = env.REBUILD_HOOK_URL
       ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
       : undefined;
-    // The CSP of pages answered by the Worker (not-found screens) needs the build's inline-script hashes.
-    const hashes = await bindings.ASSETS.fetch('https://assets.local/csp-hashes.json')
-      .then((r) => (r.ok ? (r.json() as Promise<string[]>) : []))
-      .catch(() => []);
-    const runtimeRef: EdgeRuntime = { env, hook, hashes, app: undefined as never };
+    // Pages answered by the Worker (not-found screens) take the same policy as the static ones.
+    const policy = await bindings.ASSETS.fetch(`https://assets.local/${CSP_POLICY_FILE}`)
+      .then(async (r) => (r.ok ? (await r.text()).trim() : BASE_CONTENT_SECURITY_POLICY))
+      .catch(() => BASE_CONTENT_SECURITY_POLICY);
+    const runtimeRef: EdgeRuntime = { env, hook, policy, app: undefined as never };
     runtimeRef.app = createApp({
       db,
       env,
       rebuild: hook,
-      scriptHashes: () => runtimeRef.hashes,
+      contentSecurityPolicy: () => runtimeRef.policy,
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
       staticSite: (c: Context) => notFoundScreen(bindings, c.req.path),
     });

@@ -46,7 +46,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     db,
     env,
     rebuild: builder,
-    scriptHashes: () => builder.scriptHashes(),
+    contentSecurityPolicy: () => builder.contentSecurityPolicy(),
     staticSite: createStaticHandler(() => builder.liveDir()),
     clientIp: (_req, raw) =>
       (raw as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ??

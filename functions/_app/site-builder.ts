@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RebuildStatus, RebuildTrigger } from './context';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
 
 export interface SiteBuilderOptions {
   /** Project root (where astro.config.mjs is). */
@@ -33,20 +34,20 @@ export class SiteBuilder implements RebuildTrigger {
 
   constructor(private readonly options: SiteBuilderOptions) {}
 
-  #hashes: { dir: string | null; list: string[] } = { dir: null, list: [] };
+  #policy: { dir: string | null; value: string } = { dir: null, value: BASE_CONTENT_SECURITY_POLICY };
 
-  /** sha256 hashes of the live build's inline scripts (written by the build), for the CSP. */
-  scriptHashes(): string[] {
-    if (this.#hashes.dir !== this.#live) {
-      let list: string[] = [];
+  /** The live build's Content-Security-Policy (Astro's, written by the build), read once per build. */
+  contentSecurityPolicy(): string {
+    if (this.#policy.dir !== this.#live) {
+      let value = BASE_CONTENT_SECURITY_POLICY;
       try {
-        list = this.#live ? (JSON.parse(readFileSync(join(this.#live, 'csp-hashes.json'), 'utf8')) as string[]) : [];
+        if (this.#live) value = readFileSync(join(this.#live, CSP_POLICY_FILE), 'utf8').trim();
       } catch {
-        list = [];
+        value = BASE_CONTENT_SECURITY_POLICY;
       }
-      this.#hashes = { dir: this.#live, list };
+      this.#policy = { dir: this.#live, value };
     }
-    return this.#hashes.list;
+    return this.#policy.value;
   }
 
   /** The folder being served, or null before the first build. */

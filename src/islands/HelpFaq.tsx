@@ -86,7 +86,7 @@ export default function HelpFaq({ tabs }: Props) {
               const expanded = open === key;
               return (
                 <li key={key}>
-                  <h2 style={{ margin: 0, fontSize: '1rem' }}>
+                  <h2 className="faq-q-heading">
                     <button
                       type="button"
                       className="faq-q"

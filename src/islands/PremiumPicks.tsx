@@ -58,7 +58,9 @@ export default function PremiumPicks({ servers }: Props) {
             start.current = null;
           }}
         >
-          <div className="carousel-track" style={{ transform: `translateX(-${index * 100}%)` }}>
+          {/* No style on the first slide: the server-rendered HTML then carries no style attribute, which
+              the CSP refuses; React sets the transform through the DOM (allowed) once it moves. */}
+          <div className="carousel-track" style={index > 0 ? { transform: `translateX(-${index * 100}%)` } : undefined}>
             {servers.map((s, i) => (
               // biome-ignore lint/a11y/useSemanticElements: slides of an ARIA carousel are groups
               <div

@@ -35,7 +35,7 @@ export default function SavedServers() {
               <a href={s.slug ? `/server/${s.slug}` : '/servers'}>
                 <strong>{s.name}</strong>
               </a>
-              <p className="muted" style={{ margin: 0 }}>
+              <p className="muted flush">
                 {s.category} · saved {new Date(s.savedAt).toLocaleDateString()}
               </p>
             </div>

@@ -1,9 +1,10 @@
-import { initials } from '~/lib/format';
+import { type IconSize, initials } from '~/lib/format';
 
 interface Props {
   name: string;
   src: string | null;
-  size: number;
+  /** Pixels; one of the sizes global.css defines (.icon-48, .icon-56, .icon-112). */
+  size: IconSize;
   /** Above-the-fold icons load eagerly; the rest lazily. */
   eager?: boolean;
 }
@@ -14,7 +15,7 @@ interface Props {
  */
 export function ServerIcon({ name, src, size, eager = false }: Props) {
   return (
-    <span className="icon" style={{ width: size, height: size }}>
+    <span className={`icon icon-${size}`}>
       <span className="icon-initials" aria-hidden="true">
         {initials(name)}
       </span>

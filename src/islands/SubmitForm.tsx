@@ -154,7 +154,7 @@ export default function SubmitForm() {
       {failure ? (
         <div className="alert alert-error" role="alert">
           <strong>Submission Error</strong>
-          <p style={{ margin: 0 }}>{failure}</p>
+          <p className="flush">{failure}</p>
         </div>
       ) : null}
       <div className="form-grid">

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CATEGORIES,
@@ -49,5 +50,16 @@ describe('categories', () => {
   it('lists only the five categories (Education is filtered out)', () => {
     expect(isListedCategory('Gaming')).toBe(true);
     expect(isListedCategory('Education')).toBe(false);
+  });
+});
+
+describe('category colours in global.css', () => {
+  it('has a cat-bg class per category with its gradient (style attributes are refused by the CSP)', () => {
+    const css = readFileSync(new URL('../styles/global.css', import.meta.url), 'utf8');
+    for (const c of CATEGORIES) {
+      const rule = css.match(new RegExp(`\\.cat-bg-${c.slug} \\{([^}]*)\\}`))?.[1] ?? '';
+      expect(rule, c.slug).toContain(`--hero-bg: ${c.gradient};`);
+      expect(rule, c.slug).toContain(`--tile-bg: ${c.gradient};`);
+    }
   });
 });

@@ -20,6 +20,9 @@ const thousands = new Intl.NumberFormat('en-US');
 /** Full count with thousands separators, for statistics boxes. */
 export const formatNumber = (n: number): string => thousands.format(n);
 
+/** The icon sizes global.css has a class for (`.icon-48`...): no inline style, which the CSP refuses. */
+export type IconSize = 48 | 56 | 112;
+
 /** Initials used as the generated fallback icon when a server has no image. */
 export function initials(name: string): string {
   const letters = name

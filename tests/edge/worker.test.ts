@@ -4,12 +4,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../db/queries/servers';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from '../../functions/_app/middleware/security-headers';
 import { renderHeadersFile } from '../../src/integrations/headers';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
 
 const HASH = 'sha256-edgeTestInlineScriptHash0000000000000000000=';
+const POLICY = `${BASE_CONTENT_SECURITY_POLICY} '${HASH}'`;
 const TOKEN = 'edge-test-token';
 
 let tdb: TestDb;
@@ -27,8 +29,8 @@ beforeAll(async () => {
     join(assets, 'server-not-found.html'),
     '<!doctype html><title>Server not found</title><p>No server called “__REQUESTED_SLUG__”.</p>',
   );
-  writeFileSync(join(assets, 'csp-hashes.json'), JSON.stringify([HASH]));
-  writeFileSync(join(assets, '_headers'), renderHeadersFile([HASH]));
+  writeFileSync(join(assets, CSP_POLICY_FILE), `${POLICY}\n`);
+  writeFileSync(join(assets, '_headers'), renderHeadersFile(POLICY));
   worker = await startWranglerDev({
     dir: join(tdb.dir, 'wrangler'),
     assets,

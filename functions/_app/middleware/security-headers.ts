@@ -3,33 +3,49 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed, JSONValue } from 'hono/utils/types';
 
 /**
- * The Content-Security-Policy of every page and answer. Scripts come from our origin
- * (and Turnstile); the few inline scripts Astro emits are allowed by their sha256 hashes,
- * collected from the built HTML at build time (dist/csp-hashes.json), never by 'unsafe-inline'.
+ * The Content-Security-Policy directives our code sets, besides script-src and style-src.
+ * Astro (`security.csp` in astro.config.mjs) takes these and adds script-src and style-src with
+ * the hashes of the scripts and styles the project ships, computed from our code at build time;
+ * nothing a page shows can add to the policy. Every page gets the same policy, so it is one
+ * header for the whole site, whatever the number of listings.
  */
-export function contentSecurityPolicy(scriptHashes: readonly string[] = []): string {
-  const hashes = scriptHashes.map((h) => `'${h}'`).join(' ');
-  return [
-    "default-src 'self'",
-    `script-src 'self'${hashes ? ` ${hashes}` : ''} https://challenges.cloudflare.com`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' https: data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    'frame-src https://challenges.cloudflare.com',
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-    "manifest-src 'self'",
-    "worker-src 'self'",
-  ].join('; ');
-}
+export const CSP_DIRECTIVES = [
+  "default-src 'self'",
+  "img-src 'self' https: data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  'frame-src https://challenges.cloudflare.com',
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
+] as const;
+
+/** Where scripts may come from besides the hashed ones: our origin and Turnstile. */
+export const CSP_SCRIPT_RESOURCES = ["'self'", 'https://challenges.cloudflare.com'] as const;
+
+/** Where stylesheets may come from besides the hashed ones: our origin only (no 'unsafe-inline'). */
+export const CSP_STYLE_RESOURCES = ["'self'"] as const;
+
+/**
+ * The policy before any build exists (and of the Worker's answers if the build's policy file is
+ * missing): the same directives with no inline script or style allowed at all.
+ */
+export const BASE_CONTENT_SECURITY_POLICY = [
+  ...CSP_DIRECTIVES,
+  `script-src ${CSP_SCRIPT_RESOURCES.join(' ')}`,
+  `style-src ${CSP_STYLE_RESOURCES.join(' ')}`,
+].join('; ');
+
+/** The file a build writes its policy to (dist/), read by the Node server and the Worker. */
+export const CSP_POLICY_FILE = 'csp-policy.txt';
 
 /** Headers sent with every response, static files included (mirrored in dist/_headers for Cloudflare). */
-export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<string, string> {
+export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(scriptHashes),
+    'Content-Security-Policy': policy,
     'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
@@ -41,8 +57,7 @@ export function securityHeaderSet(scriptHashes: readonly string[] = []): Record<
 
 /**
  * The policy of JSON answers: they are data, never rendered as a document, so they may load
- * nothing and be framed by nobody (OWASP's advice for APIs). Pages keep the document policy
- * with the build's script hashes; answers are smaller without it (the hashes grow with the site).
+ * nothing and be framed by nobody (OWASP's advice for APIs). Pages keep the document policy.
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
@@ -53,7 +68,13 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
  */
 const API_RECORD: Readonly<Record<string, string>> = (() => {
   const { 'X-Frame-Options': _frame, 'Cross-Origin-Opener-Policy': _opener, ...rest } = securityHeaderSet();
-  return Object.freeze({ ...rest, 'Content-Security-Policy': API_CONTENT_SECURITY_POLICY });
+  // No answer of the API may be kept by a browser or a shared cache: some hold personal data
+  // (a submission's contact email, a session), and the rest are cheap to ask again.
+  return Object.freeze({
+    ...rest,
+    'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
+    'Cache-Control': 'no-store',
+  });
 })();
 const API_ENTRIES = Object.entries(API_RECORD);
 const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', ...API_RECORD });
@@ -74,24 +95,20 @@ const markSecured = <R extends Response>(res: R): R => {
   return res;
 };
 
-const NO_HASHES: readonly string[] = [];
-
 /**
  * Adds the security headers to an answer unless it was built with them (secureJson) or a
  * handler set its own value. JSON takes the API set; everything else (pages, redirects, text)
- * the document set with the current script hashes, rebuilt only when a rebuild brings new ones.
+ * the document set with the live build's policy, rebuilt only when a rebuild brings a new one.
  * Applied once around the app's dispatch rather than as middleware: a route whose only handler
  * is its own takes Hono's fast path, without the middleware chain's promise per layer.
  */
-export function secureAnswers(getScriptHashes: () => readonly string[] = () => NO_HASHES): (res: Response) => Response {
-  let memo: { hashes: readonly string[]; key: string; entries: readonly (readonly [string, string])[] } | undefined;
+export function secureAnswers(
+  getPolicy: () => string = () => BASE_CONTENT_SECURITY_POLICY,
+): (res: Response) => Response {
+  let memo: { policy: string; entries: readonly (readonly [string, string])[] } | undefined;
   const pageEntries = () => {
-    const hashes = getScriptHashes();
-    if (memo?.hashes !== hashes) {
-      const key = hashes.join(' ');
-      if (memo?.key === key) memo.hashes = hashes;
-      else memo = { hashes, key, entries: Object.entries(securityHeaderSet(hashes)) };
-    }
+    const policy = getPolicy();
+    if (memo?.policy !== policy) memo = { policy, entries: Object.entries(securityHeaderSet(policy)) };
     return memo.entries;
   };
   return (res) => {
