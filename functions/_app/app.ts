@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
 import { type AppDeps, type AppEnv, requestIdOf } from './context';
+import { assertRealSecrets } from './env';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
 import { admit } from './lib/request';
 import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
@@ -63,6 +64,7 @@ const isApiUrl = (url: string): boolean => {
  * body-size check wrap the dispatch itself, so they cover every answer and every path.
  */
 export function createApp(deps: AppDeps) {
+  assertRealSecrets(deps.env);
   const app = new Hono<AppEnv>();
 
   // The operator API keeps middleware (admission, then the session guard inside adminRoutes).

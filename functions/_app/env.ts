@@ -14,10 +14,10 @@ export const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** Public origin for canonical URLs, the sitemap and origin checks. */
   SITE_URL: z.url().default('http://localhost:4321'),
-  /** Salt for hashing visitor IP addresses (rate limits, analytics). */
-  IP_HASH_SECRET: z.string().default('dev-ip-hash-secret-change-me'),
-  /** Signs newsletter unsubscribe tokens. */
-  SESSION_SECRET: z.string().default('dev-session-secret-change-me'),
+  /** Salt for hashing visitor IP addresses (rate limits, analytics); required on an https SITE_URL. */
+  IP_HASH_SECRET: optional,
+  /** Signs newsletter unsubscribe tokens; required on an https SITE_URL. */
+  SESSION_SECRET: optional,
   TURNSTILE_SECRET: optional,
   TURNSTILE_SITE_KEY: optional,
   ADMIN_EMAIL: optional,
@@ -32,14 +32,68 @@ export const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
 });
-export type Env = z.output<typeof envSchema>;
+/** The settings after loadEnv: the secrets are always there (given, or random for a local run). */
+export type Env = Omit<z.output<typeof envSchema>, SecretName> &
+  Record<SecretName, string> & {
+    /** The secrets loadEnv made up because the environment had none (refused on an https SITE_URL). */
+    GENERATED_SECRETS: readonly SecretName[];
+  };
 
-/** Parses the environment, failing with every bad variable named. */
+/** The secrets the app cannot run safely without. */
+export const SECRET_NAMES = ['IP_HASH_SECRET', 'SESSION_SECRET'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+/** Fewer characters than this is no secret (32 random bytes in base64 are 44). */
+export const MIN_SECRET_LENGTH = 32;
+
+/** A fresh random secret: 32 bytes from the platform's CSPRNG, base64url (Node and Workers alike). */
+export function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** Secrets that were once defaults of this project or its examples: public, so never accepted in production. */
+const KNOWN_PUBLIC_SECRETS = new Set(['dev-ip-hash-secret-change-me', 'dev-session-secret-change-me']);
+
+/**
+ * Parses the environment, failing with every bad variable named. A missing secret is made up at
+ * random for this process (scripts such as the build and migrations never use them; `npm start`
+ * keeps its own in a git-ignored file, local-secrets.ts), and recorded, so that the app refuses
+ * to start on a public site without real ones (`assertRealSecrets`). A secret that is set on an
+ * https SITE_URL must be long and not a published example.
+ */
 export function loadEnv(source: Record<string, string | undefined>): Env {
   const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if (parsed.success && parsed.data.SITE_URL.startsWith('https:')) {
+    for (const name of SECRET_NAMES) {
+      const value = parsed.data[name];
+      if (value && (value.length < MIN_SECRET_LENGTH || KNOWN_PUBLIC_SECRETS.has(value)))
+        issues.push(`  ${name}: too short or a published example; set a random value of 32+ bytes`);
+    }
   }
-  return parsed.data;
+  if (!parsed.success || issues.length > 0) throw new Error(`Invalid environment:\n${issues.join('\n')}`);
+  const data = parsed.data;
+  const generated = SECRET_NAMES.filter((name) => !data[name]);
+  return {
+    ...data,
+    IP_HASH_SECRET: data.IP_HASH_SECRET ?? randomSecret(),
+    SESSION_SECRET: data.SESSION_SECRET ?? randomSecret(),
+    GENERATED_SECRETS: generated,
+  };
+}
+
+/**
+ * Refuses to run the app on a public (https) SITE_URL without real secrets: with a made-up
+ * IP_HASH_SECRET every stored IP hash could be reversed by whoever guesses it, with a made-up
+ * SESSION_SECRET unsubscribe links would break at every start. Named, so the log says what to set.
+ */
+export function assertRealSecrets(env: Env): void {
+  if (!env.SITE_URL.startsWith('https:') || env.GENERATED_SECRETS.length === 0) return;
+  throw new Error(
+    `Invalid environment:\n${env.GENERATED_SECRETS.map((n) => `  ${n}: required when SITE_URL is https (set a random value of 32+ bytes)`).join('\n')}`,
+  );
 }

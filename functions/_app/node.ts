@@ -7,6 +7,7 @@ import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
+import { localSecrets } from './local-secrets';
 import { SiteBuilder } from './site-builder';
 import { createStaticHandler } from './static';
 
@@ -77,6 +78,7 @@ export async function startNodeServer(options: NodeServerOptions) {
 // `npm start`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
-  const env = loadEnv(process.env);
+  // Secrets not set in the environment come from (or are made once into) a git-ignored file.
+  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), process.env), ...process.env });
   await startNodeServer({ env, root: resolve('.') });
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEdgeHandler, type EdgeBindings } from '../../functions/_app/edge';
 
 const assets: EdgeBindings['ASSETS'] = { fetch: async () => new Response('missing', { status: 404 }) };
@@ -26,5 +26,25 @@ describe('the Worker entry when its settings are wrong', () => {
     );
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('misconfigured');
+  });
+
+  it('refuses to start on an https site without its secrets, and the log names them', async () => {
+    const handle = createEdgeHandler();
+    const logged: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args) => void logged.push(...args));
+    try {
+      const res = await handle(
+        new Request('https://guildrank.example/api/health'),
+        { ASSETS: assets, SITE_URL: 'https://guildrank.example', DATABASE_URL: 'https://db.example' },
+        ctx,
+      );
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('misconfigured');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(String(logged.find((x) => x instanceof Error))).toMatch(
+      /IP_HASH_SECRET: required[\s\S]*SESSION_SECRET: required/,
+    );
   });
 });

@@ -37,8 +37,8 @@ beforeAll(async () => {
     vars: {
       DATABASE_URL: libsql.url,
       DATABASE_AUTH_TOKEN: TOKEN,
-      IP_HASH_SECRET: 'edge-test-ip-secret',
-      SESSION_SECRET: 'edge-test-session-secret',
+      IP_HASH_SECRET: 'edge-test-ip-secret-0123456789abcdef0123',
+      SESSION_SECRET: 'edge-test-session-secret-0123456789abcdef',
     },
   });
 }, 240_000);
