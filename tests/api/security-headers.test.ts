@@ -70,7 +70,7 @@ describe('the Content-Security-Policy fits the answer', () => {
     const page = await t.app.request('/some/page');
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("'sha256-test'");
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expectSecurityHeaders(page);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
