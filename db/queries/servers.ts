@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
+import { SEARCH_UNSAFE_CHARS } from '../../src/lib/schemas/common';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow } from '../schema';
@@ -19,14 +20,27 @@ export interface ServerFilter {
   perPage?: number | undefined;
 }
 
-/** Quotes a search term as one FTS5 phrase (double quotes doubled). */
+/**
+ * The search as the query uses it: trimmed, with the characters the schemas refuse turned into
+ * spaces. The handlers answer 400 before this; it keeps every other caller's input (a build,
+ * a script) from reaching FTS5, where a NUL ends the query string inside the quoted phrase.
+ */
+export function searchTerm(raw: string | undefined): string | undefined {
+  const term = raw?.replace(SEARCH_UNSAFE_CHARS, ' ').trim();
+  return term || undefined;
+}
+
+/**
+ * Quotes a term as one FTS5 phrase (double quotes doubled), so the index sees characters, never
+ * syntax: AND, NEAR(, *, - and quotes in a search are text to find.
+ */
 const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
 /** Escapes LIKE wildcards so a search for '50%' means the characters. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Case-insensitive partial match on name or description; trigram index for 3+ characters. */
-export function searchCondition(term: string): SQL {
+/** Case-insensitive partial match on name or description (a term from searchTerm); trigram index for 3+ characters. */
+function searchCondition(term: string): SQL {
   if ([...term].length >= 3) {
     return sql`${discordServers.id} IN (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${ftsPhrase(term)})`;
   }
@@ -55,7 +69,7 @@ function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefin
   if (filter.subcategory && filter.subcategory.toLowerCase() !== 'all') {
     conditions.push(like(discordServers.subcategory, likePattern(filter.subcategory.replace(/-/g, ' '))));
   }
-  const search = filter.search?.trim();
+  const search = searchTerm(filter.search);
   if (search) conditions.push(searchCondition(search));
   if (filter.premiumOnly) {
     conditions.push(or(eq(discordServers.is_premium, true), eq(discordServers.is_sponsored, true)));
@@ -74,7 +88,7 @@ function listingOrder(sort: SortOrder = 'members') {
 export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ servers: Server[]; total: number }> {
   const perPage = filter.perPage ?? 9;
   const page = filter.page ?? 1;
-  const term = filter.search?.trim();
+  const term = searchTerm(filter.search);
   if (term && [...term].length >= 3) {
     // Trigram search: count the matches by primary key first (fast unless the term is everywhere),
     // then page few matches by sorting them, many by walking the members index.
@@ -252,7 +266,7 @@ export async function listServersForConsole(
   db: Db,
   { search, page = 1, perPage = 25 }: { search?: string | undefined; page?: number; perPage?: number } = {},
 ): Promise<{ servers: Server[]; total: number }> {
-  const term = search?.trim();
+  const term = searchTerm(search);
   const where = term ? searchCondition(term) : undefined;
   const [servers, totals] = await Promise.all([
     db

@@ -1,4 +1,5 @@
 import { type IconSize, initials } from '~/lib/format';
+import { isSafeImageSrc } from '~/lib/url-safety';
 
 interface Props {
   name: string;
@@ -11,7 +12,9 @@ interface Props {
 
 /**
  * A server icon with generated initials behind it: shown when there is no image or when the
- * image fails (site-client marks failed images, so this works on static pages too).
+ * image fails (site-client marks failed images, so this works on static pages too). A src that
+ * is not a public https URL or a site path (stored before the host rule, or a saved entry from
+ * localStorage) is never fetched.
  */
 export function ServerIcon({ name, src, size, eager = false }: Props) {
   return (
@@ -19,7 +22,7 @@ export function ServerIcon({ name, src, size, eager = false }: Props) {
       <span className="icon-initials" aria-hidden="true">
         {initials(name)}
       </span>
-      {src ? (
+      {isSafeImageSrc(src) ? (
         <img
           className="icon-img"
           src={src}

@@ -182,6 +182,54 @@ describe('servers screen', () => {
     expect(res.servers.map((x) => x.name)).toEqual(['Gamma Crypto Lounge']);
   });
 
+  it('console searches refuse control characters with 400 naming search and take FTS5 syntax as text', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('admin');
+    await createServer(h.db, server('The "Quoted" AND Lounge'));
+    for (const path of ['/api/admin/servers?search=ab%00cd', '/api/admin/newsletter?search=a%00b']) {
+      const res = await h.call(s, 'GET', path);
+      expect(res.status, path).toBe(400);
+      const body = await json<{ error: { issues: { path: string; message: string }[] } }>(res);
+      expect(body.error.issues).toEqual([{ path: 'search', message: 'Search text cannot contain control characters' }]);
+    }
+    for (const search of ['"quoted" and', '"', '*', '-', 'NEAR(', 'AND']) {
+      const res = await h.call(s, 'GET', `/api/admin/servers?search=${encodeURIComponent(search)}`);
+      expect(res.status, search).toBe(200);
+    }
+    const found = await json<{ servers: { name: string }[] }>(
+      await h.call(s, 'GET', `/api/admin/servers?search=${encodeURIComponent('"quoted" and')}`),
+    );
+    expect(found.servers.map((x) => x.name)).toEqual(['The "Quoted" AND Lounge']);
+  });
+
+  it('refuses an icon URL on an IP literal, loopback or internal host with 400 naming image_url', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('admin');
+    const row = await createServer(h.db, { ...server(), image_url: 'https://cdn.example.com/a.png' });
+    for (const image_url of [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2852039166/',
+      'https://0x7f.1/icon.png',
+      'https://[::1]/icon.png',
+      'https://localhost/icon.png',
+      'https://metadata.google.internal/',
+    ]) {
+      for (const [method, path] of [
+        ['POST', '/api/admin/servers'],
+        ['PUT', `/api/admin/servers/${row.id}`],
+      ] as const) {
+        const res = await h.call(s, method, path, { ...server('Icon Test'), image_url });
+        expect(res.status, `${method} ${image_url}`).toBe(400);
+        const body = await json<{ error: { issues: { path: string; message: string }[] } }>(res);
+        expect(body.error.issues).toEqual([
+          { path: 'image_url', message: expect.stringMatching(/^Icon URL must be on a public website/) },
+        ]);
+      }
+    }
+    expect((await getServerById(h.db, row.id))?.image_url).toBe('https://cdn.example.com/a.png');
+    expect(await auditActions('server')).toHaveLength(0);
+  });
+
   it('reports per-server analytics for the last 30 days by default', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();

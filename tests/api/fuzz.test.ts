@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeEmail } from '../../db/queries/newsletter';
+import { listServers, listServersForConsole } from '../../db/queries/servers';
 import { unsubscribeToken } from '../../functions/_app/lib/unsubscribe';
+import { createAdminHarness, type Session } from '../helpers/admin';
 import { createTestApp, ORIGIN, seedServer, type TestApp, validSubmission } from './api-harness';
 
 /** Runs per POST endpoint; the issue asks for at least 1,000 random bodies each. */
@@ -175,6 +177,124 @@ describe('fuzzing every public POST endpoint', () => {
       // The generators reach both sides of the validation, or the property proves little.
       expect(seen.accepted).toBeGreaterThan(0);
       expect(seen.refused).toBeGreaterThan(0);
+    });
+  }
+});
+
+/** Search text: random strings, and FTS5 query syntax, quotes and control characters strung together. */
+const searches = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc
+    .array(
+      fc.constantFrom(
+        '"',
+        "'",
+        'AND',
+        'OR',
+        'NOT',
+        'NEAR(',
+        ')',
+        '*',
+        '-',
+        '^',
+        ':',
+        '+',
+        '{',
+        '}',
+        ',',
+        '%',
+        '_',
+        '\\',
+        'abc',
+        'Test',
+        'é',
+        '🎮',
+        ' ',
+        '\t',
+        '\u0000',
+        '\u007f',
+        '\ud800',
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join('')),
+);
+
+/** Percent-encodes every UTF-8 byte (a lone surrogate becomes U+FFFD, as any browser sends it). */
+const encodeQuery = (s: string) =>
+  [...new TextEncoder().encode(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+
+/** What the server receives once the query string is decoded. */
+const received = (s: string) => new TextDecoder().decode(new TextEncoder().encode(s));
+
+/** The schemas' rule: 400 for control characters or more than `max` characters once trimmed. */
+const refusedSearch = (s: string, max: number) => {
+  const v = received(s).trim();
+  return v.length > max || /[\u0000-\u001F\u007F-\u009F]/.test(v);
+};
+
+describe('fuzzing the search parameter', () => {
+  it(`GET /api/servers never answers 5xx or sample data, and 400 exactly for control characters (${RUNS} searches)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(searches, async (search) => {
+        const res = await t.app.request(`/api/servers?search=${encodeQuery(search)}`);
+        expect(res.status).toBe(refusedSearch(search, 100) ? 400 : 200);
+        if (res.status === 200) expect(res.headers.get('x-data-source')).toBe('database');
+        await res.body?.cancel();
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /api/servers never answers 5xx for query strings that are not UTF-8', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 40 }), async (bytes) => {
+        const raw = [...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+        const res = await t.app.request(`/api/servers?search=${raw}`);
+        expect([200, 400]).toContain(res.status);
+        if (res.status === 200) expect(res.headers.get('x-data-source')).toBe('database');
+        await res.body?.cancel();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the listing queries take any string without a database error, control characters included', async () => {
+    await fc.assert(
+      fc.asyncProperty(searches, async (search) => {
+        await listServers(t.db, { search });
+        await listServersForConsole(t.db, { search });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('fuzzing the console searches', () => {
+  let h: Awaited<ReturnType<typeof createAdminHarness>>;
+  let session: Session;
+  beforeAll(async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    session = await h.signIn('admin');
+    await seedServer(h.db, { name: 'Console "Fuzz" AND Lounge' });
+    await subscribeEmail(h.db, 'console-fuzz@example.com');
+  });
+  afterAll(() => h?.cleanup());
+
+  for (const [path, max] of [
+    ['/api/admin/servers', 100],
+    ['/api/admin/newsletter', 254],
+  ] as const) {
+    it(`GET ${path} never answers 5xx, and 400 exactly for control characters (300 searches)`, async () => {
+      await fc.assert(
+        fc.asyncProperty(searches, async (search) => {
+          const res = await h.call(session, 'GET', `${path}?search=${encodeQuery(search)}`);
+          expect(res.status).toBe(refusedSearch(search, max) ? 400 : 200);
+          await res.body?.cancel();
+        }),
+        { numRuns: 300 },
+      );
     });
   }
 });

@@ -52,6 +52,50 @@ describe('GET /api/servers', () => {
     expect(body.servers.map((s) => s.name).sort()).toEqual(['Bitcoin Whales', 'Quiet Room']);
   });
 
+  it('refuses a search holding a NUL or another control character with 400 naming search, never with sample data', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, { name: 'ab cd club' });
+    for (const search of ['ab%00cd', '%00%00%00', 'a%01b', 'ab%09cd', 'abc%1F', 'abc%7F', 'abc%C2%85']) {
+      const res = await t.app.request(`/api/servers?search=${search}`);
+      expect(res.status, search).toBe(400);
+      expect(res.headers.get('x-data-source')).toBeNull();
+      const body = (await res.json()) as { error: { code: string; issues: { path: string; message: string }[] } };
+      expect(body.error.code).toBe('validation_failed');
+      expect(body.error.issues).toEqual([{ path: 'search', message: 'Search text cannot contain control characters' }]);
+    }
+  });
+
+  it('finds FTS5 syntax in a search as plain text, never as a query error', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, { name: 'The "Quoted" Lounge', description: 'Bulls AND bears, NEAR( the * and - signs.' });
+    await seedServer(t.db, { name: 'Raid Night' });
+    const names = async (search: string) => {
+      const res = await t.app.request(`/api/servers?search=${encodeURIComponent(search)}`);
+      expect(res.status, search).toBe(200);
+      expect(res.headers.get('x-data-source'), search).toBe('database');
+      return ((await res.json()) as Page).servers.map((s) => s.name);
+    };
+    for (const search of ['"Quoted"', 'quoted" lo', 'bulls and bears', 'NEAR( the', '* and -', 's AND b']) {
+      expect(await names(search), search).toEqual(['The "Quoted" Lounge']);
+    }
+    for (const search of ['"', '""', '*', '-', 'AND', 'NEAR(', 'OR x', '^ab', '(((', 'a:b', '"a" OR "b"']) {
+      await names(search);
+    }
+  });
+
+  it('answers 500, never the sample servers, when the query fails with the database reachable', async () => {
+    t = await createTestApp();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await seedServer(t.db, { name: 'Bitcoin Whales' });
+    // A broken index stands in for any query failure that is not an outage.
+    await t.client.execute('DROP TABLE discord_servers_fts');
+    const res = await t.app.request('/api/servers?search=bitcoin');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-data-source')).toBeNull();
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+    expect(error).toHaveBeenCalled();
+  });
+
   it('filters premium only and pages with per_page', async () => {
     t = await createTestApp();
     for (let i = 0; i < 5; i++) await seedServer(t.db, { name: `Prem ${i}`, is_premium: true, members: 100 + i });

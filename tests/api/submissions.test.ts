@@ -71,6 +71,33 @@ describe('POST /api/submissions', () => {
     expect(await countRows(t.client, 'server_submissions')).toBe(0);
   });
 
+  it('refuses icon URLs on IP literals, loopback, private and metadata hosts, naming server_image, and stores nothing', async () => {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    for (const server_image of [
+      'https://169.254.169.254/latest/meta-data/iam/security-credentials/',
+      'https://2852039166/',
+      'https://0x7f.1/icon.png',
+      'https://10.0.0.8/icon.png',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://localhost:4321/icon.png',
+      'https://dev.localhost/icon.png',
+      'https://nas.local/icon.png',
+      'https://metadata.google.internal/computeMetadata/v1/',
+      'https://metadata/',
+    ]) {
+      const res = await postJson(t.app, '/api/submissions', validSubmission({ server_image }));
+      expect(res.status, server_image).toBe(400);
+      const body = (await res.json()) as { error: { issues: { path: string; message: string }[] } };
+      expect(body.error.issues).toEqual([
+        {
+          path: 'server_image',
+          message: 'Icon URL must be on a public website: IP addresses, localhost and internal hosts are not allowed',
+        },
+      ]);
+    }
+    expect(await countRows(t.client, 'server_submissions')).toBe(0);
+  });
+
   it('refuses a filled honeypot and stores nothing', async () => {
     t = await createTestApp();
     const res = await postJson(t.app, '/api/submissions', validSubmission({ website: 'http://spam.example' }));

@@ -4,6 +4,7 @@ import { SAMPLE_SERVERS } from '../../../db/sample-data';
 import { getCategoryByName, getCategoryBySlug, isListedCategory } from '../../../src/lib/categories';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
+import { isDbUnavailable } from '../lib/errors';
 import { ListingCache } from '../lib/listing-cache';
 import { admit } from '../lib/request';
 import { parseWith } from '../lib/validate';
@@ -82,7 +83,8 @@ function cacheFor(deps: AppDeps): ListingCache<string> {
 
 /**
  * `GET /api/servers`: one page of the public listing for the islands' search, filters and
- * pages past the prebuilt first one. Falls back to the sample set, visibly, when the database fails.
+ * pages past the prebuilt first one. Falls back to the sample set, visibly, when the database
+ * cannot be reached; any other failure is a 500, never sample data passed off as an answer.
  */
 export const serverRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().get('/', async (c) => {
@@ -111,6 +113,8 @@ export const serverRoutes = (deps: AppDeps) =>
       // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
       json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
     } catch (err) {
+      // A failing query (bad input that got past the schema, a bug) is not an outage: onError logs it.
+      if (!isDbUnavailable(err)) throw err;
       console.warn(`[${requestIdOf(c)}] server listing failed, answering with the sample servers:`, err);
       return respond(page(listSampleServers(filter)), 'sample');
     }

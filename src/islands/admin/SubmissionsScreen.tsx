@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
+import { isSafeImageSrc } from '~/lib/url-safety';
 import { api, messageOf, qs } from './api';
 import type { ServerRow, SubmissionRow, SubmissionStats } from './types';
 import { Badge, formatDate, Notice, Pager, Stat, useWrites } from './ui';
@@ -130,7 +131,13 @@ export function SubmissionsScreen() {
             <dt>Submitted</dt>
             <dd>{formatDate(selected.created_at)}</dd>
             <dt>Icon</dt>
-            <dd>{selected.server_image ? <img src={selected.server_image} alt="" width={48} height={48} /> : '—'}</dd>
+            <dd>
+              {isSafeImageSrc(selected.server_image) ? (
+                <img src={selected.server_image} alt="" width={48} height={48} />
+              ) : (
+                selected.server_image || '—'
+              )}
+            </dd>
           </dl>
           <h3>Description</h3>
           <p className="prewrap">{selected.server_description}</p>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_STATUSES, NEWSLETTER_STATUSES, SUBMISSION_STATUSES } from '../enums';
-import { email, optionalText } from './common';
+import { email, optionalText, searchText } from './common';
 
 /** Operator roles: admin does everything, moderator handles submissions, reports and visibility. */
 export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
@@ -38,7 +38,7 @@ export const approveSchema = z.object({ admin_notes: optionalText(2000) });
 
 /** Query of the servers screen. */
 export const adminServerQuerySchema = pageQuerySchema.extend({
-  search: z.string().trim().max(100).optional(),
+  search: searchText(100),
 });
 
 /** Showing or hiding a listing. */
@@ -76,7 +76,7 @@ export type ContentInput = z.input<typeof contentSchema>;
 
 /** Query of the subscribers screen. */
 export const subscriberQuerySchema = pageQuerySchema.extend({
-  search: z.string().trim().max(254).optional(),
+  search: searchText(254),
   status: z
     .enum(NEWSLETTER_STATUSES)
     .optional()

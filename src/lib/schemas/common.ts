@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPublicHostname } from '../url-safety';
 
 /** C0/C1 control characters other than tab, newline and carriage return. */
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -46,6 +47,36 @@ export const httpsUrl = z
       return false;
     }
   }, 'Must be an https:// URL');
+
+/**
+ * An image URL that browsers will load (a listing's icon): https, and a public host, never an
+ * IP literal, localhost or an internal name. `label` names the field in the message.
+ */
+export const publicImageUrl = (label: string) =>
+  httpsUrl.refine((v) => {
+    try {
+      return isPublicHostname(new URL(v).hostname);
+    } catch {
+      // httpsUrl has already said why.
+      return true;
+    }
+  }, `${label} must be on a public website: IP addresses, localhost and internal hosts are not allowed`);
+
+/**
+ * Characters a search box never needs and the full-text index cannot take (a NUL ends the FTS5
+ * query string early): C0 controls, DEL, C1 controls and unpaired UTF-16 surrogates.
+ */
+export const SEARCH_UNSAFE_CHARS =
+  /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A search query parameter: trimmed, length-limited, control characters refused (400 naming it). */
+export const searchText = (max: number) =>
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, `At most ${max} characters`)
+    .refine((v) => v.search(SEARCH_UNSAFE_CHARS) === -1, 'Search text cannot contain control characters')
+    .optional();
 
 /** A whole, non-negative count; unparsable input becomes 0 (SPEC section 5). */
 export const count = z.preprocess((v) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
-import { count, httpsUrl, longText, text } from './common';
+import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
 
 const list = (maxItems: number, maxLen: number) => z.array(text(maxLen)).max(maxItems).default([]);
 
@@ -21,7 +21,8 @@ export const serverSchema = z.object({
   members: count,
   active_users: count,
   rating: z.coerce.number().min(0).max(5).default(0),
-  image_url: httpsUrl.nullable().optional(),
+  /** The icon every visitor's browser loads: https on a public host. */
+  image_url: publicImageUrl('Icon URL').nullable().optional(),
   pros: list(20, 200),
   cons: list(20, 200),
   is_premium: z.boolean().default(false),
@@ -38,7 +39,7 @@ export type ServerInput = z.input<typeof serverSchema>;
 export const serverQuerySchema = z.object({
   category: z.string().trim().max(40).optional(),
   subcategory: z.string().trim().max(60).optional(),
-  search: z.string().trim().max(100).optional(),
+  search: searchText(100),
   premium: z
     .enum(['true', 'false', '1', '0'])
     .optional()

@@ -41,6 +41,26 @@ describe('submissionSchema', () => {
     }
   });
 
+  it('refuses icon URLs on IP literals, loopback and internal hosts, naming the icon URL', () => {
+    for (const server_image of [
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2852039166/',
+      'https://0x7f.1/',
+      'https://[::1]/p.png',
+      'https://localhost/p.png',
+      'https://metadata.google.internal/',
+    ]) {
+      const result = submissionSchema.safeParse({ ...valid, server_image });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues).toEqual([
+        expect.objectContaining({
+          path: ['server_image'],
+          message: expect.stringMatching(/^Icon URL must be on a public/),
+        }),
+      ]);
+    }
+  });
+
   it('refuses control characters and over-long names', () => {
     expect(submissionSchema.safeParse({ ...valid, server_name: 'A\u0000B' }).success).toBe(false);
     expect(submissionSchema.safeParse({ ...valid, server_name: 'x'.repeat(101) }).success).toBe(false);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { parseDiscordInvite } from '../invite';
-import { checkbox, count, email, honeypot, httpsUrl, longText, optionalText, text } from './common';
+import { checkbox, count, email, honeypot, longText, optionalText, publicImageUrl, text } from './common';
 
 /** A server owner's submission, as the submit form and `POST /api/submissions` accept it. */
 export const submissionSchema = z.object({
@@ -24,8 +24,8 @@ export const submissionSchema = z.object({
       }
       return invite.url;
     }),
-  /** Square icon, https only. */
-  server_image: httpsUrl,
+  /** Square icon, https on a public host (moderators' and visitors' browsers load it). */
+  server_image: publicImageUrl('Icon URL'),
   /** Contact address for the review outcome. */
   contact_email: email,
   /** One feature per line; becomes the listing's pros on approval. */
