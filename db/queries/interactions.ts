@@ -1,6 +1,6 @@
 import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
-import { CONVERSION_VALUES } from '../../src/lib/enums';
+import type { BrowserInteractionType } from '../../src/lib/schemas/interaction';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { type InteractionRow, userInteractions } from '../schema';
@@ -26,8 +26,13 @@ export async function insertInteractions(db: Db, events: InteractionWrite | Inte
   return list.length;
 }
 
-/** An event as the browser reports it; server_id is checked and conversion_value computed on insert. */
-export type EventWrite = Omit<InteractionWrite, 'conversion_value'>;
+/**
+ * An event as the browser reports it: a view or a click, never a conversion value (signups,
+ * joins and their values are the server's own writes, through insertInteractions).
+ */
+export type EventWrite = Omit<InteractionWrite, 'conversion_value' | 'interaction_type'> & {
+  interaction_type: BrowserInteractionType;
+};
 
 const EVENT_COLUMNS = [
   'interaction_type',
@@ -46,10 +51,10 @@ const EVENT_COLUMNS = [
 ] as const;
 
 /**
- * Stores analytics events in one statement: ids of unknown servers are kept only as target_id
- * (the foreign key would refuse them), and conversion values come from SPEC section 9, never
- * from the client: the statement computes them from the event's type and target and, through
- * the join with discord_servers, the server's premium flags, so no separate read is needed.
+ * Stores browser-reported events in one statement: ids of unknown servers are kept only as
+ * target_id (the join with discord_servers drops what the foreign key would refuse). Their
+ * conversion_value stays null: nothing a browser sends is worth anything (SPEC section 9's
+ * values are set by the server's own writes: a join through /go, a stored newsletter signup).
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -80,20 +85,10 @@ export async function insertEvents(db: Db, events: EventWrite[]): Promise<number
   // keeps statements prepared (Node, file database) the statement is not compiled again.
   const sql = eventInsertSql(events.length);
   const prepared = preparedStatementsFor(db);
-  if (prepared) prepared.run(sql, args);
+  if (prepared) await prepared.run(sql, args);
   else await rawClient(db).execute({ sql, args });
   return events.length;
 }
-
-/** SPEC section 9's conversion values as one SQL expression over the event row `v` and its server `s` (constants of ours, never input). */
-const CONVERSION_SQL = `CASE ${CONVERSION_VALUES.map(
-  (c) =>
-    `WHEN v.interaction_type = '${c.type}' AND v.target_type = '${c.target}' THEN ${
-      c.premium === undefined
-        ? c.value
-        : `CASE WHEN s.is_premium = 1 OR s.is_sponsored = 1 THEN ${c.premium} ELSE ${c.value} END`
-    }`,
-).join(' ')} END`;
 
 const eventSqlCache = new Map<number, string>();
 /** The INSERT..SELECT of `n` events and their shared time (the last argument), cached per batch size. */
@@ -104,8 +99,8 @@ function eventInsertSql(n: number): string {
     const cols = EVENT_COLUMNS.join(', ');
     const picked = EVENT_COLUMNS.map((c) => (c === 'server_id' ? 's.id' : `v.${c}`)).join(', ');
     text = `WITH v(${cols}) AS (VALUES ${Array(n).fill(row).join(', ')})
-INSERT INTO user_interactions (${cols}, conversion_value, created_at)
-SELECT ${picked}, ${CONVERSION_SQL}, ?${n * EVENT_COLUMNS.length + 1}
+INSERT INTO user_interactions (${cols}, created_at)
+SELECT ${picked}, ?${n * EVENT_COLUMNS.length + 1}
 FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
     if (eventSqlCache.size < 1000) eventSqlCache.set(n, text);
   }

@@ -1,4 +1,5 @@
-import type { InteractionType, TargetType } from './enums';
+import type { TargetType } from './enums';
+import type { BrowserInteractionType } from './schemas/interaction';
 
 /** sessionStorage key of the per-tab analytics session id. */
 export const SESSION_KEY = 'gr_session_id';
@@ -17,8 +18,9 @@ export function sessionId(): string {
   }
 }
 
+/** What the page may report: views and clicks (signups, joins and conversions are the server's to record). */
 export interface TrackEvent {
-  interaction_type: InteractionType;
+  interaction_type: BrowserInteractionType;
   target_type: TargetType;
   target_id?: string;
   server_id?: number;

@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAdminHarness } from '../helpers/admin';
 import { countRows, createTestApp, ORIGIN, postJson, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
-afterEach(() => t?.cleanup());
+let h: Awaited<ReturnType<typeof createAdminHarness>> | undefined;
+afterEach(() => {
+  t?.cleanup();
+  h?.cleanup();
+  h = undefined;
+});
+
+interface Issues {
+  error: { code: string; message: string; issues: { path: string; message: string }[] };
+}
 
 describe('POST /api/events', () => {
   it('stores one event with 202, a hashed IP and a truncated user agent', async () => {
@@ -47,25 +57,100 @@ describe('POST /api/events', () => {
     expect(String(row.ip_address).length).toBeGreaterThan(20);
   });
 
-  it('computes conversion values itself, ignoring any the client sends', async () => {
+  it('stores browser views and clicks without conversion value, whatever the client claims', async () => {
     t = await createTestApp();
     const plain = await seedServer(t.db);
     const premium = await seedServer(t.db, { is_premium: true });
     const sponsored = await seedServer(t.db, { is_sponsored: true });
     const res = await postJson(t.app, '/api/events', [
       { interaction_type: 'click', target_type: 'server', server_id: plain.id, conversion_value: 999 },
-      { interaction_type: 'click', target_type: 'server', server_id: premium.id },
+      { interaction_type: 'click', target_type: 'server', server_id: premium.id, metadata: { action: 'share' } },
       { interaction_type: 'click', target_type: 'server', server_id: sponsored.id },
-      { interaction_type: 'signup', target_type: 'newsletter' },
       { interaction_type: 'click', target_type: 'premium_cta' },
       { interaction_type: 'view', target_type: 'server', server_id: premium.id },
     ]);
     expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ accepted: 6 });
+    expect(await res.json()).toEqual({ accepted: 5 });
     const values = (await t.client.execute('SELECT conversion_value FROM user_interactions ORDER BY id')).rows.map(
       (r) => r.conversion_value,
     );
-    expect(values).toEqual([1, 5, 5, 2, 10, null]);
+    expect(values).toEqual([null, null, null, null, null]);
+  });
+
+  it('refuses a forged batch of 50 conversions with 400 naming interaction_type, and the dashboard funnel stays 0', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const premium = await seedServer(h.db, { is_premium: true });
+    const forged = Array.from({ length: 50 }, () => ({
+      interaction_type: 'conversion',
+      target_type: 'server',
+      server_id: premium.id,
+    }));
+    const res = await postJson(h.app, '/api/events', forged);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Issues;
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.issues).toHaveLength(50);
+    expect(body.error.issues[0]).toEqual({
+      path: '0.interaction_type',
+      message: expect.stringContaining('recorded by the server'),
+    });
+    expect(await countRows(h.client, 'user_interactions')).toBe(0);
+
+    const admin = await h.signIn('admin');
+    const dashboard = (await (await h.call(admin, 'GET', '/api/admin/dashboard')).json()) as {
+      funnel: Record<string, number>;
+      premium: { server_id: number; total_revenue: number }[];
+    };
+    expect(dashboard.funnel).toEqual({ views: 0, clicks: 0, signups: 0, conversions: 0 });
+    expect(dashboard.premium).toEqual([expect.objectContaining({ server_id: premium.id, total_revenue: 0 })]);
+  });
+
+  it('refuses a newsletter signup and a join click sent by the browser, naming the field', async () => {
+    t = await createTestApp();
+    const server = await seedServer(t.db);
+    const signup = await postJson(t.app, '/api/events', { interaction_type: 'signup', target_type: 'newsletter' });
+    expect(signup.status).toBe(400);
+    expect(((await signup.json()) as Issues).error.issues.map((i) => i.path)).toEqual(['interaction_type']);
+    const join = await postJson(t.app, '/api/events', [
+      { interaction_type: 'view', target_type: 'server', server_id: server.id },
+      { interaction_type: 'click', target_type: 'server', server_id: server.id, metadata: { action: ' Join ' } },
+    ]);
+    expect(join.status).toBe(400);
+    const issues = ((await join.json()) as Issues).error.issues;
+    expect(issues).toEqual([{ path: '1.metadata.action', message: expect.stringContaining('/go/') }]);
+    expect(await countRows(t.client, 'user_interactions')).toBe(0);
+  });
+
+  it('still records the conversions the server sees: joins through /go (1, 5 premium or sponsored) and a newsletter signup (2)', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const plain = await seedServer(h.db);
+    const premium = await seedServer(h.db, { is_premium: true });
+    const sponsored = await seedServer(h.db, { is_sponsored: true });
+    for (const s of [plain, premium, sponsored]) expect((await h.app.request(`/go/${s.slug}`)).status).toBe(302);
+    expect((await postJson(h.app, '/api/newsletter', { email: 'reader@example.com' })).status).toBe(201);
+    const rows = (
+      await h.client.execute(
+        'SELECT interaction_type, target_type, server_id, conversion_value FROM user_interactions ORDER BY id',
+      )
+    ).rows.map((r) => ({ ...r }));
+    expect(rows).toEqual([
+      { interaction_type: 'click', target_type: 'server', server_id: plain.id, conversion_value: 1 },
+      { interaction_type: 'click', target_type: 'server', server_id: premium.id, conversion_value: 5 },
+      { interaction_type: 'click', target_type: 'server', server_id: sponsored.id, conversion_value: 5 },
+      { interaction_type: 'signup', target_type: 'newsletter', server_id: null, conversion_value: 2 },
+    ]);
+    const admin = await h.signIn('admin');
+    const dashboard = (await (await h.call(admin, 'GET', '/api/admin/dashboard')).json()) as {
+      funnel: Record<string, number>;
+      premium: { server_id: number; total_revenue: number }[];
+    };
+    expect(dashboard.funnel).toMatchObject({ clicks: 3, signups: 1 });
+    expect(dashboard.premium).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ server_id: premium.id, total_revenue: 5 }),
+        expect.objectContaining({ server_id: sponsored.id, total_revenue: 5 }),
+      ]),
+    );
   });
 
   it('accepts the text/plain body navigator.sendBeacon sends', async () => {
@@ -90,7 +175,7 @@ describe('POST /api/events', () => {
     expect(res.status).toBe(202);
     const row = (await t.client.execute('SELECT server_id, target_id, conversion_value FROM user_interactions'))
       .rows[0]!;
-    expect(row).toMatchObject({ server_id: null, target_id: '4242', conversion_value: 1 });
+    expect(row).toMatchObject({ server_id: null, target_id: '4242', conversion_value: null });
   });
 
   it('rejects a batch of more than 50 events and stores none', async () => {
@@ -163,6 +248,7 @@ describe('POST /api/events under concurrency', () => {
     const clicks = await t.client.execute(
       "SELECT DISTINCT conversion_value FROM user_interactions WHERE interaction_type = 'click'",
     );
-    expect(clicks.rows.map((r) => r.conversion_value)).toEqual([5]);
+    // Browser clicks are counted, never valued: a join's value comes only from /go.
+    expect(clicks.rows.map((r) => r.conversion_value)).toEqual([null]);
   });
 });

@@ -53,7 +53,7 @@ describe('hot-path writes on kept-prepared statements (Node, file database)', ()
     }
     const rows = (await t.client.execute('SELECT server_id, conversion_value FROM user_interactions')).rows;
     expect(rows).toHaveLength(7);
-    for (const r of rows) expect(r).toMatchObject({ server_id: server.id, conversion_value: 5 });
+    for (const r of rows) expect(r).toMatchObject({ server_id: server.id, conversion_value: null });
 
     const input = {
       server_name: 'A',

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { EventWrite } from '../../../db/queries/interactions';
-import { eventsSchema } from '../../../src/lib/schemas/interaction';
+import { eventBatchSchema, interactionSchema } from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
 import { header } from '../lib/header';
@@ -12,7 +12,9 @@ import { secureJson } from '../middleware/security-headers';
 
 /**
  * `POST /api/events`: one analytics event or a batch of up to 50, as JSON or as the
- * text/plain string navigator.sendBeacon sends. Conversion values are the server's.
+ * text/plain string navigator.sendBeacon sends. Views and clicks only, stored without conversion
+ * value: a batch naming a signup, a conversion or a join is refused whole (400 naming the field),
+ * since only the server records those (newsletter signups, joins through /go).
  */
 export const eventRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
@@ -20,8 +22,7 @@ export const eventRoutes = (deps: AppDeps) =>
     if (admitted) await admitted;
     const { kind, data } = await readBody(c);
     if (kind !== 'json') throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
-    const parsed = parseWith(eventsSchema, data);
-    const events = Array.isArray(parsed) ? parsed : [parsed];
+    const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
     const userAgent = header(c, 'user-agent')?.slice(0, 256) ?? null;
     const ipHash = c.get('ipHash');
     const rows: EventWrite[] = events.map((e) => ({

@@ -1,18 +1,40 @@
 import { z } from 'zod';
-import { INTERACTION_TYPES, TARGET_TYPES } from '../enums';
+import { TARGET_TYPES } from '../enums';
 
 const shortText = (max: number) => z.string().trim().max(max).optional();
 
+/**
+ * The event types a browser may report. Signups, joins and conversions carry conversion value,
+ * so only the server records them, from what it sees: a stored newsletter subscriber, a join
+ * through `/go/:slug`. A browser that could send them could add revenue with one request.
+ */
+export const BROWSER_INTERACTION_TYPES = ['view', 'click'] as const;
+export type BrowserInteractionType = (typeof BROWSER_INTERACTION_TYPES)[number];
+
+/** metadata.action values the server records itself (a join is the /go redirect's click). */
+const SERVER_ACTIONS = new Set(['join']);
+
 /** One analytics event sent by the browser (sendBeacon) to `POST /api/events`. */
 export const interactionSchema = z.object({
-  interaction_type: z.enum(INTERACTION_TYPES),
+  interaction_type: z.enum(BROWSER_INTERACTION_TYPES, {
+    error: 'interaction_type must be view or click: signups, joins and conversions are recorded by the server',
+  }),
   target_type: z.enum(TARGET_TYPES),
   target_id: shortText(100),
   server_id: z.number().int().positive().optional(),
-  /** Free-form details (action, reason...): a flat object of short scalars. */
+  /** Free-form details (action, reason...): a flat object of short scalars; never a join. */
   metadata: z
     .record(z.string().max(40), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]))
     .refine((m) => Object.keys(m).length <= 20, 'At most 20 keys')
+    .superRefine((m, ctx) => {
+      if (typeof m.action === 'string' && SERVER_ACTIONS.has(m.action.trim().toLowerCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['action'],
+          message: 'A join is recorded by the server when the visitor follows /go/:slug',
+        });
+      }
+    })
     .optional(),
   session_id: shortText(64),
   campaign_id: shortText(100),
@@ -23,5 +45,14 @@ export const interactionSchema = z.object({
 });
 export type InteractionInput = z.output<typeof interactionSchema>;
 
-/** One event or a batch of at most 50. */
-export const eventsSchema = z.union([interactionSchema, z.array(interactionSchema).min(1).max(50)]);
+/** A batch of 1 to 50 events. */
+export const eventBatchSchema = z
+  .array(interactionSchema)
+  .min(1, 'Send at least one event')
+  .max(50, 'At most 50 events in one batch');
+
+/**
+ * One event or a batch of at most 50. The handler parses each shape with its own schema, so
+ * a refusal names the field (`interaction_type`, `3.metadata.action`) rather than the union.
+ */
+export const eventsSchema = z.union([interactionSchema, eventBatchSchema]);
