@@ -194,12 +194,32 @@ export const operators = sqliteTable(
     role: text('role', { enum: ['admin', 'moderator'] })
       .notNull()
       .default('moderator'),
-    failed_attempts: integer('failed_attempts').notNull().default(0),
-    locked_until: text('locked_until'),
     last_login_at: text('last_login_at'),
     created_at: createdAt(),
   },
   (t) => [uniqueIndex('operators_email_unique').on(t.email)],
+);
+
+/**
+ * Console sign-in attempts that did not succeed, for the throttle per client address and per
+ * (email, address). A row is written before the password is checked, so parallel guesses count;
+ * a good password removes its (email, address) rows and a throttled attempt its own row.
+ */
+export const signInFailures = sqliteTable(
+  'sign_in_failures',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Salted hash of the client IP, as the rate limits use. */
+    ip_hash: text('ip_hash').notNull(),
+    /** Salted hash of the lowercased email: unknown emails are stored like known ones. */
+    email_hash: text('email_hash').notNull(),
+    /** ISO time of the attempt, from the app's clock. */
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [
+    index('sign_in_failures_ip_created_idx').on(t.ip_hash, t.created_at),
+    index('sign_in_failures_created_idx').on(t.created_at),
+  ],
 );
 
 /** Console sessions; the cookie holds a token whose SHA-256 is the id. */

@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { hashPassword } from '../../functions/_app/lib/password';
 import type { Db } from '../client';
 import { type OperatorRow, operators } from '../schema';
@@ -9,11 +9,6 @@ export type Operator = OperatorRow;
 export type OperatorRole = OperatorRow['role'];
 /** What the console and handlers see of an operator (never the hash). */
 export type PublicOperator = Pick<OperatorRow, 'id' | 'email' | 'role'>;
-
-/** Failed sign-ins before the account is locked. */
-export const MAX_FAILED_ATTEMPTS = 5;
-/** How long a locked account stays locked. */
-export const LOCKOUT_MS = 15 * 60 * 1000;
 
 /** The public fields of an operator row. */
 export const toPublicOperator = (o: OperatorRow): PublicOperator => ({ id: o.id, email: o.email, role: o.role });
@@ -60,33 +55,11 @@ export async function countOperators(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Milliseconds left on a lockout, 0 when the account is not locked. */
-export function lockoutRemainingMs(op: Pick<Operator, 'locked_until'>, now = Date.now()): number {
-  if (!op.locked_until) return 0;
-  return Math.max(0, Date.parse(op.locked_until) - now);
-}
-
-/**
- * Counts a failed sign-in atomically; the MAX_FAILED_ATTEMPTS-th locks the account for
- * LOCKOUT_MS and resets the counter. Returns the lock end when this attempt locked it.
- */
-export async function recordFailedLogin(db: Db, id: number, now = Date.now()): Promise<string | null> {
-  const [row] = await db
-    .update(operators)
-    .set({ failed_attempts: sql`${operators.failed_attempts} + 1` })
-    .where(eq(operators.id, id))
-    .returning({ failed: operators.failed_attempts });
-  if (!row || row.failed < MAX_FAILED_ATTEMPTS) return null;
-  const until = new Date(now + LOCKOUT_MS).toISOString();
-  await db.update(operators).set({ failed_attempts: 0, locked_until: until }).where(eq(operators.id, id));
-  return until;
-}
-
-/** Clears the failure count and lock after a good sign-in, stamping the time. */
-export async function recordSuccessfulLogin(db: Db, id: number): Promise<void> {
+/** Stamps the time of a good sign-in (the throttle's failures are cleared by the caller). */
+export async function recordSuccessfulLogin(db: Db, id: number, now = Date.now()): Promise<void> {
   await db
     .update(operators)
-    .set({ failed_attempts: 0, locked_until: null, last_login_at: new Date().toISOString() })
+    .set({ last_login_at: new Date(now).toISOString() })
     .where(eq(operators.id, id));
 }
 

@@ -35,6 +35,8 @@ export interface AppDeps {
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */
   rateLimitStore?: import('./middleware/rate-limit').RateLimitStore | undefined;
+  /** The clock of the sign-in throttle (ms since epoch); tests step it through the waits. */
+  now?: (() => number) | undefined;
 }
 
 /** The id logged with an unexpected error, made on first use (most requests never need one). */

@@ -4,7 +4,7 @@ import { AdminApiError, api, messageOf } from './api';
 import type { SessionInfo } from './types';
 import { Notice } from './ui';
 
-/** Email and password sign-in; shows lockouts with the wait time. */
+/** Email and password sign-in; says so when the throttle asks to wait. */
 export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -25,7 +25,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void
     } catch (err) {
       setError(
         err instanceof AdminApiError && err.status === 429
-          ? 'Too many attempts: this account is locked for a while. Try again later.'
+          ? 'Too many attempts from this network. Wait a little and try again.'
           : messageOf(err),
       );
     } finally {

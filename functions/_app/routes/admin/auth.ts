@@ -1,54 +1,60 @@
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { recordAudit } from '../../../../db/queries/audit';
 import {
   getOperatorByEmail,
-  lockoutRemainingMs,
-  recordFailedLogin,
   recordSuccessfulLogin,
   setOperatorPasswordHash,
   toPublicOperator,
 } from '../../../../db/queries/operators';
 import { createSession, deleteSession } from '../../../../db/queries/sessions';
+import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt } from '../../../../db/queries/sign-in-failures';
 import { loginSchema } from '../../../../src/lib/schemas/admin';
 import { ApiError } from '../../lib/errors';
+import { hmac } from '../../lib/hash';
 import { DUMMY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from '../../lib/password';
+import { SIGN_IN_THROTTLE, signInWaitMs } from '../../lib/sign-in-throttle';
 import { type AdminEnv, clearSessionCookie, sessionCookieName, setSessionCookie } from '../../middleware/auth';
-import { rateLimit } from '../../middleware/rate-limit';
 import { audit, parseBody } from './shared';
 
-/** Sign-in attempts one client (hashed IP) may make per window, whatever the account. */
-const LOGIN_RATE_LIMIT = { name: 'admin-login', limit: 20, windowMs: 15 * 60 * 1000 } as const;
-
-const tooMany = (seconds: number) =>
+const tooMany = (waitMs: number) =>
   new ApiError(429, 'too_many_attempts', 'Too many sign-in attempts. Try again later.', undefined, {
-    'Retry-After': String(Math.max(1, seconds)),
+    'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))),
   });
 
 const wrongCredentials = () => new ApiError(401, 'invalid_credentials', 'Wrong email or password');
 
 /** Sign-in, sign-out and "who am I" of the console. */
 export const authRoutes = new Hono<AdminEnv>()
-  .post('/login', rateLimit(LOGIN_RATE_LIMIT), async (c) => {
+  .post('/login', async (c) => {
     const deps = c.get('deps');
     const { email, password } = await parseBody(c, loginSchema);
+    const now = deps.now?.() ?? Date.now();
+    // Keyed by address and (email, address) only, never by account: failures elsewhere cannot
+    // lock an operator out, and whether the email names an operator changes nothing below
+    // until the password is checked, so both answer alike in every state.
+    const key = {
+      ipHash: c.get('ipHash'),
+      emailHash: await hmac(deps.env.IP_HASH_SECRET, `email:${email.trim().toLowerCase()}`),
+    };
+    const attempt = await beginSignInAttempt(
+      deps.db,
+      key,
+      new Date(now).toISOString(),
+      new Date(now - SIGN_IN_THROTTLE.windowMs).toISOString(),
+    );
+    const waitMs = signInWaitMs(attempt.history, now);
+    if (waitMs > 0) {
+      // Refused unchecked, so it is no failure: retrying early does not lengthen the wait.
+      await forgetSignInAttempt(deps.db, attempt.id);
+      throw tooMany(waitMs);
+    }
     const op = await getOperatorByEmail(deps.db, email);
-    if (!op) {
-      // Same work as a real check, so response time does not reveal which emails exist.
-      await verifyPassword(password, await DUMMY_HASH_PROMISE());
-      throw wrongCredentials();
-    }
-    const locked = lockoutRemainingMs(op);
-    if (locked > 0) throw tooMany(Math.ceil(locked / 1000));
-    if (!(await verifyPassword(password, op.password_hash))) {
-      const until = await recordFailedLogin(deps.db, op.id);
-      if (until) {
-        await recordAudit(deps.db, op, { action: 'lockout', entity: 'operator', entityId: op.id });
-        throw tooMany(Math.ceil((Date.parse(until) - Date.now()) / 1000));
-      }
-      throw wrongCredentials();
-    }
-    await recordSuccessfulLogin(deps.db, op.id);
+    // An unknown email still pays for a hash check, so response time does not reveal which emails exist.
+    const passwordOk = await verifyPassword(password, op?.password_hash ?? (await DUMMY_HASH_PROMISE()));
+    // The attempt's row stays: it is now a failure.
+    if (!op || !passwordOk) throw wrongCredentials();
+    await clearSignInFailures(deps.db, key);
+    await recordSuccessfulLogin(deps.db, op.id, now);
     if (needsRehash(op.password_hash)) await setOperatorPasswordHash(deps.db, op.id, await hashPassword(password));
     const session = await createSession(deps.db, op.id);
     setSessionCookie(c, deps.env.SITE_URL, session.token);
