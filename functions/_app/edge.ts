@@ -3,6 +3,7 @@ import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
+import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
@@ -57,6 +58,12 @@ export function createEdgeHandler() {
     const policy = await bindings.ASSETS.fetch(`https://assets.local/${CSP_POLICY_FILE}`)
       .then(async (r) => (r.ok ? (await r.text()).trim() : BASE_CONTENT_SECURITY_POLICY))
       .catch(() => BASE_CONTENT_SECURITY_POLICY);
+    // The public limits count in the platform's Rate Limiting bindings (wrangler.toml), shared by
+    // the isolates of a location; a rule without its binding counts in this isolate only.
+    const rateLimitStore = new BindingRateLimitStore(bindings);
+    if (rateLimitStore.missing.length) {
+      console.warn(`Rate limits counted per isolate (no binding): ${rateLimitStore.missing.join(', ')}`);
+    }
     const runtimeRef: EdgeRuntime = { env, hook, policy, app: undefined as never };
     runtimeRef.app = createApp({
       db,
@@ -64,6 +71,7 @@ export function createEdgeHandler() {
       rebuild: hook,
       contentSecurityPolicy: () => runtimeRef.policy,
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
+      rateLimitStore,
       staticSite: (c: Context) => notFoundScreen(bindings, c.req.path),
     });
     return runtimeRef;

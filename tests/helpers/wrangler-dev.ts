@@ -29,6 +29,8 @@ export interface WranglerDevOptions {
   /** Folder served as the static assets. */
   assets: string;
   vars: Record<string, string>;
+  /** TOML appended to the generated config (e.g. wrangler.toml's `[[ratelimits]]`). */
+  extraConfig?: string;
   /** Milliseconds to wait for the first answer (the first bundle is slow on 2 cores). */
   readyTimeoutMs?: number;
 }
@@ -55,6 +57,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
       'html_handling = "drop-trailing-slash"',
       'not_found_handling = "none"',
       'run_worker_first = ["/api/*", "/go/*"]',
+      options.extraConfig ?? '',
       '',
     ].join('\n'),
   );

@@ -1,67 +1,164 @@
-import type { MiddlewareHandler } from 'hono';
-import type { AppDeps, AppEnv } from '../context';
+import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
-
-/** A counter per key and window; the edge can swap the in-memory one for a shared store. */
-export interface RateLimitStore {
-  /** Counts one hit for `key` in the window of `windowMs` and returns the count so far and when it resets. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }> | { count: number; resetAt: number };
-}
 
 /** One endpoint's allowance: `limit` requests per `windowMs` per hashed IP. */
 export interface RateLimitRule {
   name: string;
   limit: number;
   windowMs: number;
+  /** The namespace_id of the rule's Cloudflare binding: an integer unique in the account, never reused. */
+  namespaceId: number;
+}
+
+/** A store's verdict on one request. */
+export interface RateLimitOutcome {
+  /** False once the key is past the rule's limit. */
+  ok: boolean;
+  /** When the client may try again (ms since epoch). */
+  resetAt: number;
+}
+
+/** Counts requests per rule and key: in memory on Node, the platform's bindings on Cloudflare. */
+export interface RateLimitStore {
+  /** Counts one request of `key` (a hashed IP) against `rule`. */
+  hit(rule: RateLimitRule, key: string): RateLimitOutcome | Promise<RateLimitOutcome>;
 }
 
 const MINUTE = 60_000;
 
 /**
- * The public limits, per hashed IP and endpoint. Forms a person fills in get a few tries
- * an hour-ish; beacons and reads get room for a busy tab. Documented in README "API".
+ * The public limits, per hashed IP and endpoint: the one table both runtimes read (the memory
+ * store directly, wrangler.toml's `[[ratelimits]]` through `edgeRateLimit`, checked by a test).
+ * Forms a person fills in get a few tries an hour-ish; beacons and reads get room for a busy
+ * tab. Documented in README "API".
  */
 export const RATE_LIMITS = {
-  submissions: { name: 'submissions', limit: 5, windowMs: 10 * MINUTE },
-  newsletter: { name: 'newsletter', limit: 5, windowMs: 10 * MINUTE },
-  unsubscribe: { name: 'unsubscribe', limit: 20, windowMs: 10 * MINUTE },
-  reports: { name: 'reports', limit: 10, windowMs: 10 * MINUTE },
-  contact: { name: 'contact', limit: 5, windowMs: 10 * MINUTE },
-  events: { name: 'events', limit: 240, windowMs: MINUTE },
-  go: { name: 'go', limit: 60, windowMs: MINUTE },
-  servers: { name: 'servers', limit: 240, windowMs: MINUTE },
+  submissions: { name: 'submissions', limit: 5, windowMs: 10 * MINUTE, namespaceId: 1001 },
+  newsletter: { name: 'newsletter', limit: 5, windowMs: 10 * MINUTE, namespaceId: 1002 },
+  unsubscribe: { name: 'unsubscribe', limit: 20, windowMs: 10 * MINUTE, namespaceId: 1003 },
+  reports: { name: 'reports', limit: 10, windowMs: 10 * MINUTE, namespaceId: 1004 },
+  contact: { name: 'contact', limit: 5, windowMs: 10 * MINUTE, namespaceId: 1005 },
+  events: { name: 'events', limit: 240, windowMs: MINUTE, namespaceId: 1006 },
+  go: { name: 'go', limit: 60, windowMs: MINUTE, namespaceId: 1007 },
+  servers: { name: 'servers', limit: 240, windowMs: MINUTE, namespaceId: 1008 },
 } as const satisfies Record<string, RateLimitRule>;
 
+interface Window {
+  count: number;
+  resetAt: number;
+  limit: number;
+}
+
 /**
- * Fixed-window counters in a Map. Expired windows are swept when the map grows, so memory
- * stays bounded by the number of distinct visitors in one window.
+ * Fixed-window counters in a Map, bounded by `maxKeys`. When full it frees a tenth of the room:
+ * expired windows first, then the oldest windows still under their limit (Map order is creation
+ * order: a renewed window moves to the back). A window at its limit goes only when nothing else
+ * is left, so traffic from many other addresses cannot reset a client that is being refused.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly windows = new Map<string, Window>();
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly maxKeys = 100_000,
   ) {}
 
-  hit(key: string, windowMs: number): { count: number; resetAt: number } {
-    const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= t) {
-      if (this.windows.size >= this.maxKeys) this.sweep(t);
-      w = { count: 0, resetAt: t + windowMs };
-      this.windows.set(key, w);
-    }
-    w.count++;
-    return { count: w.count, resetAt: w.resetAt };
+  /** How many windows it holds (for tests of the bound). */
+  get size(): number {
+    return this.windows.size;
   }
 
-  private sweep(t: number) {
+  hit(rule: RateLimitRule, key: string): RateLimitOutcome {
+    const t = this.now();
+    const k = `${rule.name}:${key}`;
+    let w = this.windows.get(k);
+    if (!w || w.resetAt <= t) {
+      if (w) this.windows.delete(k);
+      else if (this.windows.size >= this.maxKeys) this.evict(t);
+      w = { count: 0, resetAt: t + rule.windowMs, limit: rule.limit };
+      this.windows.set(k, w);
+    }
+    w.count++;
+    return { ok: w.count <= rule.limit, resetAt: w.resetAt };
+  }
+
+  private evict(t: number) {
+    // A batch at a time, so a store full of live windows is not scanned on every new key.
+    const target = this.maxKeys - Math.max(1, Math.floor(this.maxKeys / 10));
     for (const [k, w] of this.windows) if (w.resetAt <= t) this.windows.delete(k);
-    // Still full of live windows: start over rather than grow without bound.
-    if (this.windows.size >= this.maxKeys) this.windows.clear();
+    if (this.windows.size <= target) return;
+    for (const [k, w] of this.windows) {
+      if (w.count >= w.limit) continue;
+      this.windows.delete(k);
+      if (this.windows.size <= target) return;
+    }
+    // Every window is at its limit: memory stays bounded, the oldest go.
+    for (const k of this.windows.keys()) {
+      this.windows.delete(k);
+      if (this.windows.size <= target) return;
+    }
   }
 }
+
+/** The Workers Rate Limiting binding (a `[[ratelimits]]` entry of wrangler.toml). */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** A rule as a Cloudflare binding: its name in the Worker's env and its `simple` settings. */
+export interface EdgeRateLimit {
+  binding: string;
+  namespaceId: number;
+  limit: number;
+  period: 10 | 60;
+}
+
+/**
+ * How a rule maps onto a binding, whose period can only be 10 or 60 seconds. A one-minute rule
+ * maps exactly. A longer window (the forms' 10 minutes) keeps its limit per minute: the same
+ * burst a person gets, never refusing what the rule would let through at once, but the
+ * sustained rate allowed grows by window / 60 s. A shorter window is scaled up to the period.
+ */
+export function edgeRateLimit(rule: RateLimitRule): EdgeRateLimit {
+  const period = rule.windowMs <= 10_000 ? 10 : 60;
+  const periodMs = period * 1000;
+  const limit = rule.windowMs >= periodMs ? rule.limit : Math.floor((rule.limit * periodMs) / rule.windowMs);
+  return { binding: `RATE_LIMIT_${rule.name.toUpperCase()}`, namespaceId: rule.namespaceId, limit, period };
+}
+
+/**
+ * Counts through the Worker's Rate Limiting bindings, one per rule; a rule whose binding is
+ * missing counts in isolate memory instead (`missing` names them, for a warning at start).
+ * The binding says only yes or no, so a refusal's Retry-After is the whole period.
+ */
+export class BindingRateLimitStore implements RateLimitStore {
+  private readonly bindings = new Map<string, { binding: RateLimitBinding; periodMs: number }>();
+  /** The rules of RATE_LIMITS without a binding in the env. */
+  readonly missing: string[] = [];
+  private readonly fallback: MemoryRateLimitStore;
+
+  constructor(
+    env: Record<string, unknown>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.fallback = new MemoryRateLimitStore(now);
+    for (const rule of Object.values(RATE_LIMITS)) {
+      const edge = edgeRateLimit(rule);
+      const binding = env[edge.binding];
+      if (isBinding(binding)) this.bindings.set(rule.name, { binding, periodMs: edge.period * 1000 });
+      else this.missing.push(edge.binding);
+    }
+  }
+
+  hit(rule: RateLimitRule, key: string): RateLimitOutcome | Promise<RateLimitOutcome> {
+    const entry = this.bindings.get(rule.name);
+    if (!entry) return this.fallback.hit(rule, key);
+    return entry.binding.limit({ key }).then(({ success }) => ({ ok: success, resetAt: this.now() + entry.periodMs }));
+  }
+}
+
+const isBinding = (value: unknown): value is RateLimitBinding =>
+  typeof value === 'object' && value !== null && typeof (value as { limit?: unknown }).limit === 'function';
 
 /** One store per app (tests build many apps in one process and must not share counters). */
 const stores = new WeakMap<AppDeps, RateLimitStore>();
@@ -84,23 +181,15 @@ const tooMany = (resetAt: number) =>
 /**
  * Counts one request of the client `ipHash` against `rule`: 429 with Retry-After once it is past
  * the limit; nothing when RATE_LIMITS=false. Synchronous with the in-memory store (no promise
- * per request on the hot paths), a promise with a shared store.
+ * per request on the hot paths), a promise with the bindings.
  */
 export function countRequest(deps: AppDeps, rule: RateLimitRule, ipHash: string): void | Promise<void> {
   if (!deps.env.RATE_LIMITS) return;
-  const hit = storeFor(deps).hit(`${rule.name}:${ipHash}`, rule.windowMs);
-  if (hit instanceof Promise) {
-    return hit.then(({ count, resetAt }) => {
-      if (count > rule.limit) throw tooMany(resetAt);
+  const outcome = storeFor(deps).hit(rule, ipHash);
+  if (outcome instanceof Promise) {
+    return outcome.then(({ ok, resetAt }) => {
+      if (!ok) throw tooMany(resetAt);
     });
   }
-  if (hit.count > rule.limit) throw tooMany(hit.resetAt);
-}
-
-/** `countRequest` as middleware, for routes under the admin tree (whose middleware sets deps and ipHash). */
-export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await countRequest(c.get('deps'), rule, c.get('ipHash'));
-    await next();
-  };
+  if (!outcome.ok) throw tooMany(outcome.resetAt);
 }
