@@ -16,9 +16,32 @@ const SHOTS: { file: string; path: string; width: number; height: number; fullPa
   { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
 ];
 
+/** Every page type at 360 px, the narrowest common phone (docs/screenshots/phone-360/). */
+const PHONE_PAGES: [name: string, path: string][] = [
+  ['home', '/'],
+  ['servers', '/servers'],
+  ['category', '/best-gaming-discord'],
+  ['subcategory', '/best-crypto-discord/bitcoin-discord'],
+  ['server', '/server/apex-legends-hub'],
+  ['submit', '/submit-server'],
+  ['submit-received', '/submit-server/received?email=owner%40example.com'],
+  ['help', '/help'],
+  ['contact', '/contact'],
+  ['saved', '/saved'],
+  ['offline', '/offline'],
+  ['not-found', '/no-such-page'],
+  ['category-not-found', '/best-nothing-discord'],
+  ['subcategory-not-found', '/best-crypto-discord/nothing-discord'],
+  ['server-not-found', '/server/no-such-server'],
+  ['admin-sign-in', '/admin'],
+];
+for (const [name, path] of PHONE_PAGES) {
+  SHOTS.push({ file: `phone-360/${name}.png`, path, width: 360, height: 740, fullPage: true });
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'guildrank-shots-'));
 const out = join(process.cwd(), 'docs', 'screenshots');
-mkdirSync(out, { recursive: true });
+mkdirSync(join(out, 'phone-360'), { recursive: true });
 const env = loadEnv({ DATABASE_URL: `file:${join(dir, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
 const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
