@@ -46,11 +46,38 @@ export function cachedIpHash(secret: string, ip: string): string | undefined {
   return ipHashes.get(secret)?.get(ip);
 }
 
-/** The salted hash stored instead of a visitor's IP address (memoized per secret and IP). */
+/**
+ * The part of an address that names one client: an IPv4 address whole (an IPv4-mapped IPv6
+ * address as its IPv4), an IPv6 address by its /64 prefix, since one subscriber line usually
+ * holds a whole /64 and can pick a fresh address per request; counting per full IPv6 address
+ * would let one client walk around every rate limit and the sign-in throttle.
+ */
+export function clientKey(ip: string): string {
+  const addr = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
+  const mapped = /^(?:::|(?:0{1,4}:){5})ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(addr);
+  if (mapped) return mapped[1]!;
+  if (!addr.includes(':')) return addr;
+  const [head = '', tail = ''] = addr.split('::');
+  const left = head ? head.split(':') : [];
+  const right = addr.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = addr.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
+
+/** The salted hash stored instead of a visitor's IP address (an IPv6 one by its /64; memoized per secret and IP). */
 export async function hashIp(secret: string, ip: string): Promise<string> {
   const hit = cachedIpHash(secret, ip);
   if (hit !== undefined) return hit;
-  const hash = await hmac(secret, `ip:${ip}`);
+  const hash = await hmac(secret, `ip:${clientKey(ip)}`);
   if (ipHashCount >= IP_HASH_CACHE_MAX) {
     ipHashes.clear();
     ipHashCount = 0;
