@@ -4,13 +4,14 @@ import type { Db } from './client';
 /**
  * Runs SQL on a connection that keeps each statement prepared between calls. @libsql/client
  * prepares every statement again on each execute (a multi-row insert costs as much to prepare
- * as to run), so the hot-path writes go through this when the runtime offers one.
+ * as to run), so the hot-path writes go through this when the runtime offers one. Both calls
+ * answer promises: the statement runs at once, but a locked database is waited out on timers.
  */
 export interface PreparedStatements {
   /** Runs a statement that returns no rows; answers the rows it changed and the last rowid. */
-  run(sql: string, args: InValue[]): { changes: number; lastInsertRowid: number | bigint };
+  run(sql: string, args: InValue[]): Promise<{ changes: number; lastInsertRowid: number | bigint }>;
   /** Runs a statement and returns its rows as objects keyed by column name. */
-  all(sql: string, args: InValue[]): Record<string, unknown>[];
+  all(sql: string, args: InValue[]): Promise<Record<string, unknown>[]>;
 }
 
 // Edge-safe on purpose: the queries import this module, and only the Node client (db/client.ts)

@@ -101,7 +101,7 @@ export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Prom
   // Where the runtime keeps statements prepared (Node, file database) the insert is not compiled again.
   const prepared = preparedStatementsFor(db);
   const { changes, lastInsertRowid } = prepared
-    ? prepared.run(sql, args)
+    ? await prepared.run(sql, args)
     : await (db as Db & { $client: Client }).$client
         .execute({ sql, args })
         .then((r) => ({ changes: r.rowsAffected, lastInsertRowid: r.lastInsertRowid }));

@@ -24,6 +24,18 @@ describe('GroupCommit', () => {
     expect(c).toEqual({ status: 'fulfilled', value: [2] });
   });
 
+  it('fails every caller at once when the database is locked, without writing each alone', async () => {
+    let writes = 0;
+    const locked = Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY' });
+    const gc = new GroupCommit<number, number>(async () => {
+      writes++;
+      throw locked;
+    });
+    const results = await Promise.allSettled([gc.add([1]), gc.add([2]), gc.add([3])]);
+    expect(results).toEqual(Array(3).fill({ status: 'rejected', reason: locked }));
+    expect(writes).toBe(1);
+  });
+
   it('splits a large burst into writes of at most maxRows, keeping each caller whole', async () => {
     const sizes: number[] = [];
     const gc = new GroupCommit<number, number>(async (rows) => {

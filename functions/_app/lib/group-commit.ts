@@ -1,3 +1,5 @@
+import { isDbUnavailable } from './errors';
+
 /**
  * Group commit: concurrent requests' inserts are gathered for a short window and written as one
  * multi-row statement, so a burst pays for one commit instead of hundreds. The window is one
@@ -5,7 +7,9 @@
  * the clients whose requests are still being parsed join the same commit, and a quiet turn (or
  * `maxRows`) closes it, so a lone request waits one turn as before. Each caller still awaits its
  * own rows being stored (a 2xx always means stored). If the shared write fails, every caller's
- * rows are retried alone, so one bad row fails only its request.
+ * rows are retried alone, so one bad row fails only its request; if it failed because the
+ * database is unavailable (locked, unreachable), every caller fails with it at once, since each
+ * retry alone would wait out the same lock again, one after the other.
  */
 export class GroupCommit<Row, Out> {
   private queue: { rows: Row[]; resolve: (out: Out[]) => void; reject: (err: unknown) => void }[] = [];
@@ -83,7 +87,11 @@ export class GroupCommit<Row, Out> {
     let out: Out[];
     try {
       out = await this.write(jobs.flatMap((j) => j.rows));
-    } catch {
+    } catch (err) {
+      if (isDbUnavailable(err)) {
+        for (const job of jobs) job.reject(err);
+        return;
+      }
       for (const job of jobs) await this.write(job.rows).then(job.resolve, job.reject);
       return;
     }
