@@ -59,9 +59,13 @@ export class SiteBuilder implements RebuildTrigger {
     return { ...this.#state };
   }
 
-  /** Picks up the build a previous run left live. */
+  /** Picks up the build a previous run left live, and clears what a build killed midway left behind. */
   async init(): Promise<void> {
     await mkdir(this.options.buildsDir, { recursive: true });
+    // A build's folder and the pointer are written as `*.tmp` and renamed when complete; one
+    // still named so at start-up is from a process that died mid-build, and nothing reads it.
+    const leftovers = (await readdir(this.options.buildsDir)).filter((n) => n.endsWith('.tmp'));
+    await Promise.all(leftovers.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));
     try {
       const name = (await readFile(join(this.options.buildsDir, 'current'), 'utf8')).trim();
       const dir = join(this.options.buildsDir, name);
