@@ -64,6 +64,8 @@ export const serverSubmissions = sqliteTable(
       .notNull()
       .default('pending'),
     admin_notes: text('admin_notes'),
+    /** Display name of a subcategory of `category` (categories.ts), chosen by the owner or the reviewer. */
+    subcategory: text('subcategory'),
     /** The listing created on approval. */
     server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
     created_at: createdAt(),
@@ -73,6 +75,22 @@ export const serverSubmissions = sqliteTable(
     index('server_submissions_created_idx').on(t.created_at),
     index('server_submissions_status_created_idx').on(t.status, t.created_at),
   ],
+);
+
+/**
+ * Slugs a server had before a rename, so its old /server/{slug} URL answers 301 to the current one.
+ * A slug belongs to the server that held it last.
+ */
+export const serverSlugs = sqliteTable(
+  'server_slugs',
+  {
+    slug: text('slug').primaryKey(),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+  },
+  (t) => [index('server_slugs_server_idx').on(t.server_id)],
 );
 
 /** Editable page texts (hero, categories, footer...), with code defaults when absent. */

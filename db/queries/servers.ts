@@ -4,7 +4,7 @@ import type { SortOrder } from '../../src/lib/enums';
 import { SEARCH_UNSAFE_CHARS } from '../../src/lib/schemas/common';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
-import { discordServers, type NewServerRow, type ServerRow } from '../schema';
+import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
 
 export type Server = ServerRow;
 
@@ -165,39 +165,92 @@ const wordsOf = (s: string) =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 1);
 
+/** Active servers of the five categories: the only ones with a page to send a visitor to. */
+const listedActive = () =>
+  and(eq(discordServers.is_active, true), inArray(discordServers.category, [...CATEGORY_NAMES]));
+
+/** What the slug fallback compares against, built from every listed server's name and slug. */
+interface SlugIndex {
+  builtAt: number;
+  /** Each generated variant of a name, to the slug of the first server (by id) that has it. */
+  variants: Map<string, string>;
+  /** The words of each name, in id order, for the fuzzy match. */
+  words: { slug: string; words: Set<string> }[];
+}
+
+/** How long a slug index is reused: a server added since then is found by its exact slug only. */
+const SLUG_INDEX_TTL_MS = 60_000;
+const slugIndexes = new WeakMap<Db, Promise<SlugIndex>>();
+
 /**
- * One active server by slug. Falls back to matching generated slug variants of every
- * active server's name, then to a fuzzy word match; on a fallback hit the found slug
- * is written back so the next lookup is direct. Returns null when nothing matches.
+ * The fallback's view of every listed server, read once a minute per database client: an unknown
+ * /server/ URL (a typo, a crawler's guess) then costs a map lookup instead of reading every server.
  */
-export async function getServerBySlug(db: Db, slug: string): Promise<Server | null> {
-  const wanted = slug.trim().toLowerCase();
-  if (!wanted) return null;
+function slugIndexOf(db: Db, now = Date.now()): Promise<SlugIndex> {
+  const cached = slugIndexes.get(db);
+  if (cached) {
+    return cached.then((index) => (now - index.builtAt < SLUG_INDEX_TTL_MS ? index : rebuild()));
+  }
+  return rebuild();
+
+  function rebuild(): Promise<SlugIndex> {
+    const building = db
+      .select({ name: discordServers.name, slug: discordServers.slug })
+      .from(discordServers)
+      .where(listedActive())
+      .orderBy(asc(discordServers.id))
+      .then((rows) => {
+        const variants = new Map<string, string>();
+        for (const row of rows) {
+          for (const variant of slugVariants(row.name)) if (!variants.has(variant)) variants.set(variant, row.slug);
+        }
+        return { builtAt: now, variants, words: rows.map((r) => ({ slug: r.slug, words: new Set(wordsOf(r.name)) })) };
+      });
+    // A failed read is not kept: the next miss tries again.
+    building.catch(() => slugIndexes.delete(db));
+    slugIndexes.set(db, building);
+    return building;
+  }
+}
+
+/**
+ * The current slug of the listed server a /server/{slug} URL means, or null. In order: the slug
+ * itself, a slug the server had before a rename (server_slugs), then SPEC section 7's fallback:
+ * a generated variant of a name (name slug, simplified slug, name without a trailing
+ * server/discord/community/hub/group, alphanumerics only, first word), then a fuzzy match where
+ * every word of the slug is a word of the name. Hidden and unlisted servers are never found.
+ */
+export async function findServerSlug(db: Db, requested: string): Promise<string | null> {
+  const wanted = requested.trim().toLowerCase();
+  if (!wanted || wanted.length > 200) return null;
   const [direct] = await db
-    .select()
+    .select({ slug: discordServers.slug })
     .from(discordServers)
-    .where(and(eq(discordServers.slug, wanted), eq(discordServers.is_active, true)))
+    .where(and(eq(discordServers.slug, wanted), listedActive()))
     .limit(1);
-  if (direct) return direct;
+  if (direct) return direct.slug;
+  const [renamed] = await db
+    .select({ slug: discordServers.slug })
+    .from(serverSlugs)
+    .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
+    .where(and(eq(serverSlugs.slug, wanted), listedActive()))
+    .limit(1);
+  if (renamed) return renamed.slug;
 
-  const active = await db.select().from(discordServers).where(eq(discordServers.is_active, true));
-  const byVariant = active.find((s) => slugVariants(s.name).includes(wanted));
+  const index = await slugIndexOf(db);
+  const byVariant = index.variants.get(wanted);
   if (byVariant) return byVariant;
-
-  // Fuzzy: every word of the requested slug appears among the name's words.
   const want = wordsOf(wanted);
   if (want.length === 0) return null;
-  const fuzzy = active.find((s) => {
-    const have = new Set(wordsOf(s.name));
-    return want.every((w) => have.has(w));
-  });
-  if (!fuzzy) return null;
-  if (!fuzzy.slug) {
-    const generated = await uniqueSlug(db, serverSlug(fuzzy.name), fuzzy.id);
-    await db.update(discordServers).set({ slug: generated }).where(eq(discordServers.id, fuzzy.id));
-    return { ...fuzzy, slug: generated };
-  }
-  return fuzzy;
+  return index.words.find((s) => want.every((w) => s.words.has(w)))?.slug ?? null;
+}
+
+/** One active, listed server by slug, a former slug or the fallback of findServerSlug; null when none. */
+export async function getServerBySlug(db: Db, slug: string): Promise<Server | null> {
+  const current = await findServerSlug(db, slug);
+  if (!current) return null;
+  const [row] = await db.select().from(discordServers).where(eq(discordServers.slug, current)).limit(1);
+  return row ?? null;
 }
 
 /** One server by id, active or not (operators). */
@@ -206,18 +259,22 @@ export async function getServerById(db: Db, id: number): Promise<Server | null> 
   return row ?? null;
 }
 
-/** `base`, or `base-2`, `base-3`... whichever no other server holds. */
+/**
+ * `base`, or `base-2`, `base-3`... whichever no other server holds, now or as a former slug
+ * (an old URL keeps leading to the server that had it).
+ */
 export async function uniqueSlug(db: Db, base: string, exceptId?: number): Promise<string> {
-  const taken = new Set(
-    (
-      await db
-        .select({ slug: discordServers.slug, id: discordServers.id })
-        .from(discordServers)
-        .where(or(eq(discordServers.slug, base), like(discordServers.slug, `${base}-%`)))
-    )
-      .filter((r) => r.id !== exceptId)
-      .map((r) => r.slug),
-  );
+  const similar = (column: typeof discordServers.slug | typeof serverSlugs.slug) =>
+    // Slugs are [a-z0-9-] only: nothing in them is a LIKE wildcard.
+    or(eq(column, base), like(column, `${base}-%`));
+  const [current, former] = await Promise.all([
+    db
+      .select({ slug: discordServers.slug, id: discordServers.id })
+      .from(discordServers)
+      .where(similar(discordServers.slug)),
+    db.select({ slug: serverSlugs.slug, id: serverSlugs.server_id }).from(serverSlugs).where(similar(serverSlugs.slug)),
+  ]);
+  const taken = new Set([...current, ...former].filter((r) => r.id !== exceptId).map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) {
     const suffix = `-${i}`;
@@ -240,13 +297,33 @@ export async function createServer(db: Db, input: ServerWrite): Promise<Server> 
   return row!;
 }
 
-/** Updates a server by id; a new name without a slug re-derives the slug. Returns the row or null. */
+/**
+ * Updates a server by id; a new name without a slug re-derives the slug. When the slug changes the
+ * old one is kept in server_slugs, so its old URL redirects. Returns the row or null.
+ */
 export async function updateServer(db: Db, id: number, patch: Partial<ServerWrite>): Promise<Server | null> {
   const { slug, ...rest } = patch;
   const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
   if (slug) values.slug = await uniqueSlug(db, slug, id);
   else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
-  const [row] = await db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();
+  const update = db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();
+  if (!values.slug) return (await update)[0] ?? null;
+  const [before] = await db
+    .select({ slug: discordServers.slug })
+    .from(discordServers)
+    .where(eq(discordServers.id, id))
+    .limit(1);
+  if (!before || before.slug === values.slug) return (await update)[0] ?? null;
+  // One batch: the rename and its history are stored together or not at all. The new slug stops
+  // being a former one (renamed back); the old one now belongs to this server, whoever had it before.
+  const [, , [row]] = await db.batch([
+    db.delete(serverSlugs).where(eq(serverSlugs.slug, values.slug)),
+    db
+      .insert(serverSlugs)
+      .values({ slug: before.slug, server_id: id })
+      .onConflictDoUpdate({ target: serverSlugs.slug, set: { server_id: id, created_at: new Date().toISOString() } }),
+    update,
+  ]);
   return row ?? null;
 }
 
