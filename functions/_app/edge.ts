@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
+import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
+import { notFoundScreenPath, siteRedirect } from './routes/site-redirects';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -21,12 +23,7 @@ export interface EdgeContext {
  * Which not-found screen a path gets; the same URL shapes as the Node static handler
  * (functions/_app/static.ts, which cannot be bundled for the edge because it reads files).
  */
-export function edgeNotFoundPage(path: string): string {
-  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found';
-  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found';
-  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found';
-  return '/404';
-}
+export const edgeNotFoundPage = notFoundScreenPath;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -72,7 +69,7 @@ export function createEdgeHandler() {
       contentSecurityPolicy: () => runtimeRef.policy,
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
       rateLimitStore,
-      staticSite: (c: Context) => notFoundScreen(bindings, c.req.path),
+      staticSite: (c: Context) => notFoundScreen(bindings, db, c),
     });
     return runtimeRef;
   };
@@ -103,8 +100,25 @@ export function createEdgeHandler() {
   };
 }
 
-/** Static assets answered first; anything that reaches here matched no file. */
-async function notFoundScreen(bindings: EdgeBindings, path: string): Promise<Response> {
+/**
+ * Static assets answered first; anything that reaches here matched no file: a 301 where the path
+ * has moved (a renamed server, a page past the end; the same lookup as on Node), else the
+ * not-found screen of its URL shape. (A trailing slash on a real page is redirected by the assets
+ * layer itself: html_handling in wrangler.toml.)
+ */
+async function notFoundScreen(bindings: EdgeBindings, db: Db, c: Context): Promise<Response> {
+  const path = c.req.path;
+  let moved: string | null = null;
+  try {
+    moved = await siteRedirect(db, path);
+  } catch (err) {
+    // The database is away: the visitor still gets the not-found screen, not an error.
+    console.warn(`Redirect lookup for ${path} failed:`, err);
+  }
+  if (moved) {
+    const query = c.req.url.indexOf('?');
+    return c.redirect(moved + (query === -1 ? '' : c.req.url.slice(query)), 301);
+  }
   const page = await bindings.ASSETS.fetch(`https://assets.local${edgeNotFoundPage(path)}`);
   if (!page.ok) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   const last = path.split('/').filter(Boolean).pop() ?? '';

@@ -8,6 +8,7 @@ import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
 import { localSecrets } from './local-secrets';
+import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
 import { createStaticHandler } from './static';
 
@@ -48,7 +49,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     env,
     rebuild: builder,
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
-    staticSite: createStaticHandler(() => builder.liveDir()),
+    staticSite: createStaticHandler(() => builder.liveDir(), { redirect: (path) => siteRedirect(db, path) }),
     clientIp: (_req, raw) =>
       (raw as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ??
       '0.0.0.0',

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { notFoundScreenPath } from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,11 +24,11 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.xml', '.txt', '.svg']);
 
 /** Where the not-found screens live in a build, by URL shape (Cloudflare serves them the same way). */
-export function notFoundPage(path: string): string {
-  if (/^\/best-[^/]+-discord\/?$/.test(path)) return '/category-not-found.html';
-  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found.html';
-  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found.html';
-  return '/404.html';
+export const notFoundPage = (path: string): string => `${notFoundScreenPath(path)}.html`;
+
+export interface StaticOptions {
+  /** Where a path without a page belongs instead (301), e.g. a renamed server's old URL; null for a 404. */
+  redirect?: ((path: string) => Promise<string | null>) | undefined;
 }
 
 interface Cached {
@@ -41,7 +42,7 @@ interface Cached {
  * folder atomically. Hashed assets are immutable; HTML is revalidated on every visit.
  * Compressible files are gzipped once and kept in memory.
  */
-export function createStaticHandler(getRoot: () => string | null) {
+export function createStaticHandler(getRoot: () => string | null, options: StaticOptions = {}) {
   const cache = new Map<string, Cached>();
 
   async function load(file: string): Promise<Cached | null> {
@@ -100,6 +101,29 @@ export function createStaticHandler(getRoot: () => string | null) {
     return c.body(new Uint8Array(entry.body), status, headers);
   }
 
+  /** The canonical place of a missed path: without its trailing slash when that is a page, else options.redirect's answer. */
+  async function redirectFor(root: string, path: string): Promise<string | null> {
+    const bare = path.replace(/\/+$/, '');
+    // Never '//host' or '/\\host': a browser reads those as another site.
+    if (bare !== path && /^\/[^/\\]/.test(bare)) {
+      let files: string[] = [];
+      try {
+        files = candidates(root, bare);
+      } catch {
+        // A malformed escape: no file, and the not-found screen below.
+      }
+      for (const file of files) if (await load(file)) return bare;
+    }
+    if (!options.redirect) return null;
+    try {
+      return await options.redirect(path);
+    } catch (err) {
+      // The database is away: the visitor still gets the not-found screen, not an error.
+      console.warn(`Redirect lookup for ${path} failed:`, err);
+      return null;
+    }
+  }
+
   return async (c: Context): Promise<Response | undefined> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return undefined;
     const root = getRoot();
@@ -114,6 +138,11 @@ export function createStaticHandler(getRoot: () => string | null) {
     for (const file of list) {
       const entry = await load(file);
       if (entry) return respond(c, file, entry, 200);
+    }
+    const moved = await redirectFor(root, path);
+    if (moved) {
+      const query = c.req.url.indexOf('?');
+      return c.redirect(moved + (query === -1 ? '' : c.req.url.slice(query)), 301);
     }
     const page = notFoundPage(path);
     const file = join(root, page);

@@ -1,0 +1,49 @@
+import type { Db } from '../../../db/client';
+import { findServerSlug } from '../../../db/queries/servers';
+import { categoryPath, getCategoryBySlug } from '../../../src/lib/categories';
+
+const decodeSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * Where a site path that matched no built page belongs instead (answered 301), or null for its
+ * not-found screen. Both runtimes call it for a miss: the Node static handler and the Worker.
+ * A trailing slash is ignored; the location has none, and is made only from known category
+ * slugs and stored server slugs, never from the request's text.
+ *
+ * - `/server/{slug}`: the server's current slug (a rename, another case, SPEC section 7's fallback).
+ * - `/best-{category}-discord/page/{n}` of a real category: a page past the end (the category
+ *   shrank) or page 1, so the category page itself.
+ * - `/servers/page/{n}`: the same for the list of every server.
+ */
+export async function siteRedirect(db: Db, path: string): Promise<string | null> {
+  const bare = path.replace(/\/+$/, '');
+  const server = /^\/server\/([^/]+)$/.exec(bare);
+  if (server) {
+    const requested = decodeSafe(server[1]!);
+    const current = await findServerSlug(db, requested);
+    return current && current !== requested ? `/server/${current}` : null;
+  }
+  const paged = /^\/best-([a-z0-9-]+)-discord\/page\/\d+$/.exec(bare);
+  if (paged) {
+    const category = getCategoryBySlug(paged[1]!);
+    return category ? categoryPath(category.slug) : null;
+  }
+  if (/^\/servers\/page\/\d+$/.test(bare)) return '/servers';
+  return null;
+}
+
+/** Which not-found screen a path gets, by URL shape: the page's path in a build, without `.html`. */
+export function notFoundScreenPath(path: string): string {
+  if (/^\/best-[^/]+-discord\/?$/.test(path) || /^\/best-[^/]+-discord\/page\/\d+\/?$/.test(path)) {
+    return '/category-not-found';
+  }
+  if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found';
+  if (/^\/server\/[^/]+/.test(path)) return '/server-not-found';
+  return '/404';
+}
