@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { Db } from '../client';
 import { discordServers } from '../schema';
 
@@ -21,12 +22,21 @@ const flagColumns = {
   is_active: discordServers.is_active,
 };
 
-/** The active server with exactly this stored slug (one indexed read, no fuzzy fallback), or null. */
+/**
+ * The active, listed server with exactly this stored slug (one indexed read, no fuzzy fallback), or
+ * null: a server of an unlisted category (the Education sample) has no page and is never joined.
+ */
 export async function getJoinTarget(db: Db, slug: string): Promise<ServerFlags | null> {
   const [row] = await db
     .select(flagColumns)
     .from(discordServers)
-    .where(and(eq(discordServers.slug, slug), eq(discordServers.is_active, true)))
+    .where(
+      and(
+        eq(discordServers.slug, slug),
+        eq(discordServers.is_active, true),
+        inArray(discordServers.category, [...CATEGORY_NAMES]),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }

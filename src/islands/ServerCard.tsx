@@ -17,7 +17,7 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
   const join = joinProps(s);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <article className={`card${join.paid ? ' card-paid' : ''}`}>
+    <article className={`card${s.is_premium || s.is_sponsored ? ' card-paid' : ''}`}>
       {rank ? (
         <span className={`rank ${RANK_CLASS[rank] ?? 'rank-other'}`} role="img" aria-label={`Rank ${rank}`}>
           #{rank}
@@ -59,15 +59,17 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
         <a className="btn btn-ghost" href={`/server/${s.slug}`} aria-label={`View details of ${s.name}`}>
           View Details
         </a>
-        <a
-          className={`btn ${join.paid ? 'btn-premium' : 'btn-primary'}`}
-          href={join.href}
-          target={join.target}
-          rel={join.rel}
-          aria-label={`${join.label}: ${s.name} (opens in a new tab)`}
-        >
-          {join.label}
-        </a>
+        {join ? (
+          <a
+            className={`btn ${join.paid ? 'btn-premium' : 'btn-primary'}`}
+            href={join.href}
+            target={join.target}
+            rel={join.rel}
+            aria-label={`${join.label}: ${s.name} (opens in a new tab)`}
+          >
+            {join.label}
+          </a>
+        ) : null}
       </div>
     </article>
   );

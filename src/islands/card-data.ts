@@ -1,4 +1,5 @@
 import type { CATEGORY_NAMES } from '~/lib/categories';
+import { joinTarget } from '~/lib/invite';
 
 /** The public fields a server card shows: what islands receive as props. */
 export interface CardServer {
@@ -12,10 +13,14 @@ export interface CardServer {
   tags: string[];
   is_premium: boolean;
   is_sponsored: boolean;
+  /** Whether the server has a join link (joinTarget): without one the card shows no Join button. */
+  has_link: boolean;
 }
 
 /** Narrows a full server row (build data or API JSON) to the card's public fields. */
-export function toCard(s: CardServer & Record<string, unknown>): CardServer {
+export function toCard(
+  s: Omit<CardServer, 'has_link'> & { affiliate_link?: string | null | undefined } & Record<string, unknown>,
+): CardServer {
   return {
     id: s.id,
     name: s.name,
@@ -27,6 +32,7 @@ export function toCard(s: CardServer & Record<string, unknown>): CardServer {
     tags: (s.tags ?? []).slice(0, 3),
     is_premium: Boolean(s.is_premium),
     is_sponsored: Boolean(s.is_sponsored),
+    has_link: joinTarget(s.affiliate_link) !== null,
   };
 }
 
@@ -38,8 +44,12 @@ export interface FilterCategory {
   href: string;
 }
 
-/** The Join link of SPEC section 2: /go/{slug} records the click and redirects to the stored link. */
-export function joinProps(s: Pick<CardServer, 'slug' | 'is_premium' | 'is_sponsored'>) {
+/**
+ * The Join link of SPEC section 2: /go/{slug} records the click and redirects to the stored link.
+ * Null without a link: a button that leads nowhere (the old 'Join Premium' plain button) is none.
+ */
+export function joinProps(s: Pick<CardServer, 'slug' | 'is_premium' | 'is_sponsored' | 'has_link'>) {
+  if (!s.has_link) return null;
   const paid = s.is_premium || s.is_sponsored;
   return {
     href: `/go/${encodeURIComponent(s.slug)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDiscordInvite } from './invite';
+import { joinTarget, parseDiscordInvite } from './invite';
 
 describe('parseDiscordInvite', () => {
   it.each([
@@ -27,4 +27,18 @@ describe('parseDiscordInvite', () => {
   ])('refuses %s', (input) => {
     expect(parseDiscordInvite(input)).toBeNull();
   });
+});
+
+describe('joinTarget', () => {
+  it('keeps absolute http(s) links, normalised', () => {
+    expect(joinTarget('https://discord.gg/abc123')).toBe('https://discord.gg/abc123');
+    expect(joinTarget('http://partner.example/join?x=1')).toBe('http://partner.example/join?x=1');
+  });
+
+  it.each([null, undefined, '', '   ', 'javascript:alert(1)', '//discord.gg/abc', 'discord.gg/abc', 'not a url'])(
+    'has no join target for %j',
+    (link) => {
+      expect(joinTarget(link)).toBeNull();
+    },
+  );
 });

@@ -27,3 +27,17 @@ export function parseDiscordInvite(input: string): DiscordInvite | null {
   }
   return null;
 }
+
+/**
+ * A stored join link as an absolute http(s) URL, or null. Only these get a Join button and a
+ * /go/ redirect; anything else (empty, relative, javascript:) means the listing has no join link.
+ */
+export function joinTarget(link: string | null | undefined): string | null {
+  if (!link?.trim()) return null;
+  try {
+    const url = new URL(link.trim());
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

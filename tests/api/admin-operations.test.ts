@@ -150,7 +150,8 @@ describe('servers screen', () => {
     h = await createAdminHarness();
     const mod = await h.signIn('moderator');
     const admin = await h.signIn('admin');
-    const row = await createServer(h.db, server());
+    // Premium and sponsored placement needs a join link (tests/api/join-links.test.ts).
+    const row = await createServer(h.db, { ...server(), affiliate_link: 'https://discord.gg/alpha' });
     expect((await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/visibility`, { is_active: false })).status).toBe(
       200,
     );

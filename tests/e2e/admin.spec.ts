@@ -81,6 +81,8 @@ test('each console screen stores its operations, shows them after a reload, and 
     category: 'Trading',
     members: 10,
     active_users: 1,
+    // Premium placement needs a join link.
+    affiliate_link: 'https://discord.gg/quietharbor',
   });
   const sub = await insertSubmission(site.db, submissionFor(`Spam Castle ${tag}`));
   await createReport(site.db, { server_id: server.id, reason: 'spam', details: `bots ${tag}` });

@@ -7,6 +7,8 @@ import type { AnalyticsDay, ServerRow } from './types';
 import { Notice, Pager, useWrites } from './ui';
 
 const PER_PAGE = 20;
+/** Why a listing has no Join button and cannot be marked premium or sponsored. */
+const NO_LINK = 'No join link: no Join button; premium and sponsored need one.';
 const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
 
 interface FormState {
@@ -235,7 +237,10 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             {field('rating', 'Rating (0–5)', { inputMode: 'decimal' })}
             {field('sort_order', 'Sort order', { inputMode: 'numeric' })}
             {field('image_url', 'Icon URL (https)')}
-            {field('affiliate_link', 'Join link (https)')}
+            {field('affiliate_link', 'Join link (https)', { 'aria-describedby': 'join-link-hint' })}
+            <p id="join-link-hint" className="muted small">
+              Without a join link the listing shows no Join button, and it cannot be premium or sponsored.
+            </p>
           </div>
           {area('description', 'Description')}
           <div className="form-grid">
@@ -304,6 +309,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       s.name
                     )}
                     <div className="muted small">/{s.slug}</div>
+                    {!s.affiliate_link && <div className="muted small">{NO_LINK}</div>}
                   </th>
                   <td>{s.category}</td>
                   <td>{s.members.toLocaleString()}</td>
@@ -326,7 +332,8 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       type="checkbox"
                       aria-label={`${s.name} premium`}
                       checked={s.is_premium}
-                      disabled={!isAdmin}
+                      disabled={!isAdmin || (!s.affiliate_link && !s.is_premium)}
+                      title={s.affiliate_link ? undefined : NO_LINK}
                       onChange={(e) => {
                         const is_premium = e.target.checked;
                         patchLocal(s.id, { is_premium });
@@ -341,7 +348,8 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       type="checkbox"
                       aria-label={`${s.name} sponsored`}
                       checked={s.is_sponsored}
-                      disabled={!isAdmin}
+                      disabled={!isAdmin || (!s.affiliate_link && !s.is_sponsored)}
+                      title={s.affiliate_link ? undefined : NO_LINK}
                       onChange={(e) => {
                         const is_sponsored = e.target.checked;
                         patchLocal(s.id, { is_sponsored });

@@ -14,7 +14,7 @@ import {
   placementSchema,
   visibilitySchema,
 } from '../../../../src/lib/schemas/admin';
-import { serverSchema } from '../../../../src/lib/schemas/server';
+import { PAID_NEEDS_LINK, serverSchema } from '../../../../src/lib/schemas/server';
 import { ApiError } from '../../lib/errors';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, idParam, notFound, parseBody, parseQuery, requestRebuild } from './shared';
@@ -82,7 +82,19 @@ export const serverRoutes = new Hono<AdminEnv>()
     const id = idParam(c);
     const patch = await parseBody(c, placementSchema);
     const db = c.get('deps').db;
-    if (!(await getServerById(db, id))) throw notFound('server', id);
+    const current = await getServerById(db, id);
+    if (!current) throw notFound('server', id);
+    if (!current.affiliate_link) {
+      const refused = (['is_premium', 'is_sponsored'] as const).filter((k) => patch[k] === true);
+      if (refused.length) {
+        throw new ApiError(
+          400,
+          'validation_failed',
+          PAID_NEEDS_LINK,
+          refused.map((path) => ({ path, message: PAID_NEEDS_LINK })),
+        );
+      }
+    }
     const server = await updateServer(db, id, {
       ...(patch.is_premium !== undefined ? { is_premium: patch.is_premium } : {}),
       ...(patch.is_sponsored !== undefined ? { is_sponsored: patch.is_sponsored } : {}),
