@@ -17,6 +17,7 @@ export type SubmissionWrite = Pick<
   | 'server_name'
   | 'server_description'
   | 'category'
+  | 'subcategory'
   | 'invite_link'
   | 'server_image'
   | 'contact_email'
@@ -47,6 +48,7 @@ const SUBMISSION_COLUMNS = [
   'server_name',
   'server_description',
   'category',
+  'subcategory',
   'invite_link',
   'server_image',
   'contact_email',
@@ -85,6 +87,7 @@ export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Prom
       input.server_name,
       input.server_description,
       input.category,
+      input.subcategory ?? null,
       input.invite_link,
       input.server_image ?? null,
       input.contact_email,
@@ -114,6 +117,7 @@ export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Prom
     server_name: input.server_name,
     server_description: input.server_description,
     category: input.category,
+    subcategory: input.subcategory ?? null,
     invite_link: input.invite_link,
     server_image: input.server_image ?? null,
     contact_email: input.contact_email,
@@ -195,7 +199,7 @@ function insertListingFrom(db: Db, submission: SubmissionRecord, slug: string) {
   return db.run(sql`INSERT INTO ${discordServers}
   (name, description, category, subcategory, slug, members, active_users, rating, image_url, pros, cons,
    is_premium, is_sponsored, affiliate_link, tags, features, sort_order, is_active)
-SELECT ${submission.server_name}, ${submission.server_description}, ${submission.category}, NULL, ${slug},
+SELECT ${submission.server_name}, ${submission.server_description}, ${submission.category}, ${submission.subcategory}, ${slug},
   ${submission.member_count}, ${submission.active_users}, 0, ${submission.server_image},
   ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1
 WHERE EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${submission.id} AND status <> 'approved')`);
@@ -208,12 +212,19 @@ const isUniqueViolation = (err: unknown): boolean =>
  * Approves a submission: creates its listing (SPEC section 4) and marks it approved with the
  * new server_id in one atomic batch, so neither can happen without the other. A batch, not an
  * interactive transaction: on the embedded file database an open transaction would stall
- * every other writer of the process behind it.
+ * every other writer of the process behind it. A `subcategory` (the reviewer's, null for none)
+ * replaces the owner's on both rows; the caller checks it belongs to the category.
  */
-export async function approveSubmission(db: Db, id: number, adminNotes?: string | null): Promise<ApproveResult> {
+export async function approveSubmission(
+  db: Db,
+  id: number,
+  adminNotes?: string | null,
+  subcategory?: string | null,
+): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
-    const current = await getSubmissionById(db, id);
-    if (!current) return { ok: false, reason: 'not_found' };
+    const stored = await getSubmissionById(db, id);
+    if (!stored) return { ok: false, reason: 'not_found' };
+    const current = subcategory === undefined ? stored : { ...stored, subcategory };
     if (current.status === 'approved') return { ok: false, reason: 'already_approved' };
     const slug = await uniqueSlug(db, serverSlug(current.server_name));
     let updated: SubmissionRecord[];
@@ -225,6 +236,7 @@ export async function approveSubmission(db: Db, id: number, adminNotes?: string 
           .set({
             status: 'approved',
             server_id: sql`(SELECT id FROM ${discordServers} WHERE slug = ${slug})`,
+            subcategory: current.subcategory,
             ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
             updated_at: new Date().toISOString(),
           })

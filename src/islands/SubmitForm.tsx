@@ -1,12 +1,13 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
-import { CATEGORY_NAMES } from '~/lib/categories';
+import { CATEGORY_NAMES, subcategoryNames } from '~/lib/categories';
 import { fieldHelpers } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 type Values = {
   server_name: string;
   category: string;
+  subcategory: string;
   server_description: string;
   invite_link: string;
   server_image: string;
@@ -22,6 +23,7 @@ type Values = {
 const EMPTY: Values = {
   server_name: '',
   category: 'Gaming',
+  subcategory: '',
   server_description: '',
   invite_link: '',
   server_image: '',
@@ -37,6 +39,7 @@ const EMPTY: Values = {
 const FIELD_LABELS: Record<string, string> = {
   server_name: 'Server name',
   category: 'Category',
+  subcategory: 'Subcategory',
   server_description: 'Description',
   invite_link: 'Invite link',
   server_image: 'Icon URL',
@@ -47,6 +50,11 @@ const FIELD_LABELS: Record<string, string> = {
   terms: 'Terms',
   features: 'Features',
 };
+
+/** Every category's subcategories, for the form before the island runs (one optgroup each). */
+const SUBCATEGORY_GROUPS = CATEGORY_NAMES.map((category) => ({ category, names: subcategoryNames(category) })).filter(
+  (g) => g.names.length > 0,
+);
 
 /** Whole number, 0 when unparsable (SPEC section 5). */
 const toCount = (v: string) => {
@@ -176,7 +184,20 @@ export default function SubmitForm() {
           <label htmlFor="f-category">
             Category <span className="req">*</span>
           </label>
-          <select {...aria('category')} required value={v.category} onChange={(e) => set('category', e.target.value)}>
+          <select
+            {...aria('category')}
+            required
+            value={v.category}
+            onChange={(e) => {
+              const category = e.target.value;
+              // A subcategory belongs to one category: another category clears it.
+              setV((old) => ({
+                ...old,
+                category,
+                subcategory: subcategoryNames(category).includes(old.subcategory) ? old.subcategory : '',
+              }));
+            }}
+          >
             {CATEGORY_NAMES.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -185,6 +206,38 @@ export default function SubmitForm() {
           </select>
           {err('category')}
         </div>
+        {/* Without JavaScript every category's subcategories show, grouped; the island shows the chosen one's. */}
+        {!hydrated || subcategoryNames(v.category).length > 0 ? (
+          <div className="field">
+            <label htmlFor="f-subcategory">Subcategory (optional)</label>
+            <select
+              {...aria('subcategory', 'h-subcategory')}
+              value={v.subcategory}
+              onChange={(e) => set('subcategory', e.target.value)}
+            >
+              <option value="">None</option>
+              {hydrated
+                ? subcategoryNames(v.category).map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))
+                : SUBCATEGORY_GROUPS.map((g) => (
+                    <optgroup key={g.category} label={g.category}>
+                      {g.names.map((name) => (
+                        <option key={name} value={name}>
+                          {name}
+                        </option>
+                      ))}
+                    </optgroup>
+                  ))}
+            </select>
+            <p id="h-subcategory" className="hint">
+              Also lists the server on that subcategory's page. Must belong to the category.
+            </p>
+            {err('subcategory')}
+          </div>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="f-server_description">

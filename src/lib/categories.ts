@@ -185,6 +185,10 @@ export const subcategoriesOf = (categorySlug: string): SubcategoryDef[] =>
 export const getSubcategory = (parentSlug: string, slug: string): SubcategoryDef | undefined =>
   SUBCATEGORIES.find((s) => s.parentSlug === parentSlug && s.slug === slug);
 
+/** Display names of a category's subcategories (what a listing stores), by category name; none for Gaming. */
+export const subcategoryNames = (category: string): string[] =>
+  SUBCATEGORIES.filter((s) => s.parentCategory === category).map((s) => s.name);
+
 /** True when `name` is one of the five listed categories (anything else is filtered out of listings). */
 export const isListedCategory = (name: string): name is CategoryName =>
   (CATEGORY_NAMES as readonly string[]).includes(name);

@@ -22,6 +22,7 @@ export const submissionRoutes = (deps: AppDeps) =>
         server_name: input.server_name,
         server_description: input.server_description,
         category: input.category,
+        subcategory: input.subcategory ?? null,
         invite_link: input.invite_link,
         server_image: input.server_image,
         contact_email: input.contact_email,

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { isSafeImageSrc } from '~/lib/url-safety';
 import { api, messageOf, qs } from './api';
@@ -15,6 +16,7 @@ export function SubmissionsScreen() {
   const [stats, setStats] = useState<SubmissionStats | null>(null);
   const [selected, setSelected] = useState<SubmissionRow | null>(null);
   const [notes, setNotes] = useState('');
+  const [subcategory, setSubcategory] = useState('');
   const writes = useWrites();
   const { error, setError, done, setDone, busy } = writes;
 
@@ -41,6 +43,7 @@ export function SubmissionsScreen() {
   const open = (s: SubmissionRow) => {
     setSelected(s);
     setNotes(s.admin_notes ?? '');
+    setSubcategory(s.subcategory ?? '');
     setDone('');
     setError('');
   };
@@ -59,6 +62,8 @@ export function SubmissionsScreen() {
     act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, async () => {
       const res = await api<{ server: ServerRow }>('POST', `/submissions/${s.id}/approve`, {
         admin_notes: notes || undefined,
+        // The reviewer's choice, stored on the listing ('' is none).
+        ...(subcategoryNames(s.category).length > 0 ? { subcategory: subcategory || null } : {}),
       });
       return res.server;
     });
@@ -112,7 +117,10 @@ export function SubmissionsScreen() {
           </h2>
           <dl className="facts">
             <dt>Category</dt>
-            <dd>{selected.category}</dd>
+            <dd>
+              {selected.category}
+              {selected.subcategory ? ` · ${selected.subcategory}` : ''}
+            </dd>
             <dt>Invite</dt>
             <dd>
               <a href={selected.invite_link} rel="noopener noreferrer nofollow" target="_blank">
@@ -146,6 +154,19 @@ export function SubmissionsScreen() {
               <h3>Features</h3>
               <p className="prewrap">{selected.features}</p>
             </>
+          )}
+          {selected.status !== 'approved' && subcategoryNames(selected.category).length > 0 && (
+            <label>
+              Subcategory (stored on the listing at approval)
+              <select value={subcategory} onChange={(e) => setSubcategory(e.target.value)}>
+                <option value="">None</option>
+                {subcategoryNames(selected.category).map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
           )}
           <label>
             Admin notes

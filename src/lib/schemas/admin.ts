@@ -33,8 +33,20 @@ export const submissionStatusSchema = z.object({
   admin_notes: optionalText(2000),
 });
 
-/** Approving a submission, optionally with notes. */
-export const approveSchema = z.object({ admin_notes: optionalText(2000) });
+/**
+ * Approving a submission, optionally with notes and the reviewer's subcategory (a name of the
+ * submission's category, checked by the route; null or '' for none; absent keeps the owner's).
+ */
+export const approveSchema = z.object({
+  admin_notes: optionalText(2000),
+  subcategory: z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(60, 'At most 60 characters')
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
+});
 
 /** Query of the servers screen. */
 export const adminServerQuerySchema = pageQuerySchema.extend({

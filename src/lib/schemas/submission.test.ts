@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { subcategoryNames } from '../categories';
 import { featureLines, submissionSchema } from './submission';
 
 const valid = {
@@ -77,5 +78,32 @@ describe('featureLines', () => {
   it('splits lines, strips bullets and drops blanks', () => {
     expect(featureLines('- One\r\n\n* Two \n•Three')).toEqual(['One', 'Two', 'Three']);
     expect(featureLines(null)).toEqual([]);
+  });
+});
+
+describe('the optional subcategory', () => {
+  it('accepts a subcategory of the chosen category, and none', () => {
+    expect(submissionSchema.parse({ ...valid, category: 'Trading', subcategory: 'Forex Trading' }).subcategory).toBe(
+      'Forex Trading',
+    );
+    expect(submissionSchema.parse({ ...valid, category: 'Trading', subcategory: '' }).subcategory).toBeUndefined();
+    expect(submissionSchema.parse(valid).subcategory).toBeUndefined();
+  });
+
+  it('refuses a subcategory of another category, or any for Gaming, naming the field', () => {
+    for (const [category, subcategory] of [
+      ['Investing', 'Forex Trading'],
+      ['Gaming', 'Bitcoin'],
+      ['Crypto', 'Dogecoin'],
+    ]) {
+      const result = submissionSchema.safeParse({ ...valid, category, subcategory });
+      expect(result.success, `${category}/${subcategory}`).toBe(false);
+      expect(result.error?.issues.map((i) => i.path.join('.'))).toEqual(['subcategory']);
+    }
+  });
+
+  it('lists the subcategories each category offers, from the one enumeration', () => {
+    expect(subcategoryNames('Gaming')).toEqual([]);
+    expect(subcategoryNames('Investing')).toEqual(['Stocks', 'Forex', 'Options', 'Day Trading']);
   });
 });

@@ -1,49 +1,71 @@
 import { z } from 'zod';
-import { CATEGORY_NAMES } from '../categories';
+import { CATEGORY_NAMES, subcategoryNames } from '../categories';
 import { parseDiscordInvite } from '../invite';
 import { checkbox, count, email, honeypot, longText, optionalText, publicImageUrl, text } from './common';
 
+/** Why a subcategory is refused: it is not one of the chosen category's. */
+export const subcategoryMessage = (category: string): string => {
+  const names = subcategoryNames(category);
+  return names.length ? `Choose a subcategory of ${category}: ${names.join(', ')}` : `${category} has no subcategories`;
+};
+
+/** An optional subcategory name: empty (the form's "None") means none. */
+export const optionalSubcategory = z
+  .string({ error: 'Must be text' })
+  .trim()
+  .max(60, 'At most 60 characters')
+  .optional()
+  .transform((v) => v || undefined);
+
 /** A server owner's submission, as the submit form and `POST /api/submissions` accept it. */
-export const submissionSchema = z.object({
-  /** Server name as shown on the card. */
-  server_name: text(100, 2),
-  /** What the community is about, shown as the card description. */
-  server_description: longText(2000, 20),
-  /** One of the five listed categories. */
-  category: z.enum(CATEGORY_NAMES, { error: 'Choose a category' }),
-  /** A Discord invite link; stored in its canonical https://discord.gg/CODE form. */
-  invite_link: z
-    .string({ error: 'Must be text' })
-    .trim()
-    .max(200, 'At most 200 characters')
-    .transform((v, ctx) => {
-      const invite = parseDiscordInvite(v);
-      if (!invite) {
-        ctx.addIssue({ code: 'custom', message: 'Must be a Discord invite link like https://discord.gg/abc123' });
-        return z.NEVER;
-      }
-      return invite.url;
-    }),
-  /** Square icon, https on a public host (moderators' and visitors' browsers load it). */
-  server_image: publicImageUrl('Icon URL'),
-  /** Contact address for the review outcome. */
-  contact_email: email,
-  /** One feature per line; becomes the listing's pros on approval. */
-  features: optionalText(2000),
-  /** Total members (whole number, 0 when unparsable). */
-  member_count: count,
-  /** Estimated online members (whole number, 0 when unparsable). */
-  active_users: count,
-  /** Who is submitting. */
-  submitter_name: text(100),
-  /** Whether the submitter owns the server (checked by default on the form). */
-  is_owner: checkbox,
-  /** The terms checkbox must be ticked. */
-  terms: checkbox.refine((v) => v, 'You must accept the terms'),
-  website: honeypot,
-  /** Cloudflare Turnstile token, checked server-side when configured. */
-  'cf-turnstile-response': z.string().max(4096).optional(),
-});
+export const submissionSchema = z
+  .object({
+    /** Server name as shown on the card. */
+    server_name: text(100, 2),
+    /** What the community is about, shown as the card description. */
+    server_description: longText(2000, 20),
+    /** One of the five listed categories. */
+    category: z.enum(CATEGORY_NAMES, { error: 'Choose a category' }),
+    /** Optional: a subcategory of `category` (its subcategory page lists the server once approved). */
+    subcategory: optionalSubcategory,
+    /** A Discord invite link; stored in its canonical https://discord.gg/CODE form. */
+    invite_link: z
+      .string({ error: 'Must be text' })
+      .trim()
+      .max(200, 'At most 200 characters')
+      .transform((v, ctx) => {
+        const invite = parseDiscordInvite(v);
+        if (!invite) {
+          ctx.addIssue({ code: 'custom', message: 'Must be a Discord invite link like https://discord.gg/abc123' });
+          return z.NEVER;
+        }
+        return invite.url;
+      }),
+    /** Square icon, https on a public host (moderators' and visitors' browsers load it). */
+    server_image: publicImageUrl('Icon URL'),
+    /** Contact address for the review outcome. */
+    contact_email: email,
+    /** One feature per line; becomes the listing's pros on approval. */
+    features: optionalText(2000),
+    /** Total members (whole number, 0 when unparsable). */
+    member_count: count,
+    /** Estimated online members (whole number, 0 when unparsable). */
+    active_users: count,
+    /** Who is submitting. */
+    submitter_name: text(100),
+    /** Whether the submitter owns the server (checked by default on the form). */
+    is_owner: checkbox,
+    /** The terms checkbox must be ticked. */
+    terms: checkbox.refine((v) => v, 'You must accept the terms'),
+    website: honeypot,
+    /** Cloudflare Turnstile token, checked server-side when configured. */
+    'cf-turnstile-response': z.string().max(4096).optional(),
+  })
+  .refine((v) => !v.subcategory || subcategoryNames(v.category).includes(v.subcategory), {
+    path: ['subcategory'],
+    // A function, so the message names the chosen category's subcategories.
+    error: (issue) => subcategoryMessage(String((issue.input as { category?: unknown })?.category ?? '')),
+  });
 export type SubmissionInput = z.input<typeof submissionSchema>;
 export type Submission = z.output<typeof submissionSchema>;
 

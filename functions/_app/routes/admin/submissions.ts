@@ -7,7 +7,9 @@ import {
   listSubmissions,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
+import { subcategoryNames } from '../../../../src/lib/categories';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
+import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { ApiError } from '../../lib/errors';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, idParam, notFound, parseBody, parseQuery, requestRebuild } from './shared';
@@ -52,10 +54,20 @@ export const submissionRoutes = new Hono<AdminEnv>()
     const id = idParam(c);
     const body = await parseBody(c, approveSchema).catch((err) => {
       // An empty body is a plain approval.
-      if (err instanceof ApiError && err.status === 415) return { admin_notes: undefined };
+      if (err instanceof ApiError && err.status === 415) return { admin_notes: undefined, subcategory: undefined };
       throw err;
     });
-    const result = await approveSubmission(c.get('deps').db, id, body.admin_notes);
+    const db = c.get('deps').db;
+    if (body.subcategory) {
+      // The reviewer's subcategory must be one of the submission's category.
+      const current = await getSubmissionById(db, id);
+      if (!current) throw notFound('submission', id);
+      if (!subcategoryNames(current.category).includes(body.subcategory)) {
+        const message = subcategoryMessage(current.category);
+        throw new ApiError(400, 'validation_failed', message, [{ path: 'subcategory', message }]);
+      }
+    }
+    const result = await approveSubmission(db, id, body.admin_notes, body.subcategory);
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
