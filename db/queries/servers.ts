@@ -39,7 +39,10 @@ const ftsPhrase = (term: string) => `"${term.replace(/"/g, '""')}"`;
 /** Escapes LIKE wildcards so a search for '50%' means the characters. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Case-insensitive partial match on name or description (a term from searchTerm); trigram index for 3+ characters. */
+/**
+ * Case-insensitive partial match on name, description or a tag (a term from searchTerm): the
+ * search box promises "name or topic". Trigram index (all three, migration 0003) for 3+ characters.
+ */
 function searchCondition(term: string): SQL {
   if ([...term].length >= 3) {
     return sql`${discordServers.id} IN (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${ftsPhrase(term)})`;
@@ -48,6 +51,8 @@ function searchCondition(term: string): SQL {
   return or(
     sql`${discordServers.name} LIKE ${pattern} ESCAPE '\\'`,
     sql`${discordServers.description} LIKE ${pattern} ESCAPE '\\'`,
+    // Each tag's text, not the JSON: its quotes and commas are not part of any topic.
+    sql`EXISTS (SELECT 1 FROM json_each(${discordServers.tags}) WHERE value LIKE ${pattern} ESCAPE '\\')`,
   ) as SQL;
 }
 

@@ -67,6 +67,23 @@ describe('listServers', () => {
     expect((await listServers(t.db, { search: '"quoted' })).total).toBe(0);
   });
 
+  it('searches tags too (the box promises "name or topic"), short and long terms, in step with edits', async () => {
+    const row = await createServer(
+      t.db,
+      server('Night Shift', { description: 'Late games', tags: ['Esports', 'FPS'] }),
+    );
+    await createServer(t.db, server('Day Shift', { description: 'Early games', tags: ['Casual'] }));
+    expect((await listServers(t.db, { search: 'esport' })).servers.map((s) => s.name)).toEqual(['Night Shift']);
+    expect((await listServers(t.db, { search: 'fp' })).servers.map((s) => s.name)).toEqual(['Night Shift']);
+    // The tags' JSON punctuation is not searchable text.
+    expect((await listServers(t.db, { search: '","' })).total).toBe(0);
+    await updateServer(t.db, row.id, { tags: ['Strategy'] });
+    expect((await listServers(t.db, { search: 'esports' })).total).toBe(0);
+    expect((await listServers(t.db, { search: 'strateg' })).servers.map((s) => s.name)).toEqual(['Night Shift']);
+    await deleteServer(t.db, row.id);
+    expect((await listServers(t.db, { search: 'strategy' })).total).toBe(0);
+  });
+
   it('keeps the search index in step with renames and deletes', async () => {
     const row = await createServer(t.db, server('Old Name Guild', { description: 'A friendly place' }));
     await updateServer(t.db, row.id, { name: 'Fresh Title Guild' });

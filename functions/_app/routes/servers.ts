@@ -57,7 +57,10 @@ export function listSampleServers(filter: ServerFilter): { servers: Server[]; to
       isListedCategory(s.category) &&
       (!filter.category || filter.category.toLowerCase() === 'all' || s.category === filter.category) &&
       (!subNeedle || (s.subcategory ?? '').toLowerCase().includes(subNeedle)) &&
-      (!search || s.name.toLowerCase().includes(search) || s.description.toLowerCase().includes(search)) &&
+      (!search ||
+        s.name.toLowerCase().includes(search) ||
+        s.description.toLowerCase().includes(search) ||
+        s.tags.some((t) => t.toLowerCase().includes(search))) &&
       (!filter.premiumOnly || s.is_premium || s.is_sponsored),
   );
   matching.sort((a, b) =>
