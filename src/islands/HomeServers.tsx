@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '~/lib/enums';
+import { countOf } from '~/lib/format';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
 
@@ -125,7 +126,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
 
       <div className="results-head">
         <p className="count" aria-live="polite">
-          {status === 'loading' ? 'Loading servers…' : `${total} servers found`}
+          {status === 'loading' ? 'Loading servers…' : `${countOf(total, 'server')} found`}
           {search ? (
             <>
               {' '}

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useRef, useState } from 'react';
 import { getCategoryByName } from '~/lib/categories';
+import { countOf } from '~/lib/format';
 import { type CardServer, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
 
@@ -77,7 +78,7 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
         {state.kind === 'done' ? (
           <>
             <p className="count">
-              {state.total} servers found for “{state.term}”{' '}
+              {countOf(state.total, 'server')} found for “{state.term}”{' '}
               <button type="button" className="link-button" onClick={() => setState({ kind: 'idle' })}>
                 Clear search
               </button>

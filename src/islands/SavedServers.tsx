@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { readSaved, type SavedServer, writeSaved } from '~/lib/analytics';
+import { countOf } from '~/lib/format';
 import { ServerIcon } from './ServerIcon';
 
 /** The servers saved in this browser (localStorage `savedServers`). */
@@ -26,7 +27,7 @@ export default function SavedServers() {
   }
   return (
     <>
-      <p className="count">{list.length} saved servers</p>
+      <p className="count">{countOf(list.length, 'saved server')}</p>
       <ul className="saved-list">
         {list.map((s) => (
           <li key={s.id} className="saved-item">

@@ -1,16 +1,17 @@
 /**
- * Abbreviates a member count: K from 1,000, M from 1,000,000, one decimal
- * (a trailing .0 is dropped): 950 -> '950', 1500 -> '1.5K', 2000000 -> '2M'.
+ * Abbreviates a member count: K from 1,000, M from 1,000,000, always one decimal (SPEC section 9):
+ * 950 -> '950', 1000 -> '1.0K', 1500 -> '1.5K', 2000000 -> '2.0M'. The decimal is cut, not
+ * rounded, so 999,999 is '999.9K', never '1000.0K'.
  */
 export function formatMembers(count: number): string {
   const n = Number.isFinite(count) ? Math.max(0, Math.trunc(count)) : 0;
-  const short = (value: number, unit: string) =>
-    `${(Math.floor(value * 10) / 10).toFixed(1).replace(/\.0$/, '')}${unit}`;
-  if (n >= 1_000_000) return short(n / 1_000_000, 'M');
-  if (n >= 1_000) {
-    // 999,999 would round to "1000K"; say 999.9K instead.
-    return short(n / 1_000, 'K');
-  }
+  // Integer arithmetic: tenths of the unit, cut (999,999 -> 9999 tenths of K), no float rounding.
+  const short = (unit: number, suffix: string) => {
+    const tenths = Math.floor(n / (unit / 10));
+    return `${Math.floor(tenths / 10)}.${tenths % 10}${suffix}`;
+  };
+  if (n >= 1_000_000) return short(1_000_000, 'M');
+  if (n >= 1_000) return short(1_000, 'K');
   return String(n);
 }
 
@@ -19,6 +20,10 @@ const thousands = new Intl.NumberFormat('en-US');
 
 /** Full count with thousands separators, for statistics boxes. */
 export const formatNumber = (n: number): string => thousands.format(n);
+
+/** A count with its noun, singular for exactly one: '1 server', '2 saved servers', '1,234 servers'. */
+export const countOf = (n: number, singular: string, plural = `${singular}s`): string =>
+  `${formatNumber(n)} ${n === 1 ? singular : plural}`;
 
 /** The icon sizes global.css has a class for (`.icon-48`...): no inline style, which the CSP refuses. */
 export type IconSize = 48 | 56 | 112;

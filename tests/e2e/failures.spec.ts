@@ -46,5 +46,5 @@ test('a category page search lists matching servers from the API', async ({ page
   await hydrated(page);
   await page.getByRole('searchbox', { name: 'Search Gaming servers' }).fill('indie');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect(page.getByText('1 servers found for “indie”')).toBeVisible();
+  await expect(page.getByText('1 server found for “indie”')).toBeVisible();
 });

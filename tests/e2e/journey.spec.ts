@@ -7,6 +7,7 @@ import {
   serverSubmissions,
   userInteractions,
 } from '../../db/schema';
+import { countOf } from '../../src/lib/format';
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
 
@@ -19,7 +20,7 @@ test('searching from the hero opens the shareable /?search= deep link with match
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(/\/\?search=bitcoin$/);
   const list = page.locator('#servers');
-  await expect(list.getByText('1 servers found')).toBeVisible();
+  await expect(list.getByText('1 server found')).toBeVisible();
   await expect(list.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();
   await expect(list.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toHaveCount(0);
 });
@@ -43,7 +44,7 @@ test('filtering by a category and Premium Only re-queries the listing', async ({
   const list = page.locator('#servers');
   await list.getByRole('button', { name: 'Trading', exact: true }).click();
   await expect(list.getByRole('button', { name: 'Trading', exact: true })).toHaveAttribute('aria-pressed', 'true');
-  await expect(list.getByText(`${await listed('Trading')} servers found`)).toBeVisible();
+  await expect(list.getByText(`${countOf(await listed('Trading'), 'server')} found`)).toBeVisible();
   await expect(list.getByRole('link', { name: 'Forex Signals Room', exact: true })).toBeVisible();
   await list.getByRole('button', { name: 'Investing', exact: true }).click();
   await list.getByRole('button', { name: 'Premium Only' }).click();
@@ -51,7 +52,7 @@ test('filtering by a category and Premium Only re-queries the listing', async ({
   await expect(list.getByText('No premium servers found')).toBeVisible();
   await expect(list.getByRole('link', { name: 'View All Servers' })).toHaveAttribute('href', '/servers');
   await list.getByRole('button', { name: 'Gaming', exact: true }).click();
-  await expect(list.getByText(`${await listed('Gaming', true)} servers found`)).toBeVisible();
+  await expect(list.getByText(`${countOf(await listed('Gaming', true), 'server')} found`)).toBeVisible();
   await expect(list.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toBeVisible();
   await expect(list.getByRole('link', { name: 'Indie Game Devs', exact: true })).toHaveCount(0);
 });
