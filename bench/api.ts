@@ -55,7 +55,7 @@ async function load(
   };
 }
 
-const EVENT = JSON.stringify({ interaction_type: 'click', target_type: 'server', server_id: 1, session_id: 'bench' });
+const EVENT = JSON.stringify({ interaction_type: 'share', target_type: 'server', server_id: 1, session_id: 'bench' });
 const SUBMISSION = JSON.stringify({
   server_name: 'Bench Raiders',
   server_description: 'A community created by the API benchmark, many times over.',

@@ -130,12 +130,15 @@ export const newsletterSubscribers = sqliteTable(
   ],
 );
 
-/** Analytics events: views, clicks, signups, conversions. */
+/** Analytics events: views, clicks, signups, conversions, and saves, unsaves, shares and reports. */
 export const userInteractions = sqliteTable(
   'user_interactions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    interaction_type: text('interaction_type', { enum: ['view', 'click', 'signup', 'conversion'] }).notNull(),
+    /** src/lib/enums.ts INTERACTION_TYPES; plain text in SQL, so a new kind needs no migration. */
+    interaction_type: text('interaction_type', {
+      enum: ['view', 'click', 'signup', 'conversion', 'save', 'unsave', 'share', 'report'],
+    }).notNull(),
     target_type: text('target_type', { enum: ['server', 'newsletter', 'premium_cta'] }).notNull(),
     target_id: text('target_id'),
     server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),

@@ -1,5 +1,6 @@
 import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
+import { INTERACTION_TYPES, type InteractionType } from '../../src/lib/enums';
 import type { BrowserInteractionType } from '../../src/lib/schemas/interaction';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
@@ -130,9 +131,52 @@ export async function getFunnel(
     )
     .groupBy(userInteractions.interaction_type);
   const funnel: Funnel = { views: 0, clicks: 0, signups: 0, conversions: 0 };
-  const key = { view: 'views', click: 'clicks', signup: 'signups', conversion: 'conversions' } as const;
-  for (const r of rows) funnel[key[r.type]] = Number(r.n);
+  const key: Partial<Record<string, keyof Funnel>> = {
+    view: 'views',
+    click: 'clicks',
+    signup: 'signups',
+    conversion: 'conversions',
+  };
+  // Saves, shares and reports are actions of their own, not funnel steps.
+  for (const r of rows) {
+    const k = key[r.type];
+    if (k) funnel[k] = Number(r.n);
+  }
   return funnel;
+}
+
+/** Every kind's row count and conversion value over a window: the dashboard's figures. */
+export interface ActionTotals {
+  counts: Record<InteractionType, number>;
+  /** Sum of conversion_value per kind (rows without a value are worth 0). */
+  values: Record<InteractionType, number>;
+  /** Sum of every value: joins, signups and premium call-to-action clicks (SPEC section 9). */
+  revenue: number;
+}
+
+/** Row count and value of each kind over the last `days` days (7), so one action shows once, at its worth. */
+export async function getActionTotals(db: Db, options: { days?: number } = {}): Promise<ActionTotals> {
+  const since = new Date(Date.now() - (options.days ?? 7) * 86_400_000).toISOString();
+  const rows = await db
+    .select({
+      type: userInteractions.interaction_type,
+      n: sql<number>`count(*)`,
+      value: sql<number>`coalesce(sum(${userInteractions.conversion_value}), 0)`,
+    })
+    .from(userInteractions)
+    .where(gte(userInteractions.created_at, since))
+    .groupBy(userInteractions.interaction_type);
+  const zero = () => Object.fromEntries(INTERACTION_TYPES.map((t) => [t, 0])) as Record<InteractionType, number>;
+  const totals: ActionTotals = { counts: zero(), values: zero(), revenue: 0 };
+  for (const r of rows) {
+    // A kind this build does not know (written by a newer one) still counts toward revenue.
+    if (r.type in totals.counts) {
+      totals.counts[r.type] = Number(r.n);
+      totals.values[r.type] = Number(r.value);
+    }
+    totals.revenue += Number(r.value);
+  }
+  return totals;
 }
 
 /** Number of stored interactions (benchmarks and tests compare it with 2xx answers). */

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
-import { CONTACT_PRIORITIES, CONTACT_SUBJECTS } from '~/lib/enums';
+import { CONTACT_PRIORITIES, CONTACT_SUBJECT_VALUES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { fieldHelpers } from './form-utils';
 import { Honeypot } from './Honeypot';
 
@@ -16,7 +16,11 @@ export default function ContactForm() {
 
   useEffect(() => {
     const carried = redirectErrors(location.search);
-    if (new URLSearchParams(location.search).get('sent') === '1') setSent(true);
+    const query = new URLSearchParams(location.search);
+    // The premium call to action (/go/cta/premium) lands here with its subject picked.
+    const subject = query.get('subject');
+    if (subject && (CONTACT_SUBJECT_VALUES as readonly string[]).includes(subject)) setV((o) => ({ ...o, subject }));
+    if (query.get('sent') === '1') setSent(true);
     else if (carried) {
       setErrors(carried.fields);
       setFailure('Your message was not sent. Please check the highlighted fields and try again.');

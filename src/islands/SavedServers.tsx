@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { readSaved, type SavedServer, writeSaved } from '~/lib/analytics';
+import { readSaved, type SavedServer, track, writeSaved } from '~/lib/analytics';
 import { countOf } from '~/lib/format';
 import { ServerIcon } from './ServerIcon';
 
@@ -24,6 +24,8 @@ export default function SavedServers() {
     const next = readSaved().filter((s) => s.id !== id);
     writeSaved(next);
     setList(next);
+    // Removing here is the same action as Unsave on the server page, and only this page sees it.
+    track({ interaction_type: 'unsave', target_type: 'server', target_id: String(id), server_id: id });
   }
   return (
     <>

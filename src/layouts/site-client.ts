@@ -1,4 +1,6 @@
-// Site-wide behaviour shared by every page: mobile nav, icon fallback, service worker.
+// Site-wide behaviour shared by every page: mobile nav, icon fallback, service worker, and the
+// analytics session id on the links the server records (/go joins, the premium call to action).
+import { sessionId } from '~/lib/analytics';
 
 /** Shows the initials behind a server icon whose image is missing or failed. */
 function markFailed(img: HTMLImageElement) {
@@ -16,6 +18,22 @@ document.addEventListener(
 for (const img of document.querySelectorAll<HTMLImageElement>('img.icon-img')) {
   if (img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(img);
 }
+
+/**
+ * The server records joins and premium call-to-action clicks when it redirects (one row per
+ * action); the tab's session id travels as `?s=` so those rows join the rest of the visit.
+ * Added as the link is followed (click, middle click), so the static HTML stays cacheable.
+ */
+function carrySession(event: MouseEvent) {
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="/go/"]') : null;
+  const id = link ? sessionId() : '';
+  if (!link || !id) return;
+  const url = new URL(link.href, location.href);
+  url.searchParams.set('s', id);
+  link.href = url.pathname + url.search;
+}
+document.addEventListener('click', carrySession, true);
+document.addEventListener('auxclick', carrySession, true);
 
 const toggle = document.querySelector<HTMLButtonElement>('[data-nav-toggle]');
 const nav = document.getElementById('site-nav');

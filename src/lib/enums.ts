@@ -26,6 +26,8 @@ export const CONTACT_SUBJECTS = [
   { value: 'billing', label: 'Billing' },
   { value: 'technical', label: 'Technical support' },
   { value: 'partnership', label: 'Partnership' },
+  // Where the premium call to action leads: a message with this subject is the premium conversion.
+  { value: 'premium', label: 'Premium or Sponsored placement' },
   { value: 'feedback', label: 'Feedback' },
 ] as const;
 export const CONTACT_SUBJECT_VALUES = CONTACT_SUBJECTS.map((s) => s.value) as [
@@ -38,12 +40,31 @@ export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived'] as const;
 
 export const NEWSLETTER_STATUSES = ['active', 'unsubscribed'] as const;
 
-export const INTERACTION_TYPES = ['view', 'click', 'signup', 'conversion'] as const;
+/**
+ * Kinds of analytics rows: SPEC section 3's view, click, signup and conversion, and the visitor
+ * actions of section 7 (save, unsave, share, report) as kinds of their own, so a save is never
+ * counted as a click. The column is plain text: adding a kind needs no migration.
+ */
+export const INTERACTION_TYPES = [
+  'view',
+  'click',
+  'signup',
+  'conversion',
+  'save',
+  'unsave',
+  'share',
+  'report',
+] as const;
 export type InteractionType = (typeof INTERACTION_TYPES)[number];
 export const TARGET_TYPES = ['server', 'newsletter', 'premium_cta'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-/** Conversion values of SPEC section 9: the events that carry one (a premium or sponsored server's click is worth more). */
+/**
+ * Conversion values of SPEC section 9, the only rows worth anything: a join click on a server
+ * (1, 5 when it is premium or sponsored), a newsletter signup (2) and a premium call-to-action
+ * click (10). Every other row (views, saves, shares, reports, the premium enquiry that is a
+ * conversion) is stored without a value, i.e. worth 0.
+ */
 export const CONVERSION_VALUES: readonly {
   type: InteractionType;
   target: TargetType;
@@ -55,12 +76,16 @@ export const CONVERSION_VALUES: readonly {
   { type: 'click', target: 'premium_cta', value: 10 },
 ];
 
-/** The conversion value of an event (SPEC section 9), or null. */
+/** The conversion value of an event (SPEC section 9), or null (worth 0). */
 export function conversionValue(type: InteractionType, target: TargetType, isPremium = false): number | null {
   const entry = CONVERSION_VALUES.find((c) => c.type === type && c.target === target);
   if (!entry) return null;
   return isPremium ? (entry.premium ?? entry.value) : entry.value;
 }
+
+/** Where the premium call to action is shown; `/cta/premium?from=` names one (else it is recorded without). */
+export const PREMIUM_CTA_PLACES = ['help', 'submit', 'listing'] as const;
+export type PremiumCtaPlace = (typeof PREMIUM_CTA_PLACES)[number];
 
 /** Sort orders of the listing: 'members' (default) or the curated order. */
 export const SORT_ORDERS = ['members', 'featured'] as const;

@@ -64,7 +64,7 @@ describe('a database file locked by another process', () => {
     const started = performance.now();
     const writes = [
       post('/api/events', { interaction_type: 'view', target_type: 'server', server_id: server.id }),
-      post('/api/events', { interaction_type: 'click', target_type: 'server', server_id: server.id }),
+      post('/api/events', { interaction_type: 'share', target_type: 'server', server_id: server.id }),
       post('/api/submissions', validSubmission({ server_name: 'Locked Out' })),
       post('/api/newsletter', { email: 'during@example.com' }),
     ].map((p) => p.then((res) => ({ res, settledAfterMs: performance.now() - started })));

@@ -57,16 +57,16 @@ describe('POST /api/events', () => {
     expect(String(row.ip_address).length).toBeGreaterThan(20);
   });
 
-  it('stores browser views and clicks without conversion value, whatever the client claims', async () => {
+  it('stores browser views, saves, unsaves and shares without conversion value, whatever the client claims', async () => {
     t = await createTestApp();
     const plain = await seedServer(t.db);
     const premium = await seedServer(t.db, { is_premium: true });
     const sponsored = await seedServer(t.db, { is_sponsored: true });
     const res = await postJson(t.app, '/api/events', [
-      { interaction_type: 'click', target_type: 'server', server_id: plain.id, conversion_value: 999 },
-      { interaction_type: 'click', target_type: 'server', server_id: premium.id, metadata: { action: 'share' } },
-      { interaction_type: 'click', target_type: 'server', server_id: sponsored.id },
-      { interaction_type: 'click', target_type: 'premium_cta' },
+      { interaction_type: 'save', target_type: 'server', server_id: plain.id, conversion_value: 999 },
+      { interaction_type: 'share', target_type: 'server', server_id: premium.id },
+      { interaction_type: 'unsave', target_type: 'server', server_id: sponsored.id },
+      { interaction_type: 'view', target_type: 'premium_cta' },
       { interaction_type: 'view', target_type: 'server', server_id: premium.id },
     ]);
     expect(res.status).toBe(202);
@@ -113,7 +113,7 @@ describe('POST /api/events', () => {
     expect(((await signup.json()) as Issues).error.issues.map((i) => i.path)).toEqual(['interaction_type']);
     const join = await postJson(t.app, '/api/events', [
       { interaction_type: 'view', target_type: 'server', server_id: server.id },
-      { interaction_type: 'click', target_type: 'server', server_id: server.id, metadata: { action: ' Join ' } },
+      { interaction_type: 'share', target_type: 'server', server_id: server.id, metadata: { action: ' Join ' } },
     ]);
     expect(join.status).toBe(400);
     const issues = ((await join.json()) as Issues).error.issues;
@@ -158,17 +158,17 @@ describe('POST /api/events', () => {
     const res = await t.app.request('/api/events', {
       method: 'POST',
       headers: { 'content-type': 'text/plain;charset=UTF-8', origin: ORIGIN },
-      body: JSON.stringify({ interaction_type: 'click', target_type: 'server', metadata: { action: 'share' } }),
+      body: JSON.stringify({ interaction_type: 'share', target_type: 'server', metadata: { via: 'clipboard' } }),
     });
     expect(res.status).toBe(202);
     const row = (await t.client.execute('SELECT metadata FROM user_interactions')).rows[0]!;
-    expect(JSON.parse(String(row.metadata))).toEqual({ action: 'share' });
+    expect(JSON.parse(String(row.metadata))).toEqual({ via: 'clipboard' });
   });
 
   it('keeps an event for an unknown server id without linking it', async () => {
     t = await createTestApp();
     const res = await postJson(t.app, '/api/events', {
-      interaction_type: 'click',
+      interaction_type: 'save',
       target_type: 'server',
       server_id: 4242,
     });
@@ -238,7 +238,7 @@ describe('POST /api/events under concurrency', () => {
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         postJson(t.app, '/api/events', [
-          { interaction_type: 'click', target_type: 'server', server_id: premium.id, session_id: `s${i}` },
+          { interaction_type: 'share', target_type: 'server', server_id: premium.id, session_id: `s${i}` },
           { interaction_type: 'view', target_type: 'server', server_id: i % 2 ? premium.id : 999_999 },
         ]),
       ),
@@ -246,9 +246,9 @@ describe('POST /api/events under concurrency', () => {
     expect(responses.every((r) => r.status === 202)).toBe(true);
     expect(await countRows(t.client, 'user_interactions')).toBe(80);
     const clicks = await t.client.execute(
-      "SELECT DISTINCT conversion_value FROM user_interactions WHERE interaction_type = 'click'",
+      "SELECT DISTINCT conversion_value FROM user_interactions WHERE interaction_type = 'share'",
     );
-    // Browser clicks are counted, never valued: a join's value comes only from /go.
+    // Browser events are counted, never valued: a join's value comes only from /go.
     expect(clicks.rows.map((r) => r.conversion_value)).toEqual([null]);
   });
 });

@@ -9,7 +9,7 @@ let t: TestApp;
 afterEach(() => t?.cleanup());
 
 const event = (server_id: number | null) => ({
-  interaction_type: 'click' as const,
+  interaction_type: 'share' as const,
   target_type: 'server' as const,
   target_id: null,
   server_id,

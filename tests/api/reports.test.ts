@@ -26,7 +26,7 @@ describe('POST /api/reports', () => {
     const events = (await t.client.execute('SELECT * FROM user_interactions')).rows;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      interaction_type: 'click',
+      interaction_type: 'report',
       target_type: 'server',
       server_id: server.id,
       session_id: 'sess-1',

@@ -101,14 +101,14 @@ describe('the Worker in workerd over HTTP libSQL', () => {
     const session = `edge-${Date.now()}`;
     const res = await post('/api/events', [
       { interaction_type: 'view', target_type: 'newsletter', session_id: session },
-      { interaction_type: 'click', target_type: 'premium_cta', session_id: session },
+      { interaction_type: 'share', target_type: 'server', session_id: session },
     ]);
     expect(res.status).toBe(202);
     const rows = await tdb.client.execute({
       sql: 'SELECT interaction_type, ip_address FROM user_interactions WHERE session_id = ? ORDER BY id',
       args: [session],
     });
-    expect(rows.rows.map((r) => r.interaction_type)).toEqual(['view', 'click']);
+    expect(rows.rows.map((r) => r.interaction_type)).toEqual(['view', 'share']);
     for (const r of rows.rows) expect(String(r.ip_address ?? '')).not.toMatch(/^\d+\.\d+\.\d+\.\d+$|:/);
   });
 

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { getJoinTarget } from '../../../db/queries/outbound';
-import { conversionValue } from '../../../src/lib/enums';
+import { conversionValue, PREMIUM_CTA_PLACES, type PremiumCtaPlace } from '../../../src/lib/enums';
+import { sessionIdParam } from '../../../src/lib/schemas/interaction';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { admit } from '../lib/request';
 import { RATE_LIMITS } from '../middleware/rate-limit';
@@ -17,39 +18,83 @@ function safeTarget(link: string | null): string | null {
   }
 }
 
-/** `GET /go/:slug`: the Join button without JavaScript; 302 to an active server's link, counted as a click. */
+/**
+ * The tab's analytics session id a site link carries (`?s=`, added by site-client as the link is
+ * followed), or null: a malformed one is dropped, never a reason to keep the visitor from the server.
+ */
+export function linkSessionId(value: string | undefined): string | null {
+  return sessionIdParam.safeParse(value).success ? (value as string) : null;
+}
+
+/**
+ * `GET /go/:slug`: the Join button (no JavaScript needed); 302 to an active server's link,
+ * recorded once, here, as the join click worth SPEC section 9's 1 (5 premium or sponsored).
+ * `GET /go/cta/premium`: the premium call to action, recorded here too (10).
+ */
 export const goRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().get('/:slug', async (c) => {
-    const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
-    if (admitted) await admitted;
-    const slug = c.req.param('slug').trim().toLowerCase();
-    const server = slug.length <= 100 ? await getJoinTarget(deps.db, slug) : null;
-    const target = safeTarget(server?.affiliate_link ?? null);
-    if (!server || !target) {
-      const page = await deps.staticSite?.(c);
-      if (page) {
-        const res = new Response(page.body, { status: 404, headers: page.headers });
-        res.headers.set('Cache-Control', 'no-store');
-        return res;
+  new Hono<AppEnv>()
+    /**
+     * `GET /go/cta/premium?from=help|submit|listing`: the premium call to action, recorded here
+     * once as SPEC section 9's premium call-to-action click (10), then a 303 to the contact form
+     * with the Premium subject picked; the message sent from there is the conversion. Under /go
+     * (two segments, so never a server's slug): robots keep out, the Worker runs it first, and
+     * the join rate limit covers it.
+     */
+    .get('/cta/premium', async (c) => {
+      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
+      if (admitted) await admitted;
+      const from = c.req.query('from');
+      const place = PREMIUM_CTA_PLACES.includes(from as PremiumCtaPlace) ? (from as PremiumCtaPlace) : null;
+      try {
+        await insertInteractions(deps.db, {
+          interaction_type: 'click',
+          target_type: 'premium_cta',
+          target_id: place,
+          metadata: { action: 'premium_cta' },
+          session_id: linkSessionId(c.req.query('s')),
+          user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+          ip_address: c.get('ipHash'),
+          referrer: c.req.header('referer')?.slice(0, 2048) ?? null,
+          conversion_value: conversionValue('click', 'premium_cta'),
+        });
+      } catch (err) {
+        console.warn(`[${requestIdOf(c)}] premium call to action not recorded:`, err);
       }
-      return c.text('Server not found', 404, { 'Cache-Control': 'no-store' });
-    }
-    try {
-      await insertInteractions(deps.db, {
-        interaction_type: 'click',
-        target_type: 'server',
-        target_id: server.slug,
-        server_id: server.id,
-        metadata: { action: 'join' },
-        user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
-        ip_address: c.get('ipHash'),
-        referrer: c.req.header('referer')?.slice(0, 2048) ?? null,
-        conversion_value: conversionValue('click', 'server', server.is_premium || server.is_sponsored),
-      });
-    } catch (err) {
-      // Tracking errors are logged and swallowed (SPEC section 8): the visitor still gets to the server.
-      console.warn(`[${requestIdOf(c)}] join click not recorded:`, err);
-    }
-    c.header('Cache-Control', 'no-store');
-    return c.redirect(target, 302);
-  });
+      c.header('Cache-Control', 'no-store');
+      return c.redirect('/contact?subject=premium', 303);
+    })
+    .get('/:slug', async (c) => {
+      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
+      if (admitted) await admitted;
+      const slug = c.req.param('slug').trim().toLowerCase();
+      const server = slug.length <= 100 ? await getJoinTarget(deps.db, slug) : null;
+      const target = safeTarget(server?.affiliate_link ?? null);
+      if (!server || !target) {
+        const page = await deps.staticSite?.(c);
+        if (page) {
+          const res = new Response(page.body, { status: 404, headers: page.headers });
+          res.headers.set('Cache-Control', 'no-store');
+          return res;
+        }
+        return c.text('Server not found', 404, { 'Cache-Control': 'no-store' });
+      }
+      try {
+        await insertInteractions(deps.db, {
+          interaction_type: 'click',
+          target_type: 'server',
+          target_id: server.slug,
+          server_id: server.id,
+          metadata: { action: 'join' },
+          session_id: linkSessionId(c.req.query('s')),
+          user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+          ip_address: c.get('ipHash'),
+          referrer: c.req.header('referer')?.slice(0, 2048) ?? null,
+          conversion_value: conversionValue('click', 'server', server.is_premium || server.is_sponsored),
+        });
+      } catch (err) {
+        // Tracking errors are logged and swallowed (SPEC section 8): the visitor still gets to the server.
+        console.warn(`[${requestIdOf(c)}] join click not recorded:`, err);
+      }
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(target, 302);
+    });

@@ -8,7 +8,10 @@ import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
 import { RATE_LIMITS } from '../middleware/rate-limit';
 
-/** `POST /api/reports`: a visitor's report about a listed server, tracked as an interaction too. */
+/**
+ * `POST /api/reports`: a visitor's report about a listed server, recorded once as a `report`
+ * interaction in the same write (the page sends no event of its own for it).
+ */
 export const reportRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
     const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.reports });
@@ -31,7 +34,7 @@ export const reportRoutes = (deps: AppDeps) =>
         session_id: input.session_id || null,
       },
       {
-        interaction_type: 'click',
+        interaction_type: 'report',
         target_type: 'server',
         target_id: String(input.server_id),
         server_id: input.server_id,
@@ -39,7 +42,7 @@ export const reportRoutes = (deps: AppDeps) =>
         session_id: input.session_id || null,
         user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
         ip_address: c.get('ipHash'),
-        // A report is not a join: it carries no conversion value.
+        // A report is not a join: it is worth nothing (SPEC section 9).
         conversion_value: null,
       },
     );

@@ -4,6 +4,18 @@ import { Chart } from './Chart';
 import type { Dashboard } from './types';
 import { formatDate, Notice, Stat } from './ui';
 
+/** The kinds the actions table lists, in funnel order, then the visitor actions. */
+const ACTION_ROWS = [
+  ['view', 'Views'],
+  ['click', 'Clicks (joins, premium call to action)'],
+  ['signup', 'Signups'],
+  ['conversion', 'Conversions (premium enquiries)'],
+  ['save', 'Saves'],
+  ['unsave', 'Unsaves'],
+  ['share', 'Shares'],
+  ['report', 'Reports'],
+] as const;
+
 /** The 7-day funnel, queues, newsletter figures and premium performance. */
 export function DashboardScreen() {
   const [data, setData] = useState<Dashboard | null>(null);
@@ -41,6 +53,28 @@ export function DashboardScreen() {
         <Stat label="Clicks" value={data.funnel.clicks} />
         <Stat label="Signups" value={data.funnel.signups} />
         <Stat label="Conversions" value={data.funnel.conversions} />
+        <Stat label="Revenue" value={data.totals.revenue.toFixed(2)} />
+      </div>
+      <div className="table-wrap">
+        <table>
+          <caption>Each action once, at its worth (SPEC conversion values, last 7 days)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Action</th>
+              <th scope="col">Count</th>
+              <th scope="col">Worth</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ACTION_ROWS.map(([kind, label]) => (
+              <tr key={kind}>
+                <th scope="row">{label}</th>
+                <td>{data.totals.counts[kind].toLocaleString()}</td>
+                <td>{data.totals.values[kind].toFixed(2)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       <Chart title="Funnel per day (last 7 days)" labels={labels} series={series} />
 

@@ -1,7 +1,7 @@
 /** Shapes of the /api/admin answers the console reads (type-only imports: nothing server-side ships). */
 
 import type { PremiumPerformance, ServerAnalyticsDay } from '../../../db/queries/analytics';
-import type { Funnel } from '../../../db/queries/interactions';
+import type { ActionTotals, Funnel } from '../../../db/queries/interactions';
 import type { NewsletterStats } from '../../../db/queries/newsletter';
 import type { PublicOperator } from '../../../db/queries/operators';
 import type { SubmissionStats } from '../../../db/queries/submissions';
@@ -17,6 +17,7 @@ import type {
 import type { RebuildStatus } from '../../../functions/_app/context';
 
 export type {
+  ActionTotals,
   AuditRow,
   ContactRow,
   ContentRow,
@@ -43,6 +44,8 @@ export interface SessionInfo {
 
 export interface Dashboard {
   funnel: Funnel;
+  /** Every kind's count and conversion value over the same 7 days, and their sum. */
+  totals: ActionTotals;
   daily: (Funnel & { date: string })[];
   submissions: SubmissionStats;
   pending: SubmissionRow[];

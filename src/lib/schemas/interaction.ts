@@ -4,11 +4,13 @@ import { TARGET_TYPES } from '../enums';
 const shortText = (max: number) => z.string().trim().max(max).optional();
 
 /**
- * The event types a browser may report. Signups, joins and conversions carry conversion value,
- * so only the server records them, from what it sees: a stored newsletter subscriber, a join
- * through `/go/:slug`. A browser that could send them could add revenue with one request.
+ * The event types a browser may report: what only the page sees (a view, a save or unsave in
+ * local storage, a share). Everything the server handles it records itself, once: joins and
+ * premium call-to-action clicks (the /go and /cta redirects), newsletter signups, reports and
+ * the premium enquiry (the conversion). A browser that could send those could count an action
+ * twice, or add revenue with one request.
  */
-export const BROWSER_INTERACTION_TYPES = ['view', 'click'] as const;
+export const BROWSER_INTERACTION_TYPES = ['view', 'save', 'unsave', 'share'] as const;
 export type BrowserInteractionType = (typeof BROWSER_INTERACTION_TYPES)[number];
 
 /** metadata.action values the server records itself (a join is the /go redirect's click). */
@@ -17,7 +19,8 @@ const SERVER_ACTIONS = new Set(['join']);
 /** One analytics event sent by the browser (sendBeacon) to `POST /api/events`. */
 export const interactionSchema = z.object({
   interaction_type: z.enum(BROWSER_INTERACTION_TYPES, {
-    error: 'interaction_type must be view or click: signups, joins and conversions are recorded by the server',
+    error:
+      'interaction_type must be view, save, unsave or share: clicks, signups, reports and conversions are recorded by the server',
   }),
   target_type: z.enum(TARGET_TYPES),
   target_id: shortText(100),
@@ -43,6 +46,9 @@ export const interactionSchema = z.object({
   utm_medium: shortText(100),
   utm_campaign: shortText(100),
 });
+/** A tab's analytics session id as a link carries it (`/go/x?s=`): what sessionId() makes, a UUID. */
+export const sessionIdParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
 export type InteractionInput = z.output<typeof interactionSchema>;
 
 /** A batch of 1 to 50 events. */

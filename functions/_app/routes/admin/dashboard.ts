@@ -1,17 +1,18 @@
 import { Hono } from 'hono';
 import { listDailyFunnel, listPremiumPerformance } from '../../../../db/queries/analytics';
-import { getFunnel } from '../../../../db/queries/interactions';
+import { getActionTotals, getFunnel } from '../../../../db/queries/interactions';
 import { getNewsletterStats } from '../../../../db/queries/newsletter';
 import { countReportsByServer } from '../../../../db/queries/reports';
 import { getSubmissionStats, listSubmissions } from '../../../../db/queries/submissions';
 import { LIMITS } from '../../../../src/lib/enums';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 
-/** The dashboard in one call: funnel, queues, newsletter and premium performance; admins. */
+/** The dashboard in one call: funnel, each action's count and worth, queues, newsletter and premium performance; admins. */
 export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).get('/', async (c) => {
   const db = c.get('deps').db;
-  const [funnel, daily, submissions, pending, reports, newsletter, premium] = await Promise.all([
+  const [funnel, totals, daily, submissions, pending, reports, newsletter, premium] = await Promise.all([
     getFunnel(db, { days: LIMITS.funnelDays }),
+    getActionTotals(db, { days: LIMITS.funnelDays }),
     listDailyFunnel(db, LIMITS.funnelDays),
     getSubmissionStats(db),
     listSubmissions(db, { status: 'pending', perPage: 5 }),
@@ -21,6 +22,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
   ]);
   return c.json({
     funnel,
+    totals,
     daily,
     submissions,
     pending: pending.submissions,
