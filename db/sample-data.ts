@@ -177,7 +177,7 @@ export const CONTENT_DEFAULTS: ContentDefault[] = [
     section: 'hero',
     content_key: 'subheading',
     content_value:
-      'Hand-reviewed gaming, crypto, trading, investing and sports betting communities, ranked by real member counts.',
+      'Hand-reviewed gaming, crypto, trading, investing and sports betting communities, ranked by member count.',
   },
   {
     page: 'home',

@@ -20,6 +20,12 @@ export const envSchema = z.object({
   SESSION_SECRET: optional,
   TURNSTILE_SECRET: optional,
   TURNSTILE_SITE_KEY: optional,
+  /** The support address the site shows (footer, contact, help); default support@ the SITE_URL host. */
+  SUPPORT_EMAIL: z
+    // Any user@host: a local run's default is support@localhost, which z.email() would refuse.
+    .union([z.literal(''), z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')])
+    .optional()
+    .transform((v) => v || undefined),
   ADMIN_EMAIL: optional,
   ADMIN_PASSWORD: optional,
   /** Production: POSTed to rebuild the static site after publishing changes. */
@@ -33,11 +39,21 @@ export const envSchema = z.object({
     .transform((v) => v === 'true'),
 });
 /** The settings after loadEnv: the secrets are always there (given, or random for a local run). */
-export type Env = Omit<z.output<typeof envSchema>, SecretName> &
+export type Env = Omit<z.output<typeof envSchema>, SecretName | 'SUPPORT_EMAIL'> &
   Record<SecretName, string> & {
+    /** Always set: given, or support@ the SITE_URL host (supportEmailFor). */
+    SUPPORT_EMAIL: string;
     /** The secrets loadEnv made up because the environment had none (refused on an https SITE_URL). */
     GENERATED_SECRETS: readonly SecretName[];
   };
+
+/**
+ * The default support address: support@ the public site's own host (www. dropped), so a deployment
+ * never shows an address on a domain it does not own (a reserved example domain, someone else's).
+ */
+export function supportEmailFor(siteUrl: string): string {
+  return `support@${new URL(siteUrl).hostname.replace(/^www\./, '')}`;
+}
 
 /** The secrets the app cannot run safely without. */
 export const SECRET_NAMES = ['IP_HASH_SECRET', 'SESSION_SECRET'] as const;
@@ -82,6 +98,7 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
     ...data,
     IP_HASH_SECRET: data.IP_HASH_SECRET ?? randomSecret(),
     SESSION_SECRET: data.SESSION_SECRET ?? randomSecret(),
+    SUPPORT_EMAIL: data.SUPPORT_EMAIL ?? supportEmailFor(data.SITE_URL),
     GENERATED_SECRETS: generated,
   };
 }

@@ -39,7 +39,14 @@ export async function startNodeServer(options: NodeServerOptions) {
   const builder = new SiteBuilder({
     root,
     buildsDir: options.buildsDir ?? join(root, '.builds'),
-    env: { ...process.env, ...options.buildEnv, DATABASE_URL: env.DATABASE_URL, SITE_URL: env.SITE_URL },
+    env: {
+      ...process.env,
+      ...options.buildEnv,
+      DATABASE_URL: env.DATABASE_URL,
+      SITE_URL: env.SITE_URL,
+      // The address the pages show is the one this app was started with (claims.ts).
+      SUPPORT_EMAIL: env.SUPPORT_EMAIL,
+    },
     log,
   });
   await builder.init();

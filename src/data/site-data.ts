@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { openDb } from '../../db/client';
+import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listAllActiveServers, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { siteContent } from '../../db/schema';
 import { loadEnv } from '../../functions/_app/env';
+import type { ClaimFacts } from '../lib/claims';
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
 export type SiteContent = Record<string, string>;
@@ -12,6 +14,8 @@ export type SiteContent = Record<string, string>;
 export interface SiteData {
   servers: Server[];
   content: SiteContent;
+  /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
+  facts: ClaimFacts;
   /** Digest of the editable texts: part of every incremental-build cacheKey, since the layout shows them. */
   contentVersion: string;
 }
@@ -38,16 +42,19 @@ export function getSiteData(): Promise<SiteData> {
     const env = loadEnv(process.env);
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
-      const [servers, rows] = await Promise.all([
+      const [servers, rows, newsletter] = await Promise.all([
         listAllActiveServers(db),
         db
           .select()
           .from(siteContent)
           .where(eq(siteContent.is_active, true))
           .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order)),
+        getNewsletterStats(db),
       ]);
       const content = mergeContent(rows);
-      return { servers, content, contentVersion: digest(JSON.stringify(content)) };
+      const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
+      // The footer on every page shows the support address, so it is part of every page's key.
+      return { servers, content, facts, contentVersion: digest(JSON.stringify([content, facts.supportEmail])) };
     } catch (err) {
       throw new Error(
         `The build could not read the database at ${env.DATABASE_URL.replace(/\?.*$/, '')}: ${String(err)}`,

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
+import { CLAIMS } from '~/lib/claims';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECT_VALUES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { fieldHelpers } from './form-utils';
 import { Honeypot } from './Honeypot';
@@ -56,7 +57,7 @@ export default function ContactForm() {
           ✓
         </span>
         <h2>Message Sent!</h2>
-        <p>Thanks for reaching out. We reply within 24 hours.</p>
+        <p>Thanks for reaching out. {CLAIMS.contactReply}</p>
         <button
           type="button"
           className="btn btn-outline"

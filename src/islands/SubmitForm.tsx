@@ -1,6 +1,7 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
 import { CATEGORY_NAMES, subcategoryNames } from '~/lib/categories';
+import { CLAIMS } from '~/lib/claims';
 import { fieldHelpers } from './form-utils';
 import { Honeypot } from './Honeypot';
 
@@ -133,7 +134,7 @@ export default function SubmitForm() {
         </span>
         <h2>Submission Received!</h2>
         <p>
-          Thanks! We will review your server within 24-48 hours and email <strong>{done}</strong> with the outcome.
+          Thanks! {CLAIMS.received} {CLAIMS.noMail} {CLAIMS.moderatorWrites} <strong>{done}</strong>.
         </p>
         <div className="cta-actions">
           <a className="btn btn-outline" href="/">

@@ -46,7 +46,7 @@ export const CATEGORIES: readonly CategoryDef[] = [
     title: 'Best Gaming Discord Servers',
     seoTitle: 'Best Gaming Discord Servers to Join in 2026',
     description:
-      'Find active gaming communities for every genre: competitive shooters, MMOs, indie games, LFG squads and esports fans, ranked by real member counts.',
+      'Find active gaming communities for every genre: competitive shooters, MMOs, indie games, LFG squads and esports fans, ranked by member count.',
     keywords: ['gaming discord', 'lfg discord', 'esports discord', 'mmo discord', 'fps discord'],
     color: '#6366f1',
     gradient: 'linear-gradient(135deg, #4f46e5 0%, #7c3aed 100%)',

@@ -103,8 +103,5 @@ export const LIMITS = {
   analyticsDays: 30,
 } as const;
 
-/** Contact addresses shown on the site. */
-export const SUPPORT_EMAIL = 'support@guildrank.example';
-
 /** The product's name, appended to page titles. */
 export const SITE_NAME = 'GuildRank';

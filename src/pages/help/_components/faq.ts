@@ -1,4 +1,4 @@
-import { SUPPORT_EMAIL } from '~/lib/enums';
+import { CLAIMS, type ClaimFacts } from '~/lib/claims';
 
 /** One FAQ tab of the help page. */
 export interface FaqTab {
@@ -7,19 +7,22 @@ export interface FaqTab {
   items: { q: string; a: string }[];
 }
 
-// Answers follow SPEC section 9 (claims and promises).
-export const FAQ: FaqTab[] = [
+/**
+ * The help page's questions. Answers that state something about the product come from
+ * src/lib/claims.ts (where they are kept true), never written here.
+ */
+export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
   {
     id: 'general',
     label: 'General',
     items: [
       {
         q: 'What is GuildRank?',
-        a: 'GuildRank is a directory of Discord communities for gaming, crypto, trading, investing and sports betting. Every server is reviewed by a person before it is listed, and lists are ranked by member count.',
+        a: `GuildRank is a directory of Discord communities for gaming, crypto, trading, investing and sports betting. ${CLAIMS.reviewedByHand} ${CLAIMS.ranking}`,
       },
       {
         q: 'How often is the data updated?',
-        a: 'Member counts and listings are updated every 24 hours, and the site is rebuilt whenever a new server is approved.',
+        a: `${CLAIMS.counts} ${CLAIMS.liveOnApproval}`,
       },
       {
         q: 'How do I save a server?',
@@ -37,7 +40,7 @@ export const FAQ: FaqTab[] = [
     items: [
       {
         q: 'How long does review take?',
-        a: 'Reviews usually take 48-72 hours. Once approved, a new server can take 24-48 hours to appear in search.',
+        a: `${CLAIMS.reviewedByHand} ${CLAIMS.reviewTime} ${CLAIMS.liveOnApproval}`,
       },
       {
         q: 'What are the requirements?',
@@ -49,7 +52,7 @@ export const FAQ: FaqTab[] = [
       },
       {
         q: 'Is listing free?',
-        a: 'Yes. A standard listing is free. Premium and sponsored placements are optional.',
+        a: `Yes. ${CLAIMS.free} ${CLAIMS.noSales}`,
       },
     ],
   },
@@ -59,15 +62,15 @@ export const FAQ: FaqTab[] = [
     items: [
       {
         q: 'What does Premium include?',
-        a: 'Premium includes priority placement, Premium badges, analytics on views and clicks, and priority support.',
+        a: CLAIMS.premium,
       },
       {
         q: 'What does Sponsored mean?',
-        a: 'Sponsored servers appear at the top of listings and on the home page, marked with a Sponsored badge.',
+        a: CLAIMS.sponsored,
       },
       {
-        q: 'Can I get a refund?',
-        a: 'Premium and Sponsored placements come with a 30-day money-back guarantee.',
+        q: 'How do I pay, and can I get a refund?',
+        a: CLAIMS.noSales,
       },
     ],
   },
@@ -81,11 +84,11 @@ export const FAQ: FaqTab[] = [
       },
       {
         q: 'My server does not show up in search',
-        a: 'New servers can take 24-48 hours to appear in search after approval. Check that the name you search matches the listing.',
+        a: `${CLAIMS.liveOnApproval} If it is approved and still missing, check that the name you search matches the listing.`,
       },
       {
         q: 'How do I contact support?',
-        a: `Use the contact form or email ${SUPPORT_EMAIL}. We reply within 24 hours.`,
+        a: `Use the contact form or email ${facts.supportEmail}. ${CLAIMS.contactReply}`,
       },
     ],
   },

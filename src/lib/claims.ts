@@ -1,0 +1,89 @@
+/**
+ * Every statement the site makes about the product itself (review, publishing, freshness, ranking,
+ * placements, money, mail, the newsletter, support), edited here and only here: pages, islands
+ * and the FAQ import them. Each must be true of the product as it stands; tests/api/claims.test.ts
+ * lists every claim with the behaviour that backs it, so changing the behaviour fails that test
+ * until the copy says what is true again. Pure data: this module runs in the browser too.
+ *
+ * When mail (the outcome email, the weekly newsletter) or the scheduled count refresh land, their
+ * claims below (`noMail`, `newsletter`, `counts`) must change with them: the test names which.
+ */
+
+/** Facts read once per build (src/data/site-data.ts) that some claims state. */
+export interface ClaimFacts {
+  /** The SUPPORT_EMAIL setting, else support@ the site's own host. */
+  supportEmail: string;
+  /** Active newsletter subscribers when the site was built. */
+  subscribers: number;
+}
+
+/** The claims, each a sentence or two; those that state a build-time fact are the functions below. */
+export const CLAIMS = {
+  /** Submitting costs nothing: no route takes a payment. */
+  free: 'Listing is free.',
+  /** Submissions wait as 'pending' until an operator approves them in the console. */
+  reviewedByHand: 'A moderator reviews every submission by hand before it is listed.',
+  /** No review time is measured, so none is promised. */
+  reviewTime: 'We do not promise a review time: it depends on how many submissions are waiting.',
+  /**
+   * Approval creates the listing and requests the site rebuild in the same call. No duration is
+   * promised: it is seconds for `npm start`'s in-process build, longer for a hosted build hook.
+   */
+  liveOnApproval:
+    'There is no waiting period after approval: approving a server starts a rebuild of the site at once, and the server is listed, searchable and has its own page as soon as that rebuild is live.',
+  /** Short form of liveOnApproval, for the home page's hero line. */
+  rebuiltOnApproval: 'rebuilt with every approval',
+  /** No mail client or outbox exists yet. */
+  noMail: 'There are no automatic emails yet: no confirmation or outcome email will arrive.',
+  /** What the visitor reads after submitting (SubmitForm, the no-JavaScript received page). */
+  received:
+    'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',
+  /** Followed by the contact address the owner gave: a moderator writes by hand, if at all. */
+  moderatorWrites: 'If a moderator needs anything, they will write to',
+  /** Counts come from the submission (or an operator's edit); nothing refreshes them on a schedule. */
+  counts:
+    'Member and online counts are the figures the owner submitted, checked by a moderator at review. Nothing refreshes them automatically yet.',
+  /** Public lists sort by members, descending. */
+  ranking: 'Lists are ranked by member count.',
+  /** What the premium flag changes on the site. */
+  premium:
+    'Premium servers get a Premium badge, a Join Premium button that opens their invite directly, and a turn in Premium Picks on the home page (six at a time, in our curated order).',
+  /** What the sponsored flag changes, and what it does not. */
+  sponsored:
+    'Sponsored servers get a Sponsored badge and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists, which stay ranked by member count.',
+  /** There is no checkout; the flags are set by operators only. */
+  noSales:
+    'Nothing is sold on this site: there is no checkout and no payment, so there is nothing to refund. Premium and Sponsored placements are agreed with us by message and switched on by an operator.',
+  /** What the premium call to action leads to. */
+  premiumCta: 'Tell us about your server and the placement you want; an operator answers by email.',
+  /** Contact messages land in the console's inbox. */
+  contactReply: 'A person reads every message in our inbox and answers by email.',
+  /** After a signup: the address is stored; nothing is sent yet (noMail). */
+  subscribed:
+    'Your address is saved for the weekly email. We have not sent an issue yet, so nothing will arrive for now.',
+  /** The newsletter form stores the address; nothing is sent yet. */
+  newsletter:
+    'A weekly email of new premium and sponsored servers. We have not sent an issue yet: we keep your address for it and use it for nothing else.',
+} as const;
+
+/** A claim's key. */
+export type ClaimKey = keyof typeof CLAIMS;
+
+/** The smallest subscriber count the site states (below it, a number only draws attention). */
+export const MIN_STATED_SUBSCRIBERS = 100;
+
+/**
+ * The subscriber figure the newsletter box may state, or null: the build's real count rounded
+ * down to two significant figures ("1,200+" for 1,234), and nothing at all below 100.
+ */
+export function subscriberFigure(subscribers: number): string | null {
+  if (!Number.isFinite(subscribers) || subscribers < MIN_STATED_SUBSCRIBERS) return null;
+  const step = 10 ** (Math.floor(Math.log10(subscribers)) - 1);
+  return `${(Math.floor(subscribers / step) * step).toLocaleString('en-US')}+`;
+}
+
+/** The newsletter box's text: the real subscriber figure when there is one worth stating. */
+export function newsletterPitch(facts: Pick<ClaimFacts, 'subscribers'>): string {
+  const figure = subscriberFigure(facts.subscribers);
+  return figure ? `${CLAIMS.newsletter} ${figure} readers have signed up so far.` : CLAIMS.newsletter;
+}

@@ -1,0 +1,297 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getNewsletterStats, subscribeEmail } from '../../db/queries/newsletter';
+import { CONTENT_DEFAULTS } from '../../db/sample-data';
+import * as schema from '../../db/schema';
+import { loadEnv, supportEmailFor } from '../../functions/_app/env';
+import { joinProps, toCard } from '../../src/islands/card-data';
+import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
+import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
+import { createAdminHarness } from '../helpers/admin';
+import { createTestDb, type TestDb } from '../helpers/db';
+import { postJson, seedServer, validSubmission } from './api-harness';
+
+/**
+ * Every claim of src/lib/claims.ts with the behaviour that backs it. A claim without a row here
+ * fails the first test; a behaviour that changes (mail lands, a refresh job lands, a sort changes)
+ * fails its row, and the copy must then say what is true again.
+ */
+
+let h: Awaited<ReturnType<typeof createAdminHarness>> | undefined;
+let tdb: TestDb | undefined;
+afterEach(() => {
+  h?.cleanup();
+  tdb?.cleanup();
+  h = undefined;
+  tdb = undefined;
+});
+
+const ROOT = process.cwd();
+
+/** Every file under `dir` (relative paths), for the source scans. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** A console harness with one submitted server (not yet approved) and a signed-in admin. */
+async function withSubmission(overrides: Record<string, unknown> = {}) {
+  h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+  const res = await postJson(h.app, '/api/submissions', validSubmission(overrides));
+  expect(res.status).toBe(201);
+  const { submission } = (await res.json()) as { submission: { id: number } };
+  const admin = await h.signIn('admin');
+  return { harness: h, id: submission.id, admin };
+}
+
+/** The public listing's answer for a search, as the islands read it. */
+async function search(app: NonNullable<typeof h>['app'], term: string) {
+  const res = await app.request(`/api/servers?search=${encodeURIComponent(term)}`);
+  return ((await res.json()) as { servers: { name: string; members: number }[] }).servers;
+}
+
+/** The behaviour behind each claim: one check per key of CLAIMS. */
+const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void> | void }> = {
+  free: {
+    behaviour: 'a submission is stored without any payment, and no route takes one',
+    check: async () => {
+      await withSubmission();
+      const paths = h!.app.routes.map((r) => r.path);
+      expect(paths.filter((p) => /pay|checkout|billing|stripe|order|purchase|refund/i.test(p))).toEqual([]);
+    },
+  },
+  reviewedByHand: {
+    behaviour: 'a submission waits as pending and is not listed until an operator approves it',
+    check: async () => {
+      const { harness, id } = await withSubmission({ server_name: 'Hand Checked Guild' });
+      const [row] = await harness.client
+        .execute({ sql: 'SELECT status FROM server_submissions WHERE id = ?', args: [id] })
+        .then((r) => r.rows);
+      expect(row?.status).toBe('pending');
+      expect(await search(harness.app, 'Hand Checked Guild')).toEqual([]);
+    },
+  },
+  reviewTime: {
+    behaviour: 'no claim states a review time (none is measured)',
+    check: () => {
+      for (const text of Object.values(CLAIMS))
+        expect(text).not.toMatch(/\d+\s*(?:[-–]|to)?\s*\d*\s*(?:hours?|days?|minutes?)/i);
+    },
+  },
+  liveOnApproval: {
+    behaviour: 'approval lists the server at once (search finds it) and requests the site rebuild in the same call',
+    check: async () => {
+      const { harness, id, admin } = await withSubmission({ server_name: 'Approved Today Guild' });
+      expect(harness.rebuild.reasons).toEqual([]);
+      const res = await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
+      expect(res.status).toBe(200);
+      expect(harness.rebuild.reasons).toEqual([expect.stringContaining('approved')]);
+      expect((await search(harness.app, 'Approved Today Guild')).map((s) => s.name)).toEqual(['Approved Today Guild']);
+    },
+  },
+  rebuiltOnApproval: {
+    behaviour: 'the same approval path as liveOnApproval requests a rebuild',
+    check: async () => {
+      const { harness, id, admin } = await withSubmission();
+      await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
+      expect(harness.rebuild.reasons).toHaveLength(1);
+    },
+  },
+  noMail: {
+    behaviour: 'nothing sends mail: no mail client, no outbox table, no mail library (fails when the mail issue lands)',
+    check: () => {
+      expect(existsSync(join(ROOT, 'functions/_app/clients'))).toBe(false);
+      expect(Object.keys(schema).filter((k) => /outbox|mail/i.test(k))).toEqual([]);
+      const deps = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies as Record<string, string>;
+      expect(Object.keys(deps).filter((d) => /mail|resend|postmark|sendgrid/i.test(d))).toEqual([]);
+    },
+  },
+  received: {
+    behaviour: 'review by hand and publishing on approval, as reviewedByHand and liveOnApproval check',
+    check: () => {
+      expect(CLAIMS.received).not.toMatch(/email/i);
+    },
+  },
+  moderatorWrites: {
+    behaviour: 'the console shows each submission with its contact address, for a moderator to write to',
+    check: async () => {
+      const { harness, id, admin } = await withSubmission();
+      const res = await harness.call(admin, 'GET', `/api/admin/submissions/${id}`);
+      const body = (await res.json()) as { submission: { contact_email: string } };
+      expect(body.submission.contact_email).toBe('owner@example.com');
+    },
+  },
+  counts: {
+    behaviour:
+      'the listing keeps the submitted counts and no scheduled job refreshes them (fails when the freshness issue lands)',
+    check: async () => {
+      expect(existsSync(join(ROOT, 'functions/_app/jobs'))).toBe(false);
+      expect(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8')).not.toMatch(/^\s*crons\s*=/m);
+      const { harness, id, admin } = await withSubmission({ server_name: 'Counted Guild', member_count: 4321 });
+      await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
+      expect((await search(harness.app, 'Counted Guild'))[0]?.members).toBe(4321);
+    },
+  },
+  ranking: {
+    behaviour: 'the public listing sorts by members, descending, whatever the placement or curated order',
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      await seedServer(h.db, { name: 'Rank Small Sponsored', members: 10, is_sponsored: true, sort_order: 99 });
+      await seedServer(h.db, { name: 'Rank Big Plain', members: 9000 });
+      await seedServer(h.db, { name: 'Rank Mid Premium', members: 500, is_premium: true, sort_order: 50 });
+      expect((await search(h.app, 'Rank')).map((s) => s.name)).toEqual([
+        'Rank Big Plain',
+        'Rank Mid Premium',
+        'Rank Small Sponsored',
+      ]);
+    },
+  },
+  premium: {
+    behaviour: 'a premium server with a link gets the Join Premium link through /go; badges come from is_premium',
+    check: async () => {
+      tdb = await createTestDb();
+      const server = await seedServer(tdb.db, { is_premium: true, affiliate_link: 'https://discord.gg/prem' });
+      const card = toCard(server);
+      expect(card.is_premium).toBe(true);
+      expect(joinProps(card)).toMatchObject({ label: 'Join Premium', paid: true, href: `/go/${server.slug}` });
+      // Premium Picks on the home page: premium or sponsored servers, six at a time (src/pages/index.astro).
+      const home = readFileSync(join(ROOT, 'src/pages/index.astro'), 'utf8');
+      expect(home).toContain('s.is_premium || s.is_sponsored');
+      expect(home).toContain('.slice(0, LIMITS.premiumGrid)');
+      expect(LIMITS.premiumGrid).toBe(6);
+    },
+  },
+  sponsored: {
+    behaviour: 'a sponsored server is not moved up the list (ranking check) and is in Premium Picks',
+    check: async () => {
+      await BACKED_BY.ranking.check();
+      expect(readFileSync(join(ROOT, 'src/pages/index.astro'), 'utf8')).toContain('s.is_premium || s.is_sponsored');
+    },
+  },
+  noSales: {
+    behaviour: 'no payment route exists, and nothing a visitor sends can set premium or sponsored',
+    check: async () => {
+      const { harness, id, admin } = await withSubmission({
+        server_name: 'Wants Free Premium',
+        is_premium: true,
+        is_sponsored: true,
+      });
+      await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
+      const [row] = await harness.client
+        .execute("SELECT is_premium, is_sponsored FROM discord_servers WHERE name = 'Wants Free Premium'")
+        .then((r) => r.rows);
+      expect([Number(row?.is_premium), Number(row?.is_sponsored)]).toEqual([0, 0]);
+      const paths = harness.app.routes.map((r) => r.path);
+      expect(paths.filter((p) => /pay|checkout|stripe|refund/i.test(p))).toEqual([]);
+    },
+  },
+  premiumCta: {
+    behaviour:
+      'the premium call to action leads to the contact form with the Premium subject, whose messages reach the console',
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      const res = await h.app.request('/go/cta/premium?from=help');
+      expect(res.headers.get('location')).toBe('/contact?subject=premium');
+      expect(CONTACT_SUBJECT_VALUES).toContain('premium');
+    },
+  },
+  contactReply: {
+    behaviour: 'a contact message is stored and listed in the console inbox',
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      const sent = await postJson(h.app, '/api/contact', {
+        name: 'Ada',
+        email: 'ada@example.com',
+        subject: 'premium',
+        message: 'Please tell me about Premium placement.',
+      });
+      expect(sent.status).toBe(201);
+      const admin = await h.signIn('admin');
+      const inbox = (await (await h.call(admin, 'GET', '/api/admin/contact')).json()) as {
+        messages: { email: string }[];
+      };
+      expect(inbox.messages.map((m) => m.email)).toEqual(['ada@example.com']);
+    },
+  },
+  subscribed: {
+    behaviour: 'the signup stores the address, and nothing sends mail (noMail)',
+    check: async () => {
+      await BACKED_BY.newsletter.check();
+    },
+  },
+  newsletter: {
+    behaviour: 'a signup is stored as an active subscriber, and nothing sends mail (noMail)',
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      expect((await postJson(h.app, '/api/newsletter', { email: 'reader@example.com' })).status).toBe(201);
+      expect((await getNewsletterStats(h.db)).active).toBe(1);
+      await BACKED_BY.noMail.check();
+    },
+  },
+};
+
+describe('the site claims only what the product does', () => {
+  it('every claim in src/lib/claims.ts has the behaviour that backs it listed here', () => {
+    expect(Object.keys(BACKED_BY).sort()).toEqual(Object.keys(CLAIMS).sort());
+  });
+
+  for (const [key, { behaviour, check }] of Object.entries(BACKED_BY)) {
+    it(`${key}: ${behaviour}`, check);
+  }
+
+  it('the subscriber figure is the database count rounded down, and no figure below 100', async () => {
+    tdb = await createTestDb();
+    for (let i = 0; i < 2; i++) await subscribeEmail(tdb.db, `few-${i}@example.com`);
+    expect(subscriberFigure((await getNewsletterStats(tdb.db)).active)).toBeNull();
+    expect(newsletterPitch({ subscribers: 2 })).toBe(CLAIMS.newsletter);
+    for (let i = 2; i < 123; i++) await subscribeEmail(tdb.db, `many-${i}@example.com`);
+    const active = (await getNewsletterStats(tdb.db)).active;
+    expect(active).toBe(123);
+    expect(subscriberFigure(active)).toBe('120+');
+    expect(subscriberFigure(10_987)).toBe('10,000+');
+    expect(subscriberFigure(1_234)).toBe('1,200+');
+    expect(newsletterPitch({ subscribers: active })).toContain('120+ readers');
+  });
+
+  it('the support address is the SUPPORT_EMAIL setting, else support@ the site host, never a reserved example domain', () => {
+    expect(loadEnv({ SITE_URL: 'https://www.guildrank.gg' }).SUPPORT_EMAIL).toBe('support@guildrank.gg');
+    expect(loadEnv({ SITE_URL: 'https://guildrank.gg', SUPPORT_EMAIL: 'help@guildrank.gg' }).SUPPORT_EMAIL).toBe(
+      'help@guildrank.gg',
+    );
+    expect(() => loadEnv({ SUPPORT_EMAIL: 'not an address' })).toThrow(/SUPPORT_EMAIL/);
+    expect(supportEmailFor('https://guildrank.gg/')).toBe('support@guildrank.gg');
+  });
+
+  it('no page, island or default text outside claims.ts states a retired claim', () => {
+    const retired = [
+      /10,000\+|10000\+/,
+      /24\s*[-–]\s*48|48\s*[-–]\s*72/,
+      /money-back|refund guarantee|30-day/i,
+      /every 24 hours|within 24 hours|watch your inbox/i,
+      /guildrank\.example|support@example/i,
+      /appear at the top/i,
+      /priority support|priority placement|analytics on views/i,
+      /real member counts/i,
+      /approxMembers/,
+    ];
+    const files = [...filesUnder('src'), 'db/sample-data.ts'].filter(
+      (f) => /\.(astro|tsx?|md)$/.test(f) && !f.endsWith('.test.ts') && f !== join('src', 'lib', 'claims.ts'),
+    );
+    const hits: string[] = [];
+    for (const file of files) {
+      // The category definitions keep the spec's figure as data; only the tiles must not show it.
+      if (file === join('src', 'lib', 'categories.ts')) continue;
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const pattern of retired)
+        if (pattern.test(text)) hits.push(`${relative(ROOT, join(ROOT, file))}: ${pattern}`);
+    }
+    expect(hits).toEqual([]);
+    expect(CONTENT_DEFAULTS.map((d) => d.content_value).join(' ')).not.toMatch(/real member|10,000/);
+  });
+});
