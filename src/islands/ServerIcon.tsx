@@ -11,8 +11,9 @@ interface Props {
 }
 
 /**
- * A server icon with generated initials behind it: shown when there is no image or when the
- * image fails (site-client marks failed images, so this works on static pages too). A src that
+ * A server icon with generated initials behind it: shown when there is no image, while the
+ * image loads (it gets its white tile only once loaded) and when it fails (site-client marks
+ * loaded and failed images too, so this works on static pages). A src that
  * is not a public https URL or a site path (stored before the host rule, or a saved entry from
  * localStorage) is never fetched.
  */
@@ -31,6 +32,9 @@ export function ServerIcon({ name, src, size, eager = false }: Props) {
           height={size}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
+          onLoad={(e) => {
+            e.currentTarget.dataset.loaded = '';
+          }}
           onError={(e) => {
             e.currentTarget.dataset.failed = '';
           }}

@@ -19,6 +19,23 @@ for (const img of document.querySelectorAll<HTMLImageElement>('img.icon-img')) {
   if (img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(img);
 }
 
+/** Shows a loaded icon on its white tile (until then, and without JavaScript, the initials show through). */
+function markLoaded(img: HTMLImageElement) {
+  img.dataset.loaded = '';
+}
+
+document.addEventListener(
+  'load',
+  (event) => {
+    const t = event.target;
+    if (t instanceof HTMLImageElement && t.classList.contains('icon-img')) markLoaded(t);
+  },
+  true,
+);
+for (const img of document.querySelectorAll<HTMLImageElement>('img.icon-img')) {
+  if (img.complete && img.naturalWidth > 0) markLoaded(img);
+}
+
 /**
  * The server records joins and premium call-to-action clicks when it redirects (one row per
  * action); the tab's session id travels as `?s=` so those rows join the rest of the visit.
