@@ -201,7 +201,7 @@ test('submitting a server stores a pending submission and shows Submission Recei
   const submit = page.getByRole('button', { name: 'Submit Server for Review' });
   await page.getByLabel('Server name').fill('Chess Night Club');
   await expect(submit).toBeDisabled();
-  await page.getByLabel('Category').selectOption('Gaming');
+  await page.getByRole('combobox', { name: /^Category/ }).selectOption('Gaming');
   await page.getByLabel('Description').fill('Weekly chess tournaments, puzzle rush battles and friendly coaching.');
   await page.getByLabel('Invite link').fill('https://discord.gg/chessnight');
   await page.getByLabel('Icon URL').fill('https://example.com/chess.png');
