@@ -151,7 +151,8 @@ test('Join opens the stored link in a new tab through /go and records the click'
   const [popup] = await Promise.all([context.waitForEvent('page'), join.click()]);
   const request = await external;
   expect(request.url()).toBe('https://discord.gg/dividends');
-  expect(request.redirectedFrom()?.url()).toMatch(/\/go\/dividend-investors-club$/);
+  // The join carries the tab's analytics session id (site-client adds it as the link is followed).
+  expect(request.redirectedFrom()?.url()).toMatch(/\/go\/dividend-investors-club\?s=[\w-]+$/);
   expect(request.frame().page()).toBe(popup);
   await expect
     .poll(async () =>
