@@ -1,0 +1,71 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate } from 'drizzle-orm/libsql/migrator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb } from '../../db/client';
+import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The migrations folder as it was before 0004 (journal cut after 0003). */
+function foldersBefore0004(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'guildrank-migrations-'));
+  dirs.push(dir);
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= 3);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+describe('migration 0004: rows stored before #13 count each action once', () => {
+  it('turns beacon clicks into save/unsave/share worth 0 and drops the duplicate report and signup beacons', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
+    dirs.push(dir);
+    const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
+    try {
+      await migrate(db, { migrationsFolder: foldersBefore0004() });
+      // What the old code stored for one visit to a premium server: a view, save, share, report
+      // (the server's row and the page's valued beacon), a join, and a signup (server and beacon).
+      const rows: [string, string, string | null, string | null, number | null][] = [
+        ['view', 'server', '1', null, null],
+        ['click', 'server', '1', '{"action":"save"}', 5],
+        ['click', 'server', '1', '{"action":"unsave"}', 5],
+        ['click', 'server', '1', '{"action":"share"}', 5],
+        ['click', 'server', '1', '{"action":"report","reason":"spam","details":null}', null],
+        ['click', 'server', '1', '{"action":"report","reason":"spam","details":null}', 5],
+        ['click', 'server', 'apex', '{"action":"join"}', 5],
+        ['signup', 'newsletter', '7', '{"source":"homepage"}', 2],
+        ['signup', 'newsletter', 'homepage', null, 2],
+        ['click', 'server', '1', 'not json', 1],
+      ];
+      for (const r of rows) {
+        await client.execute({
+          sql: 'INSERT INTO user_interactions (interaction_type, target_type, target_id, metadata, conversion_value) VALUES (?, ?, ?, ?, ?)',
+          args: r,
+        });
+      }
+      await migrateDb(db);
+      const after = await client.execute(
+        'SELECT interaction_type, target_id, conversion_value FROM user_interactions ORDER BY id',
+      );
+      expect(after.rows.map((r) => `${r.interaction_type} ${r.target_id} ${r.conversion_value ?? 0}`)).toEqual([
+        'view 1 0',
+        'save 1 0',
+        'unsave 1 0',
+        'share 1 0',
+        'report 1 0',
+        'click apex 5',
+        'signup 7 2',
+        'click 1 1',
+      ]);
+    } finally {
+      client.close();
+    }
+  });
+});
