@@ -1,0 +1,1068 @@
+import { readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { basename, dirname, join } from 'node:path';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { createContactMessage } from '../../db/queries/contact';
+import { listAllContent, updateContent } from '../../db/queries/content';
+import { createOperator } from '../../db/queries/operators';
+import { createReport, setReportStatus } from '../../db/queries/reports';
+import {
+  createServer,
+  deleteServer,
+  getServerById,
+  getServerBySlug,
+  listAllActiveServers,
+  type Server,
+} from '../../db/queries/servers';
+import { deleteSubmission, insertSubmissions } from '../../db/queries/submissions';
+import { CONTENT_DEFAULTS } from '../../db/sample-data';
+import { serverReports } from '../../db/schema';
+import { LIMITS } from '../../src/lib/enums';
+import { featureLines } from '../../src/lib/schemas/submission';
+import { test as base, expect } from './fixtures';
+import { hydrated } from './hydration';
+import { ALL_PAYLOADS_TEXT, ATTACKER_ORIGIN, isAttackerUrl, PAYLOADS, type Payload } from './xss-payloads';
+
+/*
+ * Security issue #12: every payload of the corpus goes into every user-controlled text that
+ * reaches a page (submission fields, console-edited server fields, site content, report and
+ * contact texts), the site is rebuilt with them, and every page type and console screen is
+ * opened in Chromium: nothing runs, nothing is parsed as markup, the policy header is the same
+ * as before, and each page shows the payload as text.
+ */
+
+const PASSWORD = 'a long operator password';
+const unique = () => Math.random().toString(36).slice(2, 8);
+const PAGE_SIZE = LIMITS.categoryPageSize;
+/** A valid icon for the submission (the form requires one); never fetched, see watch(). */
+const ICON_URL = 'https://icons.example.com/corpus-icon.png';
+
+/** Where a payload that ran would have left a trace. */
+interface Sinks {
+  dialogs: string[];
+  attacker: string[];
+  /**
+   * CSP violations the console bundle makes by itself, seen on the signed-out console (no stored
+   * text on the screen): zod's probe for eval, `Function('')`, which the policy refuses. Console
+   * screens may repeat exactly these (same directive, same source position); any other fails.
+   */
+  consoleOwn?: string[];
+}
+
+/** Listens on a browser context for every sink: dialogs, attacker requests, CSP violations. */
+async function watch(context: BrowserContext): Promise<Sinks> {
+  const sinks: Sinks = { dialogs: [], attacker: [] };
+  context.on('dialog', (d) => {
+    sinks.dialogs.push(`${d.type()} "${d.message()}" on ${d.page()?.url()}`);
+    void d.dismiss().catch(() => {});
+  });
+  context.on('request', (r) => {
+    if (isAttackerUrl(r.url())) sinks.attacker.push(r.url());
+  });
+  await context.route(`${ATTACKER_ORIGIN}/**`, (route) => route.abort());
+  // The one https icon of the corpus: this machine has no network, so it fails at once.
+  await context.route(`${new URL(ICON_URL).origin}/**`, (route) => route.abort());
+  // Before any script of the page: a violation means markup or script from a payload was parsed.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    Object.defineProperty(window, '__cspViolations', { value: seen });
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber}:${e.columnNumber}): ${e.sample}`,
+      ),
+    );
+  });
+  return sinks;
+}
+
+/** The corpus' own test: every test's context is watched from its first navigation. */
+const test = base.extend<{ sinks: Sinks }>({
+  sinks: [async ({ context }, use) => use(await watch(context)), { auto: true }],
+});
+
+/**
+ * Asserts that nothing of the corpus ran or became markup on the page: no dialog, no attacker
+ * request, `window.__xss` unset, no element carrying a payload's `id=xss<n>`, no inline event
+ * handler attribute, no javascript:/data:/vbscript: URL in a link or source, no CSP violation,
+ * and the page is still on this site (no meta refresh, no base hijack).
+ */
+async function expectInert(page: Page, sinks: Sinks, baseURL: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    const URL_ATTRS = new Set(['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'srcset', 'poster']);
+    const handlers: string[] = [];
+    const urls: string[] = [];
+    for (const el of document.querySelectorAll('*')) {
+      for (const a of el.attributes) {
+        if (/^on/i.test(a.name)) handlers.push(`<${el.localName} ${a.name}="${a.value.slice(0, 60)}">`);
+        if (URL_ATTRS.has(a.name) && /^\s*(javascript|data|vbscript):/i.test(a.value)) {
+          urls.push(`<${el.localName} ${a.name}="${a.value.slice(0, 60)}">`);
+        }
+      }
+    }
+    return {
+      xss: (window as { __xss?: unknown }).__xss,
+      injected: [...document.querySelectorAll('[id^="xss" i]')].map((e) => e.outerHTML.slice(0, 100)),
+      handlers,
+      urls,
+      violations: [...((window as { __cspViolations?: string[] }).__cspViolations ?? [])],
+    };
+  });
+  const where = page.url();
+  if (new URL(where).pathname === '/admin') {
+    found.violations = found.violations.filter((v) => !sinks.consoleOwn?.includes(v));
+  }
+  expect(
+    { ...found, dialogs: sinks.dialogs, attacker: sinks.attacker, origin: new URL(where).origin },
+    `nothing of the corpus runs on ${where}`,
+  ).toEqual({
+    xss: undefined,
+    injected: [],
+    handlers: [],
+    urls: [],
+    violations: [],
+    dialogs: [],
+    attacker: [],
+    origin: baseURL,
+  });
+}
+
+/**
+ * Opens a page, waits for its islands, and checks it is inert. `ready` runs before the islands
+ * are walked: a page that scrolls by itself (the home search) must have done so first.
+ */
+async function visit(
+  page: Page,
+  sinks: Sinks,
+  baseURL: string,
+  path: string,
+  status = 200,
+  ready?: () => Promise<void>,
+) {
+  const res = await page.goto(path);
+  expect(res?.status(), `status of ${path}`).toBe(status);
+  // As served (a breakout shows here first), then with the islands running.
+  await expectInert(page, sinks, baseURL);
+  await ready?.();
+  await hydrated(page);
+  await expectInert(page, sinks, baseURL);
+}
+
+/** Text of every match, exactly as in the DOM (textContent: no whitespace folding). */
+const texts = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+
+/** The editable texts every page shows (footer) or the home page shows (hero, categories). */
+async function expectFooterContent(page: Page) {
+  expect(await texts(page, 'footer p.muted-light'), 'footer tagline').toEqual([ALL_PAYLOADS_TEXT]);
+  const copyright = (await texts(page, 'footer p')).filter((t) => t.startsWith('©'));
+  expect(copyright).toEqual([`© ${new Date().getFullYear()} ${ALL_PAYLOADS_TEXT}`]);
+}
+
+/** Every string value inside the page's JSON-LD blocks, parsed as a crawler would. */
+async function jsonLdStrings(page: Page): Promise<string[]> {
+  const blocks = await texts(page, 'script[type="application/ld+json"]');
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  for (const b of blocks) walk(JSON.parse(b));
+  return out;
+}
+
+/** The fields an error envelope names. */
+const issuePaths = (body: string): string[] => [
+  ...new Set(
+    ((JSON.parse(body) as { error?: { issues?: { path: string }[] } }).error?.issues ?? []).map((i) => i.path),
+  ),
+];
+
+/**
+ * A loopback address of this spec's own (any 127.x reaches the server), so per-IP limits that
+ * other specs of the worker used up do not refuse the corpus' posts.
+ */
+const ownLoopback = () =>
+  `127.${12 + Math.floor(Math.random() * 200)}.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/** One POST to the server from `address`, answered as it came (status, headers, body bytes). */
+function postFrom(address: string, baseURL: string, path: string, body: Buffer, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
+    const req = httpRequest(
+      new URL(path, baseURL),
+      { method: 'POST', localAddress: address, headers: { ...headers, 'content-length': String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const out: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === 'string') out[name] = value;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A same-origin JSON POST from `address`. */
+async function postJsonFrom(address: string, baseURL: string, path: string, data: unknown) {
+  const res = await postFrom(address, baseURL, path, Buffer.from(JSON.stringify(data)), {
+    'content-type': 'application/json',
+    origin: baseURL,
+  });
+  return { status: res.status, body: res.body.toString('utf8') };
+}
+
+/** The Content-Security-Policy header of each path. */
+async function policies(baseURL: string, paths: string[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const path of paths) out[path] = (await fetch(new URL(path, baseURL))).headers.get('content-security-policy');
+  return out;
+}
+
+/** Waits for every requested rebuild to be live (or fails with the build's error). */
+async function waitForLiveBuild(request: APIRequestContext, since: string) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const s = (await (await request.get('/api/admin/build')).json()) as {
+          state: string;
+          liveSince: string | null;
+          lastError: string | null;
+        };
+        last = s.lastError ?? '';
+        if (s.state === 'failed') return 'failed';
+        return s.state === 'idle' && s.liveSince !== null && s.liveSince > since ? 'live' : s.state;
+      },
+      { timeout: 240_000, intervals: [500] },
+    )
+    .toMatch(/^(live|failed)$/);
+  expect(last, 'the rebuild with the corpus succeeds').toBe('');
+}
+
+/** The longest run of payloads, one per line, that fits `max` characters. */
+function joinedWithin(list: readonly Payload[], max: number): string {
+  let out = '';
+  for (const p of list) {
+    const next = out ? `${out}\n${p.text}` : p.text;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out;
+}
+
+/** The live build's folder: fixtures.ts keeps builds in .tmp/e2e-<the database's temp dir>. */
+async function liveBuildDir(dbUrl: string): Promise<string> {
+  const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dirname(dbUrl.replace(/^file:/, '')))}`);
+  return join(buildsDir, (await readFile(join(buildsDir, 'current'), 'utf8')).trim());
+}
+
+/** What beforeAll stored, for the tests that open the pages and screens. */
+interface Stored {
+  /** One listing per payload, named by it, from the database (the bulk path). */
+  servers: { p: Payload; server: Server }[];
+  /** The listing edited through the console's Servers screen. */
+  edited: {
+    server: Server;
+    subcategory: string;
+    description: string;
+    pros: string[];
+    cons: string[];
+    tags: string[];
+    features: string[];
+  };
+  /** The listing of the submission posted to the API and approved in the console. */
+  approved: { server: Server; description: string; features: string };
+  /** The submissions the corpus stored (one pending per payload, and the approved one). */
+  submissionIds: number[];
+  contactName: string;
+  reportDetails: string;
+  cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
+  policyBefore: Record<string, string | null>;
+  policyPaths: string[];
+  contentIds: number[];
+}
+let stored: Stored;
+
+/** A fresh admin, signed in through the console's form. */
+async function signIn(page: Page, db: Db) {
+  const email = `xss-admin-${unique()}@example.com`;
+  await createOperator(db, { email, password: PASSWORD, role: 'admin' });
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+/** Admin API write from the signed-in console's cookies, with its CSRF token and our Origin. */
+async function adminWrite(
+  request: APIRequestContext,
+  baseURL: string,
+  method: 'PUT' | 'POST',
+  path: string,
+  data: unknown,
+) {
+  const me = (await (await request.get('/api/admin/me')).json()) as { csrfToken: string };
+  return request.fetch(`/api/admin${path}`, {
+    method,
+    data,
+    headers: { 'x-csrf-token': me.csrfToken, origin: baseURL },
+  });
+}
+
+test.describe
+  .serial('XSS corpus of issue #12', () => {
+    test.beforeAll(async ({ workerSite, browser }) => {
+      // One rebuild with every payload in it, waited for by its status, never by a sleep.
+      test.setTimeout(360_000);
+      const { db, baseURL } = workerSite;
+      const tag = unique();
+      const seeded = await getServerBySlug(db, 'apex-legends-hub');
+      const policyPaths = ['/', `/server/${seeded?.slug ?? 'apex-legends-hub'}`, '/admin', '/help'];
+      const policyBefore = await policies(baseURL, policyPaths);
+
+      // 1. The bulk rows, straight into the database: one listing per payload, every text field
+      //    holding it. Listings rank first (most members), six are premium (the home page's picks,
+      //    the dashboard's table), every eighth is a Crypto/Bitcoin one (the subcategory page).
+      //    Three keep icon and join URLs from before validation (javascript:, data:): stored, they
+      //    must still never be fetched or followed.
+      const legacyUrl: Record<number, string> = {
+        12: 'javascript:alert(12)',
+        14: PAYLOADS[13]!.text,
+        15: PAYLOADS[14]!.text,
+      };
+      const servers: Stored['servers'] = [];
+      for (const p of PAYLOADS) {
+        const crypto = p.n % 8 === 0;
+        const sub = crypto ? `Bitcoin ${p.text}` : p.text;
+        const server = await createServer(db, {
+          name: p.text,
+          description: p.text,
+          category: crypto ? 'Crypto' : 'Gaming',
+          subcategory: sub.length <= 60 ? sub : crypto ? 'Bitcoin' : null,
+          members: 900_000_000 - p.n * 1000,
+          active_users: 1000 + p.n,
+          image_url: legacyUrl[p.n] ?? null,
+          affiliate_link: legacyUrl[p.n] ?? `https://discord.gg/xss${p.n}`,
+          pros: [p.text],
+          cons: [p.text],
+          features: [p.text],
+          tags: p.text.length <= 40 ? [p.text] : [],
+          is_premium: p.n <= LIMITS.premiumGrid,
+        });
+        servers.push({ p, server });
+      }
+      const target = await createServer(db, {
+        name: `Console target ${tag}`,
+        description: 'Edited through the Servers screen.',
+        category: 'Gaming',
+        members: 899_000_000,
+        active_users: 10,
+      });
+      const pending = await insertSubmissions(
+        db,
+        PAYLOADS.map((p) => ({
+          server_name: p.text,
+          server_description: p.text,
+          category: 'Gaming',
+          invite_link: `https://discord.gg/xss${p.n}`,
+          server_image: null,
+          contact_email: `xss-${p.n}-${tag}@example.com`,
+          features: p.text,
+          member_count: 10,
+          active_users: 1,
+          submitter_name: p.text,
+          is_owner: true,
+        })),
+      );
+      for (const { p, server } of servers) {
+        await createReport(db, { server_id: server.id, reason: 'spam', details: p.text, session_id: null });
+        await createContactMessage(db, {
+          name: p.text,
+          email: `xss-${p.n}-${tag}@example.com`,
+          subject: 'general',
+          message: p.text,
+          priority: 'normal',
+        });
+      }
+
+      // 2. The public API, once per kind of input, from a loopback address of our own. URL fields
+      //    refuse javascript: and data: (and a payload is never a valid email).
+      const address = ownLoopback();
+      const submittedName = `Submitted ${PAYLOADS[0]!.text}`;
+      const submittedDescription = joinedWithin(PAYLOADS.slice(28), 2000);
+      const submittedFeatures = joinedWithin(PAYLOADS.slice(0, 28), 2000);
+      const submission = {
+        server_name: submittedName,
+        server_description: submittedDescription,
+        category: 'Gaming',
+        invite_link: 'https://discord.gg/xsscorpus',
+        server_image: ICON_URL,
+        contact_email: `owner-${tag}@example.com`,
+        features: submittedFeatures,
+        member_count: 898_000_000,
+        active_users: 10,
+        submitter_name: PAYLOADS[27]!.text,
+        is_owner: true,
+        terms: true,
+      };
+      for (const bad of [
+        { invite_link: 'javascript:alert(12)' },
+        { invite_link: PAYLOADS[13]!.text },
+        { server_image: PAYLOADS[14]!.text },
+        { server_image: 'javascript:alert(12)' },
+      ]) {
+        const res = await postJsonFrom(address, baseURL, '/api/submissions', { ...submission, ...bad });
+        expect(
+          { status: res.status, fields: issuePaths(res.body) },
+          `POST /api/submissions refuses ${JSON.stringify(bad)}`,
+        ).toEqual({ status: 400, fields: Object.keys(bad) });
+      }
+      const posted = await postJsonFrom(address, baseURL, '/api/submissions', submission);
+      expect(posted.status, posted.body).toBe(201);
+
+      const reportDetails = joinedWithin(PAYLOADS.slice(10), 1000);
+      const reported = await postJsonFrom(address, baseURL, '/api/reports', {
+        server_id: servers[0]!.server.id,
+        reason: 'other',
+        details: reportDetails,
+      });
+      expect(reported.status, reported.body).toBe(201);
+
+      const contactName = PAYLOADS[8]!.text;
+      const contacted = await postJsonFrom(address, baseURL, '/api/contact', {
+        name: contactName,
+        email: `writer-${tag}@example.com`,
+        subject: 'general',
+        message: ALL_PAYLOADS_TEXT,
+        priority: 'normal',
+      });
+      expect(contacted.status, contacted.body).toBe(201);
+      for (const p of [PAYLOADS[4]!, PAYLOADS[9]!, PAYLOADS[27]!]) {
+        const res = await postJsonFrom(address, baseURL, '/api/newsletter', { email: `${p.text}@example.com` });
+        expect(res.status, `POST /api/newsletter refuses payload ${p.n} as an email`).toBe(400);
+      }
+
+      // 3. The console: edit a listing on the Servers screen, the site content in the Content
+      //    editor (and the API it calls), approve the posted submission. Each write asks for a rebuild.
+      const context = await browser.newContext({ baseURL });
+      const sinks = await watch(context);
+      const page = await context.newPage();
+      await signIn(page, db);
+      const since = new Date().toISOString();
+
+      const edited: Stored['edited'] = {
+        server: target,
+        subcategory: PAYLOADS[39]!.text,
+        description: joinedWithin(PAYLOADS, 2000),
+        pros: PAYLOADS.slice(0, 20).map((p) => p.text),
+        cons: PAYLOADS.slice(20, 40).map((p) => p.text),
+        features: PAYLOADS.slice(40).map((p) => p.text),
+        tags: PAYLOADS.filter((p) => p.text.length <= 40)
+          .slice(0, 12)
+          .map((p) => p.text),
+      };
+      const editedName = `Edited ${PAYLOADS[27]!.text}`;
+      await page.goto('/admin#servers');
+      await page.getByLabel('Search servers').fill(target.name);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.getByRole('button', { name: `Edit ${target.name}` }).click();
+      const form = page.locator('form.server-form');
+      await form.getByLabel('Name', { exact: true }).fill(editedName);
+      await form.getByLabel('Subcategory').fill(edited.subcategory);
+      await form.getByLabel('Description').fill(edited.description);
+      await form.getByLabel('Pros (one per line)').fill(edited.pros.join('\n'));
+      await form.getByLabel('Cons (one per line)').fill(edited.cons.join('\n'));
+      await form.getByLabel('Tags (one per line)').fill(edited.tags.join('\n'));
+      await form.getByLabel('Features (one per line)').fill(edited.features.join('\n'));
+      // The icon and join URLs refuse javascript: and data: in the form...
+      for (const bad of ['javascript:alert(12)', PAYLOADS[13]!.text]) {
+        await form.getByLabel(/^Icon URL/).fill(bad);
+        await form.getByLabel(/^Join link/).fill(bad);
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        await expect(form.getByLabel(/^Icon URL/)).toHaveAttribute('aria-invalid', 'true');
+        await expect(form.getByLabel(/^Join link/)).toHaveAttribute('aria-invalid', 'true');
+        await expect(form.locator('.field-error')).toHaveCount(2);
+      }
+      await form.getByLabel(/^Icon URL/).fill('');
+      await form.getByLabel(/^Join link/).fill('https://discord.gg/xssedited');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByText(`Saved “${editedName}”.`)).toBeVisible();
+      // ...and so does the API behind it.
+      const editedRow = (await getServerById(db, target.id))!;
+      for (const bad of [{ image_url: 'javascript:alert(12)' }, { affiliate_link: PAYLOADS[13]!.text }]) {
+        const res = await adminWrite(context.request, baseURL, 'PUT', `/servers/${target.id}`, {
+          ...editedRow,
+          ...bad,
+        });
+        expect(
+          { status: res.status(), fields: issuePaths(await res.text()) },
+          `PUT /api/admin/servers refuses ${JSON.stringify(bad)}`,
+        ).toEqual({ status: 400, fields: Object.keys(bad) });
+      }
+      edited.server = editedRow;
+      expect(editedRow.name).toBe(editedName);
+      expect(editedRow.pros).toEqual(edited.pros);
+
+      // Site content: the footer tagline through the editor's form, the other texts through its API.
+      await page.goto('/admin#content');
+      await page.getByRole('button', { name: 'Edit tagline' }).click();
+      const contentForm = page.locator('form').filter({ has: page.getByLabel('Value') });
+      await contentForm.getByLabel('Value').fill(ALL_PAYLOADS_TEXT);
+      await contentForm.getByLabel('Active', { exact: true }).check();
+      await page.getByRole('button', { name: 'Save content' }).click();
+      await expect(page.getByText('Content saved; the site is rebuilding.')).toBeVisible();
+      const contentRows = (await listAllContent(db)).filter((r) =>
+        CONTENT_DEFAULTS.some((d) => d.page === r.page && d.section === r.section && d.content_key === r.content_key),
+      );
+      expect(contentRows).toHaveLength(CONTENT_DEFAULTS.length);
+      for (const row of contentRows) {
+        if (row.content_key === 'tagline') continue;
+        const { id, ...rest } = row;
+        const res = await adminWrite(context.request, baseURL, 'PUT', `/content/${id}`, {
+          ...rest,
+          content_value: ALL_PAYLOADS_TEXT,
+          is_active: true,
+        });
+        expect(res.status(), await res.text()).toBe(200);
+      }
+
+      // Approve the posted submission from the Submissions screen.
+      await page.goto('/admin#submissions');
+      await page
+        .locator('tbody tr')
+        .filter({ has: page.locator('th', { hasText: submittedName }) })
+        .getByRole('button', { name: /Review/ })
+        .click();
+      await page.getByRole('button', { name: 'Approve and publish' }).click();
+      await expect(page.getByText(`Approved “${submittedName}”`)).toBeVisible();
+      const approvedId = (JSON.parse(posted.body) as { submission: { id: number } }).submission.id;
+      const approvedRow = pending.find((s) => s.id === approvedId);
+      expect(approvedRow).toBeUndefined();
+      const approvedServer = (await listAllActiveServers(db)).find((s) => s.name === submittedName);
+      expect(approvedServer, 'the approved submission is a listing').toBeDefined();
+
+      await waitForLiveBuild(context.request, since);
+      expect(sinks).toEqual({ dialogs: [], attacker: [] });
+
+      stored = {
+        servers,
+        edited,
+        approved: { server: approvedServer!, description: submittedDescription, features: submittedFeatures },
+        submissionIds: [...pending.map((s) => s.id), approvedId],
+        contactName,
+        reportDetails,
+        cookies: await context.cookies(),
+        policyBefore,
+        policyPaths,
+        contentIds: contentRows.map((r) => r.id),
+      };
+      await context.close();
+    });
+
+    // The worker's server is shared with other specs: the corpus leaves it as it found it.
+    test.afterAll(async ({ workerSite, browser }) => {
+      test.setTimeout(300_000);
+      if (!stored) return;
+      const { db, baseURL } = workerSite;
+      const ids = [...stored.servers.map((s) => s.server.id), stored.edited.server.id, stored.approved.server.id];
+      for (const id of ids) {
+        for (const r of await db.select().from(serverReports).where(eq(serverReports.server_id, id))) {
+          await setReportStatus(db, r.id, 'dismissed');
+        }
+        await deleteServer(db, id);
+      }
+      for (const id of stored.submissionIds) await deleteSubmission(db, id);
+      const rows = (await listAllContent(db)).filter((r) => stored.contentIds.includes(r.id));
+      for (const row of rows) {
+        const d = CONTENT_DEFAULTS.find(
+          (x) => x.page === row.page && x.section === row.section && x.content_key === row.content_key,
+        )!;
+        await updateContent(db, row.id, { content_value: d.content_value });
+      }
+      const context = await browser.newContext({ baseURL });
+      await context.addCookies(stored.cookies);
+      const since = new Date().toISOString();
+      const res = await adminWrite(context.request, baseURL, 'POST', '/build', {});
+      expect(res.status()).toBe(202);
+      await waitForLiveBuild(context.request, since);
+      await context.close();
+    });
+
+    test('the Content-Security-Policy header is byte-identical after the rebuild and allows no inline code', async ({
+      site,
+    }) => {
+      const after = await policies(site.baseURL, stored.policyPaths);
+      expect(after).toEqual(stored.policyBefore);
+      const policy = after['/']!;
+      expect(policy).toMatch(/script-src 'self'/);
+      // Every page (the console included) gets the one policy of the build.
+      expect(new Set(Object.values(after))).toEqual(new Set([policy]));
+      const dist = await liveBuildDir(site.dbUrl);
+      const file = (await readFile(join(dist, 'csp-policy.txt'), 'utf8')).trim();
+      expect(file).toBe(policy);
+      expect(file).not.toContain("'unsafe-inline'");
+      expect(file).not.toContain("'unsafe-eval'");
+      expect(await readFile(join(dist, '_headers'), 'utf8')).toContain(`Content-Security-Policy: ${policy}\n`);
+    });
+
+    test('the home page shows the edited hero, category and footer texts and the payload listings as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      await visit(page, sinks, site.baseURL, '/');
+      expect(await texts(page, '.hero h1')).toEqual([ALL_PAYLOADS_TEXT]);
+      expect(await texts(page, '.hero-sub')).toEqual([ALL_PAYLOADS_TEXT]);
+      expect(await page.locator('#hero-search').getAttribute('placeholder')).toBe(ALL_PAYLOADS_TEXT);
+      expect(await texts(page, '#categories-title')).toEqual([ALL_PAYLOADS_TEXT]);
+      expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(ALL_PAYLOADS_TEXT);
+      await expectFooterContent(page);
+      // Premium picks (an island's props) and the top list: the highest-ranked payload listings.
+      const top = (await listAllActiveServers(site.db)).slice(0, LIMITS.homeList);
+      const cards = await texts(page, '#servers .card-name a');
+      expect(cards).toEqual(top.map((s) => s.name));
+      const premium = (await listAllActiveServers(site.db))
+        .filter((s) => s.is_premium || s.is_sponsored)
+        .sort((a, b) => b.sort_order - a.sort_order || b.members - a.members)
+        .slice(0, LIMITS.premiumGrid);
+      // The island shows them twice: a grid, and a carousel for narrow screens.
+      expect(await texts(page, '.premium-grid .card-name a')).toEqual(premium.map((s) => s.name));
+      expect(await texts(page, '.carousel .card-name a')).toEqual(premium.map((s) => s.name));
+      // JSON-LD: the names parse back to the payloads (no breakout, no mangling).
+      const ld = await jsonLdStrings(page);
+      for (const s of (await listAllActiveServers(site.db)).slice(0, LIMITS.structuredData)) {
+        expect(ld).toContain(s.name);
+      }
+    });
+
+    const CHUNK = 14;
+    for (let from = 0; from < PAYLOADS.length; from += CHUNK) {
+      const chunk = PAYLOADS.slice(from, from + CHUNK);
+      test(`server pages of payloads ${chunk[0]!.n}–${chunk.at(-1)!.n} show name, description, tags, features, pros and cons as text`, async ({
+        page,
+        sinks,
+        site,
+        request,
+      }) => {
+        for (const p of chunk) {
+          const { server } = stored.servers.find((s) => s.p === p)!;
+          await visit(page, sinks, site.baseURL, `/server/${server.slug}`);
+          expect(await texts(page, 'h1'), `payload ${p.n} (${p.kind})`).toEqual([p.text]);
+          expect(await texts(page, '#about-title')).toEqual([`About ${p.text}`]);
+          expect(await texts(page, '.panel h3 + p')).toEqual([p.text]);
+          expect(await texts(page, 'ul.tags li')).toEqual(server.tags);
+          expect(await texts(page, '.list-check li')).toEqual([p.text, p.text, p.text]);
+          expect(await texts(page, '.breadcrumb [aria-current="page"], nav [aria-current="page"]')).toContain(p.text);
+          expect(await page.locator('[data-server-actions]').getAttribute('data-name')).toBe(p.text);
+          expect(await texts(page, '#report-title')).toEqual([`Report ${p.text}`]);
+          expect(await jsonLdStrings(page)).toContain(p.text);
+          // The title folds ASCII whitespace only (U+2028 stays).
+          expect(await page.title()).toContain(p.text.replace(/[\t\n\f\r ]+/g, ' '));
+          if (server.subcategory) expect((await texts(page, '.detail-title p.muted'))[0]).toContain(server.subcategory);
+          await expectFooterContent(page);
+          // An icon or join URL stored before validation is never fetched (the page check above
+          // finds no javascript:/data: source or link) nor followed by /go/.
+          if (!server.affiliate_link?.startsWith('https:')) {
+            const go = await request.get(`/go/${server.slug}`, { maxRedirects: 0 });
+            expect(go.status(), `/go/${server.slug} with a stored ${server.affiliate_link}`).toBe(404);
+            expect(go.headers().location).toBeUndefined();
+          }
+        }
+      });
+    }
+
+    test('the console-edited and the approved listings show every payload field as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const { edited, approved } = stored;
+      await visit(page, sinks, site.baseURL, `/server/${edited.server.slug}`);
+      expect(await texts(page, 'h1')).toEqual([edited.server.name]);
+      expect(await texts(page, '.panel h3 + p')).toEqual([edited.description]);
+      expect(await texts(page, 'ul.tags li')).toEqual(edited.tags);
+      const lists = await page
+        .locator('.panel ul.list-check')
+        .evaluateAll((uls) => uls.map((ul) => [...ul.querySelectorAll('li')].map((li) => li.textContent ?? '')));
+      expect(lists).toEqual([edited.features, edited.pros, edited.cons]);
+      expect((await texts(page, '.detail-title p.muted'))[0]).toContain(edited.subcategory);
+
+      await visit(page, sinks, site.baseURL, `/server/${approved.server.slug}`);
+      expect(await texts(page, 'h1')).toEqual([approved.server.name]);
+      expect(await texts(page, '.panel h3 + p')).toEqual([approved.description]);
+      expect(await texts(page, '.panel ul.list-check li')).toEqual(featureLines(approved.features));
+    });
+
+    test('listings (all servers, a category and its later pages, a subcategory) show every payload name as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const all = await listAllActiveServers(site.db);
+      const listings = [
+        { base: '/servers', servers: all },
+        { base: '/best-gaming-discord', servers: all.filter((s) => s.category === 'Gaming') },
+      ];
+      for (const { base: path, servers } of listings) {
+        const pages = Math.ceil(servers.length / PAGE_SIZE);
+        expect(pages, `${path} has later pages`).toBeGreaterThan(1);
+        for (let n = 1; n <= pages; n++) {
+          await visit(page, sinks, site.baseURL, n === 1 ? path : `${path}/page/${n}`);
+          const slice = servers.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
+          expect(await texts(page, '.card-name a'), `${path} page ${n}`).toEqual(slice.map((s) => s.name));
+          await expectFooterContent(page);
+        }
+      }
+      await visit(page, sinks, site.baseURL, '/best-crypto-discord/bitcoin-discord');
+      const bitcoin = all.filter(
+        (s) => s.category === 'Crypto' && (s.subcategory ?? '').toLowerCase().includes('bitcoin'),
+      );
+      const names = await texts(page, '.card-name a');
+      expect(names).toEqual(bitcoin.slice(0, PAGE_SIZE).map((s) => s.name));
+      for (const { p } of stored.servers.filter((s) => s.server.category === 'Crypto')) expect(names).toContain(p.text);
+      expect(await jsonLdStrings(page)).toEqual(expect.arrayContaining(bitcoin.slice(0, 3).map((s) => s.name)));
+    });
+
+    test('the static pages, the not-found screens and the submit form’s carried errors show the site texts as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      for (const path of ['/submit-server', '/help', '/contact', '/saved']) {
+        await visit(page, sinks, site.baseURL, path);
+        await expectFooterContent(page);
+      }
+      for (const path of [
+        '/nope',
+        '/best-nope-discord',
+        `/best-gaming-discord/${encodeURIComponent(PAYLOADS[0]!.text)}`,
+      ]) {
+        await visit(page, sinks, site.baseURL, path, 404);
+        await expectFooterContent(page);
+      }
+      // /submit-server?error=validation_failed&fields=a,b names the fields back: payloads as field names.
+      const names = PAYLOADS.map((p) => p.text).filter((t) => !t.includes(','));
+      await visit(
+        page,
+        sinks,
+        site.baseURL,
+        `/submit-server?error=validation_failed&fields=${encodeURIComponent(names.join(','))}`,
+      );
+      const summary = page.getByText(/^Please check/);
+      await expect(summary).toHaveCount(1);
+      const said = (await summary.textContent()) ?? '';
+      for (const name of names) expect(said).toContain(name);
+    });
+
+    test('the server-not-found screen shows every payload slug as text, and the slug fallback only redirects to stored slugs', async ({
+      page,
+      sinks,
+      site,
+      request,
+    }) => {
+      // A word no listing has keeps the slug fallback (SPEC section 7) from finding a payload listing.
+      const missing = `Missing ${unique()}x`;
+      for (const p of PAYLOADS) {
+        const slug = `${missing} ${p.text}`;
+        await visit(page, sinks, site.baseURL, `/server/${encodeURIComponent(slug)}`, 404);
+        expect(await texts(page, 'main code'), `payload ${p.n} (${p.kind})`).toEqual([slug]);
+        // The bare payload may be found by the fallback: then it is a 301 to a stored slug, never to the request's text.
+        const res = await request.get(`/server/${encodeURIComponent(p.text)}`, { maxRedirects: 0 });
+        expect([301, 404]).toContain(res.status());
+        if (res.status() === 301) expect(res.headers().location).toMatch(/^\/server\/[a-z0-9-]+$/);
+      }
+    });
+
+    test('the submission-received page shows every payload email as text', async ({ page, sinks, site }) => {
+      for (const p of PAYLOADS) {
+        await visit(page, sinks, site.baseURL, `/submit-server/received?email=${encodeURIComponent(p.text)}`);
+        expect(await texts(page, '#received-email'), `payload ${p.n} (${p.kind})`).toEqual([p.text]);
+      }
+    });
+
+    const HALF = Math.ceil(PAYLOADS.length / 2);
+    for (const chunk of [PAYLOADS.slice(0, HALF), PAYLOADS.slice(HALF)]) {
+      test(`the home search reads payloads ${chunk[0]!.n}–${chunk.at(-1)!.n} from the URL and shows them as text`, async ({
+        page,
+        sinks,
+        site,
+      }) => {
+        for (const p of chunk) {
+          // The list shows the term once it has read it, and has scrolled to the results by then.
+          const term = page.locator('.results-head strong');
+          await visit(page, sinks, site.baseURL, `/?search=${encodeURIComponent(p.text)}`, 200, () =>
+            expect(term).toHaveCount(1),
+          );
+          expect(await term.textContent(), `payload ${p.n} (${p.kind})`).toBe(p.text);
+          await expect(page.locator('.results-head .count')).not.toHaveText(/Loading/);
+          await expectInert(page, sinks, site.baseURL);
+        }
+      });
+    }
+
+    test('a refused form post without JavaScript shows what was typed back as text', async ({ page, sinks, site }) => {
+      // The browser posts the forms; the posts travel from a loopback address of their own, and the
+      // server's answer (a filled-in page, or a redirect to the form) is what the browser renders.
+      const address = ownLoopback();
+      await page.route(/\/api\/(submissions|contact|newsletter)$/, async (route) => {
+        const req = route.request();
+        const headers = await req.allHeaders();
+        const res = await postFrom(
+          address,
+          site.baseURL,
+          new URL(req.url()).pathname,
+          req.postDataBuffer() ?? Buffer.alloc(0),
+          {
+            'content-type': headers['content-type'] ?? '',
+            origin: headers.origin ?? site.baseURL,
+            accept: headers.accept ?? 'text/html',
+          },
+        );
+        await route.fulfill({ status: res.status, headers: res.headers, body: res.body });
+      });
+      const forms: { action: string; fields: Record<string, string> }[] = [
+        {
+          action: '/api/submissions',
+          fields: {
+            server_name: PAYLOADS[0]!.text,
+            category: 'Gaming',
+            server_description: joinedWithin(PAYLOADS, 2000),
+            // Refused: the page comes back with what was typed.
+            invite_link: 'javascript:alert(12)',
+            server_image: PAYLOADS[14]!.text,
+            contact_email: PAYLOADS[4]!.text,
+            features: joinedWithin(PAYLOADS.slice(20), 2000),
+            member_count: PAYLOADS[9]!.text,
+            active_users: PAYLOADS[10]!.text,
+            submitter_name: PAYLOADS[27]!.text,
+            terms: 'on',
+          },
+        },
+        {
+          action: '/api/contact',
+          fields: {
+            name: PAYLOADS[28]!.text,
+            email: PAYLOADS[1]!.text,
+            subject: 'general',
+            priority: 'normal',
+            message: ALL_PAYLOADS_TEXT,
+          },
+        },
+        { action: '/api/newsletter', fields: { email: PAYLOADS[5]!.text } },
+      ];
+      for (const { action, fields } of forms) {
+        await visit(page, sinks, site.baseURL, '/help');
+        await page.evaluate(
+          ({ action, fields }) => {
+            const form = document.createElement('form');
+            form.method = 'post';
+            form.action = action;
+            for (const [name, value] of Object.entries(fields)) {
+              const field = document.createElement('textarea');
+              field.name = name;
+              field.value = value;
+              form.append(field);
+            }
+            document.body.append(form);
+            form.submit();
+          },
+          { action, fields },
+        );
+        await page.waitForURL((url) => url.pathname !== '/help');
+        await page.waitForLoadState('load');
+        await expectInert(page, sinks, site.baseURL);
+        await hydrated(page);
+        await expectInert(page, sinks, site.baseURL);
+        // Whatever the form shows back is exactly what was typed (a text field may show nothing).
+        const shown = await page.evaluate((action) => {
+          const form = document.querySelector<HTMLFormElement>(`form[action="${action}"]`);
+          const out: Record<string, string> = {};
+          for (const el of form?.elements ?? []) {
+            // Text the visitor typed: text-like inputs and text areas (not choices, not hidden fields).
+            const { name, value, type } = el as HTMLInputElement;
+            const typed = el.localName === 'textarea' || ['text', 'email', 'url', 'search', 'tel'].includes(type);
+            if (name && typed && !(name in out)) out[name] = value;
+          }
+          return out;
+        }, action);
+        expect(Object.keys(shown).length, `${page.url()} shows the ${action} form again`).toBeGreaterThan(0);
+        // Answered with the filled-in page (at the form's action), every typed field is back; after
+        // a redirect to the form, a field may be empty.
+        const filled = new URL(page.url()).pathname === action;
+        test
+          .info()
+          .annotations.push({ type: 'answer', description: `${action}: ${filled ? 'filled-in page' : page.url()}` });
+        for (const [name, value] of Object.entries(fields)) {
+          if (name in shown && (filled || shown[name])) expect(shown[name], `${action} field ${name}`).toBe(value);
+        }
+      }
+    });
+
+    test('saved servers from localStorage show payload names as text and never load payload icons', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const saved = PAYLOADS.map((p) => ({
+        id: 1_000_000 + p.n,
+        name: p.text,
+        category: p.text,
+        image_url: ['javascript:alert(1)', p.text, `data:image/svg+xml,<svg onload=alert(${p.n})>`][p.n % 3],
+        slug: p.text,
+        savedAt: Date.now(),
+      }));
+      await page.goto('/saved');
+      await page.evaluate((list) => localStorage.setItem('savedServers', JSON.stringify(list)), saved);
+      await visit(page, sinks, site.baseURL, '/saved');
+      expect(await texts(page, '.saved-item strong')).toEqual(saved.map((s) => s.name));
+      const categories = await texts(page, '.saved-item p.muted');
+      expect(categories.map((c, i) => c.startsWith(`${saved[i]?.category} · saved`))).toEqual(saved.map(() => true));
+      expect(await page.locator('.saved-item img').count()).toBe(0);
+      const hrefs = await page
+        .locator('.saved-item a')
+        .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+      for (const href of hrefs) expect(new URL(href).origin).toBe(site.baseURL);
+    });
+
+    /** Signs the test's page in with the console session beforeAll opened (first noting the bundle's own CSP reports). */
+    async function openConsole(page: Page, sinks: Sinks, baseURL: string, screen: string, heading: string) {
+      if (!sinks.consoleOwn) {
+        await page.goto('/admin');
+        await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+        const own = await page.evaluate(() => [...((window as { __cspViolations?: string[] }).__cspViolations ?? [])]);
+        // Only eval probes from the console's own script file are ever let through.
+        for (const v of own)
+          expect(v).toMatch(
+            /^script-src blocked eval \(http:\/\/127\.0\.0\.1:\d+\/_astro\/AdminApp\.[\w-]+\.js:\d+:\d+\): $/,
+          );
+        sinks.consoleOwn = own;
+        await page.context().addCookies(stored.cookies);
+        // Leave the document, so the console starts again with the session.
+        await page.goto('about:blank');
+      }
+      await page.goto(`/admin#${screen}`);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      await expect(page.getByText('Loading…')).toHaveCount(0);
+      await expectInert(page, sinks, baseURL);
+    }
+
+    /** Pages through a console list, collecting `selector` texts on each page. */
+    async function collectPages(page: Page, selector: string): Promise<string[]> {
+      const out: string[] = [];
+      for (;;) {
+        const shown = await texts(page, selector);
+        out.push(...shown);
+        const next = page.locator('.pager').getByRole('button', { name: 'Next' });
+        if (await next.isDisabled()) return out;
+        await next.click();
+        // The pager's label moves at once, the rows when the next page has loaded.
+        await expect.poll(() => texts(page, selector)).not.toEqual(shown);
+      }
+    }
+
+    test('the console dashboard and submissions screens show payload submissions as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const names = PAYLOADS.map((p) => p.text);
+      await openConsole(page, sinks, site.baseURL, 'dashboard', 'Dashboard');
+      const pendingNames = await texts(page, '.plain-list strong');
+      expect(pendingNames.length).toBeGreaterThan(0);
+      for (const n of pendingNames.slice(0, 5)) expect(names).toContain(n);
+      const premium = await texts(page, 'table tbody th[scope="row"]');
+      for (const s of stored.servers.filter((x) => x.server.is_premium)) expect(premium).toContain(s.p.text);
+      await expectInert(page, sinks, site.baseURL);
+
+      await openConsole(page, sinks, site.baseURL, 'submissions', 'Submissions');
+      const listed = await collectPages(page, 'tbody th[scope="row"]');
+      expect(listed).toEqual(expect.arrayContaining(names));
+      await expectInert(page, sinks, site.baseURL);
+      // The review panel of one: name, description, features and submitter as text.
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Submissions', level: 1 })).toBeVisible();
+      const p = PAYLOADS[39]!;
+      const row = page.locator('tbody tr').filter({ has: page.locator('th', { hasText: p.text }) });
+      await expect(row).toHaveCount(1);
+      await row.getByRole('button', { name: /Review/ }).click();
+      const detail = page.locator('article.detail');
+      expect(await detail.locator('h2').evaluate((h) => h.firstChild?.textContent)).toBe(p.text);
+      expect(await detail.locator('p.prewrap').evaluateAll((ps) => ps.map((x) => x.textContent))).toContain(p.text);
+      expect(await detail.textContent()).toContain(`${p.text} <`);
+      await expectInert(page, sinks, site.baseURL);
+    });
+
+    test('the console servers screen lists payload names and its edit form holds them as values', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      await openConsole(page, sinks, site.baseURL, 'servers', 'Servers');
+      const listed = await collectPages(page, 'tbody th[scope="row"] > a');
+      expect(listed).toEqual(expect.arrayContaining([...PAYLOADS.map((p) => p.text), stored.edited.server.name]));
+      await expectInert(page, sinks, site.baseURL);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible();
+      const { edited } = stored;
+      await page.getByRole('button', { name: `Edit ${edited.server.name}` }).click();
+      const form = page.locator('form.server-form');
+      expect(await form.locator('h2').textContent()).toBe(`Edit ${edited.server.name}`);
+      await expect(form.getByLabel('Name', { exact: true })).toHaveValue(edited.server.name);
+      await expect(form.getByLabel('Subcategory')).toHaveValue(edited.subcategory);
+      await expect(form.getByLabel('Description')).toHaveValue(edited.description);
+      await expect(form.getByLabel('Pros (one per line)')).toHaveValue(edited.pros.join('\n'));
+      await expect(form.getByLabel('Cons (one per line)')).toHaveValue(edited.cons.join('\n'));
+      await expect(form.getByLabel('Tags (one per line)')).toHaveValue(edited.tags.join('\n'));
+      await expect(form.getByLabel('Features (one per line)')).toHaveValue(edited.features.join('\n'));
+      await expectInert(page, sinks, site.baseURL);
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      // The analytics panel titles a payload listing too.
+      const newest = stored.servers.at(-1)!.p.text;
+      await page.getByRole('button', { name: `Analytics of ${newest}`, exact: true }).click();
+      expect(await page.locator('#analytics-title').textContent()).toBe(`Analytics: ${newest}`);
+      await expectInert(page, sinks, site.baseURL);
+    });
+
+    test('the console reports, contact inbox, content, newsletter and audit screens show payloads as text', async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const names = PAYLOADS.map((p) => p.text);
+      await openConsole(page, sinks, site.baseURL, 'reports', 'Reports');
+      expect(await texts(page, 'article h2 a')).toEqual(expect.arrayContaining(names));
+      expect(await texts(page, '.report-list p.prewrap')).toEqual(
+        expect.arrayContaining([...names, stored.reportDetails]),
+      );
+
+      await openConsole(page, sinks, site.baseURL, 'contact', 'Contact inbox');
+      const messages = await collectPages(page, 'article.message p.prewrap');
+      expect(messages).toEqual(expect.arrayContaining([...names, ALL_PAYLOADS_TEXT]));
+      await expectInert(page, sinks, site.baseURL);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Contact inbox', level: 1 })).toBeVisible();
+      const senders = await texts(page, 'article.message p.muted');
+      expect(senders.some((s) => s.startsWith(`${stored.contactName} <`))).toBe(true);
+
+      await openConsole(page, sinks, site.baseURL, 'content', 'Content');
+      const values = await texts(page, 'td.prewrap');
+      expect(values.filter((v) => v === ALL_PAYLOADS_TEXT)).toHaveLength(CONTENT_DEFAULTS.length);
+      await page.getByRole('button', { name: 'Edit tagline' }).click();
+      await expect(page.getByLabel('Value')).toHaveValue(ALL_PAYLOADS_TEXT);
+      await expectInert(page, sinks, site.baseURL);
+
+      await openConsole(page, sinks, site.baseURL, 'newsletter', 'Newsletter');
+      await openConsole(page, sinks, site.baseURL, 'audit', 'Audit log');
+      const details = (await texts(page, 'td.details')).join('\n');
+      expect(details).toContain(JSON.stringify(stored.edited.server.slug));
+    });
+  });
