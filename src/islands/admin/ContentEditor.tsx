@@ -165,21 +165,23 @@ export function ContentEditor() {
                           }}
                         />
                       </td>
-                      <td className="row-actions">
-                        <button type="button" className="btn btn-small" onClick={() => edit(r)}>
-                          Edit<span className="visually-hidden"> {r.content_key}</span>
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-small btn-danger"
-                          onClick={() => {
-                            if (window.confirm(`Delete ${r.page}/${r.section}/${r.content_key}?`)) {
-                              void run(`${r.content_key} deleted.`, () => api('DELETE', `/content/${r.id}`));
-                            }
-                          }}
-                        >
-                          Delete<span className="visually-hidden"> {r.content_key}</span>
-                        </button>
+                      <td>
+                        <div className="row-actions">
+                          <button type="button" className="btn btn-small" onClick={() => edit(r)}>
+                            Edit<span className="visually-hidden"> {r.content_key}</span>
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-small btn-danger"
+                            onClick={() => {
+                              if (window.confirm(`Delete ${r.page}/${r.section}/${r.content_key}?`)) {
+                                void run(`${r.content_key} deleted.`, () => api('DELETE', `/content/${r.id}`));
+                              }
+                            }}
+                          >
+                            Delete<span className="visually-hidden"> {r.content_key}</span>
+                          </button>
+                        </div>
                       </td>
                     </tr>
                   ))}

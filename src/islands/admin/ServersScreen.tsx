@@ -370,35 +370,37 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                       }
                     />
                   </td>
-                  <td className="row-actions">
-                    {isAdmin && (
-                      <>
-                        <button type="button" className="btn btn-small" onClick={() => startEdit(s)}>
-                          Edit<span className="visually-hidden"> {s.name}</span>
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-small"
-                          onClick={() => {
-                            setEditing(null);
-                            setAnalyticsFor(s);
-                          }}
-                        >
-                          Analytics<span className="visually-hidden"> of {s.name}</span>
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn-small btn-danger"
-                          onClick={() => {
-                            if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
-                              void run(`Deleted ${s.name}.`, () => api('DELETE', `/servers/${s.id}`));
-                            }
-                          }}
-                        >
-                          Delete<span className="visually-hidden"> {s.name}</span>
-                        </button>
-                      </>
-                    )}
+                  <td>
+                    <div className="row-actions">
+                      {isAdmin && (
+                        <>
+                          <button type="button" className="btn btn-small" onClick={() => startEdit(s)}>
+                            Edit<span className="visually-hidden"> {s.name}</span>
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-small"
+                            onClick={() => {
+                              setEditing(null);
+                              setAnalyticsFor(s);
+                            }}
+                          >
+                            Analytics<span className="visually-hidden"> of {s.name}</span>
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-small btn-danger"
+                            onClick={() => {
+                              if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
+                                void run(`Deleted ${s.name}.`, () => api('DELETE', `/servers/${s.id}`));
+                              }
+                            }}
+                          >
+                            Delete<span className="visually-hidden"> {s.name}</span>
+                          </button>
+                        </>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
