@@ -29,6 +29,12 @@ export interface AppDeps {
   contentSecurityPolicy?: (() => string) | undefined;
   /** Serves the built site for paths no route matched (Node); undefined means a plain 404. */
   staticSite?: ((c: import('hono').Context) => Promise<Response | undefined>) | undefined;
+  /**
+   * The live build's HTML of a page ('/submit-server'), or null: a refused form post from a browser
+   * without JavaScript is answered with its page, filled in (lib/form-page.ts). Undefined in tests
+   * without a site: the answer is then a redirect back to the form.
+   */
+  sitePage?: ((path: string) => Promise<string | null>) | undefined;
   /** Cloudflare Access signing keys; defaults to the team's remote JWKS (tests inject a local set). */
   accessKeys?: import('jose').JWTVerifyGetKey | undefined;
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */

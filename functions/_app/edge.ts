@@ -70,6 +70,9 @@ export function createEdgeHandler() {
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
       rateLimitStore,
       staticSite: (c: Context) => notFoundScreen(bindings, db, c),
+      // A refused no-JavaScript form post is answered with its page, filled in.
+      sitePage: (path: string) =>
+        bindings.ASSETS.fetch(`https://assets.local${path}`).then((r) => (r.ok ? r.text() : null)),
     });
     return runtimeRef;
   };

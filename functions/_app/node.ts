@@ -10,7 +10,7 @@ import { type Env, loadEnv } from './env';
 import { localSecrets } from './local-secrets';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
-import { createStaticHandler } from './static';
+import { createPageReader, createStaticHandler } from './static';
 
 export interface NodeServerOptions {
   env: Env;
@@ -57,6 +57,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     rebuild: builder,
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
     staticSite: createStaticHandler(() => builder.liveDir(), { redirect: (path) => siteRedirect(db, path) }),
+    sitePage: createPageReader(() => builder.liveDir()),
     clientIp: (_req, raw) =>
       (raw as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ??
       '0.0.0.0',

@@ -161,6 +161,19 @@ const decodeSafe = (s: string) => {
   }
 };
 
+/**
+ * Reads a page of the live build as text ('/submit-server' from submit-server.html, '/' from
+ * index.html), null when there is none: the page a refused no-JavaScript form post is answered with.
+ */
+export function createPageReader(getRoot: () => string | null) {
+  return async (path: string): Promise<string | null> => {
+    const root = getRoot();
+    if (!root || !/^\/(?:[a-z0-9-]+\/)*[a-z0-9-]*$/.test(path)) return null;
+    const file = path === '/' ? join(root, 'index.html') : join(root, `${path}.html`);
+    return readFile(file, 'utf8').catch(() => null);
+  };
+}
+
 /** Escapes text for HTML element content and attributes. */
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -1,48 +1,78 @@
-import { type SubmitEvent, useEffect, useState } from 'react';
+import { type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
 import { CLAIMS } from '~/lib/claims';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECT_VALUES, CONTACT_SUBJECTS } from '~/lib/enums';
-import { fieldHelpers } from './form-utils';
+import { invalidFieldsSummary, CONTACT_LABELS as L } from '~/lib/schemas/labels';
+import { FormAlert, fieldHelpers, renderedForm, textOf } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 const EMPTY = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };
+type Values = typeof EMPTY;
 
-/** Contact form: really sent to POST /api/contact (plain POST without JavaScript). */
+const ACTION = '/api/contact';
+
+/** The form's values from its fields. */
+const valuesOf = (data: FormData): Values => ({
+  name: textOf(data, 'name'),
+  email: textOf(data, 'email'),
+  subject: textOf(data, 'subject') || EMPTY.subject,
+  message: textOf(data, 'message'),
+  priority: textOf(data, 'priority') || EMPTY.priority,
+});
+
+/** What the page shows before the first render: typed-in values, or a refused post's values and messages. */
+function fromPage(): { values: Values; errors: Record<string, string>; failure: string } {
+  const page = renderedForm(ACTION);
+  if (!page) return { values: EMPTY, errors: {}, failure: '' };
+  return { values: valuesOf(page.data), errors: page.errors, failure: page.summary };
+}
+
+/**
+ * Contact form: really sent to POST /api/contact (plain POST without JavaScript). Its fields are
+ * uncontrolled and start from what the page shows (see SubmitForm).
+ */
 export default function ContactForm() {
-  const [v, setV] = useState(EMPTY);
+  const [page] = useState(fromPage);
+  const [initial, setInitial] = useState(page.values);
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>(page.errors);
+  const [failure, setFailure] = useState(page.failure);
+  const subjectRef = useRef<HTMLSelectElement>(null);
 
   useEffect(() => {
     const carried = redirectErrors(location.search);
     const query = new URLSearchParams(location.search);
-    // The premium call to action (/go/cta/premium) lands here with its subject picked.
+    // The premium call to action (/go/cta/premium) lands here with its subject picked, unless
+    // the visitor has picked one already.
     const subject = query.get('subject');
-    if (subject && (CONTACT_SUBJECT_VALUES as readonly string[]).includes(subject)) setV((o) => ({ ...o, subject }));
+    const select = subjectRef.current;
+    if (subject && (CONTACT_SUBJECT_VALUES as readonly string[]).includes(subject) && select?.value === EMPTY.subject) {
+      select.value = subject;
+    }
     if (query.get('sent') === '1') setSent(true);
     else if (carried) {
       setErrors(carried.fields);
-      setFailure('Your message was not sent. Please check the highlighted fields and try again.');
+      setFailure(invalidFieldsSummary(Object.keys(carried.fields), L));
     }
   }, []);
 
-  const set = (k: keyof typeof EMPTY, value: string) => setV((o) => ({ ...o, [k]: value }));
-
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    const website = String(new FormData(e.currentTarget).get('website') ?? '');
+    const data = new FormData(e.currentTarget);
     setSending(true);
     setFailure('');
     setErrors({});
     try {
-      const { status, data } = await postJson('/api/contact', { ...v, website });
+      const { status, data: answer } = await postJson(ACTION, { ...valuesOf(data), website: textOf(data, 'website') });
       if (status === 201 || status === 200) setSent(true);
       else if (status === 400) {
-        setErrors(fieldErrors(data));
-        setFailure(errorMessage(data) ?? 'Please check the highlighted fields.');
-      } else setFailure(errorMessage(data) ?? 'Failed to send your message. Please try again.');
+        const fe = fieldErrors(answer);
+        setErrors(fe);
+        setFailure(errorMessage(answer) ?? invalidFieldsSummary(Object.keys(fe), L));
+        const first = Object.keys(fe)[0];
+        if (first) document.getElementById(`c-${first}`)?.focus();
+      } else setFailure(errorMessage(answer) ?? 'Failed to send your message. Please try again.');
     } catch {
       setFailure('Failed to send your message. Please try again.');
     } finally {
@@ -62,7 +92,7 @@ export default function ContactForm() {
           type="button"
           className="btn btn-outline"
           onClick={() => {
-            setV(EMPTY);
+            setInitial(EMPTY);
             setSent(false);
           }}
         >
@@ -73,46 +103,29 @@ export default function ContactForm() {
   }
   const { field, error: err } = fieldHelpers(errors, 'c');
   return (
-    <form className="panel form" method="post" action="/api/contact" onSubmit={(e) => void onSubmit(e)}>
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          {failure}
-        </div>
-      ) : null}
+    <form className="panel form" method="post" action={ACTION} onSubmit={(e) => void onSubmit(e)}>
+      <FormAlert title="Your message was not sent." text={failure} />
       <div className="form-grid">
         <div className="field">
           <label htmlFor="c-name">
-            Name <span className="req">*</span>
+            {L.name} <span className="req">*</span>
           </label>
-          <input
-            {...field('name')}
-            type="text"
-            required
-            autoComplete="name"
-            value={v.name}
-            onChange={(e) => set('name', e.target.value)}
-          />
+          <input {...field('name')} type="text" required autoComplete="name" defaultValue={initial.name} />
           {err('name')}
         </div>
         <div className="field">
           <label htmlFor="c-email">
-            Email <span className="req">*</span>
+            {L.email} <span className="req">*</span>
           </label>
-          <input
-            {...field('email')}
-            type="email"
-            required
-            autoComplete="email"
-            value={v.email}
-            onChange={(e) => set('email', e.target.value)}
-          />
+          <input {...field('email')} type="email" required autoComplete="email" defaultValue={initial.email} />
           {err('email')}
         </div>
         <div className="field">
           <label htmlFor="c-subject">
-            Subject <span className="req">*</span>
+            {L.subject} <span className="req">*</span>
           </label>
-          <select {...field('subject')} required value={v.subject} onChange={(e) => set('subject', e.target.value)}>
+          {/* Not `required`: a subject is always chosen (a required select must start with an empty option). */}
+          <select {...field('subject')} ref={subjectRef} defaultValue={initial.subject}>
             {CONTACT_SUBJECTS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
@@ -122,28 +135,22 @@ export default function ContactForm() {
           {err('subject')}
         </div>
         <div className="field">
-          <label htmlFor="c-priority">Priority</label>
-          <select {...field('priority')} value={v.priority} onChange={(e) => set('priority', e.target.value)}>
+          <label htmlFor="c-priority">{L.priority}</label>
+          <select {...field('priority')} defaultValue={initial.priority}>
             {CONTACT_PRIORITIES.map((p) => (
               <option key={p} value={p}>
                 {p[0]?.toUpperCase() + p.slice(1)}
               </option>
             ))}
           </select>
+          {err('priority')}
         </div>
       </div>
       <div className="field">
         <label htmlFor="c-message">
-          Message <span className="req">*</span>
+          {L.message} <span className="req">*</span>
         </label>
-        <textarea
-          {...field('message')}
-          required
-          minLength={10}
-          maxLength={5000}
-          value={v.message}
-          onChange={(e) => set('message', e.target.value)}
-        />
+        <textarea {...field('message')} required minLength={10} maxLength={5000} defaultValue={initial.message} />
         {err('message')}
       </div>
       <Honeypot />

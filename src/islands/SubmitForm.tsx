@@ -2,7 +2,8 @@ import { type SubmitEvent, useEffect, useState } from 'react';
 import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
 import { CATEGORY_NAMES, subcategoryNames } from '~/lib/categories';
 import { CLAIMS } from '~/lib/claims';
-import { fieldHelpers } from './form-utils';
+import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
+import { FormAlert, fieldHelpers, renderedForm, textOf } from './form-utils';
 import { Honeypot } from './Honeypot';
 
 type Values = {
@@ -37,20 +38,37 @@ const EMPTY: Values = {
   terms: false,
 };
 
-const FIELD_LABELS: Record<string, string> = {
-  server_name: 'Server name',
-  category: 'Category',
-  subcategory: 'Subcategory',
-  server_description: 'Description',
-  invite_link: 'Invite link',
-  server_image: 'Icon URL',
-  member_count: 'Total members',
-  active_users: 'Estimated online members',
-  submitter_name: 'Your name',
-  contact_email: 'Contact email',
-  terms: 'Terms',
-  features: 'Features',
-};
+const ACTION = '/api/submissions';
+
+/** The form's values from its fields (FormData lists checked boxes only). */
+const valuesOf = (data: FormData): Values => ({
+  server_name: textOf(data, 'server_name'),
+  category: textOf(data, 'category') || EMPTY.category,
+  subcategory: textOf(data, 'subcategory'),
+  server_description: textOf(data, 'server_description'),
+  invite_link: textOf(data, 'invite_link'),
+  server_image: textOf(data, 'server_image'),
+  member_count: textOf(data, 'member_count'),
+  active_users: textOf(data, 'active_users'),
+  features: textOf(data, 'features'),
+  submitter_name: textOf(data, 'submitter_name'),
+  contact_email: textOf(data, 'contact_email'),
+  is_owner: data.has('is_owner'),
+  terms: data.has('terms'),
+});
+
+/** Submit is enabled once the terms are accepted and a name and an email are given. */
+const isReady = (v: Values) => v.terms && v.server_name.trim() !== '' && v.contact_email.trim() !== '';
+
+/** What the page shows before the first render: typed-in values, or a refused post's values and messages. */
+function fromPage(): { values: Values; errors: Record<string, string>; failure: string } {
+  const page = renderedForm(ACTION);
+  if (!page) return { values: EMPTY, errors: {}, failure: '' };
+  const values = valuesOf(page.data);
+  // A subcategory belongs to one category (the form without JavaScript lists them all).
+  if (!subcategoryNames(values.category).includes(values.subcategory)) values.subcategory = '';
+  return { values, errors: page.errors, failure: page.summary };
+}
 
 /** Every category's subcategories, for the form before the island runs (one optgroup each). */
 const SUBCATEGORY_GROUPS = CATEGORY_NAMES.map((category) => ({ category, names: subcategoryNames(category) })).filter(
@@ -63,26 +81,33 @@ const toCount = (v: string) => {
   return Number.isFinite(n) && n >= 0 ? n : 0;
 };
 
-/** The submit form: a plain POST to /api/submissions that this island sends as JSON. */
+/**
+ * The submit form: a plain POST to /api/submissions that this island sends as JSON. Its fields are
+ * uncontrolled (read with FormData when sent) and start from what the page shows, so nothing typed
+ * before the script ran is lost, nor what a refused post without JavaScript sent back.
+ */
 export default function SubmitForm() {
-  const [v, setV] = useState<Values>(EMPTY);
+  const [page] = useState(fromPage);
+  const [initial, setInitial] = useState(page.values);
+  const [category, setCategory] = useState(page.values.category);
+  const [subcategory, setSubcategory] = useState(page.values.subcategory);
+  const [ready, setReady] = useState(isReady(page.values));
   const [hydrated, setHydrated] = useState(false);
   const [sending, setSending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>(page.errors);
+  const [failure, setFailure] = useState(page.failure);
   const [done, setDone] = useState<string | null>(null);
 
-  // Errors of a no-JS post: /submit-server?error=<code>&fields=a,b
+  // Errors of a no-JS post answered with a redirect (no built page to fill in): ?error=<code>&fields=a,b
   useEffect(() => {
     setHydrated(true);
     const carried = redirectErrors(location.search);
     if (carried) {
       const { code } = carried;
-      const fields = Object.keys(carried.fields);
       setErrors(carried.fields);
       setFailure(
         code === 'validation_failed'
-          ? `Please check: ${fields.map((f) => FIELD_LABELS[f] ?? f).join(', ')}`
+          ? invalidFieldsSummary(Object.keys(carried.fields), L)
           : code === 'rate_limited'
             ? 'Too many submissions. Please try again later.'
             : 'Failed to submit server. Please try again.',
@@ -90,32 +115,33 @@ export default function SubmitForm() {
     }
   }, []);
 
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => setV((old) => ({ ...old, [key]: value }));
-
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    const website = String(new FormData(e.currentTarget).get('website') ?? '');
+    const data = new FormData(e.currentTarget);
+    const v = valuesOf(data);
     setSending(true);
     setFailure('');
     setErrors({});
     try {
-      const { status, data } = await postJson('/api/submissions', {
+      const { status, data: answer } = await postJson(ACTION, {
         ...v,
+        category,
+        subcategory,
         member_count: toCount(v.member_count),
         active_users: toCount(v.active_users),
-        website,
+        website: textOf(data, 'website'),
       });
       if (status === 201 || status === 200) {
         setDone(v.contact_email.trim());
         window.scrollTo({ top: 0 });
       } else if (status === 400) {
-        const fe = fieldErrors(data);
+        const fe = fieldErrors(answer);
         setErrors(fe);
-        setFailure(errorMessage(data) ?? 'Please check the highlighted fields.');
+        setFailure(errorMessage(answer) ?? invalidFieldsSummary(Object.keys(fe), L));
         const first = Object.keys(fe)[0];
         if (first) document.getElementById(`f-${first}`)?.focus();
       } else if (status === 429) {
-        setFailure(errorMessage(data) ?? 'Too many submissions. Please try again later.');
+        setFailure(errorMessage(answer) ?? 'Too many submissions. Please try again later.');
       } else {
         setFailure('Failed to submit server. Please try again.');
       }
@@ -144,7 +170,10 @@ export default function SubmitForm() {
             type="button"
             className="btn btn-primary"
             onClick={() => {
-              setV(EMPTY);
+              setInitial(EMPTY);
+              setCategory(EMPTY.category);
+              setSubcategory('');
+              setReady(false);
               setDone(null);
             }}
           >
@@ -155,48 +184,38 @@ export default function SubmitForm() {
     );
   }
 
-  const canSubmit = v.terms && v.server_name.trim() !== '' && v.contact_email.trim() !== '' && !sending;
   const { field: aria, error: err } = fieldHelpers(errors, 'f');
 
   return (
-    <form className="panel form" method="post" action="/api/submissions" onSubmit={(e) => void onSubmit(e)}>
-      {failure ? (
-        <div className="alert alert-error" role="alert">
-          <strong>Submission Error</strong>
-          <p className="flush">{failure}</p>
-        </div>
-      ) : null}
+    <form
+      className="panel form"
+      method="post"
+      action={ACTION}
+      onSubmit={(e) => void onSubmit(e)}
+      onChange={(e) => setReady(isReady(valuesOf(new FormData(e.currentTarget))))}
+    >
+      <FormAlert title="Submission Error" text={failure} />
       <div className="form-grid">
         <div className="field">
           <label htmlFor="f-server_name">
-            Server name <span className="req">*</span>
+            {L.server_name} <span className="req">*</span>
           </label>
-          <input
-            {...aria('server_name')}
-            type="text"
-            required
-            maxLength={100}
-            value={v.server_name}
-            onChange={(e) => set('server_name', e.target.value)}
-          />
+          <input {...aria('server_name')} type="text" required maxLength={100} defaultValue={initial.server_name} />
           {err('server_name')}
         </div>
         <div className="field">
           <label htmlFor="f-category">
-            Category <span className="req">*</span>
+            {L.category} <span className="req">*</span>
           </label>
+          {/* Not `required`: a category is always chosen (a required select must start with an empty option). */}
           <select
             {...aria('category')}
-            required
-            value={v.category}
+            value={category}
             onChange={(e) => {
-              const category = e.target.value;
+              const next = e.target.value;
+              setCategory(next);
               // A subcategory belongs to one category: another category clears it.
-              setV((old) => ({
-                ...old,
-                category,
-                subcategory: subcategoryNames(category).includes(old.subcategory) ? old.subcategory : '',
-              }));
+              if (!subcategoryNames(next).includes(subcategory)) setSubcategory('');
             }}
           >
             {CATEGORY_NAMES.map((c) => (
@@ -208,17 +227,17 @@ export default function SubmitForm() {
           {err('category')}
         </div>
         {/* Without JavaScript every category's subcategories show, grouped; the island shows the chosen one's. */}
-        {!hydrated || subcategoryNames(v.category).length > 0 ? (
+        {!hydrated || subcategoryNames(category).length > 0 ? (
           <div className="field">
-            <label htmlFor="f-subcategory">Subcategory (optional)</label>
+            <label htmlFor="f-subcategory">{L.subcategory} (optional)</label>
             <select
               {...aria('subcategory', 'h-subcategory')}
-              value={v.subcategory}
-              onChange={(e) => set('subcategory', e.target.value)}
+              value={subcategory}
+              onChange={(e) => setSubcategory(e.target.value)}
             >
               <option value="">None</option>
               {hydrated
-                ? subcategoryNames(v.category).map((name) => (
+                ? subcategoryNames(category).map((name) => (
                     <option key={name} value={name}>
                       {name}
                     </option>
@@ -242,15 +261,14 @@ export default function SubmitForm() {
       </div>
       <div className="field">
         <label htmlFor="f-server_description">
-          Description <span className="req">*</span>
+          {L.server_description} <span className="req">*</span>
         </label>
         <textarea
           {...aria('server_description', 'h-desc')}
           required
           minLength={20}
           maxLength={2000}
-          value={v.server_description}
-          onChange={(e) => set('server_description', e.target.value)}
+          defaultValue={initial.server_description}
         />
         <p id="h-desc" className="hint">
           At least 20 characters: what the community is about and who it is for.
@@ -260,15 +278,14 @@ export default function SubmitForm() {
       <div className="form-grid">
         <div className="field">
           <label htmlFor="f-invite_link">
-            Invite link <span className="req">*</span>
+            {L.invite_link} <span className="req">*</span>
           </label>
           <input
             {...aria('invite_link', 'h-invite')}
             type="url"
             required
             placeholder="https://discord.gg/abc123"
-            value={v.invite_link}
-            onChange={(e) => set('invite_link', e.target.value)}
+            defaultValue={initial.invite_link}
           />
           <p id="h-invite" className="hint">
             A permanent Discord invite.
@@ -277,15 +294,14 @@ export default function SubmitForm() {
         </div>
         <div className="field">
           <label htmlFor="f-server_image">
-            Icon URL <span className="req">*</span>
+            {L.server_image} <span className="req">*</span>
           </label>
           <input
             {...aria('server_image', 'h-icon')}
             type="url"
             required
             placeholder="https://…/icon.png"
-            value={v.server_image}
-            onChange={(e) => set('server_image', e.target.value)}
+            defaultValue={initial.server_image}
           />
           <p id="h-icon" className="hint">
             Square, at least 512×512, PNG or JPG under 2MB.
@@ -294,7 +310,7 @@ export default function SubmitForm() {
         </div>
         <div className="field">
           <label htmlFor="f-member_count">
-            Total members <span className="req">*</span>
+            {L.member_count} <span className="req">*</span>
           </label>
           <input
             {...aria('member_count')}
@@ -303,14 +319,13 @@ export default function SubmitForm() {
             step={1}
             required
             inputMode="numeric"
-            value={v.member_count}
-            onChange={(e) => set('member_count', e.target.value)}
+            defaultValue={initial.member_count}
           />
           {err('member_count')}
         </div>
         <div className="field">
           <label htmlFor="f-active_users">
-            Estimated online members <span className="req">*</span>
+            {L.active_users} <span className="req">*</span>
           </label>
           <input
             {...aria('active_users')}
@@ -319,20 +334,14 @@ export default function SubmitForm() {
             step={1}
             required
             inputMode="numeric"
-            value={v.active_users}
-            onChange={(e) => set('active_users', e.target.value)}
+            defaultValue={initial.active_users}
           />
           {err('active_users')}
         </div>
       </div>
       <div className="field">
-        <label htmlFor="f-features">Features (optional)</label>
-        <textarea
-          {...aria('features', 'h-features')}
-          maxLength={2000}
-          value={v.features}
-          onChange={(e) => set('features', e.target.value)}
-        />
+        <label htmlFor="f-features">{L.features} (optional)</label>
+        <textarea {...aria('features', 'h-features')} maxLength={2000} defaultValue={initial.features} />
         <p id="h-features" className="hint">
           One feature per line.
         </p>
@@ -341,7 +350,7 @@ export default function SubmitForm() {
       <div className="form-grid">
         <div className="field">
           <label htmlFor="f-submitter_name">
-            Your name <span className="req">*</span>
+            {L.submitter_name} <span className="req">*</span>
           </label>
           <input
             {...aria('submitter_name')}
@@ -349,35 +358,27 @@ export default function SubmitForm() {
             required
             autoComplete="name"
             maxLength={100}
-            value={v.submitter_name}
-            onChange={(e) => set('submitter_name', e.target.value)}
+            defaultValue={initial.submitter_name}
           />
           {err('submitter_name')}
         </div>
         <div className="field">
           <label htmlFor="f-contact_email">
-            Contact email <span className="req">*</span>
+            {L.contact_email} <span className="req">*</span>
           </label>
           <input
             {...aria('contact_email')}
             type="email"
             required
             autoComplete="email"
-            value={v.contact_email}
-            onChange={(e) => set('contact_email', e.target.value)}
+            defaultValue={initial.contact_email}
           />
           {err('contact_email')}
         </div>
       </div>
       <label className="check">
-        <input
-          type="checkbox"
-          name="is_owner"
-          value="true"
-          checked={v.is_owner}
-          onChange={(e) => set('is_owner', e.target.checked)}
-        />
-        <span>I own or manage this server</span>
+        <input type="checkbox" name="is_owner" value="true" defaultChecked={initial.is_owner} />
+        <span>{L.is_owner}</span>
       </label>
       <div>
         <label className="check">
@@ -386,10 +387,9 @@ export default function SubmitForm() {
             name="terms"
             value="true"
             required
-            checked={v.terms}
+            defaultChecked={initial.terms}
             aria-invalid={errors.terms ? true : undefined}
             aria-describedby={errors.terms ? 'fe-terms' : undefined}
-            onChange={(e) => set('terms', e.target.checked)}
           />
           <span>
             I accept the <a href="/help#terms">listing terms</a> <span className="req">*</span>
@@ -398,7 +398,7 @@ export default function SubmitForm() {
         {err('terms')}
       </div>
       <Honeypot />
-      <button type="submit" className="btn btn-primary" disabled={hydrated && !canSubmit}>
+      <button type="submit" className="btn btn-primary" disabled={hydrated && (!ready || sending)}>
         {sending ? 'Submitting to Database...' : 'Submit Server for Review'}
       </button>
     </form>

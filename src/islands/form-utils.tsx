@@ -1,8 +1,16 @@
+// The forms' shared markup and the reading of what a form already shows. A form island hydrates a
+// form the visitor may have typed into already (on a slow phone the HTML comes seconds before the
+// script), or one the server sent back filled in after a refused post without JavaScript
+// (functions/_app/lib/form-page.ts). So the fields are uncontrolled, their first values are read
+// from the page, and the messages sit in fixed slots the server can fill: a field's in
+// `[data-error-for]`, the summary in `[data-form-alert-text]` inside `[data-form-alert]`.
+
 /**
  * Accessible wiring of one form control: `field(name)` gives its id, name, aria-invalid and
- * aria-describedby (its error and an optional hint); `error(name)` renders the message.
+ * aria-describedby (its error and an optional hint); `error(name)` renders its message slot,
+ * empty and hidden while the field is fine.
  */
-export function fieldHelpers(errors: Record<string, string>, prefix: string) {
+export function fieldHelpers(errors: Readonly<Record<string, string>>, prefix: string) {
   return {
     field: (name: string, hint?: string) => ({
       id: `${prefix}-${name}`,
@@ -10,11 +18,57 @@ export function fieldHelpers(errors: Record<string, string>, prefix: string) {
       'aria-invalid': errors[name] ? true : undefined,
       'aria-describedby': [errors[name] ? `${prefix}e-${name}` : '', hint ?? ''].filter(Boolean).join(' ') || undefined,
     }),
-    error: (name: string) =>
-      errors[name] ? (
-        <p id={`${prefix}e-${name}`} className="field-error">
-          {errors[name]}
-        </p>
-      ) : null,
+    error: (name: string) => (
+      <p id={`${prefix}e-${name}`} className="field-error" data-error-for={name} hidden={!errors[name]}>
+        {errors[name] ?? ''}
+      </p>
+    ),
   };
 }
+
+/** The box above a form's fields that says why it was refused; hidden while there is nothing to say. */
+export function FormAlert({ title, text }: { title?: string; text: string }) {
+  return (
+    <div className="alert alert-error" role="alert" data-form-alert hidden={!text}>
+      {title ? <strong>{title}</strong> : null}
+      <p className="flush" data-form-alert-text>
+        {text}
+      </p>
+    </div>
+  );
+}
+
+/** What a form on the page shows before its island's first render. */
+export interface RenderedForm {
+  /** The fields' current values (FormData: checked boxes only). */
+  data: FormData;
+  /** Field name to the message in its slot. */
+  errors: Record<string, string>;
+  /** The summary, '' when its box is hidden. */
+  summary: string;
+}
+
+/**
+ * Reads the form whose action is `action` as the page shows it (typed into before the script
+ * came, or sent back filled in by the server); null on the server and once the form is gone.
+ */
+export function renderedForm(action: string): RenderedForm | null {
+  if (typeof document === 'undefined') return null;
+  const form = document.querySelector<HTMLFormElement>(`form[action="${action}"]`);
+  if (!form) return null;
+  const errors: Record<string, string> = {};
+  for (const slot of form.querySelectorAll<HTMLElement>('[data-error-for]')) {
+    const text = slot.textContent?.trim() ?? '';
+    if (!slot.hidden && text && slot.dataset.errorFor) errors[slot.dataset.errorFor] = text;
+  }
+  const alert = form.querySelector<HTMLElement>('[data-form-alert]');
+  const summary =
+    alert && !alert.hidden ? (alert.querySelector('[data-form-alert-text]')?.textContent?.trim() ?? '') : '';
+  return { data: new FormData(form), errors, summary };
+}
+
+/** A text field of a FormData ('' when absent). */
+export const textOf = (data: FormData, name: string): string => {
+  const v = data.get(name);
+  return typeof v === 'string' ? v : '';
+};

@@ -239,7 +239,7 @@ test('a refused submission shows the Submission Error box with the field message
   await page.getByLabel(/I accept the/).check();
   await page.getByRole('button', { name: 'Submit Server for Review' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Submission Error' })).toBeVisible();
-  await expect(page.getByText('Must be a Discord invite link like https://discord.gg/abc123')).toBeVisible();
+  await expect(page.getByText('Invite link must be a Discord invite, like https://discord.gg/abc123.')).toBeVisible();
   await expect(page.getByLabel('Invite link')).toHaveAttribute('aria-invalid', 'true');
 });
 
@@ -281,17 +281,17 @@ test('the contact form stores the message and shows Message Sent!', async ({ pag
   expect(rows[0]).toMatchObject({ subject: 'partnership', priority: 'high', name: 'Ada' });
 });
 
-test('a refused no-JavaScript post comes back to the submit form with the named fields marked', async ({ page }) => {
+test('a refused post redirected back (no built page to fill in) marks the named submit fields', async ({ page }) => {
   await page.goto('/submit-server?error=validation_failed&fields=invite_link,contact_email');
   await hydrated(page);
-  await expect(page.getByRole('alert')).toContainText('Please check: Invite link, Contact email');
+  await expect(page.getByRole('alert')).toContainText('Please check these 2 fields: Invite link and Contact email.');
   const invite = page.getByLabel('Invite link');
   await expect(invite).toHaveAttribute('aria-invalid', 'true');
   await expect(invite).toHaveAccessibleDescription(/Check this field/);
   await expect(page.getByLabel('Server name')).not.toHaveAttribute('aria-invalid', 'true');
 });
 
-test('a refused no-JavaScript post comes back to the contact form with the named fields marked', async ({ page }) => {
+test('a refused post redirected back (no built page to fill in) marks the named contact fields', async ({ page }) => {
   await page.goto('/contact?error=validation_failed&fields=email');
   await hydrated(page);
   await expect(page.getByRole('alert')).toContainText('Your message was not sent');

@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { type FieldLabels, invalidFieldsSummary } from '../../../src/lib/schemas/labels';
 
 /** One field problem in the error envelope. */
 export interface FieldIssue {
@@ -30,14 +31,21 @@ export class ApiError extends HTTPException {
 export const toFieldIssues = (error: z.ZodError): FieldIssue[] =>
   error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 
-/** 400 naming every bad field. */
-export const validationError = (error: z.ZodError): ApiError =>
-  new ApiError(
+/**
+ * 400 naming every bad field. With the form's labels (a public form's, src/lib/schemas/labels.ts)
+ * the message is the sentence the form shows ("Please check these 2 fields: Description and
+ * Invite link."); without, the field names as sent.
+ */
+export const validationError = (error: z.ZodError, labels?: FieldLabels): ApiError => {
+  const issues = toFieldIssues(error);
+  const fields = issues.map((i) => i.path.split('.')[0] || 'body');
+  return new ApiError(
     400,
     'validation_failed',
-    `Invalid ${[...new Set(toFieldIssues(error).map((i) => i.path || 'body'))].join(', ')}`,
-    toFieldIssues(error),
+    labels ? invalidFieldsSummary(fields, labels) : `Invalid ${[...new Set(fields)].join(', ')}`,
+    issues,
   );
+};
 
 /** True for errors that mean the database cannot be reached (as opposed to a bad query). */
 export function isDbUnavailable(err: unknown): boolean {

@@ -1,19 +1,84 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type FieldLabels, invalidFieldsSummary } from '../../../src/lib/schemas/labels';
+import type { AppEnv } from '../context';
 import { ApiError } from './errors';
+import { fillFormPage } from './form-page';
+import { type BodyKind, readBody } from './validate';
 
-/**
- * The no-JavaScript answer to a refused form post: 303 back to the form with the error code
- * and the bad field names, so the page can show them. Server faults (5xx) are rethrown and get
- * the envelope (a 503 with Retry-After keeps its meaning for every client).
- */
-export function formFailure(c: Context, path: string, err: unknown, hash = ''): Response {
-  if (!(err instanceof ApiError) || err.status >= 500) throw err;
-  const fields = [...new Set((err.issues ?? []).map((i) => i.path.split('.')[0] ?? '').filter(Boolean))];
-  const query = new URLSearchParams({ error: err.code });
-  if (fields.length) query.set('fields', fields.join(','));
-  return c.redirect(`${path}?${query.toString().replace(/%2C/g, ',')}${hash}`, 303);
+export { escapeHtml } from './form-page';
+
+/** A public form that works without JavaScript: where it lives and what its fields are called. */
+export interface PublicForm {
+  /** The page the form is on, e.g. '/submit-server'. */
+  path: string;
+  /** The form's `action`, which picks the form out of its page. */
+  action: string;
+  labels: FieldLabels;
+  /**
+   * 'fields' (default): the summary names the refused fields and each field shows its own
+   * message. 'message': a one-field form (the newsletter box) shows the field's message itself.
+   */
+  summary?: 'fields' | 'message';
+  /** Where the plain redirect goes when the page cannot be filled in; default `path?error=&fields=`. */
+  fallback?: string;
 }
 
-/** Escapes text for HTML element content and attribute values. */
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+/** A request body as readBody returns it; undefined when it was never read. */
+type ReadBody = { kind: BodyKind; data: unknown } | undefined;
+
+/** Whether the request is a form post (what a browser without JavaScript sends). */
+const isFormPost = (c: Context): boolean =>
+  /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(c.req.header('content-type') ?? '');
+
+/** The first message of each refused field. */
+function messagesByField(err: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of err.issues ?? []) {
+    const field = issue.path.split('.')[0] ?? '';
+    if (field && !out[field]) out[field] = issue.message;
+  }
+  return out;
+}
+
+/**
+ * The no-JavaScript answer to a refused form post: the form's own page, filled in with what was
+ * typed, each field's message and the summary (status of the error: 400, 403, 429...). JSON
+ * callers, and server faults (5xx, which keep the envelope and its Retry-After), get `err` rethrown.
+ * Where the built page cannot be read (a test app without a site) it is a 303 back to the form
+ * with the error code and the field names, which the island shows.
+ */
+export async function formFailure(
+  c: Context<AppEnv>,
+  form: PublicForm,
+  err: unknown,
+  body: ReadBody,
+): Promise<Response> {
+  if (!(err instanceof ApiError) || err.status >= 500) throw err;
+  // Refused before its body was read: only the rate limit is answered with the page (a post from
+  // another site keeps its plain 403, and an unreadable body its envelope).
+  if (body ? body.kind !== 'form' : err.code !== 'rate_limited' || !isFormPost(c)) throw err;
+  // Refused before its body was read: read it now to give it back.
+  const data = (body ?? (await readBody(c).catch(() => undefined)))?.data;
+  const values = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  const errors = messagesByField(err);
+  const fields = Object.keys(errors);
+  const summary =
+    err.code !== 'validation_failed'
+      ? err.message
+      : form.summary === 'message'
+        ? (Object.values(errors)[0] ?? err.message)
+        : invalidFieldsSummary(fields, form.labels);
+  const page = await c
+    .get('deps')
+    .sitePage?.(form.path)
+    .catch(() => null);
+  const html = page ? fillFormPage(page, form.action, { values, errors, summary }) : null;
+  if (html !== null) {
+    return c.html(html, err.status as ContentfulStatusCode, { 'Cache-Control': 'no-store', ...err.headers });
+  }
+  if (form.fallback) return c.redirect(form.fallback, 303);
+  const query = new URLSearchParams({ error: err.code });
+  if (fields.length) query.set('fields', fields.join(','));
+  return c.redirect(`${form.path}?${query.toString().replace(/%2C/g, ',')}`, 303);
+}

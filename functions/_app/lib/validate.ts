@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import type { FieldLabels } from '../../../src/lib/schemas/labels';
 import { ApiError, validationError } from './errors';
 import { header } from './header';
 
@@ -184,9 +185,12 @@ export async function readBody(c: Context): Promise<{ kind: BodyKind; data: unkn
   throw new ApiError(415, 'unsupported_media_type', 'Send application/json or a form body');
 }
 
-/** Parses `data` with `schema`, throwing the 400 envelope with every bad field named. */
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+/**
+ * Parses `data` with `schema`, throwing the 400 envelope with every bad field named (by its label
+ * when the form's `labels` are given).
+ */
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown, labels?: FieldLabels): z.output<S> {
   const result = schema.safeParse(data);
-  if (!result.success) throw validationError(result.error);
+  if (!result.success) throw validationError(result.error, labels);
   return result.data;
 }

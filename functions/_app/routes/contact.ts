@@ -2,12 +2,16 @@ import { Hono } from 'hono';
 import { createContactMessage } from '../../../db/queries/contact';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { contactSchema } from '../../../src/lib/schemas/contact';
+import { CONTACT_LABELS } from '../../../src/lib/schemas/labels';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
-import { formFailure } from '../lib/form-redirect';
+import { formFailure, type PublicForm } from '../lib/form-redirect';
 import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
 import { RATE_LIMITS } from '../middleware/rate-limit';
 import { verifyTurnstile } from '../middleware/turnstile';
+
+/** The contact form, for the answer to a refused post without JavaScript. */
+const CONTACT_FORM: PublicForm = { path: '/contact', action: '/api/contact', labels: CONTACT_LABELS };
 
 /**
  * `POST /api/contact`: a message for the team, stored with status 'new'. A message about a
@@ -16,11 +20,13 @@ import { verifyTurnstile } from '../middleware/turnstile';
  */
 export const contactRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.contact });
-    if (admitted) await admitted;
-    const { kind, data } = await readBody(c);
+    let body: Awaited<ReturnType<typeof readBody>> | undefined;
     try {
-      const input = parseWith(contactSchema, data);
+      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.contact });
+      if (admitted) await admitted;
+      body = await readBody(c);
+      const { kind, data } = body;
+      const input = parseWith(contactSchema, data, CONTACT_LABELS);
       await verifyTurnstile(c, data);
       const message = await createContactMessage(deps.db, {
         name: input.name,
@@ -48,7 +54,6 @@ export const contactRoutes = (deps: AppDeps) =>
       if (kind === 'form') return c.redirect('/contact?sent=1', 303);
       return c.json({ message: { id: message.id, status: message.status } }, 201);
     } catch (err) {
-      if (kind === 'form') return formFailure(c, '/contact', err);
-      throw err;
+      return formFailure(c, CONTACT_FORM, err, body);
     }
   });

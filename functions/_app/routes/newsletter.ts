@@ -2,10 +2,11 @@ import { Hono } from 'hono';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { subscribeEmail, unsubscribeEmail } from '../../../db/queries/newsletter';
 import { conversionValue } from '../../../src/lib/enums';
+import { NEWSLETTER_LABELS } from '../../../src/lib/schemas/labels';
 import { newsletterSchema, unsubscribeSchema } from '../../../src/lib/schemas/newsletter';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { ApiError } from '../lib/errors';
-import { escapeHtml } from '../lib/form-redirect';
+import { escapeHtml, formFailure, type PublicForm } from '../lib/form-redirect';
 import { admit } from '../lib/request';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
 import { parseWith, readBody } from '../lib/validate';
@@ -13,6 +14,14 @@ import { RATE_LIMITS } from '../middleware/rate-limit';
 import { verifyTurnstile } from '../middleware/turnstile';
 
 const home = (state: 'subscribed' | 'already_subscribed' | 'invalid') => `/?newsletter=${state}#newsletter`;
+
+/** The home page's newsletter box, for the answer to a refused post without JavaScript. */
+const NEWSLETTER_FORM: PublicForm = {
+  path: '/',
+  action: '/api/newsletter',
+  labels: NEWSLETTER_LABELS,
+  summary: 'message',
+};
 
 /** A minimal page for the email-link path; no script, so the CSP needs no hash for it. */
 const page = (title: string, body: string) =>
@@ -30,21 +39,26 @@ const badToken = () =>
 export const newsletterRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .post('/', async (c) => {
-      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
-      if (admitted) await admitted;
-      const { kind, data } = await readBody(c);
+      let body: Awaited<ReturnType<typeof readBody>> | undefined;
       let email: string;
       try {
-        email = parseWith(newsletterSchema, data).email;
-        await verifyTurnstile(c, data);
+        const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
+        if (admitted) await admitted;
+        body = await readBody(c);
+        email = parseWith(newsletterSchema, body.data, NEWSLETTER_LABELS).email;
+        await verifyTurnstile(c, body.data);
       } catch (err) {
-        if (kind === 'form' && err instanceof ApiError && err.status < 500) return c.redirect(home('invalid'), 303);
-        throw err;
+        return formFailure(c, { ...NEWSLETTER_FORM, fallback: home('invalid') }, err, body);
       }
+      const { kind } = body;
       const result = await subscribeEmail(deps.db, email);
       if (!result.ok) {
-        if (kind === 'form') return c.redirect(home('already_subscribed'), 303);
-        return c.json({ error: { code: 'already_subscribed', message: result.message } }, 409);
+        const taken = new ApiError(409, 'already_subscribed', result.message, [
+          { path: 'email', message: result.message },
+        ]);
+        if (kind === 'form')
+          return formFailure(c, { ...NEWSLETTER_FORM, fallback: home('already_subscribed') }, taken, body);
+        return c.json({ error: { code: taken.code, message: taken.message } }, 409);
       }
       try {
         await insertInteractions(deps.db, {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { getServerFlags } from '../../../db/queries/outbound';
 import { createReport } from '../../../db/queries/reports';
+import { REPORT_LABELS } from '../../../src/lib/schemas/labels';
 import { reportSchema } from '../../../src/lib/schemas/report';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
@@ -17,7 +18,7 @@ export const reportRoutes = (deps: AppDeps) =>
     const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.reports });
     if (admitted) await admitted;
     const { data } = await readBody(c);
-    const input = parseWith(reportSchema, data);
+    const input = parseWith(reportSchema, data, REPORT_LABELS);
     const { db } = deps;
     const server = (await getServerFlags(db, [input.server_id])).get(input.server_id);
     if (!server?.is_active) {

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
+import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
-import { formFailure } from '../lib/form-redirect';
+import { formFailure, type PublicForm } from '../lib/form-redirect';
 import { admit } from '../lib/request';
 import { parseWith, readBody } from '../lib/validate';
 import { storeSubmission } from '../lib/writers';
@@ -9,14 +10,19 @@ import { RATE_LIMITS } from '../middleware/rate-limit';
 import { secureJson } from '../middleware/security-headers';
 import { verifyTurnstile } from '../middleware/turnstile';
 
+/** The submit form, for the answer to a refused post without JavaScript. */
+const SUBMIT_FORM: PublicForm = { path: '/submit-server', action: '/api/submissions', labels: SUBMISSION_LABELS };
+
 /** `POST /api/submissions`: an owner's server, stored as pending for review. */
 export const submissionRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post('/', async (c) => {
-    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
-    if (admitted) await admitted;
-    const { kind, data } = await readBody(c);
+    let body: Awaited<ReturnType<typeof readBody>> | undefined;
     try {
-      const input = parseWith(submissionSchema, data);
+      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
+      if (admitted) await admitted;
+      body = await readBody(c);
+      const { kind, data } = body;
+      const input = parseWith(submissionSchema, data, SUBMISSION_LABELS);
       await verifyTurnstile(c, data);
       const submission = await storeSubmission(deps, {
         server_name: input.server_name,
@@ -37,7 +43,6 @@ export const submissionRoutes = (deps: AppDeps) =>
       }
       return secureJson({ submission }, 201);
     } catch (err) {
-      if (kind === 'form') return formFailure(c, '/submit-server', err);
-      throw err;
+      return formFailure(c, SUBMIT_FORM, err, body);
     }
   });

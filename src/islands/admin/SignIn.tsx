@@ -6,14 +6,15 @@ import { Notice } from './ui';
 
 /** Email and password sign-in; says so when the throttle asks to wait. */
 export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
-  const submit = async (e: SubmitEvent) => {
+  // The fields are uncontrolled and read when sent: whatever they hold (typed, or filled in by
+  // a password manager without input events) is what signs in.
+  const submit = async (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const parsed = loginSchema.safeParse({ email, password });
+    const data = new FormData(e.currentTarget);
+    const parsed = loginSchema.safeParse({ email: data.get('email') ?? '', password: data.get('password') ?? '' });
     if (!parsed.success) {
       setError('Enter your email address and password.');
       return;
@@ -40,17 +41,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void
       <Notice>{error}</Notice>
       <label>
         Email
-        <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input name="email" type="email" autoComplete="username" required />
       </label>
       <label>
         Password
-        <input
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <input name="password" type="password" autoComplete="current-password" required />
       </label>
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}

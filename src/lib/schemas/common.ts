@@ -4,27 +4,53 @@ import { isPublicHostname } from '../url-safety';
 /** C0/C1 control characters other than tab, newline and carriage return. */
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
-/** Trimmed single-line text, length-limited, control characters refused. */
-export const text = (max: number, min = 1) =>
-  z
-    .string({ error: 'Must be text' })
-    .trim()
-    .min(min, min === 1 ? 'Required' : `At least ${min} characters`)
-    .max(max, `At most ${max} characters`)
-    .refine((v) => !CONTROL_CHARS.test(v) && !/[\r\n]/.test(v), 'Contains control characters');
+/**
+ * The messages of a text field. With the field's label (a public form's, from labels.ts) each is
+ * a sentence that names it ("Description needs at least 20 characters."); without one, the short
+ * form the console shows beside its own fields.
+ */
+const textMessages = (min: number, max: number, label?: string) =>
+  label
+    ? {
+        type: `${label} must be text.`,
+        min: min === 1 ? `${label} is required.` : `${label} needs at least ${min} characters.`,
+        max: `${label} can be at most ${max} characters.`,
+        control: `${label} cannot contain control characters.`,
+        oneLine: `${label} must fit on one line, without control characters.`,
+      }
+    : {
+        type: 'Must be text',
+        min: min === 1 ? 'Required' : `At least ${min} characters`,
+        max: `At most ${max} characters`,
+        control: 'Contains control characters',
+        oneLine: 'Contains control characters',
+      };
 
-/** Trimmed multi-line text (newlines allowed), length-limited. */
-export const longText = (max: number, min = 1) =>
-  z
-    .string({ error: 'Must be text' })
+/** Trimmed single-line text, length-limited, control characters refused; `label` names the field in messages. */
+export const text = (max: number, min = 1, label?: string) => {
+  const m = textMessages(min, max, label);
+  return z
+    .string({ error: m.type })
     .trim()
-    .min(min, min === 1 ? 'Required' : `At least ${min} characters`)
-    .max(max, `At most ${max} characters`)
-    .refine((v) => !CONTROL_CHARS.test(v), 'Contains control characters');
+    .min(min, m.min)
+    .max(max, m.max)
+    .refine((v) => !CONTROL_CHARS.test(v) && !/[\r\n]/.test(v), m.oneLine);
+};
+
+/** Trimmed multi-line text (newlines allowed), length-limited; `label` names the field in messages. */
+export const longText = (max: number, min = 1, label?: string) => {
+  const m = textMessages(min, max, label);
+  return z
+    .string({ error: m.type })
+    .trim()
+    .min(min, m.min)
+    .max(max, m.max)
+    .refine((v) => !CONTROL_CHARS.test(v), m.control);
+};
 
 /** Optional text: empty strings and missing values become undefined. */
-export const optionalText = (max: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), longText(max).optional());
+export const optionalText = (max: number, label?: string) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), longText(max, 1, label).optional());
 
 /** An email address, lowercased. */
 export const email = z
@@ -34,26 +60,40 @@ export const email = z
   .pipe(z.email('Enter a valid email address'))
   .transform((v) => v.toLowerCase());
 
+/** An email address a public form asks for, lowercased; `label` names the field in messages. */
+export const labelledEmail = (label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(254, `${label} can be at most 254 characters.`)
+    .pipe(z.email(`${label} must look like name@example.com.`))
+    .transform((v) => v.toLowerCase());
+
+/** An https: URL (javascript:, data: and plain http: are refused), with the message given. */
+const httpsUrlWith = (message: string, label?: string) =>
+  z
+    .string({ error: label ? `${label} must be text.` : 'Must be text' })
+    .trim()
+    .max(2048, label ? `${label} can be at most 2048 characters.` : 'At most 2048 characters')
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return url.protocol === 'https:' && !!url.hostname && !/[\s<>"']/.test(v);
+      } catch {
+        return false;
+      }
+    }, message);
+
 /** An https: URL (javascript:, data: and plain http: are refused). */
-export const httpsUrl = z
-  .string({ error: 'Must be text' })
-  .trim()
-  .max(2048, 'At most 2048 characters')
-  .refine((v) => {
-    try {
-      const url = new URL(v);
-      return url.protocol === 'https:' && !!url.hostname && !/[\s<>"']/.test(v);
-    } catch {
-      return false;
-    }
-  }, 'Must be an https:// URL');
+export const httpsUrl = httpsUrlWith('Must be an https:// URL');
 
 /**
  * An image URL that browsers will load (a listing's icon): https, and a public host, never an
  * IP literal, localhost or an internal name. `label` names the field in the message.
  */
 export const publicImageUrl = (label: string) =>
-  httpsUrl.refine((v) => {
+  httpsUrlWith(`${label} must be a full https:// address, like https://example.com/icon.png.`, label).refine((v) => {
     try {
       return isPublicHostname(new URL(v).hostname);
     } catch {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { email, honeypot } from './common';
+import { honeypot, labelledEmail } from './common';
+import { NEWSLETTER_LABELS } from './labels';
 
 /** Newsletter signup from the home page box. */
 export const newsletterSchema = z.object({
-  email,
+  email: labelledEmail(NEWSLETTER_LABELS.email),
   website: honeypot,
   'cf-turnstile-response': z.string().max(4096).optional(),
 });

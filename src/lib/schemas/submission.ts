@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES, subcategoryNames } from '../categories';
 import { parseDiscordInvite } from '../invite';
-import { checkbox, count, email, honeypot, longText, optionalText, publicImageUrl, text } from './common';
+import { checkbox, count, honeypot, labelledEmail, longText, optionalText, publicImageUrl, text } from './common';
+import { SUBMISSION_LABELS as L } from './labels';
 
 /** Why a subcategory is refused: it is not one of the chosen category's. */
 export const subcategoryMessage = (category: string): string => {
@@ -21,42 +22,47 @@ export const optionalSubcategory = z
 export const submissionSchema = z
   .object({
     /** Server name as shown on the card. */
-    server_name: text(100, 2),
+    server_name: text(100, 2, L.server_name),
     /** What the community is about, shown as the card description. */
-    server_description: longText(2000, 20),
+    server_description: longText(2000, 20, L.server_description),
     /** One of the five listed categories. */
-    category: z.enum(CATEGORY_NAMES, { error: 'Choose a category' }),
+    category: z.enum(CATEGORY_NAMES, { error: `Choose a category: ${CATEGORY_NAMES.join(', ')}.` }),
     /** Optional: a subcategory of `category` (its subcategory page lists the server once approved). */
     subcategory: optionalSubcategory,
     /** A Discord invite link; stored in its canonical https://discord.gg/CODE form. */
     invite_link: z
-      .string({ error: 'Must be text' })
+      .string({ error: `${L.invite_link} must be text.` })
       .trim()
-      .max(200, 'At most 200 characters')
+      .max(200, `${L.invite_link} can be at most 200 characters.`)
       .transform((v, ctx) => {
         const invite = parseDiscordInvite(v);
         if (!invite) {
-          ctx.addIssue({ code: 'custom', message: 'Must be a Discord invite link like https://discord.gg/abc123' });
+          ctx.addIssue({
+            code: 'custom',
+            message: v
+              ? `${L.invite_link} must be a Discord invite, like https://discord.gg/abc123.`
+              : `${L.invite_link} is required.`,
+          });
           return z.NEVER;
         }
         return invite.url;
       }),
     /** Square icon, https on a public host (moderators' and visitors' browsers load it). */
-    server_image: publicImageUrl('Icon URL'),
+    server_image: publicImageUrl(L.server_image),
     /** Contact address for the review outcome. */
-    contact_email: email,
+    contact_email: labelledEmail(L.contact_email),
     /** One feature per line; becomes the listing's pros on approval. */
-    features: optionalText(2000),
+    features: optionalText(2000, L.features),
     /** Total members (whole number, 0 when unparsable). */
     member_count: count,
     /** Estimated online members (whole number, 0 when unparsable). */
     active_users: count,
     /** Who is submitting. */
-    submitter_name: text(100),
+    submitter_name: text(100, 1, L.submitter_name),
     /** Whether the submitter owns the server (checked by default on the form). */
     is_owner: checkbox,
     /** The terms checkbox must be ticked. */
-    terms: checkbox.refine((v) => v, 'You must accept the terms'),
+    terms: checkbox.refine((v) => v, 'Accept the listing terms to submit your server.'),
     website: honeypot,
     /** Cloudflare Turnstile token, checked server-side when configured. */
     'cf-turnstile-response': z.string().max(4096).optional(),
