@@ -8,6 +8,7 @@ import {
   CSP_STYLE_RESOURCES,
 } from './functions/_app/middleware/security-headers.ts';
 import { staticHeaders } from './src/integrations/headers.ts';
+import { islandStylesInHead } from './src/integrations/island-styles.ts';
 
 // SITE_URL gives canonical URLs and the sitemap their origin.
 const site = process.env.SITE_URL || 'http://localhost:4321';
@@ -35,6 +36,8 @@ export default defineConfig({
     sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }),
     // Sends Astro's policy as a header (Node and Cloudflare) instead of a <meta> element.
     staticHeaders(),
+    // Astro's island style element goes in the head, where a style element belongs.
+    islandStylesInHead(),
   ],
   // Content-Security-Policy from our code: our directives, and script-src/style-src with the
   // hashes of the scripts and styles the project ships (Astro computes them at build time).

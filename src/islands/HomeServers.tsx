@@ -82,6 +82,9 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
     if (term) url.searchParams.set('search', term);
     else url.searchParams.delete('search');
     history.replaceState(null, '', url);
+    // The hero's search box says what the list is searching for (empty once cleared).
+    const hero = document.querySelector<HTMLInputElement>('#hero-search');
+    if (hero && next.search !== undefined) hero.value = term;
     void load(cat, premium, term);
   }
 

@@ -1,4 +1,4 @@
-import { type SubmitEvent, useRef, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useRef, useState } from 'react';
 import { getCategoryByName } from '~/lib/categories';
 import { countOf } from '~/lib/format';
 import { type CardServer, toCard } from './card-data';
@@ -9,6 +9,8 @@ interface Props {
   category?: string | undefined;
   subcategory?: string | undefined;
   label: string;
+  /** The listing as built (its grid and pagination), shown while no search is active. */
+  children?: ReactNode;
 }
 
 type State =
@@ -18,10 +20,12 @@ type State =
   | { kind: 'error'; term: string; message: string };
 
 /**
- * Search within a category or subcategory page through GET /api/servers. Without JavaScript
- * the form falls back to the home search deep link.
+ * The toolbar of a listing page (search, sort) and what the listing shows: the static grid it
+ * wraps, or, while a search is active, the matches of GET /api/servers in its place (never both,
+ * so no server shows twice), with their count and a way back. Without JavaScript the search
+ * falls back to the home search deep link.
  */
-export default function ListingSearch({ category, subcategory, label }: Props) {
+export default function ListingSearch({ category, subcategory, label, children }: Props) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const request = useRef(0);
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
@@ -51,44 +55,69 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
     }
   }
 
+  const input = useRef<HTMLInputElement>(null);
+  const clear = () => {
+    ++request.current;
+    setState({ kind: 'idle' });
+    if (input.current) {
+      input.current.value = '';
+      input.current.focus();
+    }
+  };
+  const clearButton = (
+    <button type="button" className="link-button" onClick={clear}>
+      Clear search
+    </button>
+  );
+
   return (
     <>
-      <form className="inline-search" method="get" action="/" onSubmit={onSubmit}>
-        <label htmlFor={id} className="visually-hidden">
-          Search {label} servers
+      <div className="toolbar">
+        <form className="inline-search" method="get" action="/" onSubmit={onSubmit}>
+          <label htmlFor={id} className="visually-hidden">
+            Search {label} servers
+          </label>
+          <input
+            ref={input}
+            id={id}
+            name="search"
+            type="search"
+            placeholder={`Search ${label} servers…`}
+            maxLength={100}
+          />
+          {slug ? <input type="hidden" name="category" value={slug} /> : null}
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </form>
+        <label className="sort">
+          <span>Sort by</span>
+          <select name="sort" aria-label="Sort servers" defaultValue="members">
+            <option value="members">Most Members</option>
+          </select>
         </label>
-        <input id={id} name="search" type="search" placeholder={`Search ${label} servers…`} maxLength={100} />
-        {slug ? <input type="hidden" name="category" value={slug} /> : null}
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-      </form>
+      </div>
       <div className="search-results" aria-live="polite">
         {state.kind === 'loading' ? <p className="count">Searching for “{state.term}”…</p> : null}
         {state.kind === 'error' ? (
           <div className="state state-error" role="alert">
             <h3>Error loading servers</h3>
             <p>{state.message}</p>
-            <p>Please try refreshing the page.</p>
-            <a className="btn btn-primary" href="/">
-              Back to Home
-            </a>
+            <p>Please try again, or clear the search to see every {label} server.</p>
+            {clearButton}
           </div>
         ) : null}
         {state.kind === 'done' ? (
           <>
             <p className="count">
-              {countOf(state.total, 'server')} found for “{state.term}”{' '}
-              <button type="button" className="link-button" onClick={() => setState({ kind: 'idle' })}>
-                Clear search
-              </button>
+              {countOf(state.total, 'server')} found for “{state.term}” {clearButton}
             </p>
             {state.servers.length === 0 ? (
               <div className="state">
                 <h3>No servers found</h3>
-                <a className="btn btn-primary" href="/">
-                  Back to Home
-                </a>
+                <p>
+                  No {label} server matches “{state.term}”. Try another word, or clear the search.
+                </p>
               </div>
             ) : (
               <div className="grid">
@@ -99,6 +128,10 @@ export default function ListingSearch({ category, subcategory, label }: Props) {
             )}
           </>
         ) : null}
+      </div>
+      {/* The built listing, out of the way while a search shows its matches instead. */}
+      <div className="listing-static" hidden={state.kind !== 'idle'}>
+        {children}
       </div>
     </>
   );

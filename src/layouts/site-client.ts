@@ -55,17 +55,26 @@ document.addEventListener('auxclick', carrySession, true);
 const toggle = document.querySelector<HTMLButtonElement>('[data-nav-toggle]');
 const nav = document.getElementById('site-nav');
 if (toggle && nav) {
-  toggle.addEventListener('click', () => {
-    const open = toggle.getAttribute('aria-expanded') !== 'true';
+  const setOpen = (open: boolean) => {
     toggle.setAttribute('aria-expanded', String(open));
     nav.dataset.open = String(open);
-  });
+  };
+  toggle.addEventListener('click', () => setOpen(toggle.getAttribute('aria-expanded') !== 'true'));
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
-      toggle.setAttribute('aria-expanded', 'false');
-      nav.dataset.open = 'false';
+      setOpen(false);
       toggle.focus();
     }
+  });
+  // Following a link closes the menu: an in-page one (Categories, /#categories) leaves this page
+  // where it is, and the menu would stay open over the section it scrolled to. So does a page
+  // brought back from the back/forward cache, which comes back as it was left.
+  nav.addEventListener('click', (e) => {
+    if (e.target instanceof Element && e.target.closest('a[href]')) setOpen(false);
+  });
+  window.addEventListener('hashchange', () => setOpen(false));
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) setOpen(false);
   });
 }
 

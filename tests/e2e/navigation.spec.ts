@@ -1,0 +1,114 @@
+import { expect, test } from './fixtures';
+import { hydrated } from './hydration';
+
+// Issue #13 items 3, 4 and 10, and the Nu Html Checker's two markup errors: a listing search
+// replaces the grid, the mobile menu closes when a link is followed, the hero box shows the
+// search a link opened, and the markup has no style element in the body nor a required select
+// that starts with a chosen option.
+
+for (const [what, path, label, term, match, other] of [
+  ['category', '/best-gaming-discord', 'Gaming', 'apex', 'Apex Legends Hub', 'Indie Game Devs'],
+  ['subcategory', '/best-crypto-discord/bitcoin-discord', 'Bitcoin', 'maximalists', 'Bitcoin Maximalists', null],
+  // Not one of the top 3: the podium above the listing links those too.
+  ['all servers', '/servers', 'Discord', 'indie', 'Indie Game Devs', 'Dividend Investors Club'],
+] as const) {
+  test(`a ${what} page search shows its matches instead of the listing, once each, and Clear brings the listing back`, async ({
+    page,
+  }) => {
+    await page.goto(path);
+    await hydrated(page);
+    const card = page.getByRole('link', { name: match, exact: true });
+    await expect(card).toHaveCount(1);
+    const box = page.getByRole('searchbox', { name: `Search ${label} servers` });
+    await box.fill(term);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByText(`1 server found for “${term}”`)).toBeVisible();
+    // The match once (the search's card), the rest of the listing and its pages out of the way.
+    await expect(card).toHaveCount(1);
+    await expect(card).toBeVisible();
+    if (other) await expect(page.getByRole('link', { name: other, exact: true })).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await expect(page.getByText(/found for/)).toHaveCount(0);
+    await expect(box).toHaveValue('');
+    await expect(box).toBeFocused();
+    await expect(card).toHaveCount(1);
+    if (other) await expect(page.getByRole('link', { name: other, exact: true })).toBeVisible();
+  });
+}
+
+test('a listing search with no match says so and leaves no listing behind it', async ({ page }) => {
+  await page.goto('/best-gaming-discord');
+  await hydrated(page);
+  await page.getByRole('searchbox', { name: 'Search Gaming servers' }).fill('zzqqxx');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('0 servers found for “zzqqxx”')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No servers found' })).toBeVisible();
+  await expect(page.locator('article.card:visible')).toHaveCount(0);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the menu closes when an in-page link is followed (Categories), and after any link', async ({ page }) => {
+    await page.goto('/');
+    await hydrated(page);
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await nav.getByRole('link', { name: 'Categories' }).click();
+    await expect(page).toHaveURL(/\/#categories$/);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(nav.getByRole('link', { name: 'Submit Server' })).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Browse by Category' })).toBeInViewport();
+
+    // Back to a page left with the menu open (the back/forward cache keeps pages as they were).
+    await toggle.click();
+    await nav.getByRole('link', { name: 'Help' }).click();
+    await expect(page).toHaveURL(/\/help$/);
+    await page.goBack();
+    await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+});
+
+test('the hero search box shows the search a /?search= link opened, and empties when it is cleared', async ({
+  page,
+}) => {
+  await page.goto('/?search=bitcoin');
+  await hydrated(page);
+  const hero = page.getByRole('searchbox', { name: 'Search servers' });
+  await expect(hero).toHaveValue('bitcoin');
+  await page.locator('#servers').getByRole('button', { name: 'Clear search' }).click();
+  await expect(hero).toHaveValue('');
+});
+
+test('no page puts a style element in its body or starts a required select with a chosen option', async ({ page }) => {
+  for (const path of [
+    '/',
+    '/servers',
+    '/best-gaming-discord',
+    '/best-crypto-discord/bitcoin-discord',
+    '/server/apex-legends-hub',
+    '/submit-server',
+    '/submit-server/received',
+    '/help',
+    '/contact',
+    '/saved',
+    '/offline',
+    '/best-nothing-discord',
+    '/server/qqqq-zzzz-none',
+    '/admin',
+  ]) {
+    // As served, before any script runs.
+    const html = await (await page.request.get(path)).text();
+    const body = html.slice(html.indexOf('<body'));
+    expect(body, `${path}: style element in body`).not.toMatch(/<style[\s>]/);
+    for (const select of body.match(/<select\b[^>]*\srequired[^>]*>\s*<option\b[^>]*>/g) ?? []) {
+      expect(select, `${path}: a required select's first option must have an empty value`).toMatch(
+        /<option\b[^>]*\svalue=""/,
+      );
+    }
+  }
+});
