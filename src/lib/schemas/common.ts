@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { isPublicHostname } from '../url-safety';
 
+// No generated code: zod otherwise probes `new Function('')` on first use, which the site's CSP
+// (no 'unsafe-eval') refuses and reports as a violation on every page that validates a form.
+z.config({ jitless: true });
+
 /** C0/C1 control characters other than tab, newline and carriage return. */
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TARGET_TYPES } from '../enums';
+// Loads the shared zod settings (jitless: no eval under the CSP).
+import './common';
 
 const shortText = (max: number) => z.string().trim().max(max).optional();
 
