@@ -33,7 +33,10 @@ export default defineConfig({
     // renderToString instead of a web-stream render per island: islands here are synchronous (no
     // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.
     react({ experimentalDisableStreaming: true }),
-    sitemap({ filter: (page) => !/not-found|\/admin|\/404|\/saved|\/offline|\/received/.test(page) }),
+    sitemap({
+      filter: (page) =>
+        !/not-found|\/admin|\/404|\/saved|\/offline|\/received|\/contact\/sent|\/newsletter\//.test(page),
+    }),
     // Sends Astro's policy as a header (Node and Cloudflare) instead of a <meta> element.
     staticHeaders(),
     // Astro's island style element goes in the head, where a style element belongs.

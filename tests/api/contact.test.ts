@@ -51,11 +51,11 @@ describe('POST /api/contact', () => {
     expect(await countRows(t.client, 'contact_messages')).toBe(0);
   });
 
-  it('redirects a form post to /contact?sent=1, or back with the error and fields', async () => {
+  it('redirects a form post to /contact/sent, or back with the error and fields', async () => {
     t = await createTestApp();
     const ok = await postForm(t.app, '/api/contact', valid());
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe('/contact?sent=1');
+    expect(ok.headers.get('location')).toBe('/contact/sent');
     const bad = await postForm(t.app, '/api/contact', valid({ email: 'x' }));
     const location = new URL(bad.headers.get('location') ?? '', ORIGIN);
     expect(location.pathname).toBe('/contact');

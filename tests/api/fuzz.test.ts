@@ -45,7 +45,7 @@ const TARGETS: Target[] = [
       "SELECT (SELECT count(*) FROM newsletter_subscribers) || '/' || (SELECT count(*) FROM user_interactions WHERE target_type = 'newsletter')",
     keys: ['email', 'website'],
     valid: () => ({ email: 'someone@example.com' }),
-    accepted: (r) => r.status === 201 || (r.headers.get('location') ?? '').includes('newsletter=subscribed'),
+    accepted: (r) => r.status === 201 || r.headers.get('location') === '/newsletter/subscribed',
   },
   {
     path: '/api/newsletter/unsubscribe',
@@ -67,7 +67,7 @@ const TARGETS: Target[] = [
     stored: 'SELECT count(*) FROM contact_messages',
     keys: ['name', 'email', 'subject', 'message', 'priority', 'website'],
     valid: () => ({ name: 'Fuzz', email: 'f@example.com', subject: 'general', message: 'A long enough message' }),
-    accepted: (r) => r.status === 201 || r.headers.get('location') === '/contact?sent=1',
+    accepted: (r) => r.status === 201 || r.headers.get('location') === '/contact/sent',
   },
   {
     path: '/api/events',

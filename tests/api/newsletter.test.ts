@@ -60,11 +60,11 @@ describe('POST /api/newsletter', () => {
     expect(await countRows(t.client, 'user_interactions')).toBe(0);
   });
 
-  it('redirects form posts home with subscribed, already_subscribed or invalid', async () => {
+  it('redirects a form post to the thank-you page, or home with already_subscribed or invalid', async () => {
     t = await createTestApp();
     const first = await postForm(t.app, '/api/newsletter', { email: 'form@example.com', website: '' });
     expect(first.status).toBe(303);
-    expect(first.headers.get('location')).toBe('/?newsletter=subscribed#newsletter');
+    expect(first.headers.get('location')).toBe('/newsletter/subscribed');
     const again = await postForm(t.app, '/api/newsletter', { email: 'form@example.com' });
     expect(again.headers.get('location')).toBe('/?newsletter=already_subscribed#newsletter');
     const bad = await postForm(t.app, '/api/newsletter', { email: 'nope' });

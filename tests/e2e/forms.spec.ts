@@ -230,7 +230,9 @@ test('without JavaScript a refused contact message and newsletter signup come ba
   const email = `${unique('ada')}@example.com`;
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page).toHaveURL(/\/contact\?sent=1$/);
+  await expect(page).toHaveURL(/\/contact\/sent$/);
+  // Without JavaScript the page itself says the message went out (not a blank form again).
+  await expect(page.getByRole('heading', { name: 'Message Sent!' })).toBeVisible();
   expect(await site.db.select().from(contactMessages).where(eq(contactMessages.email, email))).toHaveLength(1);
 
   await page.goto('/');
@@ -241,6 +243,13 @@ test('without JavaScript a refused contact message and newsletter signup come ba
     'Email address must look like name@example.com.',
   );
   await expect(page.locator('#newsletter').getByLabel('Email address')).toHaveValue('reader@localhost');
+  await page
+    .locator('#newsletter')
+    .getByLabel('Email address')
+    .fill(`${unique('reader')}@example.com`);
+  await page.locator('#newsletter').getByRole('button', { name: 'Subscribe' }).click();
+  await expect(page).toHaveURL(/\/newsletter\/subscribed$/);
+  await expect(page.getByRole('heading', { name: 'Thanks for subscribing!' })).toBeVisible();
   await context.close();
 });
 

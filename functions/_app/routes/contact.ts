@@ -51,7 +51,7 @@ export const contactRoutes = (deps: AppDeps) =>
           console.warn(`[${requestIdOf(c)}] premium conversion not recorded:`, err);
         }
       }
-      if (kind === 'form') return c.redirect('/contact?sent=1', 303);
+      if (kind === 'form') return c.redirect('/contact/sent', 303);
       return c.json({ message: { id: message.id, status: message.status } }, 201);
     } catch (err) {
       return formFailure(c, CONTACT_FORM, err, body);

@@ -74,7 +74,7 @@ export const newsletterRoutes = (deps: AppDeps) =>
         // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
         console.warn(`[${requestIdOf(c)}] newsletter signup not tracked:`, err);
       }
-      if (kind === 'form') return c.redirect(home('subscribed'), 303);
+      if (kind === 'form') return c.redirect('/newsletter/subscribed', 303);
       const { id, status } = result.subscriber;
       return c.json({ subscriber: { id, email: result.subscriber.email, status } }, 201);
     })
