@@ -1,40 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { type BrowserContext, test as base, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { asc } from 'drizzle-orm';
-import { type Db, openDb } from '../../db/client';
+import type { Db } from '../../db/client';
 import { createOperator } from '../../db/queries/operators';
 import { userInteractions } from '../../db/schema';
-import { loadEnv } from '../../functions/_app/env';
-import { startNodeServer } from '../../functions/_app/node';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
+import { testWithOwnSite } from './own-site';
 
 /**
- * A site of its own for this file, as `npm start` serves it: the dashboard figures are totals over
- * the whole database, so rows written by other specs on the shared worker site must not be there.
+ * A site of its own for this file: the dashboard figures are totals over the whole database, so
+ * rows written by other specs on the shared worker site must not be there.
  */
-const test = base.extend<object, { own: { baseURL: string; db: Db } }>({
-  own: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
-    async ({}, use) => {
-      const dir = mkdtempSync(join(tmpdir(), 'guildrank-analytics-'));
-      const dbUrl = `file:${join(dir, 'site.db')}`;
-      const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
-      const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
-      const server = await startNodeServer({ env, buildsDir, log: () => {} });
-      const { db, client } = await openDb({ url: dbUrl });
-      await use({ baseURL: `http://127.0.0.1:${server.port}`, db });
-      client.close();
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(buildsDir, { recursive: true, force: true });
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  baseURL: async ({ own }, use) => use(own.baseURL),
-});
+const test = testWithOwnSite('analytics');
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -85,15 +62,15 @@ async function subscribe(page: Page) {
   await expect(box.getByText('Thanks for subscribing!')).toBeVisible();
 }
 
-test.beforeEach(async ({ own }) => {
+test.beforeEach(async ({ site }) => {
   // Every test counts from an empty table on this file's own site.
-  await own.db.delete(userInteractions);
+  await site.db.delete(userInteractions);
 });
 
 test('every tracked action in Chromium stores exactly one row of its own kind and SPEC value', async ({
   page,
   context,
-  own,
+  site,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await standInInvites(context);
@@ -102,35 +79,35 @@ test('every tracked action in Chromium stores exactly one row of its own kind an
   await page.goto('/server/apex-legends-hub');
   await hydrated(page);
   const session = await sessionOf(page);
-  expect((await settled(own.db, 1)).map((r) => r.line)).toEqual(['view server 0']);
+  expect((await settled(site.db, 1)).map((r) => r.line)).toEqual(['view server 0']);
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await settled(own.db, 2);
+  await settled(site.db, 2);
   await page.getByRole('button', { name: 'Saved', exact: true }).click();
-  await settled(own.db, 3);
+  await settled(site.db, 3);
   await page.getByRole('button', { name: 'Share' }).click();
   await expect(page.getByRole('button', { name: 'Link copied!' })).toBeVisible();
-  await settled(own.db, 4);
+  await settled(site.db, 4);
 
   await page.getByRole('button', { name: 'Report' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report Apex Legends Hub' });
   await dialog.getByRole('radio', { name: 'Spam or scam' }).check();
   await dialog.getByRole('button', { name: 'Submit Report' }).click();
   await expect(page.getByRole('heading', { name: 'Reported' })).toBeVisible();
-  await settled(own.db, 5);
+  await settled(site.db, 5);
 
   await joinPremium(page);
-  await settled(own.db, 6);
+  await settled(site.db, 6);
 
   await subscribe(page);
-  await settled(own.db, 7);
+  await settled(site.db, 7);
 
   // The premium call to action on the help page leads to the contact form, Premium subject picked.
   await page.goto('/help');
   await page.getByRole('link', { name: 'Ask about Premium' }).click();
   await expect(page).toHaveURL(/\/contact\?subject=premium$/);
   await hydrated(page);
-  await settled(own.db, 8);
+  await settled(site.db, 8);
   await expect(page.getByLabel('Subject')).toHaveValue('premium');
   await page.getByLabel('Name').fill('Ada');
   await page.getByLabel('Email').fill(`${unique('owner')}@example.com`);
@@ -138,7 +115,7 @@ test('every tracked action in Chromium stores exactly one row of its own kind an
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page.getByRole('heading', { name: 'Message Sent!' })).toBeVisible();
 
-  const stored = await settled(own.db, 9);
+  const stored = await settled(site.db, 9);
   expect(stored.map((r) => r.line)).toEqual([
     'view server 0',
     'save server 0',
@@ -158,7 +135,7 @@ test('every tracked action in Chromium stores exactly one row of its own kind an
 test('after one scripted visit the dashboard shows 1 click worth 5, 1 signup worth 2 and revenue 7', async ({
   page,
   context,
-  own,
+  site,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await standInInvites(context);
@@ -171,10 +148,10 @@ test('after one scripted visit the dashboard shows 1 click worth 5, 1 signup wor
   await expect(page.getByRole('button', { name: 'Link copied!' })).toBeVisible();
   await joinPremium(page);
   await subscribe(page);
-  await settled(own.db, 5);
+  await settled(site.db, 5);
 
   const email = `${unique('admin')}@example.com`;
-  await createOperator(own.db, { email, password: 'a long operator password', role: 'admin' });
+  await createOperator(site.db, { email, password: 'a long operator password', role: 'admin' });
   await page.goto('/admin');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long operator password');

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { type Db, openDb } from '../../db/client';
+import { migrateDb } from '../../db/migrate';
+import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
 
@@ -14,26 +16,48 @@ export interface SiteServer {
 }
 
 /**
- * One production server per worker, as `npm start` runs it: its own seeded database in a
- * temp dir, its own build folder and a free port.
+ * Starts the production server as `npm start` does, on its own database in a temp dir, its own
+ * build folder and a free port; `prepare` adds rows (after migrating) before the first build.
+ * Answers the site and a function that stops it and removes everything it made.
  */
-export const test = base.extend<{ site: SiteServer }, { workerSite: SiteServer }>({
-  workerSite: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
-    async ({}, use) => {
-      const dir = mkdtempSync(join(tmpdir(), 'guildrank-e2e-'));
-      const dbUrl = `file:${join(dir, 'site.db')}`;
-      const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
-      // Builds go inside the project: Astro stages prerender chunks beside an output folder within
-      // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
-      const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
-      const server = await startNodeServer({ env, buildsDir, log: () => {} });
-      const { db, client } = await openDb({ url: dbUrl });
-      await use({ baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl });
+export async function startSite(
+  name: string,
+  prepare?: (db: Db) => Promise<void>,
+): Promise<{ site: SiteServer; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), `guildrank-${name}-`));
+  const dbUrl = `file:${join(dir, 'site.db')}`;
+  if (prepare) {
+    const seeding = await openDb({ url: dbUrl });
+    await migrateDb(seeding.db);
+    await seedIfEmpty(seeding.db);
+    await prepare(seeding.db);
+    seeding.client.close();
+  }
+  const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
+  // Builds go inside the project: Astro stages prerender chunks beside an output folder within
+  // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
+  const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
+  const server = await startNodeServer({ env, buildsDir, log: () => {} });
+  const { db, client } = await openDb({ url: dbUrl });
+  return {
+    site: { baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl },
+    stop: async () => {
       client.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(buildsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One production server per worker (startSite), shared by the specs that use this `test`. */
+export const test = base.extend<{ site: SiteServer }, { workerSite: SiteServer }>({
+  workerSite: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+    async ({}, use) => {
+      const { site, stop } = await startSite('e2e');
+      await use(site);
+      await stop();
     },
     { scope: 'worker', timeout: 180_000 },
   ],
