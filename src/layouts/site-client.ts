@@ -2,38 +2,31 @@
 // analytics session id on the links the server records (/go joins, the premium call to action).
 import { sessionId } from '~/lib/analytics';
 
-/** Shows the initials behind a server icon whose image is missing or failed. */
-function markFailed(img: HTMLImageElement) {
-  img.dataset.failed = '';
+/**
+ * Marks a server icon's state: `data-loaded` puts a loaded image on its white tile, `data-failed`
+ * hides a missing or broken one; until then, and without JavaScript, the initials show through.
+ */
+function markIcon(img: HTMLImageElement, state: 'loaded' | 'failed') {
+  img.dataset[state] = '';
 }
 
-document.addEventListener(
-  'error',
-  (event) => {
-    const t = event.target;
-    if (t instanceof HTMLImageElement && t.classList.contains('icon-img')) markFailed(t);
-  },
-  true,
-);
+for (const [type, state] of [
+  ['load', 'loaded'],
+  ['error', 'failed'],
+] as const) {
+  document.addEventListener(
+    type,
+    (event) => {
+      const t = event.target;
+      if (t instanceof HTMLImageElement && t.classList.contains('icon-img')) markIcon(t, state);
+    },
+    true,
+  );
+}
+// Images that settled before this script ran fired their events unheard.
 for (const img of document.querySelectorAll<HTMLImageElement>('img.icon-img')) {
-  if (img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(img);
-}
-
-/** Shows a loaded icon on its white tile (until then, and without JavaScript, the initials show through). */
-function markLoaded(img: HTMLImageElement) {
-  img.dataset.loaded = '';
-}
-
-document.addEventListener(
-  'load',
-  (event) => {
-    const t = event.target;
-    if (t instanceof HTMLImageElement && t.classList.contains('icon-img')) markLoaded(t);
-  },
-  true,
-);
-for (const img of document.querySelectorAll<HTMLImageElement>('img.icon-img')) {
-  if (img.complete && img.naturalWidth > 0) markLoaded(img);
+  if (!img.complete || !img.getAttribute('src')) continue;
+  markIcon(img, img.naturalWidth > 0 ? 'loaded' : 'failed');
 }
 
 /**

@@ -1,44 +1,24 @@
 // The public rate limits on Cloudflare: the Worker in workerd (wrangler dev, with wrangler.toml's
 // own [[ratelimits]] entries, which miniflare simulates) refuses through the binding.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeRateLimit, RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
-import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
-import { createTestDb, type TestDb } from '../helpers/db';
 import { declaredRateLimits, rateLimitsToml } from '../helpers/wrangler-config';
-import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
+import { type EdgeStack, startEdgeStack, type WranglerDev } from '../helpers/wrangler-dev';
 
-const TOKEN = 'edge-rate-limit-token';
-
-let tdb: TestDb;
-let libsql: LibsqlHttpServer;
 let worker: WranglerDev;
+let stack: EdgeStack | undefined;
 
 beforeAll(async () => {
-  tdb = await createTestDb();
-  libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: TOKEN });
-  const assets = join(tdb.dir, 'assets');
-  mkdirSync(assets, { recursive: true });
-  writeFileSync(join(assets, 'index.html'), '<!doctype html><title>GuildRank</title><h1>Home</h1>');
-  worker = await startWranglerDev({
-    dir: join(tdb.dir, 'wrangler'),
-    assets,
+  stack = await startEdgeStack({
+    assets: { 'index.html': '<!doctype html><title>GuildRank</title><h1>Home</h1>' },
     // The production entries, exactly as wrangler.toml declares them.
     extraConfig: rateLimitsToml(declaredRateLimits()),
-    vars: {
-      DATABASE_URL: libsql.url,
-      DATABASE_AUTH_TOKEN: TOKEN,
-      IP_HASH_SECRET: 'edge-rate-limit-ip-secret-0123456789abcdef',
-      SESSION_SECRET: 'edge-rate-limit-session-secret-0123456789ab',
-    },
   });
+  ({ worker } = stack);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await libsql?.stop();
-  tdb?.cleanup();
+  await stack?.stop();
 });
 
 /** A contact form post that fails validation (400): it is counted before it is read, and stores nothing. */

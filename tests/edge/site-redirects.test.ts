@@ -1,49 +1,34 @@
 // Paths without a page on Cloudflare: the Worker (functions/worker.ts in workerd through wrangler
 // dev, wrangler.toml's assets settings) over a libSQL database reached by HTTP.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, updateServer } from '../../db/queries/servers';
-import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
-import { createTestDb, type TestDb } from '../helpers/db';
-import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
+import { type EdgeStack, startEdgeStack, type WranglerDev } from '../helpers/wrangler-dev';
 
-const TOKEN = 'edge-redirect-token';
-
-let tdb: TestDb;
-let libsql: LibsqlHttpServer;
 let worker: WranglerDev;
+let stack: EdgeStack | undefined;
+
+const page = (title: string) => `<!doctype html><title>${title}</title><p>__REQUESTED_SLUG__</p>`;
 
 beforeAll(async () => {
-  tdb = await createTestDb();
-  const renamed = await createServer(tdb.db, { name: 'Pixel Raiders', category: 'Gaming' });
-  await updateServer(tdb.db, renamed.id, { name: 'Retro Legends' });
-  libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: TOKEN });
-  const assets = join(tdb.dir, 'assets');
-  mkdirSync(join(assets, 'server'), { recursive: true });
-  const page = (title: string) => `<!doctype html><title>${title}</title><p>__REQUESTED_SLUG__</p>`;
-  writeFileSync(join(assets, 'index.html'), page('Home'));
-  writeFileSync(join(assets, 'best-gaming-discord.html'), page('Gaming'));
-  writeFileSync(join(assets, 'server', 'retro-legends.html'), page('Retro Legends'));
-  writeFileSync(join(assets, '404.html'), page('Page Not Found'));
-  writeFileSync(join(assets, 'server-not-found.html'), page('Server not found'));
-  writeFileSync(join(assets, 'category-not-found.html'), page('Category Not Found'));
-  worker = await startWranglerDev({
-    dir: join(tdb.dir, 'wrangler'),
-    assets,
-    vars: {
-      DATABASE_URL: libsql.url,
-      DATABASE_AUTH_TOKEN: TOKEN,
-      IP_HASH_SECRET: 'edge-redirect-ip-secret-0123456789abcdef01',
-      SESSION_SECRET: 'edge-redirect-session-secret-0123456789abc',
+  stack = await startEdgeStack({
+    prepare: async (tdb) => {
+      const renamed = await createServer(tdb.db, { name: 'Pixel Raiders', category: 'Gaming' });
+      await updateServer(tdb.db, renamed.id, { name: 'Retro Legends' });
+    },
+    assets: {
+      'index.html': page('Home'),
+      'best-gaming-discord.html': page('Gaming'),
+      'server/retro-legends.html': page('Retro Legends'),
+      '404.html': page('Page Not Found'),
+      'server-not-found.html': page('Server not found'),
+      'category-not-found.html': page('Category Not Found'),
     },
   });
+  ({ worker } = stack);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await libsql?.stop();
-  tdb?.cleanup();
+  await stack?.stop();
 });
 
 const get = (path: string) => fetch(`${worker.url}${path}`, { redirect: 'manual' });

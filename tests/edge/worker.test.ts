@@ -1,52 +1,36 @@
 // The Cloudflare entry (functions/worker.ts) built by wrangler and run in workerd,
 // against a libSQL database over HTTP (the Hrana fixture over a real file).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../db/queries/servers';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from '../../functions/_app/middleware/security-headers';
 import { renderHeadersFile } from '../../src/integrations/headers';
-import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
-import { createTestDb, type TestDb } from '../helpers/db';
-import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
+import type { LibsqlHttpServer } from '../fixtures/libsql-http-server';
+import type { TestDb } from '../helpers/db';
+import { type EdgeStack, startEdgeStack, type WranglerDev } from '../helpers/wrangler-dev';
 
 const HASH = 'sha256-edgeTestInlineScriptHash0000000000000000000=';
 const POLICY = `${BASE_CONTENT_SECURITY_POLICY} '${HASH}'`;
-const TOKEN = 'edge-test-token';
-
 let tdb: TestDb;
 let libsql: LibsqlHttpServer;
 let worker: WranglerDev;
+let stack: EdgeStack | undefined;
 
 beforeAll(async () => {
-  tdb = await createTestDb();
-  libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: TOKEN });
-  const assets = join(tdb.dir, 'assets');
-  mkdirSync(assets, { recursive: true });
-  writeFileSync(join(assets, 'index.html'), '<!doctype html><title>GuildRank</title><h1>Home</h1>');
-  writeFileSync(join(assets, '404.html'), '<!doctype html><title>Not found</title><h1>Page not found</h1>');
-  writeFileSync(
-    join(assets, 'server-not-found.html'),
-    '<!doctype html><title>Server not found</title><p>No server called “__REQUESTED_SLUG__”.</p>',
-  );
-  writeFileSync(join(assets, CSP_POLICY_FILE), `${POLICY}\n`);
-  writeFileSync(join(assets, '_headers'), renderHeadersFile(POLICY));
-  worker = await startWranglerDev({
-    dir: join(tdb.dir, 'wrangler'),
-    assets,
-    vars: {
-      DATABASE_URL: libsql.url,
-      DATABASE_AUTH_TOKEN: TOKEN,
-      IP_HASH_SECRET: 'edge-test-ip-secret-0123456789abcdef0123',
-      SESSION_SECRET: 'edge-test-session-secret-0123456789abcdef',
+  stack = await startEdgeStack({
+    assets: {
+      'index.html': '<!doctype html><title>GuildRank</title><h1>Home</h1>',
+      '404.html': '<!doctype html><title>Not found</title><h1>Page not found</h1>',
+      'server-not-found.html':
+        '<!doctype html><title>Server not found</title><p>No server called “__REQUESTED_SLUG__”.</p>',
+      [CSP_POLICY_FILE]: `${POLICY}\n`,
+      _headers: renderHeadersFile(POLICY),
     },
   });
+  ({ tdb, libsql, worker } = stack);
 }, 240_000);
 
 afterAll(async () => {
-  await worker?.stop();
-  await libsql?.stop();
-  tdb?.cleanup();
+  await stack?.stop();
 });
 
 const post = (path: string, body: unknown) =>

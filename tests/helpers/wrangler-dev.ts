@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { randomSecret } from '../../functions/_app/env';
+import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb, type TestDb } from './db';
 
 /** A free TCP port on loopback (the OS picks it; we release it for the child to take). */
 export const freePort = () =>
@@ -138,4 +141,55 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
     await new Promise((ok) => setTimeout(ok, 250));
   }
   return { url, output: () => out, stop };
+}
+
+/** The Worker in workerd over a libSQL database reached by HTTP, with the pieces a test reads. */
+export interface EdgeStack {
+  tdb: TestDb;
+  libsql: LibsqlHttpServer;
+  worker: WranglerDev;
+  /** Stops the Worker and the database server, and deletes the folder. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * A fresh migrated database (`prepare` writes its rows), served over HTTP as Turso would, and
+ * the real Worker in workerd with `assets` (path under the assets folder -> content) as its
+ * static files and random secrets of production length.
+ */
+export async function startEdgeStack(options: {
+  assets: Record<string, string>;
+  prepare?: (tdb: TestDb) => Promise<void>;
+  extraConfig?: string;
+}): Promise<EdgeStack> {
+  const token = randomSecret();
+  const tdb = await createTestDb();
+  await options.prepare?.(tdb);
+  const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: token });
+  const assets = join(tdb.dir, 'assets');
+  for (const [path, content] of Object.entries(options.assets)) {
+    mkdirSync(dirname(join(assets, path)), { recursive: true });
+    writeFileSync(join(assets, path), content);
+  }
+  const worker = await startWranglerDev({
+    dir: join(tdb.dir, 'wrangler'),
+    assets,
+    ...(options.extraConfig ? { extraConfig: options.extraConfig } : {}),
+    vars: {
+      DATABASE_URL: libsql.url,
+      DATABASE_AUTH_TOKEN: token,
+      IP_HASH_SECRET: randomSecret(),
+      SESSION_SECRET: randomSecret(),
+    },
+  });
+  return {
+    tdb,
+    libsql,
+    worker,
+    stop: async () => {
+      await worker.stop();
+      await libsql.stop();
+      tdb.cleanup();
+    },
+  };
 }
