@@ -2,21 +2,11 @@ import { Hono } from 'hono';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { getJoinTarget } from '../../../db/queries/outbound';
 import { conversionValue, PREMIUM_CTA_PLACES, type PremiumCtaPlace } from '../../../src/lib/enums';
+import { joinTarget } from '../../../src/lib/invite';
 import { sessionIdParam } from '../../../src/lib/schemas/interaction';
 import { type AppDeps, type AppEnv, requestIdOf } from '../context';
 import { admit } from '../lib/request';
 import { RATE_LIMITS } from '../middleware/rate-limit';
-
-/** The stored link as an absolute http(s) URL, or null: nothing else is ever a redirect target. */
-function safeTarget(link: string | null): string | null {
-  if (!link) return null;
-  try {
-    const url = new URL(link);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The tab's analytics session id a site link carries (`?s=`, added by site-client as the link is
@@ -68,7 +58,7 @@ export const goRoutes = (deps: AppDeps) =>
       if (admitted) await admitted;
       const slug = c.req.param('slug').trim().toLowerCase();
       const server = slug.length <= 100 ? await getJoinTarget(deps.db, slug) : null;
-      const target = safeTarget(server?.affiliate_link ?? null);
+      const target = joinTarget(server?.affiliate_link);
       if (!server || !target) {
         const page = await deps.staticSite?.(c);
         if (page) {
