@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
+import { escapeHtml } from './lib/html';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
@@ -24,8 +25,6 @@ export interface EdgeContext {
  * (functions/_app/static.ts, which cannot be bundled for the edge because it reads files).
  */
 export const edgeNotFoundPage = notFoundScreenPath;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 interface EdgeRuntime {
   app: ReturnType<typeof createApp>;

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { escapeHtml } from './lib/html';
 import { notFoundScreenPath } from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
@@ -173,7 +174,3 @@ export function createPageReader(getRoot: () => string | null) {
     return readFile(file, 'utf8').catch(() => null);
   };
 }
-
-/** Escapes text for HTML element content and attributes. */
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -10,13 +10,10 @@
 //   `data-form-alert`, which is hidden until there is something to say.
 // Attribute values in built HTML are always quoted and escaped (Astro and React both escape `"`,
 // `<` and `>`), so a tag ends at the first `>`.
+import { escapeHtml } from './html';
 
 /** Fields never written back into a page: the honeypot, the bot check's token. */
 const NEVER_ECHOED = new Set(['website', 'cf-turnstile-response']);
-
-/** Escapes text for HTML element content and attribute values. */
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** What to show in a refused form. */
 export interface FormProblem {

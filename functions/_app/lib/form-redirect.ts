@@ -6,7 +6,7 @@ import { ApiError } from './errors';
 import { fillFormPage } from './form-page';
 import { type BodyKind, readBody } from './validate';
 
-export { escapeHtml } from './form-page';
+export { escapeHtml } from './html';
 
 /** A public form that works without JavaScript: where it lives and what its fields are called. */
 export interface PublicForm {
