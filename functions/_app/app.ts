@@ -28,9 +28,12 @@ const errorJson = (code: string, message: string, issues?: ErrorBody['error']['i
 const apiErrorAnswer = (err: ApiError) =>
   secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
 
+/** Where a URL's path starts (after the scheme and host), without parsing the URL. */
+const pathStart = (url: string): number => url.indexOf('/', url.indexOf('//') + 2);
+
 /** Whether a URL's path is the API's or the operator console's (answers no cache may keep). */
 const isPrivateUrl = (url: string): boolean => {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const start = pathStart(url);
   return url.startsWith('/api/', start) || url.startsWith('/admin', start);
 };
 
@@ -49,10 +52,7 @@ function withNoStore(res: Response): Response {
 }
 
 /** Whether a URL's path is under /api/. */
-const isApiUrl = (url: string): boolean => {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  return url.startsWith('/api/', start);
-};
+const isApiUrl = (url: string): boolean => url.startsWith('/api/', pathStart(url));
 
 /**
  * Builds the one Hono app behind every runtime: the Node server (`npm start`), the
