@@ -25,6 +25,8 @@ const PHONE_PAGES: [name: string, path: string][] = [
   ['server', '/server/apex-legends-hub'],
   ['submit', '/submit-server'],
   ['submit-received', '/submit-server/received?email=owner%40example.com'],
+  ['message-sent', '/contact/sent'],
+  ['newsletter-subscribed', '/newsletter/subscribed'],
   ['help', '/help'],
   ['contact', '/contact'],
   ['saved', '/saved'],

@@ -107,6 +107,8 @@ const PAGES: [string, string, number][] = [
   ['server with long words', `/server/${LONG_SLUG}`, 200],
   ['submit', '/submit-server', 200],
   ['submit received', '/submit-server/received?email=someone%40example.com', 200],
+  ['message sent', '/contact/sent', 200],
+  ['newsletter subscribed', '/newsletter/subscribed', 200],
   ['help', '/help', 200],
   ['contact', '/contact', 200],
   ['saved', '/saved', 200],
