@@ -194,3 +194,11 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown, labels?
   if (!result.success) throw validationError(result.error, labels);
   return result.data;
 }
+
+/**
+ * The hook every `zValidator(target, schema, validationHook)` passes: a failed parse throws the
+ * 400 envelope naming each bad field, which `app.onError` answers (one error envelope).
+ */
+export function validationHook(result: { success: true } | { success: false; error: z.ZodError }): void {
+  if (!result.success) throw validationError(result.error);
+}
