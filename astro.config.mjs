@@ -2,6 +2,7 @@
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
+import { processEnv, toolEnv } from './functions/_app/env.ts';
 import {
   CSP_DIRECTIVES,
   CSP_SCRIPT_RESOURCES,
@@ -10,25 +11,26 @@ import {
 import { staticHeaders } from './src/integrations/headers.ts';
 import { islandStylesInHead } from './src/integrations/island-styles.ts';
 
-// SITE_URL gives canonical URLs and the sitemap their origin.
-const site = process.env.SITE_URL || 'http://localhost:4321';
+// SITE_URL gives canonical URLs and the sitemap their origin; the build tools' variables are read beside it.
+const site = processEnv().SITE_URL;
+const tools = toolEnv();
 
 export default defineConfig({
   site,
   // Each builder (npm start, a test worker, a bench run) keeps its own cache, so concurrent
   // builds never share the incremental-build manifest.
-  cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
+  cacheDir: tools.ASTRO_CACHE_DIR,
   // Server pages carry a cacheKey (their row's updated_at and the content version): a rebuild
   // after one approval re-renders only what changed and copies the rest. Only where builds
   // follow each other with the cache kept (the server `npm start` runs sets ASTRO_INCREMENTAL=1):
   // on a one-off build the cache is pure cost (a second copy of every page, per-render tracking).
-  experimental: { incrementalBuild: process.env.ASTRO_INCREMENTAL === '1' },
+  experimental: { incrementalBuild: tools.ASTRO_INCREMENTAL },
   output: 'static',
   trailingSlash: 'never',
   // One file per page (server/x.html), not a folder per page (server/x/index.html): creating
   // ten thousand folders cost more than rendering the pages. URLs are the same either way.
   // Four pages in flight: one renders while the others' files are written.
-  build: { format: 'file', inlineStylesheets: 'never', concurrency: Number(process.env.ASTRO_BUILD_CONCURRENCY || 4) },
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: tools.ASTRO_BUILD_CONCURRENCY },
   integrations: [
     // renderToString instead of a web-stream render per island: islands here are synchronous (no
     // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.

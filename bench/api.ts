@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
+import { countRows } from '../db/queries/maintenance';
 import { createApp } from '../functions/_app/app';
 import { loadEnv } from '../functions/_app/env';
 import type { BenchModule, BenchSection } from './types';
@@ -194,8 +195,6 @@ export const bench: BenchModule = async (ctx) => {
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const helloAddress = helloServer.address();
     const helloUrl = `http://127.0.0.1:${typeof helloAddress === 'object' && helloAddress ? helloAddress.port : 0}/hello`;
-    const count = async (table: string) =>
-      Number((await client.execute(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n ?? 0);
 
     try {
       const size = n.toLocaleString('en-US');
@@ -212,7 +211,7 @@ export const bench: BenchModule = async (ctx) => {
         // Warm-up (JIT, statement caches), not measured.
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
         await settled();
-        const before = await count(table);
+        const before = await countRows(client, table);
         const answeredBefore = answered.get(`${base}${path}`) ?? 0;
         // Several adjacent pairs (hello-world, then the endpoint); the row is the pair with the
         // median ratio, so one disturbed second on this shared machine does not make the figure.
@@ -227,7 +226,7 @@ export const bench: BenchModule = async (ctx) => {
           pairs.push({ hello, r, ratio: r.rps / hello });
         }
         await settled();
-        const stored = (await count(table)) - before;
+        const stored = (await countRows(client, table)) - before;
         const ok = (answered.get(`${base}${path}`) ?? 0) - answeredBefore;
         const ratios = pairs.map((p) => p.ratio).sort((a, b) => a - b);
         const median = pairs.find((p) => p.ratio === ratios[Math.floor(ratios.length / 2)])!;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
+import { countRows } from '../db/queries/maintenance';
 import { createOperator } from '../db/queries/operators';
 import { insertSubmission } from '../db/queries/submissions';
 import { seedIfEmpty } from '../db/seed';
@@ -82,7 +83,7 @@ export const bench: BenchModule = async (ctx) => {
     await seedIfEmpty(db);
     if (extra) await insertFakeServers(client, extra);
     await createOperator(db, { email: 'bench@example.com', password: PASSWORD, role: 'admin' });
-    const total = Number((await client.execute('SELECT count(*) AS n FROM discord_servers')).rows[0]!.n);
+    const total = await countRows(client, 'discord_servers');
     client.close();
 
     let builds = 0;

@@ -16,8 +16,11 @@ function countHtml(dir: string): number {
   return n;
 }
 
-/** A bare Astro project that renders one trivial page per server row: the baseline. */
-function writeBareProject(dir: string): void {
+/**
+ * A bare Astro project that renders one trivial page per server row of the database at `url`:
+ * the baseline. Another project, so the URL is written into its page rather than read from our environment.
+ */
+function writeBareProject(dir: string, url: string): void {
   mkdirSync(join(dir, 'src', 'pages'), { recursive: true });
   writeFileSync(
     join(dir, 'astro.config.mjs'),
@@ -28,7 +31,7 @@ function writeBareProject(dir: string): void {
     `---
 import { createClient } from '@libsql/client';
 export async function getStaticPaths() {
-  const client = createClient({ url: process.env.DATABASE_URL });
+  const client = createClient({ url: ${JSON.stringify(url)} });
   const { rows } = await client.execute('SELECT id, name FROM discord_servers');
   client.close();
   return rows.map((r) => ({ params: { id: String(r.id) }, props: { name: String(r.name) } }));
@@ -46,7 +49,6 @@ export const bench: BenchModule = async (ctx) => {
   // The bare project must sit inside the repo so it resolves the same node_modules.
   const bare = join(ctx.root, '.tmp', 'bench-bare');
   rmSync(bare, { recursive: true, force: true });
-  writeBareProject(bare);
   const astro = join(ctx.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const sizes = ctx.quick ? [1_000] : [1_000, 10_000];
   /** Site/bare pairs per size. */
@@ -72,6 +74,7 @@ export const bench: BenchModule = async (ctx) => {
       await seedIfEmpty(db);
       await insertFakeServers(client, n);
       client.close();
+      writeBareProject(bare, url);
       const env = {
         DATABASE_URL: url,
         ASTRO_TELEMETRY_DISABLED: '1',

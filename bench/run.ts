@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setProcessEnv } from '../functions/_app/env';
 import type { BenchModule, BenchSection } from './types';
 
 /** Modules in the order they run; each is bench/<name>.ts exporting `bench`. */
@@ -13,7 +14,7 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { typ
 const only = values.only?.split(',');
 const root = process.cwd();
 const tmp = mkdtempSync(join(tmpdir(), 'guildrank-bench-'));
-process.env.ASTRO_TELEMETRY_DISABLED = '1';
+setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
 
 const table = (rows: (string | number)[][]) => {
   const [head, ...body] = rows.map((r) => r.map(String));

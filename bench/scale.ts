@@ -8,6 +8,7 @@ import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
 import { type InteractionWrite, insertInteractions } from '../db/queries/interactions';
+import { checkpointWal, dropSearchIndex, firstServerIds, vacuumInto } from '../db/queries/maintenance';
 import { listServers } from '../db/queries/servers';
 import { seedIfEmpty } from '../db/seed';
 import { mib, runMeasured, seconds } from './lib/measure';
@@ -56,7 +57,7 @@ async function makeDb(path: string, n: number) {
   await migrateDb(db);
   await seedIfEmpty(db);
   const ms = await insertFakeServers(client, n - 7 > 0 ? n - 7 : n);
-  await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  await checkpointWal(client);
   return { url, db, client, seedMs: ms };
 }
 
@@ -64,13 +65,9 @@ async function makeDb(path: string, n: number) {
 async function sizeWithoutFts(client: import('@libsql/client').Client, dir: string, n: number): Promise<number> {
   const copy = join(dir, `nofts-${n}.db`);
   rmSync(copy, { force: true });
-  await client.execute({ sql: 'VACUUM INTO ?', args: [copy] });
+  await vacuumInto(client, copy);
   const c = createClient({ url: `file:${copy}` });
-  for (const t of ['discord_servers_fts_ai', 'discord_servers_fts_ad', 'discord_servers_fts_au']) {
-    await c.execute(`DROP TRIGGER IF EXISTS ${t}`);
-  }
-  await c.execute('DROP TABLE IF EXISTS discord_servers_fts');
-  await c.execute('VACUUM');
+  await dropSearchIndex(c);
   c.close();
   const size = statSync(copy).size;
   rmSync(copy, { force: true });
@@ -202,9 +199,7 @@ export const bench: BenchModule = async (ctx) => {
     // 3. Analytics writes into the largest database: throughput and bytes per stored event.
     if (n === big) {
       const events = ctx.quick ? 20_000 : 200_000;
-      const ids = (await client.execute('SELECT id FROM discord_servers ORDER BY id LIMIT 5000')).rows.map((r) =>
-        Number(r.id),
-      );
+      const ids = await firstServerIds(client, 5000);
       const before = fileSize(path);
       const batch: InteractionWrite[] = [];
       const t0 = performance.now();
@@ -225,7 +220,7 @@ export const bench: BenchModule = async (ctx) => {
       }
       if (batch.length) await insertInteractions(db, batch.splice(0));
       const ms = performance.now() - t0;
-      await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+      await checkpointWal(client);
       bytesPerEvent = (fileSize(path) - before) / events;
       eventsPerSecond = events / (ms / 1000);
       ctx.log(`scale: ${fmt(events)} events in ${seconds(ms)} s, ${bytesPerEvent.toFixed(0)} bytes each`);

@@ -1,9 +1,7 @@
 import type { Client } from '@libsql/client';
-import { sql } from 'drizzle-orm';
-import type { Db } from './client';
 
-// Edge-safe on purpose: the health route imports this module, and only the Node client
-// (db/client.ts) registers a write probe, so the Worker bundle never pulls the native driver in.
+// Edge-safe on purpose: the health query (db/queries/health.ts) imports this module, and only the
+// Node client (db/client.ts) registers a write probe, so the Worker bundle never pulls the native driver in.
 
 /**
  * How long a statement keeps retrying a locked file database before it fails (and the app
@@ -14,9 +12,6 @@ export const BUSY_BUDGET_MS = 2000;
 
 /** Longest pause between two attempts: short enough to take the lock soon after it is released. */
 const MAX_PAUSE_MS = 50;
-
-/** How long the health probe waits out a lock: a write that holds it longer means writes are failing. */
-const HEALTH_BUSY_BUDGET_MS = 50;
 
 /** Whether `err` (or its cause) is SQLite's "database is locked": SQLITE_BUSY or SQLITE_LOCKED, any extended code. */
 export function isBusyError(err: unknown): boolean {
@@ -50,9 +45,6 @@ export async function retryWhileBusy<T>(
   }
 }
 
-/** The database as the health route reports it: taking writes, up but refusing them (locked), or unreachable. */
-export type DbHealth = 'up' | 'degraded' | 'down';
-
 const writeProbes = new WeakMap<object, () => Promise<void>>();
 
 /** Offers a probe that takes and at once releases the write lock of `client`'s database, failing at once if it is held. */
@@ -60,19 +52,18 @@ export function registerWriteProbe(client: Client, probe: () => Promise<void>): 
   writeProbes.set(client, probe);
 }
 
+/** The write probe registered for `client` (Node file databases), or undefined (remote libSQL, the Worker). */
+export function writeProbeFor(client: Client): (() => Promise<void>) | undefined {
+  return writeProbes.get(client);
+}
+
 /**
- * Whether the database takes writes, answered within about 50 ms: a file database is probed
- * for its write lock (a read works even while another process holds that lock); elsewhere
- * (remote libSQL, the Worker) a `SELECT 1` tells whether the server answers.
+ * Whether `err` (or drizzle's wrapper around it) is a UNIQUE or primary-key constraint failing: a
+ * duplicate the caller answers with a conflict or retries with another value. The one copy for
+ * db/queries and the handlers; another constraint (NOT NULL, a foreign key) is not a duplicate.
  */
-export async function dbHealth(db: Db): Promise<DbHealth> {
-  const client = (db as Db & { $client?: Client }).$client;
-  const probe = client && writeProbes.get(client);
-  try {
-    if (probe) await retryWhileBusy(probe, HEALTH_BUSY_BUDGET_MS);
-    else await db.run(sql`SELECT 1`);
-    return 'up';
-  } catch (err) {
-    return isBusyError(err) ? 'degraded' : 'down';
-  }
+export function isUniqueViolation(err: unknown): boolean {
+  return /UNIQUE constraint failed|SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/i.test(
+    `${String(err)} ${String((err as { cause?: unknown } | null)?.cause)}`,
+  );
 }

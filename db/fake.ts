@@ -1,8 +1,7 @@
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import type { Client, InStatement } from '@libsql/client';
+import type { Client } from '@libsql/client';
 import { CATEGORIES, subcategoriesOf } from '../src/lib/categories';
 import { serverSlug } from '../src/lib/slug';
+import { type BulkServer, insertServersInBulk } from './queries/servers';
 
 /** A small seeded PRNG (mulberry32), so the same seed gives the same servers. */
 export function rng(seed: number): () => number {
@@ -53,24 +52,8 @@ const WORDS: Record<string, { names: string[]; topics: string[] }> = {
 };
 const SUFFIXES = ['Hub', 'Community', 'Club', 'Lounge', 'Society', 'Network', 'Collective', 'HQ', 'Room', 'Guild'];
 
-export interface FakeServer {
-  name: string;
-  slug: string;
-  description: string;
-  category: string;
-  subcategory: string | null;
-  members: number;
-  active_users: number;
-  rating: number;
-  tags: string[];
-  features: string[];
-  pros: string[];
-  cons: string[];
-  is_premium: boolean;
-  is_sponsored: boolean;
-  affiliate_link: string;
-  sort_order: number;
-}
+/** A fake server: the columns a bulk insert writes. */
+export type FakeServer = BulkServer;
 
 /** The i-th fake server of a seeded sequence: every category and subcategory gets its share. */
 export function fakeServer(i: number, random: () => number): FakeServer {
@@ -105,64 +88,13 @@ export function fakeServer(i: number, random: () => number): FakeServer {
   };
 }
 
-const COLUMNS =
-  'name, slug, description, category, subcategory, members, active_users, rating, tags, features, pros, cons, is_premium, is_sponsored, affiliate_link, sort_order';
-
 /** Inserts `count` deterministic fake servers (seed 42) in one transaction; returns the time taken in ms. */
 export async function insertFakeServers(client: Client, count: number, seed = 42, offset = 0): Promise<number> {
   const started = performance.now();
   const random = rng(seed + offset);
-  const rowsPerStatement = 200;
-  const statements: InStatement[] = [];
-  for (let start = 0; start < count; start += rowsPerStatement) {
-    const args: (string | number | null)[] = [];
-    const n = Math.min(rowsPerStatement, count - start);
-    for (let k = 0; k < n; k++) {
-      const s = fakeServer(offset + start + k, random);
-      args.push(
-        s.name,
-        s.slug,
-        s.description,
-        s.category,
-        s.subcategory,
-        s.members,
-        s.active_users,
-        s.rating,
-        JSON.stringify(s.tags),
-        JSON.stringify(s.features),
-        JSON.stringify(s.pros),
-        JSON.stringify(s.cons),
-        s.is_premium ? 1 : 0,
-        s.is_sponsored ? 1 : 0,
-        s.affiliate_link,
-        s.sort_order,
-      );
-    }
-    const row = `(${Array(16).fill('?').join(', ')})`;
-    statements.push({
-      sql: `INSERT INTO discord_servers (${COLUMNS}) VALUES ${Array(n).fill(row).join(', ')}`,
-      args,
-    });
-  }
-  await client.batch(statements, 'write');
+  await insertServersInBulk(
+    client,
+    Array.from({ length: count }, (_, k) => fakeServer(offset + k, random)),
+  );
   return performance.now() - started;
-}
-
-// `npm run db:fake -- --servers N [--seed S]`: adds N fake servers to DATABASE_URL.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({
-    options: { servers: { type: 'string', default: '1000' }, seed: { type: 'string', default: '42' } },
-  });
-  const count = Number.parseInt(values.servers, 10);
-  if (!Number.isInteger(count) || count < 1) throw new Error('--servers must be a positive whole number');
-  const { loadEnv } = await import('../functions/_app/env');
-  const { openDb } = await import('./client');
-  const { migrateDb } = await import('./migrate');
-  const env = loadEnv(process.env);
-  const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
-  await migrateDb(db);
-  const existing = Number((await client.execute('SELECT count(*) AS n FROM discord_servers')).rows[0]?.n ?? 0);
-  const ms = await insertFakeServers(client, count, Number(values.seed), existing);
-  console.log(`Inserted ${count} fake servers in ${(ms / 1000).toFixed(1)} s (${existing + count} in all).`);
-  client.close();
 }

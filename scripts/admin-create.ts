@@ -1,11 +1,9 @@
 // `npm run admin:create -- --email x@example.com --password '...' [--role moderator]`:
 // creates a console operator in the database of DATABASE_URL (admin by default).
 import { parseArgs } from 'node:util';
-import { openDb } from '../db/client';
-import { migrateDb } from '../db/migrate';
 import { createOperator, getOperatorByEmail } from '../db/queries/operators';
-import { loadEnv } from '../functions/_app/env';
 import { operatorCreateSchema } from '../src/lib/schemas/admin';
+import { openMigratedDatabase } from './lib/database';
 
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'admin' } },
@@ -18,10 +16,8 @@ if (!parsed.success) {
   );
   process.exit(2);
 }
-const env = loadEnv(process.env);
-const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+const { db, close } = await openMigratedDatabase();
 try {
-  await migrateDb(db);
   if (await getOperatorByEmail(db, parsed.data.email)) {
     console.error(`An operator ${parsed.data.email} already exists.`);
     process.exitCode = 1;
@@ -30,5 +26,5 @@ try {
     console.log(`Created ${op.role} ${op.email} (id ${op.id}).`);
   }
 } finally {
-  client.close();
+  close();
 }

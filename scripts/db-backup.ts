@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '@libsql/client';
+import { checkIntegrity, setBusyTimeout, vacuumInto } from '../db/queries/maintenance';
+import { processEnv } from '../functions/_app/env';
 
 /** Folder of the default backups (git-ignored). */
 export const BACKUP_DIR = 'db/backups';
@@ -27,8 +29,7 @@ export function filePathOf(url: string): string {
 export async function integrityCheck(path: string): Promise<string> {
   const client = createClient({ url: pathToFileURL(path).href });
   try {
-    const rs = await client.execute('PRAGMA integrity_check');
-    return rs.rows.map((r) => String(r[0])).join('\n');
+    return await checkIntegrity(client);
   } finally {
     client.close();
   }
@@ -51,8 +52,8 @@ export async function backupDatabase(url: string, out?: string): Promise<{ path:
   rmSync(partial, { force: true });
   const client = createClient({ url: pathToFileURL(source).href });
   try {
-    await client.execute('PRAGMA busy_timeout = 10000');
-    await client.execute({ sql: 'VACUUM INTO ?', args: [partial] });
+    await setBusyTimeout(client, 10_000);
+    await vacuumInto(client, partial);
   } finally {
     client.close();
   }
@@ -67,7 +68,7 @@ export async function backupDatabase(url: string, out?: string): Promise<{ path:
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { db: { type: 'string' }, out: { type: 'string' } } });
-  const url = values.db ?? process.env.DATABASE_URL ?? 'file:db/local.db';
+  const url = values.db ?? processEnv().DATABASE_URL;
   try {
     const { path, bytes } = await backupDatabase(url, values.out);
     console.log(`Backed up ${url} to ${path} (${(bytes / 1024).toFixed(0)} KiB, integrity ok)`);

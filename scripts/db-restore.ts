@@ -7,6 +7,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '@libsql/client';
+import { checkpointWal, hasProjectTables } from '../db/queries/maintenance';
+import { processEnv } from '../functions/_app/env';
 import { BACKUP_DIR, filePathOf, integrityCheck, timestamp } from './db-backup';
 
 /** Pids (other than ours) that have `path` or its -wal/-shm open, from /proc (Linux). */
@@ -53,10 +55,7 @@ export async function verifyBackup(path: string): Promise<void> {
   if (check !== 'ok') throw new Error(`${path} failed its integrity check:\n${check}`);
   const client = createClient({ url: pathToFileURL(path).href });
   try {
-    const rs = await client.execute(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('discord_servers', '__drizzle_migrations')",
-    );
-    if (Number(rs.rows[0]?.[0]) < 2) throw new Error(`${path} does not hold the GuildRank tables`);
+    if (!(await hasProjectTables(client))) throw new Error(`${path} does not hold the GuildRank tables`);
   } finally {
     client.close();
   }
@@ -86,7 +85,7 @@ export async function restoreDatabase(backup: string, url: string, force = false
     // Fold the WAL into the old file so the kept copy is whole, then set it aside.
     const old = createClient({ url: pathToFileURL(target).href });
     try {
-      await old.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+      await checkpointWal(old);
     } finally {
       old.close();
     }
@@ -110,7 +109,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error('Usage: npm run db:restore -- <backup.db> [--db file:db/local.db] [--force]');
     process.exit(2);
   }
-  const url = values.db ?? process.env.DATABASE_URL ?? 'file:db/local.db';
+  const url = values.db ?? processEnv().DATABASE_URL;
   try {
     const { restored, previous } = await restoreDatabase(backup, url, values.force);
     console.log(`Restored ${restored} from ${resolve(backup)} (integrity ok).`);

@@ -11,14 +11,17 @@ import { parseArgs } from 'node:util';
 import { openDb } from '../db/client';
 import { migrateDb } from '../db/migrate';
 import { seedIfEmpty } from '../db/seed';
+import { rawProcessEnv, toolEnv } from '../functions/_app/env';
 
 const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
 const dryRun = values['dry-run'];
 const root = resolve('.');
-const env = process.env;
+// The settings as given (a default would hide a missing one), and the deploy tools' own.
+const env = rawProcessEnv();
+const tools = toolEnv();
 
 /** Static files per deployment: 20,000 on the free plan, 100,000 on paid (CF_ASSET_FILE_LIMIT overrides). */
-const fileLimit = Number(env.CF_ASSET_FILE_LIMIT ?? 20_000);
+const fileLimit = tools.CF_ASSET_FILE_LIMIT;
 
 const missing: string[] = [];
 // A dry run may use a local HTTP libSQL endpoint (sqld, or the test fixture) instead of Turso.
@@ -30,8 +33,8 @@ if (!env.DATABASE_AUTH_TOKEN && !env.DATABASE_URL?.startsWith('http://'))
   missing.push('DATABASE_AUTH_TOKEN: turso db tokens create <db>');
 if (!env.SITE_URL) missing.push('SITE_URL: the public origin, e.g. https://guildrank.example');
 if (!dryRun) {
-  if (!env.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
-  if (!env.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
+  if (!tools.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
+  if (!tools.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
 }
 if (missing.length) {
   console.error(
@@ -45,7 +48,7 @@ const run = (label: string, cmd: string, args: string[]) => {
   const result = spawnSync(cmd, args, {
     cwd: root,
     stdio: 'inherit',
-    env: { ...env, ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' },
+    env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' }),
   });
   if (result.status !== 0) {
     console.error(`${label} failed (exit ${result.status ?? result.signal}); nothing was deployed after this step.`);

@@ -11,14 +11,14 @@ import { createReport } from '../db/queries/reports';
 import { listFeaturedServers } from '../db/queries/servers';
 import { insertSubmission } from '../db/queries/submissions';
 import { userInteractions } from '../db/schema';
-import { loadEnv } from '../functions/_app/env';
+import { loadEnv, setProcessEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/helpers/chromium';
 
 const root = resolve('.');
 const out = join(root, 'docs', 'screenshots');
 const dir = mkdtempSync(join(tmpdir(), 'guildrank-shots-'));
-process.env.ASTRO_TELEMETRY_DISABLED = '1';
+setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
 const env = loadEnv({ DATABASE_URL: `file:${join(dir, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
 const server = await startNodeServer({ env, root, buildsDir: join(dir, 'builds'), log: () => {} });
 try {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { rawProcessEnv } from '../../functions/_app/env';
 
 /** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
 function treeRss(pid: number): number {
@@ -39,7 +40,7 @@ export function runMeasured(
     const started = performance.now();
     const child = spawn(cmd, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: rawProcessEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -44,6 +44,15 @@ export async function getContentValue(db: Db, page: string, section: string, key
   }
 }
 
+/** Every active content row ordered by page, section and sort_order: the build reads them once. */
+export async function listActiveContent(db: Db): Promise<ContentItem[]> {
+  return db
+    .select()
+    .from(siteContent)
+    .where(eq(siteContent.is_active, true))
+    .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order));
+}
+
 /** Every content row ordered by page, section and sort_order (the console). */
 export async function listAllContent(db: Db): Promise<ContentItem[]> {
   return db

@@ -1,5 +1,5 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { hashPassword } from '../../functions/_app/lib/password';
+import { hashPassword } from '../../src/lib/password';
 import type { Db } from '../client';
 import { type OperatorRow, operators } from '../schema';
 

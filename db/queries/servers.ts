@@ -1,3 +1,4 @@
+import type { Client, InStatement } from '@libsql/client';
 import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
@@ -361,4 +362,59 @@ export async function listServersForConsole(
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
   ]);
   return { servers, total: Number(totals[0]?.n ?? 0) };
+}
+
+/** Every server, listed or hidden: whether a database is empty (seeding) and how many a bulk load adds to. */
+export async function countServers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(discordServers);
+  return Number(row?.n ?? 0);
+}
+
+/** The columns a bulk load writes; the rest take their defaults. */
+const BULK_COLUMNS = [
+  'name',
+  'slug',
+  'description',
+  'category',
+  'subcategory',
+  'members',
+  'active_users',
+  'rating',
+  'tags',
+  'features',
+  'pros',
+  'cons',
+  'is_premium',
+  'is_sponsored',
+  'affiliate_link',
+  'sort_order',
+] as const satisfies readonly (keyof NewServerRow)[];
+
+/** One server of a bulk load (fake data for benchmarks and local runs). */
+export type BulkServer = { [K in (typeof BULK_COLUMNS)[number]]-?: Exclude<NewServerRow[K], undefined> };
+
+/** Rows per INSERT: many rows per statement is what makes a load of 100,000 servers take seconds. */
+const BULK_ROWS_PER_STATEMENT = 200;
+
+/**
+ * Inserts servers in one write batch of multi-row INSERTs straight on the libSQL client (drizzle's
+ * builder costs more than the insert at this size). JSON lists and booleans stored as the schema stores them.
+ */
+export async function insertServersInBulk(client: Client, rows: readonly BulkServer[]): Promise<void> {
+  const statements: InStatement[] = [];
+  const placeholders = `(${BULK_COLUMNS.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += BULK_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + BULK_ROWS_PER_STATEMENT);
+    const args = chunk.flatMap((row) =>
+      BULK_COLUMNS.map((column) => {
+        const value = row[column];
+        return Array.isArray(value) ? JSON.stringify(value) : typeof value === 'boolean' ? Number(value) : value;
+      }),
+    );
+    statements.push({
+      sql: `INSERT INTO discord_servers (${BULK_COLUMNS.join(', ')}) VALUES ${chunk.map(() => placeholders).join(', ')}`,
+      args,
+    });
+  }
+  await client.batch(statements, 'write');
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, or } from 'drizzle-orm';
-import { base64url, sha256Hex } from '../../functions/_app/lib/hash';
+import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import { type OperatorRow, operators, sessions } from '../schema';
 

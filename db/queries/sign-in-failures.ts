@@ -1,5 +1,5 @@
 import { and, count, eq, gt, lt, max, sql } from 'drizzle-orm';
-import type { SignInHistory } from '../../functions/_app/lib/sign-in-throttle';
+import type { SignInHistory } from '../../src/lib/sign-in-throttle';
 import type { Db } from '../client';
 import { signInFailures } from '../schema';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
-import { dbHealth } from '../../db/busy';
+import { dbHealth } from '../../db/queries/health';
 import { type AppDeps, type AppEnv, requestIdOf } from './context';
 import { assertRealSecrets } from './env';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';

@@ -5,7 +5,7 @@ const optional = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
-/** Every setting the app reads, checked once at start; nothing else reads process.env. */
+/** Every setting the app reads, checked once at start; process.env is read in this module only (processEnv). */
 export const envSchema = z.object({
   /** `file:db/local.db` (default), `libsql://...` or `https://...`. */
   DATABASE_URL: z.string().default('file:db/local.db'),
@@ -20,6 +20,8 @@ export const envSchema = z.object({
   SESSION_SECRET: optional,
   TURNSTILE_SECRET: optional,
   TURNSTILE_SITE_KEY: optional,
+  /** Cloudflare's Turnstile check; tests point it at a loopback stand-in. */
+  TURNSTILE_SITEVERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   /** The support address the site shows (footer, contact, help); default support@ the SITE_URL host. */
   SUPPORT_EMAIL: z
     // Any user@host: a local run's default is support@localhost, which z.email() would refuse.
@@ -74,6 +76,9 @@ export function randomSecret(): string {
 /** Secrets that were once defaults of this project or its examples: public, so never accepted in production. */
 const KNOWN_PUBLIC_SECRETS = new Set(['dev-ip-hash-secret-change-me', 'dev-session-secret-change-me']);
 
+/** One line per bad variable: its name and what is wrong. */
+const issueLines = (error: z.ZodError): string[] => error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+
 /**
  * Parses the environment, failing with every bad variable named. A missing secret is made up at
  * random for this process (scripts such as the build and migrations never use them; `npm start`
@@ -83,7 +88,7 @@ const KNOWN_PUBLIC_SECRETS = new Set(['dev-ip-hash-secret-change-me', 'dev-sessi
  */
 export function loadEnv(source: Record<string, string | undefined>): Env {
   const parsed = envSchema.safeParse(source);
-  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const issues = parsed.success ? [] : issueLines(parsed.error);
   if (parsed.success && parsed.data.SITE_URL.startsWith('https:')) {
     for (const name of SECRET_NAMES) {
       const value = parsed.data[name];
@@ -113,4 +118,63 @@ export function assertRealSecrets(env: Env): void {
   throw new Error(
     `Invalid environment:\n${env.GENERATED_SECRETS.map((n) => `  ${n}: required when SITE_URL is https (set a random value of 32+ bytes)`).join('\n')}`,
   );
+}
+
+let fromProcess: Env | undefined;
+
+/**
+ * The settings of this Node process (`loadEnv(process.env)`), read once: the one place that reads
+ * process.env. Scripts, the build and astro.config.mjs call it; the Worker gets its bindings instead.
+ */
+export function processEnv(): Env {
+  fromProcess ??= loadEnv(process.env);
+  return fromProcess;
+}
+
+/** A count from the environment: blank means the default, anything else must be a positive whole number. */
+const count = (fallback: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().default(fallback));
+
+/**
+ * Variables of the tools around the app (the build, npm test, benchmarks, deploy), not settings
+ * of the app itself: read here like the settings, so process.env still has one reader.
+ */
+export const toolEnvSchema = z.object({
+  /** Astro's cache folder: each builder (npm start, a test worker, a bench run) keeps its own. */
+  ASTRO_CACHE_DIR: z
+    .string()
+    .optional()
+    .transform((v) => v || './node_modules/.astro'),
+  /** '1' turns Astro's incremental build on (the server `npm start` runs sets it). */
+  ASTRO_INCREMENTAL: z
+    .string()
+    .optional()
+    .transform((v) => v === '1'),
+  /** Pages Astro renders at once. */
+  ASTRO_BUILD_CONCURRENCY: count(4),
+  /** Static files per Cloudflare deployment: 20,000 on the free plan, 100,000 on paid. */
+  CF_ASSET_FILE_LIMIT: count(20_000),
+  CLOUDFLARE_API_TOKEN: optional,
+  CLOUDFLARE_ACCOUNT_ID: optional,
+});
+export type ToolEnv = z.output<typeof toolEnvSchema>;
+
+/** The tools' variables of this process, checked (every bad one named). */
+export function toolEnv(): ToolEnv {
+  const parsed = toolEnvSchema.safeParse(process.env);
+  if (parsed.success) return parsed.data;
+  throw new Error(`Invalid environment:\n${issueLines(parsed.error).join('\n')}`);
+}
+
+/**
+ * A copy of this process's environment as given, for a child process (with `extra` on top), or
+ * for a script that must tell a variable given from one defaulted (deploy).
+ */
+export function rawProcessEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
+/** Sets variables in this process's environment, for the tools it runs in-process or spawns (Astro, wrangler). */
+export function setProcessEnv(vars: Record<string, string>): void {
+  Object.assign(process.env, vars);
 }

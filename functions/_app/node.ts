@@ -6,7 +6,8 @@ import { migrateDb } from '../../db/migrate';
 import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
-import { type Env, loadEnv } from './env';
+import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
+import { run as sweepSessions, SESSION_SWEEP_EVERY_MS } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
@@ -40,7 +41,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     root,
     buildsDir: options.buildsDir ?? join(root, '.builds'),
     env: {
-      ...process.env,
+      ...rawProcessEnv(),
       ...options.buildEnv,
       DATABASE_URL: env.DATABASE_URL,
       SITE_URL: env.SITE_URL,
@@ -73,11 +74,16 @@ export async function startNodeServer(options: NodeServerOptions) {
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   log(`Listening on http://localhost:${port}`);
+  // The session sweep (jobs/session-sweep.ts) on a timer that never keeps the process alive by itself.
+  const sweep = setInterval(() => {
+    sweepSessions({ db }, Date.now()).catch((err: unknown) => log(`Session sweep failed: ${String(err)}`));
+  }, SESSION_SWEEP_EVERY_MS).unref();
   return {
     port,
     builder,
     db,
     close: async () => {
+      clearInterval(sweep);
       await new Promise<void>((ok) => httpServer.close(() => ok()));
       client.close();
     },
@@ -86,8 +92,9 @@ export async function startNodeServer(options: NodeServerOptions) {
 
 // `npm start`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
   // Secrets not set in the environment come from (or are made once into) a git-ignored file.
-  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), process.env), ...process.env });
+  const given = rawProcessEnv();
+  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), given), ...given });
   await startNodeServer({ env, root: resolve('.') });
 }

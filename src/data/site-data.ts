@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
 import { openDb } from '../../db/client';
+import { listActiveContent } from '../../db/queries/content';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listAllActiveServers, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
-import { siteContent } from '../../db/schema';
-import { loadEnv } from '../../functions/_app/env';
+import { processEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
@@ -39,16 +38,12 @@ export function mergeContent(rows: { page: string; section: string; content_key:
  */
 export function getSiteData(): Promise<SiteData> {
   cached ??= (async () => {
-    const env = loadEnv(process.env);
+    const env = processEnv();
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
       const [servers, rows, newsletter] = await Promise.all([
         listAllActiveServers(db),
-        db
-          .select()
-          .from(siteContent)
-          .where(eq(siteContent.is_active, true))
-          .orderBy(asc(siteContent.page), asc(siteContent.section), asc(siteContent.sort_order)),
+        listActiveContent(db),
         getNewsletterStats(db),
       ]);
       const content = mergeContent(rows);

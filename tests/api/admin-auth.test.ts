@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { operators, sessions } from '../../db/schema';
-import { hashPassword, PBKDF2_ITERATIONS } from '../../functions/_app/lib/password';
+import { hashPassword, PBKDF2_ITERATIONS } from '../../src/lib/password';
 import { createAdminHarness, ORIGIN } from '../helpers/admin';
 
 let harness: Awaited<ReturnType<typeof createAdminHarness>>;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client';
 import { signInFailures } from '../../db/schema';
 import { createApp } from '../../functions/_app/app';
-import { SIGN_IN_THROTTLE } from '../../functions/_app/lib/sign-in-throttle';
+import { SIGN_IN_THROTTLE } from '../../src/lib/sign-in-throttle';
 import { createAdminHarness, ORIGIN } from '../helpers/admin';
 
 const PASSWORD = 'a long enough password';
@@ -17,10 +17,10 @@ afterEach(() => {
   cleanups = [];
 });
 
-/** An app with one operator and a clock that only moves when told. */
-async function throttleHarness() {
+/** An app with one operator and a clock that only moves when told; `env` overrides the defaults. */
+async function throttleHarness(env: Record<string, string> = {}) {
   const clock = { t: Date.parse('2030-03-01T12:00:00.000Z') };
-  const harness = await createAdminHarness({ deps: { now: () => clock.t } });
+  const harness = await createAdminHarness({ env, deps: { now: () => clock.t } });
   cleanups.push(harness.cleanup);
   await harness.addOperator('ops@example.com', PASSWORD);
   const attempt = (email: string, password: string, ip: string, app = harness.app) =>
@@ -34,9 +34,10 @@ async function throttleHarness() {
   return { harness, clock, attempt };
 }
 
-/** Everything a client can observe of an answer. */
+/** Everything a client can observe of an answer, but the request id (random per request, whoever asks). */
 async function observed(res: Response) {
-  return { status: res.status, headers: [...res.headers.entries()].sort(), body: await res.text() };
+  const headers = [...res.headers.entries()].filter(([name]) => name !== 'x-request-id').sort();
+  return { status: res.status, headers, body: await res.text() };
 }
 
 const statusesOf = async (responses: Promise<Response>[]) => (await Promise.all(responses)).map((r) => r.status);
@@ -173,5 +174,19 @@ describe('console sign-in throttle', () => {
     const [row] = await harness.db.select().from(signInFailures);
     expect(JSON.stringify(row)).not.toContain('ops@example.com');
     expect(JSON.stringify(row)).not.toContain(ADDRESS_A);
+  });
+
+  it('still throttles with RATE_LIMITS=false, which switches off only the public limits', async () => {
+    const { harness, clock, attempt } = await throttleHarness({ RATE_LIMITS: 'false' });
+    expect(harness.env.RATE_LIMITS).toBe(false);
+    for (let i = 0; i < SIGN_IN_THROTTLE.freePerPair; i++) {
+      expect((await attempt('ops@example.com', 'wrong', ADDRESS_A)).status).toBe(401);
+    }
+    const refused = await attempt('ops@example.com', PASSWORD, ADDRESS_A);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('too_many_attempts');
+    clock.t += 2000;
+    expect((await attempt('ops@example.com', PASSWORD, ADDRESS_A)).status).toBe(200);
   });
 });

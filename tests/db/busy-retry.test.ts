@@ -3,7 +3,8 @@
 // and the connections that met it do not keep a snapshot from before it was released.
 import { createClient } from '@libsql/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dbHealth, isBusyError } from '../../db/busy';
+import { isBusyError } from '../../db/busy';
+import { dbHealth } from '../../db/queries/health';
 import { insertEvents } from '../../db/queries/interactions';
 import { insertSubmissions } from '../../db/queries/submissions';
 import { isDbUnavailable } from '../../functions/_app/lib/errors';

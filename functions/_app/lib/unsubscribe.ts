@@ -1,4 +1,4 @@
-import { base64url, hmac, safeEqual } from './hash';
+import { base64url, hmac, safeEqual } from '../../../src/lib/hash';
 
 const fromBase64url = (s: string): string | null => {
   try {

@@ -3,10 +3,10 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { getOperatorByEmail, type PublicOperator, toPublicOperator } from '../../../db/queries/operators';
 import { createSession, getActiveSession, SESSION_ABSOLUTE_MS } from '../../../db/queries/sessions';
+import { safeEqual } from '../../../src/lib/hash';
 import type { OperatorRole } from '../../../src/lib/schemas/admin';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
-import { safeEqual } from '../lib/hash';
 
 /** Hono environment of the /api/admin tree: the signed-in operator and their CSRF token. */
 export interface AdminEnv {

@@ -8,11 +8,11 @@ import {
 } from '../../../../db/queries/operators';
 import { createSession, deleteSession } from '../../../../db/queries/sessions';
 import { beginSignInAttempt, clearSignInFailures, forgetSignInAttempt } from '../../../../db/queries/sign-in-failures';
+import { hmac } from '../../../../src/lib/hash';
+import { DUMMY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from '../../../../src/lib/password';
 import { loginSchema } from '../../../../src/lib/schemas/admin';
+import { SIGN_IN_THROTTLE, signInWaitMs } from '../../../../src/lib/sign-in-throttle';
 import { ApiError } from '../../lib/errors';
-import { hmac } from '../../lib/hash';
-import { DUMMY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from '../../lib/password';
-import { SIGN_IN_THROTTLE, signInWaitMs } from '../../lib/sign-in-throttle';
 import { type AdminEnv, clearSessionCookie, sessionCookieName, setSessionCookie } from '../../middleware/auth';
 import { audit, parseBody } from './shared';
 

@@ -2,23 +2,23 @@
 // Type check, lint, HTML validation and the link check count one each; vitest and Playwright count per test.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { rawProcessEnv, setProcessEnv } from '../functions/_app/env';
 
-process.env.ASTRO_TELEMETRY_DISABLED = '1';
-process.env.WRANGLER_SEND_METRICS = 'false';
+setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' });
 mkdirSync('.tmp', { recursive: true });
 
 let passed = 0;
 let failed = 0;
-const failures = [];
+const failures: string[] = [];
 
 /** Runs a command with inherited output; returns true on exit 0. */
-function run(cmd, args, env = {}) {
-  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+function run(cmd: string, args: string[], env: Record<string, string> = {}): boolean {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: rawProcessEnv(env) });
   return result.status === 0;
 }
 
 /** A check that counts as one test. */
-function step(name, cmd, args, env) {
+function step(name: string, cmd: string, args: string[], env?: Record<string, string>): boolean {
   console.log(`\n▶ ${name}`);
   const ok = run(cmd, args, env);
   if (ok) passed++;
@@ -29,7 +29,7 @@ function step(name, cmd, args, env) {
   return ok;
 }
 
-function ensureChromium() {
+function ensureChromium(): boolean {
   if (existsSync('/usr/bin/chromium')) return true;
   if (process.getuid?.() !== 0) {
     console.error("Chromium is missing: install Debian's chromium package (apt-get install -y chromium).");
@@ -80,8 +80,7 @@ if (ensureChromium()) {
   failures.push('chromium install');
 }
 
-if (existsSync('scripts/check-html.mjs'))
-  step('HTML validation and internal links', 'node', ['scripts/check-html.mjs']);
+if (existsSync('scripts/check-html.ts')) step('HTML validation and internal links', 'tsx', ['scripts/check-html.ts']);
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -1,5 +1,5 @@
 // Validates the built HTML with html-validate and checks that no internal link or asset of the
-// build is broken. Usage: `node scripts/check-html.mjs [build-dir]`; without a folder it seeds a
+// build is broken. Usage: `npx tsx scripts/check-html.ts [build-dir]`; without a folder it seeds a
 // temp database (samples + 120 fake servers, so category pages paginate) and builds into a temp dir.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -7,14 +7,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { HtmlValidate } from 'html-validate';
+import { rawProcessEnv } from '../functions/_app/env';
 
 const root = process.cwd();
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
-function run(cmd, args, env) {
+function run(cmd: string, args: string[], env: Record<string, string>): void {
   const res = spawnSync(cmd, args, {
     cwd: root,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...env },
+    env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', ...env }),
     encoding: 'utf8',
   });
   if (res.status !== 0) {
@@ -23,20 +24,19 @@ function run(cmd, args, env) {
   }
 }
 
-let dir = process.argv[2];
-let temp = null;
-if (!dir) {
-  temp = mkdtempSync(join(tmpdir(), 'guildrank-html-'));
+/** A temp folder holding the database and the build, when no build folder was given. */
+const temp = process.argv[2] ? null : mkdtempSync(join(tmpdir(), 'guildrank-html-'));
+const dir = process.argv[2] ?? join(temp!, 'dist');
+if (temp) {
   const env = { DATABASE_URL: `file:${join(temp, 'site.db')}` };
   console.log('Building the site into a temp folder…');
-  run(bin('tsx'), ['db/seed.ts'], env);
-  run(bin('tsx'), ['db/fake.ts', '--servers', '120'], env);
-  run(bin('astro'), ['build', '--outDir', join(temp, 'dist')], env);
-  dir = join(temp, 'dist');
+  run(bin('tsx'), ['scripts/db-seed.ts'], env);
+  run(bin('tsx'), ['scripts/db-fake.ts', '--servers', '120'], env);
+  run(bin('astro'), ['build', '--outDir', dir], env);
 }
 
-async function walk(d) {
-  const out = [];
+async function walk(d: string): Promise<string[]> {
+  const out: string[] = [];
   for (const entry of await readdir(d, { withFileTypes: true })) {
     const p = join(d, entry.name);
     if (entry.isDirectory()) out.push(...(await walk(p)));
@@ -65,7 +65,7 @@ const validator = new HtmlValidate({
 });
 
 /** Does an internal URL resolve to a file of the build (as the static server would)? */
-function resolves(pathname) {
+function resolves(pathname: string): boolean {
   const clean = decodeURIComponent(pathname);
   const base = join(dir, clean);
   const candidates = clean.endsWith('/')
@@ -80,16 +80,16 @@ function resolves(pathname) {
 const DYNAMIC = /^\/(api|go|admin)(\/|$)/;
 const files = (await walk(dir)).filter((f) => f.endsWith('.html'));
 let invalid = 0;
-const broken = [];
+const broken: string[] = [];
 let links = 0;
 // Every server page must be linked from its category's numbered pages (static reachability).
-const serverPages = new Set();
-const linkedFromCategories = new Set();
+const serverPages = new Set<string>();
+const linkedFromCategories = new Set<string>();
 for (const file of files) {
   const rel = relative(dir, file);
   // One file per page (build.format 'file'): server/<slug>.html, best-x-discord.html, best-x-discord/page/2.html.
   const server = /^server\/([^/]+)\.html$/.exec(rel);
-  if (server) serverPages.add(server[1]);
+  if (server?.[1]) serverPages.add(server[1]);
   const html = await readFile(file, 'utf8');
   // Astro puts one <style> for <astro-island> in the body of pages with islands; it is Astro's.
   const report = await validator.validateString(html.replace(/<style>astro-island[^<]*<\/style>/g, ''), file);
@@ -100,14 +100,14 @@ for (const file of files) {
     }
   }
   for (const match of html.matchAll(/\s(?:href|src|action)="([^"]*)"/g)) {
-    const url = match[1].replace(/&amp;/g, '&');
+    const url = (match[1] ?? '').replace(/&amp;/g, '&');
     if (!url.startsWith('/') || url.startsWith('//')) continue;
     const pathname = url.split(/[?#]/)[0];
     if (!pathname || DYNAMIC.test(pathname)) continue;
     links += 1;
     if (!resolves(pathname)) broken.push(`${rel} -> ${url}`);
     const linked = /^\/server\/([^/]+)$/.exec(pathname);
-    if (linked && /^best-[^/]+-discord(\.html|\/page\/)/.test(rel)) linkedFromCategories.add(linked[1]);
+    if (linked?.[1] && /^best-[^/]+-discord(\.html|\/page\/)/.test(rel)) linkedFromCategories.add(linked[1]);
   }
 }
 
