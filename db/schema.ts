@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  CONTACT_PRIORITIES,
+  CONTACT_STATUSES,
+  INTERACTION_TYPES,
+  NEWSLETTER_STATUSES,
+  OPERATOR_ROLES,
+  REPORT_STATUSES,
+  SUBMISSION_STATUSES,
+  TARGET_TYPES,
+} from '../src/lib/enums';
 
 /** ISO-8601 UTC with milliseconds, so text order is time order. */
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
@@ -60,9 +70,7 @@ export const serverSubmissions = sqliteTable(
     active_users: integer('active_users').notNull().default(0),
     submitter_name: text('submitter_name').notNull(),
     is_owner: bool('is_owner').notNull().default(true),
-    status: text('status', { enum: ['pending', 'under_review', 'approved', 'rejected'] })
-      .notNull()
-      .default('pending'),
+    status: text('status', { enum: SUBMISSION_STATUSES }).notNull().default('pending'),
     admin_notes: text('admin_notes'),
     /** Display name of a subcategory of `category` (categories.ts), chosen by the owner or the reviewer. */
     subcategory: text('subcategory'),
@@ -116,9 +124,7 @@ export const newsletterSubscribers = sqliteTable(
     email: text('email').notNull(),
     source: text('source').notNull().default('homepage_signup'),
     interests: jsonList('interests'),
-    status: text('status', { enum: ['active', 'unsubscribed'] })
-      .notNull()
-      .default('active'),
+    status: text('status', { enum: NEWSLETTER_STATUSES }).notNull().default('active'),
     confirmed_at: text('confirmed_at'),
     unsubscribed_at: text('unsubscribed_at'),
     premium_subscriber: bool('premium_subscriber').notNull().default(false),
@@ -137,9 +143,9 @@ export const userInteractions = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     /** src/lib/enums.ts INTERACTION_TYPES; plain text in SQL, so a new kind needs no migration. */
     interaction_type: text('interaction_type', {
-      enum: ['view', 'click', 'signup', 'conversion', 'save', 'unsave', 'share', 'report'],
+      enum: INTERACTION_TYPES,
     }).notNull(),
-    target_type: text('target_type', { enum: ['server', 'newsletter', 'premium_cta'] }).notNull(),
+    target_type: text('target_type', { enum: TARGET_TYPES }).notNull(),
     target_id: text('target_id'),
     server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
@@ -171,9 +177,7 @@ export const serverReports = sqliteTable(
       .references(() => discordServers.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     details: text('details'),
-    status: text('status', { enum: ['open', 'resolved', 'dismissed'] })
-      .notNull()
-      .default('open'),
+    status: text('status', { enum: REPORT_STATUSES }).notNull().default('open'),
     session_id: text('session_id'),
     created_at: createdAt(),
     resolved_at: text('resolved_at'),
@@ -193,12 +197,8 @@ export const contactMessages = sqliteTable(
     email: text('email').notNull(),
     subject: text('subject').notNull().default('general'),
     message: text('message').notNull(),
-    priority: text('priority', { enum: ['low', 'normal', 'high', 'urgent'] })
-      .notNull()
-      .default('normal'),
-    status: text('status', { enum: ['new', 'read', 'replied', 'archived'] })
-      .notNull()
-      .default('new'),
+    priority: text('priority', { enum: CONTACT_PRIORITIES }).notNull().default('normal'),
+    status: text('status', { enum: CONTACT_STATUSES }).notNull().default('new'),
     created_at: createdAt(),
   },
   (t) => [index('contact_messages_status_created_idx').on(t.status, t.created_at)],
@@ -212,9 +212,7 @@ export const operators = sqliteTable(
     email: text('email').notNull(),
     /** `pbkdf2-sha256$iterations$salt$hash`, base64url parts. */
     password_hash: text('password_hash').notNull(),
-    role: text('role', { enum: ['admin', 'moderator'] })
-      .notNull()
-      .default('moderator'),
+    role: text('role', { enum: OPERATOR_ROLES }).notNull().default('moderator'),
     last_login_at: text('last_login_at'),
     created_at: createdAt(),
   },

@@ -2,6 +2,10 @@
 
 export const SUBMISSION_STATUSES = ['pending', 'under_review', 'approved', 'rejected'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+/** The statuses a reviewer sets by hand: approval is its own action (it creates the listing). */
+export const SUBMISSION_REVIEW_STATUSES = SUBMISSION_STATUSES.filter(
+  (s): s is Exclude<SubmissionStatus, 'approved'> => s !== 'approved',
+) as [Exclude<SubmissionStatus, 'approved'>, ...Exclude<SubmissionStatus, 'approved'>[]];
 
 export const REPORT_REASONS = [
   { value: 'inappropriate_content', label: 'Inappropriate content' },
@@ -19,6 +23,9 @@ export type ReportReason = (typeof REPORT_REASONS)[number]['value'];
 
 export const REPORT_STATUSES = ['open', 'resolved', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
+/** What an operator does with a report: close it either way, or hide the server it is about. */
+export const REPORT_ACTIONS = ['resolve', 'dismiss', 'hide_server'] as const;
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
 
 export const CONTACT_SUBJECTS = [
   { value: 'general', label: 'General inquiry' },
@@ -39,6 +46,10 @@ export const CONTACT_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived'] as const;
 
 export const NEWSLETTER_STATUSES = ['active', 'unsubscribed'] as const;
+
+/** Operator roles: admin does everything, moderator handles submissions, reports and visibility. */
+export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /**
  * Kinds of analytics rows: SPEC section 3's view, click, signup and conversion, and the visitor

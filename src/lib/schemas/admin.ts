@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { CONTACT_STATUSES, NEWSLETTER_STATUSES, SUBMISSION_STATUSES } from '../enums';
+import {
+  CONTACT_STATUSES,
+  NEWSLETTER_STATUSES,
+  OPERATOR_ROLES,
+  REPORT_ACTIONS,
+  SUBMISSION_REVIEW_STATUSES,
+  SUBMISSION_STATUSES,
+} from '../enums';
 import { email, optionalText, searchText } from './common';
 
-/** Operator roles: admin does everything, moderator handles submissions, reports and visibility. */
-export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+export type { OperatorRole } from '../enums';
 
 /** The console's sign-in form. */
 export const loginSchema = z.object({
@@ -29,7 +34,9 @@ export const submissionQuerySchema = pageQuerySchema.extend({
 
 /** Moving a submission to under_review or rejected (approval has its own action), with notes. */
 export const submissionStatusSchema = z.object({
-  status: z.enum(['pending', 'under_review', 'rejected'], { error: 'Choose pending, under_review or rejected' }),
+  status: z.enum(SUBMISSION_REVIEW_STATUSES, {
+    error: `Choose ${SUBMISSION_REVIEW_STATUSES.slice(0, -1).join(', ')} or ${SUBMISSION_REVIEW_STATUSES.at(-1)}`,
+  }),
   admin_notes: optionalText(2000),
 });
 
@@ -112,7 +119,7 @@ export const contactQuerySchema = pageQuerySchema.extend({
 });
 
 /** What an operator does with a report: resolve it, dismiss it, or hide its server (resolving it). */
-export const reportActionSchema = z.object({ action: z.enum(['resolve', 'dismiss', 'hide_server']) });
+export const reportActionSchema = z.object({ action: z.enum(REPORT_ACTIONS) });
 
 /** Creating an operator from the console (admins only). */
 export const operatorCreateSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TARGET_TYPES } from '../enums';
+import { type InteractionType, TARGET_TYPES } from '../enums';
 // Loads the shared zod settings (jitless: no eval under the CSP).
 import './common';
 
@@ -12,7 +12,12 @@ const shortText = (max: number) => z.string().trim().max(max).optional();
  * the premium enquiry (the conversion). A browser that could send those could count an action
  * twice, or add revenue with one request.
  */
-export const BROWSER_INTERACTION_TYPES = ['view', 'save', 'unsave', 'share'] as const;
+export const BROWSER_INTERACTION_TYPES = [
+  'view',
+  'save',
+  'unsave',
+  'share',
+] as const satisfies readonly InteractionType[];
 export type BrowserInteractionType = (typeof BROWSER_INTERACTION_TYPES)[number];
 
 /** metadata.action values the server records itself (a join is the /go redirect's click). */
