@@ -1,6 +1,6 @@
-import { count, desc } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type AuditRow, auditLog } from '../schema';
+import { type PageOptions, pageNewestFirst } from './paginate';
 
 /** One audit_log row. */
 export type AuditEntry = AuditRow;
@@ -28,18 +28,7 @@ export async function recordAudit(
 }
 
 /** One page of the audit log, newest first, with the total. */
-export async function listAudit(
-  db: Db,
-  { page = 1, perPage = 50 }: { page?: number; perPage?: number } = {},
-): Promise<{ entries: AuditEntry[]; total: number }> {
-  const [entries, totals] = await Promise.all([
-    db
-      .select()
-      .from(auditLog)
-      .orderBy(desc(auditLog.created_at), desc(auditLog.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: count() }).from(auditLog),
-  ]);
-  return { entries, total: Number(totals[0]?.n ?? 0) };
+export async function listAudit(db: Db, options: PageOptions = {}): Promise<{ entries: AuditEntry[]; total: number }> {
+  const { rows, total } = await pageNewestFirst(db, auditLog, undefined, options);
+  return { entries: rows, total };
 }

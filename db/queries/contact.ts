@@ -1,6 +1,7 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContactRow, contactMessages } from '../schema';
+import { type PageOptions, pageNewestFirst } from './paginate';
 
 /** A stored contact message. */
 export type ContactMessage = ContactRow;
@@ -13,10 +14,8 @@ export type ContactWrite = Pick<
 export type ContactStatus = ContactMessage['status'];
 
 /** Filter and page of listContactMessages. */
-export interface ContactListOptions {
+export interface ContactListOptions extends PageOptions {
   status?: ContactStatus | undefined;
-  page?: number | undefined;
-  perPage?: number | undefined;
 }
 
 /** Stores a contact message with status 'new'; returns the row. */
@@ -34,19 +33,8 @@ export async function listContactMessages(
   options: ContactListOptions = {},
 ): Promise<{ messages: ContactMessage[]; total: number }> {
   const where = options.status ? eq(contactMessages.status, options.status) : undefined;
-  const perPage = options.perPage ?? 50;
-  const page = options.page ?? 1;
-  const [messages, totals] = await Promise.all([
-    db
-      .select()
-      .from(contactMessages)
-      .where(where)
-      .orderBy(desc(contactMessages.created_at), desc(contactMessages.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)` }).from(contactMessages).where(where),
-  ]);
-  return { messages, total: Number(totals[0]?.n ?? 0) };
+  const { rows, total } = await pageNewestFirst(db, contactMessages, where, options);
+  return { messages: rows, total };
 }
 
 /** Sets a message's status (read, replied, archived...); returns the row or null. */

@@ -1,6 +1,7 @@
-import { desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { newsletterStats, newsletterSubscribers, type SubscriberRow } from '../schema';
+import { type PageOptions, pageNewestFirst } from './paginate';
 
 /** A stored newsletter subscriber. */
 export type Subscriber = SubscriberRow;
@@ -11,12 +12,10 @@ export type SubscribeResult =
   | { ok: false; reason: 'already_subscribed'; message: 'Email already subscribed' };
 
 /** Search, filter and page of listSubscribers. */
-export interface SubscriberListOptions {
+export interface SubscriberListOptions extends PageOptions {
   /** Partial, case-insensitive match on the email. */
   search?: string | undefined;
   status?: Subscriber['status'] | undefined;
-  page?: number | undefined;
-  perPage?: number | undefined;
 }
 
 /** The fields operators may change on a subscriber. */
@@ -86,27 +85,14 @@ export async function listSubscribers(
   db: Db,
   options: SubscriberListOptions = {},
 ): Promise<{ subscribers: Subscriber[]; total: number }> {
-  const conditions: SQL[] = [];
   const search = options.search?.trim().toLowerCase();
-  if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(sql`${newsletterSubscribers.email} LIKE ${pattern} ESCAPE '\\'`);
-  }
-  if (options.status) conditions.push(eq(newsletterSubscribers.status, options.status));
-  const where = conditions.length ? sql.join(conditions, sql` AND `) : undefined;
-  const perPage = options.perPage ?? 50;
-  const page = options.page ?? 1;
-  const [subscribers, totals] = await Promise.all([
-    db
-      .select()
-      .from(newsletterSubscribers)
-      .where(where)
-      .orderBy(desc(newsletterSubscribers.created_at), desc(newsletterSubscribers.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)` }).from(newsletterSubscribers).where(where),
-  ]);
-  return { subscribers, total: Number(totals[0]?.n ?? 0) };
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const where = and(
+    pattern ? sql`${newsletterSubscribers.email} LIKE ${pattern} ESCAPE '\\'` : undefined,
+    options.status ? eq(newsletterSubscribers.status, options.status) : undefined,
+  );
+  const { rows, total } = await pageNewestFirst(db, newsletterSubscribers, where, options);
+  return { subscribers: rows, total };
 }
 
 /** Updates a subscriber by id; returns the row or null. */

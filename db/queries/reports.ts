@@ -3,6 +3,7 @@ import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
 import type { InteractionWrite } from './interactions';
+import { type PageOptions, pageNewestFirst } from './paginate';
 
 /** A stored report. */
 export type Report = ReportRow;
@@ -10,11 +11,9 @@ export type Report = ReportRow;
 export type ReportWrite = Pick<typeof serverReports.$inferInsert, 'server_id' | 'reason' | 'details' | 'session_id'>;
 
 /** Filter and page of listReports. */
-export interface ReportListOptions {
+export interface ReportListOptions extends PageOptions {
   status?: ReportStatus | undefined;
   serverId?: number | undefined;
-  page?: number | undefined;
-  perPage?: number | undefined;
 }
 
 /** Per server: how many reports it has, how many open, and when the latest came. */
@@ -59,19 +58,8 @@ export async function listReports(
     options.status ? eq(serverReports.status, options.status) : undefined,
     options.serverId !== undefined ? eq(serverReports.server_id, options.serverId) : undefined,
   );
-  const perPage = options.perPage ?? 50;
-  const page = options.page ?? 1;
-  const [reports, totals] = await Promise.all([
-    db
-      .select()
-      .from(serverReports)
-      .where(where)
-      .orderBy(desc(serverReports.created_at), desc(serverReports.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)` }).from(serverReports).where(where),
-  ]);
-  return { reports, total: Number(totals[0]?.n ?? 0) };
+  const { rows, total } = await pageNewestFirst(db, serverReports, where, options);
+  return { reports: rows, total };
 }
 
 /** Reports grouped by server, most open reports first (the moderation queue). */

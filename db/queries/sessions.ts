@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or } from 'drizzle-orm';
+import { and, eq, gt, lte, or } from 'drizzle-orm';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import { type OperatorRow, operators, sessions } from '../schema';
@@ -90,18 +90,20 @@ export async function deleteOperatorSessions(db: Db, operatorId: number): Promis
   await db.delete(sessions).where(eq(sessions.operator_id, operatorId));
 }
 
-/** Removes expired and idle sessions; returns how many went. */
+/**
+ * Deletes every session getActiveSession would refuse at `now`: idle for SESSION_IDLE_MS or past
+ * its absolute expiry (the session sweep, jobs/session-sweep.ts). Returns how many went.
+ */
 export async function deleteExpiredSessions(db: Db, now = Date.now()): Promise<number> {
-  const rows = await db
+  const result = await db
     .delete(sessions)
     .where(
       or(
-        lt(sessions.expires_at, new Date(now).toISOString()),
-        lt(sessions.last_seen_at, new Date(now - SESSION_IDLE_MS).toISOString()),
+        lte(sessions.expires_at, new Date(now).toISOString()),
+        lte(sessions.last_seen_at, new Date(now - SESSION_IDLE_MS).toISOString()),
       ),
-    )
-    .returning({ id: sessions.id });
-  return rows.length;
+    );
+  return result.rowsAffected;
 }
 
 /** Number of live sessions of an operator (tests, console). */

@@ -1,11 +1,12 @@
 import type { Client, InValue } from '@libsql/client';
-import { and, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { discordServers, type ServerRow, type SubmissionRow, serverSubmissions } from '../schema';
+import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
 /** A stored submission. */
@@ -29,10 +30,8 @@ export type SubmissionWrite = Pick<
 >;
 
 /** Filter and page of listSubmissions. */
-export interface SubmissionListOptions {
+export interface SubmissionListOptions extends PageOptions {
   status?: SubmissionStatus | undefined;
-  page?: number | undefined;
-  perPage?: number | undefined;
 }
 
 /** Counts of all submissions and of each status. */
@@ -145,20 +144,9 @@ export async function listSubmissions(
   db: Db,
   options: SubmissionListOptions = {},
 ): Promise<{ submissions: SubmissionRecord[]; total: number }> {
-  const where: SQL | undefined = options.status ? eq(serverSubmissions.status, options.status) : undefined;
-  const perPage = options.perPage ?? 50;
-  const page = options.page ?? 1;
-  const [submissions, totals] = await Promise.all([
-    db
-      .select()
-      .from(serverSubmissions)
-      .where(where)
-      .orderBy(desc(serverSubmissions.created_at), desc(serverSubmissions.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)` }).from(serverSubmissions).where(where),
-  ]);
-  return { submissions, total: Number(totals[0]?.n ?? 0) };
+  const where = options.status ? eq(serverSubmissions.status, options.status) : undefined;
+  const { rows, total } = await pageNewestFirst(db, serverSubmissions, where, options);
+  return { submissions: rows, total };
 }
 
 /** One submission by id, or null. */

@@ -26,6 +26,14 @@ export interface EdgeContext {
  */
 export const edgeNotFoundPage = notFoundScreenPath;
 
+/** The typed env and the database of a Worker invocation, from its bindings: what fetch and scheduled both build on. */
+export function edgeDeps(bindings: EdgeBindings): { env: Env; db: Db } {
+  const vars: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(bindings)) if (typeof v === 'string') vars[k] = v;
+  const env = loadEnv(vars);
+  return { env, db: openWebDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN }).db };
+}
+
 interface EdgeRuntime {
   app: ReturnType<typeof createApp>;
   env: Env;
@@ -43,10 +51,7 @@ export function createEdgeHandler() {
   let runtime: Promise<EdgeRuntime> | null = null;
 
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
-    const vars: Record<string, string | undefined> = {};
-    for (const [k, v] of Object.entries(bindings)) if (typeof v === 'string') vars[k] = v;
-    const env = loadEnv(vars);
-    const { db } = openWebDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+    const { env, db } = edgeDeps(bindings);
     const hook = env.REBUILD_HOOK_URL
       ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
       : undefined;

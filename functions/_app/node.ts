@@ -7,7 +7,7 @@ import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
-import { run as sweepSessions, SESSION_SWEEP_EVERY_MS } from './jobs/session-sweep';
+import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';

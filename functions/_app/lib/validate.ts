@@ -199,6 +199,6 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown, labels?
  * The hook every `zValidator(target, schema, validationHook)` passes: a failed parse throws the
  * 400 envelope naming each bad field, which `app.onError` answers (one error envelope).
  */
-export function validationHook(result: { success: true } | { success: false; error: z.ZodError }): void {
-  if (!result.success) throw validationError(result.error);
+export function validationHook(result: { success: true } | { success: false; error: z.core.$ZodError }): void {
+  if (!result.success) throw validationError(result.error as z.ZodError);
 }

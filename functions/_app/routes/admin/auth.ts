@@ -1,3 +1,4 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import {
@@ -12,9 +13,11 @@ import { hmac } from '../../../../src/lib/hash';
 import { DUMMY_HASH_PROMISE, hashPassword, needsRehash, verifyPassword } from '../../../../src/lib/password';
 import { loginSchema } from '../../../../src/lib/schemas/admin';
 import { SIGN_IN_THROTTLE, signInWaitMs } from '../../../../src/lib/sign-in-throttle';
+import { run as sweepSessions } from '../../jobs/session-sweep';
 import { ApiError } from '../../lib/errors';
+import { validationHook } from '../../lib/validate';
 import { type AdminEnv, clearSessionCookie, sessionCookieName, setSessionCookie } from '../../middleware/auth';
-import { audit, parseBody } from './shared';
+import { audit } from './shared';
 
 const tooMany = (waitMs: number) =>
   new ApiError(429, 'too_many_attempts', 'Too many sign-in attempts. Try again later.', undefined, {
@@ -25,9 +28,9 @@ const wrongCredentials = () => new ApiError(401, 'invalid_credentials', 'Wrong e
 
 /** Sign-in, sign-out and "who am I" of the console. */
 export const authRoutes = new Hono<AdminEnv>()
-  .post('/login', async (c) => {
+  .post('/login', zValidator('json', loginSchema, validationHook), async (c) => {
     const deps = c.get('deps');
-    const { email, password } = await parseBody(c, loginSchema);
+    const { email, password } = c.req.valid('json');
     const now = deps.now?.() ?? Date.now();
     // Keyed by address and (email, address) only, never by account: failures elsewhere cannot
     // lock an operator out, and whether the email names an operator changes nothing below
@@ -56,7 +59,8 @@ export const authRoutes = new Hono<AdminEnv>()
     await clearSignInFailures(deps.db, key);
     await recordSuccessfulLogin(deps.db, op.id, now);
     if (needsRehash(op.password_hash)) await setOperatorPasswordHash(deps.db, op.id, await hashPassword(password));
-    const session = await createSession(deps.db, op.id);
+    // Each sign-in also sweeps the sessions that expired meanwhile (jobs/session-sweep.ts).
+    const [session] = await Promise.all([createSession(deps.db, op.id, now), sweepSessions(deps, now)]);
     setSessionCookie(c, deps.env.SITE_URL, session.token);
     const operator = toPublicOperator(op);
     c.set('operator', operator);

@@ -1,26 +1,23 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { listContactMessages, setContactStatus } from '../../../../db/queries/contact';
 import { contactQuerySchema, contactStatusSchema } from '../../../../src/lib/schemas/admin';
+import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, idParam, notFound, parseBody, parseQuery } from './shared';
+import { audit, found, idParam } from './shared';
 
 /** The contact inbox: admins. */
 export const contactRoutes = new Hono<AdminEnv>()
   .use(requireRole('admin'))
-  .get('/', async (c) => {
-    const q = parseQuery(c, contactQuerySchema);
-    const { messages, total } = await listContactMessages(c.get('deps').db, {
-      status: q.status,
-      page: q.page,
-      perPage: q.per_page,
-    });
-    return c.json({ messages, total, page: q.page, perPage: q.per_page });
+  .get('/', zValidator('query', contactQuerySchema, validationHook), async (c) => {
+    const { page, per_page: perPage, status } = c.req.valid('query');
+    const { messages, total } = await listContactMessages(c.get('deps').db, { status, page, perPage });
+    return c.json({ messages, total, page, perPage });
   })
-  .patch('/:id', async (c) => {
-    const id = idParam(c);
-    const { status } = await parseBody(c, contactStatusSchema);
-    const message = await setContactStatus(c.get('deps').db, id, status);
-    if (!message) throw notFound('message', id);
+  .patch('/:id', idParam, zValidator('json', contactStatusSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { status } = c.req.valid('json');
+    const message = found(await setContactStatus(c.get('deps').db, id, status), 'message', id);
     await audit(c, 'status', 'contact', id, { status });
     return c.json({ message });
   });

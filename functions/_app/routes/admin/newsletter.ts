@@ -1,3 +1,4 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import {
   getNewsletterStats,
@@ -6,8 +7,9 @@ import {
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
+import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, idParam, notFound, parseBody, parseQuery } from './shared';
+import { audit, found, idParam } from './shared';
 
 /**
  * One CSV field: quoted when it holds a comma, quote or newline (RFC 4180), and
@@ -34,15 +36,10 @@ const CSV_COLUMNS = [
 /** Subscribers: search, status, premium flag, stats and CSV export; admins. */
 export const newsletterRoutes = new Hono<AdminEnv>()
   .use(requireRole('admin'))
-  .get('/', async (c) => {
-    const q = parseQuery(c, subscriberQuerySchema);
-    const { subscribers, total } = await listSubscribers(c.get('deps').db, {
-      search: q.search,
-      status: q.status,
-      page: q.page,
-      perPage: q.per_page,
-    });
-    return c.json({ subscribers, total, page: q.page, perPage: q.per_page });
+  .get('/', zValidator('query', subscriberQuerySchema, validationHook), async (c) => {
+    const { page, per_page: perPage, search, status } = c.req.valid('query');
+    const { subscribers, total } = await listSubscribers(c.get('deps').db, { search, status, page, perPage });
+    return c.json({ subscribers, total, page, perPage });
   })
   .get('/stats', async (c) => c.json(await getNewsletterStats(c.get('deps').db)))
   .get('/export.csv', async (c) => {
@@ -61,16 +58,16 @@ export const newsletterRoutes = new Hono<AdminEnv>()
       'Content-Disposition': `attachment; filename="subscribers-${date}.csv"`,
     });
   })
-  .patch('/:id', async (c) => {
-    const id = idParam(c);
-    const patch = await parseBody(c, subscriberPatchSchema);
+  .patch('/:id', idParam, zValidator('json', subscriberPatchSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const patch = c.req.valid('json');
     const now = new Date().toISOString();
-    const subscriber = await updateSubscriber(c.get('deps').db, id, {
+    const update = updateSubscriber(c.get('deps').db, id, {
       ...(patch.premium_subscriber !== undefined ? { premium_subscriber: patch.premium_subscriber } : {}),
       ...(patch.status === 'unsubscribed' ? { status: 'unsubscribed', unsubscribed_at: now } : {}),
       ...(patch.status === 'active' ? { status: 'active', unsubscribed_at: null, confirmed_at: now } : {}),
     });
-    if (!subscriber) throw notFound('subscriber', id);
+    const subscriber = found(await update, 'subscriber', id);
     await audit(c, 'update', 'subscriber', id, { ...patch, email: subscriber.email });
     return c.json({ subscriber });
   });

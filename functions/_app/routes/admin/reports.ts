@@ -1,9 +1,11 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { countReportsByServer, listReports, setReportStatus } from '../../../../db/queries/reports';
 import { setServerActive } from '../../../../db/queries/servers';
 import { reportActionSchema } from '../../../../src/lib/schemas/admin';
+import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, idParam, notFound, parseBody, requestRebuild } from './shared';
+import { audit, found, idParam, requestRebuild } from './shared';
 
 /** Open reports grouped by server, and what operators do about them: admins and moderators. */
 export const reportRoutes = new Hono<AdminEnv>()
@@ -19,12 +21,11 @@ export const reportRoutes = new Hono<AdminEnv>()
       groups: groups.map((g) => ({ ...g, reports: open.reports.filter((r) => r.server_id === g.server_id) })),
     });
   })
-  .patch('/:id', async (c) => {
-    const id = idParam(c);
-    const { action } = await parseBody(c, reportActionSchema);
+  .patch('/:id', idParam, zValidator('json', reportActionSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { action } = c.req.valid('json');
     const db = c.get('deps').db;
-    const report = await setReportStatus(db, id, action === 'dismiss' ? 'dismissed' : 'resolved');
-    if (!report) throw notFound('report', id);
+    const report = found(await setReportStatus(db, id, action === 'dismiss' ? 'dismissed' : 'resolved'), 'report', id);
     if (action === 'hide_server') {
       const server = await setServerActive(db, report.server_id, false);
       // Hiding answers every open report about that server.

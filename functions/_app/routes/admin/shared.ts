@@ -1,32 +1,24 @@
+import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
-import { parseWith, readBody } from '../../lib/validate';
+import { validationHook } from '../../lib/validate';
 import type { AdminEnv } from '../../middleware/auth';
 
 /** Context of an admin handler. */
 export type AdminContext = Context<AdminEnv>;
 
-/** The positive integer `:id` path parameter, or 404. */
-export function idParam(c: AdminContext, name = 'id'): number {
-  const raw = c.req.param(name) ?? '';
-  const id = Number(raw);
-  if (!/^\d{1,12}$/.test(raw) || !Number.isSafeInteger(id) || id < 1) {
-    throw new ApiError(404, 'not_found', `No record ${raw}`);
-  }
-  return id;
-}
+/** The `:id` of a console path: a record's positive integer id. */
+export const idParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,11}$/, 'Must be a record id')
+    .transform(Number),
+});
 
-/** Parses the query string with a schema (400 naming each bad field). */
-export const parseQuery = <S extends z.ZodType>(c: AdminContext, schema: S): z.output<S> =>
-  parseWith(schema, c.req.query());
-
-/** Reads and parses the JSON or form body with a schema. */
-export async function parseBody<S extends z.ZodType>(c: AdminContext, schema: S): Promise<z.output<S>> {
-  const { data } = await readBody(c);
-  return parseWith(schema, data);
-}
+/** Validates the `:id` path parameter (400 naming id); handlers read it with `c.req.valid('param')`. */
+export const idParam = zValidator('param', idParamSchema, validationHook);
 
 /** Records the signed-in operator's write in the audit log. */
 export function audit(
@@ -53,3 +45,19 @@ export function requestRebuild(c: AdminContext, reason: string): void {
 /** 404 with the entity named. */
 export const notFound = (entity: string, id: number | string): ApiError =>
   new ApiError(404, 'not_found', `No ${entity} ${id}`);
+
+/** The row a lookup or write found, or the 404 naming the entity when there is none. */
+export function found<T>(row: T | null | undefined, entity: string, id: number): T {
+  if (row == null) throw notFound(entity, id);
+  return row;
+}
+
+/** A `.catch()` for a write: a UNIQUE violation becomes the 409 `code`, anything else is rethrown. */
+export const conflictOnDuplicate =
+  (code: string, message: string) =>
+  (err: unknown): never => {
+    if (/UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) {
+      throw new ApiError(409, code, message);
+    }
+    throw err;
+  };

@@ -1,3 +1,4 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import {
   approveSubmission,
@@ -11,63 +12,49 @@ import { subcategoryNames } from '../../../../src/lib/categories';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { ApiError } from '../../lib/errors';
+import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, idParam, notFound, parseBody, parseQuery, requestRebuild } from './shared';
+import { audit, found, idParam, notFound, requestRebuild } from './shared';
 
 /** The submissions queue: admins and moderators. */
 export const submissionRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
-  .get('/', async (c) => {
-    const q = parseQuery(c, submissionQuerySchema);
-    const { submissions, total } = await listSubmissions(c.get('deps').db, {
-      status: q.status,
-      page: q.page,
-      perPage: q.per_page,
-    });
-    return c.json({ submissions, total, page: q.page, perPage: q.per_page });
+  .get('/', zValidator('query', submissionQuerySchema, validationHook), async (c) => {
+    const { page, per_page: perPage, status } = c.req.valid('query');
+    const { submissions, total } = await listSubmissions(c.get('deps').db, { status, page, perPage });
+    return c.json({ submissions, total, page, perPage });
   })
   .get('/stats', async (c) => c.json(await getSubmissionStats(c.get('deps').db)))
-  .get('/:id', async (c) => {
-    const id = idParam(c);
-    const submission = await getSubmissionById(c.get('deps').db, id);
-    if (!submission) throw notFound('submission', id);
-    return c.json({ submission });
+  .get('/:id', idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json({ submission: found(await getSubmissionById(c.get('deps').db, id), 'submission', id) });
   })
-  .patch('/:id', async (c) => {
-    const id = idParam(c);
-    const body = await parseBody(c, submissionStatusSchema);
+  .patch('/:id', idParam, zValidator('json', submissionStatusSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { status, admin_notes } = c.req.valid('json');
     const db = c.get('deps').db;
-    const current = await getSubmissionById(db, id);
-    if (!current) throw notFound('submission', id);
+    const current = found(await getSubmissionById(db, id), 'submission', id);
     if (current.status === 'approved') {
       throw new ApiError(409, 'already_approved', 'An approved submission is managed as a server');
     }
-    const submission = await updateSubmissionStatus(db, id, body.status, body.admin_notes ?? null);
-    await audit(c, 'status', 'submission', id, {
-      from: current.status,
-      to: body.status,
-      admin_notes: body.admin_notes,
-    });
+    const submission = await updateSubmissionStatus(db, id, status, admin_notes ?? null);
+    await audit(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes });
     return c.json({ submission });
   })
-  .post('/:id/approve', async (c) => {
-    const id = idParam(c);
-    const body = await parseBody(c, approveSchema).catch((err) => {
-      // An empty body is a plain approval.
-      if (err instanceof ApiError && err.status === 415) return { admin_notes: undefined, subcategory: undefined };
-      throw err;
-    });
+  // A request without a JSON body validates as {} (Hono's json validator): a plain approval.
+  .post('/:id/approve', idParam, zValidator('json', approveSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { admin_notes, subcategory } = c.req.valid('json');
     const db = c.get('deps').db;
-    if (body.subcategory) {
+    if (subcategory) {
       // The reviewer's subcategory must be one of the submission's category.
-      const current = await getSubmissionById(db, id);
-      if (!current) throw notFound('submission', id);
-      if (!subcategoryNames(current.category).includes(body.subcategory)) {
-        const message = subcategoryMessage(current.category);
+      const { category } = found(await getSubmissionById(db, id), 'submission', id);
+      if (!subcategoryNames(category).includes(subcategory)) {
+        const message = subcategoryMessage(category);
         throw new ApiError(400, 'validation_failed', message, [{ path: 'subcategory', message }]);
       }
     }
-    const result = await approveSubmission(db, id, body.admin_notes, body.subcategory);
+    const result = await approveSubmission(db, id, admin_notes, subcategory);
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
@@ -76,11 +63,11 @@ export const submissionRoutes = new Hono<AdminEnv>()
     requestRebuild(c, `approved ${result.server.slug}`);
     return c.json({ submission: result.submission, server: result.server });
   })
-  .delete('/:id', async (c) => {
-    const id = idParam(c);
+  .delete('/:id', idParam, async (c) => {
+    const { id } = c.req.valid('param');
     const db = c.get('deps').db;
-    const current = await getSubmissionById(db, id);
-    if (!current || !(await deleteSubmission(db, id))) throw notFound('submission', id);
+    const current = found(await getSubmissionById(db, id), 'submission', id);
+    if (!(await deleteSubmission(db, id))) throw notFound('submission', id);
     await audit(c, 'delete', 'submission', id, { server_name: current.server_name, status: current.status });
     return c.json({ ok: true });
   });
