@@ -1,10 +1,9 @@
-import type { Client, InValue } from '@libsql/client';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
+import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
-import { preparedStatementsFor } from '../prepared';
 import { discordServers, type ServerRow, type SubmissionRow, serverSubmissions } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
@@ -43,99 +42,12 @@ export interface SubmissionStats {
   rejected: number;
 }
 
-const SUBMISSION_COLUMNS = [
-  'server_name',
-  'server_description',
-  'category',
-  'subcategory',
-  'invite_link',
-  'server_image',
-  'contact_email',
-  'features',
-  'member_count',
-  'active_users',
-  'submitter_name',
-  'is_owner',
-] as const;
-
-const submissionSqlCache = new Map<number, string>();
-/** The multi-row INSERT of `n` pending submissions, cached per batch size. */
-function submissionInsertSql(n: number): string {
-  let text = submissionSqlCache.get(n);
-  if (!text) {
-    const row = `(${SUBMISSION_COLUMNS.map(() => '?').join(', ')}, 'pending', ?, ?)`;
-    text = `INSERT INTO server_submissions (${SUBMISSION_COLUMNS.join(', ')}, status, created_at, updated_at) VALUES ${Array(n).fill(row).join(', ')}`;
-    if (submissionSqlCache.size < 500) submissionSqlCache.set(n, text);
-  }
-  return text;
-}
-
-/**
- * Stores submissions as pending in one statement; returns the rows in the order given.
- * Plain SQL text: on the submit hot path drizzle's query building cost more than the write.
- */
-export async function insertSubmissions(db: Db, inputs: SubmissionWrite[]): Promise<SubmissionRecord[]> {
-  if (inputs.length === 0) return [];
-  // The time is taken here (the same ISO form as the column default) and the ids from the last
-  // rowid: the rows of one INSERT get consecutive ids in an AUTOINCREMENT table, so nothing has
-  // to come back (RETURNING cost as much as a fifth of the insert on the submit hot path).
-  const now = new Date().toISOString();
-  const args: InValue[] = [];
-  for (const input of inputs) {
-    args.push(
-      input.server_name,
-      input.server_description,
-      input.category,
-      input.subcategory ?? null,
-      input.invite_link,
-      input.server_image ?? null,
-      input.contact_email,
-      input.features ?? null,
-      input.member_count ?? 0,
-      input.active_users ?? 0,
-      input.submitter_name,
-      (input.is_owner ?? true) ? 1 : 0,
-      now,
-      now,
-    );
-  }
-  const sql = submissionInsertSql(inputs.length);
-  // Where the runtime keeps statements prepared (Node, file database) the insert is not compiled again.
-  const prepared = preparedStatementsFor(db);
-  const { changes, lastInsertRowid } = prepared
-    ? await prepared.run(sql, args)
-    : await (db as Db & { $client: Client }).$client
-        .execute({ sql, args })
-        .then((r) => ({ changes: r.rowsAffected, lastInsertRowid: r.lastInsertRowid }));
-  if (changes !== inputs.length || lastInsertRowid === undefined) {
-    throw new Error(`Stored ${changes} of ${inputs.length} submissions`);
-  }
-  const first = Number(lastInsertRowid) - inputs.length + 1;
-  return inputs.map((input, i) => ({
-    id: first + i,
-    server_name: input.server_name,
-    server_description: input.server_description,
-    category: input.category,
-    subcategory: input.subcategory ?? null,
-    invite_link: input.invite_link,
-    server_image: input.server_image ?? null,
-    contact_email: input.contact_email,
-    features: input.features ?? null,
-    member_count: input.member_count ?? 0,
-    active_users: input.active_users ?? 0,
-    submitter_name: input.submitter_name,
-    is_owner: input.is_owner ?? true,
-    status: 'pending',
-    admin_notes: null,
-    server_id: null,
-    created_at: now,
-    updated_at: now,
-  }));
-}
-
 /** Stores a submission as pending and returns the row. */
 export async function insertSubmission(db: Db, input: SubmissionWrite): Promise<SubmissionRecord> {
-  const [row] = await insertSubmissions(db, [input]);
+  const [row] = await db
+    .insert(serverSubmissions)
+    .values({ ...input, status: 'pending' })
+    .returning();
   return row!;
 }
 
@@ -192,9 +104,6 @@ SELECT ${submission.server_name}, ${submission.server_description}, ${submission
   ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1
 WHERE EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${submission.id} AND status <> 'approved')`);
 }
-
-const isUniqueViolation = (err: unknown): boolean =>
-  /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`);
 
 /**
  * Approves a submission: creates its listing (SPEC section 4) and marks it approved with the

@@ -1,13 +1,17 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
 import { TrieRouter } from 'hono/router/trie-router';
 import { dbHealth } from '../../db/queries/health';
-import { type AppDeps, type AppEnv, requestIdOf } from './context';
+import type { AppDeps, AppEnv } from './context';
 import { assertRealSecrets } from './env';
 import { ApiError, type ErrorBody, isDbUnavailable } from './lib/errors';
-import { admit } from './lib/request';
+import { formFailure } from './lib/form-redirect';
 import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
-import { secureAnswers, secureJson } from './middleware/security-headers';
+import { clientContext } from './middleware/client';
+import { originCheck } from './middleware/origin-check';
+import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
@@ -20,58 +24,37 @@ import { submissionRoutes } from './routes/submissions';
 /** Seconds a client should wait before retrying while the database is away. */
 const DB_RETRY_AFTER_S = 5;
 
-const errorJson = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({
+const envelope = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({
   error: { code, message, ...(issues ? { issues } : {}) },
 });
 
-/** The envelope answer of an ApiError, with its status and headers (Retry-After...). */
-const apiErrorAnswer = (err: ApiError) =>
-  secureJson(errorJson(err.code, err.message, err.issues), err.status, err.headers);
-
-/** Where a URL's path starts (after the scheme and host), without parsing the URL. */
-const pathStart = (url: string): number => url.indexOf('/', url.indexOf('//') + 2);
-
-/** Whether a URL's path is the API's or the operator console's (answers no cache may keep). */
-const isPrivateUrl = (url: string): boolean => {
-  const start = pathStart(url);
-  return url.startsWith('/api/', start) || url.startsWith('/admin', start);
-};
-
-/** The answer with `Cache-Control: no-store` unless a handler chose its own caching. */
-function withNoStore(res: Response): Response {
-  if (res.headers.has('cache-control')) return res;
-  try {
-    res.headers.set('Cache-Control', 'no-store');
-    return res;
-  } catch {
-    // Immutable headers (a fetched or redirect Response): copy once, then add.
-    const copy = new Response(res.body, res);
-    copy.headers.set('Cache-Control', 'no-store');
-    return copy;
-  }
-}
-
-/** Whether a URL's path is under /api/. */
-const isApiUrl = (url: string): boolean => url.startsWith('/api/', pathStart(url));
-
 /**
- * Builds the one Hono app behind every runtime: the Node server (`npm start`), the
- * Cloudflare entry and the tests each pass their own database and settings.
- *
- * Each public route has exactly one handler, which starts with `admit()` (deps, IP hash, origin
- * check, rate limit): Hono runs a route with one handler directly, where a chain of middleware
- * costs a promise and a turn per layer on every request. The security headers and the declared
- * body-size check wrap the dispatch itself, so they cover every answer and every path.
+ * Builds the one Hono app behind every runtime: the Node server (`npm start`), the Worker and
+ * the tests each pass their own database and settings. Middleware, in order: a request id,
+ * the security headers (hono/secure-headers, the set picked by the answer), `no-store` on
+ * every API and console answer, the deps and the client's IP hash; then for /api the body limit
+ * (hono/body-limit) and the one origin check. Each resource is one chained module under
+ * routes/; `app.onError` gives the one error envelope.
  */
 export function createApp(deps: AppDeps) {
   assertRealSecrets(deps.env);
-  const app = new Hono<AppEnv>();
 
-  // The operator API keeps middleware (admission, then the session guard inside adminRoutes).
-  app.use('/api/admin/*', async (c, next) => {
-    await admit(c, deps);
-    await next();
-  });
+  const app = new Hono<AppEnv>()
+    .use(requestId())
+    .use(securityHeaders(deps.contentSecurityPolicy))
+    .use('/api/*', noStore)
+    .use('/admin/*', noStore)
+    .use(clientContext(deps))
+    .use(
+      '/api/*',
+      bodyLimit({
+        maxSize: BODY_LIMIT_BYTES,
+        onError: () => {
+          throw payloadTooLarge();
+        },
+      }),
+    )
+    .use('/api/*', originCheck(deps.env.SITE_URL));
 
   const routes = app
     .get('/api/health', async (c) => {
@@ -79,8 +62,8 @@ export function createApp(deps: AppDeps) {
       // (another process holds its lock), 'down' while it cannot be reached; both 503, which is
       // what a load balancer takes out of rotation.
       const db = await dbHealth(deps.db);
-      if (db === 'up') return c.json({ ok: true, db });
-      return c.json({ ok: false, db }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
+      if (db === 'up') return c.json({ ok: true as const, db }, 200);
+      return c.json({ ok: false as const, db }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
     })
     .route('/api/admin', adminRoutes)
     .route('/api/submissions', submissionRoutes(deps))
@@ -91,11 +74,64 @@ export function createApp(deps: AppDeps) {
     .route('/api/servers', serverRoutes(deps))
     .route('/go', goRoutes(deps));
 
-  // 405 for a path some route serves with other methods (what hono/method-not-allowed does,
-  // answered from notFound so that it adds no middleware to the routes that do match).
-  let methodsByPath: TrieRouter<string[]> | undefined;
-  const allowedMethods = (path: string): string[] => {
-    if (!methodsByPath) {
+  const allowedMethods = methodsOf(app);
+  app.notFound(async (c) => {
+    if (c.req.path.startsWith('/api/')) {
+      // 405 for a path some route serves with other methods.
+      const methods = allowedMethods(c.req.path);
+      if (methods.length > 0 && !methods.includes(c.req.method)) {
+        return c.json(envelope('method_not_allowed', `Use ${methods.join(', ')}`), 405, {
+          Allow: methods.join(', '),
+        });
+      }
+      return c.json(envelope('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
+    }
+    return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
+  });
+
+  app.onError(async (err, c) => {
+    if (err instanceof ApiError) {
+      // A refused form post from a browser without JavaScript gets its form's page back, filled in.
+      const page = await formFailure(c, err);
+      if (page) return page;
+      return c.json(envelope(err.code, err.message, err.issues), err.status, err.headers);
+    }
+    if (err instanceof HTTPException) {
+      return c.json(envelope('http_error', err.message || 'Request failed'), err.status);
+    }
+    const id = c.get('requestId');
+    if (isDbUnavailable(err)) {
+      console.error(`[${id}] database unavailable:`, err);
+      return c.json(
+        envelope('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
+        503,
+        { 'Retry-After': String(DB_RETRY_AFTER_S) },
+      );
+    }
+    console.error(`[${id}] unexpected error:`, err);
+    return c.json(envelope('internal_error', `Something went wrong (request ${id})`), 500);
+  });
+
+  return routes;
+}
+
+/** The app's type, for `hc<AppType>` in the islands and the console (type-only imports). */
+export type AppType = ReturnType<typeof createApp>;
+
+/**
+ * API and console answers are never stored by a browser or a shared cache (some hold personal
+ * data); a handler that chose its own caching (the public listing read) keeps it.
+ */
+const noStore = async (c: import('hono').Context, next: () => Promise<void>) => {
+  await next();
+  if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store');
+};
+
+/** The methods the app's routes serve for a path (what hono/method-not-allowed would say), built on first use. */
+function methodsOf(app: Hono<AppEnv>): (path: string) => string[] {
+  let router: TrieRouter<string[]> | undefined;
+  return (path) => {
+    if (!router) {
       const byPath = new Map<string, Set<string>>();
       for (const route of app.routes) {
         if (route.method === 'ALL' || route.method === 'HEAD') continue;
@@ -104,65 +140,11 @@ export function createApp(deps: AppDeps) {
         if (route.method === 'GET') methods.add('HEAD');
         byPath.set(route.path, methods);
       }
-      methodsByPath = new TrieRouter<string[]>();
-      for (const [p, methods] of byPath) methodsByPath.add('ALL', p, [...methods]);
+      router = new TrieRouter<string[]>();
+      for (const [p, methods] of byPath) router.add('ALL', p, [...methods]);
     }
     const allowed = new Set<string>();
-    for (const [methods] of methodsByPath.match('ALL', path)[0]) for (const m of methods) allowed.add(m);
+    for (const [methods] of router.match('ALL', path)[0]) for (const m of methods) allowed.add(m);
     return [...allowed];
   };
-
-  app.notFound(async (c) => {
-    if (c.req.path.startsWith('/api/')) {
-      const methods = allowedMethods(c.req.path);
-      if (methods.length > 0 && !methods.includes(c.req.method)) {
-        return secureJson(errorJson('method_not_allowed', `Use ${methods.join(', ')}`), 405, {
-          Allow: methods.join(', '),
-        });
-      }
-      return secureJson(errorJson('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
-    }
-    return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
-  });
-
-  app.onError((err, c) => {
-    if (err instanceof ApiError) return apiErrorAnswer(err);
-    if (err instanceof HTTPException) {
-      return secureJson(errorJson('http_error', err.message || 'Request failed'), err.status);
-    }
-    const requestId = requestIdOf(c);
-    if (isDbUnavailable(err)) {
-      console.error(`[${requestId}] database unavailable:`, err);
-      return secureJson(
-        errorJson('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
-        503,
-        { 'Retry-After': String(DB_RETRY_AFTER_S) },
-      );
-    }
-    console.error(`[${requestId}] unexpected error:`, err);
-    return secureJson(errorJson('internal_error', `Something went wrong (request ${requestId})`), 500);
-  });
-
-  const secure = secureAnswers(deps.contentSecurityPolicy);
-  // API and console answers are never stored by a browser or a cache: JSON ones carry no-store
-  // from the API header set, and this covers the rest (form redirects, text, the console page).
-  const securePrivate = (res: Response) => withNoStore(secure(res));
-  const dispatch = routes.fetch;
-  // app.request() (the tests) goes through fetch too.
-  routes.fetch = (request, env, ctx) => {
-    // A declared length over the limit is refused from the header alone, before any route runs;
-    // bodies without one (chunked) are counted as readBody reads them.
-    const length = request.headers.get('content-length');
-    if (length !== null && Number.parseInt(length, 10) > BODY_LIMIT_BYTES && isApiUrl(request.url)) {
-      return apiErrorAnswer(payloadTooLarge());
-    }
-    const res = dispatch(request, env, ctx);
-    const finish = isPrivateUrl(request.url) ? securePrivate : secure;
-    return res instanceof Promise ? res.then(finish) : finish(res);
-  };
-
-  return routes;
 }
-
-/** The app's type, for `hc<AppType>` in the islands. */
-export type AppType = ReturnType<typeof createApp>;

@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import type { Env } from './env';
 
@@ -45,23 +44,17 @@ export interface AppDeps {
   now?: (() => number) | undefined;
 }
 
-/** The id logged with an unexpected error, made on first use (most requests never need one). */
-export function requestIdOf(c: Context<AppEnv>): string {
-  let id = c.get('requestId');
-  if (id === undefined) {
-    id = crypto.randomUUID();
-    c.set('requestId', id);
-  }
-  return id;
-}
-
 /** Hono's environment: variables set by middleware for handlers. */
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
-    /** Set on first use (requestIdOf): only logged errors need one. */
+    /** hono/request-id's id (also the X-Request-Id answer header), logged with unexpected errors. */
     requestId: string;
-    /** Salted hash of the client IP. */
+    /** Salted hash of the client IP (middleware/client.ts). */
     ipHash: string;
+    /** The body as read by the `body` validator (lib/validate.ts), before parsing. */
+    body?: import('./lib/validate').ReadBody;
+    /** The public form a route serves, whose page answers a refused post without JavaScript. */
+    form?: import('./lib/form-redirect').PublicForm;
   };
 }

@@ -89,18 +89,46 @@ export const validSubmission = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** A siteverify stand-in that answers like Cloudflare for its published test secrets. */
-export const fakeSiteverify: typeof fetch = async (_input, init) => {
-  const form = init?.body as FormData;
-  const secret = String(form.get('secret'));
-  const success = secret.startsWith('1x') && String(form.get('response') ?? '').length > 0;
-  return new Response(
-    JSON.stringify(
-      success ? { success: true, 'error-codes': [] } : { success: false, 'error-codes': ['invalid-input-response'] },
-    ),
-    { headers: { 'content-type': 'application/json' } },
-  );
-};
+/** A loopback HTTP stand-in for Turnstile's siteverify: answers like Cloudflare for its published test secrets. */
+export interface SiteverifyStandIn {
+  url: string;
+  /** How many checks it has answered. */
+  asked: number;
+  close(): Promise<void>;
+}
+
+/** Starts the siteverify stand-in on 127.0.0.1 (a free port). */
+export async function startSiteverify(): Promise<SiteverifyStandIn> {
+  const { createServer } = await import('node:http');
+  const standIn = { asked: 0 } as SiteverifyStandIn;
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const form = await new Response(Buffer.concat(chunks), {
+      headers: { 'content-type': String(req.headers['content-type']) },
+    }).formData();
+    standIn.asked++;
+    const success = String(form.get('secret')).startsWith('1x') && String(form.get('response') ?? '').length > 0;
+    res.setHeader('content-type', 'application/json');
+    res.end(
+      JSON.stringify(
+        success ? { success: true, 'error-codes': [] } : { success: false, 'error-codes': ['invalid-input-response'] },
+      ),
+    );
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  standIn.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/turnstile/v0/siteverify`;
+  standIn.close = () => new Promise<void>((ok) => server.close(() => ok()));
+  return standIn;
+}
+
+/** The env of an app with Turnstile on (both keys), checking at `standIn`. */
+export const turnstileEnv = (standIn: { url: string }, secret: string): Record<string, string> => ({
+  TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+  TURNSTILE_SECRET: secret,
+  TURNSTILE_SITEVERIFY_URL: standIn.url,
+});
 
 /** Cloudflare's published Turnstile test secrets. */
 export const TURNSTILE_PASS = '1x0000000000000000000000000000000AA';

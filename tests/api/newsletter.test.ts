@@ -1,15 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeToken } from '../../functions/_app/lib/unsubscribe';
 import {
   countRows,
   createTestApp,
-  fakeSiteverify,
   ORIGIN,
   postForm,
   postJson,
+  type SiteverifyStandIn,
+  startSiteverify,
   type TestApp,
   TURNSTILE_FAIL,
   TURNSTILE_PASS,
+  turnstileEnv,
 } from './api-harness';
 
 let t: TestApp;
@@ -38,7 +40,13 @@ describe('POST /api/newsletter', () => {
     await postJson(t.app, '/api/newsletter', { email: 'fan@example.com' });
     const res = await postJson(t.app, '/api/newsletter', { email: 'FAN@example.com' });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ error: { code: 'already_subscribed', message: 'Email already subscribed' } });
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'already_subscribed',
+        message: 'Email already subscribed',
+        issues: [{ path: 'email', message: 'Email already subscribed' }],
+      },
+    });
     expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
     expect(await countRows(t.client, 'user_interactions')).toBe(1);
   });
@@ -154,8 +162,14 @@ describe('POST /api/newsletter/unsubscribe', () => {
 });
 
 describe('POST /api/newsletter with Turnstile', () => {
+  let standIn: SiteverifyStandIn;
+  beforeAll(async () => {
+    standIn = await startSiteverify();
+  });
+  afterAll(() => standIn.close());
+
   it('sends a form post whose token Cloudflare refuses back as invalid, storing nothing', async () => {
-    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_FAIL }, { fetch: fakeSiteverify });
+    t = await createTestApp(turnstileEnv(standIn, TURNSTILE_FAIL));
     const res = await postForm(t.app, '/api/newsletter', { email: 'a@example.com', 'cf-turnstile-response': 'tok' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/?newsletter=invalid#newsletter');
@@ -163,7 +177,7 @@ describe('POST /api/newsletter with Turnstile', () => {
   });
 
   it('subscribes when Cloudflare passes the token', async () => {
-    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_PASS }, { fetch: fakeSiteverify });
+    t = await createTestApp(turnstileEnv(standIn, TURNSTILE_PASS));
     const res = await postJson(t.app, '/api/newsletter', { email: 'a@example.com', 'cf-turnstile-response': 'tok' });
     expect(res.status).toBe(201);
   });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client';
 import { preparedStatementsFor } from '../../db/prepared';
 import { insertEvents } from '../../db/queries/interactions';
-import { insertSubmissions } from '../../db/queries/submissions';
+import { insertSubmission } from '../../db/queries/submissions';
 import { countRows, createTestApp, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 
 let t: TestApp;
@@ -68,7 +68,7 @@ describe('hot-path writes on kept-prepared statements (Node, file database)', ()
       submitter_name: 'S',
       is_owner: false,
     };
-    const stored = await insertSubmissions(t.db, [input, { ...input, server_name: 'B' }]);
+    const stored = [await insertSubmission(t.db, input), await insertSubmission(t.db, { ...input, server_name: 'B' })];
     expect(stored.map((s) => [s.server_name, s.status, s.is_owner, s.member_count])).toEqual([
       ['A', 'pending', false, 3],
       ['B', 'pending', false, 3],

@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   countRows,
   createTestApp,
-  fakeSiteverify,
   ORIGIN,
   postForm,
   postJson,
+  type SiteverifyStandIn,
+  startSiteverify,
   type TestApp,
   TURNSTILE_FAIL,
   TURNSTILE_PASS,
+  turnstileEnv,
   validSubmission,
 } from './api-harness';
 
@@ -215,59 +217,73 @@ describe('POST /api/submissions', () => {
     expect(res.headers.get('allow')).toContain('POST');
   });
 
-  it('accepts a Turnstile token Cloudflare passes when TURNSTILE_SECRET is set', async () => {
-    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_PASS }, { fetch: fakeSiteverify });
-    const res = await postJson(
-      t.app,
-      '/api/submissions',
-      validSubmission({ 'cf-turnstile-response': 'XXXX.DUMMY.TOKEN.XXXX' }),
-    );
-    expect(res.status).toBe(201);
-    expect(await countRows(t.client, 'server_submissions')).toBe(1);
-  });
+  describe('with Turnstile (a loopback siteverify stand-in)', () => {
+    let standIn: SiteverifyStandIn;
+    beforeAll(async () => {
+      standIn = await startSiteverify();
+    });
+    afterAll(() => standIn.close());
 
-  it('refuses with 403 when Cloudflare fails the Turnstile token', async () => {
-    t = await createTestApp({ TURNSTILE_SECRET: TURNSTILE_FAIL }, { fetch: fakeSiteverify });
-    const res = await postJson(
-      t.app,
-      '/api/submissions',
-      validSubmission({ 'cf-turnstile-response': 'XXXX.DUMMY.TOKEN.XXXX' }),
-    );
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('turnstile_failed');
-    expect(await countRows(t.client, 'server_submissions')).toBe(0);
-  });
+    it('accepts a token Cloudflare passes when both Turnstile keys are set', async () => {
+      t = await createTestApp(turnstileEnv(standIn, TURNSTILE_PASS));
+      const before = standIn.asked;
+      const res = await postJson(
+        t.app,
+        '/api/submissions',
+        validSubmission({ 'cf-turnstile-response': 'XXXX.DUMMY.TOKEN.XXXX' }),
+      );
+      expect(res.status).toBe(201);
+      expect(standIn.asked).toBe(before + 1);
+      expect(await countRows(t.client, 'server_submissions')).toBe(1);
+    });
 
-  it('refuses a missing Turnstile token without asking Cloudflare', async () => {
-    let asked = 0;
-    t = await createTestApp(
-      { TURNSTILE_SECRET: TURNSTILE_PASS },
-      {
-        fetch: (...args) => {
-          asked++;
-          return fakeSiteverify(...args);
-        },
-      },
-    );
-    const res = await postJson(t.app, '/api/submissions', validSubmission());
-    expect(res.status).toBe(403);
-    expect(asked).toBe(0);
-    expect(await countRows(t.client, 'server_submissions')).toBe(0);
-  });
+    it('refuses with 403 when Cloudflare fails the token', async () => {
+      t = await createTestApp(turnstileEnv(standIn, TURNSTILE_FAIL));
+      const res = await postJson(
+        t.app,
+        '/api/submissions',
+        validSubmission({ 'cf-turnstile-response': 'XXXX.DUMMY.TOKEN.XXXX' }),
+      );
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('turnstile_failed');
+      expect(await countRows(t.client, 'server_submissions')).toBe(0);
+    });
 
-  it('answers 503 with Retry-After when Cloudflare cannot be reached', async () => {
-    t = await createTestApp(
-      { TURNSTILE_SECRET: TURNSTILE_PASS },
-      {
-        fetch: async () => {
-          throw new TypeError('fetch failed');
-        },
-      },
-    );
-    const res = await postJson(t.app, '/api/submissions', validSubmission({ 'cf-turnstile-response': 'tok' }));
-    expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBeTruthy();
-    expect(await countRows(t.client, 'server_submissions')).toBe(0);
+    it('refuses a missing token without asking Cloudflare', async () => {
+      t = await createTestApp(turnstileEnv(standIn, TURNSTILE_PASS));
+      const before = standIn.asked;
+      const res = await postJson(t.app, '/api/submissions', validSubmission());
+      expect(res.status).toBe(403);
+      expect(standIn.asked).toBe(before);
+      expect(await countRows(t.client, 'server_submissions')).toBe(0);
+    });
+
+    it('checks nothing when only one of the two keys is set (no widget is shown then either)', async () => {
+      for (const env of [
+        { TURNSTILE_SECRET: TURNSTILE_FAIL, TURNSTILE_SITEVERIFY_URL: standIn.url },
+        { TURNSTILE_SITE_KEY: '1x00000000000000000000AA', TURNSTILE_SITEVERIFY_URL: standIn.url },
+      ]) {
+        const app = await createTestApp(env);
+        try {
+          const before = standIn.asked;
+          const res = await postJson(app.app, '/api/submissions', validSubmission());
+          expect(res.status, Object.keys(env).join()).toBe(201);
+          expect(standIn.asked).toBe(before);
+        } finally {
+          app.cleanup();
+        }
+      }
+    });
+
+    it('answers 503 with Retry-After when Cloudflare cannot be reached', async () => {
+      const gone = await startSiteverify();
+      await gone.close();
+      t = await createTestApp(turnstileEnv(gone, TURNSTILE_PASS));
+      const res = await postJson(t.app, '/api/submissions', validSubmission({ 'cf-turnstile-response': 'tok' }));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBeTruthy();
+      expect(await countRows(t.client, 'server_submissions')).toBe(0);
+    });
   });
 
   it('answers 429 with Retry-After after 5 submissions from one address in 10 minutes', async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isBusyError } from '../../db/busy';
 import { dbHealth } from '../../db/queries/health';
 import { insertEvents } from '../../db/queries/interactions';
-import { insertSubmissions } from '../../db/queries/submissions';
+import { insertSubmission } from '../../db/queries/submissions';
 import { isDbUnavailable } from '../../functions/_app/lib/errors';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { HOLDER_EMAIL, holdWriteLock } from '../helpers/lock-holder';
@@ -71,7 +71,7 @@ describe('writes against a database another process has locked', () => {
     const { tdb, lock } = await lockedDb();
     // Their first attempts run at once and meet the lock.
     const events = insertEvents(tdb.db, [event, event]);
-    const submissions = insertSubmissions(tdb.db, [submission]);
+    const submissions = insertSubmission(tdb.db, submission);
     const pooled = tdb.client.execute(
       "INSERT INTO newsletter_subscribers (email, source) VALUES ('w@example.com', 'homepage_signup')",
     );
@@ -81,7 +81,7 @@ describe('writes against a database another process has locked', () => {
 
     await lock.release();
     expect(await events).toBe(2);
-    expect((await submissions).map((s) => s.server_name)).toEqual(['Waited']);
+    expect((await submissions).server_name).toBe('Waited');
     expect((await pooled).rowsAffected).toBe(1);
     expect(await dbHealth(tdb.db)).toBe('up');
     // The holder's commit is visible on the same connections: none kept an old snapshot.

@@ -16,7 +16,7 @@ import {
   listAllActiveServers,
   type Server,
 } from '../../db/queries/servers';
-import { deleteSubmission, insertSubmissions } from '../../db/queries/submissions';
+import { deleteSubmission, insertSubmission } from '../../db/queries/submissions';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { serverReports } from '../../db/schema';
 import { LIMITS } from '../../src/lib/enums';
@@ -363,22 +363,22 @@ test.describe
         members: 899_000_000,
         active_users: 10,
       });
-      const pending = await insertSubmissions(
-        db,
-        PAYLOADS.map((p) => ({
-          server_name: p.text,
-          server_description: p.text,
-          category: 'Gaming',
-          invite_link: `https://discord.gg/xss${p.n}`,
-          server_image: null,
-          contact_email: `xss-${p.n}-${tag}@example.com`,
-          features: p.text,
-          member_count: 10,
-          active_users: 1,
-          submitter_name: p.text,
-          is_owner: true,
-        })),
-      );
+      const pending: Awaited<ReturnType<typeof insertSubmission>>[] = [];
+      for (const input of PAYLOADS.map((p) => ({
+        server_name: p.text,
+        server_description: p.text,
+        category: 'Gaming',
+        invite_link: `https://discord.gg/xss${p.n}`,
+        server_image: null,
+        contact_email: `xss-${p.n}-${tag}@example.com`,
+        features: p.text,
+        member_count: 10,
+        active_users: 1,
+        submitter_name: p.text,
+        is_owner: true,
+      }))) {
+        pending.push(await insertSubmission(db, input));
+      }
       for (const { p, server } of servers) {
         await createReport(db, { server_id: server.id, reason: 'spam', details: p.text, session_id: null });
         await createContactMessage(db, {

@@ -1,6 +1,5 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../lib/errors';
-import { header } from '../lib/header';
 
 const originOf = (value: string | undefined): string | null => {
   if (!value || value === 'null') return null;
@@ -29,25 +28,33 @@ const forbidden = () =>
   new ApiError(403, 'cross_origin', 'Cross-site requests are not accepted. Submit the form from this site.');
 
 /**
- * CSRF defence for public writes (403 when it fails): a browser names the page that sent a
- * POST in Origin (or Referer), and it must be this site (SITE_URL's origin or the request's own
- * host). A call with neither header is a non-browser client: allowed for JSON, refused for
- * forms, which only browsers send. `Sec-Fetch-Site: cross-site` is refused outright.
+ * The one origin check (CSRF defence), for every write under /api (403 when it fails): a browser
+ * names the page that sent a POST in Origin (or Referer), and it must be this site (SITE_URL's
+ * origin or the request's own host). `Sec-Fetch-Site: cross-site` is refused outright. A call
+ * with neither header is a non-browser client: allowed for public JSON, refused for forms (only
+ * browsers send them) and for the console, whose writes come only from its own pages.
  */
-export function assertSameOrigin(c: Context, siteUrl: string): void {
-  const method = c.req.method;
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
-  if (header(c, 'sec-fetch-site') === 'cross-site') throw forbidden();
-  const originHeader = header(c, 'origin');
-  const refererHeader = header(c, 'referer');
+export function originCheck(siteUrl: string): MiddlewareHandler {
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') assertSameOrigin(c, siteUrl);
+    await next();
+  };
+}
+
+function assertSameOrigin(c: Context, siteUrl: string): void {
+  if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden();
+  const originHeader = c.req.header('origin');
+  const refererHeader = c.req.header('referer');
   const claimed = originHeader !== undefined ? originOf(originHeader) : originOf(refererHeader);
   if (claimed) {
-    if (!isAllowed(claimed, siteUrl, c.req.url, header(c, 'host'))) throw forbidden();
+    if (!isAllowed(claimed, siteUrl, c.req.url, c.req.header('host'))) throw forbidden();
     return;
   }
   // An Origin of "null" or garbage comes from sandboxed or privacy-stripped browser contexts.
   if (originHeader !== undefined || refererHeader !== undefined) throw forbidden();
-  const type = (header(c, 'content-type') ?? '').toLowerCase();
+  if (c.req.path.startsWith('/api/admin/')) throw forbidden();
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
     throw forbidden();
   }

@@ -1,4 +1,5 @@
-import type { AppDeps } from '../context';
+import type { MiddlewareHandler } from 'hono';
+import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
 
 /** One endpoint's allowance: `limit` requests per `windowMs` per hashed IP. */
@@ -179,17 +180,17 @@ const tooMany = (resetAt: number) =>
   });
 
 /**
- * Counts one request of the client `ipHash` against `rule`: 429 with Retry-After once it is past
- * the limit; nothing when RATE_LIMITS=false. Synchronous with the in-memory store (no promise
- * per request on the hot paths), a promise with the bindings.
+ * The middleware of one public route's limit: counts the client (its IP hash, from
+ * middleware/client.ts) against `rule`, 429 with Retry-After once past it. RATE_LIMITS=false
+ * switches these off; the console sign-in throttle is not one of them (lib/sign-in-throttle.ts).
  */
-export function countRequest(deps: AppDeps, rule: RateLimitRule, ipHash: string): void | Promise<void> {
-  if (!deps.env.RATE_LIMITS) return;
-  const outcome = storeFor(deps).hit(rule, ipHash);
-  if (outcome instanceof Promise) {
-    return outcome.then(({ ok, resetAt }) => {
+export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const deps = c.get('deps');
+    if (deps.env.RATE_LIMITS) {
+      const { ok, resetAt } = await storeFor(deps).hit(rule, c.get('ipHash'));
       if (!ok) throw tooMany(resetAt);
-    });
-  }
-  if (!outcome.ok) throw tooMany(outcome.resetAt);
+    }
+    await next();
+  };
 }

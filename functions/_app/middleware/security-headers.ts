@@ -1,6 +1,5 @@
-import type { TypedResponse } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { JSONParsed, JSONValue } from 'hono/utils/types';
+import type { MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 
 /**
  * The Content-Security-Policy directives our code sets, besides script-src and style-src.
@@ -43,13 +42,22 @@ export const BASE_CONTENT_SECURITY_POLICY = [
 /** The file a build writes its policy to (dist/), read by the Node server and the Worker. */
 export const CSP_POLICY_FILE = 'csp-policy.txt';
 
-/** Headers sent with every response, static files included (mirrored in dist/_headers for Cloudflare). */
+/** Headers every answer carries, besides its Content-Security-Policy (one list for secureHeaders and dist/_headers). */
+const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
+const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+const PERMISSIONS_POLICY = { camera: [], microphone: [], geolocation: [], payment: [], usb: [] };
+
+/**
+ * The headers of a page or static file with `policy` as its Content-Security-Policy: what the
+ * page middleware below sends, written out for Cloudflare's static host (dist/_headers), so both
+ * runtimes answer a page alike (tests/api/security-headers.test.ts compares them).
+ */
 export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY): Record<string, string> {
   return {
     'Content-Security-Policy': policy,
-    'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+    'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY,
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Referrer-Policy': REFERRER_POLICY,
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
     'X-Frame-Options': 'DENY',
     'Cross-Origin-Opener-Policy': 'same-origin',
@@ -62,93 +70,91 @@ export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY)
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/**
- * The headers of JSON answers: the same set with the API policy, less the two that only mean
- * something for a document a browser renders (X-Frame-Options, which frame-ancestors supersedes,
- * and Cross-Origin-Opener-Policy, which applies to top-level documents). One frozen record.
- */
-const API_RECORD: Readonly<Record<string, string>> = (() => {
-  const { 'X-Frame-Options': _frame, 'Cross-Origin-Opener-Policy': _opener, ...rest } = securityHeaderSet();
-  // No answer of the API may be kept by a browser or a shared cache: some hold personal data
-  // (a submission's contact email, a session), and the rest are cheap to ask again.
-  return Object.freeze({
-    ...rest,
-    'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
-    'Cache-Control': 'no-store',
-  });
-})();
-const API_ENTRIES = Object.entries(API_RECORD);
-const API_JSON: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', ...API_RECORD });
+/** A policy's directives by name, in order ("script-src" -> "'self' 'sha256-…'"). */
+export function parsePolicy(policy: string): Map<string, string> {
+  const directives = new Map<string, string>();
+  for (const part of policy.split(';')) {
+    const text = part.trim();
+    if (!text) continue;
+    const space = text.indexOf(' ');
+    directives.set(space === -1 ? text : text.slice(0, space), space === -1 ? '' : text.slice(space + 1));
+  }
+  return directives;
+}
 
-/** Whether a content type is JSON (the answers that take the API policy). */
-const isJson = (contentType: string | null | undefined): boolean =>
+/** The directive names in the order every policy of ours is written (ours, then Astro's script-src and style-src). */
+const DIRECTIVE_ORDER = [...parsePolicy(BASE_CONTENT_SECURITY_POLICY).keys()];
+
+/**
+ * A policy written in the one canonical order: the build's policy file (src/integrations/headers.ts)
+ * goes through this, so the header the page middleware assembles directive by directive is
+ * byte-identical to the file Cloudflare's static host sends.
+ */
+export function canonicalPolicy(policy: string): string {
+  const directives = parsePolicy(policy);
+  const names = [
+    ...DIRECTIVE_ORDER.filter((n) => directives.has(n)),
+    ...[...directives.keys()].filter((n) => !DIRECTIVE_ORDER.includes(n)),
+  ];
+  return names.map((n) => (directives.get(n) ? `${n} ${directives.get(n)}` : n)).join('; ');
+}
+
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
+
+/** Options the page and API sets share (hono/secure-headers' own defaults are replaced where ours differ). */
+const SHARED = {
+  strictTransportSecurity: STRICT_TRANSPORT_SECURITY,
+  referrerPolicy: REFERRER_POLICY,
+  permissionsPolicy: PERMISSIONS_POLICY,
+  // Ours only: no Cross-Origin-Resource-Policy (share images are fetched by other sites' crawlers),
+  // none of the legacy ones (X-XSS-Protection, X-Download-Options...) that no current browser reads.
+  crossOriginResourcePolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  // A handler that set its own value (a no-store, a frame policy) keeps it.
+  overwrite: false,
+} as const;
+
+/** Whether a content type is JSON (the answers that take the API set). */
+const isJson = (contentType: string | null): boolean =>
   !!contentType && /^application\/(?:[\w.+-]*\+)?json\b/i.test(contentType);
 
-/**
- * Marks a Response built with the headers already in place (secureJson), which secureAnswers
- * leaves alone. A symbol-keyed property rather than a WeakSet: adding to a WeakSet cost about
- * 0.2 µs per answer, plus the collector's work on its entries.
- */
-const SECURED: unique symbol = Symbol('secured');
-type Marked = Response & { [SECURED]?: true };
-const markSecured = <R extends Response>(res: R): R => {
-  (res as Marked)[SECURED] = true;
-  return res;
-};
+const done = async () => {};
 
 /**
- * Adds the security headers to an answer unless it was built with them (secureJson) or a
- * handler set its own value. JSON takes the API set; everything else (pages, redirects, text)
- * the document set with the live build's policy, rebuilt only when a rebuild brings a new one.
- * Applied once around the app's dispatch rather than as middleware: a route whose only handler
- * is its own takes Hono's fast path, without the middleware chain's promise per layer.
+ * hono/secure-headers on every answer, the set picked by what the answer is: JSON gets the API
+ * set (the strict policy, no document-only headers); pages, static files, redirects, the filled-in
+ * form page of a refused post and the console page get the document set with the live build's
+ * policy. Its directives are read per answer from `getPolicy` (a rebuild on Node can bring new
+ * hashes), parsed once per distinct policy.
  */
-export function secureAnswers(
-  getPolicy: () => string = () => BASE_CONTENT_SECURITY_POLICY,
-): (res: Response) => Response {
-  let memo: { policy: string; entries: readonly (readonly [string, string])[] } | undefined;
-  const pageEntries = () => {
+export function securityHeaders(getPolicy: () => string = () => BASE_CONTENT_SECURITY_POLICY): MiddlewareHandler {
+  let memo: { policy: string; directives: Map<string, string> } | undefined;
+  const live = (name: string) => {
     const policy = getPolicy();
-    if (memo?.policy !== policy) memo = { policy, entries: Object.entries(securityHeaderSet(policy)) };
-    return memo.entries;
+    if (memo?.policy !== policy) memo = { policy, directives: parsePolicy(policy) };
+    return memo.directives.get(name) ?? '';
   };
-  return (res) => {
-    if ((res as Marked)[SECURED]) return res;
-    let out = res;
-    let headers = res.headers;
-    for (const [name, value] of isJson(headers.get('content-type')) ? API_ENTRIES : pageEntries()) {
-      if (headers.has(name)) continue;
-      try {
-        headers.set(name, value);
-      } catch {
-        // Immutable headers (a fetched or redirect Response): copy once, then add.
-        out = new Response(out.body, out);
-        headers = out.headers;
-        headers.set(name, value);
-      }
+  const contentSecurityPolicy = Object.fromEntries(DIRECTIVE_ORDER.map((name) => [camel(name), [() => live(name)]]));
+  const page = secureHeaders({ ...SHARED, xFrameOptions: 'DENY', contentSecurityPolicy });
+  const api = secureHeaders({
+    ...SHARED,
+    xFrameOptions: false,
+    crossOriginOpenerPolicy: false,
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  });
+  return async (c, next) => {
+    await next();
+    const set = isJson(c.res.headers.get('content-type')) ? api : page;
+    try {
+      await set(c, done);
+    } catch {
+      // Immutable headers (a Response fetched from the assets binding): copy once, then add.
+      c.res = new Response(c.res.body, c.res);
+      await set(c, done);
     }
-    return out;
   };
-}
-
-/**
- * A JSON answer with the API headers already in it, in a plain record: @hono/node-server
- * writes such a Response straight to the socket, where a Headers object (what c.json and
- * c.body build once any header is set) costs a conversion per answer. `headers` win (same
- * spelling). Any other body is answered as given and gets the page headers from secureAnswers.
- */
-export function secureResponse(body: string, status: ContentfulStatusCode, headers: Record<string, string>): Response {
-  if (!isJson(headers['content-type'] ?? headers['Content-Type'])) return new Response(body, { status, headers });
-  return markSecured(new Response(body, { status, headers: { ...API_RECORD, ...headers } }));
-}
-
-/** A JSON answer built like secureResponse (no per-answer header copy at all), typed like c.json for `hc<AppType>`. */
-export function secureJson<T extends JSONValue | object, S extends ContentfulStatusCode>(
-  data: T,
-  status: S,
-  headers?: Record<string, string>,
-): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
-  return markSecured(
-    new Response(JSON.stringify(data), { status, headers: headers ? { ...API_JSON, ...headers } : API_JSON }),
-  ) as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }

@@ -3,15 +3,11 @@ import { createContactMessage } from '../../../db/queries/contact';
 import { insertInteractions } from '../../../db/queries/interactions';
 import { contactSchema } from '../../../src/lib/schemas/contact';
 import { CONTACT_LABELS } from '../../../src/lib/schemas/labels';
-import { type AppDeps, type AppEnv, requestIdOf } from '../context';
-import { formFailure, type PublicForm } from '../lib/form-redirect';
-import { admit } from '../lib/request';
-import { parseWith, readBody } from '../lib/validate';
-import { RATE_LIMITS } from '../middleware/rate-limit';
-import { verifyTurnstile } from '../middleware/turnstile';
-
-/** The contact form, for the answer to a refused post without JavaScript. */
-const CONTACT_FORM: PublicForm = { path: '/contact', action: '/api/contact', labels: CONTACT_LABELS };
+import type { AppDeps, AppEnv } from '../context';
+import { publicForm } from '../lib/form-redirect';
+import { body } from '../lib/validate';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { turnstile } from '../middleware/turnstile';
 
 /**
  * `POST /api/contact`: a message for the team, stored with status 'new'. A message about a
@@ -19,15 +15,14 @@ const CONTACT_FORM: PublicForm = { path: '/contact', action: '/api/contact', lab
  * recorded here once, worth nothing itself (SPEC section 9 values the call-to-action click).
  */
 export const contactRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().post('/', async (c) => {
-    let body: Awaited<ReturnType<typeof readBody>> | undefined;
-    try {
-      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.contact });
-      if (admitted) await admitted;
-      body = await readBody(c);
-      const { kind, data } = body;
-      const input = parseWith(contactSchema, data, CONTACT_LABELS);
-      await verifyTurnstile(c, data);
+  new Hono<AppEnv>().post(
+    '/',
+    publicForm({ path: '/contact', action: '/api/contact', labels: CONTACT_LABELS }),
+    rateLimit(RATE_LIMITS.contact),
+    body(contactSchema, { labels: CONTACT_LABELS, forms: true }),
+    turnstile(deps),
+    async (c) => {
+      const input = c.req.valid('json');
       const message = await createContactMessage(deps.db, {
         name: input.name,
         email: input.email,
@@ -48,12 +43,10 @@ export const contactRoutes = (deps: AppDeps) =>
           });
         } catch (err) {
           // Tracking errors are logged and swallowed (SPEC section 8); the message itself stands.
-          console.warn(`[${requestIdOf(c)}] premium conversion not recorded:`, err);
+          console.warn(`[${c.get('requestId')}] premium conversion not recorded:`, err);
         }
       }
-      if (kind === 'form') return c.redirect('/contact/sent', 303);
+      if (c.get('body')?.kind === 'form') return c.redirect('/contact/sent', 303);
       return c.json({ message: { id: message.id, status: message.status } }, 201);
-    } catch (err) {
-      return formFailure(c, CONTACT_FORM, err, body);
-    }
-  });
+    },
+  );

@@ -1,31 +1,45 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import type { EventWrite } from '../../../db/queries/interactions';
-import { eventBatchSchema, interactionSchema } from '../../../src/lib/schemas/interaction';
+import {
+  eventBatchSchema,
+  type eventsSchema,
+  type InteractionInput,
+  interactionSchema,
+} from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
-import { ApiError } from '../lib/errors';
-import { header } from '../lib/header';
-import { admit } from '../lib/request';
+import { recordEvents } from '../lib/event-sink';
 import { parseWith, readBody } from '../lib/validate';
-import { recordEvents } from '../lib/writers';
-import { RATE_LIMITS } from '../middleware/rate-limit';
-import { secureJson } from '../middleware/security-headers';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /**
- * `POST /api/events`: one analytics event or a batch of up to 50, as JSON or as the
- * text/plain string navigator.sendBeacon sends. Views and clicks only, stored without conversion
- * value: a batch naming a signup, a conversion or a join is refused whole (400 naming the field),
- * since only the server records those (newsletter signups, joins through /go).
+ * The body of `POST /api/events`: one event or a batch, JSON or the text/plain string
+ * navigator.sendBeacon sends. Each shape is parsed with its own schema, so a refusal names the
+ * field (`interaction_type`, `3.metadata.action`) rather than the union; typed for `hc` as the union.
+ */
+const events: MiddlewareHandler<
+  AppEnv,
+  string,
+  { in: { json: z.input<typeof eventsSchema> }; out: { json: InteractionInput[] } }
+> = async (c, next) => {
+  const { data } = await readBody(c, false);
+  c.req.addValidatedData(
+    'json',
+    Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)],
+  );
+  await next();
+};
+
+/**
+ * `POST /api/events`: what only the page sees (view, save, unsave, share), stored without
+ * conversion value: a batch naming a click, signup, report or conversion is refused whole (400
+ * naming the field), since only the server records those (joins through /go, signups...).
  */
 export const eventRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().post('/', async (c) => {
-    const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.events });
-    if (admitted) await admitted;
-    const { kind, data } = await readBody(c);
-    if (kind !== 'json') throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
-    const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
-    const userAgent = header(c, 'user-agent')?.slice(0, 256) ?? null;
+  new Hono<AppEnv>().post('/', rateLimit(RATE_LIMITS.events), events, async (c) => {
+    const userAgent = c.req.header('user-agent')?.slice(0, 256) ?? null;
     const ipHash = c.get('ipHash');
-    const rows: EventWrite[] = events.map((e) => ({
+    const rows: EventWrite[] = c.req.valid('json').map((e) => ({
       interaction_type: e.interaction_type,
       target_type: e.target_type,
       target_id: e.target_id ?? null,
@@ -40,6 +54,5 @@ export const eventRoutes = (deps: AppDeps) =>
       utm_medium: e.utm_medium || null,
       utm_campaign: e.utm_campaign || null,
     }));
-    const accepted = await recordEvents(deps, rows);
-    return secureJson({ accepted }, 202);
+    return c.json({ accepted: await recordEvents(deps, rows) }, 202);
   });

@@ -4,9 +4,8 @@ import { getJoinTarget } from '../../../db/queries/outbound';
 import { conversionValue, PREMIUM_CTA_PLACES, type PremiumCtaPlace } from '../../../src/lib/enums';
 import { joinTarget } from '../../../src/lib/invite';
 import { sessionIdParam } from '../../../src/lib/schemas/interaction';
-import { type AppDeps, type AppEnv, requestIdOf } from '../context';
-import { admit } from '../lib/request';
-import { RATE_LIMITS } from '../middleware/rate-limit';
+import type { AppDeps, AppEnv } from '../context';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /**
  * The tab's analytics session id a site link carries (`?s=`, added by site-client as the link is
@@ -23,6 +22,7 @@ export function linkSessionId(value: string | undefined): string | null {
  */
 export const goRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
+    .use(rateLimit(RATE_LIMITS.go))
     /**
      * `GET /go/cta/premium?from=help|submit|listing`: the premium call to action, recorded here
      * once as SPEC section 9's premium call-to-action click (10), then a 303 to the contact form
@@ -31,8 +31,6 @@ export const goRoutes = (deps: AppDeps) =>
      * the join rate limit covers it.
      */
     .get('/cta/premium', async (c) => {
-      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
-      if (admitted) await admitted;
       const from = c.req.query('from');
       const place = PREMIUM_CTA_PLACES.includes(from as PremiumCtaPlace) ? (from as PremiumCtaPlace) : null;
       try {
@@ -48,14 +46,12 @@ export const goRoutes = (deps: AppDeps) =>
           conversion_value: conversionValue('click', 'premium_cta'),
         });
       } catch (err) {
-        console.warn(`[${requestIdOf(c)}] premium call to action not recorded:`, err);
+        console.warn(`[${c.get('requestId')}] premium call to action not recorded:`, err);
       }
       c.header('Cache-Control', 'no-store');
       return c.redirect('/contact?subject=premium', 303);
     })
     .get('/:slug', async (c) => {
-      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.go });
-      if (admitted) await admitted;
       const slug = c.req.param('slug').trim().toLowerCase();
       const server = slug.length <= 100 ? await getJoinTarget(deps.db, slug) : null;
       const target = joinTarget(server?.affiliate_link);
@@ -83,7 +79,7 @@ export const goRoutes = (deps: AppDeps) =>
         });
       } catch (err) {
         // Tracking errors are logged and swallowed (SPEC section 8): the visitor still gets to the server.
-        console.warn(`[${requestIdOf(c)}] join click not recorded:`, err);
+        console.warn(`[${c.get('requestId')}] join click not recorded:`, err);
       }
       c.header('Cache-Control', 'no-store');
       return c.redirect(target, 302);

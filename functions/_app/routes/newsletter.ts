@@ -4,24 +4,14 @@ import { subscribeEmail, unsubscribeEmail } from '../../../db/queries/newsletter
 import { conversionValue } from '../../../src/lib/enums';
 import { NEWSLETTER_LABELS } from '../../../src/lib/schemas/labels';
 import { newsletterSchema, unsubscribeSchema } from '../../../src/lib/schemas/newsletter';
-import { type AppDeps, type AppEnv, requestIdOf } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
-import { escapeHtml, formFailure, type PublicForm } from '../lib/form-redirect';
-import { admit } from '../lib/request';
+import { publicForm } from '../lib/form-redirect';
+import { escapeHtml } from '../lib/html';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
-import { parseWith, readBody } from '../lib/validate';
-import { RATE_LIMITS } from '../middleware/rate-limit';
-import { verifyTurnstile } from '../middleware/turnstile';
-
-const home = (state: 'subscribed' | 'already_subscribed' | 'invalid') => `/?newsletter=${state}#newsletter`;
-
-/** The home page's newsletter box, for the answer to a refused post without JavaScript. */
-const NEWSLETTER_FORM: PublicForm = {
-  path: '/',
-  action: '/api/newsletter',
-  labels: NEWSLETTER_LABELS,
-  summary: 'message',
-};
+import { body } from '../lib/validate';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { turnstile } from '../middleware/turnstile';
 
 /** A minimal page for the email-link path; no script, so the CSP needs no hash for it. */
 const page = (title: string, body: string) =>
@@ -38,49 +28,46 @@ const badToken = () =>
  */
 export const newsletterRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
-    .post('/', async (c) => {
-      let body: Awaited<ReturnType<typeof readBody>> | undefined;
-      let email: string;
-      try {
-        const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.newsletter });
-        if (admitted) await admitted;
-        body = await readBody(c);
-        email = parseWith(newsletterSchema, body.data, NEWSLETTER_LABELS).email;
-        await verifyTurnstile(c, body.data);
-      } catch (err) {
-        return formFailure(c, { ...NEWSLETTER_FORM, fallback: home('invalid') }, err, body);
-      }
-      const { kind } = body;
-      const result = await subscribeEmail(deps.db, email);
-      if (!result.ok) {
-        const taken = new ApiError(409, 'already_subscribed', result.message, [
-          { path: 'email', message: result.message },
-        ]);
-        if (kind === 'form')
-          return formFailure(c, { ...NEWSLETTER_FORM, fallback: home('already_subscribed') }, taken, body);
-        return c.json({ error: { code: taken.code, message: taken.message } }, 409);
-      }
-      try {
-        await insertInteractions(deps.db, {
-          interaction_type: 'signup',
-          target_type: 'newsletter',
-          target_id: String(result.subscriber.id),
-          metadata: { source: 'homepage' },
-          user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
-          ip_address: c.get('ipHash'),
-          conversion_value: conversionValue('signup', 'newsletter'),
-        });
-      } catch (err) {
-        // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
-        console.warn(`[${requestIdOf(c)}] newsletter signup not tracked:`, err);
-      }
-      if (kind === 'form') return c.redirect('/newsletter/subscribed', 303);
-      const { id, status } = result.subscriber;
-      return c.json({ subscriber: { id, email: result.subscriber.email, status } }, 201);
-    })
+    .post(
+      '/',
+      // A refused post without JavaScript gets the home page with the box's message, or where no
+      // page can be read, the home page's newsletter state.
+      publicForm({
+        path: '/',
+        action: '/api/newsletter',
+        labels: NEWSLETTER_LABELS,
+        summary: 'message',
+        fallback: (code) => `/?newsletter=${code === 'already_subscribed' ? code : 'invalid'}#newsletter`,
+      }),
+      rateLimit(RATE_LIMITS.newsletter),
+      body(newsletterSchema, { labels: NEWSLETTER_LABELS, forms: true }),
+      turnstile(deps),
+      async (c) => {
+        const result = await subscribeEmail(deps.db, c.req.valid('json').email);
+        if (!result.ok) {
+          throw new ApiError(409, 'already_subscribed', result.message, [{ path: 'email', message: result.message }]);
+        }
+        try {
+          await insertInteractions(deps.db, {
+            interaction_type: 'signup',
+            target_type: 'newsletter',
+            target_id: String(result.subscriber.id),
+            metadata: { source: 'homepage' },
+            user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+            ip_address: c.get('ipHash'),
+            conversion_value: conversionValue('signup', 'newsletter'),
+          });
+        } catch (err) {
+          // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
+          console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
+        }
+        if (c.get('body')?.kind === 'form') return c.redirect('/newsletter/subscribed', 303);
+        const { id, email, status } = result.subscriber;
+        return c.json({ subscriber: { id, email, status } }, 201);
+      },
+    )
+    .use('/unsubscribe', rateLimit(RATE_LIMITS.unsubscribe))
     .get('/unsubscribe', async (c) => {
-      const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.unsubscribe });
-      if (admitted) await admitted;
       const token = c.req.query('token') ?? '';
       const email = token.length <= 512 ? await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token) : null;
       c.header('Cache-Control', 'no-store');
@@ -95,11 +82,9 @@ export const newsletterRoutes = (deps: AppDeps) =>
         ),
       );
     })
-    .post('/unsubscribe', async (c) => {
-      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.unsubscribe });
-      if (admitted) await admitted;
-      const { kind, data } = await readBody(c);
-      const { token } = parseWith(unsubscribeSchema, data);
+    .post('/unsubscribe', body(unsubscribeSchema, { forms: true }), async (c) => {
+      const { token } = c.req.valid('json');
+      const kind = c.get('body')?.kind;
       const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token);
       if (!email) {
         if (kind === 'form') {

@@ -1,15 +1,14 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { listServers, type Server, type ServerFilter } from '../../../db/queries/servers';
 import { SAMPLE_SERVERS } from '../../../db/sample-data';
 import { getCategoryByName, getCategoryBySlug, isListedCategory } from '../../../src/lib/categories';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
-import { type AppDeps, type AppEnv, requestIdOf } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { isDbUnavailable } from '../lib/errors';
 import { ListingCache } from '../lib/listing-cache';
-import { admit } from '../lib/request';
-import { parseWith } from '../lib/validate';
-import { RATE_LIMITS } from '../middleware/rate-limit';
-import { secureResponse } from '../middleware/security-headers';
+import { validationHook } from '../lib/validate';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /** 'All', a display name ('Sports Betting', any case) or a slug ('sports-betting') -> the stored name. */
 function categoryName(input: string | undefined): string | undefined {
@@ -73,12 +72,20 @@ export function listSampleServers(filter: ServerFilter): { servers: Server[]; to
   return { servers: matching.slice(start, start + perPage), total: matching.length };
 }
 
-const caches = new WeakMap<AppDeps, ListingCache<string>>();
+/** One page of the listing as the API answers it. */
+interface ServerPage {
+  servers: Server[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+const caches = new WeakMap<AppDeps, ListingCache<ServerPage>>();
 /** One cache per app, so tests (one app each) never see another's rows. */
-function cacheFor(deps: AppDeps): ListingCache<string> {
+function cacheFor(deps: AppDeps): ListingCache<ServerPage> {
   let cache = caches.get(deps);
   if (!cache) {
-    cache = new ListingCache<string>();
+    cache = new ListingCache<ServerPage>();
     caches.set(deps, cache);
   }
   return cache;
@@ -90,36 +97,40 @@ function cacheFor(deps: AppDeps): ListingCache<string> {
  * cannot be reached; any other failure is a 500, never sample data passed off as an answer.
  */
 export const serverRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().get('/', async (c) => {
-    const admitted = admit(c, deps, { write: false, limit: RATE_LIMITS.servers });
-    if (admitted) await admitted;
-    const q = parseWith(serverQuerySchema, c.req.query());
-    const filter: ServerFilter = {
-      category: categoryName(q.category),
-      subcategory: q.subcategory || undefined,
-      search: q.search || undefined,
-      premiumOnly: q.premium,
-      sort: q.sort,
-      page: q.page,
-      perPage: q.per_page,
-    };
-    const respond = (json: string, source: 'database' | 'sample') =>
-      secureResponse(json, 200, {
-        'Content-Type': 'application/json; charset=UTF-8',
-        'Cache-Control': source === 'sample' ? 'no-store' : 'public, max-age=30, s-maxage=60',
-        'X-Data-Source': source,
+  new Hono<AppEnv>().get(
+    '/',
+    rateLimit(RATE_LIMITS.servers),
+    zValidator('query', serverQuerySchema, validationHook),
+    async (c) => {
+      const q = c.req.valid('query');
+      const filter: ServerFilter = {
+        category: categoryName(q.category),
+        subcategory: q.subcategory || undefined,
+        search: q.search || undefined,
+        premiumOnly: q.premium,
+        sort: q.sort,
+        page: q.page,
+        perPage: q.per_page,
+      };
+      const page = (result: { servers: Server[]; total: number }): ServerPage => ({
+        servers: result.servers,
+        total: result.total,
+        page: q.page,
+        per_page: q.per_page,
       });
-    const page = (result: { servers: Server[]; total: number }) =>
-      JSON.stringify({ servers: result.servers, total: result.total, page: q.page, per_page: q.per_page });
-    let json: string;
-    try {
-      // The serialised answer is cached: a hit costs neither a query nor a JSON.stringify.
-      json = await cacheFor(deps).get(JSON.stringify(filter), async () => page(await listServers(deps.db, filter)));
-    } catch (err) {
-      // A failing query (bad input that got past the schema, a bug) is not an outage: onError logs it.
-      if (!isDbUnavailable(err)) throw err;
-      console.warn(`[${requestIdOf(c)}] server listing failed, answering with the sample servers:`, err);
-      return respond(page(listSampleServers(filter)), 'sample');
-    }
-    return respond(json, 'database');
-  });
+      try {
+        const cached = await cacheFor(deps).get(JSON.stringify(filter), async () =>
+          page(await listServers(deps.db, filter)),
+        );
+        return c.json(cached, 200, {
+          'Cache-Control': 'public, max-age=30, s-maxage=60',
+          'X-Data-Source': 'database',
+        });
+      } catch (err) {
+        // A failing query (bad input that got past the schema, a bug) is not an outage: onError logs it.
+        if (!isDbUnavailable(err)) throw err;
+        console.warn(`[${c.get('requestId')}] server listing failed, answering with the sample servers:`, err);
+        return c.json(page(listSampleServers(filter)), 200, { 'Cache-Control': 'no-store', 'X-Data-Source': 'sample' });
+      }
+    },
+  );

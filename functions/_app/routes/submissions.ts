@@ -1,30 +1,24 @@
 import { Hono } from 'hono';
+import { insertSubmission } from '../../../db/queries/submissions';
 import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
-import { formFailure, type PublicForm } from '../lib/form-redirect';
-import { admit } from '../lib/request';
-import { parseWith, readBody } from '../lib/validate';
-import { storeSubmission } from '../lib/writers';
-import { RATE_LIMITS } from '../middleware/rate-limit';
-import { secureJson } from '../middleware/security-headers';
-import { verifyTurnstile } from '../middleware/turnstile';
-
-/** The submit form, for the answer to a refused post without JavaScript. */
-const SUBMIT_FORM: PublicForm = { path: '/submit-server', action: '/api/submissions', labels: SUBMISSION_LABELS };
+import { publicForm } from '../lib/form-redirect';
+import { body } from '../lib/validate';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { turnstile } from '../middleware/turnstile';
 
 /** `POST /api/submissions`: an owner's server, stored as pending for review. */
 export const submissionRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().post('/', async (c) => {
-    let body: Awaited<ReturnType<typeof readBody>> | undefined;
-    try {
-      const admitted = admit(c, deps, { write: true, limit: RATE_LIMITS.submissions });
-      if (admitted) await admitted;
-      body = await readBody(c);
-      const { kind, data } = body;
-      const input = parseWith(submissionSchema, data, SUBMISSION_LABELS);
-      await verifyTurnstile(c, data);
-      const submission = await storeSubmission(deps, {
+  new Hono<AppEnv>().post(
+    '/',
+    publicForm({ path: '/submit-server', action: '/api/submissions', labels: SUBMISSION_LABELS }),
+    rateLimit(RATE_LIMITS.submissions),
+    body(submissionSchema, { labels: SUBMISSION_LABELS, forms: true }),
+    turnstile(deps),
+    async (c) => {
+      const input = c.req.valid('json');
+      const submission = await insertSubmission(deps.db, {
         server_name: input.server_name,
         server_description: input.server_description,
         category: input.category,
@@ -38,11 +32,9 @@ export const submissionRoutes = (deps: AppDeps) =>
         submitter_name: input.submitter_name,
         is_owner: input.is_owner,
       });
-      if (kind === 'form') {
+      if (c.get('body')?.kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }
-      return secureJson({ submission }, 201);
-    } catch (err) {
-      return formFailure(c, SUBMIT_FORM, err, body);
-    }
-  });
+      return c.json({ submission }, 201);
+    },
+  );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from './event-sink';
 
 describe('GroupCommit', () => {
   it('writes concurrent callers in one shared write and hands each its own outputs', async () => {

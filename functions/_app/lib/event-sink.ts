@@ -1,4 +1,16 @@
+import { type EventWrite, insertEvents } from '../../../db/queries/interactions';
+import type { AppDeps } from '../context';
 import { isDbUnavailable } from './errors';
+
+/**
+ * The one speed path of the app (#14): analytics events, the busiest write (every page view
+ * sends one), are stored through a group commit. Concurrent requests' events share one
+ * multi-row INSERT and one commit (about 40 rows per commit with 50 clients), so a burst pays
+ * for one commit instead of hundreds; their statement stays prepared (db/prepared.ts) and is
+ * written as plain SQL text (db/queries/interactions.ts). `npm run bench` (BENCHMARKS.md,
+ * Public API) measures what it buys against the plain per-request insert every other write uses.
+ * Every other write goes through plain drizzle queries.
+ */
 
 /**
  * Group commit: concurrent requests' inserts are gathered for a short window and written as one
@@ -115,3 +127,31 @@ function deferDefault(fn: () => void): void {
  */
 export const canGroupCommit = (): boolean =>
   (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';
+
+/** Writes are gathered turn by turn of the event loop, up to this many turns while rows keep arriving. */
+const WINDOW_TURNS = 4;
+
+/** Whether this runtime shares writes between requests (fixed for the life of the process or isolate). */
+const GROUP_COMMIT = canGroupCommit();
+
+/** One writer per app (tests build many apps, each with its own database). */
+const sinks = new WeakMap<AppDeps, GroupCommit<EventWrite, true>>();
+
+/** Stores analytics events, sharing the write with concurrent requests where the runtime allows; answers how many. */
+export function recordEvents(deps: AppDeps, events: EventWrite[]): Promise<number> {
+  if (!GROUP_COMMIT) return insertEvents(deps.db, events);
+  let sink = sinks.get(deps);
+  if (!sink) {
+    sink = new GroupCommit(
+      async (rows) => {
+        await insertEvents(deps.db, rows);
+        return rows.map(() => true as const);
+      },
+      500,
+      deferDefault,
+      WINDOW_TURNS,
+    );
+    sinks.set(deps, sink);
+  }
+  return sink.add(events).then((stored) => stored.length);
+}
