@@ -3,8 +3,11 @@ import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-c
 import { CLAIMS } from '~/lib/claims';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECT_VALUES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { invalidFieldsSummary, CONTACT_LABELS as L } from '~/lib/schemas/labels';
-import { FormAlert, fieldHelpers, renderedForm, textOf } from './form-utils';
+import { resetTurnstile, TURNSTILE_FIELD } from '~/lib/turnstile';
+import { Field } from './Field';
+import { FormAlert, renderedForm, textOf } from './form-utils';
 import { Honeypot } from './Honeypot';
+import { Turnstile } from './Turnstile';
 
 const EMPTY = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };
 type Values = typeof EMPTY;
@@ -31,7 +34,7 @@ function fromPage(): { values: Values; errors: Record<string, string>; failure: 
  * Contact form: really sent to POST /api/contact (plain POST without JavaScript). Its fields are
  * uncontrolled and start from what the page shows (see SubmitForm).
  */
-export default function ContactForm() {
+export default function ContactForm({ turnstileSiteKey }: { turnstileSiteKey?: string | undefined }) {
   const [page] = useState(fromPage);
   const [initial, setInitial] = useState(page.values);
   const [sending, setSending] = useState(false);
@@ -59,12 +62,17 @@ export default function ContactForm() {
 
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    const data = new FormData(e.currentTarget);
+    const form = e.currentTarget;
+    const data = new FormData(form);
     setSending(true);
     setFailure('');
     setErrors({});
     try {
-      const { status, data: answer } = await postJson(ACTION, { ...valuesOf(data), website: textOf(data, 'website') });
+      const { status, data: answer } = await postJson(ACTION, {
+        ...valuesOf(data),
+        website: textOf(data, 'website'),
+        [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
+      });
       if (status === 201 || status === 200) setSent(true);
       else if (status === 400) {
         const fe = fieldErrors(answer);
@@ -77,6 +85,7 @@ export default function ContactForm() {
       setFailure('Failed to send your message. Please try again.');
     } finally {
       setSending(false);
+      resetTurnstile(form);
     }
   }
 
@@ -101,58 +110,37 @@ export default function ContactForm() {
       </div>
     );
   }
-  const { field, error: err } = fieldHelpers(errors, 'c');
+  const at = (name: keyof Values) => ({ idPrefix: 'c', name, label: L[name], error: errors[name] });
   return (
     <form className="panel form" method="post" action={ACTION} onSubmit={(e) => void onSubmit(e)}>
       <FormAlert title="Your message was not sent." text={failure} />
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="c-name">
-            {L.name} <span className="req">*</span>
-          </label>
-          <input {...field('name')} type="text" required autoComplete="name" defaultValue={initial.name} />
-          {err('name')}
-        </div>
-        <div className="field">
-          <label htmlFor="c-email">
-            {L.email} <span className="req">*</span>
-          </label>
-          <input {...field('email')} type="email" required autoComplete="email" defaultValue={initial.email} />
-          {err('email')}
-        </div>
-        <div className="field">
-          <label htmlFor="c-subject">
-            {L.subject} <span className="req">*</span>
-          </label>
-          {/* Not `required`: a subject is always chosen (a required select must start with an empty option). */}
-          <select {...field('subject')} ref={subjectRef} defaultValue={initial.subject}>
-            {CONTACT_SUBJECTS.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-          {err('subject')}
-        </div>
-        <div className="field">
-          <label htmlFor="c-priority">{L.priority}</label>
-          <select {...field('priority')} defaultValue={initial.priority}>
-            {CONTACT_PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {p[0]?.toUpperCase() + p.slice(1)}
-              </option>
-            ))}
-          </select>
-          {err('priority')}
-        </div>
+        <Field {...at('name')} need="required" autoComplete="name" defaultValue={initial.name} />
+        <Field {...at('email')} need="required" type="email" autoComplete="email" defaultValue={initial.email} />
+        <Field {...at('subject')} as="select" need="required" ref={subjectRef} defaultValue={initial.subject}>
+          {CONTACT_SUBJECTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </Field>
+        <Field {...at('priority')} as="select" defaultValue={initial.priority}>
+          {CONTACT_PRIORITIES.map((p) => (
+            <option key={p} value={p}>
+              {p[0]?.toUpperCase() + p.slice(1)}
+            </option>
+          ))}
+        </Field>
       </div>
-      <div className="field">
-        <label htmlFor="c-message">
-          {L.message} <span className="req">*</span>
-        </label>
-        <textarea {...field('message')} required minLength={10} maxLength={5000} defaultValue={initial.message} />
-        {err('message')}
-      </div>
+      <Field
+        {...at('message')}
+        as="textarea"
+        need="required"
+        minLength={10}
+        maxLength={5000}
+        defaultValue={initial.message}
+      />
+      <Turnstile siteKey={turnstileSiteKey} />
       <Honeypot />
       <button type="submit" className="btn btn-primary" disabled={sending}>
         {sending ? 'Sending…' : 'Send Message'}

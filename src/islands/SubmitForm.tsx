@@ -3,8 +3,11 @@ import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-c
 import { CATEGORY_NAMES, subcategoryNames } from '~/lib/categories';
 import { CLAIMS } from '~/lib/claims';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
-import { FormAlert, fieldHelpers, renderedForm, textOf } from './form-utils';
+import { resetTurnstile, TURNSTILE_FIELD } from '~/lib/turnstile';
+import { Check, Field } from './Field';
+import { FormAlert, renderedForm, textOf } from './form-utils';
 import { Honeypot } from './Honeypot';
+import { Turnstile } from './Turnstile';
 
 type Values = {
   server_name: string;
@@ -75,6 +78,9 @@ const SUBCATEGORY_GROUPS = CATEGORY_NAMES.map((category) => ({ category, names: 
   (g) => g.names.length > 0,
 );
 
+/** The count fields' control: whole numbers, a number keypad on phones. */
+const COUNT = { type: 'number', min: 0, step: 1, inputMode: 'numeric' } as const;
+
 /** Whole number, 0 when unparsable (SPEC section 5). */
 const toCount = (v: string) => {
   const n = Number.parseInt(v.replace(/[,\s_]/g, ''), 10);
@@ -86,7 +92,7 @@ const toCount = (v: string) => {
  * uncontrolled (read with FormData when sent) and start from what the page shows, so nothing typed
  * before the script ran is lost, nor what a refused post without JavaScript sent back.
  */
-export default function SubmitForm() {
+export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: string | undefined }) {
   const [page] = useState(fromPage);
   const [initial, setInitial] = useState(page.values);
   const [category, setCategory] = useState(page.values.category);
@@ -117,7 +123,8 @@ export default function SubmitForm() {
 
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    const data = new FormData(e.currentTarget);
+    const form = e.currentTarget;
+    const data = new FormData(form);
     const v = valuesOf(data);
     setSending(true);
     setFailure('');
@@ -130,6 +137,7 @@ export default function SubmitForm() {
         member_count: toCount(v.member_count),
         active_users: toCount(v.active_users),
         website: textOf(data, 'website'),
+        [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
       });
       if (status === 201 || status === 200) {
         setDone(v.contact_email.trim());
@@ -149,6 +157,7 @@ export default function SubmitForm() {
       setFailure('Failed to submit server. Please try again.');
     } finally {
       setSending(false);
+      resetTurnstile(form);
     }
   }
 
@@ -184,7 +193,7 @@ export default function SubmitForm() {
     );
   }
 
-  const { field: aria, error: err } = fieldHelpers(errors, 'f');
+  const at = (name: keyof Values) => ({ idPrefix: 'f', name, label: L[name], error: errors[name] });
 
   return (
     <form
@@ -196,207 +205,114 @@ export default function SubmitForm() {
     >
       <FormAlert title="Submission Error" text={failure} />
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="f-server_name">
-            {L.server_name} <span className="req">*</span>
-          </label>
-          <input {...aria('server_name')} type="text" required maxLength={100} defaultValue={initial.server_name} />
-          {err('server_name')}
-        </div>
-        <div className="field">
-          <label htmlFor="f-category">
-            {L.category} <span className="req">*</span>
-          </label>
-          {/* Not `required`: a category is always chosen (a required select must start with an empty option). */}
-          <select
-            {...aria('category')}
-            value={category}
-            onChange={(e) => {
-              const next = e.target.value;
-              setCategory(next);
-              // A subcategory belongs to one category: another category clears it.
-              if (!subcategoryNames(next).includes(subcategory)) setSubcategory('');
-            }}
-          >
-            {CATEGORY_NAMES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-          {err('category')}
-        </div>
+        <Field {...at('server_name')} need="required" maxLength={100} defaultValue={initial.server_name} />
+        <Field
+          {...at('category')}
+          as="select"
+          need="required"
+          value={category}
+          onChange={(e) => {
+            const next = e.target.value;
+            setCategory(next);
+            // A subcategory belongs to one category: another category clears it.
+            if (!subcategoryNames(next).includes(subcategory)) setSubcategory('');
+          }}
+        >
+          {CATEGORY_NAMES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </Field>
         {/* Without JavaScript every category's subcategories show, grouped; the island shows the chosen one's. */}
         {!hydrated || subcategoryNames(category).length > 0 ? (
-          <div className="field">
-            <label htmlFor="f-subcategory">{L.subcategory} (optional)</label>
-            <select
-              {...aria('subcategory', 'h-subcategory')}
-              value={subcategory}
-              onChange={(e) => setSubcategory(e.target.value)}
-            >
-              <option value="">None</option>
-              {hydrated
-                ? subcategoryNames(category).map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))
-                : SUBCATEGORY_GROUPS.map((g) => (
-                    <optgroup key={g.category} label={g.category}>
-                      {g.names.map((name) => (
-                        <option key={name} value={name}>
-                          {name}
-                        </option>
-                      ))}
-                    </optgroup>
-                  ))}
-            </select>
-            <p id="h-subcategory" className="hint">
-              Also lists the server on that subcategory's page. Must belong to the category.
-            </p>
-            {err('subcategory')}
-          </div>
+          <Field
+            {...at('subcategory')}
+            as="select"
+            need="optional"
+            hint="Also lists the server on that subcategory's page. Must belong to the category."
+            value={subcategory}
+            onChange={(e) => setSubcategory(e.target.value)}
+          >
+            <option value="">None</option>
+            {hydrated
+              ? subcategoryNames(category).map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))
+              : SUBCATEGORY_GROUPS.map((g) => (
+                  <optgroup key={g.category} label={g.category}>
+                    {g.names.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+          </Field>
         ) : null}
       </div>
-      <div className="field">
-        <label htmlFor="f-server_description">
-          {L.server_description} <span className="req">*</span>
-        </label>
-        <textarea
-          {...aria('server_description', 'h-desc')}
-          required
-          minLength={20}
-          maxLength={2000}
-          defaultValue={initial.server_description}
+      <Field
+        {...at('server_description')}
+        as="textarea"
+        need="required"
+        hint="At least 20 characters: what the community is about and who it is for."
+        minLength={20}
+        maxLength={2000}
+        defaultValue={initial.server_description}
+      />
+      <div className="form-grid">
+        <Field
+          {...at('invite_link')}
+          need="required"
+          hint="A permanent Discord invite."
+          type="url"
+          placeholder="https://discord.gg/abc123"
+          defaultValue={initial.invite_link}
         />
-        <p id="h-desc" className="hint">
-          At least 20 characters: what the community is about and who it is for.
-        </p>
-        {err('server_description')}
+        <Field
+          {...at('server_image')}
+          need="required"
+          hint="Square, at least 512×512, PNG or JPG under 2MB."
+          type="url"
+          placeholder="https://…/icon.png"
+          defaultValue={initial.server_image}
+        />
+        <Field {...at('member_count')} need="required" {...COUNT} defaultValue={initial.member_count} />
+        <Field {...at('active_users')} need="required" {...COUNT} defaultValue={initial.active_users} />
       </div>
+      <Field
+        {...at('features')}
+        as="textarea"
+        need="optional"
+        hint="One feature per line."
+        maxLength={2000}
+        defaultValue={initial.features}
+      />
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="f-invite_link">
-            {L.invite_link} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('invite_link', 'h-invite')}
-            type="url"
-            required
-            placeholder="https://discord.gg/abc123"
-            defaultValue={initial.invite_link}
-          />
-          <p id="h-invite" className="hint">
-            A permanent Discord invite.
-          </p>
-          {err('invite_link')}
-        </div>
-        <div className="field">
-          <label htmlFor="f-server_image">
-            {L.server_image} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('server_image', 'h-icon')}
-            type="url"
-            required
-            placeholder="https://…/icon.png"
-            defaultValue={initial.server_image}
-          />
-          <p id="h-icon" className="hint">
-            Square, at least 512×512, PNG or JPG under 2MB.
-          </p>
-          {err('server_image')}
-        </div>
-        <div className="field">
-          <label htmlFor="f-member_count">
-            {L.member_count} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('member_count')}
-            type="number"
-            min={0}
-            step={1}
-            required
-            inputMode="numeric"
-            defaultValue={initial.member_count}
-          />
-          {err('member_count')}
-        </div>
-        <div className="field">
-          <label htmlFor="f-active_users">
-            {L.active_users} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('active_users')}
-            type="number"
-            min={0}
-            step={1}
-            required
-            inputMode="numeric"
-            defaultValue={initial.active_users}
-          />
-          {err('active_users')}
-        </div>
+        <Field
+          {...at('submitter_name')}
+          need="required"
+          autoComplete="name"
+          maxLength={100}
+          defaultValue={initial.submitter_name}
+        />
+        <Field
+          {...at('contact_email')}
+          need="required"
+          type="email"
+          autoComplete="email"
+          defaultValue={initial.contact_email}
+        />
       </div>
-      <div className="field">
-        <label htmlFor="f-features">{L.features} (optional)</label>
-        <textarea {...aria('features', 'h-features')} maxLength={2000} defaultValue={initial.features} />
-        <p id="h-features" className="hint">
-          One feature per line.
-        </p>
-        {err('features')}
-      </div>
-      <div className="form-grid">
-        <div className="field">
-          <label htmlFor="f-submitter_name">
-            {L.submitter_name} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('submitter_name')}
-            type="text"
-            required
-            autoComplete="name"
-            maxLength={100}
-            defaultValue={initial.submitter_name}
-          />
-          {err('submitter_name')}
-        </div>
-        <div className="field">
-          <label htmlFor="f-contact_email">
-            {L.contact_email} <span className="req">*</span>
-          </label>
-          <input
-            {...aria('contact_email')}
-            type="email"
-            required
-            autoComplete="email"
-            defaultValue={initial.contact_email}
-          />
-          {err('contact_email')}
-        </div>
-      </div>
-      <label className="check">
-        <input type="checkbox" name="is_owner" value="true" defaultChecked={initial.is_owner} />
-        <span>{L.is_owner}</span>
-      </label>
-      <div>
-        <label className="check">
-          <input
-            type="checkbox"
-            name="terms"
-            value="true"
-            required
-            defaultChecked={initial.terms}
-            aria-invalid={errors.terms ? true : undefined}
-            aria-describedby={errors.terms ? 'fe-terms' : undefined}
-          />
-          <span>
-            I accept the <a href="/help#terms">listing terms</a> <span className="req">*</span>
-          </span>
-        </label>
-        {err('terms')}
-      </div>
+      <Check idPrefix="f" name="is_owner" defaultChecked={initial.is_owner}>
+        {L.is_owner}
+      </Check>
+      <Check idPrefix="f" name="terms" need="required" error={errors.terms} defaultChecked={initial.terms}>
+        I accept the <a href="/help#terms">listing terms</a>
+      </Check>
+      <Turnstile siteKey={turnstileSiteKey} />
       <Honeypot />
       <button type="submit" className="btn btn-primary" disabled={hydrated && (!ready || sending)}>
         {sending ? 'Submitting to Database...' : 'Submit Server for Review'}

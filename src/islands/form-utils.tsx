@@ -1,30 +1,10 @@
-// The forms' shared markup and the reading of what a form already shows. A form island hydrates a
-// form the visitor may have typed into already (on a slow phone the HTML comes seconds before the
-// script), or one the server sent back filled in after a refused post without JavaScript
-// (functions/_app/lib/form-page.ts). So the fields are uncontrolled, their first values are read
-// from the page, and the messages sit in fixed slots the server can fill: a field's in
-// `[data-error-for]`, the summary in `[data-form-alert-text]` inside `[data-form-alert]`.
-
-/**
- * Accessible wiring of one form control: `field(name)` gives its id, name, aria-invalid and
- * aria-describedby (its error and an optional hint); `error(name)` renders its message slot,
- * empty and hidden while the field is fine.
- */
-export function fieldHelpers(errors: Readonly<Record<string, string>>, prefix: string) {
-  return {
-    field: (name: string, hint?: string) => ({
-      id: `${prefix}-${name}`,
-      name,
-      'aria-invalid': errors[name] ? true : undefined,
-      'aria-describedby': [errors[name] ? `${prefix}e-${name}` : '', hint ?? ''].filter(Boolean).join(' ') || undefined,
-    }),
-    error: (name: string) => (
-      <p id={`${prefix}e-${name}`} className="field-error" data-error-for={name} hidden={!errors[name]}>
-        {errors[name] ?? ''}
-      </p>
-    ),
-  };
-}
+// The forms' summary box and the reading of what a form already shows (each field is a Field,
+// ./Field.tsx). A form island hydrates a form the visitor may have typed into already (on a slow
+// phone the HTML comes seconds before the script), or one the server sent back filled in after a
+// refused post without JavaScript (functions/_app/lib/form-page.ts). So the fields are
+// uncontrolled, their first values are read from the page, and the messages sit in fixed slots
+// the server can fill: a field's in `[data-error-for]`, the summary in `[data-form-alert-text]`
+// inside `[data-form-alert]`.
 
 /** The box above a form's fields that says why it was refused; hidden while there is nothing to say. */
 export function FormAlert({ title, text }: { title?: string; text: string }) {

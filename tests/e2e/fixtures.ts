@@ -17,12 +17,14 @@ export interface SiteServer {
 
 /**
  * Starts the production server as `npm start` does, on its own database in a temp dir, its own
- * build folder and a free port; `prepare` adds rows (after migrating) before the first build.
+ * build folder and a free port; `prepare` adds rows (after migrating) before the first build;
+ * `buildEnv` adds variables to the build's environment only (the Turnstile keys, say).
  * Answers the site and a function that stops it and removes everything it made.
  */
 export async function startSite(
   name: string,
   prepare?: (db: Db) => Promise<void>,
+  buildEnv?: Record<string, string>,
 ): Promise<{ site: SiteServer; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `guildrank-${name}-`));
   const dbUrl = `file:${join(dir, 'site.db')}`;
@@ -37,7 +39,7 @@ export async function startSite(
   // Builds go inside the project: Astro stages prerender chunks beside an output folder within
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
   const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
-  const server = await startNodeServer({ env, buildsDir, log: () => {} });
+  const server = await startNodeServer({ env, buildsDir, log: () => {}, ...(buildEnv && { buildEnv }) });
   const { db, client } = await openDb({ url: dbUrl });
   return {
     site: { baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl },

@@ -4,15 +4,15 @@ import { type SiteServer, startSite } from './fixtures';
 
 /**
  * A `test` whose worker gets a site of its own (startSite), for a spec that needs its own rows
- * before the build (`prepare`, after the sample servers) or its own rate-limit budget (the
- * writes of the other specs count against the shared site's).
+ * before the build (`prepare`, after the sample servers), its own rate-limit budget (the
+ * writes of the other specs count against the shared site's) or its own build variables (`buildEnv`).
  */
-export function testWithOwnSite(name: string, prepare?: (db: Db) => Promise<void>) {
+export function testWithOwnSite(name: string, prepare?: (db: Db) => Promise<void>, buildEnv?: Record<string, string>) {
   return base.extend<{ site: SiteServer }, { ownSite: SiteServer }>({
     ownSite: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
       async ({}, use) => {
-        const { site, stop } = await startSite(name, prepare ?? (async () => {}));
+        const { site, stop } = await startSite(name, prepare ?? (async () => {}), buildEnv);
         await use(site);
         await stop();
       },

@@ -69,9 +69,11 @@ describe('fillFormPage', () => {
     expect(slot('server_name')?.[0]).toContain('hidden');
     expect(slot('server_name')?.[1]).toBe('');
     expect(tag('server_description')).toContain('aria-invalid="true"');
-    expect(tag('server_description')).toContain('aria-describedby="fe-server_description h-desc"');
+    expect(tag('server_description')).toContain(
+      'aria-describedby="f-server_description-error f-server_description-hint"',
+    );
     expect(tag('server_description')).toContain('autofocus=""');
-    expect(tag('invite_link')).toContain('aria-describedby="fe-invite_link h-invite"');
+    expect(tag('invite_link')).toContain('aria-describedby="f-invite_link-error f-invite_link-hint"');
     expect(tag('invite_link')).not.toContain('autofocus');
     expect(tag('server_name')).not.toContain('aria-invalid');
   });
@@ -101,7 +103,7 @@ describe('fillFormPage', () => {
     })!;
     const { tag, slot } = inspect(html);
     expect(tag('name')).toContain('value="Ada"');
-    expect(tag('email')).toContain('aria-describedby="ce-email"');
+    expect(tag('email')).toContain('aria-describedby="c-email-error"');
     expect(slot('email')?.[1]).toBe('Email must look like name@example.com.');
     expect(html).toMatch(/<option value="billing" selected="">/);
     expect(html).toMatch(/<option value="high" selected="">/);
