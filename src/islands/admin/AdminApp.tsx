@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AuditLog } from './AuditLog';
-import { AdminApiError, api, messageOf, setCsrfToken, setUnauthenticatedHandler } from './api';
+import { AdminApiError, client, messageOf, parseResponse, setCsrfToken, setUnauthenticatedHandler } from './api';
 import { BuildStatusBar } from './BuildStatusBar';
 import { ContactInbox } from './ContactInbox';
 import { ContentEditor } from './ContentEditor';
@@ -44,7 +44,7 @@ export default function AdminApp() {
 
   useEffect(() => {
     setUnauthenticatedHandler(() => setOperator(null));
-    api<SessionInfo>('GET', '/me')
+    parseResponse(client.api.admin.me.$get())
       .then(signedIn)
       .catch((err) => {
         if (!(err instanceof AdminApiError && err.status === 401)) setBootError(messageOf(err));
@@ -77,7 +77,7 @@ export default function AdminApp() {
 
   const signOut = async () => {
     try {
-      await api('POST', '/logout');
+      await client.api.admin.logout.$post();
     } finally {
       setCsrfToken('');
       setOperator(null);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, messageOf } from './api';
+import { client, messageOf, parseResponse } from './api';
 import type { BuildStatus } from './types';
 import { formatDate } from './ui';
 
@@ -17,7 +17,7 @@ export function BuildStatusBar({ canTrigger }: { canTrigger: boolean }) {
 
   const refresh = useCallback(async () => {
     try {
-      setStatus(await api<BuildStatus>('GET', '/build'));
+      setStatus(await parseResponse(client.api.admin.build.$get()));
       setError('');
     } catch (err) {
       setError(messageOf(err));
@@ -39,7 +39,7 @@ export function BuildStatusBar({ canTrigger }: { canTrigger: boolean }) {
 
   const rebuild = async () => {
     try {
-      setStatus(await api<BuildStatus>('POST', '/build'));
+      setStatus(await parseResponse(client.api.admin.build.$post()));
     } catch (err) {
       setError(messageOf(err));
     }

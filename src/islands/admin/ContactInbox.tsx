@@ -1,37 +1,30 @@
-import { useCallback, useEffect, useState } from 'react';
 import { CONTACT_STATUSES, CONTACT_SUBJECTS } from '~/lib/enums';
-import { api, messageOf, qs } from './api';
-import type { ContactRow } from './types';
-import { Badge, formatDate, Notice, Pager, useWrites } from './ui';
+import { client, parseResponse } from './api';
+import { Badge, FilterSelect, formatDate, Notices, Pager } from './ui';
+import { useList } from './use-list';
 
-const PER_PAGE = 20;
+type ContactStatus = (typeof CONTACT_STATUSES)[number];
 const subjectLabel = (v: string) => CONTACT_SUBJECTS.find((s) => s.value === v)?.label ?? v;
 
 /** Contact messages with their status (new, read, replied, archived). */
 export function ContactInbox() {
-  const [status, setStatus] = useState('');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ messages: ContactRow[]; total: number } | null>(null);
-  const writes = useWrites();
-  const { error, setError, done } = writes;
+  const list = useList({
+    filters: { status: '' as ContactStatus | '' },
+    perPage: 20,
+    load: async (filters, paging) => {
+      const { messages, total } = await parseResponse(
+        client.api.admin.contact.$get({ query: { ...filters, ...paging } }),
+      );
+      return { rows: messages, total };
+    },
+  });
+  type Message = NonNullable<typeof list.rows>[number];
 
-  const load = useCallback(async () => {
-    try {
-      setList(await api('GET', `/contact${qs({ status, page, per_page: PER_PAGE })}`));
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [status, page, setError]);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const setMessageStatus = async (m: ContactRow, next: ContactRow['status']) => {
-    setList((l) => (l ? { ...l, messages: l.messages.map((x) => (x.id === m.id ? { ...x, status: next } : x)) } : l));
-    await writes.run(
-      `Message from ${m.name} marked ${next}.`,
-      () => api('PATCH', `/contact/${m.id}`, { status: next }),
-      load,
+  const setMessageStatus = (m: Message, status: ContactStatus) => {
+    list.update((x) => x.id === m.id, { status });
+    return list.run(
+      `Message from ${m.name} marked ${status}.`,
+      () => client.api.admin.contact[':id'].$patch({ param: { id: String(m.id) }, json: { status } }),
       { publishes: false },
     );
   };
@@ -40,30 +33,20 @@ export function ContactInbox() {
     <section aria-labelledby="contact-title">
       <h1 id="contact-title">Contact inbox</h1>
       <div className="toolbar">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value);
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            {CONTACT_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={list.filters.status}
+          values={CONTACT_STATUSES}
+          onChange={(status) => list.setFilters({ status })}
+        />
       </div>
-      <Notice>{error}</Notice>
-      <Notice kind="ok">{done}</Notice>
-      {!list ? (
+      <Notices error={list.error} done={list.done} />
+      {!list.rows ? (
         <p className="muted">Loading…</p>
-      ) : list.messages.length === 0 ? (
+      ) : list.rows.length === 0 ? (
         <p className="muted">No messages.</p>
       ) : (
-        list.messages.map((m) => (
+        list.rows.map((m) => (
           <article className="card message" key={m.id} aria-labelledby={`msg-${m.id}`}>
             <header className="message-head">
               <h2 id={`msg-${m.id}`}>
@@ -73,7 +56,10 @@ export function ContactInbox() {
                 Status
                 <select
                   value={m.status}
-                  onChange={(e) => setMessageStatus(m, e.target.value as ContactRow['status'])}
+                  onChange={(e) => {
+                    const status = CONTACT_STATUSES.find((s) => s === e.target.value);
+                    if (status) void setMessageStatus(m, status);
+                  }}
                   aria-label={`Status of message ${m.id}`}
                 >
                   {CONTACT_STATUSES.map((s) => (
@@ -89,7 +75,7 @@ export function ContactInbox() {
           </article>
         ))
       )}
-      {list && <Pager page={page} perPage={PER_PAGE} total={list.total} onPage={setPage} />}
+      {list.pager && <Pager {...list.pager} />}
     </section>
   );
 }

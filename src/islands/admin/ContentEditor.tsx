@@ -1,8 +1,9 @@
-import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type SubmitEvent, useMemo, useState } from 'react';
 import { contentSchema } from '~/lib/schemas/admin';
-import { api, messageOf } from './api';
-import type { ContentRow } from './types';
-import { Notice, useWrites } from './ui';
+import { client, parseResponse } from './api';
+import { DataTable, RowButton, RowCheckbox } from './DataTable';
+import { FilterSelect, FormActions, Notices } from './ui';
+import { useList } from './use-list';
 
 type Draft = {
   page: string;
@@ -16,27 +17,20 @@ const EMPTY: Draft = { page: '', section: '', content_key: '', content_value: ''
 
 /** site_content by page and section: create, edit, delete, toggle. */
 export function ContentEditor() {
-  const [items, setItems] = useState<ContentRow[] | null>(null);
-  const [pageFilter, setPageFilter] = useState('');
-  const [editing, setEditing] = useState<ContentRow | 'new' | null>(null);
+  const list = useList({
+    filters: {},
+    load: async () => ({ rows: (await parseResponse(client.api.admin.content.$get())).items }),
+  });
+  type Item = NonNullable<typeof list.rows>[number];
+  const [editing, setEditing] = useState<Item | 'new' | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
-  const writes = useWrites();
-  const { error, setError, done } = writes;
-
-  const load = useCallback(async () => {
-    try {
-      setItems((await api<{ items: ContentRow[] }>('GET', '/content')).items);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [setError]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // The page filter picks among the loaded rows: all of them come in one answer.
+  const [pageFilter, setPageFilter] = useState('');
+  const items = list.rows;
 
   const pages = useMemo(() => [...new Set((items ?? []).map((i) => i.page))], [items]);
   const grouped = useMemo(() => {
-    const out = new Map<string, ContentRow[]>();
+    const out = new Map<string, Item[]>();
     for (const i of items ?? []) {
       if (pageFilter && i.page !== pageFilter) continue;
       const key = `${i.page} / ${i.section}`;
@@ -45,9 +39,7 @@ export function ContentEditor() {
     return [...out.entries()];
   }, [items, pageFilter]);
 
-  const run = (label: string, fn: () => Promise<unknown>) => writes.run(label, fn, load);
-
-  const edit = (item: ContentRow | 'new') => {
+  const edit = (item: Item | 'new') => {
     setEditing(item);
     setDraft(item === 'new' ? { ...EMPTY, page: pageFilter } : { ...item, sort_order: String(item.sort_order) });
   };
@@ -56,36 +48,40 @@ export function ContentEditor() {
     e.preventDefault();
     const parsed = contentSchema.safeParse(draft);
     if (!parsed.success) {
-      setError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
+      list.setError(parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; '));
       return;
     }
-    const ok = await run('Content saved; the site is rebuilding.', () =>
-      editing === 'new'
-        ? api('POST', '/content', parsed.data)
-        : api('PUT', `/content/${(editing as ContentRow).id}`, parsed.data),
+    const ok = await list.run('Content saved; the site is rebuilding.', () =>
+      editing && editing !== 'new'
+        ? client.api.admin.content[':id'].$put({ param: { id: String(editing.id) }, json: parsed.data })
+        : client.api.admin.content.$post({ json: parsed.data }),
     );
     if (ok) setEditing(null);
+  };
+
+  const toggle = (r: Item) => {
+    list.update((x) => x.id === r.id, { is_active: !r.is_active });
+    void list.run(`${r.content_key} toggled.`, () =>
+      client.api.admin.content[':id'].toggle.$post({ param: { id: String(r.id) } }),
+    );
+  };
+  const remove = (r: Item) => {
+    if (!window.confirm(`Delete ${r.page}/${r.section}/${r.content_key}?`)) return;
+    void list.run(`${r.content_key} deleted.`, () =>
+      client.api.admin.content[':id'].$delete({ param: { id: String(r.id) } }),
+    );
   };
 
   return (
     <section aria-labelledby="content-title">
       <h1 id="content-title">Content</h1>
       <div className="toolbar">
-        <label>
-          Page
-          <select value={pageFilter} onChange={(e) => setPageFilter(e.target.value)}>
-            <option value="">All pages</option>
-            {pages.map((p) => (
-              <option key={p}>{p}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Page" all="All pages" value={pageFilter} values={pages} onChange={setPageFilter} />
         <button type="button" className="btn btn-primary" onClick={() => edit('new')}>
           New content
         </button>
       </div>
-      <Notice>{error}</Notice>
-      <Notice kind="ok">{done}</Notice>
+      <Notices error={list.error} done={list.done} />
 
       {editing && (
         <form className="card" onSubmit={save} noValidate aria-labelledby="content-form-title">
@@ -114,14 +110,7 @@ export function ContentEditor() {
             />
             Active
           </label>
-          <div className="actions">
-            <button type="submit" className="btn btn-primary">
-              Save content
-            </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submit="Save content" onCancel={() => setEditing(null)} />
         </form>
       )}
 
@@ -133,61 +122,32 @@ export function ContentEditor() {
         grouped.map(([title, rows]) => (
           <div className="card" key={title}>
             <h2>{title}</h2>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Sort</th>
-                    <th scope="col">Active</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => (
-                    <tr key={r.id} className={r.is_active ? '' : 'row-hidden'}>
-                      <th scope="row">{r.content_key}</th>
-                      <td className="prewrap clamp">{r.content_value}</td>
-                      <td>{r.sort_order}</td>
-                      <td>
-                        <input
-                          type="checkbox"
-                          aria-label={`${r.page} ${r.section} ${r.content_key} active`}
-                          checked={r.is_active}
-                          onChange={() => {
-                            setItems(
-                              (all) => all?.map((x) => (x.id === r.id ? { ...x, is_active: !x.is_active } : x)) ?? null,
-                            );
-                            void run(`${r.content_key} toggled.`, () => api('POST', `/content/${r.id}/toggle`));
-                          }}
-                        />
-                      </td>
-                      <td>
-                        <div className="row-actions">
-                          <button type="button" className="btn btn-small" onClick={() => edit(r)}>
-                            Edit<span className="visually-hidden"> {r.content_key}</span>
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-small btn-danger"
-                            onClick={() => {
-                              if (window.confirm(`Delete ${r.page}/${r.section}/${r.content_key}?`)) {
-                                void run(`${r.content_key} deleted.`, () => api('DELETE', `/content/${r.id}`));
-                              }
-                            }}
-                          >
-                            Delete<span className="visually-hidden"> {r.content_key}</span>
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              rows={rows}
+              rowKey={(r) => r.id}
+              rowClass={(r) => (r.is_active ? '' : 'row-hidden')}
+              columns={[
+                { header: 'Key', rowHeader: true, cell: (r) => r.content_key },
+                { header: 'Value', className: 'prewrap clamp', cell: (r) => r.content_value },
+                { header: 'Sort', cell: (r) => r.sort_order },
+                {
+                  header: 'Active',
+                  cell: (r) => (
+                    <RowCheckbox
+                      label={`${r.page} ${r.section} ${r.content_key} active`}
+                      checked={r.is_active}
+                      onChange={() => toggle(r)}
+                    />
+                  ),
+                },
+              ]}
+              actions={(r) => (
+                <>
+                  <RowButton label="Edit" target={r.content_key} onClick={() => edit(r)} />
+                  <RowButton label="Delete" target={r.content_key} danger onClick={() => remove(r)} />
+                </>
+              )}
+            />
           </div>
         ))
       )}

@@ -1,166 +1,107 @@
-import { useCallback, useEffect, useState } from 'react';
 import { NEWSLETTER_STATUSES } from '~/lib/enums';
-import { api, messageOf, qs } from './api';
-import type { NewsletterStats, SubscriberRow } from './types';
-import { Badge, formatDate, Notice, Pager, Stat, useWrites } from './ui';
+import { client, parseResponse } from './api';
+import { DataTable, RowButton, RowCheckbox } from './DataTable';
+import type { NewsletterStats } from './types';
+import { Badge, FilterSelect, formatDate, Notices, SearchForm, Stats } from './ui';
+import { useList } from './use-list';
 
-const PER_PAGE = 25;
+type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
+
+/** The subscriber figures, here and on the dashboard (which calls the total "Subscribers"). */
+export const subscriberStats = (stats: NewsletterStats, total = 'Total'): [string, number][] => [
+  [total, stats.total],
+  ['Active', stats.active],
+  ['Unsubscribed', stats.unsubscribed],
+  ['Premium', stats.premium],
+  ['New, 7 days', stats.new_last_7_days],
+  ['New, 30 days', stats.new_last_30_days],
+];
 
 /** Subscribers: search, status, premium flag, stats and the CSV export. */
 export function NewsletterScreen() {
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const [status, setStatus] = useState('');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ subscribers: SubscriberRow[]; total: number } | null>(null);
-  const [stats, setStats] = useState<NewsletterStats | null>(null);
-  const writes = useWrites();
-  const { error, setError, done } = writes;
-
-  const load = useCallback(async () => {
-    try {
-      const [l, s] = await Promise.all([
-        api<{ subscribers: SubscriberRow[]; total: number }>(
-          'GET',
-          `/newsletter${qs({ search: query, status, page, per_page: PER_PAGE })}`,
-        ),
-        api<NewsletterStats>('GET', '/newsletter/stats'),
+  const list = useList({
+    filters: { search: '', status: '' as NewsletterStatus | '' },
+    perPage: 25,
+    load: async (filters, paging) => {
+      const [{ subscribers, total }, stats] = await Promise.all([
+        parseResponse(client.api.admin.newsletter.$get({ query: { ...filters, ...paging } })),
+        parseResponse(client.api.admin.newsletter.stats.$get()),
       ]);
-      setList(l);
-      setStats(s);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [query, status, page, setError]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+      return { rows: subscribers, total, stats };
+    },
+  });
+  type Subscriber = NonNullable<typeof list.rows>[number];
 
-  const patch = async (s: SubscriberRow, body: Partial<SubscriberRow>, label: string) => {
-    // Show the change at once; the reload after the write (or its failure) brings the stored truth.
-    setList((l) => (l ? { ...l, subscribers: l.subscribers.map((x) => (x.id === s.id ? { ...x, ...body } : x)) } : l));
-    await writes.run(label, () => api('PATCH', `/newsletter/${s.id}`, body), load, { publishes: false });
+  const patch = (s: Subscriber, change: { status?: NewsletterStatus; premium_subscriber?: boolean }, label: string) => {
+    list.update((x) => x.id === s.id, change);
+    return list.run(
+      label,
+      () => client.api.admin.newsletter[':id'].$patch({ param: { id: String(s.id) }, json: change }),
+      { publishes: false },
+    );
   };
 
+  const stats = list.data?.stats;
   return (
     <section aria-labelledby="news-title">
       <h1 id="news-title">Newsletter</h1>
-      {stats && (
-        <div className="stats">
-          <Stat label="Total" value={stats.total} />
-          <Stat label="Active" value={stats.active} />
-          <Stat label="Unsubscribed" value={stats.unsubscribed} />
-          <Stat label="Premium" value={stats.premium} />
-          <Stat label="New, 7 days" value={stats.new_last_7_days} />
-          <Stat label="New, 30 days" value={stats.new_last_30_days} />
-        </div>
-      )}
-      <form
-        className="toolbar"
-        aria-label="Search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setQuery(search.trim());
-        }}
+      {stats && <Stats items={subscriberStats(stats)} />}
+      <SearchForm
+        label="Search email"
+        onSearch={(search) => list.setFilters({ search })}
+        filters={
+          <FilterSelect
+            label="Status"
+            value={list.filters.status}
+            values={NEWSLETTER_STATUSES}
+            onChange={(status) => list.setFilters({ status })}
+          />
+        }
       >
-        <label>
-          Search email
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </label>
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value);
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            {NEWSLETTER_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="btn">
-          Search
-        </button>
-        <a className="btn" href="/api/admin/newsletter/export.csv" download>
+        <a className="btn" href={client.api.admin.newsletter['export.csv'].$path()} download>
           Export CSV
         </a>
-      </form>
-      <Notice>{error}</Notice>
-      <Notice kind="ok">{done}</Notice>
-      {!list ? (
-        <p className="muted">Loading…</p>
-      ) : list.subscribers.length === 0 ? (
-        <p className="muted">No subscribers match.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Subscribers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Status</th>
-                <th scope="col">Premium</th>
-                <th scope="col">Source</th>
-                <th scope="col">Joined</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.subscribers.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">{s.email}</th>
-                  <td>
-                    <Badge value={s.status} />
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${s.email} premium`}
-                      checked={s.premium_subscriber}
-                      onChange={(e) =>
-                        patch(
-                          s,
-                          { premium_subscriber: e.target.checked },
-                          `${s.email}: premium ${e.target.checked ? 'on' : 'off'}.`,
-                        )
-                      }
-                    />
-                  </td>
-                  <td>{s.source}</td>
-                  <td>{formatDate(s.created_at)}</td>
-                  <td>
-                    {s.status === 'active' ? (
-                      <button
-                        type="button"
-                        className="btn btn-small"
-                        onClick={() => patch(s, { status: 'unsubscribed' }, `${s.email} unsubscribed.`)}
-                      >
-                        Unsubscribe<span className="visually-hidden"> {s.email}</span>
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        className="btn btn-small"
-                        onClick={() => patch(s, { status: 'active' }, `${s.email} reactivated.`)}
-                      >
-                        Reactivate<span className="visually-hidden"> {s.email}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {list && <Pager page={page} perPage={PER_PAGE} total={list.total} onPage={setPage} />}
+      </SearchForm>
+      <Notices error={list.error} done={list.done} />
+      <DataTable
+        caption="Subscribers"
+        rows={list.rows}
+        rowKey={(s) => s.id}
+        empty="No subscribers match."
+        pager={list.pager}
+        columns={[
+          { header: 'Email', rowHeader: true, cell: (s) => s.email },
+          { header: 'Status', cell: (s) => <Badge value={s.status} /> },
+          {
+            header: 'Premium',
+            cell: (s) => (
+              <RowCheckbox
+                label={`${s.email} premium`}
+                checked={s.premium_subscriber}
+                onChange={(on) => patch(s, { premium_subscriber: on }, `${s.email}: premium ${on ? 'on' : 'off'}.`)}
+              />
+            ),
+          },
+          { header: 'Source', cell: (s) => s.source },
+          { header: 'Joined', cell: (s) => formatDate(s.created_at) },
+        ]}
+        actions={(s) => {
+          const active = s.status === 'active';
+          return (
+            <RowButton
+              label={active ? 'Unsubscribe' : 'Reactivate'}
+              target={s.email}
+              onClick={() =>
+                patch(
+                  s,
+                  { status: active ? 'unsubscribed' : 'active' },
+                  `${s.email} ${active ? 'unsubscribed' : 'reactivated'}.`,
+                )
+              }
+            />
+          );
+        }}
+      />
     </section>
   );
 }

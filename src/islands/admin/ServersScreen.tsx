@@ -1,15 +1,21 @@
-import { type SubmitEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
-import { AdminApiError, api, messageOf, qs } from './api';
+import { AdminApiError, client, parseResponse } from './api';
 import { Chart } from './Chart';
-import type { AnalyticsDay, ServerRow } from './types';
-import { Notice, Pager, useWrites } from './ui';
+import { DataTable, RowButton, RowCheckbox } from './DataTable';
+import type { ServerRow } from './types';
+import { FormActions, Notice, Notices, SearchForm } from './ui';
+import { useList } from './use-list';
 
-const PER_PAGE = 20;
 /** Why a listing has no Join button and cannot be marked premium or sponsored. */
 const NO_LINK = 'No join link: no Join button; premium and sponsored need one.';
 const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
+/** The paid placements, a checkbox column each. */
+const PAID = [
+  { header: 'Premium', isOn: (s: ServerRow) => s.is_premium, change: (on: boolean) => ({ is_premium: on }) },
+  { header: 'Sponsored', isOn: (s: ServerRow) => s.is_sponsored, change: (on: boolean) => ({ is_sponsored: on }) },
+];
 
 interface FormState {
   name: string;
@@ -103,34 +109,34 @@ const toInput = (f: FormState): ServerInput => ({
 
 /** Listings: search, create, edit, delete, visibility, premium/sponsored, sort order, analytics. */
 export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
-  const [search, setSearch] = useState('');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ servers: ServerRow[]; total: number } | null>(null);
+  const list = useList({
+    filters: { search: '' },
+    perPage: 20,
+    load: async (filters, paging) => {
+      const { servers, total } = await parseResponse(
+        client.api.admin.servers.$get({ query: { ...filters, ...paging } }),
+      );
+      return { rows: servers, total };
+    },
+  });
   const [editing, setEditing] = useState<ServerRow | 'new' | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
-  const writes = useWrites();
-  const { error, setError, done } = writes;
+  const { run } = list;
 
-  const load = useCallback(async () => {
-    try {
-      setList(await api('GET', `/servers${qs({ search: query, page, per_page: PER_PAGE })}`));
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [query, page, setError]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const run = (label: string, fn: () => Promise<unknown>) => writes.run(label, fn, load);
-
-  /** Shows a change at once (checkboxes stay where the operator put them); a failure reloads the truth. */
-  const patchLocal = (id: number, patch: Partial<ServerRow>) =>
-    setList((l) => (l ? { ...l, servers: l.servers.map((x) => (x.id === id ? { ...x, ...patch } : x)) } : l));
+  const byId = client.api.admin.servers[':id'];
+  const param = (s: ServerRow) => ({ id: String(s.id) });
+  /** A placement or visibility change: shown at once, then written (a failure reloads the truth). */
+  const mark = (
+    s: ServerRow,
+    change: Partial<Pick<ServerRow, 'is_active' | 'is_premium' | 'is_sponsored'>>,
+    label: string,
+    write: () => Promise<unknown>,
+  ) => {
+    list.update((x) => x.id === s.id, change);
+    void run(label, write);
+  };
 
   const startEdit = (s: ServerRow | 'new') => {
     setEditing(s);
@@ -152,8 +158,8 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     setFieldErrors({});
     const ok = await run(editing === 'new' ? `Created “${form.name}”.` : `Saved “${form.name}”.`, async () => {
       try {
-        if (editing === 'new') await api('POST', '/servers', input);
-        else if (editing) await api('PUT', `/servers/${editing.id}`, input);
+        if (editing === 'new') await client.api.admin.servers.$post({ json: input });
+        else if (editing) await byId.$put({ param: param(editing), json: input });
       } catch (err) {
         if (err instanceof AdminApiError && err.issues.length) {
           setFieldErrors(Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0], i.message])));
@@ -187,35 +193,18 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section aria-labelledby="servers-title">
       <h1 id="servers-title">Servers</h1>
-      <form
-        className="toolbar"
-        aria-label="Search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setQuery(search.trim());
-        }}
+      <SearchForm
+        label="Search servers"
+        placeholder="Name or description"
+        onSearch={(search) => list.setFilters({ search })}
       >
-        <label>
-          Search servers
-          <input
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Name or description"
-          />
-        </label>
-        <button type="submit" className="btn">
-          Search
-        </button>
         {isAdmin && (
           <button type="button" className="btn btn-primary" onClick={() => startEdit('new')}>
             New server
           </button>
         )}
-      </form>
-      <Notice>{error}</Notice>
-      <Notice kind="ok">{done}</Notice>
+      </SearchForm>
+      <Notices error={list.error} done={list.done} />
 
       {editing && isAdmin && (
         <form className="card server-form" onSubmit={save} noValidate aria-labelledby="server-form-title">
@@ -262,153 +251,115 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
               </label>
             ))}
           </fieldset>
-          <div className="actions">
-            <button type="submit" className="btn btn-primary">
-              {editing === 'new' ? 'Create server' : 'Save changes'}
-            </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions
+            submit={editing === 'new' ? 'Create server' : 'Save changes'}
+            onCancel={() => setEditing(null)}
+          />
         </form>
       )}
 
-      {analyticsFor && <ServerAnalytics server={analyticsFor} onClose={() => setAnalyticsFor(null)} />}
-
-      {!list ? (
-        <p className="muted">Loading…</p>
-      ) : list.servers.length === 0 ? (
-        <p className="muted">No servers match.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Servers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Category</th>
-                <th scope="col">Members</th>
-                <th scope="col">Visible</th>
-                <th scope="col">Premium</th>
-                <th scope="col">Sponsored</th>
-                <th scope="col">Sort</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.servers.map((s) => (
-                <tr key={s.id} className={s.is_active ? '' : 'row-hidden'}>
-                  <th scope="row">
-                    {s.is_active ? (
-                      <a href={`/server/${s.slug}`} target="_blank" rel="noopener">
-                        {s.name}
-                      </a>
-                    ) : (
-                      s.name
-                    )}
-                    <div className="muted small">/{s.slug}</div>
-                    {!s.affiliate_link && <div className="muted small">{NO_LINK}</div>}
-                  </th>
-                  <td>{s.category}</td>
-                  <td>{s.members.toLocaleString()}</td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${s.name} visible`}
-                      checked={s.is_active}
-                      onChange={(e) => {
-                        const is_active = e.target.checked;
-                        patchLocal(s.id, { is_active });
-                        void run(`${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/visibility`, { is_active }),
-                        );
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${s.name} premium`}
-                      checked={s.is_premium}
-                      disabled={!isAdmin || (!s.affiliate_link && !s.is_premium)}
-                      title={s.affiliate_link ? undefined : NO_LINK}
-                      onChange={(e) => {
-                        const is_premium = e.target.checked;
-                        patchLocal(s.id, { is_premium });
-                        void run(`${s.name}: premium ${is_premium ? 'on' : 'off'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/placement`, { is_premium }),
-                        );
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${s.name} sponsored`}
-                      checked={s.is_sponsored}
-                      disabled={!isAdmin || (!s.affiliate_link && !s.is_sponsored)}
-                      title={s.affiliate_link ? undefined : NO_LINK}
-                      onChange={(e) => {
-                        const is_sponsored = e.target.checked;
-                        patchLocal(s.id, { is_sponsored });
-                        void run(`${s.name}: sponsored ${is_sponsored ? 'on' : 'off'}.`, () =>
-                          api('PATCH', `/servers/${s.id}/placement`, { is_sponsored }),
-                        );
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <SortOrderInput
-                      server={s}
-                      disabled={!isAdmin}
-                      onSave={(value) =>
-                        run(`${s.name}: sort order ${value}.`, () =>
-                          api('PATCH', `/servers/${s.id}/placement`, { sort_order: value }),
-                        )
-                      }
-                    />
-                  </td>
-                  <td>
-                    <div className="row-actions">
-                      {isAdmin && (
-                        <>
-                          <button type="button" className="btn btn-small" onClick={() => startEdit(s)}>
-                            Edit<span className="visually-hidden"> {s.name}</span>
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-small"
-                            onClick={() => {
-                              setEditing(null);
-                              setAnalyticsFor(s);
-                            }}
-                          >
-                            Analytics<span className="visually-hidden"> of {s.name}</span>
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn-small btn-danger"
-                            onClick={() => {
-                              if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
-                                void run(`Deleted ${s.name}.`, () => api('DELETE', `/servers/${s.id}`));
-                              }
-                            }}
-                          >
-                            Delete<span className="visually-hidden"> {s.name}</span>
-                          </button>
-                        </>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {analyticsFor && (
+        <ServerAnalytics key={analyticsFor.id} server={analyticsFor} onClose={() => setAnalyticsFor(null)} />
       )}
-      {list && <Pager page={page} perPage={PER_PAGE} total={list.total} onPage={setPage} />}
+
+      <DataTable
+        caption="Servers"
+        rows={list.rows}
+        rowKey={(s) => s.id}
+        rowClass={(s) => (s.is_active ? '' : 'row-hidden')}
+        empty="No servers match."
+        pager={list.pager}
+        columns={[
+          {
+            header: 'Server',
+            rowHeader: true,
+            cell: (s) => (
+              <>
+                {s.is_active ? (
+                  <a href={`/server/${s.slug}`} target="_blank" rel="noopener">
+                    {s.name}
+                  </a>
+                ) : (
+                  s.name
+                )}
+                <div className="muted small">/{s.slug}</div>
+                {!s.affiliate_link && <div className="muted small">{NO_LINK}</div>}
+              </>
+            ),
+          },
+          { header: 'Category', cell: (s) => s.category },
+          { header: 'Members', cell: (s) => s.members.toLocaleString() },
+          {
+            header: 'Visible',
+            cell: (s) => (
+              <RowCheckbox
+                label={`${s.name} visible`}
+                checked={s.is_active}
+                onChange={(is_active) =>
+                  mark(s, { is_active }, `${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
+                    byId.visibility.$patch({ param: param(s), json: { is_active } }),
+                  )
+                }
+              />
+            ),
+          },
+          ...PAID.map(({ header, isOn, change }) => ({
+            header,
+            cell: (s: ServerRow) => (
+              <RowCheckbox
+                label={`${s.name} ${header.toLowerCase()}`}
+                checked={isOn(s)}
+                disabled={!isAdmin || (!s.affiliate_link && !isOn(s))}
+                title={s.affiliate_link ? undefined : NO_LINK}
+                onChange={(on) =>
+                  mark(s, change(on), `${s.name}: ${header.toLowerCase()} ${on ? 'on' : 'off'}.`, () =>
+                    byId.placement.$patch({ param: param(s), json: change(on) }),
+                  )
+                }
+              />
+            ),
+          })),
+          {
+            header: 'Sort',
+            cell: (s) => (
+              <SortOrderInput
+                server={s}
+                disabled={!isAdmin}
+                onSave={(sort_order) =>
+                  run(`${s.name}: sort order ${sort_order}.`, () =>
+                    byId.placement.$patch({ param: param(s), json: { sort_order } }),
+                  )
+                }
+              />
+            ),
+          },
+        ]}
+        actions={(s) =>
+          isAdmin && (
+            <>
+              <RowButton label="Edit" target={s.name} onClick={() => startEdit(s)} />
+              <RowButton
+                label="Analytics"
+                target={`of ${s.name}`}
+                onClick={() => {
+                  setEditing(null);
+                  setAnalyticsFor(s);
+                }}
+              />
+              <RowButton
+                label="Delete"
+                target={s.name}
+                danger
+                onClick={() => {
+                  if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
+                    void run(`Deleted ${s.name}.`, () => byId.$delete({ param: param(s) }));
+                  }
+                }}
+              />
+            </>
+          )
+        }
+      />
     </section>
   );
 }
@@ -451,17 +402,21 @@ function SortOrderInput({
 
 /** Per-server analytics for the last N days (30 by default), chart and table. */
 function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () => void }) {
-  const [days, setDays] = useState(30);
-  const [rows, setRows] = useState<AnalyticsDay[] | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    setRows(null);
-    api<{ rows: AnalyticsDay[] }>('GET', `/servers/${server.id}/analytics?days=${days}`)
-      .then((r) => setRows(r.rows))
-      .catch((err) => setError(messageOf(err)));
-  }, [server.id, days]);
+  const list = useList({
+    filters: { days: 30 },
+    load: async ({ days }) => {
+      const { rows } = await parseResponse(
+        client.api.admin.servers[':id'].analytics.$get({
+          param: { id: String(server.id) },
+          query: { days: String(days) },
+        }),
+      );
+      return { rows };
+    },
+  });
+  const { days } = list.filters;
   // The API answers newest first; the chart reads oldest first.
-  const ordered = useMemo(() => [...(rows ?? [])].reverse(), [rows]);
+  const ordered = useMemo(() => [...(list.rows ?? [])].reverse(), [list.rows]);
   const labels = useMemo(() => ordered.map((r) => r.date), [ordered]);
   const series = useMemo(
     () => [
@@ -478,7 +433,7 @@ function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () =
       <div className="toolbar">
         <label>
           Period
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select value={days} onChange={(e) => list.setFilters({ days: Number(e.target.value) })}>
             {[7, 30, 90, 365].map((d) => (
               <option key={d} value={d}>
                 Last {d} days
@@ -490,8 +445,8 @@ function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () =
           Close
         </button>
       </div>
-      <Notice>{error}</Notice>
-      {rows ? (
+      <Notice>{list.error}</Notice>
+      {list.rows ? (
         <Chart title={`${server.name}, last ${days} days`} labels={labels} series={series} />
       ) : (
         <p className="muted">Loading…</p>

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { loginSchema } from '~/lib/schemas/admin';
-import { AdminApiError, api, messageOf } from './api';
+import { AdminApiError, client, messageOf, parseResponse } from './api';
 import type { SessionInfo } from './types';
 import { Notice } from './ui';
 
@@ -22,7 +22,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void
     setBusy(true);
     setError('');
     try {
-      onSignedIn(await api<SessionInfo>('POST', '/login', parsed.data));
+      onSignedIn(await parseResponse(client.api.admin.login.$post({ json: parsed.data })));
     } catch (err) {
       setError(
         err instanceof AdminApiError && err.status === 429

@@ -1,46 +1,39 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { isSafeImageSrc } from '~/lib/url-safety';
-import { api, messageOf, qs } from './api';
-import type { ServerRow, SubmissionRow, SubmissionStats } from './types';
-import { Badge, formatDate, Notice, Pager, Stat, useWrites } from './ui';
+import { client, parseResponse } from './api';
+import { DataTable, RowButton } from './DataTable';
+import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
+import { useList } from './use-list';
 
-const PER_PAGE = 20;
+const statusText = (status: string) => status.replace('_', ' ');
+/** The review's other outcomes, beside approval. */
+const REVIEW_STEPS = [
+  ['under_review', 'Mark under review'],
+  ['rejected', 'Reject'],
+] as const;
 
 /** The submissions queue: filter, stats, detail, review notes, approve, reject, delete. */
 export function SubmissionsScreen() {
-  const [status, setStatus] = useState<SubmissionStatus | ''>('pending');
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ submissions: SubmissionRow[]; total: number } | null>(null);
-  const [stats, setStats] = useState<SubmissionStats | null>(null);
-  const [selected, setSelected] = useState<SubmissionRow | null>(null);
+  const list = useList({
+    filters: { status: 'pending' as SubmissionStatus | '' },
+    perPage: 20,
+    load: async (filters, paging) => {
+      const [{ submissions, total }, stats] = await Promise.all([
+        parseResponse(client.api.admin.submissions.$get({ query: { ...filters, ...paging } })),
+        parseResponse(client.api.admin.submissions.stats.$get()),
+      ]);
+      return { rows: submissions, total, stats };
+    },
+  });
+  type Submission = NonNullable<typeof list.rows>[number];
+  const [selected, setSelected] = useState<Submission | null>(null);
   const [notes, setNotes] = useState('');
   const [subcategory, setSubcategory] = useState('');
-  const writes = useWrites();
-  const { error, setError, done, setDone, busy } = writes;
+  const { busy, setDone, setError } = list;
 
-  const load = useCallback(async () => {
-    try {
-      const [l, s] = await Promise.all([
-        api<{ submissions: SubmissionRow[]; total: number }>(
-          'GET',
-          `/submissions${qs({ status, page, per_page: PER_PAGE })}`,
-        ),
-        api<SubmissionStats>('GET', '/submissions/stats'),
-      ]);
-      setList(l);
-      setStats(s);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, [status, page, setError]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const open = (s: SubmissionRow) => {
+  const open = (s: Submission) => {
     setSelected(s);
     setNotes(s.admin_notes ?? '');
     setSubcategory(s.subcategory ?? '');
@@ -49,66 +42,58 @@ export function SubmissionsScreen() {
   };
 
   const act = (label: string, write: () => Promise<unknown>) =>
-    writes.run(
-      label,
-      async () => {
-        await write();
-        setSelected(null);
-      },
-      load,
-    );
-
-  const approve = (s: SubmissionRow) =>
-    act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, async () => {
-      const res = await api<{ server: ServerRow }>('POST', `/submissions/${s.id}/approve`, {
-        admin_notes: notes || undefined,
-        // The reviewer's choice, stored on the listing ('' is none).
-        ...(subcategoryNames(s.category).length > 0 ? { subcategory: subcategory || null } : {}),
-      });
-      return res.server;
+    list.run(label, async () => {
+      await write();
+      setSelected(null);
     });
-  const setSubmissionStatus = (s: SubmissionRow, next: 'under_review' | 'rejected' | 'pending') =>
-    act(`“${s.server_name}” is now ${next.replace('_', ' ')}.`, () =>
-      api('PATCH', `/submissions/${s.id}`, { status: next, admin_notes: notes }),
+
+  const param = (s: Submission) => ({ id: String(s.id) });
+  const approve = (s: Submission) =>
+    act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, () =>
+      client.api.admin.submissions[':id'].approve.$post({
+        param: param(s),
+        json: {
+          admin_notes: notes || undefined,
+          // The reviewer's choice, stored on the listing ('' is none).
+          ...(subcategoryNames(s.category).length > 0 ? { subcategory: subcategory || null } : {}),
+        },
+      }),
     );
-  const remove = (s: SubmissionRow) => {
+  const setSubmissionStatus = (s: Submission, status: (typeof REVIEW_STEPS)[number][0]) =>
+    act(`“${s.server_name}” is now ${statusText(status)}.`, () =>
+      client.api.admin.submissions[':id'].$patch({ param: param(s), json: { status, admin_notes: notes } }),
+    );
+  const remove = (s: Submission) => {
     if (!window.confirm(`Delete the submission “${s.server_name}”? This cannot be undone.`)) return;
-    void act(`Deleted “${s.server_name}”.`, () => api('DELETE', `/submissions/${s.id}`));
+    void act(`Deleted “${s.server_name}”.`, () => client.api.admin.submissions[':id'].$delete({ param: param(s) }));
   };
 
+  const { stats } = list.data ?? {};
+  const status = list.filters.status;
   return (
     <section aria-labelledby="subs-title">
       <h1 id="subs-title">Submissions</h1>
       {stats && (
-        <div className="stats">
-          <Stat label="Total" value={stats.total} />
-          <Stat label="Pending" value={stats.pending} />
-          <Stat label="Under review" value={stats.under_review} />
-          <Stat label="Approved" value={stats.approved} />
-          <Stat label="Rejected" value={stats.rejected} />
-        </div>
+        <Stats
+          items={[
+            ['Total', stats.total],
+            ['Pending', stats.pending],
+            ['Under review', stats.under_review],
+            ['Approved', stats.approved],
+            ['Rejected', stats.rejected],
+          ]}
+        />
       )}
       <div className="toolbar">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as SubmissionStatus | '');
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            {SUBMISSION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          values={SUBMISSION_STATUSES}
+          text={statusText}
+          onChange={(status) => list.setFilters({ status })}
+        />
       </div>
-      <Notice>{error}</Notice>
-      <Notice kind="ok">{done}</Notice>
+      <Notices error={list.error} done={list.done} />
 
       {selected && (
         <article className="card detail" aria-labelledby="sub-detail">
@@ -178,22 +163,17 @@ export function SubmissionsScreen() {
                 <button type="button" className="btn btn-primary" disabled={busy} onClick={() => approve(selected)}>
                   Approve and publish
                 </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => setSubmissionStatus(selected, 'under_review')}
-                >
-                  Mark under review
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => setSubmissionStatus(selected, 'rejected')}
-                >
-                  Reject
-                </button>
+                {REVIEW_STEPS.map(([status, label]) => (
+                  <button
+                    type="button"
+                    key={status}
+                    className="btn"
+                    disabled={busy}
+                    onClick={() => setSubmissionStatus(selected, status)}
+                  >
+                    {label}
+                  </button>
+                ))}
               </>
             )}
             <button type="button" className="btn btn-danger" disabled={busy} onClick={() => remove(selected)}>
@@ -206,48 +186,22 @@ export function SubmissionsScreen() {
         </article>
       )}
 
-      {!list ? (
-        <p className="muted">Loading…</p>
-      ) : list.submissions.length === 0 ? (
-        <p className="muted">No submissions{status ? ` with status ${status.replace('_', ' ')}` : ''}.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Submissions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Category</th>
-                <th scope="col">Members</th>
-                <th scope="col">Submitted</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.submissions.map((s) => (
-                <tr key={s.id} aria-selected={selected?.id === s.id}>
-                  <th scope="row">{s.server_name}</th>
-                  <td>{s.category}</td>
-                  <td>{s.member_count.toLocaleString()}</td>
-                  <td>{formatDate(s.created_at)}</td>
-                  <td>
-                    <Badge value={s.status} />
-                  </td>
-                  <td>
-                    <button type="button" className="btn btn-small" onClick={() => open(s)}>
-                      Review<span className="visually-hidden"> {s.server_name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {list && <Pager page={page} perPage={PER_PAGE} total={list.total} onPage={setPage} />}
+      <DataTable
+        caption="Submissions"
+        rows={list.rows}
+        rowKey={(s) => s.id}
+        rowSelected={(s) => selected?.id === s.id}
+        empty={`No submissions${status ? ` with status ${statusText(status)}` : ''}.`}
+        pager={list.pager}
+        columns={[
+          { header: 'Server', rowHeader: true, cell: (s) => s.server_name },
+          { header: 'Category', cell: (s) => s.category },
+          { header: 'Members', cell: (s) => s.member_count.toLocaleString() },
+          { header: 'Submitted', cell: (s) => formatDate(s.created_at) },
+          { header: 'Status', cell: (s) => <Badge value={s.status} /> },
+        ]}
+        actions={(s) => <RowButton label="Review" target={s.server_name} onClick={() => open(s)} />}
+      />
     </section>
   );
 }

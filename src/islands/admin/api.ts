@@ -1,4 +1,12 @@
-/** The console's one way to call /api/admin: same-origin cookie, CSRF header on writes, error envelope. */
+/**
+ * The console's one way to call /api/admin: Hono's typed client over the app's own routes
+ * (a type-only import, so nothing server-side reaches the bundle), with the same-origin cookie,
+ * the CSRF header on writes and the error envelope thrown as AdminApiError.
+ */
+
+import { hc } from 'hono/client';
+import type { ApiErrorBody } from '~/lib/api-client';
+import type { AppType } from '../../../functions/_app/app';
 
 /** A failed call: HTTP status, the envelope's code and message, and field issues of a 400. */
 export class AdminApiError extends Error {
@@ -11,6 +19,8 @@ export class AdminApiError extends Error {
     super(message);
   }
 }
+
+const SIGN_IN_PATH = '/api/admin/login';
 
 let csrfToken = '';
 let onUnauthenticated: () => void = () => {};
@@ -25,48 +35,53 @@ export const setUnauthenticatedHandler = (fn: () => void): void => {
   onUnauthenticated = fn;
 };
 
-/** Calls an /api/admin path and returns the parsed JSON; throws AdminApiError on failure. */
-export async function api<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+/** The path a request goes to, whatever form the client hands it in. */
+const pathOf = (input: RequestInfo | URL): string =>
+  new URL(input instanceof Request ? input.url : input, window.location.href).pathname;
+
+/**
+ * The fetch under every console call: sends the session cookie and, on writes, the CSRF
+ * token; a network failure or an answer that is not ok throws AdminApiError, so a screen
+ * only ever reads successful answers (and a lapsed session brings back the sign-in form).
+ */
+async function adminFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'application/json');
+  if ((init.method ?? 'GET').toUpperCase() !== 'GET') headers.set('X-CSRF-Token', csrfToken);
   let res: Response;
   try {
-    res = await fetch(`/api/admin${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    res = await fetch(input, { ...init, headers, credentials: 'same-origin' });
   } catch {
     throw new AdminApiError(0, 'network', 'The server could not be reached. Check your connection and retry.');
   }
-  const data = (await res.json().catch(() => null)) as
-    | (T & { error?: { code: string; message: string; issues?: { path: string; message: string }[] } })
-    | null;
-  if (!res.ok) {
-    if (res.status === 401 && path !== '/login') onUnauthenticated();
-    throw new AdminApiError(
-      res.status,
-      data?.error?.code ?? 'http_error',
-      data?.error?.message ?? `Request failed (${res.status})`,
-      data?.error?.issues,
-    );
-  }
-  return data as T;
+  if (res.ok) return res;
+  const body = (await res.json().catch(() => null)) as ApiErrorBody | null;
+  if (res.status === 401 && pathOf(input) !== SIGN_IN_PATH) onUnauthenticated();
+  throw new AdminApiError(
+    res.status,
+    body?.error?.code ?? 'http_error',
+    body?.error?.message ?? `Request failed (${res.status})`,
+    body?.error?.issues,
+  );
 }
 
-/** A query string from the defined, non-empty values. */
-export function qs(params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') search.set(k, String(v));
-  const s = search.toString();
-  return s ? `?${s}` : '';
+/** The query string of a call, leaving out empty filters ('' is "any"). */
+function searchParams(query: Record<string, string | string[]>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const v of [value].flat()) if (v !== undefined && v !== '') params.append(key, v);
+  }
+  return params;
 }
+
+/** The typed client of the app, on this origin: `client.api.admin.submissions.$get({ query })`. */
+export const client = hc<AppType>('/', { fetch: adminFetch, buildSearchParams: searchParams });
+
+/**
+ * The parsed body of a call, typed from its route's successful answers (failures have thrown
+ * in adminFetch already): `const { submissions } = await parseResponse(client.api.admin.submissions.$get())`.
+ */
+export { parseResponse } from 'hono/client';
 
 /** Message of any thrown value, for the error banners. */
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,65 +1,20 @@
-/** Shapes of the /api/admin answers the console reads (type-only imports: nothing server-side ships). */
+/**
+ * Shapes of the /api/admin answers that pass between console components, each inferred from
+ * its route through the typed client (type-only: nothing server-side ships).
+ */
 
-import type { PremiumPerformance, ServerAnalyticsDay } from '../../../db/queries/analytics';
-import type { ActionTotals, Funnel } from '../../../db/queries/interactions';
-import type { NewsletterStats } from '../../../db/queries/newsletter';
-import type { PublicOperator } from '../../../db/queries/operators';
-import type { SubmissionStats } from '../../../db/queries/submissions';
-import type {
-  AuditRow,
-  ContactRow,
-  ContentRow,
-  ReportRow,
-  ServerRow,
-  SubmissionRow,
-  SubscriberRow,
-} from '../../../db/schema';
-import type { RebuildStatus } from '../../../functions/_app/context';
+import type { InferResponseType } from 'hono/client';
+import type { client } from './api';
 
-export type {
-  ActionTotals,
-  AuditRow,
-  ContactRow,
-  ContentRow,
-  Funnel,
-  NewsletterStats,
-  PremiumPerformance,
-  ReportRow,
-  ServerRow,
-  SubmissionRow,
-  SubmissionStats,
-  SubscriberRow,
-};
+type Admin = typeof client.api.admin;
+
+/** The signed-in operator and the session's CSRF token (sign-in and /me). */
+export type SessionInfo = InferResponseType<Admin['login']['$post'], 200>;
 /** One operator as the console sees it. */
-export type Operator = PublicOperator;
-/** One day of a server's analytics. */
-export type AnalyticsDay = ServerAnalyticsDay;
+export type Operator = SessionInfo['operator'];
 /** The site's rebuild state, and whether a rebuild trigger is configured at all. */
-export type BuildStatus = RebuildStatus & { configured: boolean };
-
-export interface SessionInfo {
-  operator: Operator;
-  csrfToken: string;
-}
-
-export interface Dashboard {
-  funnel: Funnel;
-  /** Every kind's count and conversion value over the same 7 days, and their sum. */
-  totals: ActionTotals;
-  daily: (Funnel & { date: string })[];
-  submissions: SubmissionStats;
-  pending: SubmissionRow[];
-  openReports: { total: number; byServer: Omit<ReportGroup, 'reports'>[] };
-  newsletter: NewsletterStats;
-  premium: PremiumPerformance[];
-}
-
-export interface ReportGroup {
-  server_id: number;
-  name: string | null;
-  slug: string | null;
-  total: number;
-  open: number;
-  latest_at: string;
-  reports: ReportRow[];
-}
+export type BuildStatus = InferResponseType<Admin['build']['$get'], 200>;
+/** One listing on the Servers screen. */
+export type ServerRow = InferResponseType<Admin['servers']['$get'], 200>['servers'][number];
+/** The subscriber figures (the Newsletter screen and the dashboard). */
+export type NewsletterStats = InferResponseType<Admin['newsletter']['stats']['$get'], 200>;

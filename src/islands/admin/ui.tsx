@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { messageOf } from './api';
 
 /** Tells the build bar that something was written (it refreshes at once). */
@@ -19,6 +19,26 @@ export function Notice({ kind = 'error', children }: { kind?: 'error' | 'ok'; ch
     </p>
   );
 }
+
+/** A screen's error and success lines (useWrites' error and done). */
+export const Notices = ({ error, done }: { error: string; done: string }) => (
+  <>
+    <Notice>{error}</Notice>
+    <Notice kind="ok">{done}</Notice>
+  </>
+);
+
+/** An edit form's last line: its submit button, and Cancel. */
+export const FormActions = ({ submit, onCancel }: { submit: string; onCancel: () => void }) => (
+  <div className="actions">
+    <button type="submit" className="btn btn-primary">
+      {submit}
+    </button>
+    <button type="button" className="btn btn-ghost" onClick={onCancel}>
+      Cancel
+    </button>
+  </div>
+);
 
 /** A coloured label for a status value. */
 export const Badge = ({ value }: { value: string }) => (
@@ -53,13 +73,85 @@ export function Pager({
   );
 }
 
-/** A labelled stat tile. */
-export const Stat = ({ label, value }: { label: string; value: number | string }) => (
-  <div className="stat">
-    <span className="stat-value">{typeof value === 'number' ? value.toLocaleString() : value}</span>
-    <span className="stat-label">{label}</span>
+/** A row of labelled stat tiles, in the order given. */
+export const Stats = ({ items }: { items: [label: string, value: number | string][] }) => (
+  <div className="stats">
+    {items.map(([label, value]) => (
+      <div className="stat" key={label}>
+        <span className="stat-value">{typeof value === 'number' ? value.toLocaleString() : value}</span>
+        <span className="stat-label">{label}</span>
+      </div>
+    ))}
   </div>
 );
+
+/** A labelled select over a list's values, with an option for no filter first ("All"). */
+export function FilterSelect<V extends string>({
+  label,
+  value,
+  values,
+  all = 'All',
+  text = (v) => v,
+  onChange,
+}: {
+  label: string;
+  value: V | '';
+  values: readonly V[];
+  all?: string;
+  /** What an option shows (the value itself by default). */
+  text?: (value: V) => string;
+  onChange: (value: V | '') => void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onChange(values.find((v) => v === e.target.value) ?? '')}>
+        <option value="">{all}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {text(v)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A list's search form: a search box read when sent, `filters` between it and the Search
+ * button, `children` after it.
+ */
+export function SearchForm({
+  label,
+  placeholder,
+  onSearch,
+  filters,
+  children,
+}: {
+  label: string;
+  placeholder?: string;
+  onSearch: (search: string) => void;
+  filters?: ReactNode;
+  children?: ReactNode;
+}) {
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    onSearch(String(new FormData(e.currentTarget).get('search') ?? '').trim());
+  };
+  return (
+    <form className="toolbar" aria-label="Search" onSubmit={submit}>
+      <label>
+        {label}
+        <input type="search" name="search" placeholder={placeholder} />
+      </label>
+      {filters}
+      <button type="submit" className="btn">
+        Search
+      </button>
+      {children}
+    </form>
+  );
+}
 
 /**
  * Error and success messages of one console screen, and the one way its writes run: clear
