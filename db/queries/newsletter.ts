@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
 import { newsletterStats, newsletterSubscribers, type SubscriberRow } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -27,9 +28,6 @@ export type SubscriberPatch = Partial<
 export type NewsletterStats = typeof newsletterStats.$inferSelect;
 
 const nowIso = () => new Date().toISOString();
-
-const isUniqueViolation = (err: unknown): boolean =>
-  /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`);
 
 /**
  * Subscribes an email (SPEC section 7: source homepage_signup, interests premium_servers,

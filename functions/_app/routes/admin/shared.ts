@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { isUniqueViolation } from '../../../../db/busy';
 import { recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
@@ -56,8 +57,5 @@ export function found<T>(row: T | null | undefined, entity: string, id: number):
 export const conflictOnDuplicate =
   (code: string, message: string) =>
   (err: unknown): never => {
-    if (/UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown }).cause)}`)) {
-      throw new ApiError(409, code, message);
-    }
-    throw err;
+    throw isUniqueViolation(err) ? new ApiError(409, code, message) : err;
   };
