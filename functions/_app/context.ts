@@ -40,7 +40,7 @@ export interface AppDeps {
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */
   rateLimitStore?: import('./middleware/rate-limit').RateLimitStore | undefined;
-  /** The clock of the sign-in throttle (ms since epoch); tests step it through the waits. */
+  /** The console's clock (ms since epoch): sign-in throttle, session expiry and sweep; tests step it. */
   now?: (() => number) | undefined;
 }
 
