@@ -1,3 +1,5 @@
+import { pageOfServers } from '../src/lib/listing';
+import type { Server, ServerFilter } from './queries/servers';
 import type { NewServerRow } from './schema';
 
 /**
@@ -160,6 +162,40 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
     created_at: '2021-02-01T10:00:00.000Z',
   },
 ];
+
+/** The sample servers as full rows (defaults filled in), built once. */
+let samples: Server[] | undefined;
+function sampleServers(): Server[] {
+  samples ??= SAMPLE_SERVERS.map((s, i) => ({
+    id: s.id ?? i + 1,
+    name: s.name,
+    description: s.description ?? '',
+    category: s.category,
+    subcategory: s.subcategory ?? null,
+    slug: s.slug,
+    members: s.members ?? 0,
+    active_users: s.active_users ?? 0,
+    rating: s.rating ?? 0,
+    image_url: s.image_url ?? null,
+    pros: s.pros ?? [],
+    cons: s.cons ?? [],
+    is_premium: s.is_premium ?? false,
+    is_sponsored: s.is_sponsored ?? false,
+    affiliate_link: s.affiliate_link ?? null,
+    tags: s.tags ?? [],
+    features: s.features ?? [],
+    sort_order: s.sort_order ?? 0,
+    is_active: s.is_active ?? true,
+    created_at: s.created_at ?? '1970-01-01T00:00:00.000Z',
+    updated_at: s.updated_at ?? s.created_at ?? '1970-01-01T00:00:00.000Z',
+  }));
+  return samples;
+}
+
+/** listServers' answer over the built-in sample set (SPEC section 4's fallback), by the same listing rules. */
+export function listSampleServers(filter: ServerFilter): { servers: Server[]; total: number } {
+  return pageOfServers(sampleServers(), filter);
+}
 
 export interface ContentDefault {
   page: string;

@@ -2,33 +2,27 @@ import type { Client, InStatement } from '@libsql/client';
 import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
-import { SEARCH_UNSAFE_CHARS } from '../../src/lib/schemas/common';
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  isAll,
+  type ListingFilter,
+  MIN_INDEXED_SEARCH,
+  SORT_KEYS,
+  searchTerm,
+  subcategoryNeedle,
+} from '../../src/lib/listing';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
 
 export type Server = ServerRow;
 
-export interface ServerFilter {
-  /** Display name ('Gaming') or 'All'/undefined for every category. */
-  category?: string | undefined;
-  /** Subcategory key ('day-trading'); 'all' or empty is ignored. */
-  subcategory?: string | undefined;
-  search?: string | undefined;
-  premiumOnly?: boolean | undefined;
+/** A listing filter (src/lib/listing.ts) with its order and page. */
+export interface ServerFilter extends ListingFilter {
   sort?: SortOrder | undefined;
   page?: number | undefined;
   perPage?: number | undefined;
-}
-
-/**
- * The search as the query uses it: trimmed, with the characters the schemas refuse turned into
- * spaces. The handlers answer 400 before this; it keeps every other caller's input (a build,
- * a script) from reaching FTS5, where a NUL ends the query string inside the quoted phrase.
- */
-export function searchTerm(raw: string | undefined): string | undefined {
-  const term = raw?.replace(SEARCH_UNSAFE_CHARS, ' ').trim();
-  return term || undefined;
 }
 
 /**
@@ -45,7 +39,7 @@ const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}
  * search box promises "name or topic". Trigram index (all three, migration 0003) for 3+ characters.
  */
 function searchCondition(term: string): SQL {
-  if ([...term].length >= 3) {
+  if ([...term].length >= MIN_INDEXED_SEARCH) {
     return sql`${discordServers.id} IN (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${ftsPhrase(term)})`;
   }
   const pattern = likePattern(term);
@@ -57,7 +51,7 @@ function searchCondition(term: string): SQL {
   ) as SQL;
 }
 
-/** The WHERE clause of the public listing (SPEC section 7). */
+/** The WHERE clause of the public listing: matchesFilter (src/lib/listing.ts) in SQL. */
 function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefined {
   // matchesFirst: a unary + keeps SQLite off the is_active/category indexes, so it looks the
   // search matches up by primary key instead of walking every active server.
@@ -67,13 +61,13 @@ function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefin
     active,
     matchesFirst ? inArray(category, [...CATEGORY_NAMES]) : inArray(discordServers.category, [...CATEGORY_NAMES]),
   ];
-  if (filter.category && filter.category.toLowerCase() !== 'all') {
+  if (filter.category && !isAll(filter.category)) {
     conditions.push(
       matchesFirst ? sql`${category} = ${filter.category}` : eq(discordServers.category, filter.category),
     );
   }
-  if (filter.subcategory && filter.subcategory.toLowerCase() !== 'all') {
-    conditions.push(like(discordServers.subcategory, likePattern(filter.subcategory.replace(/-/g, ' '))));
+  if (filter.subcategory && !isAll(filter.subcategory)) {
+    conditions.push(like(discordServers.subcategory, likePattern(subcategoryNeedle(filter.subcategory))));
   }
   const search = searchTerm(filter.search);
   if (search) conditions.push(searchCondition(search));
@@ -83,19 +77,17 @@ function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefin
   return and(...conditions);
 }
 
-/** Members descending, or the curated order (sort_order, then members); id breaks ties for stable pages. */
-function listingOrder(sort: SortOrder = 'members') {
-  return sort === 'members'
-    ? [desc(discordServers.members), asc(discordServers.id)]
-    : [desc(discordServers.sort_order), desc(discordServers.members), asc(discordServers.id)];
+/** compareServers (src/lib/listing.ts) in SQL: SORT_KEYS descending, then id ascending for stable pages. */
+function listingOrder(sort: SortOrder = DEFAULT_SORT) {
+  return [...SORT_KEYS[sort].map((key) => desc(discordServers[key])), asc(discordServers.id)];
 }
 
 /** Active listed servers matching the filter, one page of them, with the total count. */
 export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ servers: Server[]; total: number }> {
-  const perPage = filter.perPage ?? 9;
+  const perPage = filter.perPage ?? DEFAULT_PAGE_SIZE;
   const page = filter.page ?? 1;
   const term = searchTerm(filter.search);
-  if (term && [...term].length >= 3) {
+  if (term && [...term].length >= MIN_INDEXED_SEARCH) {
     // Trigram search: count the matches by primary key first (fast unless the term is everywhere),
     // then page few matches by sorting them, many by walking the members index.
     const matchesFirst = listingWhere(filter, true);
@@ -131,7 +123,7 @@ export async function listAllActiveServers(db: Db): Promise<Server[]> {
     .select()
     .from(discordServers)
     .where(listingWhere({}))
-    .orderBy(...listingOrder('members'));
+    .orderBy(...listingOrder());
 }
 
 /** 'All' followed by the listed categories that have active servers, sorted. */

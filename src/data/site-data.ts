@@ -6,6 +6,7 @@ import { listAllActiveServers, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
+import { compareServers, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
 export type SiteContent = Record<string, string>;
@@ -105,11 +106,13 @@ export function serversInCategory(servers: Server[], name: string): Server[] {
   return groups.get(name) ?? [];
 }
 
-/** The subcategory rule of the listing: hyphens to spaces, case-insensitive partial match. */
-export const serversInSubcategory = (servers: Server[], category: string, key: string): Server[] => {
-  const needle = key.replace(/-/g, ' ').toLowerCase();
-  return servers.filter((s) => s.category === category && (s.subcategory ?? '').toLowerCase().includes(needle));
-};
+/** The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts). */
+export const serversInSubcategory = (servers: Server[], category: string, key: string): Server[] =>
+  servers.filter((s) => s.category === category && matchesSubcategory(s.subcategory, key));
+
+/** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
+export const premiumPicks = (servers: Server[], limit: number): Server[] =>
+  servers.filter(isPaidPlacement).sort(compareServers('featured')).slice(0, limit);
 
 /** Sum of members and active users, for statistics boxes. */
 export function totals(servers: Server[]): { members: number; active: number } {

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LIMITS } from '~/lib/enums';
 import { countOf } from '~/lib/format';
+import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
 
@@ -34,7 +35,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
     setStatus('loading');
     const params = new URLSearchParams({
       category: cat,
-      sort: 'members',
+      sort: DEFAULT_SORT,
       page: '1',
       per_page: String(LIMITS.homeList),
     });
@@ -120,8 +121,8 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
           </button>
           <label className="sort">
             <span>Sort by</span>
-            <select name="sort" defaultValue="members">
-              <option value="members">Most Members</option>
+            <select name="sort" defaultValue={DEFAULT_SORT}>
+              <option value={DEFAULT_SORT}>{SORT_LABELS[DEFAULT_SORT]}</option>
             </select>
           </label>
         </div>

@@ -1,6 +1,7 @@
 import { type ReactNode, type SubmitEvent, useRef, useState } from 'react';
 import { getCategoryByName } from '~/lib/categories';
 import { countOf } from '~/lib/format';
+import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
 
@@ -41,7 +42,7 @@ export default function ListingSearch({ category, subcategory, label, children }
     }
     const n = ++request.current;
     setState({ kind: 'loading', term });
-    const params = new URLSearchParams({ search: term, sort: 'members', page: '1', per_page: '24' });
+    const params = new URLSearchParams({ search: term, sort: DEFAULT_SORT, page: '1', per_page: '24' });
     if (category) params.set('category', category);
     if (subcategory) params.set('subcategory', subcategory);
     try {
@@ -92,8 +93,8 @@ export default function ListingSearch({ category, subcategory, label, children }
         </form>
         <label className="sort">
           <span>Sort by</span>
-          <select name="sort" aria-label="Sort servers" defaultValue="members">
-            <option value="members">Most Members</option>
+          <select name="sort" aria-label="Sort servers" defaultValue={DEFAULT_SORT}>
+            <option value={DEFAULT_SORT}>{SORT_LABELS[DEFAULT_SORT]}</option>
           </select>
         </label>
       </div>

@@ -1,6 +1,6 @@
 // Issue #13 item 10: the search box says "name or topic", so tags are searched on every path.
 import { afterEach, describe, expect, it } from 'vitest';
-import { listSampleServers } from '../../functions/_app/routes/servers';
+import { listSampleServers } from '../../db/sample-data';
 import { createTestApp, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp | undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_UNSAFE_CHARS } from '../listing';
 import { isPublicHostname } from '../url-safety';
 
 // No generated code: zod otherwise probes `new Function('')` on first use, which the site's CSP
@@ -105,13 +106,6 @@ export const publicImageUrl = (label: string) =>
       return true;
     }
   }, `${label} must be on a public website: IP addresses, localhost and internal hosts are not allowed`);
-
-/**
- * Characters a search box never needs and the full-text index cannot take (a NUL ends the FTS5
- * query string early): C0 controls, DEL, C1 controls and unpaired UTF-16 surrogates.
- */
-export const SEARCH_UNSAFE_CHARS =
-  /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A search query parameter: trimmed, length-limited, control characters refused (400 naming it). */
 export const searchText = (max: number) =>
