@@ -108,6 +108,23 @@ describe('submissions screen', () => {
     expect(h.rebuild.reasons).toEqual([]);
   });
 
+  it('refuses a path id that is not a record id with 400 naming id, and answers 404 for an unknown one', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    for (const id of ['abc', '0', '-1', '1.5', '01', '1234567890123']) {
+      const res = await h.call(s, 'GET', `/api/admin/submissions/${id}`);
+      expect(res.status, id).toBe(400);
+      const body = await json<{ error: { code: string; issues: { path: string }[] } }>(res);
+      expect(body.error.code).toBe('validation_failed');
+      expect(body.error.issues.map((i) => i.path)).toEqual(['id']);
+    }
+    const missing = await h.call(s, 'DELETE', '/api/admin/submissions/42');
+    expect(missing.status).toBe(404);
+    expect(await json<{ error: { message: string } }>(missing)).toEqual({
+      error: { code: 'not_found', message: 'No submission 42' },
+    });
+  });
+
   it('deletes a submission and audits it', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();
