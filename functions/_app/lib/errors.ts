@@ -66,3 +66,50 @@ export function isDbUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/** Seconds a client should wait before retrying while the database is away. */
+const DB_RETRY_AFTER_S = 5;
+
+/** The envelope of an error code, message and field issues. */
+export const envelope = (code: string, message: string, issues?: FieldIssue[]): ErrorBody => ({
+  error: { code, message, ...(issues ? { issues } : {}) },
+});
+
+/** An error's answer: status, envelope and headers (Retry-After...). */
+export interface ErrorAnswer {
+  status: ContentfulStatusCode;
+  body: ErrorBody;
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * The one mapping from a thrown error to its answer (app.onError, and the events path that runs
+ * outside the chain): an ApiError as it says, another HTTPException as `http_error`, a database
+ * that cannot be reached as 503 with Retry-After, anything else logged with the request id and
+ * answered 500 without internals.
+ */
+export function errorAnswer(err: unknown, requestId: string): ErrorAnswer {
+  if (err instanceof ApiError) {
+    return {
+      status: err.status as ContentfulStatusCode,
+      body: envelope(err.code, err.message, err.issues),
+      headers: err.headers,
+    };
+  }
+  if (err instanceof HTTPException) {
+    return {
+      status: err.status as ContentfulStatusCode,
+      body: envelope('http_error', err.message || 'Request failed'),
+    };
+  }
+  if (isDbUnavailable(err)) {
+    console.error(`[${requestId}] database unavailable:`, err);
+    return {
+      status: 503,
+      body: envelope('db_unavailable', 'The service is temporarily unavailable. Please try again shortly.'),
+      headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
+    };
+  }
+  console.error(`[${requestId}] unexpected error:`, err);
+  return { status: 500, body: envelope('internal_error', `Something went wrong (request ${requestId})`) };
+}

@@ -1,17 +1,32 @@
+import type { Context, Handler } from 'hono';
+import type { z } from 'zod';
 import { type EventWrite, insertEvents } from '../../../db/queries/interactions';
-import type { AppDeps } from '../context';
-import { isDbUnavailable } from './errors';
+import { cachedIpHash, hashIp } from '../../../src/lib/hash';
+import { eventBatchSchema, type eventsSchema, interactionSchema } from '../../../src/lib/schemas/interaction';
+import type { AppDeps, AppEnv } from '../context';
+import { assertSameOrigin } from '../middleware/origin-check';
+import { countRequest, RATE_LIMITS } from '../middleware/rate-limit';
+import { API_HEADERS } from '../middleware/security-headers';
+import { ApiError, errorAnswer, isDbUnavailable } from './errors';
+import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from './validate';
 
 /**
- * The one speed path of the app (#14): analytics events, the busiest write (every page view
- * sends one), are stored through a group commit. Concurrent requests' events share one
- * multi-row INSERT and one commit (about 40 rows per commit with 50 clients), so a burst pays
- * for one commit instead of hundreds; their statement stays prepared (db/prepared.ts) and is
- * written as plain SQL text (db/queries/interactions.ts). `npm run bench` (BENCHMARKS.md,
- * Public API) measures what it buys against the plain per-request insert every other write uses.
- * Every other write goes through plain drizzle queries.
+ * The one speed path of the app (#14): `POST /api/events`, the busiest write (every page view
+ * sends one). Every other route runs the app's middleware chain (app.ts) and a plain drizzle
+ * query; this one handler, mounted ahead of that chain, does the same jobs in one pass:
+ * - the origin check and the rate limit of the chain's own modules, called directly (no
+ *   middleware layer, so Hono runs the single handler without compose's promise per layer);
+ * - the body read straight from Node's request stream (no web Request built around it);
+ * - the answer built with its headers as one plain record (the API set the chain's
+ *   hono/secure-headers gives JSON, byte for byte: tests/api/security-headers.test.ts), which
+ *   @hono/node-server writes to the socket without a Headers object;
+ * - the rows stored through a group commit (below): concurrent requests share one multi-row
+ *   INSERT and one commit (about 40 rows per commit with 50 clients), its statement kept
+ *   prepared (db/prepared.ts), written as plain SQL text (db/queries/interactions.ts).
+ * What it buys, `npm run bench` in one run on this machine (BENCHMARKS.md, Public API): events
+ * through the middleware chain as every other route reached 0.19 to 0.25 of the hello-world
+ * baseline; through this path 0.45+ (#14's floor). The figures are in the commit that made it.
  */
-
 /**
  * Group commit: concurrent requests' inserts are gathered for a short window and written as one
  * multi-row statement, so a burst pays for one commit instead of hundreds. The window is one
@@ -154,4 +169,160 @@ export function recordEvents(deps: AppDeps, events: EventWrite[]): Promise<numbe
     sinks.set(deps, sink);
   }
   return sink.add(events).then((stored) => stored.length);
+}
+
+/** The part of Node's IncomingMessage the raw body read uses (kept structural: this file is bundled for the edge too). */
+interface NodeBody {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly complete: boolean;
+  readonly readableLength: number;
+  readonly readableFlowing: boolean | null;
+  readonly readableDidRead: boolean;
+  readonly readableEnded: boolean;
+  read(): Uint8Array | null;
+  pause(): unknown;
+  resume(): unknown;
+  on(event: string, fn: (arg: never) => void): unknown;
+  off(event: string, fn: (arg: never) => void): unknown;
+}
+
+/** The unread Node request stream @hono/node-server passes as `c.env.incoming`; undefined elsewhere (Worker, app.request()). */
+function nodeBody(c: Context): NodeBody | undefined {
+  const incoming = (c.env as { incoming?: Partial<NodeBody> } | undefined)?.incoming;
+  if (!incoming || typeof incoming.read !== 'function' || typeof incoming.on !== 'function') return undefined;
+  return incoming.readableDidRead || incoming.readableFlowing ? undefined : (incoming as NodeBody);
+}
+
+/**
+ * The request body straight from Node's stream, at most BODY_LIMIT_BYTES (413 past it, chunked
+ * bodies included). @hono/node-server's c.req.text() builds a web Request and stream around the
+ * same bytes; a small body has usually been parsed with the headers and is taken at once.
+ */
+async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
+  // Handlers start when the headers are parsed; a body in the same packet is buffered before
+  // microtasks run, so one turn later all its declared bytes are usually there to take at once.
+  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+  if (!incoming.complete && declared >= 0) await undefined;
+  return takeNodeBody(incoming, declared) ?? streamNodeBody(incoming);
+}
+
+/** The whole body when it is already buffered (then the stream is left flowing, to end); else undefined. */
+function takeNodeBody(incoming: NodeBody, declared: number): Uint8Array | undefined {
+  if (incoming.readableFlowing !== null || !(incoming.complete || incoming.readableLength === declared)) return;
+  if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const body = incoming.read() ?? new Uint8Array(0);
+  // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
+  // the message: left paused it would still be open when the answer goes out, and
+  // @hono/node-server would then set two timers per request to drain it.
+  incoming.resume();
+  return body;
+}
+
+/** The body as it streams in, counted against BODY_LIMIT_BYTES. */
+function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const finish = (err: unknown, body?: Uint8Array) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      if (err) reject(err);
+      else resolve(body!);
+    };
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        // The rest is drained by the server once the 413 is sent.
+        incoming.pause();
+        finish(payloadTooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (chunks.length === 1) return finish(null, chunks[0]);
+      const body = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.length;
+      }
+      finish(null, body);
+    };
+    const onError = (err: unknown) => finish(err);
+    const onClose = () => {
+      if (!incoming.readableEnded) finish(new Error('The client closed the connection before the body ended'));
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+const utf8 = new TextDecoder();
+
+/** The body as bytes: from Node's stream when there is one, else from the web Request (Worker, app.request()). */
+async function readEventBody(c: Context): Promise<Uint8Array> {
+  const incoming = nodeBody(c);
+  if (incoming) return readNodeBody(incoming);
+  if (Number(c.req.header('content-length') ?? Number.NaN) > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  return bytes;
+}
+
+const json = (body: unknown, status: number, headers?: Record<string, string>) =>
+  new Response(JSON.stringify(body), { status, headers: headers ? { ...API_HEADERS, ...headers } : API_HEADERS });
+
+/**
+ * `POST /api/events`: one event or a batch of up to 50, as JSON or as the text/plain string
+ * navigator.sendBeacon sends; typed for `hc` as the union of the two. What only the page sees
+ * (view, save, unsave, share), stored without conversion value: a batch naming a click, signup,
+ * report or conversion is refused whole (400 naming the field), since only the server records those.
+ */
+export function eventsHandler(deps: AppDeps): Handler<AppEnv, '/', { in: { json: z.input<typeof eventsSchema> } }> {
+  const secret = deps.env.IP_HASH_SECRET;
+  return async (c) => {
+    try {
+      assertSameOrigin(c, deps.env.SITE_URL);
+      const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
+      const ipHash = cachedIpHash(secret, ip) ?? (await hashIp(secret, ip));
+      const limited = countRequest(deps, RATE_LIMITS.events, ipHash);
+      if (limited) await limited;
+      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json' && type !== 'text/plain') {
+        throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(utf8.decode(await readEventBody(c)));
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
+      }
+      const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
+      const userAgent = c.req.header('user-agent')?.slice(0, 256) ?? null;
+      const rows: EventWrite[] = events.map((e) => ({
+        interaction_type: e.interaction_type,
+        target_type: e.target_type,
+        target_id: e.target_id ?? null,
+        server_id: e.server_id ?? null,
+        metadata: e.metadata ?? null,
+        session_id: e.session_id || null,
+        user_agent: userAgent,
+        ip_address: ipHash,
+        campaign_id: e.campaign_id || null,
+        referrer: e.referrer || null,
+        utm_source: e.utm_source || null,
+        utm_medium: e.utm_medium || null,
+        utm_campaign: e.utm_campaign || null,
+      }));
+      return json({ accepted: await recordEvents(deps, rows) }, 202);
+    } catch (err) {
+      // The chain (and its headers) is not around this handler: its errors are answered here, as app.onError would.
+      const { status, body, headers } = errorAnswer(err, crypto.randomUUID());
+      return json(body, status, headers);
+    }
+  };
 }

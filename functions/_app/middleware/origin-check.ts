@@ -42,7 +42,8 @@ export function originCheck(siteUrl: string): MiddlewareHandler {
   };
 }
 
-function assertSameOrigin(c: Context, siteUrl: string): void {
+/** The check itself, for an unsafe method: throws the 403. */
+export function assertSameOrigin(c: Context, siteUrl: string): void {
   if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden();
   const originHeader = c.req.header('origin');
   const refererHeader = c.req.header('referer');

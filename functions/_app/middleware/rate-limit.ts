@@ -180,17 +180,25 @@ const tooMany = (resetAt: number) =>
   });
 
 /**
- * The middleware of one public route's limit: counts the client (its IP hash, from
- * middleware/client.ts) against `rule`, 429 with Retry-After once past it. RATE_LIMITS=false
- * switches these off; the console sign-in throttle is not one of them (lib/sign-in-throttle.ts).
+ * Counts one request of the client `ipHash` against `rule`: 429 with Retry-After once it is past
+ * the limit; nothing when RATE_LIMITS=false (the console sign-in throttle is not one of these:
+ * lib/sign-in-throttle.ts). Synchronous with the in-memory store, a promise with the bindings.
  */
+export function countRequest(deps: AppDeps, rule: RateLimitRule, ipHash: string): void | Promise<void> {
+  if (!deps.env.RATE_LIMITS) return;
+  const outcome = storeFor(deps).hit(rule, ipHash);
+  if (outcome instanceof Promise) {
+    return outcome.then(({ ok, resetAt }) => {
+      if (!ok) throw tooMany(resetAt);
+    });
+  }
+  if (!outcome.ok) throw tooMany(outcome.resetAt);
+}
+
+/** The middleware of one public route's limit (429 with Retry-After once the client is past it). */
 export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.get('deps');
-    if (deps.env.RATE_LIMITS) {
-      const { ok, resetAt } = await storeFor(deps).hit(rule, c.get('ipHash'));
-      if (!ok) throw tooMany(resetAt);
-    }
+    await countRequest(c.get('deps'), rule, c.get('ipHash'));
     await next();
   };
 }

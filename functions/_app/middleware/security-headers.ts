@@ -70,6 +70,20 @@ export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY)
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/**
+ * The API set as one plain record (the events path, lib/event-sink.ts, answers outside the chain):
+ * exactly what the API secureHeaders below gives a JSON answer, plus its content type and no-store.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'content-security-policy': API_CONTENT_SECURITY_POLICY,
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+  'referrer-policy': REFERRER_POLICY,
+  'strict-transport-security': STRICT_TRANSPORT_SECURITY,
+  'x-content-type-options': 'nosniff',
+});
+
 /** A policy's directives by name, in order ("script-src" -> "'self' 'sha256-…'"). */
 export function parsePolicy(policy: string): Map<string, string> {
   const directives = new Map<string, string>();
