@@ -3,11 +3,10 @@ import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import { type Env, loadEnv } from './env';
-import { escapeHtml } from './lib/html';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
-import { notFoundScreenPath, siteRedirect } from './routes/site-redirects';
+import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG, siteRedirect } from './routes/site-redirects';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -115,27 +114,10 @@ export function createEdgeHandler() {
  */
 async function notFoundScreen(bindings: EdgeBindings, db: Db, c: Context): Promise<Response> {
   const path = c.req.path;
-  let moved: string | null = null;
-  try {
-    moved = await siteRedirect(db, path);
-  } catch (err) {
-    // The database is away: the visitor still gets the not-found screen, not an error.
-    console.warn(`Redirect lookup for ${path} failed:`, err);
-  }
-  if (moved) {
-    const query = c.req.url.indexOf('?');
-    return c.redirect(moved + (query === -1 ? '' : c.req.url.slice(query)), 301);
-  }
-  const page = await bindings.ASSETS.fetch(`https://assets.local${edgeNotFoundPage(path)}`);
+  const miss = answerMiss(c.req.url, path, await movedTo((p) => siteRedirect(db, p), path));
+  if (miss.kind === 'redirect') return c.redirect(miss.location, 301);
+  const page = await bindings.ASSETS.fetch(`https://assets.local${miss.page}`);
   if (!page.ok) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
-  const last = path.split('/').filter(Boolean).pop() ?? '';
-  let slug = last;
-  try {
-    slug = decodeURIComponent(last);
-  } catch {
-    // A malformed escape is shown as typed.
-  }
-  slug = escapeHtml(slug);
-  const html = (await page.text()).replaceAll('__REQUESTED_SLUG__', slug);
+  const html = (await page.text()).replaceAll(REQUESTED_SLUG, miss.slug);
   return new Response(html, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
 }

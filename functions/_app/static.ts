@@ -3,8 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { escapeHtml } from './lib/html';
-import { notFoundScreenPath } from './routes/site-redirects';
+import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG } from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -115,14 +114,7 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       }
       for (const file of files) if (await load(file)) return bare;
     }
-    if (!options.redirect) return null;
-    try {
-      return await options.redirect(path);
-    } catch (err) {
-      // The database is away: the visitor still gets the not-found screen, not an error.
-      console.warn(`Redirect lookup for ${path} failed:`, err);
-      return null;
-    }
+    return movedTo(options.redirect, path);
   }
 
   return async (c: Context): Promise<Response | undefined> => {
@@ -140,27 +132,14 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       const entry = await load(file);
       if (entry) return respond(c, file, entry, 200);
     }
-    const moved = await redirectFor(root, path);
-    if (moved) {
-      const query = c.req.url.indexOf('?');
-      return c.redirect(moved + (query === -1 ? '' : c.req.url.slice(query)), 301);
-    }
-    const page = notFoundPage(path);
-    const file = join(root, page);
+    const miss = answerMiss(c.req.url, path, await redirectFor(root, path));
+    if (miss.kind === 'redirect') return c.redirect(miss.location, 301);
+    const file = join(root, `${miss.page}.html`);
     const entry = (await load(file)) ?? (await load(join(root, '404.html')));
     if (!entry) return c.text('Not found', 404);
-    const slug = path.split('/').filter(Boolean).pop() ?? '';
-    return respond(c, file, entry, 404, ['__REQUESTED_SLUG__', escapeHtml(decodeSafe(slug))]);
+    return respond(c, file, entry, 404, [REQUESTED_SLUG, miss.slug]);
   };
 }
-
-const decodeSafe = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 /**
  * Reads a page of the live build as text ('/submit-server' from submit-server.html, '/' from

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/client';
 import { findServerSlug } from '../../../db/queries/servers';
 import { categoryPath, getCategoryBySlug } from '../../../src/lib/categories';
+import { escapeHtml } from '../lib/html';
 
 const decodeSafe = (s: string) => {
   try {
@@ -46,4 +47,39 @@ export function notFoundScreenPath(path: string): string {
   if (/^\/best-[^/]+-discord\/[^/]+/.test(path)) return '/subcategory-not-found';
   if (/^\/server\/[^/]+/.test(path)) return '/server-not-found';
   return '/404';
+}
+
+/** Where a not-found screen shows the slug that was asked for (src/pages/server-not-found.astro). */
+export const REQUESTED_SLUG = '__REQUESTED_SLUG__';
+
+/** How a site path that matched no file is answered: a 301 elsewhere, or a not-found screen. */
+export type MissAnswer = { kind: 'redirect'; location: string } | { kind: 'screen'; page: string; slug: string };
+
+/**
+ * The answer to a missed site path, the same on Node (static.ts) and the Worker (edge.ts): a 301
+ * to `moved` (siteRedirect's answer) with the request's query kept, else the not-found screen of
+ * the path's URL shape (its page in a build, without `.html`) with the requested slug, the path's
+ * last segment decoded and HTML-escaped, for the screen's REQUESTED_SLUG placeholder.
+ */
+export function answerMiss(url: string, path: string, moved: string | null): MissAnswer {
+  if (moved) {
+    const query = url.indexOf('?');
+    return { kind: 'redirect', location: moved + (query === -1 ? '' : url.slice(query)) };
+  }
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  return { kind: 'screen', page: notFoundScreenPath(path), slug: escapeHtml(decodeSafe(last)) };
+}
+
+/** A redirect lookup whose failure means "not moved": while the database is away the visitor still gets the not-found screen. */
+export async function movedTo(
+  lookup: ((path: string) => Promise<string | null>) | undefined,
+  path: string,
+): Promise<string | null> {
+  if (!lookup) return null;
+  try {
+    return await lookup(path);
+  } catch (err) {
+    console.warn(`Redirect lookup for ${path} failed:`, err);
+    return null;
+  }
 }
