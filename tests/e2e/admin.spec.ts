@@ -7,7 +7,7 @@ import { subscribeEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
-import { insertSubmission } from '../../db/queries/submissions';
+import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
 import { serverSubmissions } from '../../db/schema';
 import { expect, test } from './fixtures';
 
@@ -234,4 +234,55 @@ test('axe finds no WCAG 2.2 AA violation on the console sign-in, dashboard and s
     .first()
     .click();
   expect(await scan()).toEqual([]);
+});
+
+test('a session that ends mid-use brings back the sign-in form at the next call', async ({ page, site }) => {
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  await expect(page.getByRole('heading', { name: 'Submissions', level: 1 })).toBeVisible();
+  await page.context().clearCookies();
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Servers' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
+});
+
+test('a console call that cannot reach the server says so', async ({ page, site }) => {
+  await signIn(page, site.db);
+  await page.route('**/api/admin/servers?*', (route) => route.abort('connectionfailed'));
+  await page.goto('/admin#servers');
+  await expect(page.getByRole('alert')).toHaveText('The server could not be reached. Check your connection and retry.');
+});
+
+test('a console list shows the answer to its latest filter when an older answer arrives last', async ({
+  page,
+  site,
+}) => {
+  const tag = unique();
+  await insertSubmission(site.db, submissionFor(`Slow Pending ${tag}`));
+  const rejected = await insertSubmission(site.db, submissionFor(`Fast Rejected ${tag}`));
+  await updateSubmissionStatus(site.db, rejected.id, 'rejected', null);
+  await signIn(page, site.db);
+  // The pending queue's first answer is held until the rejected filter has answered.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let first = true;
+  await page.route('**/api/admin/submissions?*status=pending*', async (route) => {
+    if (first) {
+      first = false;
+      await held;
+    }
+    await route.continue();
+  });
+  const stale = page.waitForResponse((res) => res.url().includes('status=pending'));
+  await page.goto('/admin#submissions');
+  await page.getByLabel('Status').selectOption('rejected');
+  await expect(page.getByRole('row', { name: new RegExp(`Fast Rejected ${tag}`) })).toBeVisible();
+  release();
+  await (await stale).finished();
+  // Two frames: the page has read the late answer and rendered whatever it made of it.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(page.getByRole('row', { name: new RegExp(`Fast Rejected ${tag}`) })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(`Slow Pending ${tag}`) })).toHaveCount(0);
+  await expect(page.getByLabel('Status')).toHaveValue('rejected');
 });

@@ -5,8 +5,8 @@
  */
 
 import { hc } from 'hono/client';
-import type { ApiErrorBody } from '~/lib/api-client';
 import type { AppType } from '../../../functions/_app/app';
+import type { ErrorBody } from '../../../functions/_app/lib/errors';
 
 /** A failed call: HTTP status, the envelope's code and message, and field issues of a 400. */
 export class AdminApiError extends Error {
@@ -55,7 +55,8 @@ async function adminFetch(input: RequestInfo | URL, init: RequestInit = {}): Pro
     throw new AdminApiError(0, 'network', 'The server could not be reached. Check your connection and retry.');
   }
   if (res.ok) return res;
-  const body = (await res.json().catch(() => null)) as ApiErrorBody | null;
+  // app.onError answers every failure with the envelope; anything in front of the app may not.
+  const body = (await res.json().catch(() => null)) as Partial<ErrorBody> | null;
   if (res.status === 401 && pathOf(input) !== SIGN_IN_PATH) onUnauthenticated();
   throw new AdminApiError(
     res.status,
