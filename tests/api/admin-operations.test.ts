@@ -66,6 +66,23 @@ describe('submissions screen', () => {
     expect(await h.db.select().from(discordServers)).toHaveLength(1);
   });
 
+  it("refuses a body that is not JSON with 400 invalid_json, the public routes' envelope", async () => {
+    h = await createAdminHarness();
+    const admin = await h.signIn();
+    const res = await h.app.request('/api/admin/content/1', {
+      method: 'PUT',
+      headers: {
+        origin: 'http://localhost:4321',
+        cookie: admin.cookie,
+        'x-csrf-token': admin.csrf,
+        'content-type': 'application/json',
+      },
+      body: '{"value": ',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
+  });
+
   it('approves with an empty body too', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();
