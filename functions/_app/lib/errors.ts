@@ -97,6 +97,10 @@ export function errorAnswer(err: unknown, requestId: string): ErrorAnswer {
     };
   }
   if (err instanceof HTTPException) {
+    // Hono's json validator (zValidator) refuses a body it cannot parse with this message.
+    if (err.status === 400 && /^Malformed JSON/.test(err.message)) {
+      return { status: 400, body: envelope('invalid_json', 'The body is not valid JSON') };
+    }
     return {
       status: err.status as ContentfulStatusCode,
       body: envelope('http_error', err.message || 'Request failed'),
