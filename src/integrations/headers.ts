@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { CSP_POLICY_FILE, securityHeaderSet } from '../../functions/_app/middleware/security-headers';
+import { CSP_POLICY_FILE, canonicalPolicy, securityHeaderSet } from '../../functions/_app/middleware/security-headers';
 
 /** Cloudflare ignores a `_headers` line longer than this, so the build refuses to write one. */
 export const HEADERS_MAX_LINE = 2000;
@@ -41,7 +41,8 @@ export function sitePolicy(routeToHeaders: ReadonlyMap<string, { headers: Header
     else if (value !== policy) throw new Error(`Page ${path} has a Content-Security-Policy of its own: ${value}`);
   }
   if (policy === undefined) throw new Error('The build rendered no page, so it has no Content-Security-Policy');
-  return policy.replace(/\s*;\s*/g, '; ').replace(/;\s*$/, '');
+  // In the one order the app's hono/secure-headers writes it, so the file and the header are byte-identical.
+  return canonicalPolicy(policy);
 }
 
 /**

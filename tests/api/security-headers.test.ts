@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BASE_CONTENT_SECURITY_POLICY } from '../../functions/_app/middleware/security-headers';
+import {
+  API_HEADERS,
+  BASE_CONTENT_SECURITY_POLICY,
+  canonicalPolicy,
+} from '../../functions/_app/middleware/security-headers';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
@@ -106,5 +110,37 @@ describe('security headers over HTTP (@hono/node-server, as npm start serves)', 
     } finally {
       await new Promise<void>((ok) => server.close(() => ok()));
     }
+  });
+});
+
+describe('one header set, whichever path answers', () => {
+  const headersOf = (res: Response) =>
+    Object.fromEntries([...res.headers.entries()].filter(([name]) => name !== 'x-request-id'));
+
+  it('the events path (outside the chain) answers with exactly the headers the chain gives JSON', async () => {
+    t = await createTestApp();
+    const event = await postJson(t.app, '/api/events', { interaction_type: 'view', target_type: 'server' });
+    const refusedEvent = await postJson(t.app, '/api/events', { interaction_type: 'click', target_type: 'server' });
+    const report = await postJson(t.app, '/api/reports', { server_id: 999_999, reason: 'spam' });
+    expect(event.status).toBe(202);
+    expect(refusedEvent.status).toBe(400);
+    expect(report.status).toBe(404);
+    expect(headersOf(event)).toEqual(headersOf(report));
+    expect(headersOf(refusedEvent)).toEqual(headersOf(report));
+    expect(headersOf(event)).toEqual({ ...API_HEADERS });
+  });
+
+  it("a page's policy header is the build's policy in the canonical order the build writes to its file", async () => {
+    // Astro may list its hashes before our directives; the header and dist/csp-policy.txt agree whatever the order.
+    const astroOrder = `script-src 'self' https://challenges.cloudflare.com 'sha256-abc='; style-src 'self' 'sha256-def='; ${BASE_CONTENT_SECURITY_POLICY.split(
+      '; ',
+    )
+      .filter((d) => !/^(script|style)-src/.test(d))
+      .join('; ')}`;
+    t = await createTestApp({}, { contentSecurityPolicy: () => astroOrder });
+    const page = await t.app.request('/nowhere');
+    expect(page.headers.get('content-security-policy')).toBe(canonicalPolicy(astroOrder));
+    expect(canonicalPolicy(astroOrder)).toContain("script-src 'self' https://challenges.cloudflare.com 'sha256-abc='");
+    expect(canonicalPolicy(astroOrder).startsWith("default-src 'none'")).toBe(true);
   });
 });
