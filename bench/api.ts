@@ -8,10 +8,34 @@ import { Hono } from 'hono';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
+import { insertEvents } from '../db/queries/interactions';
 import { countRows } from '../db/queries/maintenance';
 import { createApp } from '../functions/_app/app';
+import type { AppDeps } from '../functions/_app/context';
 import { loadEnv } from '../functions/_app/env';
+import { eventRows } from '../functions/_app/lib/event-sink';
+import { body } from '../functions/_app/lib/validate';
+import { RATE_LIMITS, rateLimit } from '../functions/_app/middleware/rate-limit';
+import { eventsSchema } from '../src/lib/schemas/interaction';
 import type { BenchModule, BenchSection } from './types';
+
+/**
+ * Where the bench posts events through the app's middleware chain, validator and a plain
+ * per-request insert: what POST /api/events would cost as every other write is built, beside the
+ * speed path (functions/_app/lib/event-sink.ts) it is compared with in the same run.
+ */
+const EVENTS_THROUGH_CHAIN = '/api/bench/events-through-chain';
+function addEventsThroughChain(app: ReturnType<typeof createApp>, deps: AppDeps): void {
+  app.post(EVENTS_THROUGH_CHAIN, rateLimit(RATE_LIMITS.events), body(eventsSchema), async (c) => {
+    const sent = c.req.valid('json');
+    const rows = eventRows(
+      Array.isArray(sent) ? sent : [sent],
+      c.req.header('user-agent')?.slice(0, 256) ?? null,
+      c.get('ipHash'),
+    );
+    return c.json({ accepted: await insertEvents(deps.db, rows) }, 202);
+  });
+}
 
 const run = promisify(execFile);
 const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -153,10 +177,9 @@ export const bench: BenchModule = async (ctx) => {
     const { db, client } = await openDb({ url });
     await migrateDb(db);
     await insertFakeServers(client, n);
-    const app = createApp({
-      db,
-      env: loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' }),
-    });
+    const deps = { db, env: loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' }) };
+    const app = createApp(deps);
+    addEventsThroughChain(app, deps);
     // The server counts its own 2xx answers per path: autocannon stops mid-flight, so its count
     // can miss answers the server did send (and rows it did store).
     const answered = new Map<string, number>();
@@ -202,12 +225,17 @@ export const bench: BenchModule = async (ctx) => {
       // The machine is shared: each endpoint is paired with a hello-world run just before it.
       const paired = async () => (await load(helloUrl, seconds)).rps;
 
-      const writes: [string, string, string, number][] = [
-        ['POST /api/events', '/api/events', EVENT, 0.5],
-        ['POST /api/submissions', '/api/submissions', SUBMISSION, 0.3],
+      // Targets: events >= 0.45 of hello-world (#14's floor for its one speed path). The same
+      // events through the app's middleware chain and a plain insert, as every other write goes,
+      // are measured beside it: the difference is what lib/event-sink.ts buys. Submissions take
+      // the plain path with no target: limited to 5 per 10 minutes per address, they never batch.
+      const writes: [string, string, string, number | null][] = [
+        ['POST /api/events', '/api/events', EVENT, 0.45],
+        ['POST /api/events through the middleware chain, plain insert', EVENTS_THROUGH_CHAIN, EVENT, null],
+        ['POST /api/submissions', '/api/submissions', SUBMISSION, null],
       ];
       for (const [label, path, body, target] of writes) {
-        const table = path === '/api/events' ? 'user_interactions' : 'server_submissions';
+        const table = path === '/api/submissions' ? 'server_submissions' : 'user_interactions';
         // Warm-up (JIT, statement caches), not measured.
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
         await settled();
@@ -242,7 +270,7 @@ export const bench: BenchModule = async (ctx) => {
           `${stored} = ${ok}: ${stored === ok ? 'yes' : 'NO'}`,
         ]);
         notes.push(
-          `${label} at ${size}: ${(median.ratio * 100).toFixed(0)}% of hello-world, median of ${rounds} pairs (target >= ${target * 100}%): ${median.ratio >= target ? 'met' : 'missed'}; ${errors} errors; stored ${stored} rows for ${ok} 2xx answers sent (${received} received before autocannon stopped).`,
+          `${label} at ${size}: ${(median.ratio * 100).toFixed(0)}% of hello-world, median of ${rounds} pairs${target === null ? ' (no target)' : ` (target >= ${target * 100}%): ${median.ratio >= target ? 'met' : 'missed'}`}; ${errors} errors; stored ${stored} rows for ${ok} 2xx answers sent (${received} received before autocannon stopped).`,
         );
         ctx.log(
           `${size}: ${label} ${median.r.rps} req/s vs hello ${median.hello} (ratios ${ratios.map((x) => x.toFixed(2)).join(', ')}), p99 ${median.r.p99} ms`,

@@ -2,7 +2,12 @@ import type { Context, Handler } from 'hono';
 import type { z } from 'zod';
 import { type EventWrite, insertEvents } from '../../../db/queries/interactions';
 import { cachedIpHash, hashIp } from '../../../src/lib/hash';
-import { eventBatchSchema, type eventsSchema, interactionSchema } from '../../../src/lib/schemas/interaction';
+import {
+  eventBatchSchema,
+  type eventsSchema,
+  type InteractionInput,
+  interactionSchema,
+} from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
 import { assertSameOrigin } from '../middleware/origin-check';
 import { countRequest, RATE_LIMITS } from '../middleware/rate-limit';
@@ -262,6 +267,25 @@ function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
 
 const utf8 = new TextDecoder();
 
+/** The rows of parsed events, with the request's user agent and hashed IP. */
+export function eventRows(events: InteractionInput[], userAgent: string | null, ipHash: string): EventWrite[] {
+  return events.map((e) => ({
+    interaction_type: e.interaction_type,
+    target_type: e.target_type,
+    target_id: e.target_id ?? null,
+    server_id: e.server_id ?? null,
+    metadata: e.metadata ?? null,
+    session_id: e.session_id || null,
+    user_agent: userAgent,
+    ip_address: ipHash,
+    campaign_id: e.campaign_id || null,
+    referrer: e.referrer || null,
+    utm_source: e.utm_source || null,
+    utm_medium: e.utm_medium || null,
+    utm_campaign: e.utm_campaign || null,
+  }));
+}
+
 /** The body as bytes: from Node's stream when there is one, else from the web Request (Worker, app.request()). */
 async function readEventBody(c: Context): Promise<Uint8Array> {
   const incoming = nodeBody(c);
@@ -302,22 +326,7 @@ export function eventsHandler(deps: AppDeps): Handler<AppEnv, '/', { in: { json:
         throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
       }
       const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
-      const userAgent = c.req.header('user-agent')?.slice(0, 256) ?? null;
-      const rows: EventWrite[] = events.map((e) => ({
-        interaction_type: e.interaction_type,
-        target_type: e.target_type,
-        target_id: e.target_id ?? null,
-        server_id: e.server_id ?? null,
-        metadata: e.metadata ?? null,
-        session_id: e.session_id || null,
-        user_agent: userAgent,
-        ip_address: ipHash,
-        campaign_id: e.campaign_id || null,
-        referrer: e.referrer || null,
-        utm_source: e.utm_source || null,
-        utm_medium: e.utm_medium || null,
-        utm_campaign: e.utm_campaign || null,
-      }));
+      const rows = eventRows(events, c.req.header('user-agent')?.slice(0, 256) ?? null, ipHash);
       return json({ accepted: await recordEvents(deps, rows) }, 202);
     } catch (err) {
       // The chain (and its headers) is not around this handler: its errors are answered here, as app.onError would.
