@@ -1,5 +1,5 @@
 import { CONTACT_STATUSES, CONTACT_SUBJECTS } from '~/lib/enums';
-import { client, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { Badge, FilterSelect, formatDate, Notices, Pager } from './ui';
 import { useList } from './use-list';
 
@@ -24,7 +24,7 @@ export function ContactInbox() {
     list.update((x) => x.id === m.id, { status });
     return list.run(
       `Message from ${m.name} marked ${status}.`,
-      () => client.api.admin.contact[':id'].$patch({ param: { id: String(m.id) }, json: { status } }),
+      () => client.api.admin.contact[':id'].$patch({ param: idParam(m), json: { status } }),
       { publishes: false },
     );
   };

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useMemo, useState } from 'react';
 import { contentSchema } from '~/lib/schemas/admin';
-import { client, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
 import { FilterSelect, FormActions, Notices } from './ui';
 import { useList } from './use-list';
@@ -53,7 +53,7 @@ export function ContentEditor() {
     }
     const ok = await list.run('Content saved; the site is rebuilding.', () =>
       editing && editing !== 'new'
-        ? client.api.admin.content[':id'].$put({ param: { id: String(editing.id) }, json: parsed.data })
+        ? client.api.admin.content[':id'].$put({ param: idParam(editing), json: parsed.data })
         : client.api.admin.content.$post({ json: parsed.data }),
     );
     if (ok) setEditing(null);
@@ -62,14 +62,12 @@ export function ContentEditor() {
   const toggle = (r: Item) => {
     list.update((x) => x.id === r.id, { is_active: !r.is_active });
     void list.run(`${r.content_key} toggled.`, () =>
-      client.api.admin.content[':id'].toggle.$post({ param: { id: String(r.id) } }),
+      client.api.admin.content[':id'].toggle.$post({ param: idParam(r) }),
     );
   };
   const remove = (r: Item) => {
     if (!window.confirm(`Delete ${r.page}/${r.section}/${r.content_key}?`)) return;
-    void list.run(`${r.content_key} deleted.`, () =>
-      client.api.admin.content[':id'].$delete({ param: { id: String(r.id) } }),
-    );
+    void list.run(`${r.content_key} deleted.`, () => client.api.admin.content[':id'].$delete({ param: idParam(r) }));
   };
 
   return (

@@ -1,5 +1,5 @@
 import { NEWSLETTER_STATUSES } from '~/lib/enums';
-import { client, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
 import type { NewsletterStats } from './types';
 import { Badge, FilterSelect, formatDate, Notices, SearchForm, Stats } from './ui';
@@ -34,11 +34,9 @@ export function NewsletterScreen() {
 
   const patch = (s: Subscriber, change: { status?: NewsletterStatus; premium_subscriber?: boolean }, label: string) => {
     list.update((x) => x.id === s.id, change);
-    return list.run(
-      label,
-      () => client.api.admin.newsletter[':id'].$patch({ param: { id: String(s.id) }, json: change }),
-      { publishes: false },
-    );
+    return list.run(label, () => client.api.admin.newsletter[':id'].$patch({ param: idParam(s), json: change }), {
+      publishes: false,
+    });
   };
 
   const stats = list.data?.stats;

@@ -1,5 +1,5 @@
 import { REPORT_REASONS } from '~/lib/enums';
-import { client, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { formatDate, Notices } from './ui';
 import { useList } from './use-list';
 
@@ -13,8 +13,8 @@ export function ReportsScreen() {
   });
   const groups = list.rows;
 
-  const act = (id: number, action: 'resolve' | 'dismiss' | 'hide_server', label: string) =>
-    list.run(label, () => client.api.admin.reports[':id'].$patch({ param: { id: String(id) }, json: { action } }));
+  const act = (report: { id: number }, action: 'resolve' | 'dismiss' | 'hide_server', label: string) =>
+    list.run(label, () => client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action } }));
 
   return (
     <section aria-labelledby="reports-title">
@@ -61,7 +61,7 @@ export function ReportsScreen() {
                           type="button"
                           key={a.action}
                           className={a.action === 'hide_server' ? 'btn btn-small btn-danger' : 'btn btn-small'}
-                          onClick={() => act(r.id, a.action, a.done)}
+                          onClick={() => act(r, a.action, a.done)}
                         >
                           {a.label}
                         </button>

@@ -1,7 +1,7 @@
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
-import { AdminApiError, client, parseResponse } from './api';
+import { AdminApiError, client, idParam, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
 import type { ServerRow } from './types';
@@ -126,7 +126,6 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const { run } = list;
 
   const byId = client.api.admin.servers[':id'];
-  const param = (s: ServerRow) => ({ id: String(s.id) });
   /** A placement or visibility change: shown at once, then written (a failure reloads the truth). */
   const mark = (
     s: ServerRow,
@@ -159,7 +158,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     const ok = await run(editing === 'new' ? `Created “${form.name}”.` : `Saved “${form.name}”.`, async () => {
       try {
         if (editing === 'new') await client.api.admin.servers.$post({ json: input });
-        else if (editing) await byId.$put({ param: param(editing), json: input });
+        else if (editing) await byId.$put({ param: idParam(editing), json: input });
       } catch (err) {
         if (err instanceof AdminApiError && err.issues.length) {
           setFieldErrors(Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0], i.message])));
@@ -297,7 +296,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 checked={s.is_active}
                 onChange={(is_active) =>
                   mark(s, { is_active }, `${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
-                    byId.visibility.$patch({ param: param(s), json: { is_active } }),
+                    byId.visibility.$patch({ param: idParam(s), json: { is_active } }),
                   )
                 }
               />
@@ -313,7 +312,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 title={s.affiliate_link ? undefined : NO_LINK}
                 onChange={(on) =>
                   mark(s, change(on), `${s.name}: ${header.toLowerCase()} ${on ? 'on' : 'off'}.`, () =>
-                    byId.placement.$patch({ param: param(s), json: change(on) }),
+                    byId.placement.$patch({ param: idParam(s), json: change(on) }),
                   )
                 }
               />
@@ -327,7 +326,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 disabled={!isAdmin}
                 onSave={(sort_order) =>
                   run(`${s.name}: sort order ${sort_order}.`, () =>
-                    byId.placement.$patch({ param: param(s), json: { sort_order } }),
+                    byId.placement.$patch({ param: idParam(s), json: { sort_order } }),
                   )
                 }
               />
@@ -352,7 +351,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 danger
                 onClick={() => {
                   if (window.confirm(`Delete ${s.name}? Its page disappears at the next build.`)) {
-                    void run(`Deleted ${s.name}.`, () => byId.$delete({ param: param(s) }));
+                    void run(`Deleted ${s.name}.`, () => byId.$delete({ param: idParam(s) }));
                   }
                 }}
               />
@@ -407,7 +406,7 @@ function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () =
     load: async ({ days }) => {
       const { rows } = await parseResponse(
         client.api.admin.servers[':id'].analytics.$get({
-          param: { id: String(server.id) },
+          param: idParam(server),
           query: { days: String(days) },
         }),
       );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { isSafeImageSrc } from '~/lib/url-safety';
-import { client, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
 import { useList } from './use-list';
@@ -47,11 +47,10 @@ export function SubmissionsScreen() {
       setSelected(null);
     });
 
-  const param = (s: Submission) => ({ id: String(s.id) });
   const approve = (s: Submission) =>
     act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, () =>
       client.api.admin.submissions[':id'].approve.$post({
-        param: param(s),
+        param: idParam(s),
         json: {
           admin_notes: notes || undefined,
           // The reviewer's choice, stored on the listing ('' is none).
@@ -61,11 +60,11 @@ export function SubmissionsScreen() {
     );
   const setSubmissionStatus = (s: Submission, status: (typeof REVIEW_STEPS)[number][0]) =>
     act(`“${s.server_name}” is now ${statusText(status)}.`, () =>
-      client.api.admin.submissions[':id'].$patch({ param: param(s), json: { status, admin_notes: notes } }),
+      client.api.admin.submissions[':id'].$patch({ param: idParam(s), json: { status, admin_notes: notes } }),
     );
   const remove = (s: Submission) => {
     if (!window.confirm(`Delete the submission “${s.server_name}”? This cannot be undone.`)) return;
-    void act(`Deleted “${s.server_name}”.`, () => client.api.admin.submissions[':id'].$delete({ param: param(s) }));
+    void act(`Deleted “${s.server_name}”.`, () => client.api.admin.submissions[':id'].$delete({ param: idParam(s) }));
   };
 
   const { stats } = list.data ?? {};

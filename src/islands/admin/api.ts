@@ -78,6 +78,9 @@ function searchParams(query: Record<string, string | string[]>): URLSearchParams
 /** The typed client of the app, on this origin: `client.api.admin.submissions.$get({ query })`. */
 export const client = hc<AppType>('/', { fetch: adminFetch, buildSearchParams: searchParams });
 
+/** The `:id` path parameter of a record (`param: idParam(row)`): path parameters travel as text. */
+export const idParam = (row: { id: number }) => ({ id: String(row.id) });
+
 /**
  * The parsed body of a call, typed from its route's successful answers (failures have thrown
  * in adminFetch already): `const { submissions } = await parseResponse(client.api.admin.submissions.$get())`.
