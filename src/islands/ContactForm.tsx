@@ -1,26 +1,33 @@
 import { type SubmitEvent, useEffect, useRef, useState } from 'react';
-import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
+import { api, redirectErrors } from '~/lib/api-client';
 import { CLAIMS } from '~/lib/claims';
 import { CONTACT_PRIORITIES, CONTACT_SUBJECT_VALUES, CONTACT_SUBJECTS } from '~/lib/enums';
 import { invalidFieldsSummary, CONTACT_LABELS as L } from '~/lib/schemas/labels';
-import { resetTurnstile, TURNSTILE_FIELD } from '~/lib/turnstile';
+import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Field } from './Field';
-import { FormAlert, renderedForm, textOf } from './form-utils';
+import { FormAlert, oneOf, renderedForm, textOf, useSending } from './form-utils';
 import { Honeypot } from './Honeypot';
 import { Turnstile } from './Turnstile';
 
-const EMPTY = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };
-type Values = typeof EMPTY;
+type Values = {
+  name: string;
+  email: string;
+  subject: (typeof CONTACT_SUBJECT_VALUES)[number];
+  message: string;
+  priority: (typeof CONTACT_PRIORITIES)[number];
+};
+const EMPTY: Values = { name: '', email: '', subject: 'general', message: '', priority: 'normal' };
 
 const ACTION = '/api/contact';
+const FAILED = 'Failed to send your message. Please try again.';
 
 /** The form's values from its fields. */
 const valuesOf = (data: FormData): Values => ({
   name: textOf(data, 'name'),
   email: textOf(data, 'email'),
-  subject: textOf(data, 'subject') || EMPTY.subject,
+  subject: oneOf(CONTACT_SUBJECT_VALUES, textOf(data, 'subject'), EMPTY.subject),
   message: textOf(data, 'message'),
-  priority: textOf(data, 'priority') || EMPTY.priority,
+  priority: oneOf(CONTACT_PRIORITIES, textOf(data, 'priority'), EMPTY.priority),
 });
 
 /** What the page shows before the first render: typed-in values, or a refused post's values and messages. */
@@ -37,10 +44,8 @@ function fromPage(): { values: Values; errors: Record<string, string>; failure: 
 export default function ContactForm({ turnstileSiteKey }: { turnstileSiteKey?: string | undefined }) {
   const [page] = useState(fromPage);
   const [initial, setInitial] = useState(page.values);
-  const [sending, setSending] = useState(false);
+  const { sending, errors, failure, setErrors, setFailure, send } = useSending('c', FAILED, page);
   const [sent, setSent] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>(page.errors);
-  const [failure, setFailure] = useState(page.failure);
   const subjectRef = useRef<HTMLSelectElement>(null);
 
   useEffect(() => {
@@ -58,35 +63,22 @@ export default function ContactForm({ turnstileSiteKey }: { turnstileSiteKey?: s
       setErrors(carried.fields);
       setFailure(invalidFieldsSummary(Object.keys(carried.fields), L));
     }
-  }, []);
+  }, [setErrors, setFailure]);
 
-  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
+  function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
-    setSending(true);
-    setFailure('');
-    setErrors({});
-    try {
-      const { status, data: answer } = await postJson(ACTION, {
-        ...valuesOf(data),
-        website: textOf(data, 'website'),
-        [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
-      });
-      if (status === 201 || status === 200) setSent(true);
-      else if (status === 400) {
-        const fe = fieldErrors(answer);
-        setErrors(fe);
-        setFailure(errorMessage(answer) ?? invalidFieldsSummary(Object.keys(fe), L));
-        const first = Object.keys(fe)[0];
-        if (first) document.getElementById(`c-${first}`)?.focus();
-      } else setFailure(errorMessage(answer) ?? 'Failed to send your message. Please try again.');
-    } catch {
-      setFailure('Failed to send your message. Please try again.');
-    } finally {
-      setSending(false);
-      resetTurnstile(form);
-    }
+    const json = {
+      ...valuesOf(data),
+      website: textOf(data, 'website'),
+      [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
+    };
+    void send(
+      form,
+      () => api.contact.$post({ json }),
+      () => setSent(true),
+    );
   }
 
   if (sent) {
@@ -112,7 +104,7 @@ export default function ContactForm({ turnstileSiteKey }: { turnstileSiteKey?: s
   }
   const at = (name: keyof Values) => ({ idPrefix: 'c', name, label: L[name], error: errors[name] });
   return (
-    <form className="panel form" method="post" action={ACTION} onSubmit={(e) => void onSubmit(e)}>
+    <form className="panel form" method="post" action={ACTION} onSubmit={onSubmit}>
       <FormAlert title="Your message was not sent." text={failure} />
       <div className="form-grid">
         <Field {...at('name')} need="required" autoComplete="name" defaultValue={initial.name} />

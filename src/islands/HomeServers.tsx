@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { fetchServers } from '~/lib/api-client';
 import { LIMITS } from '~/lib/enums';
 import { countOf } from '~/lib/format';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
@@ -33,18 +34,15 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   const load = useCallback(async (cat: string, premium: boolean, term: string) => {
     const id = ++request.current;
     setStatus('loading');
-    const params = new URLSearchParams({
-      category: cat,
-      sort: DEFAULT_SORT,
-      page: '1',
-      per_page: String(LIMITS.homeList),
-    });
-    if (premium) params.set('premium', 'true');
-    if (term) params.set('search', term);
     try {
-      const res = await fetch(`/api/servers?${params}`, { headers: { Accept: 'application/json' } });
-      if (!res.ok) throw new Error(`The server answered ${res.status}`);
-      const body = (await res.json()) as { servers: (CardServer & Record<string, unknown>)[]; total: number };
+      const body = await fetchServers({
+        category: cat,
+        sort: DEFAULT_SORT,
+        page: '1',
+        per_page: String(LIMITS.homeList),
+        ...(premium && { premium: 'true' }),
+        ...(term && { search: term }),
+      });
       if (id !== request.current) return;
       setServers(body.servers.map(toCard));
       setTotal(body.total);

@@ -1,4 +1,5 @@
 import { type ReactNode, type SubmitEvent, useRef, useState } from 'react';
+import { fetchServers } from '~/lib/api-client';
 import { getCategoryByName } from '~/lib/categories';
 import { countOf } from '~/lib/format';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
@@ -42,13 +43,15 @@ export default function ListingSearch({ category, subcategory, label, children }
     }
     const n = ++request.current;
     setState({ kind: 'loading', term });
-    const params = new URLSearchParams({ search: term, sort: DEFAULT_SORT, page: '1', per_page: '24' });
-    if (category) params.set('category', category);
-    if (subcategory) params.set('subcategory', subcategory);
     try {
-      const res = await fetch(`/api/servers?${params}`, { headers: { Accept: 'application/json' } });
-      if (!res.ok) throw new Error(`The server answered ${res.status}`);
-      const body = (await res.json()) as { servers: (CardServer & Record<string, unknown>)[]; total: number };
+      const body = await fetchServers({
+        search: term,
+        sort: DEFAULT_SORT,
+        page: '1',
+        per_page: '24',
+        ...(category && { category }),
+        ...(subcategory && { subcategory }),
+      });
       if (n === request.current) setState({ kind: 'done', term, servers: body.servers.map(toCard), total: body.total });
     } catch (err) {
       if (n === request.current)

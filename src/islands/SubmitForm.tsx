@@ -1,17 +1,17 @@
 import { type SubmitEvent, useEffect, useState } from 'react';
-import { errorMessage, fieldErrors, postJson, redirectErrors } from '~/lib/api-client';
-import { CATEGORY_NAMES, subcategoryNames } from '~/lib/categories';
+import { api, redirectErrors } from '~/lib/api-client';
+import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categories';
 import { CLAIMS } from '~/lib/claims';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
-import { resetTurnstile, TURNSTILE_FIELD } from '~/lib/turnstile';
+import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field } from './Field';
-import { FormAlert, renderedForm, textOf } from './form-utils';
+import { FormAlert, oneOf, renderedForm, textOf, useSending } from './form-utils';
 import { Honeypot } from './Honeypot';
 import { Turnstile } from './Turnstile';
 
 type Values = {
   server_name: string;
-  category: string;
+  category: CategoryName;
   subcategory: string;
   server_description: string;
   invite_link: string;
@@ -41,12 +41,17 @@ const EMPTY: Values = {
   terms: false,
 };
 
+/** The form's action: where it posts without JavaScript (the island sends the same fields with `api`). */
 const ACTION = '/api/submissions';
+const FAILED = 'Failed to submit server. Please try again.';
+
+/** The category a select holds. */
+const categoryOf = (value: string): CategoryName => oneOf(CATEGORY_NAMES, value, EMPTY.category);
 
 /** The form's values from its fields (FormData lists checked boxes only). */
 const valuesOf = (data: FormData): Values => ({
   server_name: textOf(data, 'server_name'),
-  category: textOf(data, 'category') || EMPTY.category,
+  category: categoryOf(textOf(data, 'category')),
   subcategory: textOf(data, 'subcategory'),
   server_description: textOf(data, 'server_description'),
   invite_link: textOf(data, 'invite_link'),
@@ -99,9 +104,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
   const [subcategory, setSubcategory] = useState(page.values.subcategory);
   const [ready, setReady] = useState(isReady(page.values));
   const [hydrated, setHydrated] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>(page.errors);
-  const [failure, setFailure] = useState(page.failure);
+  const { sending, errors, failure, setErrors, setFailure, send } = useSending('f', FAILED, page);
   const [done, setDone] = useState<string | null>(null);
 
   // Errors of a no-JS post answered with a redirect (no built page to fill in): ?error=<code>&fields=a,b
@@ -116,49 +119,33 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           ? invalidFieldsSummary(Object.keys(carried.fields), L)
           : code === 'rate_limited'
             ? 'Too many submissions. Please try again later.'
-            : 'Failed to submit server. Please try again.',
+            : FAILED,
       );
     }
-  }, []);
+  }, [setErrors, setFailure]);
 
-  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
+  function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
     const v = valuesOf(data);
-    setSending(true);
-    setFailure('');
-    setErrors({});
-    try {
-      const { status, data: answer } = await postJson(ACTION, {
-        ...v,
-        category,
-        subcategory,
-        member_count: toCount(v.member_count),
-        active_users: toCount(v.active_users),
-        website: textOf(data, 'website'),
-        [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
-      });
-      if (status === 201 || status === 200) {
+    const json = {
+      ...v,
+      category,
+      subcategory,
+      member_count: toCount(v.member_count),
+      active_users: toCount(v.active_users),
+      website: textOf(data, 'website'),
+      [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
+    };
+    void send(
+      form,
+      () => api.submissions.$post({ json }),
+      () => {
         setDone(v.contact_email.trim());
         window.scrollTo({ top: 0 });
-      } else if (status === 400) {
-        const fe = fieldErrors(answer);
-        setErrors(fe);
-        setFailure(errorMessage(answer) ?? invalidFieldsSummary(Object.keys(fe), L));
-        const first = Object.keys(fe)[0];
-        if (first) document.getElementById(`f-${first}`)?.focus();
-      } else if (status === 429) {
-        setFailure(errorMessage(answer) ?? 'Too many submissions. Please try again later.');
-      } else {
-        setFailure('Failed to submit server. Please try again.');
-      }
-    } catch {
-      setFailure('Failed to submit server. Please try again.');
-    } finally {
-      setSending(false);
-      resetTurnstile(form);
-    }
+      },
+    );
   }
 
   if (done !== null) {
@@ -200,7 +187,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
       className="panel form"
       method="post"
       action={ACTION}
-      onSubmit={(e) => void onSubmit(e)}
+      onSubmit={onSubmit}
       onChange={(e) => setReady(isReady(valuesOf(new FormData(e.currentTarget))))}
     >
       <FormAlert title="Submission Error" text={failure} />
@@ -212,7 +199,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           need="required"
           value={category}
           onChange={(e) => {
-            const next = e.target.value;
+            const next = categoryOf(e.target.value);
             setCategory(next);
             // A subcategory belongs to one category: another category clears it.
             if (!subcategoryNames(next).includes(subcategory)) setSubcategory('');

@@ -6,6 +6,50 @@
 // the server can fill: a field's in `[data-error-for]`, the summary in `[data-form-alert-text]`
 // inside `[data-form-alert]`.
 
+import { useState } from 'react';
+import { fieldErrors, refusalOf, type WriteAnswer } from '~/lib/api-client';
+import { resetTurnstile } from '~/lib/turnstile';
+import { fieldIds } from './Field';
+
+/**
+ * A form island's sending and messages, starting from what the page shows (`page`). `send(form,
+ * post, onStored)` clears the messages, sends with `post`, and runs `onStored` once the write is
+ * stored; a refusal shows the envelope's summary above the fields (`failed` when it has none) and
+ * each refused field's message under it, with the first of them focused (its label and message
+ * are read first). Either way the form's Turnstile widget starts a new challenge.
+ */
+export function useSending(
+  idPrefix: string,
+  failed: string,
+  page: { errors: Record<string, string>; failure: string },
+) {
+  const [sending, setSending] = useState(false);
+  const [errors, setErrors] = useState(page.errors);
+  const [failure, setFailure] = useState(page.failure);
+  async function send(form: HTMLFormElement, post: () => Promise<WriteAnswer>, onStored: () => void) {
+    setSending(true);
+    setFailure('');
+    setErrors({});
+    try {
+      const error = await refusalOf(post());
+      if (!error) onStored();
+      else {
+        const fields = fieldErrors(error);
+        setErrors(fields);
+        setFailure(error.message || failed);
+        const first = Object.keys(fields)[0];
+        if (first) document.getElementById(fieldIds(idPrefix, first).id)?.focus();
+      }
+    } catch {
+      setFailure(failed);
+    } finally {
+      setSending(false);
+      resetTurnstile(form);
+    }
+  }
+  return { sending, errors, failure, setErrors, setFailure, send };
+}
+
 /** The box above a form's fields that says why it was refused; hidden while there is nothing to say. */
 export function FormAlert({ title, text }: { title?: string; text: string }) {
   return (
@@ -52,3 +96,7 @@ export const textOf = (data: FormData, name: string): string => {
   const v = data.get(name);
   return typeof v === 'string' ? v : '';
 };
+
+/** `value` when it is one of `options`, else `fallback`: a select's value, typed as its options. */
+export const oneOf = <T extends string>(options: readonly T[], value: string, fallback: T): T =>
+  options.find((o) => o === value) ?? fallback;

@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import type { TargetType } from './enums';
-import type { BrowserInteractionType } from './schemas/interaction';
+import type { BrowserInteractionType, interactionSchema } from './schemas/interaction';
 
 /** sessionStorage key of the per-tab analytics session id. */
 export const SESSION_KEY = 'gr_session_id';
@@ -27,14 +28,19 @@ export interface TrackEvent {
   metadata?: Record<string, string | number | boolean | null>;
 }
 
+/** One event as `POST /api/events` takes it (its schema's input: a type, so no zod in the bundle). */
+type EventBody = z.input<typeof interactionSchema>;
+
 /**
  * Sends one analytics event without ever blocking the page: sendBeacon, else fetch keepalive.
- * Referrer and UTM come from the current page; failures are swallowed on purpose.
+ * Referrer and UTM come from the current page; failures are swallowed on purpose. Not through the
+ * `api` client: the events route is the app's speed path (functions/_app/lib/event-sink.ts), whose
+ * plain Response gives `hc` no route type.
  */
 export function track(event: TrackEvent): void {
   try {
     const params = new URLSearchParams(location.search);
-    const body: Record<string, unknown> = { ...event, session_id: sessionId() || undefined };
+    const body: EventBody = { ...event, session_id: sessionId() || undefined };
     if (document.referrer) body.referrer = document.referrer.slice(0, 2048);
     for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
       const v = params.get(key);

@@ -46,6 +46,7 @@ export const REPORT_LABELS = {
   details: 'Details',
   session_id: 'Session',
   website: 'Website',
+  'cf-turnstile-response': 'Verification',
 } as const;
 
 /** Field name to label, for any of the forms above. */

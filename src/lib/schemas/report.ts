@@ -13,5 +13,6 @@ export const reportSchema = z.object({
   details: optionalText(1000, REPORT_LABELS.details),
   session_id: z.string().trim().max(64).optional(),
   website: honeypot,
+  'cf-turnstile-response': z.string().max(4096).optional(),
 });
 export type ReportInput = z.output<typeof reportSchema>;

@@ -1,9 +1,12 @@
 // Save, Share and Report on the server page (ServerActions.astro), and the page-view event.
-import { readSaved, sessionId, track, writeSaved } from '~/lib/analytics';
-import { errorMessage, postJson } from '~/lib/api-client';
-import { resetTurnstile, TURNSTILE_FIELD, turnstileToken } from '~/lib/turnstile';
+import { readSaved, track, writeSaved } from '~/lib/analytics';
+import { resetTurnstile } from '~/lib/turnstile';
 
 const FAILED = 'Failed to send the report. Please try again.';
+
+/** The report's sender (./send-report.ts, with the API client), fetched when the dialog first opens. */
+let reporting: Promise<typeof import('./send-report')> | undefined;
+const loadReporting = () => (reporting ??= import('./send-report'));
 
 /** Wires one Save/Share/Report box (there is one per server page). */
 function serverActions(root: HTMLElement) {
@@ -91,6 +94,9 @@ function serverActions(root: HTMLElement) {
     showForm();
   };
   opener.addEventListener('click', () => {
+    void loadReporting().catch(() => {
+      reporting = undefined;
+    });
     showForm();
     dialog.showModal();
   });
@@ -125,38 +131,24 @@ function serverActions(root: HTMLElement) {
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const picked = reason();
-    if (!picked) return;
-    const data = new FormData(form);
-    const details = String(data.get('details') ?? '').trim();
+    if (!reason()) return;
     submit.disabled = true;
     submit.textContent = 'Sending…';
     showError('');
-    const fail = (message: string) => {
-      showError(message);
-      submit.disabled = false;
-      submit.textContent = 'Submit Report';
-    };
-    const body: Record<string, unknown> = {
-      server_id: id,
-      reason: picked,
-      session_id: sessionId() || undefined,
-      website: String(data.get('website') ?? ''),
-      [TURNSTILE_FIELD]: turnstileToken(form) || undefined,
-    };
-    if (details) body.details = details;
-    let res: Awaited<ReturnType<typeof postJson>>;
+    let refused: string | null;
     try {
-      res = await postJson('/api/reports', body);
+      const { sendReport } = await loadReporting();
+      refused = await sendReport(form, id, FAILED);
     } catch {
-      return fail(FAILED);
+      refused = FAILED;
     } finally {
       resetTurnstile(form);
     }
-    if (res.status !== 201 && res.status !== 200) {
-      // A refused field's own message ("Details can be at most 1000 characters.") says the most.
-      const issue = (res.data as { error?: { issues?: { message?: string }[] } } | null)?.error?.issues?.[0];
-      return fail(issue?.message ?? errorMessage(res.data) ?? FAILED);
+    if (refused !== null) {
+      showError(refused);
+      submit.disabled = false;
+      submit.textContent = 'Submit Report';
+      return;
     }
     // No event here: the server recorded the report when it stored it (one action, one row).
     form.hidden = true;
