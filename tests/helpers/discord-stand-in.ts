@@ -1,0 +1,187 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One invite the stand-in knows; change it (or the table) while a test runs. */
+export interface StandInInvite {
+  /** 0 a guild invite (default), 1 a group DM invite (no guild). */
+  type?: 0 | 1;
+  guild: {
+    id: string;
+    name: string;
+    icon?: string | null;
+    features?: string[];
+    vanityUrlCode?: string | null;
+    description?: string | null;
+  };
+  memberCount: number;
+  onlineCount: number;
+  /** ISO-8601 as Discord writes it (`…+00:00`); null or absent for a permanent invite. */
+  expiresAt?: string | null;
+}
+
+/** How the stand-in answers every invite request, whatever the code. */
+export type StandInMode =
+  | { kind: 'normal' }
+  /** Discord's own 429: Retry-After, X-RateLimit-* and `{ message, retry_after, global }`. */
+  | { kind: 'rate_limited'; retryAfter: number; scope?: 'user' | 'global' | 'shared'; global?: boolean }
+  /** Cloudflare's HTML page for error 1015. */
+  | { kind: 'cloudflare_block'; status?: 429 | 403 }
+  /** Discord's temporary IP ban: JSON with code 0 and no rate-limit headers. */
+  | { kind: 'ip_ban'; status?: 429 | 403 }
+  | { kind: 'server_error'; status?: number };
+
+/** A request as the stand-in received it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. `/api/v10/invites/abc?with_counts=true`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A running stand-in for Discord's API on loopback. */
+export interface DiscordStandIn {
+  /** What a test passes as DISCORD_API_BASE: `http://127.0.0.1:PORT/api/v10`. */
+  url: string;
+  /** The invites by code; a code not in it is Unknown Invite (10006). */
+  invites: Map<string, StandInInvite>;
+  mode: StandInMode;
+  /** Wait this long before answering (a slow Discord). */
+  delayMs: number;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const CLOUDFLARE_PAGE = `<!DOCTYPE html>
+<html lang="en-US"><head><title>Access denied | discord.com used Cloudflare to restrict access</title></head>
+<body><div id="cf-wrapper"><h1><span>Error</span> <span>1015</span></h1>
+<h2>You are being rate limited</h2>
+<p>The owner of this website (discord.com) has banned you temporarily from accessing this website.</p>
+</div></body></html>`;
+
+const IP_BAN_MESSAGE =
+  'You are being blocked from accessing our API temporarily due to exceeding our rate limits frequently. Please read our docs at https://discord.com/developers/docs/topics/rate-limits to prevent this moving forward.';
+
+/** The invite object Discord sends: the documented fields, and undocumented ones a client must ignore. */
+function inviteObject(code: string, invite: StandInInvite, withCounts: boolean) {
+  const { guild } = invite;
+  const channel = { id: '1100000000000000001', type: invite.type === 1 ? 3 : 0, name: 'welcome' };
+  if (invite.type === 1) return { type: 1, code, expires_at: invite.expiresAt ?? null, channel };
+  return {
+    type: 0,
+    code,
+    expires_at: invite.expiresAt ?? null,
+    guild: {
+      id: guild.id,
+      name: guild.name,
+      splash: null,
+      banner: null,
+      description: guild.description ?? null,
+      icon: guild.icon ?? null,
+      features: guild.features ?? [],
+      verification_level: 1,
+      vanity_url_code: guild.vanityUrlCode ?? null,
+      nsfw_level: 0,
+      nsfw: false,
+      premium_subscription_count: 2,
+    },
+    guild_id: guild.id,
+    channel,
+    ...(withCounts
+      ? { approximate_member_count: invite.memberCount, approximate_presence_count: invite.onlineCount }
+      : {}),
+    // Undocumented (discord-api-docs#8418): numbers that differ, so a client reading them shows.
+    profile: { id: guild.id, name: guild.name, member_count: invite.memberCount + 7, online_count: 1 },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+/**
+ * Starts a stand-in for `GET /api/v10/invites/{code}` on 127.0.0.1 (a free port). With
+ * `botToken`, a request carrying another Authorization answers 401 as Discord does; one
+ * without Authorization is answered (the invite route needs no token).
+ */
+export async function startDiscordStandIn(options: { botToken?: string } = {}): Promise<DiscordStandIn> {
+  const timers = new Set<NodeJS.Timeout>();
+  const standIn: DiscordStandIn = {
+    url: '',
+    invites: new Map(),
+    mode: { kind: 'normal' },
+    delayMs: 0,
+    requests: [],
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.closeAllConnections();
+      return new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+
+  function answer(res: ServerResponse, method: string, url: URL, authorization: string | undefined) {
+    const { mode } = standIn;
+    const route = /^\/api\/v10\/invites\/([^/]+)$/.exec(url.pathname);
+    if (!route) return send(res, 404, { message: '404: Not Found', code: 0 });
+    if (method !== 'GET') return send(res, 405, { message: '405: Method Not Allowed', code: 0 });
+    if (options.botToken && authorization !== undefined && authorization !== `Bot ${options.botToken}`)
+      return send(res, 401, { message: '401: Unauthorized', code: 0 });
+    if (mode.kind === 'rate_limited') {
+      const scope = mode.scope ?? (mode.global ? 'global' : 'user');
+      return send(
+        res,
+        429,
+        { message: 'You are being rate limited.', retry_after: mode.retryAfter, global: mode.global ?? false },
+        {
+          'retry-after': String(Math.ceil(mode.retryAfter)),
+          'x-ratelimit-limit': '5',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Date.now() / 1000 + mode.retryAfter),
+          'x-ratelimit-reset-after': String(mode.retryAfter),
+          'x-ratelimit-bucket': 'stand-in-invites',
+          'x-ratelimit-scope': scope,
+          ...(mode.global ? { 'x-ratelimit-global': 'true' } : {}),
+        },
+      );
+    }
+    if (mode.kind === 'cloudflare_block')
+      return send(res, mode.status ?? 429, CLOUDFLARE_PAGE, { 'content-type': 'text/html; charset=UTF-8' });
+    if (mode.kind === 'ip_ban') return send(res, mode.status ?? 429, { code: 0, message: IP_BAN_MESSAGE });
+    if (mode.kind === 'server_error')
+      return send(res, mode.status ?? 500, { message: '500: Internal Server Error', code: 0 });
+
+    const code = decodeURIComponent(route[1]!);
+    const invite = standIn.invites.get(code);
+    // Discord sends rate-limit headers to authorised requests only (discord-api-docs#1487).
+    const limits: Record<string, string> = authorization
+      ? {
+          'x-ratelimit-limit': '50',
+          'x-ratelimit-remaining': '49',
+          'x-ratelimit-reset-after': '1',
+          'x-ratelimit-bucket': 'stand-in-invites',
+        }
+      : {};
+    if (!invite) return send(res, 404, { message: 'Unknown Invite', code: 10006 }, limits);
+    const withCounts = ['true', '1'].includes(url.searchParams.get('with_counts') ?? '');
+    return send(res, 200, inviteObject(code, invite, withCounts), limits);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    standIn.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
+    const reply = () => answer(res, req.method ?? 'GET', url, req.headers.authorization);
+    if (standIn.delayMs <= 0) return reply();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) reply();
+    }, standIn.delayMs);
+    timers.add(timer);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+
+  standIn.url = `http://127.0.0.1:${port}/api/v10`;
+  return standIn;
+}
