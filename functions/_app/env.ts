@@ -22,6 +22,10 @@ export const envSchema = z.object({
   TURNSTILE_SITE_KEY: optional,
   /** Cloudflare's Turnstile check; tests point it at a loopback stand-in. */
   TURNSTILE_SITEVERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  /** Discord's API root with its version, for invite lookups; tests point it at a loopback stand-in. */
+  DISCORD_API_BASE: z.url().default('https://discord.com/api/v10'),
+  /** A bot token, sent as `Authorization: Bot …` on invite lookups; without one they go unauthenticated. */
+  DISCORD_BOT_TOKEN: optional,
   /** The support address the site shows (footer, contact, help); default support@ the SITE_URL host. */
   SUPPORT_EMAIL: z
     // Any user@host: a local run's default is support@localhost, which z.email() would refuse.
