@@ -88,7 +88,7 @@ export const noAnswer = (reason: 'network' | 'timeout'): InviteAnswer => ({
 // Fields past id and name degrade to null rather than fail: a new or odd value in one of them
 // must not turn every check of a listing into "unparseable".
 const extra = <T extends z.ZodType>(schema: T) => schema.nullish().catch(null);
-const count = extra(z.number().int().nonnegative());
+const whole = extra(z.number().int().nonnegative());
 
 /** The documented fields of an invite object (INV "Invite Structure"); zod drops the rest (`profile` and kin). */
 const inviteSchema = z.object({
@@ -104,13 +104,13 @@ const inviteSchema = z.object({
       description: extra(z.string()),
       features: z.array(z.string()).catch([]),
       vanity_url_code: extra(z.string()),
-      verification_level: count,
-      nsfw_level: count,
-      premium_subscription_count: count,
+      verification_level: whole,
+      nsfw_level: whole,
+      premium_subscription_count: whole,
     })
     .optional(),
-  approximate_member_count: count,
-  approximate_presence_count: count,
+  approximate_member_count: whole,
+  approximate_presence_count: whole,
   expires_at: z.iso.datetime({ offset: true }).nullish(),
 });
 
@@ -132,16 +132,16 @@ export interface InviteResponse {
   expectedGuildId?: string | null | undefined;
 }
 
-const seconds = (value: string | null): number | null => {
+const headerNumber = (value: string | null): number | null => {
   if (value === null || value.trim() === '') return null;
   const n = Number(value);
   return Number.isFinite(n) && n >= 0 ? n : null;
 };
 
 function readRateLimit(headers: Headers): RateLimit | null {
-  const limit = seconds(headers.get('x-ratelimit-limit'));
-  const remaining = seconds(headers.get('x-ratelimit-remaining'));
-  const resetAfter = seconds(headers.get('x-ratelimit-reset-after'));
+  const limit = headerNumber(headers.get('x-ratelimit-limit'));
+  const remaining = headerNumber(headers.get('x-ratelimit-remaining'));
+  const resetAfter = headerNumber(headers.get('x-ratelimit-reset-after'));
   const bucket = headers.get('x-ratelimit-bucket');
   if (limit === null && remaining === null && resetAfter === null && bucket === null) return null;
   return { limit, remaining, resetAfterMs: resetAfter === null ? null : Math.ceil(resetAfter * 1000), bucket };
@@ -202,7 +202,7 @@ export function classifyInviteAnswer(response: InviteResponse): InviteAnswer {
   }
 
   const error = json === undefined ? undefined : errorSchema.safeParse(json).data;
-  const headerRetryAfter = seconds(headers.get('retry-after'));
+  const headerRetryAfter = headerNumber(headers.get('retry-after'));
   const retryAfterMs = (...values: (number | null | undefined)[]) => {
     const known = values.filter((v): v is number => typeof v === 'number');
     return known.length === 0 ? null : Math.ceil(Math.max(...known) * 1000);
