@@ -96,7 +96,7 @@ export function Field(props: FieldProps) {
       ) : props.as === 'select' ? (
         <select {...wiring} />
       ) : (
-        <input required={required} {...wiring} />
+        <input type="text" required={required} {...wiring} />
       )}
       {hint ? (
         <p id={ids.hint} className="hint">
