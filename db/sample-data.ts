@@ -188,6 +188,20 @@ function sampleServers(): Server[] {
     is_active: s.is_active ?? true,
     created_at: s.created_at ?? '1970-01-01T00:00:00.000Z',
     updated_at: s.updated_at ?? s.created_at ?? '1970-01-01T00:00:00.000Z',
+    // Never checked against Discord: the sample set is what the site shows with no database.
+    guild_id: null,
+    guild_icon: null,
+    invite_code: null,
+    invite_status: 'unchecked' as const,
+    last_checked_at: null,
+    last_ok_at: null,
+    next_check_at: '',
+    fail_streak: 0,
+    first_fail_at: null,
+    transient_streak: 0,
+    rank_score: 0,
+    rank_explain: null,
+    growth_30d: 0,
   }));
   return samples;
 }

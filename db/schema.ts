@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import {
+  CHECK_OUTCOMES,
   CONTACT_PRIORITIES,
   CONTACT_STATUSES,
+  FLAG_VERDICTS,
   INTERACTION_TYPES,
+  INVITE_STATUSES,
   NEWSLETTER_STATUSES,
   OPERATOR_ROLES,
   REPORT_STATUSES,
@@ -43,9 +46,35 @@ export const discordServers = sqliteTable(
     is_active: bool('is_active').notNull().default(true),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
+    // Freshness (#15): what Discord says of the invite. `members` and `active_users` above are
+    // Discord's approximate member and online counts once a check has answered.
+    /** The Discord guild (server) id the invite opened when first checked; one listing per guild. */
+    guild_id: text('guild_id'),
+    /** The guild's icon hash (CDN URL built from guild_id + hash); null: initials. */
+    guild_icon: text('guild_icon'),
+    /** The invite code (never a URL) the checks look up. */
+    invite_code: text('invite_code'),
+    invite_status: text('invite_status', { enum: INVITE_STATUSES }).notNull().default('unchecked'),
+    /** The last definitive answer (ISO time), and the last answer that found the invite working. */
+    last_checked_at: text('last_checked_at'),
+    last_ok_at: text('last_ok_at'),
+    /** When the refresh job should look again (ISO time; '' = due now). */
+    next_check_at: text('next_check_at').notNull().default(''),
+    /** Consecutive unknown-invite answers, and when the first of them came. */
+    fail_streak: integer('fail_streak').notNull().default(0),
+    first_fail_at: text('first_fail_at'),
+    /** Consecutive transient failures (network, 5xx): they never change the status. */
+    transient_streak: integer('transient_streak').notNull().default(0),
+    /** The rank score from checked signals only (src/lib/freshness/rank.ts) and its parts as JSON. */
+    rank_score: real('rank_score').notNull().default(0),
+    rank_explain: text('rank_explain', { mode: 'json' }).$type<Record<string, number>>(),
+    /** Member growth over 30 days as a fraction (0.05 = +5 %), from the history. */
+    growth_30d: real('growth_30d').notNull().default(0),
   },
   (t) => [
     uniqueIndex('discord_servers_slug_unique').on(t.slug),
+    uniqueIndex('discord_servers_guild_unique').on(t.guild_id).where(sql`guild_id IS NOT NULL`),
+    index('discord_servers_next_check_idx').on(t.next_check_at),
     index('discord_servers_active_category_members_idx').on(t.is_active, t.category, t.members),
     index('discord_servers_active_members_idx').on(t.is_active, t.members),
     index('discord_servers_active_sort_idx').on(t.is_active, t.sort_order, t.members),
@@ -76,6 +105,10 @@ export const serverSubmissions = sqliteTable(
     subcategory: text('subcategory'),
     /** The listing created on approval. */
     server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
+    /** What Discord said of the invite when it was submitted (#15): guild id, icon hash, code. */
+    guild_id: text('guild_id'),
+    guild_icon: text('guild_icon'),
+    invite_code: text('invite_code'),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },
@@ -349,3 +382,54 @@ export type ReportRow = typeof serverReports.$inferSelect;
 export type ContactRow = typeof contactMessages.$inferSelect;
 export type OperatorRow = typeof operators.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
+
+/** One definitive invite check of a listing (#15): the history behind counts, charts and anomaly rules. */
+export const serverSnapshots = sqliteTable(
+  'server_snapshots',
+  {
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    checked_at: text('checked_at').notNull(),
+    outcome: text('outcome', { enum: CHECK_OUTCOMES }).notNull(),
+    member_count: integer('member_count'),
+    online_count: integer('online_count'),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.checked_at] })],
+);
+
+/**
+ * One row per scheduled job (#15): a lease so two runners never overlap, the lookup budget's
+ * current 10-minute window, the circuit breaker after a 429 or a block page, and the last run.
+ */
+export const jobState = sqliteTable('job_state', {
+  name: text('name').primaryKey(),
+  lease_until: text('lease_until').notNull().default(''),
+  lease_holder: text('lease_holder'),
+  blocked_until: text('blocked_until').notNull().default(''),
+  block_reason: text('block_reason'),
+  block_level: integer('block_level').notNull().default(0),
+  window_start: text('window_start').notNull().default(''),
+  window_count: integer('window_count').notNull().default(0),
+  last_run_at: text('last_run_at'),
+  last_run_summary: text('last_run_summary', { mode: 'json' }).$type<Record<string, unknown>>(),
+});
+
+/** An explainable anomaly found in a listing's history (#15), for a moderator to confirm or dismiss. */
+export const serverFlags = sqliteTable(
+  'server_flags',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    rule: text('rule').notNull(),
+    /** The sentence a moderator reads, e.g. "members +34% in 24 h; online +0.6%". */
+    detail: text('detail').notNull(),
+    opened_at: text('opened_at').notNull().default(now),
+    closed_at: text('closed_at'),
+    verdict: text('verdict', { enum: FLAG_VERDICTS }),
+    reviewed_by: text('reviewed_by'),
+  },
+  (t) => [uniqueIndex('server_flags_open_unique').on(t.server_id, t.rule).where(sql`closed_at IS NULL`)],
+);

@@ -116,3 +116,21 @@ export const LIMITS = {
 
 /** The product's name, appended to page titles. */
 export const SITE_NAME = 'GuildRank';
+
+/**
+ * What Discord last said of a listing's invite (src/lib/freshness): `unchecked` before the first
+ * check; `ok`; `paused` (the server's admins paused invites); `expiring` (a temporary invite);
+ * `suspect` (Discord stopped knowing it: the Join button gives way to a notice while we check
+ * again); `dead` (unknown on repeated checks over at least 24 hours: off every listing until it
+ * answers again); `wrong_guild` (it now opens another server: hidden at once, operators alerted).
+ */
+export const INVITE_STATUSES = ['unchecked', 'ok', 'paused', 'expiring', 'suspect', 'dead', 'wrong_guild'] as const;
+export type InviteStatus = (typeof INVITE_STATUSES)[number];
+
+/** The outcome of one definitive invite check, stored in its history row. */
+export const CHECK_OUTCOMES = ['ok', 'paused', 'expiring', 'unknown_invite', 'wrong_guild'] as const;
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+
+/** A moderator's verdict on an anomaly flag: only confirmed flags show publicly. */
+export const FLAG_VERDICTS = ['confirmed', 'dismissed'] as const;
+export type FlagVerdict = (typeof FLAG_VERDICTS)[number];
