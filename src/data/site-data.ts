@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { openDb } from '../../db/client';
 import { listActiveContent } from '../../db/queries/content';
+import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listAllActiveServers, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
@@ -16,11 +17,18 @@ export interface SiteData {
   content: SiteContent;
   /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
   facts: ClaimFacts;
+  /** Each listing's member history over the last HISTORY_DAYS days (server pages draw it), by server id. */
+  history: Map<number, HistoryPoint[]>;
+  /** When the build read the database: the "checked N hours ago" every page writes counts from it. */
+  builtAt: Date;
   /** Digest of the editable texts: part of every incremental-build cacheKey, since the layout shows them. */
   contentVersion: string;
 }
 
 let cached: Promise<SiteData> | null = null;
+
+/** How many days of member history a server page draws. */
+export const HISTORY_DAYS = 30;
 
 /** Code defaults first, then active `site_content` rows on top (blank values keep the default). */
 export function mergeContent(rows: { page: string; section: string; content_key: string; content_value: string }[]) {
@@ -42,15 +50,25 @@ export function getSiteData(): Promise<SiteData> {
     const env = processEnv();
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
-      const [servers, rows, newsletter] = await Promise.all([
+      const builtAt = new Date();
+      // One history read for every listing, not one per server page.
+      const [servers, rows, newsletter, history] = await Promise.all([
         listAllActiveServers(db),
         listActiveContent(db),
         getNewsletterStats(db),
+        memberHistory(db, 'all', HISTORY_DAYS, builtAt),
       ]);
       const content = mergeContent(rows);
       const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
       // The footer on every page shows the support address, so it is part of every page's key.
-      return { servers, content, facts, contentVersion: digest(JSON.stringify([content, facts.supportEmail])) };
+      return {
+        servers,
+        content,
+        facts,
+        history,
+        builtAt,
+        contentVersion: digest(JSON.stringify([content, facts.supportEmail])),
+      };
     } catch (err) {
       throw new Error(
         `The build could not read the database at ${env.DATABASE_URL.replace(/\?.*$/, '')}: ${String(err)}`,

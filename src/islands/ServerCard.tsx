@@ -14,7 +14,7 @@ const RANK_CLASS = ['', 'rank-gold', 'rank-silver', 'rank-bronze'];
 
 /** One server in a grid: badges, name, two-line description, members, tags, View Details and Join. */
 export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }: Props) {
-  const join = joinProps(s);
+  const join = s.invite_notice ? null : joinProps(s);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card${s.is_premium || s.is_sponsored ? ' card-paid' : ''}`}>
@@ -59,6 +59,7 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
         <a className="btn btn-ghost" href={`/server/${s.slug}`} aria-label={`View details of ${s.name}`}>
           View Details
         </a>
+        {s.invite_notice ? <p className="card-invite-notice">{s.invite_notice}</p> : null}
         {join ? (
           <a
             className={`btn ${join.paid ? 'btn-premium' : 'btn-primary'}`}

@@ -24,6 +24,21 @@ describe('toCard', () => {
   });
 });
 
+describe('toCard and Discord', () => {
+  it("shows the guild's icon from Discord's CDN once checked, else the stored image", () => {
+    const checked = { ...row, image_url: '/icons/x.png', guild_id: '81384788765712384', guild_icon: 'abc123' };
+    expect(toCard(checked).image_url).toBe('https://cdn.discordapp.com/icons/81384788765712384/abc123.png?size=128');
+    expect(toCard({ ...checked, guild_icon: null }).image_url).toBe('/icons/x.png');
+    expect(toCard(row).image_url).toBeNull();
+  });
+  it('replaces Join with a notice when the invite stopped working or is paused', () => {
+    expect(toCard({ ...row, invite_status: 'suspect' }).invite_notice).toMatch(/stopped working/);
+    expect(toCard({ ...row, invite_status: 'paused' }).invite_notice).toMatch(/paused/);
+    expect(toCard({ ...row, invite_status: 'ok' }).invite_notice).toBeNull();
+    expect(toCard({ ...row, invite_status: 'expiring' }).invite_notice).toBeNull();
+  });
+});
+
 describe('joinProps', () => {
   it('gives no Join button to a server without a link, premium or not', () => {
     expect(joinProps({ slug: 'x', is_premium: false, is_sponsored: false, has_link: false })).toBeNull();

@@ -1,4 +1,7 @@
 import type { CATEGORY_NAMES } from '~/lib/categories';
+import type { InviteStatus } from '~/lib/enums';
+import { guildIconUrl } from '~/lib/freshness/guild-icon';
+import { inviteView } from '~/lib/freshness/invite-state';
 import { joinTarget } from '~/lib/invite';
 
 /** The public fields a server card shows: what islands receive as props. */
@@ -15,12 +18,25 @@ export interface CardServer {
   is_sponsored: boolean;
   /** Whether the server has a join link (joinTarget): without one the card shows no Join button. */
   has_link: boolean;
+  /** Shown in place of the Join button when the invite stopped working or is paused (inviteView). */
+  invite_notice: string | null;
+}
+
+/** A listing's icon: the guild's icon on Discord's CDN once checked, else the stored image (else initials). */
+export function iconSrc(s: { image_url: string | null; guild_id?: unknown; guild_icon?: unknown }): string | null {
+  const fromDiscord =
+    typeof s.guild_id === 'string' && typeof s.guild_icon === 'string' ? guildIconUrl(s.guild_id, s.guild_icon) : null;
+  return fromDiscord ?? s.image_url;
 }
 
 /** Narrows a full server row (build data or API JSON) to the card's public fields. */
 export function toCard(
-  s: Omit<CardServer, 'has_link'> & { affiliate_link?: string | null | undefined } & Record<string, unknown>,
+  s: Omit<CardServer, 'has_link' | 'invite_notice'> & {
+    affiliate_link?: string | null | undefined;
+    invite_status?: InviteStatus | null | undefined;
+  } & Record<string, unknown>,
 ): CardServer {
+  const invite = inviteView(s.invite_status);
   return {
     id: s.id,
     name: s.name,
@@ -28,11 +44,12 @@ export function toCard(
     description: s.description,
     category: s.category,
     members: s.members,
-    image_url: s.image_url,
+    image_url: iconSrc(s),
     tags: (s.tags ?? []).slice(0, 3),
     is_premium: Boolean(s.is_premium),
     is_sponsored: Boolean(s.is_sponsored),
     has_link: joinTarget(s.affiliate_link) !== null,
+    invite_notice: invite.join ? null : invite.notice,
   };
 }
 
