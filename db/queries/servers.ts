@@ -1,16 +1,19 @@
 import type { Client, InStatement } from '@libsql/client';
-import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, like, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
 import {
+  checkedSince,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT,
   isAll,
   type ListingFilter,
   MIN_INDEXED_SEARCH,
+  PAGELESS_INVITE_STATUSES,
   SORT_KEYS,
   searchTerm,
   subcategoryNeedle,
+  UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
@@ -51,8 +54,8 @@ function searchCondition(term: string): SQL {
   ) as SQL;
 }
 
-/** The WHERE clause of the public listing: matchesFilter (src/lib/listing.ts) in SQL. */
-function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefined {
+/** The WHERE clause of the public listing: matchesFilter (src/lib/listing.ts) in SQL, `now` in ms. */
+function listingWhere(filter: ServerFilter, matchesFirst = false, now = Date.now()): SQL | undefined {
   // matchesFirst: a unary + keeps SQLite off the is_active/category indexes, so it looks the
   // search matches up by primary key instead of walking every active server.
   const active = matchesFirst ? sql`+${discordServers.is_active} = 1` : eq(discordServers.is_active, true);
@@ -60,6 +63,8 @@ function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefin
   const conditions: (SQL | undefined)[] = [
     active,
     matchesFirst ? inArray(category, [...CATEGORY_NAMES]) : inArray(discordServers.category, [...CATEGORY_NAMES]),
+    // isListed: a dead invite, or one to another guild, is off the listing until a check finds it working.
+    notInArray(discordServers.invite_status, [...UNLISTED_INVITE_STATUSES]),
   ];
   if (filter.category && !isAll(filter.category)) {
     conditions.push(
@@ -74,6 +79,15 @@ function listingWhere(filter: ServerFilter, matchesFirst = false): SQL | undefin
   if (filter.premiumOnly) {
     conditions.push(or(eq(discordServers.is_premium, true), eq(discordServers.is_sponsored, true)));
   }
+  if (filter.minMembers !== undefined) conditions.push(gte(discordServers.members, filter.minMembers));
+  if (filter.maxMembers !== undefined) conditions.push(lte(discordServers.members, filter.maxMembers));
+  if (filter.minOnlineShare) {
+    // hasOnlineShare: the same product as in JavaScript, never a division.
+    conditions.push(
+      sql`${discordServers.members} > 0 AND ${discordServers.active_users} >= ${filter.minOnlineShare} * ${discordServers.members}`,
+    );
+  }
+  if (filter.checked24h) conditions.push(gte(discordServers.last_ok_at, checkedSince(now)));
   return and(...conditions);
 }
 
@@ -82,28 +96,35 @@ function listingOrder(sort: SortOrder = DEFAULT_SORT) {
   return [...SORT_KEYS[sort].map((key) => desc(discordServers[key])), asc(discordServers.id)];
 }
 
-/** Active listed servers matching the filter, one page of them, with the total count. */
-export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ servers: Server[]; total: number }> {
+/**
+ * Listed servers (isListed) matching the filter, one page of them, with the total count; `now`
+ * (ms) is the clock of "checked in the last 24 hours".
+ */
+export async function listServers(
+  db: Db,
+  filter: ServerFilter = {},
+  now = Date.now(),
+): Promise<{ servers: Server[]; total: number }> {
   const perPage = filter.perPage ?? DEFAULT_PAGE_SIZE;
   const page = filter.page ?? 1;
   const term = searchTerm(filter.search);
   if (term && [...term].length >= MIN_INDEXED_SEARCH) {
     // Trigram search: count the matches by primary key first (fast unless the term is everywhere),
     // then page few matches by sorting them, many by walking the members index.
-    const matchesFirst = listingWhere(filter, true);
+    const matchesFirst = listingWhere(filter, true, now);
     const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matchesFirst);
     const total = Number(counted?.n ?? 0);
     if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total };
     const servers = await db
       .select()
       .from(discordServers)
-      .where(total <= 2000 ? matchesFirst : listingWhere(filter))
+      .where(total <= 2000 ? matchesFirst : listingWhere(filter, false, now))
       .orderBy(...listingOrder(filter.sort))
       .limit(perPage)
       .offset((page - 1) * perPage);
     return { servers, total };
   }
-  const where = listingWhere(filter);
+  const where = listingWhere(filter, false, now);
   const [servers, totals] = await Promise.all([
     db
       .select()
@@ -117,12 +138,24 @@ export async function listServers(db: Db, filter: ServerFilter = {}): Promise<{ 
   return { servers, total: Number(totals[0]?.n ?? 0) };
 }
 
-/** Every active, listed server in the curated order: the build reads this once. */
+/** Every listed server (isListed), most members first. */
 export async function listAllActiveServers(db: Db): Promise<Server[]> {
   return db
     .select()
     .from(discordServers)
     .where(listingWhere({}))
+    .orderBy(...listingOrder());
+}
+
+/**
+ * Every server with a page of its own (hasPage: the listed ones and the dead ones, whose page
+ * says so), most members first: the build reads this once and keeps the listed ones for listings.
+ */
+export async function listServersWithPages(db: Db): Promise<Server[]> {
+  return db
+    .select()
+    .from(discordServers)
+    .where(withPage())
     .orderBy(...listingOrder());
 }
 
@@ -144,6 +177,7 @@ export async function listSubcategories(db: Db, category: string): Promise<strin
       and(
         eq(discordServers.is_active, true),
         eq(discordServers.category, category),
+        notInArray(discordServers.invite_status, [...UNLISTED_INVITE_STATUSES]),
         isNotNull(discordServers.subcategory),
       ),
     )
@@ -163,9 +197,14 @@ const wordsOf = (s: string) =>
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 1);
 
-/** Active servers of the five categories: the only ones with a page to send a visitor to. */
-const listedActive = () =>
-  and(eq(discordServers.is_active, true), inArray(discordServers.category, [...CATEGORY_NAMES]));
+/** hasPage (src/lib/listing.ts) in SQL: the only servers with a page to send a visitor to. */
+function withPage() {
+  return and(
+    eq(discordServers.is_active, true),
+    inArray(discordServers.category, [...CATEGORY_NAMES]),
+    notInArray(discordServers.invite_status, [...PAGELESS_INVITE_STATUSES]),
+  );
+}
 
 /** What the slug fallback compares against, built from every listed server's name and slug. */
 interface SlugIndex {
@@ -195,7 +234,7 @@ function slugIndexOf(db: Db, now = Date.now()): Promise<SlugIndex> {
     const building = db
       .select({ name: discordServers.name, slug: discordServers.slug })
       .from(discordServers)
-      .where(listedActive())
+      .where(withPage())
       .orderBy(asc(discordServers.id))
       .then((rows) => {
         const variants = new Map<string, string>();
@@ -224,14 +263,14 @@ export async function findServerSlug(db: Db, requested: string): Promise<string 
   const [direct] = await db
     .select({ slug: discordServers.slug })
     .from(discordServers)
-    .where(and(eq(discordServers.slug, wanted), listedActive()))
+    .where(and(eq(discordServers.slug, wanted), withPage()))
     .limit(1);
   if (direct) return direct.slug;
   const [renamed] = await db
     .select({ slug: discordServers.slug })
     .from(serverSlugs)
     .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
-    .where(and(eq(serverSlugs.slug, wanted), listedActive()))
+    .where(and(eq(serverSlugs.slug, wanted), withPage()))
     .limit(1);
   if (renamed) return renamed.slug;
 

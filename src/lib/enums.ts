@@ -98,8 +98,11 @@ export function conversionValue(type: InteractionType, target: TargetType, isPre
 export const PREMIUM_CTA_PLACES = ['help', 'submit', 'listing'] as const;
 export type PremiumCtaPlace = (typeof PREMIUM_CTA_PLACES)[number];
 
-/** Sort orders of the listing: 'members' (default) or the curated order. */
-export const SORT_ORDERS = ['members', 'featured'] as const;
+/**
+ * Sort orders of the listing: the four the sort menus offer (Most Members, the default; Most
+ * Active by rank score; Newest; Growing by 30-day member growth), and the curated order of Premium Picks.
+ */
+export const SORT_ORDERS = ['members', 'active', 'newest', 'growing', 'featured'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** Page sizes and limits of SPEC section 9. */

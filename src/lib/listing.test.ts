@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { categoryFilterName, compareServers, type ListedServer, matchesFilter, searchTerm } from './listing';
+import {
+  categoryFilterName,
+  compareServers,
+  hasPage,
+  isListed,
+  type ListedServer,
+  matchesFilter,
+  searchTerm,
+} from './listing';
 
 const server = (over: Partial<ListedServer>): ListedServer => ({
   id: 1,
@@ -9,10 +17,16 @@ const server = (over: Partial<ListedServer>): ListedServer => ({
   subcategory: 'Forex Trading',
   tags: ['Price Action'],
   members: 100,
+  active_users: 10,
   sort_order: 0,
   is_active: true,
   is_premium: false,
   is_sponsored: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  invite_status: 'ok',
+  last_ok_at: null,
+  rank_score: 0,
+  growth_30d: 0,
   ...over,
 });
 
@@ -43,7 +57,56 @@ describe('matchesFilter', () => {
   });
 });
 
+describe('the invite rule', () => {
+  it('takes dead and wrong_guild listings off the listing; keeps a page for dead ones only', () => {
+    for (const status of ['unchecked', 'ok', 'paused', 'expiring', 'suspect'] as const) {
+      expect(isListed(server({ invite_status: status })), status).toBe(true);
+      expect(matchesFilter(server({ invite_status: status }), {}), status).toBe(true);
+    }
+    expect(isListed(server({ invite_status: 'dead' }))).toBe(false);
+    expect(matchesFilter(server({ invite_status: 'dead' }), {})).toBe(false);
+    expect(hasPage(server({ invite_status: 'dead' }))).toBe(true);
+    expect(isListed(server({ invite_status: 'wrong_guild' }))).toBe(false);
+    expect(hasPage(server({ invite_status: 'wrong_guild' }))).toBe(false);
+    expect(hasPage(server({ is_active: false }))).toBe(false);
+  });
+});
+
+describe('the freshness filters', () => {
+  const now = Date.parse('2026-06-02T12:00:00.000Z');
+  it('keep a member range, both ends included', () => {
+    expect(matchesFilter(server({ members: 100 }), { minMembers: 100, maxMembers: 100 })).toBe(true);
+    expect(matchesFilter(server({ members: 99 }), { minMembers: 100 })).toBe(false);
+    expect(matchesFilter(server({ members: 101 }), { maxMembers: 100 })).toBe(false);
+  });
+
+  it('keep an online share of at least the minimum, never a server with no members', () => {
+    expect(matchesFilter(server({ members: 100, active_users: 25 }), { minOnlineShare: 0.25 })).toBe(true);
+    expect(matchesFilter(server({ members: 100, active_users: 24 }), { minOnlineShare: 0.25 })).toBe(false);
+    expect(matchesFilter(server({ members: 0, active_users: 0 }), { minOnlineShare: 0.1 })).toBe(false);
+    expect(matchesFilter(server({ members: 0, active_users: 0 }), { minOnlineShare: 0 })).toBe(true);
+  });
+
+  it('keep servers whose invite answered in the last 24 hours', () => {
+    const at = (iso: string | null) => matchesFilter(server({ last_ok_at: iso }), { checked24h: true }, now);
+    expect(at('2026-06-01T12:00:00.000Z')).toBe(true);
+    expect(at('2026-06-01T11:59:59.999Z')).toBe(false);
+    expect(at(null)).toBe(false);
+  });
+});
+
 describe('compareServers', () => {
+  it('sorts Most Active by rank score, Growing by growth, then members; Newest by age', () => {
+    const rows = [
+      server({ id: 1, members: 10, rank_score: 0.5, growth_30d: 0.1, created_at: '2026-03-01T00:00:00.000Z' }),
+      server({ id: 2, members: 90, rank_score: 0.5, growth_30d: -0.2, created_at: '2026-05-01T00:00:00.000Z' }),
+      server({ id: 3, members: 50, rank_score: 0.9, growth_30d: 0.1, created_at: '2026-04-01T00:00:00.000Z' }),
+    ];
+    expect([...rows].sort(compareServers('active')).map((s) => s.id)).toEqual([3, 2, 1]);
+    expect([...rows].sort(compareServers('growing')).map((s) => s.id)).toEqual([3, 1, 2]);
+    expect([...rows].sort(compareServers('newest')).map((s) => s.id)).toEqual([2, 3, 1]);
+  });
+
   it('sorts by members, or by the curated order then members, with id breaking ties', () => {
     const rows = [
       server({ id: 3, members: 50, sort_order: 9 }),

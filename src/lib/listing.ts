@@ -5,24 +5,57 @@
  * the sample servers the API falls back to (db/sample-data.ts). Pure: runs in the browser too.
  */
 import { getCategoryByName, getCategoryBySlug, isListedCategory } from './categories';
-import { LIMITS, type SortOrder } from './enums';
+import { type InviteStatus, LIMITS, type SortOrder } from './enums';
 
 // No zod here: the islands import this module, and their bundles stay free of it.
 
 /** The order a listing has when none is asked for: most members first. */
 export const DEFAULT_SORT: SortOrder = 'members';
 
+/** The orders a visitor picks from, in menu order; 'featured' is Premium Picks' curated order, not on the menus. */
+export const MENU_SORTS = ['members', 'active', 'newest', 'growing'] as const satisfies readonly SortOrder[];
+
 /** How the sort menus name each order. */
-export const SORT_LABELS: Record<SortOrder, string> = { members: 'Most Members', featured: 'Featured' };
+export const SORT_LABELS: Record<SortOrder, string> = {
+  members: 'Most Members',
+  active: 'Most Active',
+  newest: 'Newest',
+  growing: 'Growing',
+  featured: 'Featured',
+};
+
+/** A column an order sorts on: numbers, or ISO times whose text order is time order. */
+type SortColumn = 'members' | 'sort_order' | 'rank_score' | 'created_at' | 'growth_30d';
 
 /**
  * The columns each order sorts on, each descending; id ascending breaks the last tie, so pages
- * never overlap. 'featured' is the operators' curated order (sort_order), then members.
+ * never overlap. 'active' is the rank score (checked signals only, src/lib/freshness/rank.ts),
+ * 'growing' the 30-day member growth, both then members; 'newest' the listing's age;
+ * 'featured' is the operators' curated order (sort_order), then members.
  */
 export const SORT_KEYS = {
   members: ['members'],
+  active: ['rank_score', 'members'],
+  newest: ['created_at'],
+  growing: ['growth_30d', 'members'],
   featured: ['sort_order', 'members'],
-} as const satisfies Record<SortOrder, readonly ('members' | 'sort_order')[]>;
+} as const satisfies Record<SortOrder, readonly SortColumn[]>;
+
+/**
+ * Invite states that take a listing off every listing, search, count and the sitemap: Discord no
+ * longer knows the invite after repeated failures (dead), or it opens another guild (wrong_guild).
+ * Both come back by themselves once a check finds the invite working again.
+ */
+export const UNLISTED_INVITE_STATUSES = ['dead', 'wrong_guild'] as const satisfies readonly InviteStatus[];
+
+/** Invite states whose listing gets no page at all: an invite to another guild is not this listing's. */
+export const PAGELESS_INVITE_STATUSES = ['wrong_guild'] as const satisfies readonly InviteStatus[];
+
+/** How long "checked in the last 24 hours" looks back. */
+export const CHECKED_WITHIN_MS = 24 * 60 * 60 * 1000;
+
+/** The oldest last_ok_at (ISO text, comparable as text) that counts as checked in the last 24 hours at `now`. */
+export const checkedSince = (now: number): string => new Date(now - CHECKED_WITHIN_MS).toISOString();
 
 /** Servers per page of GET /api/servers when the caller names no size: the home list's nine. */
 export const DEFAULT_PAGE_SIZE = LIMITS.homeList;
@@ -39,6 +72,13 @@ export interface ListingFilter {
   search?: string | undefined;
   /** Premium and sponsored servers only. */
   premiumOnly?: boolean | undefined;
+  /** Member range, both ends included. */
+  minMembers?: number | undefined;
+  maxMembers?: number | undefined;
+  /** Online share (active_users / members, from Discord's counts) at least this, 0 to 1; 0 or none: no filter. */
+  minOnlineShare?: number | undefined;
+  /** Only servers whose invite answered within the last 24 hours (last_ok_at). */
+  checked24h?: boolean | undefined;
 }
 
 /** The fields of a server the listing rules read. */
@@ -50,10 +90,18 @@ export interface ListedServer {
   subcategory: string | null;
   tags: readonly string[];
   members: number;
+  /** Discord's approximate online count once checked. */
+  active_users: number;
   sort_order: number;
   is_active: boolean;
   is_premium: boolean;
   is_sponsored: boolean;
+  created_at: string;
+  invite_status: InviteStatus;
+  /** When a check last found the invite working (ISO), or null. */
+  last_ok_at: string | null;
+  rank_score: number;
+  growth_30d: number;
 }
 
 /**
@@ -93,12 +141,43 @@ export const matchesSubcategory = (subcategory: string | null, key: string | und
 export const isPaidPlacement = (s: Pick<ListedServer, 'is_premium' | 'is_sponsored'>): boolean =>
   s.is_premium || s.is_sponsored;
 
-/** Whether a server is listed (active, in one of the five categories) and passes `filter`. */
-export function matchesFilter(s: ListedServer, filter: ListingFilter): boolean {
-  if (!s.is_active || !isListedCategory(s.category)) return false;
+const within = (status: InviteStatus, list: readonly InviteStatus[]) => list.includes(status);
+
+/**
+ * Whether a server is on the public listing (every listing page, search, Premium Picks, category
+ * counts, the sitemap, GET /api/servers): active, in one of the five categories, and its invite
+ * not dead or pointing to another guild.
+ */
+export const isListed = (s: Pick<ListedServer, 'is_active' | 'category' | 'invite_status'>): boolean =>
+  s.is_active && isListedCategory(s.category) && !within(s.invite_status, UNLISTED_INVITE_STATUSES);
+
+/**
+ * Whether a server has its own page: every listed server, and a dead one too (its page says the
+ * invite stopped working, and asks not to be indexed), but not one whose invite opens another guild.
+ */
+export const hasPage = (s: Pick<ListedServer, 'is_active' | 'category' | 'invite_status'>): boolean =>
+  s.is_active && isListedCategory(s.category) && !within(s.invite_status, PAGELESS_INVITE_STATUSES);
+
+/**
+ * The online-share rule (active_users >= share * members, members above 0): one product, not a
+ * division, so JavaScript and SQLite compute the same double at the boundary.
+ */
+export const hasOnlineShare = (s: Pick<ListedServer, 'members' | 'active_users'>, share: number): boolean =>
+  s.members > 0 && s.active_users >= share * s.members;
+
+/**
+ * Whether a server is listed (isListed) and passes `filter`; `now` (ms) is the clock of
+ * "checked in the last 24 hours".
+ */
+export function matchesFilter(s: ListedServer, filter: ListingFilter, now = Date.now()): boolean {
+  if (!isListed(s)) return false;
   if (!isAll(filter.category) && s.category !== filter.category) return false;
   if (!matchesSubcategory(s.subcategory, filter.subcategory)) return false;
   if (filter.premiumOnly && !isPaidPlacement(s)) return false;
+  if (filter.minMembers !== undefined && s.members < filter.minMembers) return false;
+  if (filter.maxMembers !== undefined && s.members > filter.maxMembers) return false;
+  if (filter.minOnlineShare && !hasOnlineShare(s, filter.minOnlineShare)) return false;
+  if (filter.checked24h && !(s.last_ok_at !== null && s.last_ok_at >= checkedSince(now))) return false;
   const term = searchTerm(filter.search)?.toLowerCase();
   return (
     !term ||
@@ -110,19 +189,20 @@ export function matchesFilter(s: ListedServer, filter: ListingFilter): boolean {
 
 /** The comparator of a sort order (for Array.prototype.sort): SORT_KEYS descending, then id ascending. */
 export function compareServers(sort: SortOrder = DEFAULT_SORT) {
-  const keys = SORT_KEYS[sort];
-  return (a: ListedServer, b: ListedServer): number => {
-    for (const key of keys) if (a[key] !== b[key]) return b[key] - a[key];
+  const keys: readonly SortColumn[] = SORT_KEYS[sort];
+  return (a: Pick<ListedServer, SortColumn | 'id'>, b: Pick<ListedServer, SortColumn | 'id'>): number => {
+    for (const key of keys) if (a[key] !== b[key]) return a[key] < b[key] ? 1 : -1;
     return a.id - b.id;
   };
 }
 
-/** One page of the servers that pass `filter`, in `sort` order, with how many pass in all. */
+/** One page of the servers that pass `filter` (at `now`, ms), in `sort` order, with how many pass in all. */
 export function pageOfServers<T extends ListedServer>(
   servers: readonly T[],
   filter: ListingFilter & { sort?: SortOrder | undefined; page?: number | undefined; perPage?: number | undefined },
+  now = Date.now(),
 ): { servers: T[]; total: number } {
-  const matching = servers.filter((s) => matchesFilter(s, filter)).sort(compareServers(filter.sort));
+  const matching = servers.filter((s) => matchesFilter(s, filter, now)).sort(compareServers(filter.sort));
   const perPage = filter.perPage ?? DEFAULT_PAGE_SIZE;
   const start = ((filter.page ?? 1) - 1) * perPage;
   return { servers: matching.slice(start, start + perPage), total: matching.length };

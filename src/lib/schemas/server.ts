@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
+import { DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
 
 const list = (maxItems: number, maxLen: number) => z.array(text(maxLen)).max(maxItems).default([]);
@@ -43,17 +44,55 @@ export const serverSchema = z
   });
 export type ServerInput = z.input<typeof serverSchema>;
 
+/** A yes/no query flag: true or 1 turn it on; absent, false or 0 leave it off. */
+const queryFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'Must be true or false' })
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+/** An optional number of a query string (an empty field of a GET form is none), checked by `check`. */
+const queryNumber = (check: z.ZodNumber) =>
+  z.preprocess(
+    (v) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : Number(v)),
+    check.optional(),
+  );
+
+/** A member count bound: a whole number from 0 to a billion. */
+const memberBound = (label: string) =>
+  queryNumber(
+    z
+      .number({ error: `${label} must be a number` })
+      .int(`${label} must be a whole number`)
+      .min(0, `${label} cannot be negative`)
+      .max(1_000_000_000, `${label} is at most 1,000,000,000`),
+  );
+
 /** Query of the public listing endpoint and the islands' filters. */
-export const serverQuerySchema = z.object({
-  category: z.string().trim().max(40).optional(),
-  subcategory: z.string().trim().max(60).optional(),
-  search: searchText(100),
-  premium: z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((v) => v === 'true' || v === '1'),
-  sort: z.enum(SORT_ORDERS).default('members'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(9),
-});
+export const serverQuerySchema = z
+  .object({
+    category: z.string().trim().max(40).optional(),
+    subcategory: z.string().trim().max(60).optional(),
+    search: searchText(100),
+    premium: queryFlag,
+    /** members (default), active (rank score), newest, growing (30-day growth), featured (curated). */
+    sort: z.enum(SORT_ORDERS, { error: `Sort must be one of ${SORT_ORDERS.join(', ')}` }).default(DEFAULT_SORT),
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(9),
+    /** Member range, both ends included. */
+    min_members: memberBound('Minimum members'),
+    max_members: memberBound('Maximum members'),
+    /** Online share (online / members, Discord's counts) at least this: 0 to 1. */
+    min_online_share: queryNumber(
+      z
+        .number({ error: 'Minimum online share must be a number' })
+        .min(0, 'Minimum online share must be between 0 and 1')
+        .max(1, 'Minimum online share must be between 0 and 1'),
+    ),
+    /** Only servers whose invite answered within the last 24 hours. */
+    checked_24h: queryFlag,
+  })
+  .refine((q) => q.min_members === undefined || q.max_members === undefined || q.max_members >= q.min_members, {
+    path: ['max_members'],
+    message: 'Maximum members must be at least the minimum members',
+  });
 export type ServerQuery = z.output<typeof serverQuerySchema>;
