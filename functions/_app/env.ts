@@ -26,6 +26,13 @@ export const envSchema = z.object({
   DISCORD_API_BASE: z.url().default('https://discord.com/api/v10'),
   /** A bot token, sent as `Authorization: Bot …` on invite lookups; without one they go unauthenticated. */
   DISCORD_BOT_TOKEN: optional,
+  /** The refresh job's Discord lookups per 10 minutes (of 200 in all; 40 stay for submission checks). */
+  REFRESH_PER_10MIN: z.coerce.number().int().min(1).max(200).default(160),
+  /** Set to 'false' to keep `npm start` from running the refresh job on its timer. */
+  REFRESH_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** The support address the site shows (footer, contact, help); default support@ the SITE_URL host. */
   SUPPORT_EMAIL: z
     // Any user@host: a local run's default is support@localhost, which z.email() would refuse.

@@ -1,0 +1,54 @@
+/**
+ * The lookup budget of Discord's invite route. Discord documents no limit for it; one report saw a
+ * 24 h Cloudflare ban after the 251st lookup in 10 minutes from one IP (discord-api-docs#7145), so
+ * the directory keeps to 200 per 10 minutes in all (80 %): 160 for the refresh job, 40 for the
+ * submission form's checks.
+ */
+export const BUDGET = {
+  /** The window every budget counts over. */
+  windowMs: 10 * 60_000,
+  /** Lookups per window for everything the directory asks Discord. */
+  totalPerWindow: 200,
+  /** The refresh job's share (REFRESH_PER_10MIN overrides it). */
+  refreshPerWindow: 160,
+  /** Kept for submission checks (the form's live lookup and the check on submit). */
+  submissionsPerWindow: 40,
+} as const;
+
+/** Windows in a day: 144 of 10 minutes. */
+export const WINDOWS_PER_DAY = (24 * 60 * 60_000) / BUDGET.windowMs;
+
+/** Lookups a day at `perTenMinutes` (160 → 23,040): the most listings the job can check daily. */
+export function listingsPerDay(perTenMinutes: number): number {
+  return perTenMinutes * WINDOWS_PER_DAY;
+}
+
+/**
+ * Beyond that size the slower lane: the oldest-checked listings go first, so every listing is
+ * checked every `days` days, shown honestly by its "checked N days ago".
+ */
+export function refreshCycleDays(listings: number, perTenMinutes: number): number {
+  return Math.max(1, listings / listingsPerDay(perTenMinutes));
+}
+
+/** The line `npm run refresh` prints: the budget and what it covers. */
+export function capacityLine(perTenMinutes: number, listings: number): string {
+  const perDay = listingsPerDay(perTenMinutes);
+  const n = (v: number) => v.toLocaleString('en-US');
+  const cover =
+    listings <= perDay
+      ? `${n(listings)} listings checked daily`
+      : `${n(listings)} listings checked every ${refreshCycleDays(listings, perTenMinutes).toFixed(1)} days (the slower lane: oldest-checked first)`;
+  return `budget ${perTenMinutes} per 10 min = ${n(perDay)} lookups a day: ${cover}`;
+}
+
+/** Where the budget window stands at `now`: a new window once 10 minutes have passed since it began. */
+export function budgetLeft(
+  window: { start: string; count: number },
+  perWindow: number,
+  now: number,
+): { start: string; count: number; left: number } {
+  const started = window.start === '' ? Number.NEGATIVE_INFINITY : Date.parse(window.start);
+  if (now >= started + BUDGET.windowMs) return { start: new Date(now).toISOString(), count: 0, left: perWindow };
+  return { ...window, left: Math.max(0, perWindow - window.count) };
+}
