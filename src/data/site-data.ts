@@ -3,17 +3,23 @@ import { openDb } from '../../db/client';
 import { listActiveContent } from '../../db/queries/content';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
-import { listAllActiveServers, type Server } from '../../db/queries/servers';
+import { listServersWithPages, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
-import { compareServers, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
 export type SiteContent = Record<string, string>;
 
 export interface SiteData {
+  /** The listed servers (isListed), most members first: every listing, count, Premium Picks and the home list. */
   servers: Server[];
+  /**
+   * Every server with a page of its own (hasPage), most members first: the listed ones, and the
+   * ones whose invite is dead (off every listing, their page saying so, noindex).
+   */
+  serverPages: Server[];
   content: SiteContent;
   /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
   facts: ClaimFacts;
@@ -52,8 +58,8 @@ export function getSiteData(): Promise<SiteData> {
     try {
       const builtAt = new Date();
       // One history read for every listing, not one per server page.
-      const [servers, rows, newsletter, history] = await Promise.all([
-        listAllActiveServers(db),
+      const [serverPages, rows, newsletter, history] = await Promise.all([
+        listServersWithPages(db),
         listActiveContent(db),
         getNewsletterStats(db),
         memberHistory(db, 'all', HISTORY_DAYS, builtAt),
@@ -62,7 +68,8 @@ export function getSiteData(): Promise<SiteData> {
       const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
-        servers,
+        servers: serverPages.filter(isListed),
+        serverPages,
         content,
         facts,
         history,
@@ -84,11 +91,14 @@ export function getSiteData(): Promise<SiteData> {
 export const digest = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
 
 /**
- * Cache key of a page listing `servers`: it changes when any listed server, the editable
- * texts or `extra` (totals shown on the page) change, so Astro re-renders exactly those pages.
+ * Cache key of a page listing `servers`: it changes when any listed server (an edit, or a check
+ * that brought Discord's counts), the editable texts or `extra` (totals shown on the page)
+ * change, so Astro re-renders exactly those pages.
  */
 export const listingCacheKey = (servers: Server[], contentVersion: string, extra = ''): string =>
-  digest(`${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}`).join(',')}`);
+  digest(
+    `${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}:${s.last_checked_at}:${s.invite_status}`).join(',')}`,
+  );
 
 /**
  * Cache keys of pages 2..N of a listing, for getStaticPaths. Such a page shows its own slice,
