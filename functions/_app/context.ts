@@ -36,6 +36,8 @@ export interface AppDeps {
   sitePage?: ((path: string) => Promise<string | null>) | undefined;
   /** Cloudflare Access signing keys; defaults to the team's remote JWKS (tests inject a local set). */
   accessKeys?: import('jose').JWTVerifyGetKey | undefined;
+  /** Discord's API (invite lookups); built from DISCORD_API_BASE and DISCORD_BOT_TOKEN when absent (discordFor). */
+  discord?: import('./clients/discord').DiscordClient | undefined;
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */

@@ -1,5 +1,6 @@
 import { classifyInviteAnswer, type InviteAnswer, noAnswer } from '../../../src/lib/freshness/classify';
 import { inviteCode } from '../../../src/lib/freshness/invite-code';
+import type { AppDeps } from '../context';
 
 /** This client's version, for the User-Agent Discord requires: `DiscordBot ($url, $versionNumber)`. */
 const CLIENT_VERSION = '1.0';
@@ -55,4 +56,16 @@ export function discordClient(options: DiscordClientOptions): DiscordClient {
       }
     },
   };
+}
+
+/** The app's Discord client: `deps.discord` when injected (tests), else one built from the env. */
+export function discordFor(deps: Pick<AppDeps, 'env' | 'discord' | 'fetch'>): DiscordClient {
+  if (deps.discord) return deps.discord;
+  const { DISCORD_API_BASE, DISCORD_BOT_TOKEN, SITE_URL } = deps.env;
+  return discordClient({
+    baseUrl: DISCORD_API_BASE,
+    botToken: DISCORD_BOT_TOKEN,
+    siteUrl: SITE_URL,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
 }
