@@ -1,0 +1,262 @@
+import type { Client, InStatement, Row } from '@libsql/client';
+import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
+import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/freshness/anomalies';
+import { growthFraction, RANK, rankScore } from '../../src/lib/freshness/rank';
+import type { Db } from '../client';
+import { closeQuietFlags, openFlags, readJobState, recordJobRun } from './flags';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Listings written per UPDATE statement (4 bound values each). */
+const ROWS_PER_UPDATE = 1_000;
+/** Listing ids per history read of the anomaly pass. */
+const IDS_PER_READ = 500;
+/** job_state row of the anomaly pass: its last run is the watermark of the next. */
+export const ANOMALY_JOB = 'anomalies';
+/** Statuses whose counts come from a working check: the niche medians read only these. */
+const CHECKED_WORKING: readonly InviteStatus[] = ['ok', 'expiring', 'paused'];
+/** Listings smaller than this say little about their niche's online share. */
+const NICHE_MIN_MEMBERS = 50;
+
+const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v ?? 0));
+const text = (v: unknown): string | null => (v == null ? null : String(v));
+
+/** A map of server id to the number in the row's second column. */
+function byServer(rows: Row[]): Map<number, number> {
+  return new Map(rows.map((r) => [num(r[0]), num(r[1])]));
+}
+
+/** Median of a list (mutates its order). */
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+/** Per category: the median online share of listings whose invite works. */
+function nicheShares(listings: Iterable<{ category: string; members: number; online: number; status: InviteStatus }>) {
+  const shares = new Map<string, number[]>();
+  for (const l of listings) {
+    if (!CHECKED_WORKING.includes(l.status) || l.members < NICHE_MIN_MEMBERS) continue;
+    const list = shares.get(l.category) ?? [];
+    list.push(Math.min(1, l.online / l.members));
+    shares.set(l.category, list);
+  }
+  return new Map([...shares].map(([category, list]) => [category, median(list)]));
+}
+
+/** What one recompute did. */
+export interface RankRun {
+  listings: number;
+  /** Listings whose score, parts or growth changed (the only ones written). */
+  updated: number;
+  ms: number;
+}
+
+/**
+ * Recomputes rank_score, rank_explain and growth_30d of every listing from checked signals
+ * (src/lib/freshness/rank.ts). Set-based: one aggregate query per table (snapshots: the 7-day
+ * median online and the first member count of 30 days; interactions: distinct join clicks and
+ * views per visitor and day over 7 days; open reports; open flags), then writes only the rows
+ * that changed, a thousand per UPDATE, each its own short write so pages keep being served.
+ */
+export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
+  const started = performance.now();
+  const client = rawClient(db);
+  const onlineSince = daysBefore(now, RANK.onlineWindowDays);
+  const growthSince = daysBefore(now, RANK.growthWindowDays);
+  const interestSince = daysBefore(now, RANK.interestWindowDays);
+  const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
+  const [listingRows, medianRows, firstRows, interestRows, reportRows, flagRows] = await client.batch(
+    [
+      `SELECT id, category, members, active_users, invite_status, last_ok_at, created_at, rank_score, growth_30d, rank_explain
+       FROM discord_servers`,
+      {
+        // The median of each listing's online counts: the middle row (or the two middle rows) by value.
+        sql: `SELECT server_id, avg(online_count) FROM (
+          SELECT server_id, online_count,
+            row_number() OVER (PARTITION BY server_id ORDER BY online_count) AS rn,
+            count(*) OVER (PARTITION BY server_id) AS n
+          FROM server_snapshots
+          WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL
+        ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`,
+        args: [onlineSince],
+      },
+      {
+        // SQLite takes the bare member_count from the row min() picked: the first check of the window.
+        sql: `SELECT server_id, member_count, min(checked_at) FROM server_snapshots
+          WHERE checked_at >= ? AND member_count IS NOT NULL GROUP BY server_id`,
+        args: [growthSince],
+      },
+      {
+        // One join click and one view per visitor (salted address hash) and day.
+        sql: `SELECT server_id,
+            count(DISTINCT CASE WHEN interaction_type = 'click' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END),
+            count(DISTINCT CASE WHEN interaction_type = 'view' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END)
+          FROM user_interactions
+          WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view')
+          GROUP BY server_id`,
+        args: [interestSince],
+      },
+      // Distinct reporters (the tab's session) of open reports.
+      `SELECT server_id, count(DISTINCT coalesce(session_id, id)) FROM server_reports WHERE status = 'open' GROUP BY server_id`,
+      // Open flags (unreviewed or confirmed; dismissed ones are closed).
+      `SELECT server_id, max(rule IN (${growthRules})) FROM server_flags WHERE closed_at IS NULL GROUP BY server_id`,
+    ],
+    'read',
+  );
+  const medianOnline = byServer(medianRows!.rows);
+  const firstMembers = byServer(firstRows!.rows);
+  const interest = new Map(interestRows!.rows.map((r) => [num(r[0]), { joins: num(r[1]), views: num(r[2]) }]));
+  const reports = byServer(reportRows!.rows);
+  const flags = byServer(flagRows!.rows);
+
+  const listings = listingRows!.rows.map((r) => {
+    const id = num(r[0]);
+    const lastOk = text(r[5]);
+    return {
+      id,
+      category: String(r[1]),
+      members: num(r[2]),
+      // The 7-day median of checks; without history, the last check's count (if a check ever answered).
+      online: medianOnline.get(id) ?? (lastOk ? num(r[3]) : 0),
+      status: String(r[4]) as InviteStatus,
+      lastOk,
+      createdAt: String(r[6]),
+      score: num(r[7]),
+      growth: num(r[8]),
+      explain: text(r[9]),
+    };
+  });
+  const shares = nicheShares(listings);
+
+  const changed: (number | string)[][] = [];
+  const nowMs = now.getTime();
+  for (const l of listings) {
+    const flag = flags.get(l.id);
+    const before = firstMembers.get(l.id) ?? null;
+    const { score, parts } = rankScore({
+      status: l.status,
+      members: l.members,
+      online: l.online,
+      membersBefore: before,
+      nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
+      joins: interest.get(l.id)?.joins ?? 0,
+      views: interest.get(l.id)?.views ?? 0,
+      hoursSinceOk: l.lastOk ? Math.max(0, (nowMs - Date.parse(l.lastOk)) / HOUR) : null,
+      openReports: reports.get(l.id) ?? 0,
+      flagOpen: flag !== undefined,
+      growthFlagOpen: flag === 1,
+      ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
+    });
+    const growth = growthFraction(before, l.members);
+    const explain = JSON.stringify(parts);
+    if (score !== l.score || growth !== l.growth || explain !== l.explain) changed.push([l.id, score, explain, growth]);
+  }
+
+  for (let start = 0; start < changed.length; start += ROWS_PER_UPDATE) {
+    const chunk = changed.slice(start, start + ROWS_PER_UPDATE);
+    await client.execute({
+      sql: `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
+        FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`,
+      args: chunk.flat(),
+    });
+  }
+  return { listings: listings.length, updated: changed.length, ms: Math.round(performance.now() - started) };
+}
+
+/** What one anomaly pass did. */
+export interface AnomalyRun {
+  evaluated: number;
+  opened: number;
+  closed: number;
+}
+
+/**
+ * Runs the anomaly rules (src/lib/freshness/anomalies.ts) over the 30-day history of every
+ * listing checked since the previous pass (all listings with history on the first), opens a flag
+ * per new finding and closes quiet ones; the pass's time is the next pass's watermark (job_state
+ * row 'anomalies'). Histories are read by chunks of ids on the snapshots' primary key.
+ */
+export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> {
+  const client = rawClient(db);
+  const previous = await readJobState(db, ANOMALY_JOB);
+  const since = previous?.last_run_at ?? '';
+  const historySince = daysBefore(now, ANOMALY.unknownWindowDays);
+  const [checkedRows, listingRows] = await client.batch(
+    [
+      {
+        sql: `SELECT id, category FROM discord_servers WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?`,
+        args: [since, historySince],
+      },
+      {
+        sql: `SELECT category, members, active_users, invite_status FROM discord_servers WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')})`,
+        args: [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
+      },
+    ],
+    'read',
+  );
+  const shares = nicheShares(
+    listingRows!.rows.map((r) => ({
+      category: String(r[0]),
+      members: num(r[1]),
+      online: num(r[2]),
+      status: String(r[3]) as InviteStatus,
+    })),
+  );
+  const checked = checkedRows!.rows.map((r) => ({ id: num(r[0]), category: String(r[1]) }));
+  const found: Parameters<typeof openFlags>[1][number][] = [];
+  const firing = new Map<number, Set<(typeof found)[number]['anomaly']['rule']>>();
+
+  for (let start = 0; start < checked.length; start += IDS_PER_READ) {
+    const chunk = checked.slice(start, start + IDS_PER_READ);
+    const statement: InStatement = {
+      sql: `SELECT server_id, checked_at, outcome, member_count, online_count FROM server_snapshots
+        WHERE server_id IN (${chunk.map(() => '?').join(', ')}) AND checked_at >= ? ORDER BY server_id, checked_at`,
+      args: [...chunk.map((l) => l.id), historySince],
+    };
+    const histories = new Map<number, HistoryPoint[]>();
+    for (const r of (await client.execute(statement)).rows) {
+      const id = num(r[0]);
+      const list = histories.get(id) ?? [];
+      list.push({
+        checked_at: String(r[1]),
+        outcome: String(r[2]) as CheckOutcome,
+        member_count: r[3] == null ? null : num(r[3]),
+        online_count: r[4] == null ? null : num(r[4]),
+      });
+      histories.set(id, list);
+    }
+    for (const l of chunk) {
+      const anomalies = detectAnomalies(histories.get(l.id) ?? [], {
+        nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
+        niche: l.category,
+        now,
+      });
+      firing.set(l.id, new Set(anomalies.map((a) => a.rule)));
+      for (const anomaly of anomalies) found.push({ serverId: l.id, anomaly });
+    }
+  }
+  const opened = await openFlags(db, found, now);
+  const closed = await closeQuietFlags(
+    db,
+    firing,
+    checked.map((l) => l.id),
+    now,
+  );
+  const run = { evaluated: checked.length, opened, closed };
+  await recordJobRun(db, ANOMALY_JOB, now, { ...run });
+  return run;
+}
+
+/**
+ * What follows every refresh pass: the anomaly rules over what was just checked, then the ranks
+ * (so a flag opened now already weighs on the score).
+ */
+export async function rankAfterRefresh(db: Db, now: Date): Promise<{ anomalies: AnomalyRun; ranks: RankRun }> {
+  const anomalies = await evaluateAnomalies(db, now);
+  const ranks = await recomputeRanks(db, now);
+  return { anomalies, ranks };
+}

@@ -1,0 +1,186 @@
+import { desc, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
+import { evaluateAnomalies, rankAfterRefresh, recomputeRanks } from '../../db/queries/rank';
+import {
+  discordServers,
+  type NewServerRow,
+  serverFlags,
+  serverReports,
+  serverSnapshots,
+  userInteractions,
+} from '../../db/schema';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000).toISOString();
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+});
+afterEach(() => t.cleanup());
+
+/** A checked listing, created long ago, its last working check 2 hours ago. */
+async function listing(name: string, change: Partial<NewServerRow> = {}) {
+  const [row] = await t.db
+    .insert(discordServers)
+    .values({
+      name,
+      slug: name.toLowerCase().replace(/\W+/g, '-'),
+      category: 'Gaming',
+      members: 5_000,
+      active_users: 500,
+      invite_status: 'ok',
+      last_checked_at: hoursAgo(2),
+      last_ok_at: hoursAgo(2),
+      created_at: hoursAgo(24 * 400),
+      ...change,
+    })
+    .returning();
+  return row!;
+}
+
+/** Daily ok checks over `days` days, the last one 2 hours ago. */
+async function dailyChecks(serverId: number, days: number, counts: (day: number) => [members: number, online: number]) {
+  await t.db.insert(serverSnapshots).values(
+    Array.from({ length: days }, (_, d) => {
+      const [member_count, online_count] = counts(d);
+      return {
+        server_id: serverId,
+        checked_at: hoursAgo(2 + (days - 1 - d) * 24),
+        outcome: 'ok' as const,
+        member_count,
+        online_count,
+      };
+    }),
+  );
+}
+
+const ranked = async () =>
+  (await t.db.select().from(discordServers).orderBy(desc(discordServers.rank_score))).map((s) => s.name);
+
+describe('recomputeRanks', () => {
+  it('orders a fixture by checked activity and writes score, parts and 30-day growth', async () => {
+    const lively = await listing('Lively', { members: 2_990, active_users: 600 });
+    await dailyChecks(lively.id, 30, (d) => [2_700 + d * 10, 600]);
+    await t.db.insert(userInteractions).values(
+      Array.from({ length: 40 }, (_, i) => ({
+        interaction_type: i < 10 ? ('click' as const) : ('view' as const),
+        target_type: 'server' as const,
+        server_id: lively.id,
+        ip_address: `visitor-${i}`,
+        created_at: hoursAgo(10),
+      })),
+    );
+    const big = await listing('Big but quiet', { members: 300_000, active_users: 6_000 });
+    await dailyChecks(big.id, 10, () => [300_000, 6_000]);
+    const stale = await listing('Stale', { members: 3_000, active_users: 600, last_ok_at: hoursAgo(24 * 6) });
+    const reported = await listing('Reported', { members: 3_000, active_users: 600 });
+    await t.db.insert(serverReports).values([
+      { server_id: reported.id, reason: 'spam', session_id: 'a' },
+      { server_id: reported.id, reason: 'spam', session_id: 'b' },
+      // The same reporter twice counts once.
+      { server_id: reported.id, reason: 'other', session_id: 'b' },
+    ]);
+    await listing('Dead', { members: 90_000, active_users: 30_000, invite_status: 'dead' });
+    await listing('Never checked', {
+      members: 90_000,
+      active_users: 30_000,
+      invite_status: 'unchecked',
+      last_ok_at: null,
+    });
+
+    const run = await recomputeRanks(t.db, NOW);
+    // Every listing gets its parts written, excluded ones too (status 0 says why).
+    expect(run).toMatchObject({ listings: 6, updated: 6 });
+    expect(await ranked()).toEqual(['Lively', 'Big but quiet', 'Reported', 'Stale', 'Dead', 'Never checked']);
+
+    const [row] = await t.db.select().from(discordServers).where(eq(discordServers.id, lively.id));
+    expect(row!.growth_30d).toBeCloseTo(290 / 2_700, 4);
+    expect(row!.rank_explain).toMatchObject({ status: 1, freshness: 1, growth: 0.1 });
+    expect(row!.rank_explain!.interest).toBeGreaterThan(0);
+    const [rep] = await t.db.select().from(discordServers).where(eq(discordServers.id, reported.id));
+    expect(rep!.rank_explain!.trust).toBe(0.8);
+    expect(stale.id).toBeGreaterThan(0);
+
+    // Nothing changed since: nothing is written again.
+    expect((await recomputeRanks(t.db, NOW)).updated).toBe(0);
+  });
+
+  it('gives premium, sponsored and hand-ordered listings no edge', async () => {
+    const plain = await listing('Plain');
+    const paid = await listing('Paid', { is_premium: true, is_sponsored: true, sort_order: 999 });
+    await recomputeRanks(t.db, NOW);
+    const rows = await t.db.select().from(discordServers);
+    const score = (id: number) => rows.find((r) => r.id === id)!.rank_score;
+    expect(score(paid.id)).toBeGreaterThan(0);
+    expect(score(paid.id)).toBe(score(plain.id));
+  });
+
+  it('more people online never lowers a listing below a less active twin', async () => {
+    const quiet = await listing('Quiet', { active_users: 100 });
+    const busy = await listing('Busy', { active_users: 2_000 });
+    await recomputeRanks(t.db, NOW);
+    const rows = await t.db.select().from(discordServers);
+    expect(rows.find((r) => r.id === busy.id)!.rank_score).toBeGreaterThan(
+      rows.find((r) => r.id === quiet.id)!.rank_score,
+    );
+  });
+});
+
+describe('evaluateAnomalies', () => {
+  it('opens one flag per listing and rule, takes growth credit away, and only confirmed flags are public', async () => {
+    const spiky = await listing('Spiky', { members: 50_000, active_users: 600 });
+    await t.db.insert(serverSnapshots).values([
+      { server_id: spiky.id, checked_at: hoursAgo(50), outcome: 'ok', member_count: 19_900, online_count: 590 },
+      { server_id: spiky.id, checked_at: hoursAgo(26), outcome: 'ok', member_count: 20_000, online_count: 588 },
+      { server_id: spiky.id, checked_at: hoursAgo(2), outcome: 'ok', member_count: 50_000, online_count: 600 },
+    ]);
+    await listing('Healthy');
+
+    const first = await rankAfterRefresh(t.db, NOW);
+    expect(first.anomalies).toMatchObject({ evaluated: 2, opened: 1 });
+    const queue = await listFlagQueue(t.db);
+    expect(queue).toHaveLength(1);
+    expect(queue[0]).toMatchObject({ server_id: spiky.id, rule: 'spike_no_presence', name: 'Spiky' });
+    expect(queue[0]!.detail).toContain('Members rose by 30,000');
+    const [scored] = await t.db.select().from(discordServers).where(eq(discordServers.id, spiky.id));
+    expect(scored!.rank_explain).toMatchObject({ growth: 0, trust: 0.7 });
+
+    // A second pass with newer checks finds it again but opens nothing new.
+    await t.db
+      .update(discordServers)
+      .set({ last_checked_at: hoursAgo(1) })
+      .where(eq(discordServers.id, spiky.id));
+    expect((await evaluateAnomalies(t.db, new Date(NOW.getTime() + 60_000))).opened).toBe(0);
+    expect(await t.db.select().from(serverFlags)).toHaveLength(1);
+
+    expect((await confirmedFlags(t.db)).size).toBe(0);
+    const reviewed = await reviewFlag(t.db, queue[0]!.id, 'confirmed', 'mod@example.com', NOW);
+    expect(reviewed).toMatchObject({ verdict: 'confirmed', reviewed_by: 'mod@example.com', closed_at: null });
+    expect(await listFlagQueue(t.db)).toHaveLength(0);
+    expect((await confirmedFlags(t.db)).get(spiky.id)).toEqual([
+      expect.objectContaining({ rule: 'spike_no_presence', detail: queue[0]!.detail }),
+    ]);
+    // A flag already reviewed cannot be reviewed again.
+    expect(await reviewFlag(t.db, queue[0]!.id, 'dismissed', 'other@example.com', NOW)).toBeNull();
+  });
+
+  it('a dismissed rule does not reopen on the same listing within 30 days', async () => {
+    const spiky = await listing('Spiky', { members: 50_000, active_users: 600 });
+    await t.db.insert(serverSnapshots).values([
+      { server_id: spiky.id, checked_at: hoursAgo(26), outcome: 'ok', member_count: 20_000, online_count: 588 },
+      { server_id: spiky.id, checked_at: hoursAgo(2), outcome: 'ok', member_count: 50_000, online_count: 600 },
+    ]);
+    await evaluateAnomalies(t.db, NOW);
+    const [flag] = await listFlagQueue(t.db);
+    await reviewFlag(t.db, flag!.id, 'dismissed', 'mod@example.com', NOW);
+    await t.db
+      .update(discordServers)
+      .set({ last_checked_at: hoursAgo(1) })
+      .where(eq(discordServers.id, spiky.id));
+    expect((await evaluateAnomalies(t.db, new Date(NOW.getTime() + 60_000))).opened).toBe(0);
+    expect(await listFlagQueue(t.db)).toHaveLength(0);
+  });
+});
