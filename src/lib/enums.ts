@@ -7,19 +7,44 @@ export const SUBMISSION_REVIEW_STATUSES = SUBMISSION_STATUSES.filter(
   (s): s is Exclude<SubmissionStatus, 'approved'> => s !== 'approved',
 ) as [Exclude<SubmissionStatus, 'approved'>, ...Exclude<SubmissionStatus, 'approved'>[]];
 
+/**
+ * Why a visitor reports a server. The general reasons apply to every listing; a reason with
+ * `categories` (#15's niche ones: design note B5) is offered only on the listings of those
+ * categories, by display name (reportReasonsFor).
+ */
 export const REPORT_REASONS = [
   { value: 'inappropriate_content', label: 'Inappropriate content' },
   { value: 'spam', label: 'Spam or scam' },
   { value: 'broken_link', label: 'Broken invite link' },
   { value: 'misleading_info', label: 'Misleading information' },
   { value: 'inactive_server', label: 'Inactive server' },
+  {
+    value: 'scam_pump_and_dump',
+    label: 'Scam or pump-and-dump',
+    categories: ['Crypto', 'Trading', 'Investing'],
+  },
+  {
+    value: 'impersonation',
+    label: 'Impersonates staff, a project or an exchange',
+    categories: ['Crypto', 'Trading', 'Investing', 'Sports Betting'],
+  },
+  {
+    value: 'paid_signals_undisclosed',
+    label: 'Paid signals or picks without disclosure',
+    categories: ['Crypto', 'Trading', 'Investing', 'Sports Betting'],
+  },
+  { value: 'underage_gambling', label: 'Underage gambling', categories: ['Sports Betting'] },
   { value: 'other', label: 'Other' },
-] as const;
+] as const satisfies readonly { value: string; label: string; categories?: readonly string[] }[];
 export const REPORT_REASON_VALUES = REPORT_REASONS.map((r) => r.value) as [
   (typeof REPORT_REASONS)[number]['value'],
   ...(typeof REPORT_REASONS)[number]['value'][],
 ];
 export type ReportReason = (typeof REPORT_REASONS)[number]['value'];
+
+/** The report reasons offered on a listing of `category` (display name): the general ones and its niche's. */
+export const reportReasonsFor = (category: string) =>
+  REPORT_REASONS.filter((r) => !('categories' in r) || (r.categories as readonly string[]).includes(category));
 
 export const REPORT_STATUSES = ['open', 'resolved', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
