@@ -194,12 +194,6 @@ export function confirmedFlagsOf(db: Db, serverId: number): Promise<PublicFlag[]
     .orderBy(desc(serverFlags.opened_at));
 }
 
-/** A scheduled job's state row (last run, budget window, breaker), or null before its first run. */
-export async function readJobState(db: Db, name: string): Promise<typeof jobState.$inferSelect | null> {
-  const [row] = await db.select().from(jobState).where(eq(jobState.name, name));
-  return row ?? null;
-}
-
 /** Records a job's run (time and summary) in its state row, creating the row the first time. */
 export async function recordJobRun(db: Db, name: string, at: Date, summary: Record<string, unknown>): Promise<void> {
   await db

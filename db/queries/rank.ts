@@ -3,7 +3,8 @@ import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
 import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/freshness/anomalies';
 import { growthFraction, RANK, rankScore } from '../../src/lib/freshness/rank';
 import type { Db } from '../client';
-import { closeQuietFlags, openFlags, readJobState, recordJobRun } from './flags';
+import { closeQuietFlags, openFlags, recordJobRun } from './flags';
+import { getJobState } from './freshness';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -182,7 +183,7 @@ export interface AnomalyRun {
  */
 export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> {
   const client = rawClient(db);
-  const previous = await readJobState(db, ANOMALY_JOB);
+  const previous = await getJobState(db, ANOMALY_JOB);
   const since = previous?.last_run_at ?? '';
   const historySince = daysBefore(now, ANOMALY.unknownWindowDays);
   const [checkedRows, listingRows] = await client.batch(

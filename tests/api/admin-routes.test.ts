@@ -23,6 +23,10 @@ const MODERATOR_ROUTES = new Set([
   'PATCH /api/admin/servers/:id/visibility',
   'GET /api/admin/reports',
   'PATCH /api/admin/reports/:id',
+  'GET /api/admin/freshness',
+  'GET /api/admin/freshness/servers',
+  'PATCH /api/admin/freshness/flags/:id',
+  'POST /api/admin/freshness/servers/:id/refresh',
 ]);
 
 /** Every concrete (non-middleware) route of the real app under /api/admin, except sign-in. */

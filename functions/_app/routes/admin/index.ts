@@ -6,6 +6,7 @@ import { buildRoutes } from './build';
 import { contactRoutes } from './contact';
 import { contentRoutes } from './content';
 import { dashboardRoutes } from './dashboard';
+import { freshnessRoutes } from './freshness';
 import { newsletterRoutes } from './newsletter';
 import { reportRoutes } from './reports';
 import { serverRoutes } from './servers';
@@ -23,6 +24,7 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/submissions', submissionRoutes)
   .route('/servers', serverRoutes)
   .route('/reports', reportRoutes)
+  .route('/freshness', freshnessRoutes)
   .route('/content', contentRoutes)
   .route('/newsletter', newsletterRoutes)
   .route('/contact', contactRoutes)

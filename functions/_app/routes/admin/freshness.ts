@@ -1,0 +1,84 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { countFlagQueue, getFlag, listFlagQueue, reviewFlag } from '../../../../db/queries/flags';
+import { getJobState, type JobState } from '../../../../db/queries/freshness';
+import { countByInviteStatus, listByInviteStatus } from '../../../../db/queries/invite-states';
+import { ANOMALY_JOB } from '../../../../db/queries/rank';
+import { getServerById } from '../../../../db/queries/servers';
+import { BUDGET } from '../../../../src/lib/freshness/budget';
+import { flagReviewSchema, inviteStateQuerySchema } from '../../../../src/lib/schemas/freshness';
+import { ApiError } from '../../lib/errors';
+import { validationHook } from '../../lib/validate';
+import { type AdminEnv, requireRole } from '../../middleware/auth';
+import { audit, found, idParam, requestRebuild } from './shared';
+
+/** The refresh job's row of job_state. */
+const REFRESH_JOB = 'refresh';
+
+/** What the console shows of the refresh job at `now`: last run, the budget window's use, the breaker. */
+function refreshStatus(state: JobState | null, now: number, perWindow: number, enabled: boolean) {
+  const windowOpen = state?.window_start ? Date.parse(state.window_start) + BUDGET.windowMs > now : false;
+  const blocked = state?.blocked_until && Date.parse(state.blocked_until) > now ? state.blocked_until : null;
+  const leased = state?.lease_until && Date.parse(state.lease_until) > now ? state.lease_until : null;
+  return {
+    enabled,
+    lastRunAt: state?.last_run_at ?? null,
+    lastRunSummary: state?.last_run_summary ?? null,
+    running: leased !== null,
+    windowStart: windowOpen ? state!.window_start : null,
+    lookupsInWindow: windowOpen ? state!.window_count : 0,
+    perWindow,
+    blockedUntil: blocked,
+    blockReason: blocked ? (state?.block_reason ?? null) : null,
+  };
+}
+
+/**
+ * The console's Freshness screen: the refresh job's status, listings by invite state, the
+ * anomaly queue a moderator confirms or dismisses (audited; only confirmed flags are public),
+ * and a refresh of one listing now. Moderators and admins.
+ */
+export const freshnessRoutes = new Hono<AdminEnv>()
+  .use(requireRole('moderator'))
+  .get('/', async (c) => {
+    const { db, env, now } = c.get('deps');
+    const at = now?.() ?? Date.now();
+    const [refresh, anomalies, statuses, queue, queueTotal] = await Promise.all([
+      getJobState(db, REFRESH_JOB),
+      getJobState(db, ANOMALY_JOB),
+      countByInviteStatus(db),
+      listFlagQueue(db),
+      countFlagQueue(db),
+    ]);
+    return c.json({
+      refresh: refreshStatus(refresh, at, env.REFRESH_PER_10MIN, env.REFRESH_ENABLED),
+      anomalies: { lastRunAt: anomalies?.last_run_at ?? null, lastRunSummary: anomalies?.last_run_summary ?? null },
+      statuses,
+      queue,
+      queueTotal,
+    });
+  })
+  .get('/servers', zValidator('query', inviteStateQuerySchema, validationHook), async (c) => {
+    const { status, page, per_page: perPage } = c.req.valid('query');
+    const { servers, total } = await listByInviteStatus(c.get('deps').db, { status, page, perPage });
+    return c.json({ servers, total, page, perPage });
+  })
+  .patch('/flags/:id', idParam, zValidator('json', flagReviewSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { verdict } = c.req.valid('json');
+    const { db, now } = c.get('deps');
+    const operator = c.get('operator');
+    const existing = found(await getFlag(db, id), 'flag', id);
+    const flag = await reviewFlag(db, id, verdict, operator.email, new Date(now?.() ?? Date.now()));
+    if (!flag) throw new ApiError(409, 'already_reviewed', `Flag ${id} was already ${existing.verdict ?? 'closed'}`);
+    await audit(c, verdict === 'confirmed' ? 'confirm' : 'dismiss', 'flag', id, {
+      server_id: flag.server_id,
+      rule: flag.rule,
+    });
+    // A confirmed flag appears on the listing's page.
+    if (verdict === 'confirmed') {
+      const server = await getServerById(db, flag.server_id);
+      requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`);
+    }
+    return c.json({ flag });
+  });

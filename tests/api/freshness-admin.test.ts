@@ -1,0 +1,157 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFlagQueue } from '../../db/queries/flags';
+import { auditLog, discordServers, jobState, type NewServerRow, serverFlags } from '../../db/schema';
+import { createAdminHarness, type Session } from '../helpers/admin';
+
+let h: Awaited<ReturnType<typeof createAdminHarness>>;
+let moderator: Session;
+const NOW = Date.parse('2026-11-23T12:00:00.000Z');
+
+beforeAll(async () => {
+  h = await createAdminHarness({ deps: { now: () => NOW } });
+  moderator = await h.signIn('moderator');
+});
+afterAll(() => h.cleanup());
+
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+async function listing(change: Partial<NewServerRow> = {}) {
+  const name = `Freshness ${unique()}`;
+  const [row] = await h.db
+    .insert(discordServers)
+    .values({
+      name,
+      slug: name.toLowerCase().replace(/\W+/g, '-'),
+      category: 'Crypto',
+      members: 50_000,
+      active_users: 600,
+      ...change,
+    })
+    .returning();
+  return row!;
+}
+
+async function flagged(rule = 'spike_no_presence') {
+  const server = await listing({ invite_status: 'ok' });
+  const [flag] = await h.db
+    .insert(serverFlags)
+    .values({ server_id: server.id, rule, detail: 'Members rose by 30,000 (+150 %) in 24 hours.' })
+    .returning();
+  return { server, flag: flag! };
+}
+
+describe('GET /api/admin/freshness', () => {
+  it('shows the refresh job (last run, lookups in the current window, blocked until and why), states and the queue', async () => {
+    await h.db
+      .insert(jobState)
+      .values({
+        name: 'refresh',
+        last_run_at: new Date(NOW - 5 * 60_000).toISOString(),
+        last_run_summary: { checked: 12, ok: 11, unknown: 1 },
+        window_start: new Date(NOW - 3 * 60_000).toISOString(),
+        window_count: 42,
+        blocked_until: new Date(NOW + 3_600_000).toISOString(),
+        block_reason: '429 from Discord (global)',
+      })
+      .onConflictDoNothing();
+    await listing({ invite_status: 'dead', last_checked_at: new Date(NOW - 3_600_000).toISOString() });
+    const { server, flag } = await flagged();
+
+    const res = await h.call(moderator, 'GET', '/api/admin/freshness');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('no-store');
+    const body = (await res.json()) as {
+      refresh: Record<string, unknown>;
+      statuses: Record<string, number>;
+      queue: { id: number; server_id: number; name: string; detail: string }[];
+      queueTotal: number;
+    };
+    expect(body.refresh).toMatchObject({
+      lastRunAt: new Date(NOW - 5 * 60_000).toISOString(),
+      lastRunSummary: { checked: 12 },
+      lookupsInWindow: 42,
+      perWindow: 160,
+      blockedUntil: new Date(NOW + 3_600_000).toISOString(),
+      blockReason: '429 from Discord (global)',
+    });
+    expect(body.statuses.dead).toBeGreaterThanOrEqual(1);
+    expect(body.statuses.ok).toBeGreaterThanOrEqual(1);
+    expect(body.queue.find((q) => q.id === flag.id)).toMatchObject({ server_id: server.id, name: server.name });
+    expect(body.queueTotal).toBeGreaterThanOrEqual(1);
+  });
+
+  it('lists the listings whose invite is not ok, one state at a time', async () => {
+    const dead = await listing({ invite_status: 'dead', last_checked_at: new Date(NOW - 7_200_000).toISOString() });
+    const ok = await listing({ invite_status: 'ok' });
+    const any = (await (await h.call(moderator, 'GET', '/api/admin/freshness/servers?per_page=200')).json()) as {
+      servers: { id: number }[];
+    };
+    expect(any.servers.map((s) => s.id)).toContain(dead.id);
+    expect(any.servers.map((s) => s.id)).not.toContain(ok.id);
+    const okOnly = (await (
+      await h.call(moderator, 'GET', '/api/admin/freshness/servers?status=ok&per_page=200')
+    ).json()) as {
+      servers: { id: number; invite_status: string }[];
+    };
+    expect(okOnly.servers.every((s) => s.invite_status === 'ok')).toBe(true);
+    expect((await h.call(moderator, 'GET', '/api/admin/freshness/servers?status=gone')).status).toBe(400);
+  });
+});
+
+describe('PATCH /api/admin/freshness/flags/:id', () => {
+  it('a moderator confirms a flag: it leaves the queue, is audited, and the site rebuilds to show it', async () => {
+    const { server, flag } = await flagged();
+    const res = await h.call(moderator, 'PATCH', `/api/admin/freshness/flags/${flag.id}`, { verdict: 'confirmed' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { flag: { verdict: string } }).flag.verdict).toBe('confirmed');
+    expect((await listFlagQueue(h.db)).map((f) => f.id)).not.toContain(flag.id);
+    const [entry] = await h.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entity_id, String(flag.id)));
+    expect(entry).toMatchObject({ action: 'confirm', entity: 'flag' });
+    expect(entry!.details).toMatchObject({ server_id: server.id, rule: 'spike_no_presence' });
+    expect(h.rebuild.reasons.at(-1)).toContain(server.slug);
+  });
+
+  it('an admin dismisses a flag: closed, audited, no rebuild; reviewing it again is 409', async () => {
+    const admin = await h.signIn('admin');
+    const { flag } = await flagged('low_presence');
+    const rebuilds = h.rebuild.reasons.length;
+    const res = await h.call(admin, 'PATCH', `/api/admin/freshness/flags/${flag.id}`, { verdict: 'dismissed' });
+    expect(res.status).toBe(200);
+    const [row] = await h.db.select().from(serverFlags).where(eq(serverFlags.id, flag.id));
+    expect(row).toMatchObject({ verdict: 'dismissed', closed_at: new Date(NOW).toISOString() });
+    expect(row!.reviewed_by).toMatch(/^admin-/);
+    const [entry] = await h.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entity_id, String(flag.id)));
+    expect(entry).toMatchObject({ action: 'dismiss', entity: 'flag' });
+    expect(h.rebuild.reasons.length).toBe(rebuilds);
+
+    const again = await h.call(admin, 'PATCH', `/api/admin/freshness/flags/${flag.id}`, { verdict: 'confirmed' });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a verdict it does not know (400) and a flag that does not exist (404)', async () => {
+    const { flag } = await flagged();
+    expect(
+      (await h.call(moderator, 'PATCH', `/api/admin/freshness/flags/${flag.id}`, { verdict: 'maybe' })).status,
+    ).toBe(400);
+    expect(
+      (await h.call(moderator, 'PATCH', '/api/admin/freshness/flags/999999', { verdict: 'confirmed' })).status,
+    ).toBe(404);
+  });
+
+  it('without a session every Freshness route answers 401 and changes nothing', async () => {
+    const { flag } = await flagged();
+    expect((await h.call(null, 'GET', '/api/admin/freshness')).status).toBe(401);
+    expect(
+      (await h.call(null, 'PATCH', `/api/admin/freshness/flags/${flag.id}`, { verdict: 'confirmed' })).status,
+    ).toBe(401);
+    const [row] = await h.db.select().from(serverFlags).where(eq(serverFlags.id, flag.id));
+    expect(row!.verdict).toBeNull();
+  });
+});
