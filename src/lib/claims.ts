@@ -43,14 +43,22 @@ export const CLAIMS = {
   /** Counts come from the submission (or an operator's edit); nothing refreshes them on a schedule. */
   counts:
     'Member and online counts are the figures the owner submitted, checked by a moderator at review. Nothing refreshes them automatically yet.',
-  /** Public lists sort by members, descending. */
-  ranking: 'Lists are ranked by member count.',
+  /**
+   * Public lists sort by members unless a visitor picks another order; the rank score behind Most
+   * Active reads checked signals only (src/lib/freshness/rank.ts), never a paid placement.
+   */
+  ranking:
+    'Lists show the most members first unless you pick another order: Most Active (a score from checked signals only), Newest or Growing. Paid placement never changes a rank: Premium and Sponsored servers are placed ahead of others only in the labelled Premium Picks.',
+  /** A checked listing's counts are Discord's answer to its invite (applyCheck writes them). */
+  countsFromDiscord: 'Counts are approximate, from Discord.',
+  /** A listing no check has answered for yet keeps what its owner gave. */
+  notYetChecked: 'Counts as the owner gave them: not yet checked with Discord.',
   /** What the premium flag changes on the site. */
   premium:
     'Premium servers get a Premium badge, a Join Premium button that opens their invite directly, and a turn in Premium Picks on the home page (six at a time, in our curated order).',
   /** What the sponsored flag changes, and what it does not. */
   sponsored:
-    'Sponsored servers get a Sponsored badge and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists, which stay ranked by member count.',
+    'Sponsored servers get a Sponsored badge and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists: a paid placement never changes a rank.',
   /** There is no checkout; the flags are set by operators only. */
   noSales:
     'Nothing is sold on this site: there is no checkout and no payment, so there is nothing to refund. Premium and Sponsored placements are agreed with us by message and switched on by an operator.',

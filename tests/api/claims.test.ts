@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getNewsletterStats, subscribeEmail } from '../../db/queries/newsletter';
+import { recomputeRanks } from '../../db/queries/rank';
+import { getServerById } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import * as schema from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
@@ -9,6 +11,9 @@ import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
 import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
 import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
+import type { InviteSnapshot } from '../../src/lib/freshness/classify';
+import { applyCheck } from '../../src/lib/freshness/state';
+import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { postJson, seedServer, validSubmission } from './api-harness';
@@ -56,6 +61,26 @@ async function search(app: NonNullable<typeof h>['app'], term: string) {
   const res = await app.request(`/api/servers?search=${encodeURIComponent(term)}`);
   return ((await res.json()) as { servers: { name: string; members: number }[] }).servers;
 }
+
+/** An invite as Discord's answer gives it (classify.ts), with `over` on top. */
+const discordInvite = (over: Partial<InviteSnapshot>): InviteSnapshot => ({
+  code: 'counted',
+  guildId: '81384788765712384',
+  name: 'Counted',
+  icon: null,
+  banner: null,
+  splash: null,
+  description: null,
+  features: [],
+  vanityUrlCode: null,
+  verificationLevel: null,
+  nsfwLevel: null,
+  boostCount: null,
+  memberCount: null,
+  onlineCount: null,
+  expiresAt: null,
+  ...over,
+});
 
 /** The behaviour behind each claim: one check per key of CLAIMS. */
 const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void> | void }> = {
@@ -142,7 +167,8 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   ranking: {
-    behaviour: 'the public listing sorts by members, descending, whatever the placement or curated order',
+    behaviour:
+      'the public listing sorts by members by default, offers Most Active, Newest and Growing, and gives a premium or sponsored listing the same rank score as its unpaid twin',
     check: async () => {
       h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
       await seedServer(h.db, { name: 'Rank Small Sponsored', members: 10, is_sponsored: true, sort_order: 99 });
@@ -153,6 +179,52 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
         'Rank Mid Premium',
         'Rank Small Sponsored',
       ]);
+      expect(DEFAULT_SORT).toBe('members');
+      expect(MENU_SORTS.map((s) => SORT_LABELS[s])).toEqual(['Most Members', 'Most Active', 'Newest', 'Growing']);
+      // Twins but for the paid flags: the rank score (Most Active) is the same.
+      const twin = {
+        members: 800,
+        active_users: 200,
+        invite_status: 'ok' as const,
+        last_ok_at: new Date().toISOString(),
+      };
+      const plain = await seedServer(h.db, { name: 'Twin Plain', ...twin });
+      const paid = await seedServer(h.db, { name: 'Twin Paid', ...twin, is_premium: true, is_sponsored: true });
+      await recomputeRanks(h.db, new Date());
+      const score = async (id: number) => (await getServerById(h!.db, id))?.rank_score;
+      expect(await score(paid.id)).toBe(await score(plain.id));
+      expect(await score(plain.id)).toBeGreaterThan(0);
+    },
+  },
+  countsFromDiscord: {
+    behaviour:
+      "a check's answer from Discord becomes the listing's member and online counts, stamped with the check's time",
+    check: () => {
+      const now = Date.parse('2030-01-01T00:00:00.000Z');
+      const { update } = applyCheck(
+        {
+          guild_id: '81384788765712384',
+          guild_icon: null,
+          invite_status: 'ok',
+          members: 10,
+          active_users: 1,
+          last_ok_at: null,
+          fail_streak: 0,
+          first_fail_at: null,
+          transient_streak: 0,
+        },
+        { kind: 'ok', invite: discordInvite({ memberCount: 4321, onlineCount: 765 }), rateLimit: null },
+        now,
+      );
+      expect(update).toMatchObject({ members: 4321, active_users: 765, last_checked_at: new Date(now).toISOString() });
+    },
+  },
+  notYetChecked: {
+    behaviour: 'a new listing has no check yet (unchecked, no last_checked_at) and keeps the counts it was given',
+    check: async () => {
+      tdb = await createTestDb();
+      const s = await seedServer(tdb.db, { members: 321, active_users: 12 });
+      expect(s).toMatchObject({ invite_status: 'unchecked', last_checked_at: null, members: 321, active_users: 12 });
     },
   },
   premium: {
@@ -281,7 +353,8 @@ describe('the site claims only what the product does', () => {
     const retired = [
       /10,000\+|10000\+/,
       /24\s*[-–]\s*48|48\s*[-–]\s*72/,
-      /money-back|refund guarantee|30-day/i,
+      // A 30-day refund promise (the listing's 30-day member growth is a fact, not this claim).
+      /money-back|refund guarantee|30-day (?:money|refund|guarantee|trial)/i,
       /every 24 hours|within 24 hours|watch your inbox/i,
       /guildrank\.example|support@example/i,
       /appear at the top/i,
