@@ -5,6 +5,7 @@ import { BuildStatusBar } from './BuildStatusBar';
 import { ContactInbox } from './ContactInbox';
 import { ContentEditor } from './ContentEditor';
 import { DashboardScreen } from './DashboardScreen';
+import { FreshnessScreen } from './FreshnessScreen';
 import { NewsletterScreen } from './NewsletterScreen';
 import { ReportsScreen } from './ReportsScreen';
 import { ServersScreen } from './ServersScreen';
@@ -18,6 +19,7 @@ const SCREENS = [
   { id: 'submissions', label: 'Submissions', admin: false },
   { id: 'servers', label: 'Servers', admin: false },
   { id: 'reports', label: 'Reports', admin: false },
+  { id: 'freshness', label: 'Freshness', admin: false },
   { id: 'content', label: 'Content', admin: true },
   { id: 'newsletter', label: 'Newsletter', admin: true },
   { id: 'contact', label: 'Contact inbox', admin: true },
@@ -116,6 +118,7 @@ export default function AdminApp() {
         {current.id === 'submissions' && <SubmissionsScreen />}
         {current.id === 'servers' && <ServersScreen isAdmin={operator.role === 'admin'} />}
         {current.id === 'reports' && <ReportsScreen />}
+        {current.id === 'freshness' && <FreshnessScreen />}
         {current.id === 'content' && <ContentEditor />}
         {current.id === 'newsletter' && <NewsletterScreen />}
         {current.id === 'contact' && <ContactInbox />}

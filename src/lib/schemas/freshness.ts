@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FLAG_VERDICTS, INVITE_STATUSES } from '../enums';
+import { pageQuerySchema } from './admin';
 
 /** A moderator's verdict on an anomaly flag (the console's Freshness screen). */
 export const flagReviewSchema = z.object({
@@ -8,9 +9,10 @@ export const flagReviewSchema = z.object({
 });
 export type FlagReview = z.infer<typeof flagReviewSchema>;
 
-/** The Freshness screen's listings by invite state: one status (any not ok by default) and a page. */
-export const inviteStateQuerySchema = z.object({
-  status: z.enum(INVITE_STATUSES).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(200).default(25),
+/** The Freshness screen's listings by invite state: one state ('' or none: any but ok) and a page. */
+export const inviteStateQuerySchema = pageQuerySchema.extend({
+  status: z
+    .enum(INVITE_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
 });
