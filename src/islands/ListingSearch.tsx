@@ -1,8 +1,9 @@
-import { type ReactNode, type SubmitEvent, useRef, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { fetchServers } from '~/lib/api-client';
 import { getCategoryByName } from '~/lib/categories';
+import type { SortOrder } from '~/lib/enums';
 import { countOf } from '~/lib/format';
-import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
+import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, toCard } from './card-data';
 import { ServerCard } from './ServerCard';
 
@@ -15,54 +16,120 @@ interface Props {
   children?: ReactNode;
 }
 
+/** What the toolbar asks for: a search term ('' for none) and an order. */
+interface Ask {
+  term: string;
+  sort: SortOrder;
+}
+
 type State =
   | { kind: 'idle' }
-  | { kind: 'loading'; term: string }
-  | { kind: 'done'; term: string; servers: CardServer[]; total: number }
-  | { kind: 'error'; term: string; message: string };
+  | ({ kind: 'loading' } & Ask)
+  | ({ kind: 'done'; servers: CardServer[]; total: number; page: number; more: 'idle' | 'loading' | 'error' } & Ask)
+  | ({ kind: 'error'; message: string } & Ask);
+
+/** Servers per page of a search or sorted listing: a static page's 24. */
+const PER_PAGE = 24;
+
+const failure = (err: unknown) => (err instanceof Error ? err.message : 'Failed to fetch servers');
 
 /**
  * The toolbar of a listing page (search, sort) and what the listing shows: the static grid it
- * wraps, or, while a search is active, the matches of GET /api/servers in its place (never both,
- * so no server shows twice), with their count and a way back. Without JavaScript the search
- * falls back to the home search deep link.
+ * wraps (Most Members, as built), or, while a search or another order is active, the answer of
+ * GET /api/servers in its place (never both, so no server shows twice), with its count, more on
+ * request, and a way back. The order is kept in the URL (?sort=), so a sorted listing can be
+ * shared or reloaded. Without JavaScript the search falls back to the home search deep link, and
+ * the sort menu stays disabled on the built order (the page says so).
  */
 export default function ListingSearch({ category, subcategory, label, children }: Props) {
   const [state, setState] = useState<State>({ kind: 'idle' });
+  const [sort, setSort] = useState<SortOrder>(DEFAULT_SORT);
+  const [ready, setReady] = useState(false);
   const request = useRef(0);
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
   const id = 'listing-search';
   const slug = category ? getCategoryByName(category)?.slug : undefined;
 
-  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const term = String(new FormData(e.currentTarget).get('search') ?? '').trim();
-    if (!term) {
+  const fetchPage = (ask: Ask, page: number) =>
+    fetchServers({
+      sort: ask.sort,
+      page: String(page),
+      per_page: String(PER_PAGE),
+      ...(ask.term && { search: ask.term }),
+      ...(category && { category }),
+      ...(subcategory && { subcategory }),
+    });
+
+  /** Shows what `ask` asks for: the built listing for no search in the built order, else the API's first page. */
+  async function show(ask: Ask) {
+    const n = ++request.current;
+    if (!ask.term && ask.sort === DEFAULT_SORT) {
       setState({ kind: 'idle' });
       return;
     }
-    const n = ++request.current;
-    setState({ kind: 'loading', term });
+    setState({ kind: 'loading', ...ask });
     try {
-      const body = await fetchServers({
-        search: term,
-        sort: DEFAULT_SORT,
-        page: '1',
-        per_page: '24',
-        ...(category && { category }),
-        ...(subcategory && { subcategory }),
-      });
-      if (n === request.current) setState({ kind: 'done', term, servers: body.servers.map(toCard), total: body.total });
-    } catch (err) {
+      const body = await fetchPage(ask, 1);
       if (n === request.current)
-        setState({ kind: 'error', term, message: err instanceof Error ? err.message : 'Failed to fetch servers' });
+        setState({ kind: 'done', ...ask, servers: body.servers.map(toCard), total: body.total, page: 1, more: 'idle' });
+    } catch (err) {
+      if (n === request.current) setState({ kind: 'error', ...ask, message: failure(err) });
     }
+  }
+
+  /** Appends the next page of the answer shown. */
+  async function showMore() {
+    if (state.kind !== 'done') return;
+    const n = request.current;
+    const shown = state;
+    setState({ ...shown, more: 'loading' });
+    try {
+      const body = await fetchPage(shown, shown.page + 1);
+      if (n !== request.current) return;
+      const seen = new Set(shown.servers.map((s) => s.id));
+      const next = body.servers.map(toCard).filter((s) => !seen.has(s.id));
+      setState({
+        ...shown,
+        servers: [...shown.servers, ...next],
+        total: body.total,
+        page: shown.page + 1,
+        more: 'idle',
+      });
+    } catch {
+      if (n === request.current) setState({ ...shown, more: 'error' });
+    }
+  }
+
+  const term = state.kind === 'idle' ? '' : state.term;
+
+  // A shared or reloaded URL's order (?sort=newest); the controls come alive with the script.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration
+  useEffect(() => {
+    setReady(true);
+    const wanted = MENU_SORTS.find((s) => s === new URLSearchParams(location.search).get('sort'));
+    if (wanted && wanted !== DEFAULT_SORT) {
+      setSort(wanted);
+      void show({ term: '', sort: wanted });
+    }
+  }, []);
+
+  function onSort(next: SortOrder) {
+    setSort(next);
+    const url = new URL(location.href);
+    if (next === DEFAULT_SORT) url.searchParams.delete('sort');
+    else url.searchParams.set('sort', next);
+    history.replaceState(null, '', url);
+    void show({ term, sort: next });
+  }
+
+  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort });
   }
 
   const input = useRef<HTMLInputElement>(null);
   const clear = () => {
-    ++request.current;
-    setState({ kind: 'idle' });
+    void show({ term: '', sort });
     if (input.current) {
       input.current.value = '';
       input.current.focus();
@@ -73,6 +140,7 @@ export default function ListingSearch({ category, subcategory, label, children }
       Clear search
     </button>
   );
+  const order = sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`;
 
   return (
     <>
@@ -96,31 +164,64 @@ export default function ListingSearch({ category, subcategory, label, children }
         </form>
         <label className="sort">
           <span>Sort by</span>
-          <select name="sort" aria-label="Sort servers" defaultValue={DEFAULT_SORT}>
-            <option value={DEFAULT_SORT}>{SORT_LABELS[DEFAULT_SORT]}</option>
+          <select
+            name="sort"
+            aria-label="Sort servers"
+            value={sort}
+            disabled={!ready}
+            onChange={(e) => onSort(e.currentTarget.value as SortOrder)}
+          >
+            {MENU_SORTS.map((key) => (
+              <option key={key} value={key}>
+                {SORT_LABELS[key]}
+              </option>
+            ))}
           </select>
         </label>
       </div>
+      <noscript>
+        <p className="filter-note">
+          Sorting needs JavaScript: this list shows the servers with the most members first.
+        </p>
+      </noscript>
       <div className="search-results" aria-live="polite">
-        {state.kind === 'loading' ? <p className="count">Searching for “{state.term}”…</p> : null}
+        {state.kind === 'loading' ? (
+          <p className="count">
+            {state.term ? `Searching for “${state.term}”…` : `Sorting by ${SORT_LABELS[state.sort]}…`}
+          </p>
+        ) : null}
         {state.kind === 'error' ? (
           <div className="state state-error" role="alert">
             <h3>Error loading servers</h3>
             <p>{state.message}</p>
-            <p>Please try again, or clear the search to see every {label} server.</p>
-            {clearButton}
+            {state.term ? (
+              <>
+                <p>Please try again, or clear the search to see every {label} server.</p>
+                {clearButton}
+              </>
+            ) : (
+              <p>Please try again, or choose {SORT_LABELS[DEFAULT_SORT]} to see the listing as built.</p>
+            )}
           </div>
         ) : null}
         {state.kind === 'done' ? (
           <>
             <p className="count">
-              {countOf(state.total, 'server')} found for “{state.term}” {clearButton}
+              {state.term ? (
+                <>
+                  {countOf(state.total, 'server')} found for “{state.term}”{order} {clearButton}
+                </>
+              ) : (
+                `${countOf(state.total, 'server')}${order}`
+              )}
             </p>
             {state.servers.length === 0 ? (
               <div className="state">
                 <h3>No servers found</h3>
                 <p>
-                  No {label} server matches “{state.term}”. Try another word, or clear the search.
+                  {state.term
+                    ? `No ${label} server matches “${state.term}”. Try another word, or clear the search.`
+                    : `No ${label} server is listed right now.`}
                 </p>
               </div>
             ) : (
@@ -130,10 +231,25 @@ export default function ListingSearch({ category, subcategory, label, children }
                 ))}
               </div>
             )}
+            {state.servers.length < state.total ? (
+              <p className="center">
+                <button
+                  type="button"
+                  className="btn btn-outline"
+                  disabled={state.more === 'loading'}
+                  onClick={() => void showMore()}
+                >
+                  {state.more === 'loading' ? 'Loading more…' : 'Show more servers'}
+                </button>
+                {state.more === 'error' ? (
+                  <span role="alert"> Could not load more servers; please try again.</span>
+                ) : null}
+              </p>
+            ) : null}
           </>
         ) : null}
       </div>
-      {/* The built listing, out of the way while a search shows its matches instead. */}
+      {/* The built listing, out of the way while a search or another order shows its answer instead. */}
       <div className="listing-static" hidden={state.kind !== 'idle'}>
         {children}
       </div>

@@ -57,6 +57,19 @@ export const CHECKED_WITHIN_MS = 24 * 60 * 60 * 1000;
 /** The oldest last_ok_at (ISO text, comparable as text) that counts as checked in the last 24 hours at `now`. */
 export const checkedSince = (now: number): string => new Date(now - CHECKED_WITHIN_MS).toISOString();
 
+/** The member ranges the home filter offers (both ends included; none: any size). */
+export const MEMBER_RANGES = [
+  { key: 'any', label: 'Any size' },
+  { key: 'small', label: 'Under 1K members', max: 999 },
+  { key: 'medium', label: '1K to 10K members', min: 1_000, max: 9_999 },
+  { key: 'large', label: '10K to 100K members', min: 10_000, max: 99_999 },
+  { key: 'huge', label: '100K+ members', min: 100_000 },
+] as const satisfies readonly { key: string; label: string; min?: number; max?: number }[];
+export type MemberRangeKey = (typeof MEMBER_RANGES)[number]['key'];
+
+/** The minimum online shares the home filter offers (0: any). */
+export const ONLINE_SHARE_CHOICES = [0, 0.05, 0.1, 0.2, 0.3] as const;
+
 /** Servers per page of GET /api/servers when the caller names no size: the home list's nine. */
 export const DEFAULT_PAGE_SIZE = LIMITS.homeList;
 
