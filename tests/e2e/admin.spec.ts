@@ -8,7 +8,7 @@ import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
-import { serverSubmissions } from '../../db/schema';
+import { serverFlags, serverSubmissions } from '../../db/schema';
 import { expect, test } from './fixtures';
 
 const PASSWORD = 'a long operator password';
@@ -285,4 +285,39 @@ test('a console list shows the answer to its latest filter when an older answer 
   await expect(page.getByRole('row', { name: new RegExp(`Fast Rejected ${tag}`) })).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(`Slow Pending ${tag}`) })).toHaveCount(0);
   await expect(page.getByLabel('Status')).toHaveValue('rejected');
+});
+
+test('the Freshness screen lists a flagged listing, and confirming the flag takes it out of the queue', async ({
+  page,
+  site,
+}) => {
+  const name = `Flagged Desk ${unique()}`;
+  const server = await createServer(site.db, {
+    name,
+    description: 'A trading room whose members jumped overnight.',
+    category: 'Trading',
+    members: 50_000,
+    active_users: 600,
+    affiliate_link: 'https://discord.gg/flagged',
+  });
+  await site.db.insert(serverFlags).values({
+    server_id: server.id,
+    rule: 'spike_no_presence',
+    detail: 'Members rose by 30,000 (+150 %) in 24 hours (20,000 → 50,000) while online people changed by +12.',
+  });
+  await signIn(page, site.db);
+  await page.goto('/admin#freshness');
+  await expect(page.getByRole('heading', { name: 'Freshness', level: 1 })).toBeVisible();
+  const queue = page.getByRole('table', { name: 'Anomaly flags waiting for review' });
+  const row = queue.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText('Member jump without online growth');
+  await expect(row).toContainText('Members rose by 30,000');
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  await row.getByRole('button', { name: /^Confirm / }).click();
+  await expect(page.getByText(`Confirmed on “${name}”`)).toBeVisible();
+  await expect(page.getByText('No flags waiting for review.')).toBeVisible();
 });

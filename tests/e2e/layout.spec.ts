@@ -170,6 +170,7 @@ for (const width of WIDTHS) {
         'Submissions',
         'Servers',
         'Reports',
+        'Freshness',
         'Content',
         'Newsletter',
         'Contact inbox',
