@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUDGET, budgetLeft, capacityLine, listingsPerDay, refreshCycleDays } from './budget';
+import { BUDGET, budgetAt, capacityLine, listingsPerDay, refreshCycleDays } from './budget';
 
 const T0 = Date.parse('2030-03-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,15 +23,12 @@ describe('refresh budget', () => {
     expect(capacityLine(160, 100_000)).toMatch(/100,000 listings checked every 4\.3 days/);
   });
 
-  it('counts within a window and opens a new one 10 minutes after the last began', () => {
-    const window = { start: iso(T0), count: 150 };
-    expect(budgetLeft(window, 160, T0 + 9 * 60_000)).toEqual({ ...window, left: 10 });
-    expect(budgetLeft({ start: iso(T0), count: 170 }, 160, T0 + 60_000).left).toBe(0);
-    expect(budgetLeft(window, 160, T0 + BUDGET.windowMs)).toEqual({
-      start: iso(T0 + BUDGET.windowMs),
-      count: 0,
-      left: 160,
-    });
-    expect(budgetLeft({ start: '', count: 0 }, 160, T0)).toEqual({ start: iso(T0), count: 0, left: 160 });
+  it('counts within a window, which closes 10 minutes after its last lookup', () => {
+    const window = { lastLookupAt: iso(T0), count: 150 };
+    expect(budgetAt(window, 160, T0 + 9 * 60_000)).toEqual({ opensNew: false, left: 10 });
+    expect(budgetAt({ lastLookupAt: iso(T0), count: 170 }, 160, T0 + 60_000).left).toBe(0);
+    expect(budgetAt(window, 160, T0 + BUDGET.windowMs - 1)).toEqual({ opensNew: false, left: 10 });
+    expect(budgetAt(window, 160, T0 + BUDGET.windowMs)).toEqual({ opensNew: true, left: 160 });
+    expect(budgetAt({ lastLookupAt: '', count: 0 }, 160, T0)).toEqual({ opensNew: true, left: 160 });
   });
 });

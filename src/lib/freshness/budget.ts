@@ -42,13 +42,19 @@ export function capacityLine(perTenMinutes: number, listings: number): string {
   return `budget ${perTenMinutes} per 10 min = ${n(perDay)} lookups a day: ${cover}`;
 }
 
-/** Where the budget window stands at `now`: a new window once 10 minutes have passed since it began. */
-export function budgetLeft(
-  window: { start: string; count: number },
+/**
+ * Where the budget stands at `now`. A window stays open while lookups go on and closes 10 minutes
+ * after its last one; a closed window gives way to a new one. So two windows' lookups are always
+ * 10 minutes or more apart, and no span of 10 minutes, wherever it starts, holds more than one
+ * window's `perWindow` lookups (a fixed grid of windows would let up to twice that through
+ * around a boundary). `lastLookupAt` is '' before the first lookup.
+ */
+export function budgetAt(
+  window: { lastLookupAt: string; count: number },
   perWindow: number,
   now: number,
-): { start: string; count: number; left: number } {
-  const started = window.start === '' ? Number.NEGATIVE_INFINITY : Date.parse(window.start);
-  if (now >= started + BUDGET.windowMs) return { start: new Date(now).toISOString(), count: 0, left: perWindow };
-  return { ...window, left: Math.max(0, perWindow - window.count) };
+): { opensNew: boolean; left: number } {
+  const last = window.lastLookupAt === '' ? Number.NEGATIVE_INFINITY : Date.parse(window.lastLookupAt);
+  if (now >= last + BUDGET.windowMs) return { opensNew: true, left: perWindow };
+  return { opensNew: false, left: Math.max(0, perWindow - window.count) };
 }

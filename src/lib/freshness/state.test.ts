@@ -48,10 +48,10 @@ const transient: InviteAnswer = { kind: 'transient', reason: 'server_error', sta
 
 /** Runs answers in order, each at its time, carrying the listing's state along. */
 function replay(start: ListingFreshness, steps: [number, InviteAnswer][]) {
-  let state = start;
+  let state: ListingFreshness & { next_check_at?: string } = start;
   return steps.map(([at, answer]) => {
     const result = applyCheck(state, answer, at, () => 0.5);
-    state = { ...state, ...result.update } as ListingFreshness;
+    state = { ...state, ...result.update };
     return { result, state };
   });
 }

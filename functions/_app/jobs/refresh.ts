@@ -1,0 +1,277 @@
+import {
+  acquireLease,
+  applyServerCheck,
+  type Breaker,
+  countDueServers,
+  type DueServer,
+  ensureJobState,
+  getDueServer,
+  getJobState,
+  guildListedElsewhere,
+  type JobState,
+  listDueServers,
+  type RunSummary,
+  recordLookup,
+  recordRun,
+  releaseLease,
+} from '../../../db/queries/freshness';
+import { budgetAt } from '../../../src/lib/freshness/budget';
+import type { InviteAnswer } from '../../../src/lib/freshness/classify';
+import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/freshness/state';
+import { discordFor } from '../clients/discord';
+import type { AppDeps } from '../context';
+
+/** The job's row in job_state. */
+export const REFRESH_JOB = 'refresh';
+
+/** How often `npm start` and the Worker's Cron Trigger ("* * * * *") run a pass. */
+export const REFRESH_EVERY_MS = 60_000;
+
+/** A pass holds the lease this long at most: 160 lookups at the client's 5 s timeout fit well within it. */
+export const LEASE_MS = 15 * 60_000;
+
+const HOUR = 3_600_000;
+
+/** The breaker after a block page or an IP ban: 1 h, then 6 h, then 24 h while they keep coming. */
+export const BLOCK_LADDER_MS = [1 * HOUR, 6 * HOUR, 24 * HOUR] as const;
+
+/** The breaker after an auth error: the token needs a person; look again in a day. */
+export const AUTH_BLOCK_MS = 24 * HOUR;
+
+/** Consecutive network or 5xx failures that end a pass: Discord or the network is down, spare the budget. */
+export const STOP_AFTER_FAILURES = 3;
+
+/** The longest wait for Discord's bucket (X-RateLimit-Remaining 0) inside a pass; longer ends the pass. */
+const MAX_BUCKET_WAIT_MS = 10_000;
+
+/** What a pass needs: the database, the settings, the Discord client (injected or from the env), the rebuild. */
+export type RefreshDeps = Pick<AppDeps, 'db' | 'env' | 'discord' | 'fetch' | 'rebuild'>;
+
+export interface RefreshOptions {
+  /** Every listing with an invite code, not only the due ones (still within the budget). */
+  all?: boolean | undefined;
+  log?: ((line: string) => void) | undefined;
+  /** In [0, 1): the jitter of the daily checks; tests pin it. */
+  random?: (() => number) | undefined;
+  /** Waits for Discord's bucket to refill; tests pass one that returns at once. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** Lookups per 10 minutes; default REFRESH_PER_10MIN. */
+  perWindow?: number | undefined;
+  /**
+   * The time each lookup is made, for the budget window: by default `now` plus the time the pass
+   * has taken so far, so a window closes 10 minutes after its real last lookup.
+   */
+  clock?: (() => number) | undefined;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+
+/** The breaker an answer trips, if any: 429 → its retry_after; block page → the ladder; auth → a day. */
+function breakerFor(answer: InviteAnswer, state: JobState, now: number): Breaker | undefined {
+  switch (answer.kind) {
+    case 'rate_limited':
+      return {
+        blockedUntil: iso(now + answer.retryAfterMs),
+        reason: `rate_limited${answer.scope ? ` (${answer.scope})` : ''}`,
+        level: state.block_level,
+      };
+    case 'blocked': {
+      const level = Math.min(state.block_level + 1, BLOCK_LADDER_MS.length);
+      const ms = Math.max(BLOCK_LADDER_MS[level - 1]!, answer.retryAfterMs ?? 0);
+      return { blockedUntil: iso(now + ms), reason: `blocked (${answer.source} ${answer.status})`, level };
+    }
+    case 'auth_error':
+      return {
+        blockedUntil: iso(now + AUTH_BLOCK_MS),
+        reason: `auth_error (${answer.status})`,
+        level: state.block_level,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Looks one listing up and writes the outcome (listing, history row, budget count, breaker) in one
+ * batch. A first check that finds a guild another listing holds is the wrong guild: one listing per guild.
+ */
+async function checkOne(
+  deps: RefreshDeps,
+  server: DueServer,
+  state: JobState,
+  opensNew: boolean,
+  now: number,
+  { random, clock }: { random: () => number; clock: () => number },
+) {
+  let answer: InviteAnswer;
+  try {
+    answer = await discordFor(deps).lookupInvite(server.invite_code, server.guild_id);
+  } catch {
+    // A stored code that is not a code: nothing was asked; retry later like a transient failure.
+    answer = { kind: 'transient', reason: 'unparseable', status: null, rateLimit: null };
+    const check = applyCheck(server, answer, now, random);
+    await applyServerCheck(deps.db, server.id, check);
+    return { answer, check, breaker: undefined, asked: false };
+  }
+  if (
+    server.guild_id === null &&
+    (answer.kind === 'ok' || answer.kind === 'paused' || answer.kind === 'expiring') &&
+    (await guildListedElsewhere(deps.db, answer.invite.guildId, server.id))
+  ) {
+    answer = {
+      kind: 'wrong_guild',
+      expectedGuildId: null,
+      guildId: answer.invite.guildId,
+      name: answer.invite.name,
+      rateLimit: answer.rateLimit,
+    };
+  }
+  const check = applyCheck(server, answer, now, random);
+  const tripped = breakerFor(answer, state, now);
+  const definitive = check.snapshot !== null;
+  const breaker = tripped ?? (definitive && state.block_level > 0 ? ({ level: 0 } as const) : undefined);
+  // Stamped when the answer came: the window then closes 10 minutes after the lookup ended.
+  const window = { at: iso(clock()), opensNew };
+  await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker });
+  return { answer, check, breaker: tripped, asked: true };
+}
+
+const alertLine = (serverId: number, alert: FreshnessAlert) =>
+  alert.kind === 'wrong_guild'
+    ? `Refresh: server ${serverId} now opens guild ${alert.guildId ?? '(none)'} instead of ${alert.expectedGuildId ?? 'its own'}: hidden; operators alerted`
+    : `Refresh: server ${serverId} is dead (${alert.failStreak} unknown-invite answers since ${alert.firstFailAt}): owner to be told`;
+
+/**
+ * One pass of the refresh job at `now`: takes the lease (or answers 'busy'), respects the breaker
+ * and the budget (never more than REFRESH_PER_10MIN lookups in one window, 429s included: a 429
+ * counts and ends the pass), looks each due listing up in turn, applies the answer
+ * (src/lib/freshness/state.ts), releases the lease, records the summary and asks for a site
+ * rebuild when a public fact changed. No lookup is lost: a listing whose lookup was transient
+ * backs off and stays due; one the budget or the breaker cut off keeps its place at the front.
+ */
+export async function run(deps: RefreshDeps, now: number, options: RefreshOptions = {}): Promise<RunSummary | 'busy'> {
+  const { all = false, random = Math.random, sleep = wait } = options;
+  const started = Date.now();
+  const clock = options.clock ?? (() => now + (Date.now() - started));
+  const log = options.log ?? (() => {});
+  const perWindow = options.perWindow ?? deps.env.REFRESH_PER_10MIN;
+  const holder = crypto.randomUUID();
+  if (!(await acquireLease(deps.db, REFRESH_JOB, holder, now, LEASE_MS))) return 'busy';
+
+  const summary: RunSummary = {
+    checked: 0,
+    ok: 0,
+    unknown: 0,
+    transient: 0,
+    skipped: 0,
+    lookups: 0,
+    blockedUntil: null,
+  };
+  const alerts: { serverId: number; kind: FreshnessAlert['kind'] }[] = [];
+  let changed = 0;
+  try {
+    const due = await countDueServers(deps.db, now, { all });
+    let state = (await getJobState(deps.db, REFRESH_JOB))!;
+    const budget = (s: JobState) =>
+      budgetAt({ lastLookupAt: s.window_start, count: s.window_count }, perWindow, clock());
+    let window = budget(state);
+    const blocked = state.blocked_until > iso(now);
+    const servers = blocked || window.left === 0 ? [] : await listDueServers(deps.db, now, { all, limit: window.left });
+    if (blocked) summary.blockedUntil = state.blocked_until;
+
+    let failures = 0;
+    let attempted = 0;
+    for (const server of servers) {
+      // Read again before each lookup: a console "refresh now" or another runner's 429 counts too.
+      state = (await getJobState(deps.db, REFRESH_JOB))!;
+      if (state.blocked_until > iso(now)) {
+        summary.blockedUntil = state.blocked_until;
+        break;
+      }
+      window = budget(state);
+      if (window.left === 0) break;
+
+      const { answer, check, breaker, asked } = await checkOne(deps, server, state, window.opensNew, now, {
+        random,
+        clock,
+      });
+      attempted += 1;
+      if (asked) summary.lookups += 1;
+      if (check.snapshot) {
+        summary.checked += 1;
+        failures = 0;
+      }
+      if (answer.kind === 'ok') summary.ok += 1;
+      if (answer.kind === 'unknown_invite') summary.unknown += 1;
+      if (check.publicChange) changed += 1;
+      for (const alert of check.alerts) {
+        alerts.push({ serverId: server.id, kind: alert.kind });
+        log(alertLine(server.id, alert));
+      }
+      if (breaker) {
+        summary.blockedUntil = breaker.blockedUntil;
+        log(`Refresh: ${breaker.reason}; no lookups until ${breaker.blockedUntil}`);
+        break;
+      }
+      if (answer.kind === 'transient') {
+        summary.transient += 1;
+        if (answer.reason !== 'unparseable' && ++failures >= STOP_AFTER_FAILURES) {
+          log(`Refresh: ${failures} failures in a row (${answer.reason}); the rest wait for the next pass`);
+          break;
+        }
+      }
+      // Discord's own bucket is empty: wait for it briefly, or leave the rest to the next pass.
+      const bucket = answer.rateLimit;
+      if (bucket?.remaining === 0 && bucket.resetAfterMs !== null) {
+        if (bucket.resetAfterMs > MAX_BUCKET_WAIT_MS) break;
+        await sleep(bucket.resetAfterMs);
+      }
+    }
+    summary.skipped = Math.max(0, due - attempted);
+    summary.changed = changed;
+    if (alerts.length > 0) summary.alerts = alerts;
+    await recordRun(deps.db, REFRESH_JOB, now, summary);
+    if (changed > 0) deps.rebuild?.request('refresh');
+    return summary;
+  } finally {
+    await releaseLease(deps.db, REFRESH_JOB, holder);
+  }
+}
+
+/** What "refresh now" did: the answer's kind and the check applied, or why nothing was asked. */
+export type RefreshServerResult =
+  | { status: 'checked'; kind: InviteAnswer['kind']; check: CheckResult }
+  | { status: 'not_found' }
+  | { status: 'blocked'; blockedUntil: string }
+  | { status: 'budget' };
+
+/**
+ * Checks one listing now (the console's "refresh now"), outside the schedule but inside the same
+ * budget and breaker: it counts in the window, and a 429 or a block page trips the breaker for the job.
+ */
+export async function refreshServer(
+  deps: RefreshDeps,
+  serverId: number,
+  now: number,
+  options: Pick<RefreshOptions, 'random' | 'perWindow' | 'log'> = {},
+): Promise<RefreshServerResult> {
+  const server = await getDueServer(deps.db, serverId);
+  if (!server) return { status: 'not_found' };
+  await ensureJobState(deps.db, REFRESH_JOB);
+  const state = (await getJobState(deps.db, REFRESH_JOB))!;
+  if (state.blocked_until > iso(now)) return { status: 'blocked', blockedUntil: state.blocked_until };
+  const window = budgetAt(
+    { lastLookupAt: state.window_start, count: state.window_count },
+    options.perWindow ?? deps.env.REFRESH_PER_10MIN,
+    now,
+  );
+  if (window.left === 0) return { status: 'budget' };
+  const { answer, check } = await checkOne(deps, server, state, window.opensNew, now, {
+    random: options.random ?? Math.random,
+    clock: () => now,
+  });
+  for (const alert of check.alerts) options.log?.(alertLine(server.id, alert));
+  if (check.publicChange) deps.rebuild?.request('refresh');
+  return { status: 'checked', kind: answer.kind, check };
+}
