@@ -140,6 +140,125 @@ describe('GET /api/servers', () => {
     expect(members).toEqual([...members].sort((a, b) => b - a));
   });
 
+  it('sorts by members (default), rank score, age and 30-day growth, each breaking ties by members', async () => {
+    t = await createTestApp();
+    await seedServer(t.db, {
+      name: 'Old Giant',
+      members: 90_000,
+      rank_score: 0.2,
+      growth_30d: 0.01,
+      created_at: '2024-01-01T00:00:00.000Z',
+    });
+    await seedServer(t.db, {
+      name: 'Busy Middle',
+      members: 5_000,
+      rank_score: 0.9,
+      growth_30d: 0.3,
+      created_at: '2025-06-01T00:00:00.000Z',
+    });
+    await seedServer(t.db, {
+      name: 'Fresh Start',
+      members: 300,
+      rank_score: 0.9,
+      growth_30d: 0.3,
+      created_at: '2026-05-01T00:00:00.000Z',
+    });
+    await seedServer(t.db, {
+      name: 'Shrinking',
+      members: 40_000,
+      rank_score: 0.5,
+      growth_30d: -0.2,
+      created_at: '2025-01-01T00:00:00.000Z',
+    });
+    const names = async (query: string) =>
+      ((await (await t.app.request(`/api/servers${query}`)).json()) as Page).servers.map((s) => s.name);
+    expect(await names('')).toEqual(['Old Giant', 'Shrinking', 'Busy Middle', 'Fresh Start']);
+    expect(await names('?sort=members')).toEqual(['Old Giant', 'Shrinking', 'Busy Middle', 'Fresh Start']);
+    expect(await names('?sort=active')).toEqual(['Busy Middle', 'Fresh Start', 'Shrinking', 'Old Giant']);
+    expect(await names('?sort=newest')).toEqual(['Fresh Start', 'Busy Middle', 'Shrinking', 'Old Giant']);
+    expect(await names('?sort=growing')).toEqual(['Busy Middle', 'Fresh Start', 'Old Giant', 'Shrinking']);
+  });
+
+  it('filters by member range, minimum online share and a good check in the last 24 hours', async () => {
+    t = await createTestApp();
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    await seedServer(t.db, { name: 'Tiny Busy', members: 100, active_users: 40, last_ok_at: hoursAgo(1) });
+    await seedServer(t.db, { name: 'Mid Quiet', members: 5_000, active_users: 100, last_ok_at: hoursAgo(30) });
+    await seedServer(t.db, { name: 'Mid Busy', members: 8_000, active_users: 2_000, last_ok_at: hoursAgo(23) });
+    await seedServer(t.db, { name: 'Huge', members: 200_000, active_users: 30_000 });
+    await seedServer(t.db, { name: 'Empty', members: 0, active_users: 0, last_ok_at: hoursAgo(2) });
+    const names = async (query: string) => {
+      const res = await t.app.request(`/api/servers?${query}`);
+      expect(res.status, query).toBe(200);
+      return ((await res.json()) as Page).servers.map((s) => s.name).sort();
+    };
+    expect(await names('min_members=1000&max_members=10000')).toEqual(['Mid Busy', 'Mid Quiet']);
+    expect(await names('min_members=8000&max_members=8000')).toEqual(['Mid Busy']);
+    expect(await names('max_members=100')).toEqual(['Empty', 'Tiny Busy']);
+    expect(await names('min_members=100000')).toEqual(['Huge']);
+    expect(await names('min_online_share=0.25')).toEqual(['Mid Busy', 'Tiny Busy']);
+    expect(await names('min_online_share=0.15')).toEqual(['Huge', 'Mid Busy', 'Tiny Busy']);
+    expect(await names('min_online_share=0')).toHaveLength(5);
+    expect(await names('checked_24h=true')).toEqual(['Empty', 'Mid Busy', 'Tiny Busy']);
+    expect(await names('checked_24h=false')).toHaveLength(5);
+    expect(await names('checked_24h=1&min_online_share=0.3&max_members=1000')).toEqual(['Tiny Busy']);
+    // An empty field of a GET form is no filter.
+    expect(await names('min_members=&max_members=&min_online_share=')).toHaveLength(5);
+  });
+
+  it('never lists a dead or wrong_guild invite; lists suspect, paused and expiring ones', async () => {
+    t = await createTestApp();
+    for (const status of ['ok', 'unchecked', 'suspect', 'paused', 'expiring', 'dead', 'wrong_guild'] as const) {
+      await seedServer(t.db, { name: `Invite ${status}`, invite_status: status, is_premium: true });
+    }
+    for (const query of ['', '?premium=true', '?sort=featured', '?sort=active', '?search=invite', '?category=Gaming']) {
+      const body = (await (await t.app.request(`/api/servers${query}`)).json()) as Page;
+      expect(body.servers.map((s) => s.name).sort(), query).toEqual([
+        'Invite expiring',
+        'Invite ok',
+        'Invite paused',
+        'Invite suspect',
+        'Invite unchecked',
+      ]);
+      expect(body.total, query).toBe(5);
+    }
+  });
+
+  it('refuses bad sorts and filters with 400 naming each field', async () => {
+    t = await createTestApp();
+    const issues = async (query: string) => {
+      const res = await t.app.request(`/api/servers?${query}`);
+      expect(res.status, query).toBe(400);
+      const body = (await res.json()) as { error: { code: string; issues: { path: string; message: string }[] } };
+      expect(body.error.code).toBe('validation_failed');
+      return body.error.issues;
+    };
+    expect(await issues('sort=popular')).toEqual([
+      { path: 'sort', message: 'Sort must be one of members, active, newest, growing, featured' },
+    ]);
+    expect(await issues('min_members=-1')).toEqual([
+      { path: 'min_members', message: 'Minimum members cannot be negative' },
+    ]);
+    expect(await issues('min_members=lots')).toEqual([
+      { path: 'min_members', message: 'Minimum members must be a number' },
+    ]);
+    expect(await issues('max_members=2.5')).toEqual([
+      { path: 'max_members', message: 'Maximum members must be a whole number' },
+    ]);
+    expect(await issues('min_members=500&max_members=100')).toEqual([
+      { path: 'max_members', message: 'Maximum members must be at least the minimum members' },
+    ]);
+    for (const share of ['1.5', '-0.1', 'half']) {
+      expect((await issues(`min_online_share=${share}`)).map((i) => i.path)).toEqual(['min_online_share']);
+    }
+    expect(await issues('checked_24h=yes')).toEqual([{ path: 'checked_24h', message: 'Must be true or false' }]);
+    expect((await issues('min_members=x&min_online_share=2&sort=up')).map((i) => i.path).sort()).toEqual([
+      'min_members',
+      'min_online_share',
+      'sort',
+    ]);
+  });
+
   it('answers JSON 404 for an unknown /api route', async () => {
     t = await createTestApp();
     const res = await t.app.request('/api/nothing-here');
