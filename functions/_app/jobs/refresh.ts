@@ -196,7 +196,8 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
         random,
         clock,
       });
-      attempted += 1;
+      // A listing the breaker stopped was not checked: it stays due and counts as skipped.
+      if (!breaker) attempted += 1;
       if (asked) summary.lookups += 1;
       if (check.snapshot) {
         summary.checked += 1;
