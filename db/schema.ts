@@ -79,6 +79,12 @@ export const discordServers = sqliteTable(
     index('discord_servers_active_members_idx').on(t.is_active, t.members),
     index('discord_servers_active_sort_idx').on(t.is_active, t.sort_order, t.members),
     index('discord_servers_active_premium_idx').on(t.is_active, t.is_premium, t.is_sponsored),
+    // The listing (#15): counts stay on an index with the invite rule and "checked in 24 hours";
+    // Most Active, Newest and Growing walk an index instead of sorting every listed server.
+    index('discord_servers_active_category_invite_idx').on(t.is_active, t.category, t.invite_status, t.last_ok_at),
+    index('discord_servers_active_rank_idx').on(t.is_active, t.rank_score, t.members),
+    index('discord_servers_active_created_idx').on(t.is_active, t.created_at),
+    index('discord_servers_active_growth_idx').on(t.is_active, t.growth_30d, t.members),
   ],
 );
 
