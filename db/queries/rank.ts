@@ -77,6 +77,7 @@ export interface RankRun {
 export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
   const started = performance.now();
   const client = rawClient(db);
+  const prepared = preparedStatementsFor(db);
   const onlineSince = daysBefore(now, RANK.onlineWindowDays);
   const growthSince = daysBefore(now, RANK.growthWindowDays);
   const interestSince = daysBefore(now, RANK.interestWindowDays);
@@ -179,11 +180,11 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
 
   for (let start = 0; start < changed.length; start += ROWS_PER_UPDATE) {
     const chunk = changed.slice(start, start + ROWS_PER_UPDATE);
-    await client.execute({
-      sql: `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
-        FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`,
-      args: chunk.flat(),
-    });
+    const update = `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
+      FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`;
+    // Each chunk its own short write: requests keep being answered between them.
+    if (prepared) await prepared.run(update, chunk.flat());
+    else await client.execute({ sql: update, args: chunk.flat() });
   }
   return { listings: listings.length, updated: changed.length, ms: Math.round(performance.now() - started) };
 }
