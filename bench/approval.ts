@@ -88,7 +88,13 @@ export const bench: BenchModule = async (ctx) => {
 
     let builds = 0;
     const buildsDir = join(ctx.root, '.tmp', `bench-approval-${extra}-${process.pid}`);
-    const env = loadEnv({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', RATE_LIMITS: 'false' });
+    const env = loadEnv({
+      DATABASE_URL: url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      RATE_LIMITS: 'false',
+      REFRESH_ENABLED: 'false',
+    });
     ctx.log(`starting the server with ${total} servers (first build)…`);
     const bootStart = performance.now();
     const server = await startNodeServer({

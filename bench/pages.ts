@@ -108,6 +108,7 @@ export const bench: BenchModule = async (ctx) => {
     PORT: '0',
     HOST: '127.0.0.1',
     SITE_URL: 'http://localhost:4321',
+    REFRESH_ENABLED: 'false',
   });
   ctx.log('Building and starting the site…');
   const server = await startNodeServer({ env, root: ctx.root, buildsDir: join(ctx.tmp, 'builds'), log: () => {} });

@@ -41,7 +41,12 @@ const { MINIMUM_SCORE_FOR_EXTRA_CREDIT } = await load('grader/charts.js');
 type Test = ((r: unknown) => { result: string }) & { name: string };
 
 const tmp = mkdtempSync(join(tmpdir(), 'guildrank-observatory-'));
-const env = loadEnv({ DATABASE_URL: `file:${join(tmp, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
+const env = loadEnv({
+  DATABASE_URL: `file:${join(tmp, 'site.db')}`,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  REFRESH_ENABLED: 'false',
+});
 console.log('Building and starting the site…');
 const server = await startNodeServer({ env, root, buildsDir: join(root, '.tmp', 'observatory-builds'), log: () => {} });
 let worst = Number.POSITIVE_INFINITY;

@@ -19,7 +19,12 @@ const root = resolve('.');
 const out = join(root, 'docs', 'screenshots');
 const dir = mkdtempSync(join(tmpdir(), 'guildrank-shots-'));
 setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
-const env = loadEnv({ DATABASE_URL: `file:${join(dir, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
+const env = loadEnv({
+  DATABASE_URL: `file:${join(dir, 'site.db')}`,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  REFRESH_ENABLED: 'false',
+});
 const server = await startNodeServer({ env, root, buildsDir: join(dir, 'builds'), log: () => {} });
 try {
   const { db } = server;

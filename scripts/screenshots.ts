@@ -44,7 +44,12 @@ for (const [name, path] of PHONE_PAGES) {
 const dir = mkdtempSync(join(tmpdir(), 'guildrank-shots-'));
 const out = join(process.cwd(), 'docs', 'screenshots');
 mkdirSync(join(out, 'phone-360'), { recursive: true });
-const env = loadEnv({ DATABASE_URL: `file:${join(dir, 'site.db')}`, PORT: '0', HOST: '127.0.0.1' });
+const env = loadEnv({
+  DATABASE_URL: `file:${join(dir, 'site.db')}`,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  REFRESH_ENABLED: 'false',
+});
 const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {

@@ -7,6 +7,7 @@ import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
+import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
 import { siteRedirect } from './routes/site-redirects';
@@ -78,12 +79,26 @@ export async function startNodeServer(options: NodeServerOptions) {
   const sweep = setInterval(() => {
     sweepSessions({ db }, Date.now()).catch((err: unknown) => log(`Session sweep failed: ${String(err)}`));
   }, SESSION_SWEEP_EVERY_MS).unref();
+  // The refresh job (jobs/refresh.ts) every minute, unless REFRESH_ENABLED=false; its lease in the
+  // database keeps this timer, `npm run refresh` and other replicas from overlapping.
+  let refreshing: Promise<unknown> | null = null;
+  const refresh = env.REFRESH_ENABLED
+    ? setInterval(() => {
+        refreshing ??= refreshInvites({ db, env, rebuild: builder }, Date.now(), { log })
+          .catch((err: unknown) => log(`Refresh failed: ${String(err)}`))
+          .finally(() => {
+            refreshing = null;
+          });
+      }, REFRESH_EVERY_MS).unref()
+    : undefined;
   return {
     port,
     builder,
     db,
     close: async () => {
       clearInterval(sweep);
+      clearInterval(refresh);
+      await refreshing;
       await new Promise<void>((ok) => httpServer.close(() => ok()));
       client.close();
     },

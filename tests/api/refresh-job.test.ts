@@ -1,8 +1,10 @@
 // The refresh job (functions/_app/jobs/refresh.ts) against the loopback Discord stand-in, on a
 // real libSQL file, with a fake clock: counts and history, the invite's life over days, the lease,
 // the budget (no 10-minute span ever over it, 429s included), the breaker and --all.
+import { resolve } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { experimental_readRawConfig } from 'wrangler';
 import type { Db } from '../../db/client';
 import { getJobState, getLastRun } from '../../db/queries/freshness';
 import { discordServers, serverSnapshots } from '../../db/schema';
@@ -10,8 +12,10 @@ import { discordClient } from '../../functions/_app/clients/discord';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
+import worker from '../../functions/worker';
 import { BUDGET } from '../../src/lib/freshness/budget';
-import { createTestDb } from '../helpers/db';
+import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
 
 const T0 = Date.parse('2030-06-01T00:00:00.000Z');
@@ -28,6 +32,7 @@ afterEach(async () => {
 
 interface Harness {
   db: Db;
+  tdb: TestDb;
   discord: DiscordStandIn;
   deps: RefreshDeps;
   rebuilds: string[];
@@ -55,6 +60,7 @@ async function harness(env: Record<string, string> = {}): Promise<Harness> {
   let added = 0;
   const h: Harness = {
     db: tdb.db,
+    tdb,
     discord,
     deps,
     rebuilds,
@@ -394,4 +400,42 @@ describe('the refresh budget over a day', () => {
     const total = lookups.reduce((sum, l) => sum + l.n, 0);
     expect(snapshots?.n).toBe(total - rateLimited.length);
   }, 240_000);
+});
+
+describe('the scheduled refresh', () => {
+  it("wrangler.toml's Cron Trigger runs a pass every minute through the Worker, on the database it is bound to", async () => {
+    const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+    expect((rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons).toContain('* * * * *');
+    const h = await harness();
+    await h.addListings(2);
+    // The Worker reaches the database over HTTP (libSQL's Hrana), as it reaches Turso.
+    const libsql = await startLibsqlHttpServer({ file: h.tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const pending: Promise<unknown>[] = [];
+    worker.scheduled(
+      { cron: '* * * * *', scheduledTime: T0 },
+      {
+        ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+        DATABASE_URL: libsql.url,
+        DISCORD_API_BASE: h.discord.url,
+      },
+      { waitUntil: (p) => void pending.push(p) },
+    );
+    expect(pending).toHaveLength(1);
+    await Promise.all(pending);
+    expect(h.discord.requests).toHaveLength(2);
+    expect(await h.listing('code1')).toMatchObject({ invite_status: 'ok', members: 1001, last_checked_at: iso(T0) });
+    // The session sweep's trigger does not look anything up.
+    worker.scheduled(
+      { cron: '*/15 * * * *', scheduledTime: T0 + 24 * HOUR },
+      {
+        ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+        DATABASE_URL: libsql.url,
+        DISCORD_API_BASE: h.discord.url,
+      },
+      { waitUntil: (p) => void pending.push(p) },
+    );
+    await Promise.all(pending);
+    expect(h.discord.requests).toHaveLength(2);
+  });
 });

@@ -101,7 +101,7 @@ describe('the scheduled session sweep', () => {
   it("wrangler.toml's Cron Trigger runs on the beat npm start's timer keeps", () => {
     const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
-    expect(crons).toEqual([`*/${SESSION_SWEEP_EVERY_MS / MINUTE} * * * *`]);
+    expect(crons).toContain(`*/${SESSION_SWEEP_EVERY_MS / MINUTE} * * * *`);
   });
 
   it("the Worker's scheduled handler sweeps the database it is bound to, at the trigger's time", async () => {

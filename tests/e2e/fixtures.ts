@@ -35,7 +35,14 @@ export async function startSite(
     await prepare(seeding.db);
     seeding.client.close();
   }
-  const env = loadEnv({ DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', SITE_URL: 'http://localhost:4321' });
+  // No refresh timer: a test server never asks the real Discord (a spec that wants the job runs it against a stand-in).
+  const env = loadEnv({
+    DATABASE_URL: dbUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SITE_URL: 'http://localhost:4321',
+    REFRESH_ENABLED: 'false',
+  });
   // Builds go inside the project: Astro stages prerender chunks beside an output folder within
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
   const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
