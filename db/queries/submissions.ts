@@ -1,10 +1,11 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
+import { SCHEDULE } from '../../src/lib/freshness/state';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
-import { discordServers, type ServerRow, type SubmissionRow, serverSubmissions } from '../schema';
+import { discordServers, type ServerRow, type SubmissionRow, serverSnapshots, serverSubmissions } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
@@ -26,7 +27,32 @@ export type SubmissionWrite = Pick<
   | 'active_users'
   | 'submitter_name'
   | 'is_owner'
+  | 'guild_id'
+  | 'guild_icon'
+  | 'invite_code'
 >;
+
+/** Submissions still waiting for a decision: their guild cannot be submitted again meanwhile. */
+const OPEN_STATUSES = ['pending', 'under_review'] as const satisfies SubmissionStatus[];
+
+/** Where a guild already is: a listing, a submission waiting for review, or nowhere (null). */
+export type GuildTaken = 'listed' | 'pending' | null;
+
+/** Whether Discord's guild `guildId` is already listed or waiting for review. */
+export async function guildTaken(db: Db, guildId: string): Promise<GuildTaken> {
+  const [listed] = await db
+    .select({ id: discordServers.id })
+    .from(discordServers)
+    .where(eq(discordServers.guild_id, guildId))
+    .limit(1);
+  if (listed) return 'listed';
+  const [open] = await db
+    .select({ id: serverSubmissions.id })
+    .from(serverSubmissions)
+    .where(and(eq(serverSubmissions.guild_id, guildId), inArray(serverSubmissions.status, OPEN_STATUSES)))
+    .limit(1);
+  return open ? 'pending' : null;
+}
 
 /** Filter and page of listSubmissions. */
 export interface SubmissionListOptions extends PageOptions {
@@ -49,6 +75,34 @@ export async function insertSubmission(db: Db, input: SubmissionWrite): Promise<
     .values({ ...input, status: 'pending' })
     .returning();
   return row!;
+}
+
+/**
+ * Stores a checked submission (its guild id from Discord) as pending unless the guild is already
+ * listed or waiting for review: one INSERT … SELECT … WHERE NOT EXISTS, so of two submissions of
+ * one guild at once only one is stored. The row, or where the guild already is.
+ */
+export async function insertCheckedSubmission(
+  db: Db,
+  input: SubmissionWrite & { guild_id: string },
+): Promise<{ ok: true; submission: SubmissionRecord } | { ok: false; taken: Exclude<GuildTaken, null> }> {
+  const open = sql.join(
+    OPEN_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const rows = await db.all<{ id: number }>(sql`INSERT INTO ${serverSubmissions}
+  (server_name, server_description, category, subcategory, invite_link, server_image, contact_email, features,
+   member_count, active_users, submitter_name, is_owner, status, guild_id, guild_icon, invite_code)
+SELECT ${input.server_name}, ${input.server_description}, ${input.category}, ${input.subcategory ?? null},
+  ${input.invite_link}, ${input.server_image}, ${input.contact_email}, ${input.features ?? null},
+  ${input.member_count ?? 0}, ${input.active_users ?? 0}, ${input.submitter_name}, ${input.is_owner === false ? 0 : 1},
+  'pending', ${input.guild_id}, ${input.guild_icon ?? null}, ${input.invite_code ?? null}
+WHERE NOT EXISTS (SELECT 1 FROM ${discordServers} WHERE guild_id = ${input.guild_id})
+  AND NOT EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE guild_id = ${input.guild_id} AND status IN (${open}))
+RETURNING id`);
+  const id = rows[0]?.id;
+  if (id === undefined) return { ok: false, taken: (await guildTaken(db, input.guild_id)) ?? 'pending' };
+  return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
 }
 
 /** Submissions newest first, optionally of one status, one page of them, with the total. */
@@ -89,20 +143,47 @@ export async function updateSubmissionStatus(
 /** What approveSubmission did: the new listing, or why nothing happened. */
 export type ApproveResult =
   | { ok: true; submission: SubmissionRecord; server: ServerRow }
-  | { ok: false; reason: 'not_found' | 'already_approved' };
+  | { ok: false; reason: 'not_found' | 'already_approved' }
+  /** Another listing already has the submission's Discord guild. */
+  | { ok: false; reason: 'guild_listed'; server: ServerRow };
+
+/**
+ * The freshness of a listing made from a checked submission: Discord answered ok when it was
+ * submitted (its created_at), so the listing starts as checked then, and the refresh job looks
+ * again a day after that check (at once when the review took longer). A submission from before
+ * the check (no guild id) starts unchecked and due now.
+ */
+function freshnessFrom(submission: SubmissionRecord) {
+  if (!submission.guild_id) return { status: 'unchecked', checkedAt: null, nextCheckAt: '' } as const;
+  const checkedAt = submission.created_at;
+  const nextCheckAt = new Date(Date.parse(checkedAt) + SCHEDULE.okMs).toISOString();
+  return { status: 'ok', checkedAt, nextCheckAt } as const;
+}
 
 /**
  * The INSERT of the listing SPEC section 4 makes from a submission, guarded so it only
- * happens while the submission is not yet approved (a second approval inserts nothing).
+ * happens while the submission is not yet approved (a second approval inserts nothing). Discord's
+ * guild id, icon, invite code and counts come with it (#15).
  */
 function insertListingFrom(db: Db, submission: SubmissionRecord, slug: string) {
+  const fresh = freshnessFrom(submission);
   return db.run(sql`INSERT INTO ${discordServers}
   (name, description, category, subcategory, slug, members, active_users, rating, image_url, pros, cons,
-   is_premium, is_sponsored, affiliate_link, tags, features, sort_order, is_active)
+   is_premium, is_sponsored, affiliate_link, tags, features, sort_order, is_active,
+   guild_id, guild_icon, invite_code, invite_status, last_checked_at, last_ok_at, next_check_at)
 SELECT ${submission.server_name}, ${submission.server_description}, ${submission.category}, ${submission.subcategory}, ${slug},
   ${submission.member_count}, ${submission.active_users}, 0, ${submission.server_image},
-  ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1
+  ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1,
+  ${submission.guild_id}, ${submission.guild_icon}, ${submission.invite_code}, ${fresh.status}, ${fresh.checkedAt},
+  ${fresh.checkedAt}, ${fresh.nextCheckAt}
 WHERE EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${submission.id} AND status <> 'approved')`);
+}
+
+/** The listing that already has Discord's guild `guildId`, or null. */
+async function listingOfGuild(db: Db, guildId: string | null): Promise<ServerRow | null> {
+  if (!guildId) return null;
+  const [row] = await db.select().from(discordServers).where(eq(discordServers.guild_id, guildId)).limit(1);
+  return row ?? null;
 }
 
 /**
@@ -123,8 +204,18 @@ export async function approveSubmission(
     if (!stored) return { ok: false, reason: 'not_found' };
     const current = subcategory === undefined ? stored : { ...stored, subcategory };
     if (current.status === 'approved') return { ok: false, reason: 'already_approved' };
+    const listed = await listingOfGuild(db, current.guild_id);
+    if (listed) return { ok: false, reason: 'guild_listed', server: listed };
     const slug = await uniqueSlug(db, serverSlug(current.server_name));
     let updated: SubmissionRecord[];
+    // The check at submission is the listing's first history row (its 30-day chart starts there).
+    const firstCheck = current.guild_id
+      ? [
+          db.run(sql`INSERT OR IGNORE INTO ${serverSnapshots} (server_id, checked_at, outcome, member_count, online_count)
+SELECT id, ${current.created_at}, 'ok', ${current.member_count}, ${current.active_users} FROM ${discordServers}
+WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
+        ]
+      : [];
     try {
       [, updated] = await db.batch([
         insertListingFrom(db, current, slug),
@@ -139,10 +230,16 @@ export async function approveSubmission(
           })
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),
+        ...firstCheck,
       ]);
     } catch (err) {
-      // Another listing took the slug between the read and the write: pick a new one once.
-      if (attempt === 0 && isUniqueViolation(err)) continue;
+      if (isUniqueViolation(err)) {
+        // Another approval listed the same guild between the read and the write.
+        const taken = await listingOfGuild(db, current.guild_id);
+        if (taken) return { ok: false, reason: 'guild_listed', server: taken };
+        // Another listing took the slug between the read and the write: pick a new one once.
+        if (attempt === 0) continue;
+      }
       throw err;
     }
     const submission = updated[0];

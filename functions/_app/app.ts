@@ -15,6 +15,7 @@ import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
 import { goRoutes } from './routes/go';
+import { inviteRoutes } from './routes/invites';
 import { newsletterRoutes } from './routes/newsletter';
 import { reportRoutes } from './routes/reports';
 import { serverRoutes } from './routes/servers';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
     })
     .route('/api/admin', adminRoutes)
     .route('/api/submissions', submissionRoutes(deps))
+    .route('/api/invites', inviteRoutes(deps))
     .route('/api/newsletter', newsletterRoutes(deps))
     .route('/api/reports', reportRoutes(deps))
     .route('/api/contact', contactRoutes(deps))

@@ -4,19 +4,24 @@ import { createApp } from '../../functions/_app/app';
 import type { AppDeps } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { sharedPermissiveStandIn } from '../helpers/discord-stand-in';
 
 /** The site origin every test app is configured with; browser-like requests send it as Origin. */
 export const ORIGIN = 'http://localhost:4321';
 
 export type TestApp = TestDb & { app: ReturnType<typeof createApp> };
 
-/** A real app over a fresh migrated libSQL file; `env` and `deps` override the defaults. */
+/**
+ * A real app over a fresh migrated libSQL file; `env` and `deps` override the defaults. Discord is
+ * the shared permissive stand-in (every invite works) unless `env` or `deps` name another.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
   deps: Partial<Omit<AppDeps, 'db' | 'env'>> = {},
 ): Promise<TestApp> {
   const tdb = await createTestDb();
-  const app = createApp({ db: tdb.db, env: loadEnv({ SITE_URL: ORIGIN, ...env }), ...deps });
+  const discord = deps.discord ? {} : { DISCORD_API_BASE: (await sharedPermissiveStandIn()).url };
+  const app = createApp({ db: tdb.db, env: loadEnv({ SITE_URL: ORIGIN, ...discord, ...env }), ...deps });
   return { ...tdb, app };
 }
 

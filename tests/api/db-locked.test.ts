@@ -12,6 +12,7 @@ import { createApp } from '../../functions/_app/app';
 import { loadEnv } from '../../functions/_app/env';
 import { createStaticHandler } from '../../functions/_app/static';
 import { createTestDb } from '../helpers/db';
+import { sharedPermissiveStandIn } from '../helpers/discord-stand-in';
 import { HOLDER_EMAIL, holdWriteLock } from '../helpers/lock-holder';
 import { ORIGIN, seedServer, validSubmission } from './api-harness';
 
@@ -28,7 +29,11 @@ async function startApp() {
   const site = join(tdb.dir, 'site');
   mkdirSync(site);
   writeFileSync(join(site, 'index.html'), '<!doctype html><title>GuildRank</title><h1>Home</h1>');
-  const env = loadEnv({ SITE_URL: ORIGIN, RATE_LIMITS: 'false' });
+  const env = loadEnv({
+    SITE_URL: ORIGIN,
+    RATE_LIMITS: 'false',
+    DISCORD_API_BASE: (await sharedPermissiveStandIn()).url,
+  });
   const app = createApp({ db: tdb.db, env, staticSite: createStaticHandler(() => site) });
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((ok) => server.once('listening', () => ok()));

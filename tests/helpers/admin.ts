@@ -3,6 +3,7 @@ import { createApp } from '../../functions/_app/app';
 import type { AppDeps, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { createTestDb, type TestDb } from './db';
+import { sharedPermissiveStandIn } from './discord-stand-in';
 
 /** The origin the test app believes it serves (SITE_URL). */
 export const ORIGIN = 'http://localhost:4321';
@@ -34,7 +35,9 @@ export interface Session {
 export async function createAdminHarness(options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
   const testDb: TestDb = await createTestDb();
   const rebuild = new RecordingRebuild();
-  const env = loadEnv({ DATABASE_URL: testDb.url, SITE_URL: ORIGIN, ...options.env });
+  // Discord is the shared permissive stand-in unless the options name another.
+  const discord = options.deps?.discord ? {} : { DISCORD_API_BASE: (await sharedPermissiveStandIn()).url };
+  const env = loadEnv({ DATABASE_URL: testDb.url, SITE_URL: ORIGIN, ...discord, ...options.env });
   const app = createApp({ db: testDb.db, env, rebuild, ...options.deps });
 
   const addOperator = (email: string, password: string, role: 'admin' | 'moderator' = 'admin') =>

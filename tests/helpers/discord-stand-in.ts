@@ -42,7 +42,10 @@ export interface RecordedRequest {
 export interface DiscordStandIn {
   /** What a test passes as DISCORD_API_BASE: `http://127.0.0.1:PORT/api/v10`. */
   url: string;
-  /** The invites by code; a code not in it is Unknown Invite (10006). */
+  /**
+   * The invites by code; a code not in it is Unknown Invite (10006), unless the stand-in was
+   * started `permissive` (then it is PERMISSIVE_INVITE's guild, a new one at each lookup).
+   */
   invites: Map<string, StandInInvite>;
   mode: StandInMode;
   /** Wait this long before answering (a slow Discord). */
@@ -94,6 +97,13 @@ function inviteObject(code: string, invite: StandInInvite, withCounts: boolean) 
   };
 }
 
+/**
+ * What a permissive stand-in answers for a code it was not told about: a guild with these counts
+ * (what the harness's validSubmission used to type), a new guild id at every lookup, so the apps
+ * and sites of tests that submit one invite many times see different guilds, never a duplicate.
+ */
+export const PERMISSIVE_INVITE = { memberCount: 1250, onlineCount: 140 } as const;
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -103,9 +113,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 /**
  * Starts a stand-in for `GET /api/v10/invites/{code}` on 127.0.0.1 (a free port). With
  * `botToken`, a request carrying another Authorization answers 401 as Discord does; one
- * without Authorization is answered (the invite route needs no token).
+ * without Authorization is answered (the invite route needs no token). `permissive`: every code
+ * is a working invite (PERMISSIVE_INVITE), for the apps of tests about something else.
  */
-export async function startDiscordStandIn(options: { botToken?: string } = {}): Promise<DiscordStandIn> {
+export async function startDiscordStandIn(
+  options: { botToken?: string; permissive?: boolean } = {},
+): Promise<DiscordStandIn> {
+  let lookups = 0;
   const timers = new Set<NodeJS.Timeout>();
   const standIn: DiscordStandIn = {
     url: '',
@@ -153,7 +167,14 @@ export async function startDiscordStandIn(options: { botToken?: string } = {}): 
       return send(res, mode.status ?? 500, { message: '500: Internal Server Error', code: 0 });
 
     const code = decodeURIComponent(route[1]!);
-    const invite = standIn.invites.get(code);
+    const invite =
+      standIn.invites.get(code) ??
+      (options.permissive
+        ? {
+            guild: { id: String(1_300_000_000_000_000_000n + BigInt(++lookups)), name: `Guild ${code}` },
+            ...PERMISSIVE_INVITE,
+          }
+        : undefined);
     // Discord sends rate-limit headers to authorised requests only (discord-api-docs#1487).
     const limits: Record<string, string> = authorization
       ? {
@@ -184,4 +205,15 @@ export async function startDiscordStandIn(options: { botToken?: string } = {}): 
 
   standIn.url = `http://127.0.0.1:${port}/api/v10`;
   return standIn;
+}
+
+let shared: Promise<DiscordStandIn> | undefined;
+
+/**
+ * One permissive stand-in per test process, started on first use and left running: the Discord
+ * that test apps about something else are pointed at (DISCORD_API_BASE), so none reaches discord.com.
+ */
+export function sharedPermissiveStandIn(): Promise<DiscordStandIn> {
+  shared ??= startDiscordStandIn({ permissive: true });
+  return shared;
 }

@@ -42,6 +42,8 @@ export const RATE_LIMITS = {
   events: { name: 'events', limit: 240, windowMs: MINUTE, namespaceId: 1006 },
   go: { name: 'go', limit: 60, windowMs: MINUTE, namespaceId: 1007 },
   servers: { name: 'servers', limit: 240, windowMs: MINUTE, namespaceId: 1008 },
+  /** The submit form's live invite check: each lookup spends Discord's budget, shared by the whole site. */
+  invites: { name: 'invites', limit: 20, windowMs: MINUTE, namespaceId: 1009 },
 } as const satisfies Record<string, RateLimitRule>;
 
 interface Window {

@@ -1,14 +1,20 @@
 import { Hono } from 'hono';
-import { insertSubmission } from '../../../db/queries/submissions';
+import { insertCheckedSubmission } from '../../../db/queries/submissions';
 import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
+import { alreadyThere, checkInvite } from '../lib/invite-check';
 import { body } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
-/** `POST /api/submissions`: an owner's server, stored as pending for review. */
+/**
+ * `POST /api/submissions`: an owner's server, stored as pending for review once Discord has
+ * vouched for its invite (lib/invite-check.ts: 400 on the invite field, 409 for a guild listed or
+ * pending, 503 when Discord cannot be asked). Discord's guild id, icon hash and approximate
+ * member and online counts are stored with it; the owner types no counts.
+ */
 export const submissionRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post(
     '/',
@@ -18,7 +24,8 @@ export const submissionRoutes = (deps: AppDeps) =>
     turnstile(deps),
     async (c) => {
       const input = c.req.valid('json');
-      const submission = await insertSubmission(deps.db, {
+      const { invite } = await checkInvite(deps, input.invite_link, { form: true });
+      const stored = await insertCheckedSubmission(deps.db, {
         server_name: input.server_name,
         server_description: input.server_description,
         category: input.category,
@@ -27,11 +34,17 @@ export const submissionRoutes = (deps: AppDeps) =>
         server_image: input.server_image,
         contact_email: input.contact_email,
         features: input.features ?? null,
-        member_count: input.member_count,
-        active_users: input.active_users,
+        member_count: invite.memberCount ?? 0,
+        active_users: invite.onlineCount ?? 0,
         submitter_name: input.submitter_name,
         is_owner: input.is_owner,
+        guild_id: invite.guildId,
+        guild_icon: invite.icon,
+        invite_code: invite.code,
       });
+      // Submitted by someone else since the check: the guild is there now.
+      if (!stored.ok) throw alreadyThere(stored.taken);
+      const { submission } = stored;
       if (c.get('body')?.kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }

@@ -53,10 +53,10 @@ export const submissionSchema = z
     contact_email: labelledEmail(L.contact_email),
     /** One feature per line; becomes the listing's pros on approval. */
     features: optionalText(2000, L.features),
-    /** Total members (whole number, 0 when unparsable). */
-    member_count: count,
-    /** Estimated online members (whole number, 0 when unparsable). */
-    active_users: count,
+    /** Ignored: the stored count is Discord's approximate member count, read when the invite is checked (#15). */
+    member_count: count.optional(),
+    /** Ignored: the stored count is Discord's approximate online count, read when the invite is checked (#15). */
+    active_users: count.optional(),
     /** Who is submitting. */
     submitter_name: text(100, 1, L.submitter_name),
     /** Whether the submitter owns the server (checked by default on the form). */

@@ -57,6 +57,13 @@ export const submissionRoutes = new Hono<AdminEnv>()
     const result = await approveSubmission(db, id, admin_notes, subcategory);
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
+      if (result.reason === 'guild_listed') {
+        throw new ApiError(
+          409,
+          'guild_listed',
+          `This Discord server is already listed as "${result.server.name}" (/server/${result.server.slug})`,
+        );
+      }
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
     }
     await audit(c, 'approve', 'submission', id, { server_id: result.server.id, slug: result.server.slug });

@@ -1,0 +1,16 @@
+import { Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../context';
+import { checkInvite } from '../lib/invite-check';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+
+/**
+ * `GET /api/invites/:code`: the submit form's live check of an invite (a bare code or a link):
+ * 200 with the guild's name, icon and Discord's approximate member and online counts; 400 on
+ * `invite_link` (unknown, expiring, paused), 409 (already listed or waiting for review), 503 with
+ * Retry-After (Discord cannot be asked). The same check runs again on submit (lib/invite-check.ts).
+ */
+export const inviteRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>().get('/:code', rateLimit(RATE_LIMITS.invites), async (c) => {
+    const { preview } = await checkInvite(deps, c.req.param('code'));
+    return c.json({ invite: preview }, 200);
+  });
