@@ -7,12 +7,15 @@ import { migrateDb } from '../../db/migrate';
 import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
+import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
 
 export interface SiteServer {
   baseURL: string;
   /** The server's own database, for asserting what a journey stored. */
   db: Db;
   dbUrl: string;
+  /** The site's Discord (DISCORD_API_BASE): a permissive loopback stand-in; set invites to shape answers. */
+  discord: DiscordStandIn;
 }
 
 /**
@@ -36,12 +39,15 @@ export async function startSite(
     seeding.client.close();
   }
   // No refresh timer: a test server never asks the real Discord (a spec that wants the job runs it against a stand-in).
+  // Submission checks ask a loopback stand-in that knows every invite (specs add their own).
+  const discord = await startDiscordStandIn({ permissive: true });
   const env = loadEnv({
     DATABASE_URL: dbUrl,
     PORT: '0',
     HOST: '127.0.0.1',
     SITE_URL: 'http://localhost:4321',
     REFRESH_ENABLED: 'false',
+    DISCORD_API_BASE: discord.url,
   });
   // Builds go inside the project: Astro stages prerender chunks beside an output folder within
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
@@ -49,10 +55,11 @@ export async function startSite(
   const server = await startNodeServer({ env, buildsDir, log: () => {}, ...(buildEnv && { buildEnv }) });
   const { db, client } = await openDb({ url: dbUrl });
   return {
-    site: { baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl },
+    site: { baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl, discord },
     stop: async () => {
       client.close();
       await server.close();
+      await discord.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(buildsDir, { recursive: true, force: true });
     },
