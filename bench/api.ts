@@ -17,6 +17,7 @@ import { eventRows } from '../functions/_app/lib/event-sink';
 import { body } from '../functions/_app/lib/validate';
 import { RATE_LIMITS, rateLimit } from '../functions/_app/middleware/rate-limit';
 import { eventsSchema } from '../src/lib/schemas/interaction';
+import { startDiscordStandIn } from '../tests/helpers/discord-stand-in';
 import type { BenchModule, BenchSection } from './types';
 
 /**
@@ -177,7 +178,15 @@ export const bench: BenchModule = async (ctx) => {
     const { db, client } = await openDb({ url });
     await migrateDb(db);
     await insertFakeServers(client, n);
-    const deps = { db, env: loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' }) };
+    // Discord is a loopback stand-in that knows every invite: each submission's check asks it once.
+    const discord = await startDiscordStandIn({ permissive: true });
+    const env = loadEnv({
+      DATABASE_URL: url,
+      RATE_LIMITS: 'false',
+      SITE_URL: 'http://127.0.0.1',
+      DISCORD_API_BASE: discord.url,
+    });
+    const deps = { db, env };
     const app = createApp(deps);
     addEventsThroughChain(app, deps);
     // The server counts its own 2xx answers per path: autocannon stops mid-flight, so its count
@@ -320,6 +329,7 @@ export const bench: BenchModule = async (ctx) => {
     } finally {
       await new Promise<void>((ok) => server.close(() => ok()));
       await new Promise<void>((ok) => helloServer.close(() => ok()));
+      await discord.close();
       client.close();
     }
   }
