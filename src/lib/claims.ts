@@ -5,9 +5,11 @@
  * lists every claim with the behaviour that backs it, so changing the behaviour fails that test
  * until the copy says what is true again. Pure data: this module runs in the browser too.
  *
- * When mail (the outcome email, the weekly newsletter) or the scheduled count refresh land, their
- * claims below (`noMail`, `newsletter`, `counts`) must change with them: the test names which.
+ * When mail (the outcome email, the weekly newsletter) lands, its claims below (`noMail`,
+ * `newsletter`) must change with it: the test names which.
  */
+
+import { BUDGET, listingsPerDay } from './freshness/budget';
 
 /** Facts read once per build (src/data/site-data.ts) that some claims state. */
 export interface ClaimFacts {
@@ -40,9 +42,12 @@ export const CLAIMS = {
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',
   /** Followed by the contact address the owner gave: a moderator writes by hand, if at all. */
   moderatorWrites: 'If a moderator needs anything, they will write to',
-  /** Counts come from the submission (or an operator's edit); nothing refreshes them on a schedule. */
-  counts:
-    'Member and online counts are the figures the owner submitted, checked by a moderator at review. Nothing refreshes them automatically yet.',
+  /**
+   * The refresh job (functions/_app/jobs/refresh.ts) looks up each listing's invite and writes
+   * Discord's counts; a working invite is due again within a day (SCHEDULE.okMs with its jitter),
+   * and the default budget covers listingsPerDay(BUDGET.refreshPerWindow) listings a day.
+   */
+  counts: `A refresh job looks up every listing's invite with Discord and takes its member and online counts from the answer (Discord's approximate figures). A working invite is looked up again within a day, for up to ${listingsPerDay(BUDGET.refreshPerWindow).toLocaleString('en-US')} listings (the lookups Discord's limits leave us); beyond that, the listings checked longest ago go first. Each server page says when it was last checked.`,
   /**
    * Public lists sort by members unless a visitor picks another order; the rank score behind Most
    * Active reads checked signals only (src/lib/freshness/rank.ts), never a paid placement.

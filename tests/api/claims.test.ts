@@ -7,15 +7,18 @@ import { getServerById } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import * as schema from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
+import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
 import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
 import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
 import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
+import { BUDGET, listingsPerDay } from '../../src/lib/freshness/budget';
 import type { InviteSnapshot } from '../../src/lib/freshness/classify';
-import { applyCheck } from '../../src/lib/freshness/state';
+import { applyCheck, SCHEDULE } from '../../src/lib/freshness/state';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { startDiscordStandIn } from '../helpers/discord-stand-in';
 import { postJson, seedServer, validSubmission } from './api-harness';
 
 /**
@@ -34,6 +37,7 @@ afterEach(() => {
 });
 
 const ROOT = process.cwd();
+const DAY = 24 * 3_600_000;
 
 /** Every file under `dir` (relative paths), for the source scans. */
 function filesUnder(dir: string): string[] {
@@ -156,14 +160,44 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   },
   counts: {
     behaviour:
-      'the listing keeps the submitted counts and no scheduled job refreshes them (fails when the freshness issue lands)',
+      "a refresh pass writes Discord's counts on a listing and schedules it again within a day; the default budget covers the number of listings the claim states",
     check: async () => {
-      // The one scheduled job is the console's session sweep: nothing refreshes a listing.
-      const jobs = join(ROOT, 'functions/_app/jobs');
-      expect(existsSync(jobs) ? readdirSync(jobs).filter((f) => !/^session-sweep\./.test(f)) : []).toEqual([]);
-      const { harness, id, admin } = await withSubmission({ server_name: 'Counted Guild', member_count: 4321 });
-      await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
-      expect((await search(harness.app, 'Counted Guild'))[0]?.members).toBe(4321);
+      const discord = await startDiscordStandIn();
+      try {
+        h = await createAdminHarness({ env: { RATE_LIMITS: 'false', DISCORD_API_BASE: discord.url } });
+        const guildId = '81384788765712384';
+        discord.invites.set('countedguild', {
+          guild: { id: guildId, name: 'Counted Guild' },
+          memberCount: 4321,
+          onlineCount: 765,
+        });
+        const listed = await seedServer(h.db, {
+          name: 'Counted Guild',
+          members: 10,
+          active_users: 1,
+          guild_id: guildId,
+          invite_code: 'countedguild',
+          affiliate_link: 'https://discord.gg/countedguild',
+        });
+        const now = Date.now();
+        await refresh({ db: h.db, env: h.env, fetch, rebuild: h.rebuild }, now, { all: true, sleep: async () => {} });
+        const row = await getServerById(h.db, listed.id);
+        expect(row).toMatchObject({
+          members: 4321,
+          active_users: 765,
+          invite_status: 'ok',
+          last_checked_at: new Date(now).toISOString(),
+        });
+        expect(Date.parse(row!.next_check_at) - now).toBeLessThan(DAY);
+      } finally {
+        await discord.close();
+      }
+      // Whatever the jitter, a working invite is due within a day; passes run far more often than that.
+      expect(SCHEDULE.okMs * (1 + SCHEDULE.okJitter)).toBeLessThan(DAY);
+      expect(REFRESH_EVERY_MS).toBeLessThanOrEqual(BUDGET.windowMs);
+      const perDay = listingsPerDay(BUDGET.refreshPerWindow);
+      expect(perDay).toBeGreaterThanOrEqual(10_000);
+      expect(CLAIMS.counts).toContain(`up to ${perDay.toLocaleString('en-US')} listings`);
     },
   },
   ranking: {
