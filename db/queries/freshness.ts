@@ -213,3 +213,9 @@ export async function getLastRun(db: Db, name: string): Promise<{ at: string; su
   if (!state?.last_run_at || !state.last_run_summary) return null;
   return { at: state.last_run_at, summary: state.last_run_summary as RunSummary };
 }
+
+/** History rows written so far (benchmarks: one per answered lookup). */
+export async function countSnapshots(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(serverSnapshots);
+  return Number(row?.n ?? 0);
+}
