@@ -1,7 +1,9 @@
-import { type SubmitEvent, useEffect, useState } from 'react';
-import { api, redirectErrors } from '~/lib/api-client';
+import { type SubmitEvent, useEffect, useRef, useState } from 'react';
+import { api, fieldErrors, redirectErrors } from '~/lib/api-client';
 import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categories';
 import { CLAIMS } from '~/lib/claims';
+import { formatNumber, initials } from '~/lib/format';
+import { inviteCode } from '~/lib/freshness/invite-code';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field } from './Field';
@@ -16,8 +18,6 @@ type Values = {
   server_description: string;
   invite_link: string;
   server_image: string;
-  member_count: string;
-  active_users: string;
   features: string;
   submitter_name: string;
   contact_email: string;
@@ -32,8 +32,6 @@ const EMPTY: Values = {
   server_description: '',
   invite_link: '',
   server_image: '',
-  member_count: '',
-  active_users: '',
   features: '',
   submitter_name: '',
   contact_email: '',
@@ -56,8 +54,6 @@ const valuesOf = (data: FormData): Values => ({
   server_description: textOf(data, 'server_description'),
   invite_link: textOf(data, 'invite_link'),
   server_image: textOf(data, 'server_image'),
-  member_count: textOf(data, 'member_count'),
-  active_users: textOf(data, 'active_users'),
   features: textOf(data, 'features'),
   submitter_name: textOf(data, 'submitter_name'),
   contact_email: textOf(data, 'contact_email'),
@@ -83,14 +79,106 @@ const SUBCATEGORY_GROUPS = CATEGORY_NAMES.map((category) => ({ category, names: 
   (g) => g.names.length > 0,
 );
 
-/** The count fields' control: whole numbers, a number keypad on phones. */
-const COUNT = { type: 'number', min: 0, step: 1, inputMode: 'numeric' } as const;
+/** How long the invite field rests before its live check asks (typing, pasting). */
+const CHECK_DELAY_MS = 400;
 
-/** Whole number, 0 when unparsable (SPEC section 5). */
-const toCount = (v: string) => {
-  const n = Number.parseInt(v.replace(/[,\s_]/g, ''), 10);
-  return Number.isFinite(n) && n >= 0 ? n : 0;
-};
+/** What the form says of the invite typed in: nothing yet, asking, Discord's guild, or why not. */
+type InviteCheck =
+  | { state: 'idle' }
+  | { state: 'checking'; code: string }
+  | {
+      state: 'ok';
+      code: string;
+      invite: { name: string; icon_url: string | null; member_count: number; online_count: number };
+    }
+  | { state: 'refused'; code: string }
+  | { state: 'unavailable'; code: string };
+
+/**
+ * The invite field's live check: `check(value)` asks `GET /api/invites/:code` once the field rests
+ * (a newer value cancels an older answer). A refusal goes on the field through `onRefused`; the
+ * guild Discord names, or that Discord could not be asked, goes in the preview.
+ */
+function useInviteCheck(onRefused: (message: string | null) => void) {
+  const [result, setResult] = useState<InviteCheck>({ state: 'idle' });
+  const latest = useRef('');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function ask(code: string) {
+    setResult({ state: 'checking', code });
+    try {
+      const res = await api.invites[':code'].$get({ param: { code } });
+      if (latest.current !== code) return;
+      if (res.status === 200) {
+        const { invite } = await res.json();
+        if (latest.current !== code) return;
+        onRefused(null);
+        setResult({ state: 'ok', code, invite });
+        return;
+      }
+      const { error } = await res.json();
+      if (latest.current !== code) return;
+      if (res.status === 400 || res.status === 409) {
+        onRefused(fieldErrors(error).invite_link ?? error.message);
+        setResult({ state: 'refused', code });
+      } else setResult({ state: 'unavailable', code });
+    } catch {
+      if (latest.current === code) setResult({ state: 'unavailable', code });
+    }
+  }
+
+  function check(value: string) {
+    const code = inviteCode(value) ?? '';
+    if (code === latest.current) return;
+    latest.current = code;
+    clearTimeout(timer.current);
+    // Not an invite (yet): nothing to ask; the check on submit names the problem.
+    if (!code) {
+      setResult({ state: 'idle' });
+      return;
+    }
+    timer.current = setTimeout(() => void ask(code), CHECK_DELAY_MS);
+  }
+
+  function reset() {
+    latest.current = '';
+    clearTimeout(timer.current);
+    setResult({ state: 'idle' });
+  }
+  return { result, check, reset };
+}
+
+/** The guild Discord names for the invite, read out when it changes (an aria-live region). */
+function InvitePreview({ result }: { result: InviteCheck }) {
+  return (
+    <div className="invite-preview" aria-live="polite" data-invite-preview={result.state}>
+      {result.state === 'checking' ? <p className="hint">Checking the invite with Discord…</p> : null}
+      {result.state === 'unavailable' ? (
+        <p className="hint">Discord could not be asked just now; the invite is checked again when you submit.</p>
+      ) : null}
+      {result.state === 'ok' ? (
+        <div className="invite-guild">
+          {result.invite.icon_url ? (
+            <img src={result.invite.icon_url} alt="" width={48} height={48} />
+          ) : (
+            <span className="invite-initials" aria-hidden="true">
+              {initials(result.invite.name)}
+            </span>
+          )}
+          <p>
+            <strong>{result.invite.name}</strong>
+            <br />
+            <span>
+              {formatNumber(result.invite.member_count)} members, {formatNumber(result.invite.online_count)} online
+              (from Discord)
+            </span>
+          </p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
 
 /**
  * The submit form: a plain POST to /api/submissions that this island sends as JSON. Its fields are
@@ -106,6 +194,12 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
   const [hydrated, setHydrated] = useState(false);
   const { sending, errors, failure, setErrors, setFailure, send } = useSending('f', FAILED, page);
   const [done, setDone] = useState<string | null>(null);
+  const invite = useInviteCheck((message) =>
+    setErrors((current) => {
+      const { invite_link: _, ...rest } = current;
+      return message ? { ...rest, invite_link: message } : rest;
+    }),
+  );
 
   // Errors of a no-JS post answered with a redirect (no built page to fill in): ?error=<code>&fields=a,b
   useEffect(() => {
@@ -133,8 +227,6 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
       ...v,
       category,
       subcategory,
-      member_count: toCount(v.member_count),
-      active_users: toCount(v.active_users),
       website: textOf(data, 'website'),
       [TURNSTILE_FIELD]: textOf(data, TURNSTILE_FIELD) || undefined,
     };
@@ -170,6 +262,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
               setCategory(EMPTY.category);
               setSubcategory('');
               setReady(false);
+              invite.reset();
               setDone(null);
             }}
           >
@@ -253,10 +346,12 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
         <Field
           {...at('invite_link')}
           need="required"
-          hint="A permanent Discord invite."
+          hint="A permanent Discord invite. The server's name, members and online count are read from Discord."
           type="url"
           placeholder="https://discord.gg/abc123"
           defaultValue={initial.invite_link}
+          onChange={(e) => invite.check(e.currentTarget.value)}
+          onBlur={(e) => invite.check(e.currentTarget.value)}
         />
         <Field
           {...at('server_image')}
@@ -266,9 +361,8 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           placeholder="https://…/icon.png"
           defaultValue={initial.server_image}
         />
-        <Field {...at('member_count')} need="required" {...COUNT} defaultValue={initial.member_count} />
-        <Field {...at('active_users')} need="required" {...COUNT} defaultValue={initial.active_users} />
       </div>
+      <InvitePreview result={invite.result} />
       <Field
         {...at('features')}
         as="textarea"

@@ -8,6 +8,7 @@ import {
   userInteractions,
 } from '../../db/schema';
 import { countOf } from '../../src/lib/format';
+import { PERMISSIVE_INVITE } from '../helpers/discord-stand-in';
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
 
@@ -206,8 +207,6 @@ test('submitting a server stores a pending submission and shows Submission Recei
   await page.getByLabel('Description').fill('Weekly chess tournaments, puzzle rush battles and friendly coaching.');
   await page.getByLabel('Invite link').fill('https://discord.gg/chessnight');
   await page.getByLabel('Icon URL').fill('https://example.com/chess.png');
-  await page.getByLabel('Total members').fill('1200');
-  await page.getByLabel('Estimated online members').fill('150');
   await page.getByLabel('Features (optional)').fill('Weekly arena\nPuzzle rush');
   await page.getByLabel('Your name').fill('Magnus');
   await page.getByLabel('Contact email').fill(email);
@@ -220,7 +219,11 @@ test('submitting a server stores a pending submission and shows Submission Recei
   await expect(page.getByText(email)).toBeVisible();
   const rows = await site.db.select().from(serverSubmissions).where(eq(serverSubmissions.contact_email, email));
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatchObject({ status: 'pending', server_name: 'Chess Night Club', member_count: 1200 });
+  expect(rows[0]).toMatchObject({
+    status: 'pending',
+    server_name: 'Chess Night Club',
+    member_count: PERMISSIVE_INVITE.memberCount,
+  });
   await page.getByRole('button', { name: 'Submit Another Server' }).click();
   await expect(page.getByLabel('Server name')).toHaveValue('');
 });
@@ -232,8 +235,6 @@ test('a refused submission shows the Submission Error box with the field message
   await page.getByLabel('Description').fill('A description that is long enough to pass the rule.');
   await page.getByLabel('Invite link').fill('https://example.com/not-discord');
   await page.getByLabel('Icon URL').fill('https://example.com/icon.png');
-  await page.getByLabel('Total members').fill('100');
-  await page.getByLabel('Estimated online members').fill('10');
   await page.getByLabel('Your name').fill('Tester');
   await page.getByLabel('Contact email').fill(`${unique('bad')}@example.com`);
   await page.getByLabel(/I accept the/).check();
@@ -252,8 +253,6 @@ test('the submit form works without JavaScript as a plain POST', async ({ browse
   await page.getByLabel('Description').fill('Submitted with scripts switched off, as a plain HTML form.');
   await page.getByLabel('Invite link').fill('https://discord.gg/plainform');
   await page.getByLabel('Icon URL').fill('https://example.com/plain.png');
-  await page.getByLabel('Total members').fill('75');
-  await page.getByLabel('Estimated online members').fill('9');
   await page.getByLabel('Your name').fill('No Script');
   await page.getByLabel('Contact email').fill(email);
   await page.getByLabel(/I accept the/).check();

@@ -73,8 +73,6 @@ test('without JavaScript the subcategory is one grouped select, and the plain PO
   await page.getByLabel('Description').fill('Forex session notes, posted with scripts switched off.');
   await page.getByLabel('Invite link').fill('https://discord.gg/plainpips');
   await page.getByLabel('Icon URL').fill('https://example.com/pips.png');
-  await page.getByLabel('Total members').fill('75');
-  await page.getByLabel('Estimated online members').fill('9');
   await page.getByLabel('Your name').fill('No Script');
   await page.getByLabel('Contact email').fill(email);
   await page.getByLabel(/I accept the/).check();

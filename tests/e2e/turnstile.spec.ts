@@ -100,8 +100,6 @@ withBothKeys.describe('a build with both Turnstile keys', () => {
       await page.getByLabel('Description').fill('A server sent with the widget token.');
       await page.getByLabel('Invite link').fill('https://discord.gg/turnstile');
       await page.getByLabel('Icon URL').fill('https://example.com/turnstile.png');
-      await page.getByLabel('Total members').fill('50');
-      await page.getByLabel('Estimated online members').fill('5');
       await page.getByLabel('Your name').fill('Turnstile');
       await page.getByLabel('Contact email').fill(`turnstile-${Date.now()}@example.com`);
       await page.getByLabel(/I accept the/).check();
