@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
@@ -215,5 +216,29 @@ test('every state fits a 320 px phone without sideways scroll', async ({ page })
     await page.goto(path);
     const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     expect(o.scroll, path).toBeLessThanOrEqual(o.inner);
+  }
+});
+
+test('axe finds no WCAG 2.2 AA violation on the facts, the chart, the invite notices and the niche notices', async ({
+  page,
+}) => {
+  // Discord's CDN is not this test's to reach: the icon falls back to its initials.
+  await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
+  for (const path of [
+    '/server/freshness-checked-guild',
+    '/server/freshness-suspect-crypto',
+    '/server/freshness-paused-betting',
+    '/server/freshness-unchecked-guild',
+    '/best-sports-betting-discord',
+  ]) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      path,
+    ).toEqual([]);
   }
 });
