@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
+import { PAGELESS_INVITE_STATUSES } from '../../src/lib/listing';
 import type { Db } from '../client';
 import { discordServers } from '../schema';
 
@@ -24,7 +25,8 @@ const flagColumns = {
 
 /**
  * The active, listed server with exactly this stored slug (one indexed read, no fuzzy fallback), or
- * null: a server of an unlisted category (the Education sample) has no page and is never joined.
+ * null: a server of an unlisted category (the Education sample), or whose invite now opens another
+ * guild (hasPage in src/lib/listing.ts), has no page and is never joined.
  */
 export async function getJoinTarget(db: Db, slug: string): Promise<ServerFlags | null> {
   const [row] = await db
@@ -35,6 +37,7 @@ export async function getJoinTarget(db: Db, slug: string): Promise<ServerFlags |
         eq(discordServers.slug, slug),
         eq(discordServers.is_active, true),
         inArray(discordServers.category, [...CATEGORY_NAMES]),
+        notInArray(discordServers.invite_status, [...PAGELESS_INVITE_STATUSES]),
       ),
     )
     .limit(1);

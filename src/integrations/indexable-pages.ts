@@ -22,7 +22,11 @@ export function pageFile(outDir: string, url: string): string {
   return path.endsWith('/') ? join(outDir, path, 'index.html') : join(outDir, `${path}.html`);
 }
 
-/** The head of a built file (up to HEAD_LIMIT bytes), or null when there is none. */
+/** Bytes read at a time: a page's head usually ends within the first read. */
+const CHUNK = 8 * 1024;
+const buffer = Buffer.alloc(HEAD_LIMIT);
+
+/** The start of a built file up to its `</head>` (at most HEAD_LIMIT bytes), or null when there is none. */
 function readHead(file: string): string | null {
   let fd: number;
   try {
@@ -31,9 +35,13 @@ function readHead(file: string): string | null {
     return null;
   }
   try {
-    const buffer = Buffer.alloc(HEAD_LIMIT);
-    const read = readSync(fd, buffer, 0, HEAD_LIMIT, 0);
-    return buffer.toString('utf8', 0, read);
+    let length = 0;
+    while (length < HEAD_LIMIT) {
+      const read = readSync(fd, buffer, length, Math.min(CHUNK, HEAD_LIMIT - length), length);
+      length += read;
+      if (read === 0 || buffer.subarray(Math.max(0, length - read - 6), length).includes('</head>')) break;
+    }
+    return buffer.toString('utf8', 0, length);
   } finally {
     closeSync(fd);
   }

@@ -48,6 +48,12 @@ describe('GET /go/:slug', () => {
     expect(await countRows(t.client, 'user_interactions')).toBe(0);
   });
 
+  it('answers 404 for a server whose invite now opens another guild (it has no page)', async () => {
+    t = await createTestApp();
+    const server = await seedServer(t.db, { invite_status: 'wrong_guild' });
+    expect((await t.app.request(`/go/${server.slug}`)).status).toBe(404);
+  });
+
   it('answers 404 for a server without a link', async () => {
     t = await createTestApp();
     const server = await seedServer(t.db, { affiliate_link: null });
