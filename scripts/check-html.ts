@@ -89,8 +89,9 @@ for (const file of files) {
   const rel = relative(dir, file);
   // One file per page (build.format 'file'): server/<slug>.html, best-x-discord.html, best-x-discord/page/2.html.
   const server = /^server\/([^/]+)\.html$/.exec(rel);
-  if (server?.[1]) serverPages.add(server[1]);
   const html = await readFile(file, 'utf8');
+  // A noindex server page (a dead invite, #15) is off every listing on purpose: only indexed ones must be linked.
+  if (server?.[1] && !/<meta name="robots" content="noindex/.test(html)) serverPages.add(server[1]);
   // Astro puts one <style> for <astro-island> in the body of pages with islands; it is Astro's.
   const report = await validator.validateString(html.replace(/<style>astro-island[^<]*<\/style>/g, ''), file);
   if (!report.valid) {

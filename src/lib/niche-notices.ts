@@ -35,7 +35,8 @@ export const NICHE_NOTICES: Partial<Record<CategoryName, NicheNotice>> = {
     title: '18+ only (21+ in most US states)',
     text: 'Gambling can be addictive and no bet is risk-free. If it stops being fun, get help: 1-800-GAMBLER in the US, BeGambleAware in the UK.',
     help: [
-      { label: '1-800-GAMBLER (US)', href: 'tel:+18004262537' },
+      // Non-breaking hyphens and space: a phone number never wraps across lines.
+      { label: '1\u2011800\u2011GAMBLER\u00a0(US)', href: 'tel:+18004262537' },
       { label: 'BeGambleAware (UK)', href: 'https://www.begambleaware.org/' },
     ],
   },

@@ -191,7 +191,10 @@ test('niche pages carry their notices: not financial advice with the scam patter
     const notice = page.locator('.niche-notice');
     await expect(notice, path).toContainText('18+');
     await expect(notice, path).toContainText('21+ in most US states');
-    await expect(notice.getByRole('link', { name: '1-800-GAMBLER (US)' })).toHaveAttribute('href', 'tel:+18004262537');
+    await expect(notice.getByRole('link', { name: /^1.800.GAMBLER.\(US\)$/ })).toHaveAttribute(
+      'href',
+      'tel:+18004262537',
+    );
     await expect(notice.getByRole('link', { name: 'BeGambleAware (UK)' })).toBeVisible();
   }
   for (const path of ['/best-gaming-discord', '/server/freshness-checked-guild']) {
