@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
+import { insertFakeHistory } from '../db/queries/fake-history';
 import { evaluateAnomalies, recomputeRanks } from '../db/queries/rank';
 import { seconds } from './lib/measure';
 import type { BenchModule } from './types';
-
-const SNAPSHOT_DAYS = [0, 1, 2, 3, 4, 5, 6, 29];
 
 /**
  * Rank recompute at 100,000 listings (10,000 with --quick): db:fake's servers, every one checked,
@@ -24,31 +23,7 @@ export const bench: BenchModule = async (ctx) => {
     await migrateDb(db);
     ctx.log(`seeding ${size.toLocaleString('en-US')} listings with history…`);
     await insertFakeServers(client, size);
-    const iso = (expr: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr})`;
-    const at = `'${now.toISOString()}'`;
-    await client.batch(
-      [
-        `UPDATE discord_servers SET invite_status = 'ok', last_checked_at = ${iso(`${at}, '-' || (id % 20) || ' hours'`)},
-           last_ok_at = ${iso(`${at}, '-' || (id % 20) || ' hours'`)}, created_at = ${iso(`${at}, '-' || (id % 400) || ' days'`)}`,
-        `INSERT INTO server_snapshots (server_id, checked_at, outcome, member_count, online_count)
-         SELECT s.id, ${iso(`${at}, '-' || (s.id % 20) || ' hours', '-' || d.value || ' days'`)}, 'ok',
-           max(1, s.members - d.value * (s.id % 37)), max(0, s.active_users - d.value * (s.id % 5))
-         FROM discord_servers s CROSS JOIN json_each('${JSON.stringify(SNAPSHOT_DAYS)}') d`,
-        `INSERT INTO user_interactions (interaction_type, target_type, server_id, ip_address, created_at)
-         SELECT CASE WHEN v.value % 5 = 0 THEN 'click' ELSE 'view' END, 'server', s.id, 'visitor-' || v.value,
-           ${iso(`${at}, '-' || (v.value % 6) || ' days'`)}
-         FROM discord_servers s CROSS JOIN json_each('[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]') v
-         WHERE s.id % 10 = 0`,
-        `INSERT INTO server_reports (server_id, reason, session_id) SELECT id, 'spam', 'r' || id FROM discord_servers WHERE id % 500 = 0`,
-        `INSERT INTO server_flags (server_id, rule, detail) SELECT id, 'low_presence', 'bench' FROM discord_servers WHERE id % 700 = 0`,
-      ],
-      'write',
-    );
-    const counts = await client.execute(
-      `SELECT (SELECT count(*) FROM server_snapshots), (SELECT count(*) FROM user_interactions)`,
-    );
-    const snapshots = Number(counts.rows[0]![0]);
-    const interactions = Number(counts.rows[0]![1]);
+    const { snapshots, interactions } = await insertFakeHistory(db, now);
 
     const first = await recomputeRanks(db, now);
     ctx.log(`first recompute: ${first.updated} rows written in ${seconds(first.ms)} s`);
