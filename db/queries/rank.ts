@@ -273,12 +273,26 @@ export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> 
   return run;
 }
 
+/** job_state row of the rank recompute (its last run and what it did). */
+export const RANK_JOB = 'rank';
+/** The refresh job runs every minute; the full recompute runs at most this often unless forced. */
+export const RANK_EVERY_MS = 10 * 60_000;
+
 /**
  * What follows every refresh pass: the anomaly rules over what was just checked, then the ranks
- * (so a flag opened now already weighs on the score).
+ * (so a flag opened now already weighs on the score). The recompute reads every listing, so it
+ * runs at most every 10 minutes (`force`: now, e.g. after `npm run refresh -- --all`).
  */
-export async function rankAfterRefresh(db: Db, now: Date): Promise<{ anomalies: AnomalyRun; ranks: RankRun }> {
+export async function rankAfterRefresh(
+  db: Db,
+  now: Date,
+  { force = false }: { force?: boolean } = {},
+): Promise<{ anomalies: AnomalyRun; ranks: RankRun | null }> {
   const anomalies = await evaluateAnomalies(db, now);
+  const last = (await getJobState(db, RANK_JOB))?.last_run_at;
+  const due = force || !last || now.getTime() - Date.parse(last) >= RANK_EVERY_MS || anomalies.opened > 0;
+  if (!due) return { anomalies, ranks: null };
   const ranks = await recomputeRanks(db, now);
+  await recordJobRun(db, RANK_JOB, now, { ...ranks });
   return { anomalies, ranks };
 }
