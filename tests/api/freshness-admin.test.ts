@@ -3,16 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFlagQueue } from '../../db/queries/flags';
 import { auditLog, discordServers, jobState, type NewServerRow, serverFlags } from '../../db/schema';
 import { createAdminHarness, type Session } from '../helpers/admin';
+import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 let moderator: Session;
+let discord: DiscordStandIn;
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 
 beforeAll(async () => {
-  h = await createAdminHarness({ deps: { now: () => NOW } });
+  discord = await startDiscordStandIn();
+  h = await createAdminHarness({ env: { DISCORD_API_BASE: discord.url }, deps: { now: () => NOW } });
   moderator = await h.signIn('moderator');
 });
-afterAll(() => h.cleanup());
+afterAll(async () => {
+  h.cleanup();
+  await discord.close();
+});
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
@@ -43,18 +49,16 @@ async function flagged(rule = 'spike_no_presence') {
 
 describe('GET /api/admin/freshness', () => {
   it('shows the refresh job (last run, lookups in the current window, blocked until and why), states and the queue', async () => {
-    await h.db
-      .insert(jobState)
-      .values({
-        name: 'refresh',
-        last_run_at: new Date(NOW - 5 * 60_000).toISOString(),
-        last_run_summary: { checked: 12, ok: 11, unknown: 1 },
-        window_start: new Date(NOW - 3 * 60_000).toISOString(),
-        window_count: 42,
-        blocked_until: new Date(NOW + 3_600_000).toISOString(),
-        block_reason: '429 from Discord (global)',
-      })
-      .onConflictDoNothing();
+    const refresh = {
+      name: 'refresh',
+      last_run_at: new Date(NOW - 5 * 60_000).toISOString(),
+      last_run_summary: { checked: 12, ok: 11, unknown: 1 },
+      window_start: new Date(NOW - 3 * 60_000).toISOString(),
+      window_count: 42,
+      blocked_until: new Date(NOW + 3_600_000).toISOString(),
+      block_reason: '429 from Discord (global)',
+    };
+    await h.db.insert(jobState).values(refresh).onConflictDoUpdate({ target: jobState.name, set: refresh });
     await listing({ invite_status: 'dead', last_checked_at: new Date(NOW - 3_600_000).toISOString() });
     const { server, flag } = await flagged();
 
@@ -153,5 +157,55 @@ describe('PATCH /api/admin/freshness/flags/:id', () => {
     ).toBe(401);
     const [row] = await h.db.select().from(serverFlags).where(eq(serverFlags.id, flag.id));
     expect(row!.verdict).toBeNull();
+  });
+});
+
+describe('POST /api/admin/freshness/servers/:id/refresh', () => {
+  const unblock = () =>
+    h.db
+      .insert(jobState)
+      .values({ name: 'refresh' })
+      .onConflictDoUpdate({ target: jobState.name, set: { blocked_until: '', window_start: '', window_count: 0 } });
+
+  it('answers 503 with Retry-After while Discord lookups are paused, asking Discord nothing', async () => {
+    const server = await listing({ invite_code: `paused${unique()}` });
+    await unblock();
+    await h.db
+      .update(jobState)
+      .set({ blocked_until: new Date(NOW + 60_000).toISOString(), block_reason: 'rate_limited' })
+      .where(eq(jobState.name, 'refresh'));
+    const asked = discord.requests.length;
+    const res = await h.call(moderator, 'POST', `/api/admin/freshness/servers/${server.id}/refresh`, {});
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(discord.requests.length).toBe(asked);
+  });
+
+  it('checks one listing against Discord now, writes its counts and history, and is audited', async () => {
+    const code = `now${unique()}`;
+    discord.invites.set(code, {
+      guild: { id: '613425648685547541', name: 'Checked Now', icon: null },
+      memberCount: 2_345,
+      onlineCount: 321,
+    });
+    const server = await listing({ invite_code: code, members: 10, active_users: 1 });
+    await unblock();
+    const res = await h.call(moderator, 'POST', `/api/admin/freshness/servers/${server.id}/refresh`, {});
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ kind: 'ok', publicChange: true });
+    const [row] = await h.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    expect(row).toMatchObject({ members: 2_345, active_users: 321, invite_status: 'ok' });
+    expect(row!.last_checked_at).toBe(new Date(NOW).toISOString());
+    const [entry] = await h.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entity_id, String(server.id)));
+    expect(entry).toMatchObject({ action: 'refresh', entity: 'server' });
+    expect(h.rebuild.reasons).toContain('refresh');
+  });
+
+  it('answers 404 for a listing without an invite code', async () => {
+    const server = await listing({ invite_code: null });
+    expect((await h.call(moderator, 'POST', `/api/admin/freshness/servers/${server.id}/refresh`, {})).status).toBe(404);
   });
 });

@@ -5,19 +5,17 @@ import { getJobState, type JobState } from '../../../../db/queries/freshness';
 import { countByInviteStatus, listByInviteStatus } from '../../../../db/queries/invite-states';
 import { ANOMALY_JOB } from '../../../../db/queries/rank';
 import { getServerById } from '../../../../db/queries/servers';
-import { BUDGET } from '../../../../src/lib/freshness/budget';
+import { budgetAt } from '../../../../src/lib/freshness/budget';
 import { flagReviewSchema, inviteStateQuerySchema } from '../../../../src/lib/schemas/freshness';
+import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam, requestRebuild } from './shared';
 
-/** The refresh job's row of job_state. */
-const REFRESH_JOB = 'refresh';
-
 /** What the console shows of the refresh job at `now`: last run, the budget window's use, the breaker. */
 function refreshStatus(state: JobState | null, now: number, perWindow: number, enabled: boolean) {
-  const windowOpen = state?.window_start ? Date.parse(state.window_start) + BUDGET.windowMs > now : false;
+  const window = budgetAt({ lastLookupAt: state?.window_start ?? '', count: state?.window_count ?? 0 }, perWindow, now);
   const blocked = state?.blocked_until && Date.parse(state.blocked_until) > now ? state.blocked_until : null;
   const leased = state?.lease_until && Date.parse(state.lease_until) > now ? state.lease_until : null;
   return {
@@ -25,8 +23,9 @@ function refreshStatus(state: JobState | null, now: number, perWindow: number, e
     lastRunAt: state?.last_run_at ?? null,
     lastRunSummary: state?.last_run_summary ?? null,
     running: leased !== null,
-    windowStart: windowOpen ? state!.window_start : null,
-    lookupsInWindow: windowOpen ? state!.window_count : 0,
+    /** The current window's last lookup (it closes 10 minutes after), or null when no window is open. */
+    lastLookupAt: window.opensNew ? null : (state?.window_start ?? null),
+    lookupsInWindow: perWindow - window.left,
     perWindow,
     blockedUntil: blocked,
     blockReason: blocked ? (state?.block_reason ?? null) : null,
@@ -81,4 +80,26 @@ export const freshnessRoutes = new Hono<AdminEnv>()
       requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`);
     }
     return c.json({ flag });
+  })
+  .post('/servers/:id/refresh', idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    const deps = c.get('deps');
+    const result = await refreshServer(deps, id, deps.now?.() ?? Date.now());
+    if (result.status === 'not_found') throw new ApiError(404, 'not_found', `No server ${id} with an invite code`);
+    if (result.status === 'blocked') {
+      throw new ApiError(503, 'refresh_blocked', `Discord lookups are paused until ${result.blockedUntil}`, undefined, {
+        'Retry-After': String(Math.max(1, Math.ceil((Date.parse(result.blockedUntil) - Date.now()) / 1000))),
+      });
+    }
+    if (result.status === 'budget') {
+      throw new ApiError(
+        429,
+        'refresh_budget',
+        'The lookup budget of this 10-minute window is spent; try again shortly',
+      );
+    }
+    const { check, kind } = result;
+    await audit(c, 'refresh', 'server', id, { kind });
+    // refreshServer asks for the rebuild itself when a public fact changed.
+    return c.json({ kind, publicChange: check.publicChange, update: check.update });
   });
