@@ -43,10 +43,12 @@ export interface DiscordStandIn {
   /** What a test passes as DISCORD_API_BASE: `http://127.0.0.1:PORT/api/v10`. */
   url: string;
   /**
-   * The invites by code; a code not in it is Unknown Invite (10006), unless the stand-in was
-   * started `permissive` (then it is PERMISSIVE_INVITE's guild, a new one at each lookup).
+   * The invites by code; a code not in it is Unknown Invite (10006), unless the stand-in is
+   * `permissive` (then it is PERMISSIVE_INVITE's guild, a new one at each lookup).
    */
   invites: Map<string, StandInInvite>;
+  /** Every code is a working invite (started with `permissive`); set false to make unknown codes unknown. */
+  permissive: boolean;
   mode: StandInMode;
   /** Wait this long before answering (a slow Discord). */
   delayMs: number;
@@ -124,6 +126,7 @@ export async function startDiscordStandIn(
   const standIn: DiscordStandIn = {
     url: '',
     invites: new Map(),
+    permissive: options.permissive ?? false,
     mode: { kind: 'normal' },
     delayMs: 0,
     requests: [],
@@ -169,7 +172,7 @@ export async function startDiscordStandIn(
     const code = decodeURIComponent(route[1]!);
     const invite =
       standIn.invites.get(code) ??
-      (options.permissive
+      (standIn.permissive
         ? {
             guild: { id: String(1_300_000_000_000_000_000n + BigInt(++lookups)), name: `Guild ${code}` },
             ...PERMISSIVE_INVITE,
