@@ -38,6 +38,12 @@ export function FreshnessScreen() {
       { publishes: verdict === 'confirmed' },
     );
 
+  const refreshNow = (server: { id: number; name: string }) =>
+    listings.run(`Checked “${server.name}” with Discord just now.`, async () => {
+      await client.api.admin.freshness.servers[':id'].refresh.$post({ param: idParam(server) });
+      await overview.reload();
+    });
+
   const { refresh, statuses, queueTotal } = overview.data ?? {};
   const summary = refresh?.lastRunSummary as Record<string, unknown> | null | undefined;
   return (
@@ -128,6 +134,9 @@ export function FreshnessScreen() {
         ]}
         rows={listings.rows}
         rowKey={(s) => s.id}
+        actions={(s) =>
+          s.invite_code ? <RowButton label="Refresh now" target={s.name} onClick={() => refreshNow(s)} /> : null
+        }
         empty="Every invite answered ok at its last check."
         pager={listings.pager}
       />
