@@ -5,7 +5,14 @@ import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
-import { discordServers, type ServerRow, type SubmissionRow, serverSnapshots, serverSubmissions } from '../schema';
+import {
+  discordServers,
+  jobState,
+  type ServerRow,
+  type SubmissionRow,
+  serverSnapshots,
+  serverSubmissions,
+} from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
@@ -103,6 +110,35 @@ RETURNING id`);
   const id = rows[0]?.id;
   if (id === undefined) return { ok: false, taken: (await guildTaken(db, input.guild_id)) ?? 'pending' };
   return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
+}
+
+/** The job_state row that counts the submission checks' Discord lookups (the form's and the submit's). */
+export const SUBMISSION_CHECKS = 'submission-checks';
+
+/**
+ * Spends one of the submission checks' Discord lookups: at most `perWindow` in a window that closes
+ * `windowMs` after its last lookup (the refresh job's rule, budgetAt), so every address together
+ * cannot spend the site's standing with Discord. One conditional UPDATE: of two checks racing for
+ * the last lookup, one gets it. When spent, how long until the window closes.
+ */
+export async function spendSubmissionLookup(
+  db: Db,
+  now: number,
+  { perWindow, windowMs }: { perWindow: number; windowMs: number },
+): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+  await db.insert(jobState).values({ name: SUBMISSION_CHECKS }).onConflictDoNothing();
+  const at = new Date(now).toISOString();
+  const closed = sql`(${jobState.window_start} = '' OR ${jobState.window_start} <= ${new Date(now - windowMs).toISOString()})`;
+  const result = await db
+    .update(jobState)
+    .set({
+      window_count: sql`CASE WHEN ${closed} THEN 1 ELSE ${jobState.window_count} + 1 END`,
+      window_start: at,
+    })
+    .where(and(eq(jobState.name, SUBMISSION_CHECKS), sql`(${closed} OR ${jobState.window_count} < ${perWindow})`));
+  if (result.rowsAffected === 1) return { ok: true };
+  const [state] = await db.select().from(jobState).where(eq(jobState.name, SUBMISSION_CHECKS));
+  return { ok: false, retryAfterMs: Math.max(1000, Date.parse(state?.window_start ?? at) + windowMs - now) };
 }
 
 /** Submissions newest first, optionally of one status, one page of them, with the total. */

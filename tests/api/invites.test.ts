@@ -176,6 +176,32 @@ describe('GET /api/invites/:code', () => {
     expect(discord.requests.length).toBe(before);
   });
 
+  it('spends at most 40 Discord lookups per 10 minutes for all addresses together, then 503 until the window closes', async () => {
+    let now = Date.parse('2026-11-23T12:00:00.000Z');
+    const app = await createTestApp({ DISCORD_API_BASE: discord.url }, { now: () => now });
+    try {
+      const ask = (i: number) =>
+        app.app.request('/api/invites/pixelraid', {
+          headers: { origin: ORIGIN, 'cf-connecting-ip': `203.0.113.${i}` },
+        });
+      for (let i = 0; i < 40; i++) {
+        expect((await ask(i % 200)).status, `lookup ${i + 1}`).toBe(200);
+        now += 1000;
+      }
+      const before = discord.requests.length;
+      const spent = await ask(201);
+      expect(spent.status).toBe(503);
+      expect(((await spent.json()) as Refusal).error.code).toBe('discord_unavailable');
+      // The window closes 10 minutes after its last lookup (39 s after this one was counted).
+      expect(Number(spent.headers.get('retry-after'))).toBe(599);
+      expect(discord.requests.length).toBe(before);
+      now += 599_000;
+      expect((await ask(202)).status).toBe(200);
+    } finally {
+      app.cleanup();
+    }
+  });
+
   it('answers 429 with Retry-After after 20 lookups from one address in a minute', async () => {
     for (let i = 0; i < 20; i++) expect((await lookup('pixelraid')).status).toBe(200);
     const res = await lookup('pixelraid');

@@ -3,7 +3,8 @@
 // never accepted unchecked. Only a permanent invite to a guild that is neither listed nor waiting
 // for review passes; when Discord cannot be asked, the answer is a 503, never a guess.
 import { getJobState } from '../../../db/queries/freshness';
-import { guildTaken } from '../../../db/queries/submissions';
+import { guildTaken, spendSubmissionLookup } from '../../../db/queries/submissions';
+import { BUDGET } from '../../../src/lib/freshness/budget';
 import type { InviteAnswer, InviteSnapshot } from '../../../src/lib/freshness/classify';
 import { guildIconUrl } from '../../../src/lib/freshness/guild-icon';
 import { inviteCode } from '../../../src/lib/freshness/invite-code';
@@ -67,8 +68,9 @@ function unavailable(retryAfterMs: number | null): ApiError {
 
 /**
  * Checks what an owner typed as an invite: the code is read from the link, Discord is asked once
- * (unless the refresh job's breaker says the site is blocked: asking again would only prolong it),
- * and the guild must be neither listed nor waiting for review. Throws the answer's ApiError:
+ * (unless the refresh job's breaker says the site is blocked: asking again would only prolong it;
+ * or the submission checks' 40 lookups per 10 minutes, BUDGET, are spent), and the guild must be
+ * neither listed nor waiting for review. Throws the answer's ApiError:
  * 400 on `invite_link` (not an invite; unknown, expiring, paused, a group chat), 409 (listed or
  * pending), 503 with Retry-After (Discord could not be asked). `form` says which 400 to throw:
  * the live lookup's `invite_unusable`, or the submit form's `validation_failed` with its summary.
@@ -87,6 +89,14 @@ export async function checkInvite(
   const breaker = await getJobState(deps.db, REFRESH_JOB);
   const blockedUntil = breaker?.blocked_until ? Date.parse(breaker.blocked_until) : Number.NaN;
   if (blockedUntil > now) throw unavailable(blockedUntil - now);
+  // The submission checks' share of the site's Discord budget (off with the rate limits, for benchmarks).
+  if (deps.env.RATE_LIMITS) {
+    const spent = await spendSubmissionLookup(deps.db, now, {
+      perWindow: BUDGET.submissionsPerWindow,
+      windowMs: BUDGET.windowMs,
+    });
+    if (!spent.ok) throw unavailable(spent.retryAfterMs);
+  }
 
   const answer = await discordFor(deps).lookupInvite(code);
   const why = refusal(answer);
