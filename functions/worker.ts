@@ -17,6 +17,12 @@ const handle = createEdgeHandler();
 const everyMinutes = (ms: number) => (ms === 60_000 ? '* * * * *' : `*/${ms / 60_000} * * * *`);
 
 /** The Cron Triggers of wrangler.toml, each to its job. */
+/**
+ * Lookups per refresh pass on the Worker: each costs two subrequests (Discord, one database batch)
+ * and the Free plan allows 50 per invocation. 16 a minute is the budget's pace (160 per 10 minutes).
+ */
+const WORKER_LOOKUPS_PER_PASS = 16;
+
 const CRONS = { sessionSweep: everyMinutes(SESSION_SWEEP_EVERY_MS), refresh: everyMinutes(REFRESH_EVERY_MS) };
 
 export default {
@@ -30,7 +36,10 @@ export default {
       const hook = deps.env.REBUILD_HOOK_URL
         ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, log })
         : undefined;
-      const pass = refreshInvites({ ...deps, rebuild: hook }, controller.scheduledTime, { log }).then(async (r) => {
+      const pass = refreshInvites({ ...deps, rebuild: hook }, controller.scheduledTime, {
+        log,
+        maxLookups: WORKER_LOOKUPS_PER_PASS,
+      }).then(async (r) => {
         if (r !== 'busy' && r.lookups > 0) log(`Refresh (${controller.cron}): ${JSON.stringify(r)}`);
         await hook?.flush();
       });

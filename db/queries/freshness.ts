@@ -136,7 +136,7 @@ export async function recordLookup(
     check?: CheckResult | undefined;
     breaker?: Breaker | { level: 0 } | undefined;
   },
-): Promise<void> {
+): Promise<JobState> {
   const { window, serverId, check, breaker } = lookup;
   const state = db
     .update(jobState)
@@ -152,21 +152,24 @@ export async function recordLookup(
           : {}),
     })
     .where(eq(jobState.name, name));
-  if (serverId === undefined || !check || (Object.keys(check.update).length === 0 && !check.snapshot)) {
-    await state;
-    return;
-  }
-  const update = db.update(discordServers).set(check.update).where(eq(discordServers.id, serverId));
-  if (!check.snapshot) {
-    await db.batch([state, update]);
-    return;
-  }
+  // The job's row as this write left it, read in the same round trip (the next lookup's budget).
+  const after = db.select().from(jobState).where(eq(jobState.name, name));
+  const listing =
+    serverId !== undefined && check && (Object.keys(check.update).length > 0 || check.snapshot)
+      ? [db.update(discordServers).set(check.update).where(eq(discordServers.id, serverId))]
+      : [];
   // Two checks of one listing in the same millisecond keep the first history row.
-  const snapshot = db
-    .insert(serverSnapshots)
-    .values({ server_id: serverId, ...check.snapshot })
-    .onConflictDoNothing();
-  await db.batch([state, update, snapshot]);
+  const snapshot =
+    serverId !== undefined && check?.snapshot
+      ? [
+          db
+            .insert(serverSnapshots)
+            .values({ server_id: serverId, ...check.snapshot })
+            .onConflictDoNothing(),
+        ]
+      : [];
+  const results = await db.batch([state, ...listing, ...snapshot, after]);
+  return (results.at(-1) as JobState[])[0]!;
 }
 
 /** Applies one check to a listing (update and history row in one batch), outside any job's budget. */

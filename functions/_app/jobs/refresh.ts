@@ -58,6 +58,8 @@ export interface RefreshOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Lookups per 10 minutes; default REFRESH_PER_10MIN. */
   perWindow?: number | undefined;
+  /** At most this many lookups in this pass (the Worker's subrequest limit); default the budget's. */
+  maxLookups?: number | undefined;
   /**
    * The time each lookup is made, for the budget window: by default `now` plus the time the pass
    * has taken so far, so a window closes 10 minutes after its real last lookup.
@@ -113,7 +115,7 @@ async function checkOne(
     answer = { kind: 'transient', reason: 'unparseable', status: null, rateLimit: null };
     const check = applyCheck(server, answer, now, random);
     await applyServerCheck(deps.db, server.id, check);
-    return { answer, check, breaker: undefined, asked: false };
+    return { answer, check, breaker: undefined, asked: false, state };
   }
   if (
     server.guild_id === null &&
@@ -134,8 +136,8 @@ async function checkOne(
   const breaker = tripped ?? (definitive && state.block_level > 0 ? ({ level: 0 } as const) : undefined);
   // Stamped when the answer came: the window then closes 10 minutes after the lookup ended.
   const window = { at: iso(clock()), opensNew };
-  await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker });
-  return { answer, check, breaker: tripped, asked: true };
+  const after = await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker });
+  return { answer, check, breaker: tripped, asked: true, state: after };
 }
 
 const alertLine = (serverId: number, alert: FreshnessAlert) =>
@@ -178,14 +180,14 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
       budgetAt({ lastLookupAt: s.window_start, count: s.window_count }, perWindow, clock());
     let window = budget(state);
     const blocked = state.blocked_until > iso(now);
-    const servers = blocked || window.left === 0 ? [] : await listDueServers(deps.db, now, { all, limit: window.left });
+    const limit = Math.min(window.left, options.maxLookups ?? Number.POSITIVE_INFINITY);
+    const servers = blocked || limit === 0 ? [] : await listDueServers(deps.db, now, { all, limit });
     if (blocked) summary.blockedUntil = state.blocked_until;
 
     let failures = 0;
     let attempted = 0;
     for (const server of servers) {
-      // Read again before each lookup: a console "refresh now" or another runner's 429 counts too.
-      state = (await getJobState(deps.db, REFRESH_JOB))!;
+      // The job's row as the last write left it: a console "refresh now" or another runner's 429 counts too.
       if (state.blocked_until > iso(now)) {
         summary.blockedUntil = state.blocked_until;
         break;
@@ -193,10 +195,9 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
       window = budget(state);
       if (window.left === 0) break;
 
-      const { answer, check, breaker, asked } = await checkOne(deps, server, state, window.opensNew, now, {
-        random,
-        clock,
-      });
+      const looked = await checkOne(deps, server, state, window.opensNew, now, { random, clock });
+      const { answer, check, breaker, asked } = looked;
+      state = looked.state;
       // A listing the breaker stopped was not checked: it stays due and counts as skipped.
       if (!breaker) attempted += 1;
       if (asked) summary.lookups += 1;
