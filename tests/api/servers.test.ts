@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_SERVERS } from '../../db/sample-data';
+import { discordServers } from '../../db/schema';
 import { createTestApp, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
@@ -142,34 +144,17 @@ describe('GET /api/servers', () => {
 
   it('sorts by members (default), rank score, age and 30-day growth, each breaking ties by members', async () => {
     t = await createTestApp();
-    await seedServer(t.db, {
-      name: 'Old Giant',
-      members: 90_000,
-      rank_score: 0.2,
-      growth_30d: 0.01,
-      created_at: '2024-01-01T00:00:00.000Z',
-    });
-    await seedServer(t.db, {
-      name: 'Busy Middle',
-      members: 5_000,
-      rank_score: 0.9,
-      growth_30d: 0.3,
-      created_at: '2025-06-01T00:00:00.000Z',
-    });
-    await seedServer(t.db, {
-      name: 'Fresh Start',
-      members: 300,
-      rank_score: 0.9,
-      growth_30d: 0.3,
-      created_at: '2026-05-01T00:00:00.000Z',
-    });
-    await seedServer(t.db, {
-      name: 'Shrinking',
-      members: 40_000,
-      rank_score: 0.5,
-      growth_30d: -0.2,
-      created_at: '2025-01-01T00:00:00.000Z',
-    });
+    const rows = [
+      { name: 'Old Giant', members: 90_000, rank_score: 0.2, growth_30d: 0.01, listed: '2024-01-01T00:00:00.000Z' },
+      { name: 'Busy Middle', members: 5_000, rank_score: 0.9, growth_30d: 0.3, listed: '2025-06-01T00:00:00.000Z' },
+      { name: 'Fresh Start', members: 300, rank_score: 0.9, growth_30d: 0.3, listed: '2026-05-01T00:00:00.000Z' },
+      { name: 'Shrinking', members: 40_000, rank_score: 0.5, growth_30d: -0.2, listed: '2025-01-01T00:00:00.000Z' },
+    ];
+    for (const { listed, ...row } of rows) {
+      const server = await seedServer(t.db, row);
+      // When it was listed: created_at is the database's to set, so the test dates it afterwards.
+      await t.db.update(discordServers).set({ created_at: listed }).where(eq(discordServers.id, server.id));
+    }
     const names = async (query: string) =>
       ((await (await t.app.request(`/api/servers${query}`)).json()) as Page).servers.map((s) => s.name);
     expect(await names('')).toEqual(['Old Giant', 'Shrinking', 'Busy Middle', 'Fresh Start']);
