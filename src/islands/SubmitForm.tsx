@@ -3,7 +3,7 @@ import { api, fieldErrors, redirectErrors } from '~/lib/api-client';
 import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categories';
 import { CLAIMS } from '~/lib/claims';
 import { formatNumber, initials } from '~/lib/format';
-import { inviteCode } from '~/lib/freshness/invite-code';
+import { parseDiscordInvite } from '~/lib/invite';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field } from './Field';
@@ -129,7 +129,8 @@ function useInviteCheck(onRefused: (message: string | null) => void) {
   }
 
   function check(value: string) {
-    const code = inviteCode(value) ?? '';
+    // A link only, as the form accepts (a bare code is not one): half-typed text asks nothing.
+    const code = parseDiscordInvite(value)?.code ?? '';
     if (code === latest.current) return;
     latest.current = code;
     clearTimeout(timer.current);
