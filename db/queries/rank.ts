@@ -206,27 +206,27 @@ export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> 
   const previous = await getJobState(db, ANOMALY_JOB);
   const since = previous?.last_run_at ?? '';
   const historySince = daysBefore(now, ANOMALY.unknownWindowDays);
-  const [checkedRows, listingRows] = await Promise.all([
-    readAll(
-      db,
-      'SELECT id, category FROM discord_servers WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?',
-      [since, historySince],
-    ),
-    readAll(
-      db,
-      `SELECT category, members, active_users, invite_status FROM discord_servers
-       WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')})`,
-      [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
-    ),
-  ]);
-  const shares = nicheShares(
-    listingRows.map((r) => ({
-      category: String(r.category),
-      members: num(r.members),
-      online: num(r.active_users),
-      status: String(r.invite_status) as InviteStatus,
-    })),
+  const checkedRows = await readAll(
+    db,
+    'SELECT id, category FROM discord_servers WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?',
+    [since, historySince],
   );
+  // The niche medians in SQL (one row per category), and only when there is something to judge.
+  const shareRows =
+    checkedRows.length === 0
+      ? []
+      : await readAll(
+          db,
+          `SELECT category, avg(share) AS share FROM (
+             SELECT category, share,
+               row_number() OVER (PARTITION BY category ORDER BY share) AS rn,
+               count(*) OVER (PARTITION BY category) AS n
+             FROM (SELECT category, min(1.0, active_users * 1.0 / members) AS share FROM discord_servers
+                   WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')}))
+           ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY category`,
+          [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
+        );
+  const shares = new Map(shareRows.map((r) => [String(r.category), num(r.share)]));
   const checked = checkedRows.map((r) => ({ id: num(r.id), category: String(r.category) }));
   const found: Parameters<typeof openFlags>[1][number][] = [];
   const firing = new Map<number, Set<(typeof found)[number]['anomaly']['rule']>>();

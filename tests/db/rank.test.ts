@@ -183,4 +183,14 @@ describe('evaluateAnomalies', () => {
     expect((await evaluateAnomalies(t.db, new Date(NOW.getTime() + 60_000))).opened).toBe(0);
     expect(await listFlagQueue(t.db)).toHaveLength(0);
   });
+
+  it('judges online share against the niche median of checked listings (low_presence)', async () => {
+    for (let i = 0; i < 5; i++) await listing(`Healthy ${i}`, { members: 2_000, active_users: 240 });
+    const ghost = await listing('Ghost Town', { members: 20_000, active_users: 100 });
+    await dailyChecks(ghost.id, 7, () => [20_000, 100]);
+    await evaluateAnomalies(t.db, NOW);
+    const queue = await listFlagQueue(t.db);
+    expect(queue.map((f) => [f.name, f.rule])).toEqual([['Ghost Town', 'low_presence']]);
+    expect(queue[0]!.detail).toContain('Gaming median (12.0 %)');
+  });
 });
