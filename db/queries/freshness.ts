@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { CheckResult, ListingFreshness } from '../../src/lib/freshness/state';
 import type { Db } from '../client';
-import { discordServers, jobState, serverSnapshots } from '../schema';
+import { auditLog, discordServers, jobState, serverSnapshots } from '../schema';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -123,8 +123,8 @@ export interface Breaker {
 
 /**
  * Writes what one lookup did, in one batch: the budget window (every lookup counts, a 429 too),
- * the listing's update and its history row when the answer was definitive, and the breaker when
- * the answer stopped the job (or its level back to 0 once Discord answers again).
+ * the listing's update, its history row and its alerts (audit log) when the answer was definitive,
+ * and the breaker when the answer stopped the job (or its level back to 0 once Discord answers again).
  */
 export async function recordLookup(
   db: Db,
@@ -138,6 +138,23 @@ export async function recordLookup(
   },
 ): Promise<JobState> {
   const { window, serverId, check, breaker } = lookup;
+  // What the check asks of people, kept in the audit log (no operator: the job wrote it) until
+  // the mail issue sends it: a dead listing's owner, the operators for a wrong guild.
+  const alerts =
+    serverId !== undefined && check?.snapshot && check.alerts.length > 0
+      ? [
+          db.insert(auditLog).values(
+            check.alerts.map((alert) => ({
+              operator_email: 'refresh job',
+              action: `refresh.${alert.kind}`,
+              entity: 'server',
+              entity_id: String(serverId),
+              details: { ...alert },
+              created_at: check.snapshot!.checked_at,
+            })),
+          ),
+        ]
+      : [];
   const state = db
     .update(jobState)
     .set({
@@ -168,7 +185,7 @@ export async function recordLookup(
             .onConflictDoNothing(),
         ]
       : [];
-  const results = await db.batch([state, ...listing, ...snapshot, after]);
+  const results = await db.batch([state, ...listing, ...snapshot, ...alerts, after]);
   return (results.at(-1) as JobState[])[0]!;
 }
 

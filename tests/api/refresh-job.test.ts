@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import type { Db } from '../../db/client';
 import { getJobState, getLastRun } from '../../db/queries/freshness';
-import { discordServers, serverSnapshots } from '../../db/schema';
+import { auditLog, discordServers, serverSnapshots } from '../../db/schema';
 import { discordClient } from '../../functions/_app/clients/discord';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
@@ -177,6 +177,17 @@ describe('the refresh job', () => {
     expect(await statusAt(day + 31 * HOUR)).toBe('dead');
     expect(log).toEqual([expect.stringMatching(/server \d+ is dead \(4 unknown-invite answers since /)]);
     expect(await getLastRun(h.db, REFRESH_JOB)).toMatchObject({ summary: { alerts: [{ kind: 'dead' }] } });
+    // Recorded for the owner's mail (a later issue), in the audit log, once.
+    const { id } = await h.listing('code0');
+    expect(await h.db.select().from(auditLog)).toEqual([
+      expect.objectContaining({
+        operator_id: null,
+        action: 'refresh.dead',
+        entity: 'server',
+        entity_id: String(id),
+        created_at: iso(day + 31 * HOUR),
+      }),
+    ]);
     expect((await h.snapshots('code0')).map((s) => s.outcome)).toEqual([
       'ok',
       'unknown_invite',
@@ -213,6 +224,13 @@ describe('the refresh job', () => {
       expect.stringMatching(/opens guild 999999999999999999 instead of 100000000000000000: hidden/),
     ]);
     expect((await h.snapshots('code0')).at(-1)).toMatchObject({ outcome: 'wrong_guild', member_count: null });
+    expect(await h.db.select().from(auditLog)).toEqual([
+      expect.objectContaining({
+        action: 'refresh.wrong_guild',
+        entity_id: String(row.id),
+        details: { kind: 'wrong_guild', expectedGuildId: guildId(0), guildId: '999999999999999999' },
+      }),
+    ]);
   });
 
   it('a first check that finds a guild another listing holds does not take it', async () => {
