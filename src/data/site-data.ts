@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { openDb } from '../../db/client';
 import { listActiveContent } from '../../db/queries/content';
+import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listServersWithPages, type Server } from '../../db/queries/servers';
@@ -27,6 +28,8 @@ export interface SiteData {
   history: Map<number, HistoryPoint[]>;
   /** When the build read the database: the "checked N hours ago" every page writes counts from it. */
   builtAt: Date;
+  /** Anomaly flags a moderator confirmed, by server id: the only ones a server page shows. */
+  confirmedFlags: Map<number, PublicFlag[]>;
   /** Digest of the editable texts: part of every incremental-build cacheKey, since the layout shows them. */
   contentVersion: string;
 }
@@ -58,11 +61,12 @@ export function getSiteData(): Promise<SiteData> {
     try {
       const builtAt = new Date();
       // One history read for every listing, not one per server page.
-      const [serverPages, rows, newsletter, history] = await Promise.all([
+      const [serverPages, rows, newsletter, history, flags] = await Promise.all([
         listServersWithPages(db),
         listActiveContent(db),
         getNewsletterStats(db),
         memberHistory(db, 'all', HISTORY_DAYS, builtAt),
+        confirmedFlags(db),
       ]);
       const content = mergeContent(rows);
       const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
@@ -74,6 +78,7 @@ export function getSiteData(): Promise<SiteData> {
         facts,
         history,
         builtAt,
+        confirmedFlags: flags,
         contentVersion: digest(JSON.stringify([content, facts.supportEmail])),
       };
     } catch (err) {

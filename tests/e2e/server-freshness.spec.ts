@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
-import { discordServers, serverSnapshots } from '../../db/schema';
+import { discordServers, serverFlags, serverSnapshots } from '../../db/schema';
 import { subcategoriesOf, subcategoryPath } from '../../src/lib/categories';
 import { expect } from './fixtures';
 import { testWithOwnSite } from './own-site';
@@ -79,6 +79,31 @@ const test = testWithOwnSite('server-freshness', async (db) => {
     last_ok_at: checkedAt,
   });
   await seed(db, 'Freshness Unchecked Guild', 'Gaming', { invite_status: 'unchecked' });
+  // Anomaly flags: only one a moderator confirmed shows on the page; an open one does not.
+  const flagged = await seed(db, 'Freshness Flagged Guild', 'Gaming', {
+    invite_status: 'ok',
+    last_checked_at: checkedAt,
+    last_ok_at: checkedAt,
+  });
+  await db.insert(serverFlags).values([
+    {
+      server_id: flagged.id,
+      rule: 'spike_no_presence',
+      detail: 'members +34% in 24 h; online +0.6%',
+      verdict: 'confirmed',
+      reviewed_by: 'moderator@example.com',
+    },
+    { server_id: flagged.id, rule: 'low_presence', detail: 'online 1% against a niche median of 12%' },
+  ]);
+});
+
+test('a server page shows the anomalies a moderator confirmed, and none still in the queue', async ({ page }) => {
+  await page.goto('/server/freshness-flagged-guild');
+  const note = page.getByRole('note', { name: 'Moderator findings' });
+  await expect(note).toContainText('Member jump without online growth: members +34% in 24 h; online +0.6%');
+  await expect(note).not.toContainText('online 1% against');
+  await page.goto('/server/freshness-checked-guild');
+  await expect(page.getByRole('note', { name: 'Moderator findings' })).toHaveCount(0);
 });
 
 const JOIN = /^Join (Premium )?Server/;
@@ -213,6 +238,7 @@ test('every state fits a 320 px phone without sideways scroll', async ({ page })
     '/server/freshness-dead-trading',
     '/server/freshness-paused-betting',
     '/server/freshness-expiring-investing',
+    '/server/freshness-flagged-guild',
     '/best-crypto-discord',
     '/best-sports-betting-discord',
   ]) {
@@ -232,6 +258,7 @@ test('axe finds no WCAG 2.2 AA violation on the facts, the chart, the invite not
     '/server/freshness-suspect-crypto',
     '/server/freshness-paused-betting',
     '/server/freshness-unchecked-guild',
+    '/server/freshness-flagged-guild',
     '/best-sports-betting-discord',
   ]) {
     await page.goto(path);
