@@ -112,21 +112,20 @@ RETURNING id`);
   return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
 }
 
-/** The job_state row that counts the submission checks' Discord lookups (the form's and the submit's). */
-export const SUBMISSION_CHECKS = 'submission-checks';
-
 /**
- * Spends one of the submission checks' Discord lookups: at most `perWindow` in a window that closes
+ * Spends one Discord lookup of the budget counted in job_state row `name` (the submit's checks, the
+ * form's live checks): at most `perWindow` in a window that closes
  * `windowMs` after its last lookup (the refresh job's rule, budgetAt), so every address together
  * cannot spend the site's standing with Discord. One conditional UPDATE: of two checks racing for
  * the last lookup, one gets it. When spent, how long until the window closes.
  */
 export async function spendSubmissionLookup(
   db: Db,
+  name: string,
   now: number,
   { perWindow, windowMs }: { perWindow: number; windowMs: number },
 ): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
-  await db.insert(jobState).values({ name: SUBMISSION_CHECKS }).onConflictDoNothing();
+  await db.insert(jobState).values({ name }).onConflictDoNothing();
   const at = new Date(now).toISOString();
   const closed = sql`(${jobState.window_start} = '' OR ${jobState.window_start} <= ${new Date(now - windowMs).toISOString()})`;
   const result = await db
@@ -135,9 +134,9 @@ export async function spendSubmissionLookup(
       window_count: sql`CASE WHEN ${closed} THEN 1 ELSE ${jobState.window_count} + 1 END`,
       window_start: at,
     })
-    .where(and(eq(jobState.name, SUBMISSION_CHECKS), sql`(${closed} OR ${jobState.window_count} < ${perWindow})`));
+    .where(and(eq(jobState.name, name), sql`(${closed} OR ${jobState.window_count} < ${perWindow})`));
   if (result.rowsAffected === 1) return { ok: true };
-  const [state] = await db.select().from(jobState).where(eq(jobState.name, SUBMISSION_CHECKS));
+  const [state] = await db.select().from(jobState).where(eq(jobState.name, name));
   return { ok: false, retryAfterMs: Math.max(1000, Date.parse(state?.window_start ?? at) + windowMs - now) };
 }
 

@@ -1,6 +1,8 @@
 // GET /api/invites/:code, the submit form's live check, against a loopback Discord stand-in:
 // each kind of answer Discord gives, a guild already listed or waiting, and Discord unreachable.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHECK_BUDGETS } from '../../functions/_app/lib/invite-check';
+import { BUDGET } from '../../src/lib/freshness/budget';
 import { type DiscordStandIn, type StandInInvite, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 
@@ -176,7 +178,7 @@ describe('GET /api/invites/:code', () => {
     expect(discord.requests.length).toBe(before);
   });
 
-  it('spends at most 40 Discord lookups per 10 minutes for all addresses together, then 503 until the window closes', async () => {
+  it("spends at most 25 Discord lookups per 10 minutes on live checks for all addresses together, then 503 until the window closes; a submission's check keeps its own 15", async () => {
     let now = Date.parse('2026-11-23T12:00:00.000Z');
     const app = await createTestApp({ DISCORD_API_BASE: discord.url }, { now: () => now });
     try {
@@ -184,19 +186,57 @@ describe('GET /api/invites/:code', () => {
         app.app.request('/api/invites/pixelraid', {
           headers: { origin: ORIGIN, 'cf-connecting-ip': `203.0.113.${i}` },
         });
-      for (let i = 0; i < 40; i++) {
-        expect((await ask(i % 200)).status, `lookup ${i + 1}`).toBe(200);
+      expect(CHECK_BUDGETS.live.perWindow + CHECK_BUDGETS.submit.perWindow).toBe(BUDGET.submissionsPerWindow);
+      for (let i = 0; i < CHECK_BUDGETS.live.perWindow; i++) {
+        expect((await ask(i)).status, `lookup ${i + 1}`).toBe(200);
         now += 1000;
       }
       const before = discord.requests.length;
       const spent = await ask(201);
       expect(spent.status).toBe(503);
       expect(((await spent.json()) as Refusal).error.code).toBe('discord_unavailable');
-      // The window closes 10 minutes after its last lookup (39 s after this one was counted).
+      // The window closes 10 minutes after its last lookup (1 s before this one).
       expect(Number(spent.headers.get('retry-after'))).toBe(599);
       expect(discord.requests.length).toBe(before);
+
+      // A real submission is still checked: its share is its own.
+      const posted = await postJson(app.app, '/api/submissions', validSubmission(), {
+        'cf-connecting-ip': '198.51.100.7',
+      });
+      expect(posted.status).toBe(201);
+      expect(discord.requests.length).toBe(before + 1);
+
       now += 599_000;
-      expect((await ask(202)).status).toBe(200);
+      discord.invites.set('other', { ...PIXEL, guild: { ...PIXEL.guild, id: '713425648685547541' } });
+      expect((await app.app.request('/api/invites/other', { headers: { origin: ORIGIN } })).status).toBe(200);
+    } finally {
+      app.cleanup();
+    }
+  });
+
+  it("a submission's checks stop at 15 per 10 minutes, answering 503 and storing nothing", async () => {
+    const app = await createTestApp({ DISCORD_API_BASE: discord.url });
+    try {
+      for (let i = 0; i < CHECK_BUDGETS.submit.perWindow; i++) {
+        const code = `guild${i}`;
+        discord.invites.set(code, { ...PIXEL, guild: { ...PIXEL.guild, id: `71342564868554${String(1000 + i)}` } });
+        const res = await postJson(
+          app.app,
+          '/api/submissions',
+          validSubmission({ invite_link: `https://discord.gg/${code}` }),
+          {
+            'cf-connecting-ip': `198.51.100.${i}`,
+          },
+        );
+        expect(res.status, code).toBe(201);
+      }
+      const res = await postJson(app.app, '/api/submissions', validSubmission(), {
+        'cf-connecting-ip': '198.51.100.99',
+      });
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const rows = await app.client.execute('SELECT count(*) AS n FROM server_submissions');
+      expect(Number(rows.rows[0]?.n)).toBe(CHECK_BUDGETS.submit.perWindow);
     } finally {
       app.cleanup();
     }

@@ -19,6 +19,15 @@ const DISCORD_RETRY_AFTER_S = 30;
 
 const L = SUBMISSION_LABELS.invite_link;
 
+/**
+ * The submission checks' 40 lookups per 10 minutes (BUDGET), split so that spending the public live
+ * check's share (no bot check in front of it) never stops a real submission's check on submit.
+ */
+export const CHECK_BUDGETS = {
+  submit: { name: 'submission-checks', perWindow: 15 },
+  live: { name: 'invite-previews', perWindow: BUDGET.submissionsPerWindow - 15 },
+} as const;
+
 /** What the form shows of a checked invite: Discord's own name, icon and approximate counts. */
 export interface InvitePreview {
   code: string;
@@ -69,7 +78,7 @@ function unavailable(retryAfterMs: number | null): ApiError {
 /**
  * Checks what an owner typed as an invite: the code is read from the link, Discord is asked once
  * (unless the refresh job's breaker says the site is blocked: asking again would only prolong it;
- * or the submission checks' 40 lookups per 10 minutes, BUDGET, are spent), and the guild must be
+ * or this kind of check's share of the 40 lookups per 10 minutes is spent, CHECK_BUDGETS), and the guild must be
  * neither listed nor waiting for review. Throws the answer's ApiError:
  * 400 on `invite_link` (not an invite; unknown, expiring, paused, a group chat), 409 (listed or
  * pending), 503 with Retry-After (Discord could not be asked). `form` says which 400 to throw:
@@ -91,8 +100,9 @@ export async function checkInvite(
   if (blockedUntil > now) throw unavailable(blockedUntil - now);
   // The submission checks' share of the site's Discord budget (off with the rate limits, for benchmarks).
   if (deps.env.RATE_LIMITS) {
-    const spent = await spendSubmissionLookup(deps.db, now, {
-      perWindow: BUDGET.submissionsPerWindow,
+    const budget = form ? CHECK_BUDGETS.submit : CHECK_BUDGETS.live;
+    const spent = await spendSubmissionLookup(deps.db, budget.name, now, {
+      perWindow: budget.perWindow,
       windowMs: BUDGET.windowMs,
     });
     if (!spent.ok) throw unavailable(spent.retryAfterMs);
