@@ -119,7 +119,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
  * is a working invite (PERMISSIVE_INVITE), for the apps of tests about something else.
  */
 export async function startDiscordStandIn(
-  options: { botToken?: string; permissive?: boolean } = {},
+  options: { botToken?: string; permissive?: boolean; port?: number } = {},
 ): Promise<DiscordStandIn> {
   let lookups = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -203,7 +203,7 @@ export async function startDiscordStandIn(
     }, standIn.delayMs);
     timers.add(timer);
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  await new Promise<void>((ok) => server.listen(options.port ?? 0, '127.0.0.1', ok));
   const { port } = server.address() as AddressInfo;
 
   standIn.url = `http://127.0.0.1:${port}/api/v10`;
