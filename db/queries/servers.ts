@@ -2,6 +2,7 @@ import type { Client, InStatement } from '@libsql/client';
 import { and, asc, desc, eq, gte, inArray, isNotNull, like, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
+import { parseDiscordInvite } from '../../src/lib/invite';
 import {
   checkedSince,
   DEFAULT_PAGE_SIZE,
@@ -324,12 +325,16 @@ export type ServerWrite = Omit<NewServerRow, 'id' | 'created_at' | 'updated_at' 
   slug?: string | undefined;
 };
 
+/** The invite code of a join link that is a Discord invite (what the refresh job checks); null for any other link. */
+const linkInviteCode = (link: string | null | undefined): string | null =>
+  link ? (parseDiscordInvite(link)?.code ?? null) : null;
+
 /** Inserts a server; the slug is derived from the name when absent. Returns the row. */
 export async function createServer(db: Db, input: ServerWrite): Promise<Server> {
   const slug = await uniqueSlug(db, input.slug || serverSlug(input.name));
   const [row] = await db
     .insert(discordServers)
-    .values({ ...input, slug })
+    .values({ ...input, slug, invite_code: input.invite_code ?? linkInviteCode(input.affiliate_link) })
     .returning();
   return row!;
 }
@@ -341,6 +346,11 @@ export async function createServer(db: Db, input: ServerWrite): Promise<Server> 
 export async function updateServer(db: Db, id: number, patch: Partial<ServerWrite>): Promise<Server | null> {
   const { slug, ...rest } = patch;
   const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
+  // A new join link is a new invite to check (the listing's guild stays: another guild's invite is caught).
+  if (patch.affiliate_link !== undefined && patch.invite_code === undefined) {
+    values.invite_code = linkInviteCode(patch.affiliate_link);
+    values.next_check_at = '';
+  }
   if (slug) values.slug = await uniqueSlug(db, slug, id);
   else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
   const update = db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();

@@ -1,0 +1,63 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate } from 'drizzle-orm/libsql/migrator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb } from '../../db/client';
+import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** The migrations folder as it was before 0007 (journal cut after 0006). */
+function migrationsBefore0007(): string {
+  const dir = tempDir();
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= 6);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+describe('migration 0007: listings approved before the freshness checks get their invite code', () => {
+  it('takes the code from plain discord.gg and discord.com/invite links, and leaves every other link unchecked', async () => {
+    const { db, client } = await openDb({ url: `file:${join(tempDir(), 'test.db')}` });
+    try {
+      await migrate(db, { migrationsFolder: migrationsBefore0007() });
+      const links: [string, string | null][] = [
+        ['https://discord.gg/pixelraid', 'pixelraid'],
+        ['https://discord.com/invite/Trade-Desk9', 'Trade-Desk9'],
+        ['https://discord.gg/withquery?event=1', null],
+        ['https://discord.gg/', null],
+        ['https://example.com/affiliate?ref=1', null],
+        ['https://discord.gg/a/b', null],
+      ];
+      for (const [i, [link]] of links.entries()) {
+        await client.execute({
+          sql: "INSERT INTO discord_servers (name, category, slug, affiliate_link) VALUES (?, 'Gaming', ?, ?)",
+          args: [`Old ${i}`, `old-${i}`, link],
+        });
+      }
+      await client.execute(
+        "INSERT INTO discord_servers (name, category, slug, affiliate_link, invite_code) VALUES ('Kept', 'Gaming', 'kept', 'https://discord.gg/other', 'kept')",
+      );
+      await migrateDb(db);
+      const rows = await client.execute('SELECT affiliate_link, invite_code FROM discord_servers ORDER BY id');
+      expect(rows.rows.map((r) => [r.affiliate_link, r.invite_code])).toEqual([
+        ...links,
+        ['https://discord.gg/other', 'kept'],
+      ]);
+    } finally {
+      client.close();
+    }
+  });
+});
