@@ -1,10 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client';
-import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
+import { migrateDb } from '../../db/migrate';
+import { migrationsUpTo } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,22 +18,11 @@ const tempDir = () => {
   return dir;
 };
 
-/** The migrations folder as it was before 0007 (journal cut after 0006). */
-function migrationsBefore0007(): string {
-  const dir = tempDir();
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= 6);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
-
 describe('migration 0007: listings approved before the freshness checks get their invite code', () => {
   it('takes the code from plain discord.gg and discord.com/invite links, and leaves every other link unchecked', async () => {
     const { db, client } = await openDb({ url: `file:${join(tempDir(), 'test.db')}` });
     try {
-      await migrate(db, { migrationsFolder: migrationsBefore0007() });
+      await migrate(db, { migrationsFolder: migrationsUpTo(6, dirs) });
       const links: [string, string | null][] = [
         ['https://discord.gg/pixelraid', 'pixelraid'],
         ['https://discord.com/invite/Trade-Desk9', 'Trade-Desk9'],

@@ -1,27 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client';
-import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
+import { migrateDb } from '../../db/migrate';
+import { migrationsUpTo } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** The migrations folder as it was before 0004 (journal cut after 0003). */
-function foldersBefore0004(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'guildrank-migrations-'));
-  dirs.push(dir);
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= 3);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 describe('migration 0004: rows stored before #13 count each action once', () => {
   it('turns beacon clicks into save/unsave/share worth 0 and drops the duplicate report and signup beacons', async () => {
@@ -29,7 +18,7 @@ describe('migration 0004: rows stored before #13 count each action once', () => 
     dirs.push(dir);
     const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
     try {
-      await migrate(db, { migrationsFolder: foldersBefore0004() });
+      await migrate(db, { migrationsFolder: migrationsUpTo(3, dirs) });
       // What the old code stored for one visit to a premium server: a view, save, share, report
       // (the server's row and the page's valued beacon), a join, and a signup (server and beacon).
       const rows: [string, string, string | null, string | null, number | null][] = [

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@libsql/client';
 import { type Db, openDb } from '../../db/client';
-import { migrateDb } from '../../db/migrate';
+import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
 
 export interface TestDb {
   db: Db;
@@ -30,4 +30,20 @@ export async function createTestDb(): Promise<TestDb> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A copy of the migrations folder whose journal stops after migration `lastIdx` (in a new temp
+ * dir pushed to `dirs` for the caller to delete): a database migrated with it is one from before
+ * the migrations that follow, for tests of a data migration.
+ */
+export function migrationsUpTo(lastIdx: number, dirs: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'guildrank-migrations-'));
+  dirs.push(dir);
+  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
 }
