@@ -78,11 +78,12 @@ function unavailable(retryAfterMs: number | null): ApiError {
 /**
  * Checks what an owner typed as an invite: the code is read from the link, Discord is asked once
  * (unless the refresh job's breaker says the site is blocked: asking again would only prolong it;
- * or this kind of check's share of the 40 lookups per 10 minutes is spent, CHECK_BUDGETS), and the guild must be
- * neither listed nor waiting for review. Throws the answer's ApiError:
- * 400 on `invite_link` (not an invite; unknown, expiring, paused, a group chat), 409 (listed or
- * pending), 503 with Retry-After (Discord could not be asked). `form` says which 400 to throw:
- * the live lookup's `invite_unusable`, or the submit form's `validation_failed` with its summary.
+ * or this kind of check's share of the 40 lookups per 10 minutes is spent, CHECK_BUDGETS), and the
+ * guild must be neither listed nor waiting for review. Throws the answer's ApiError: 400 on
+ * `invite_link` (not an invite; unknown, expiring, paused, a group chat), 409 (listed or pending),
+ * 503 with Retry-After (Discord could not be asked). `form` (the check on submit) throws the submit
+ * form's `validation_failed` with its summary instead of `invite_unusable`, and leaves the listed or
+ * pending check to the guarded insert that follows (insertCheckedSubmission).
  */
 export async function checkInvite(
   deps: AppDeps,
@@ -117,7 +118,8 @@ export async function checkInvite(
   }
 
   const { invite } = answer;
-  const taken = await guildTaken(deps.db, invite.guildId);
+  // On submit the guarded insert (insertCheckedSubmission) is the check: no read before it.
+  const taken = form ? null : await guildTaken(deps.db, invite.guildId);
   if (taken) throw alreadyThere(taken);
   return {
     invite,
