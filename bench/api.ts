@@ -237,7 +237,9 @@ export const bench: BenchModule = async (ctx) => {
       // Targets: events >= 0.45 of hello-world (#14's floor for its one speed path). The same
       // events through the app's middleware chain and a plain insert, as every other write goes,
       // are measured beside it: the difference is what lib/event-sink.ts buys. Submissions take
-      // the plain path with no target: limited to 5 per 10 minutes per address, they never batch.
+      // the plain path with no target: limited to 5 per 10 minutes per address, they never batch;
+      // each asks Discord first (#15: the loopback stand-in, in this process) and inserts guarded
+      // against a guild already listed or pending, so the row measures that check too.
       const writes: [string, string, string, number | null][] = [
         ['POST /api/events', '/api/events', EVENT, 0.45],
         ['POST /api/events through the middleware chain, plain insert', EVENTS_THROUGH_CHAIN, EVENT, null],
