@@ -267,6 +267,21 @@ function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
 
 const utf8 = new TextDecoder();
 
+/**
+ * Reads request headers (lower-case names): on Node from the IncomingMessage's parsed headers,
+ * which @hono/node-server keeps, so this path never builds a web Headers object; elsewhere
+ * (Worker, app.request()) from the Request.
+ */
+function headerReader(c: Context): (name: string) => string | undefined {
+  const headers = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)
+    ?.incoming?.headers;
+  if (!headers) return (name) => c.req.header(name);
+  return (name) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : value?.join(', ');
+  };
+}
+
 /** The rows of parsed events, with the request's user agent and hashed IP. */
 export function eventRows(events: InteractionInput[], userAgent: string | null, ipHash: string): EventWrite[] {
   return events.map((e) => ({
@@ -309,12 +324,13 @@ export function eventsHandler(deps: AppDeps): Handler<AppEnv, '/', { in: { json:
   const secret = deps.env.IP_HASH_SECRET;
   return async (c) => {
     try {
-      assertSameOrigin(c, deps.env.SITE_URL);
-      const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
+      const header = headerReader(c);
+      assertSameOrigin(c, deps.env.SITE_URL, header);
+      const ip = deps.clientIp?.(c.req.raw, c.env) ?? header('cf-connecting-ip') ?? '0.0.0.0';
       const ipHash = cachedIpHash(secret, ip) ?? (await hashIp(secret, ip));
       const limited = countRequest(deps, RATE_LIMITS.events, ipHash);
       if (limited) await limited;
-      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const type = (header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json' && type !== 'text/plain') {
         throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
       }
@@ -326,7 +342,7 @@ export function eventsHandler(deps: AppDeps): Handler<AppEnv, '/', { in: { json:
         throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
       }
       const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
-      const rows = eventRows(events, c.req.header('user-agent')?.slice(0, 256) ?? null, ipHash);
+      const rows = eventRows(events, header('user-agent')?.slice(0, 256) ?? null, ipHash);
       return json({ accepted: await recordEvents(deps, rows) }, 202);
     } catch (err) {
       // The chain (and its headers) is not around this handler: its errors are answered here, as app.onError would.

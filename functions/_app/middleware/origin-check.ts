@@ -42,20 +42,27 @@ export function originCheck(siteUrl: string): MiddlewareHandler {
   };
 }
 
-/** The check itself, for an unsafe method: throws the 403. */
-export function assertSameOrigin(c: Context, siteUrl: string): void {
-  if (c.req.header('sec-fetch-site') === 'cross-site') throw forbidden();
-  const originHeader = c.req.header('origin');
-  const refererHeader = c.req.header('referer');
+/**
+ * The check itself, for an unsafe method: throws the 403. `header` reads a request header
+ * (lower-case name); the events path (lib/event-sink.ts) passes its own reader.
+ */
+export function assertSameOrigin(
+  c: Context,
+  siteUrl: string,
+  header: (name: string) => string | undefined = (name) => c.req.header(name),
+): void {
+  if (header('sec-fetch-site') === 'cross-site') throw forbidden();
+  const originHeader = header('origin');
+  const refererHeader = header('referer');
   const claimed = originHeader !== undefined ? originOf(originHeader) : originOf(refererHeader);
   if (claimed) {
-    if (!isAllowed(claimed, siteUrl, c.req.url, c.req.header('host'))) throw forbidden();
+    if (!isAllowed(claimed, siteUrl, c.req.url, header('host'))) throw forbidden();
     return;
   }
   // An Origin of "null" or garbage comes from sandboxed or privacy-stripped browser contexts.
   if (originHeader !== undefined || refererHeader !== undefined) throw forbidden();
   if (c.req.path.startsWith('/api/admin/')) throw forbidden();
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const type = (header('content-type') ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
     throw forbidden();
   }
