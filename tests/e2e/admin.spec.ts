@@ -1,30 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
 import { subscribeEmail } from '../../db/queries/newsletter';
-import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
 import { serverFlags, serverSubmissions } from '../../db/schema';
+import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
 
-const PASSWORD = 'a long operator password';
 const unique = () => Math.random().toString(36).slice(2, 8);
-
-/** A fresh admin in the server's database, signed in through the console's form. */
-async function signIn(page: Page, db: Parameters<typeof createOperator>[0]) {
-  const email = `admin-${unique()}@example.com`;
-  await createOperator(db, { email, password: PASSWORD, role: 'admin' });
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  return email;
-}
 
 const submissionFor = (name: string) => ({
   server_name: name,

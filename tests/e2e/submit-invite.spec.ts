@@ -1,11 +1,10 @@
 // The issue's "must show", in Chromium against the site's loopback Discord stand-in: an owner types
 // an invite, sees Discord's name and counts in the form, submits; an operator approves; the server
 // page shows Discord's counts and when they were checked.
-import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { createOperator } from '../../db/queries/operators';
 import { discordServers, serverSubmissions } from '../../db/schema';
 import { serverSlug } from '../../src/lib/slug';
+import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
@@ -13,19 +12,8 @@ import { testWithOwnSite } from './own-site';
 // Its own site: its own submissions budget and its own stand-in.
 const test = testWithOwnSite('submit-invite');
 
-const PASSWORD = 'a long operator password';
 const unique = () => Math.random().toString(36).slice(2, 8);
 const GUILD = '913425648685547541';
-
-async function signIn(page: Page, db: Parameters<typeof createOperator>[0]) {
-  const email = `admin-${unique()}@example.com`;
-  await createOperator(db, { email, password: PASSWORD, role: 'admin' });
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
 
 test("an owner sees Discord's name and counts for the invite, submits, and the approved page shows them with when they were checked", async ({
   page,
