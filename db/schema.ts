@@ -2,11 +2,14 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import {
   CHECK_OUTCOMES,
+  CLAIM_PROOFS,
   CONTACT_PRIORITIES,
   CONTACT_STATUSES,
+  EDIT_STATUSES,
   FLAG_VERDICTS,
   INTERACTION_TYPES,
   INVITE_STATUSES,
+  MAIL_STATUSES,
   NEWSLETTER_STATUSES,
   OPERATOR_ROLES,
   REPORT_STATUSES,
@@ -70,6 +73,13 @@ export const discordServers = sqliteTable(
     rank_explain: text('rank_explain', { mode: 'json' }).$type<Record<string, number>>(),
     /** Member growth over 30 days as a fraction (0.05 = +5 %), from the history. */
     growth_30d: real('growth_30d').notNull().default(0),
+    // Language and region (#19): a primary language as an ISO 639-1 code ('en'), an optional
+    // ISO 3166-1 alpha-2 region ('US'); null until the owner or a reviewer sets it.
+    language: text('language'),
+    region: text('region'),
+    /** The paid placement's period (#19), shown in "About this placement"; null: not recorded. */
+    placement_started_at: text('placement_started_at'),
+    placement_ends_at: text('placement_ends_at'),
   },
   (t) => [
     uniqueIndex('discord_servers_slug_unique').on(t.slug),
@@ -85,6 +95,7 @@ export const discordServers = sqliteTable(
     index('discord_servers_active_rank_idx').on(t.is_active, t.rank_score, t.members),
     index('discord_servers_active_created_idx').on(t.is_active, t.created_at),
     index('discord_servers_active_growth_idx').on(t.is_active, t.growth_30d, t.members),
+    index('discord_servers_active_language_idx').on(t.is_active, t.language, t.members),
   ],
 );
 
@@ -115,6 +126,13 @@ export const serverSubmissions = sqliteTable(
     guild_id: text('guild_id'),
     guild_icon: text('guild_icon'),
     invite_code: text('invite_code'),
+    /** Language and region (#19), as on the listing. */
+    language: text('language'),
+    region: text('region'),
+    /** The signed-in owner who sent it (#17); null for an anonymous submission. */
+    owner_id: integer('owner_id').references(() => ownerUsers.id, { onDelete: 'set null' }),
+    /** True when the owner's Discord guild list proved the guild theirs at submission (#17). */
+    owner_verified: bool('owner_verified').notNull().default(false),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },
@@ -439,3 +457,132 @@ export const serverFlags = sqliteTable(
   },
   (t) => [uniqueIndex('server_flags_open_unique').on(t.server_id, t.rule).where(sql`closed_at IS NULL`)],
 );
+
+/**
+ * Every mail the product sends (#16), written in the same transaction as the event that causes it
+ * and delivered by the sender with retries. `dedupe_key` names the event (e.g.
+ * `submission-received:42`), so one event never makes two mails.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** What the mail is (submission_received, submission_approved, newsletter_confirm, ...). */
+    kind: text('kind').notNull(),
+    dedupe_key: text('dedupe_key').notNull(),
+    to_address: text('to_address').notNull(),
+    reply_to: text('reply_to'),
+    subject: text('subject').notNull(),
+    text_body: text('text_body').notNull(),
+    html_body: text('html_body').notNull(),
+    /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post...). */
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>(),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the sender may try next (ISO time); a claim moves it ahead so two senders never overlap. */
+    next_attempt_at: text('next_attempt_at').notNull().default(now),
+    last_error: text('last_error'),
+    /** The Message-ID the mail server accepted. */
+    message_id: text('message_id'),
+    sent_at: text('sent_at'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('mail_outbox_dedupe_unique').on(t.dedupe_key),
+    index('mail_outbox_status_next_idx').on(t.status, t.next_attempt_at),
+    index('mail_outbox_created_idx').on(t.created_at),
+  ],
+);
+
+/** One weekly newsletter issue (#16): composed once per ISO week; its mails carry `newsletter-issue:{week}:{subscriber}`. */
+export const newsletterIssues = sqliteTable(
+  'newsletter_issues',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** ISO week, e.g. '2026-W48'. */
+    week: text('week').notNull(),
+    subject: text('subject').notNull(),
+    /** The picks as composed (ids, names, slugs, growth), so a resend shows the same issue. */
+    content: text('content', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    recipient_count: integer('recipient_count').notNull().default(0),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('newsletter_issues_week_unique').on(t.week)],
+);
+
+/** A listing owner signed in with Discord (#17). Discord's tokens are never stored. */
+export const ownerUsers = sqliteTable(
+  'owner_users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    discord_user_id: text('discord_user_id').notNull(),
+    username: text('username').notNull(),
+    global_name: text('global_name'),
+    avatar: text('avatar'),
+    created_at: createdAt(),
+    last_login_at: text('last_login_at'),
+  },
+  (t) => [uniqueIndex('owner_users_discord_unique').on(t.discord_user_id)],
+);
+
+/** Owner sessions (#17), separate from operators': the cookie holds a token whose SHA-256 is the id. */
+export const ownerSessions = sqliteTable(
+  'owner_sessions',
+  {
+    id: text('id').primaryKey(),
+    owner_id: integer('owner_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    csrf_token: text('csrf_token').notNull(),
+    created_at: createdAt(),
+    last_seen_at: text('last_seen_at').notNull().default(now),
+    expires_at: text('expires_at').notNull(),
+  },
+  (t) => [index('owner_sessions_owner_idx').on(t.owner_id), index('owner_sessions_expires_idx').on(t.expires_at)],
+);
+
+/** A listing claimed by a signed-in owner (#17), re-checked at each sign-in. */
+export const serverClaims = sqliteTable(
+  'server_claims',
+  {
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    owner_id: integer('owner_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    proof: text('proof', { enum: CLAIM_PROOFS }).notNull(),
+    created_at: createdAt(),
+    checked_at: text('checked_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.owner_id] }), index('server_claims_owner_idx').on(t.owner_id)],
+);
+
+/**
+ * An owner's edit of a live listing (#17): the changed fields as { field: { from, to } }, applied
+ * to the listing only when an operator approves it.
+ */
+export const listingEdits = sqliteTable(
+  'listing_edits',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    owner_id: integer('owner_id').references(() => ownerUsers.id, { onDelete: 'set null' }),
+    changes: text('changes', { mode: 'json' }).$type<Record<string, { from: unknown; to: unknown }>>().notNull(),
+    status: text('status', { enum: EDIT_STATUSES }).notNull().default('pending'),
+    admin_notes: text('admin_notes'),
+    decided_by: text('decided_by'),
+    decided_at: text('decided_at'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('listing_edits_status_created_idx').on(t.status, t.created_at),
+    index('listing_edits_server_idx').on(t.server_id),
+  ],
+);
+
+export type MailRow = typeof mailOutbox.$inferSelect;
+export type OwnerRow = typeof ownerUsers.$inferSelect;
+export type ListingEditRow = typeof listingEdits.$inferSelect;

@@ -70,7 +70,27 @@ export const CONTACT_SUBJECT_VALUES = CONTACT_SUBJECTS.map((s) => s.value) as [
 export const CONTACT_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const CONTACT_STATUSES = ['new', 'read', 'replied', 'archived'] as const;
 
-export const NEWSLETTER_STATUSES = ['active', 'unsubscribed'] as const;
+/**
+ * Newsletter subscribers (#16, double opt-in): `pending` until the confirmation link is followed
+ * (gets nothing but that link), then `active`; `unsubscribed` after one click.
+ */
+export const NEWSLETTER_STATUSES = ['pending', 'active', 'unsubscribed'] as const;
+export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
+
+/**
+ * A mail in the outbox (#16): `pending` (waiting, or retrying after a failure, at next_attempt_at),
+ * `sent` (the mail server accepted it), `failed` (refused for good, e.g. a 5xx for the recipient).
+ */
+export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** An owner's edit of a listing (#17), reviewed like a submission. */
+export const EDIT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type EditStatus = (typeof EDIT_STATUSES)[number];
+
+/** How a signed-in owner proved a listing is theirs (#17): Discord's owner flag or the Manage Server bit. */
+export const CLAIM_PROOFS = ['owner', 'manage_guild'] as const;
+export type ClaimProof = (typeof CLAIM_PROOFS)[number];
 
 /** Operator roles: admin does everything, moderator handles submissions, reports and visibility. */
 export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
