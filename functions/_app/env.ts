@@ -26,6 +26,14 @@ export const envSchema = z.object({
   DISCORD_API_BASE: z.url().default('https://discord.com/api/v10'),
   /** A bot token, sent as `Authorization: Bot …` on invite lookups; without one they go unauthenticated. */
   DISCORD_BOT_TOKEN: optional,
+  /** Owner sign-in (#17): the Discord application's OAuth2 client id and secret; unset, sign-in says it is not configured. */
+  DISCORD_CLIENT_ID: optional,
+  DISCORD_CLIENT_SECRET: optional,
+  /**
+   * Discord's origin for owner sign-in (#17): authorize at {base}/oauth2/authorize, token and
+   * users/@me under {base}/api/v10 (as DISCORD_API_BASE); tests point it at the loopback stand-in.
+   */
+  DISCORD_OAUTH_BASE: z.url().default('https://discord.com'),
   /** The refresh job's Discord lookups per 10 minutes (of 200 in all; 40 stay for submission checks). */
   REFRESH_PER_10MIN: z.coerce.number().int().min(1).max(200).default(160),
   /** Set to 'false' to keep `npm start` from running the refresh job on its timer. */
@@ -107,6 +115,9 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
         issues.push(`  ${name}: too short or a published example; set a random value of 32+ bytes`);
     }
   }
+  // Owner sign-in needs both halves of the Discord application's credentials, or neither.
+  if (parsed.success && !parsed.data.DISCORD_CLIENT_ID !== !parsed.data.DISCORD_CLIENT_SECRET)
+    issues.push('  DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET: set both (owner sign-in) or neither');
   if (!parsed.success || issues.length > 0) throw new Error(`Invalid environment:\n${issues.join('\n')}`);
   const data = parsed.data;
   const generated = SECRET_NAMES.filter((name) => !data[name]);
