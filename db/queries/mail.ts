@@ -1,0 +1,197 @@
+import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { MailStatus } from '../../src/lib/enums';
+import type { Db } from '../client';
+import { mailOutbox } from '../schema';
+import { type PageOptions, pageNewestFirst } from './paginate';
+
+/** A mail as one template renders it: the same content as plain text and as HTML. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** One mail for the outbox (enqueueMail). */
+export interface MailInput {
+  /** What the mail is: submission_received, newsletter_confirm, ... (the console filters on it). */
+  kind: string;
+  /** One per event that causes the mail: a second enqueue with the same key is ignored. */
+  dedupeKey: string;
+  to: string;
+  replyTo?: string | null | undefined;
+  mail: RenderedMail;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string> | undefined;
+}
+
+/** A stored mail of the outbox. */
+export type OutboxMail = typeof mailOutbox.$inferSelect;
+
+/** What enqueueMail and enqueueMailWhen write: a statement to await, or to put in the caller's db.batch. */
+type Writer = Pick<Db, 'insert' | 'run'>;
+
+const valuesOf = (input: Omit<MailInput, 'dedupeKey'>) => ({
+  kind: input.kind,
+  to_address: input.to,
+  reply_to: input.replyTo ?? null,
+  subject: input.mail.subject,
+  text_body: input.mail.text,
+  html_body: input.mail.html,
+  headers: input.headers && Object.keys(input.headers).length > 0 ? input.headers : null,
+});
+
+/**
+ * The outbox row of one mail, as a statement of the caller's transaction or db.batch: written
+ * with the event that causes it, or not at all. The dedupe key makes it once per event: a key
+ * already in the outbox writes nothing (never two mails for one event).
+ */
+export function enqueueMail(db: Writer, input: MailInput) {
+  return db
+    .insert(mailOutbox)
+    .values({ ...valuesOf(input), dedupe_key: input.dedupeKey })
+    .onConflictDoNothing({ target: mailOutbox.dedupe_key });
+}
+
+/**
+ * enqueueMail for an event the batch only knows in SQL: the row is written when `when` holds at
+ * that point of the batch, under a key computed in SQL (`'submission-received:' || last_insert_rowid()`
+ * after the guarded INSERT that made the submission, with `changes() = 1` as `when`).
+ */
+export function enqueueMailWhen(db: Writer, input: Omit<MailInput, 'dedupeKey'> & { dedupeKey: SQL }, when: SQL) {
+  const v = valuesOf(input);
+  const headers = v.headers ? JSON.stringify(v.headers) : null;
+  return db.run(sql`INSERT INTO ${mailOutbox}
+  (kind, dedupe_key, to_address, reply_to, subject, text_body, html_body, headers)
+SELECT ${v.kind}, ${input.dedupeKey}, ${v.to_address}, ${v.reply_to}, ${v.subject}, ${v.text_body}, ${v.html_body}, ${headers}
+WHERE ${when}
+ON CONFLICT (dedupe_key) DO NOTHING`);
+}
+
+/** The mail's retries: the wait after each failed attempt (then it is given up as failed). */
+export const RETRY_DELAYS_MS = [
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  60 * 60_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+  24 * 3_600_000,
+] as const;
+
+/** How long a claim holds a mail: a send takes seconds; a sender that dies frees its mails after this. */
+export const CLAIM_LEASE_MS = 5 * 60_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Claims up to `limit` mails due at `now` (pending, next_attempt_at <= now), oldest first, by
+ * moving their next_attempt_at `leaseMs` ahead in one UPDATE: a second sender's claim no longer
+ * sees them, so two senders never send one mail. A sender that dies leaves them due again after the lease.
+ */
+export async function claimDueMails(
+  db: Db,
+  now: number,
+  { limit = 20, leaseMs = CLAIM_LEASE_MS }: { limit?: number; leaseMs?: number } = {},
+): Promise<OutboxMail[]> {
+  const at = iso(now);
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.next_attempt_at, at)))
+    .orderBy(mailOutbox.next_attempt_at, mailOutbox.id)
+    .limit(limit);
+  const rows = await db
+    .update(mailOutbox)
+    .set({ next_attempt_at: iso(now + leaseMs) })
+    .where(and(inArray(mailOutbox.id, due), eq(mailOutbox.status, 'pending'), lte(mailOutbox.next_attempt_at, at)))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Records a mail the mail server accepted: sent, with its Message-ID. */
+export async function markMailSent(db: Db, id: number, now: number, messageId: string | null): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({
+      status: 'sent',
+      sent_at: iso(now),
+      message_id: messageId,
+      last_error: null,
+      attempts: sql`${mailOutbox.attempts} + 1`,
+    })
+    .where(eq(mailOutbox.id, id));
+}
+
+/**
+ * Records a failed attempt: the mail waits RETRY_DELAYS_MS[attempts] and is tried again, or is
+ * given up as failed after the last delay or when the failure is `permanent` (the address refused).
+ */
+export async function markMailFailed(
+  db: Db,
+  mail: Pick<OutboxMail, 'id' | 'attempts'>,
+  now: number,
+  error: string,
+  { permanent = false }: { permanent?: boolean } = {},
+): Promise<MailStatus> {
+  const delay = RETRY_DELAYS_MS[mail.attempts];
+  const status: MailStatus = permanent || delay === undefined ? 'failed' : 'pending';
+  await db
+    .update(mailOutbox)
+    .set({
+      status,
+      attempts: mail.attempts + 1,
+      last_error: error.slice(0, 500),
+      next_attempt_at: iso(now + (delay ?? 0)),
+    })
+    .where(eq(mailOutbox.id, mail.id));
+  return status;
+}
+
+/**
+ * Gives claimed mails back without counting an attempt (the sender stopped before trying them,
+ * the mail server being down): due again at `at`.
+ */
+export async function releaseMails(db: Db, ids: number[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(mailOutbox)
+    .set({ next_attempt_at: iso(at) })
+    .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, 'pending')));
+}
+
+/** Filter and page of listMails. */
+export interface MailListOptions extends PageOptions {
+  status?: MailStatus | undefined;
+  kind?: string | undefined;
+}
+
+/** Outbox mails newest first, optionally of one status or kind, one page with the total. */
+export async function listMails(
+  db: Db,
+  options: MailListOptions = {},
+): Promise<{ mails: OutboxMail[]; total: number }> {
+  const where = and(
+    options.status ? eq(mailOutbox.status, options.status) : undefined,
+    options.kind ? eq(mailOutbox.kind, options.kind) : undefined,
+  );
+  const { rows, total } = await pageNewestFirst(db, mailOutbox, where, options);
+  return { mails: rows, total };
+}
+
+/** One outbox mail by id, or null. */
+export async function getMailById(db: Db, id: number): Promise<OutboxMail | null> {
+  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Outbox counts by status. */
+export async function countMailsByStatus(db: Db): Promise<Record<MailStatus, number>> {
+  const rows = await db
+    .select({ status: mailOutbox.status, n: sql<number>`count(*)` })
+    .from(mailOutbox)
+    .groupBy(mailOutbox.status);
+  const counts: Record<MailStatus, number> = { pending: 0, sent: 0, failed: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}
