@@ -47,6 +47,20 @@ export const envSchema = z.object({
     .union([z.literal(''), z.string().regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')])
     .optional()
     .transform((v) => v || undefined),
+  /**
+   * Mail (#16) on Node: the mail server, `smtp://user:pass@host:587` or `smtps://…:465` (nodemailer).
+   * Unset (and no MAIL_API_URL): mails wait in the outbox, shown in the console's Outbox screen.
+   */
+  SMTP_URL: optional,
+  /** The From of every mail, e.g. `GuildRank <hello@example.org>`; default no-reply@ the SITE_URL host. */
+  MAIL_FROM: optional,
+  /** Mail on Cloudflare (#16): the HTTP provider's API root, Resend's shape (`POST {MAIL_API_URL}/emails`). */
+  MAIL_API_URL: z
+    .union([z.literal(''), z.url()])
+    .optional()
+    .transform((v) => v || undefined),
+  /** The HTTP provider's API key, sent as `Authorization: Bearer …`. */
+  MAIL_API_TOKEN: optional,
   ADMIN_EMAIL: optional,
   ADMIN_PASSWORD: optional,
   /** Production: POSTed to rebuild the static site after publishing changes. */
