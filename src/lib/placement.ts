@@ -1,0 +1,87 @@
+/**
+ * Where paid cards (Premium and Sponsored listings) may stand in a list (#19): never more than one
+ * in any five consecutive positions. The list keeps its organic order; a paid card is never moved
+ * up, only down (behind enough other servers) when it would stand too close to the paid card
+ * before it, and one that no other server is left to space out is left out of that list (it
+ * keeps its own page, its category's lists and Premium Picks). Organic rank numbers count the
+ * other cards only. Pure: pages, islands and GET /api/servers all place cards with it.
+ */
+
+/** At most one paid card in this many consecutive positions. */
+export const PAID_SPACING = 5;
+
+/** What placing a list gives. */
+export interface Placement<T> {
+  /** The list in display order. */
+  placed: T[];
+  /**
+   * How many of `placed` are final: all of them for a complete list; for a prefix of a longer
+   * list (`complete: false`), the positions that later items cannot change.
+   */
+  settled: number;
+  /** Paid items left out of a complete list: no other server was left to space them. */
+  dropped: T[];
+}
+
+/**
+ * Places a list given in organic order so that any PAID_SPACING consecutive positions hold at
+ * most one item with `isPaid`. `complete: false` says `items` is only the start of a longer list:
+ * placement then stops where the next, unseen item would decide (see `settled`).
+ */
+export function placePaid<T>(
+  items: readonly T[],
+  isPaid: (item: T) => boolean,
+  { complete = true }: { complete?: boolean } = {},
+): Placement<T> {
+  const placed: T[] = [];
+  const waiting: T[] = [];
+  let next = 0;
+  let lastPaid = -PAID_SPACING;
+  for (;;) {
+    const position = placed.length;
+    // Paid items reached in organic order wait their turn (never ahead of their organic place).
+    while (next < items.length && isPaid(items[next]!)) waiting.push(items[next++]!);
+    if (waiting.length > 0 && position - lastPaid >= PAID_SPACING) {
+      placed.push(waiting.shift()!);
+      lastPaid = position;
+      continue;
+    }
+    if (next < items.length) {
+      placed.push(items[next++]!);
+      continue;
+    }
+    // Out of items: a longer list's next item would decide this position.
+    if (!complete) return { placed, settled: placed.length, dropped: [] };
+    return { placed, settled: placed.length, dropped: waiting };
+  }
+}
+
+/** The organic rank number of each placed item (1-based, `first` for the first organic one), null for paid ones. */
+export function organicRanks<T>(placed: readonly T[], isPaid: (item: T) => boolean, first = 1): (number | null)[] {
+  let rank = first;
+  return placed.map((item) => (isPaid(item) ? null : rank++));
+}
+
+/**
+ * One page (`page`, 1-based, of `perPage`) of a placed list read as prefixes of its organic order:
+ * `read(n)` answers the first n items and how many the whole list has. Reads twice the page's
+ * end, then doubles until the page is settled, so a page never depends on items it did not read.
+ * `total` is the placed list's length once the whole list was read, else the list's own count.
+ */
+export async function placedPage<T>(
+  read: (n: number) => Promise<{ servers: T[]; total: number }> | { servers: T[]; total: number },
+  isPaid: (item: T) => boolean,
+  page: number,
+  perPage: number,
+): Promise<{ servers: T[]; total: number }> {
+  const start = (page - 1) * perPage;
+  const end = start + perPage;
+  for (let n = Math.max(2 * end, 2 * PAID_SPACING); ; n *= 2) {
+    const { servers, total } = await read(n);
+    const complete = servers.length >= total || servers.length < n;
+    const { placed, settled } = placePaid(servers, isPaid, { complete });
+    if (complete || settled >= end) {
+      return { servers: placed.slice(start, end), total: complete ? placed.length : total };
+    }
+  }
+}
