@@ -84,6 +84,20 @@ export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
 export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
+/** What a mail of the outbox is (#16): one template each (functions/_app/mail/). */
+export const MAIL_KINDS = [
+  'submission_received',
+  'submission_approved',
+  'submission_rejected',
+  'invite_dead',
+  'contact_message',
+  'contact_ack',
+  'newsletter_confirm',
+  'newsletter_welcome',
+  'newsletter_issue',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 /** An owner's edit of a listing (#17), reviewed like a submission. */
 export const EDIT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type EditStatus = (typeof EDIT_STATUSES)[number];
