@@ -11,6 +11,7 @@ import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
 import { clientContext } from './middleware/client';
 import { originCheck } from './middleware/origin-check';
 import { securityHeaders } from './middleware/security-headers';
+import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
       return c.json({ ok: false as const, db }, 503, { 'Retry-After': String(DB_RETRY_AFTER_S) });
     })
     .route('/api/admin', adminRoutes)
+    .route('/api/account', accountRoutes(deps))
     .route('/api/submissions', submissionRoutes(deps))
     .route('/api/invites', inviteRoutes(deps))
     .route('/api/newsletter', newsletterRoutes(deps))

@@ -1,0 +1,411 @@
+// Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
+// the listings their guild list proves theirs, and their account's deletion.
+import { and, asc, desc, eq, gte, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import type { ClaimProof } from '../../src/lib/enums';
+import { base64url, sha256Hex } from '../../src/lib/hash';
+import type { Db } from '../client';
+import {
+  auditLog,
+  discordServers,
+  listingEdits,
+  type OwnerRow,
+  ownerSessions,
+  ownerUsers,
+  serverClaims,
+  serverSubmissions,
+  userInteractions,
+} from '../schema';
+import { memberHistory } from './history';
+
+/** An owner session ends after this long without a request (sliding). */
+export const OWNER_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+/** An owner session ends this long after sign-in, however active. */
+export const OWNER_SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Touching last_seen_at more often than this is pointless write traffic. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+const randomToken = () => base64url(crypto.getRandomValues(new Uint8Array(32)));
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What the account page and the middleware know of a signed-in owner. */
+export type PublicOwner = Pick<OwnerRow, 'id' | 'discord_user_id' | 'username' | 'global_name' | 'avatar'>;
+
+/** A live owner session with its owner. */
+export interface ActiveOwnerSession {
+  id: string;
+  csrfToken: string;
+  owner: PublicOwner;
+}
+
+/** Creates the owner of a Discord user, or refreshes their name and avatar; returns the row. */
+export async function upsertOwner(
+  db: Db,
+  user: { id: string; username: string; global_name: string | null; avatar: string | null },
+  now = Date.now(),
+): Promise<OwnerRow> {
+  const fields = {
+    username: user.username,
+    global_name: user.global_name,
+    avatar: user.avatar,
+    last_login_at: iso(now),
+  };
+  const [row] = await db
+    .insert(ownerUsers)
+    .values({ discord_user_id: user.id, ...fields })
+    .onConflictDoUpdate({ target: ownerUsers.discord_user_id, set: fields })
+    .returning();
+  return row!;
+}
+
+/** The owner of a Discord user id, or null. */
+export async function getOwnerByDiscordId(db: Db, discordUserId: string): Promise<OwnerRow | null> {
+  const [row] = await db.select().from(ownerUsers).where(eq(ownerUsers.discord_user_id, discordUserId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Starts an owner session: a random token for the cookie (only its SHA-256 is stored) and a CSRF
+ * token for the account page's writes. Expired owner sessions are swept on the way.
+ */
+export async function createOwnerSession(
+  db: Db,
+  ownerId: number,
+  now = Date.now(),
+): Promise<{ token: string; csrfToken: string; expiresAt: string }> {
+  const token = randomToken();
+  const csrfToken = randomToken();
+  const expiresAt = iso(now + OWNER_SESSION_ABSOLUTE_MS);
+  await db.batch([
+    db
+      .delete(ownerSessions)
+      .where(
+        or(lte(ownerSessions.expires_at, iso(now)), lte(ownerSessions.last_seen_at, iso(now - OWNER_SESSION_IDLE_MS))),
+      ),
+    db.insert(ownerSessions).values({
+      id: await sha256Hex(token),
+      owner_id: ownerId,
+      csrf_token: csrfToken,
+      created_at: iso(now),
+      last_seen_at: iso(now),
+      expires_at: expiresAt,
+    }),
+  ]);
+  return { token, csrfToken, expiresAt };
+}
+
+/** The live owner session of a cookie token (sliding its idle window), or null; an expired one is deleted. */
+export async function getActiveOwnerSession(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): Promise<ActiveOwnerSession | null> {
+  if (!token || token.length > 200) return null;
+  const id = await sha256Hex(token);
+  const [row] = await db
+    .select({
+      id: ownerSessions.id,
+      csrf: ownerSessions.csrf_token,
+      lastSeen: ownerSessions.last_seen_at,
+      expiresAt: ownerSessions.expires_at,
+      ownerId: ownerUsers.id,
+      discordUserId: ownerUsers.discord_user_id,
+      username: ownerUsers.username,
+      globalName: ownerUsers.global_name,
+      avatar: ownerUsers.avatar,
+    })
+    .from(ownerSessions)
+    .innerJoin(ownerUsers, eq(ownerUsers.id, ownerSessions.owner_id))
+    .where(eq(ownerSessions.id, id))
+    .limit(1);
+  if (!row) return null;
+  if (Date.parse(row.expiresAt) <= now || Date.parse(row.lastSeen) + OWNER_SESSION_IDLE_MS <= now) {
+    await db.delete(ownerSessions).where(eq(ownerSessions.id, id));
+    return null;
+  }
+  if (now - Date.parse(row.lastSeen) > TOUCH_EVERY_MS)
+    await db
+      .update(ownerSessions)
+      .set({ last_seen_at: iso(now) })
+      .where(eq(ownerSessions.id, id));
+  return {
+    id: row.id,
+    csrfToken: row.csrf,
+    owner: {
+      id: row.ownerId,
+      discord_user_id: row.discordUserId,
+      username: row.username,
+      global_name: row.globalName,
+      avatar: row.avatar,
+    },
+  };
+}
+
+/** Ends one owner session by its cookie token (sign-out). */
+export async function deleteOwnerSession(db: Db, token: string): Promise<void> {
+  await db.delete(ownerSessions).where(eq(ownerSessions.id, await sha256Hex(token)));
+}
+
+/** Live sessions of an owner (tests). */
+export async function countOwnerSessions(db: Db, ownerId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(ownerSessions)
+    .where(eq(ownerSessions.owner_id, ownerId));
+  return Number(row?.n ?? 0);
+}
+
+/** What a sign-in did to an owner's claims. */
+export interface ClaimSync {
+  /** Listings claimed now (new or kept). */
+  claimed: number[];
+  /** Listings whose claim went: the guild list no longer proves them the owner's. */
+  released: number[];
+}
+
+/**
+ * Brings an owner's claims in line with their guild list at sign-in (`managed`: guild id → proof):
+ * every listing of a managed guild is claimed (its proof and checked_at refreshed), and every claim
+ * of a guild no longer managed is released.
+ */
+export async function syncClaims(
+  db: Db,
+  ownerId: number,
+  managed: ReadonlyMap<string, ClaimProof>,
+  now = Date.now(),
+): Promise<ClaimSync> {
+  const guildIds = [...managed.keys()];
+  const listings = guildIds.length
+    ? await db
+        .select({ id: discordServers.id, guild_id: discordServers.guild_id })
+        .from(discordServers)
+        .where(inArray(discordServers.guild_id, guildIds))
+    : [];
+  const keep = listings.map((l) => l.id);
+  const released = await db
+    .delete(serverClaims)
+    .where(and(eq(serverClaims.owner_id, ownerId), keep.length ? notInArray(serverClaims.server_id, keep) : undefined))
+    .returning({ id: serverClaims.server_id });
+  for (const listing of listings) {
+    const proof = managed.get(listing.guild_id ?? '')!;
+    await db
+      .insert(serverClaims)
+      .values({ server_id: listing.id, owner_id: ownerId, proof, created_at: iso(now), checked_at: iso(now) })
+      .onConflictDoUpdate({
+        target: [serverClaims.server_id, serverClaims.owner_id],
+        set: { proof, checked_at: iso(now) },
+      });
+  }
+  return { claimed: keep, released: released.map((r) => r.id) };
+}
+
+/** Claims a listing for an owner (an owner-verified submission approved); a claim already there stays. */
+export async function claimServer(db: Db, serverId: number, ownerId: number, proof: ClaimProof): Promise<void> {
+  await db.insert(serverClaims).values({ server_id: serverId, owner_id: ownerId, proof }).onConflictDoNothing();
+}
+
+/** The owner's claim on a listing (its proof), or null when the listing is not theirs. */
+export async function getClaim(db: Db, ownerId: number, serverId: number): Promise<{ proof: ClaimProof } | null> {
+  const [row] = await db
+    .select({ proof: serverClaims.proof })
+    .from(serverClaims)
+    .where(and(eq(serverClaims.owner_id, ownerId), eq(serverClaims.server_id, serverId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A claimed listing as the account page shows it, with its edit waiting for review (if any). */
+export interface OwnerListing {
+  id: number;
+  name: string;
+  slug: string;
+  category: string;
+  subcategory: string | null;
+  description: string;
+  tags: string[];
+  features: string[];
+  affiliate_link: string | null;
+  invite_code: string | null;
+  invite_status: (typeof discordServers.$inferSelect)['invite_status'];
+  is_active: boolean;
+  members: number;
+  active_users: number;
+  last_checked_at: string | null;
+  proof: ClaimProof;
+  pending_edit: { id: number; changes: Record<string, { from: unknown; to: unknown }>; created_at: string } | null;
+}
+
+/** A submission the owner sent while signed in that is still waiting for review. */
+export interface OwnerPendingSubmission {
+  id: number;
+  server_name: string;
+  category: string;
+  owner_verified: boolean;
+  created_at: string;
+}
+
+/** Everything on the owner's "My listings": claimed listings (name order) and submissions still in review. */
+export async function listOwnerListings(
+  db: Db,
+  ownerId: number,
+): Promise<{ listings: OwnerListing[]; pending: OwnerPendingSubmission[] }> {
+  const rows = await db
+    .select({
+      id: discordServers.id,
+      name: discordServers.name,
+      slug: discordServers.slug,
+      category: discordServers.category,
+      subcategory: discordServers.subcategory,
+      description: discordServers.description,
+      tags: discordServers.tags,
+      features: discordServers.features,
+      affiliate_link: discordServers.affiliate_link,
+      invite_code: discordServers.invite_code,
+      invite_status: discordServers.invite_status,
+      is_active: discordServers.is_active,
+      members: discordServers.members,
+      active_users: discordServers.active_users,
+      last_checked_at: discordServers.last_checked_at,
+      proof: serverClaims.proof,
+    })
+    .from(serverClaims)
+    .innerJoin(discordServers, eq(discordServers.id, serverClaims.server_id))
+    .where(eq(serverClaims.owner_id, ownerId))
+    .orderBy(asc(discordServers.name));
+  const ids = rows.map((r) => r.id);
+  const edits = ids.length
+    ? await db
+        .select({
+          id: listingEdits.id,
+          server_id: listingEdits.server_id,
+          changes: listingEdits.changes,
+          created_at: listingEdits.created_at,
+        })
+        .from(listingEdits)
+        .where(and(inArray(listingEdits.server_id, ids), eq(listingEdits.status, 'pending')))
+        .orderBy(desc(listingEdits.id))
+    : [];
+  const pendingEdit = new Map<number, OwnerListing['pending_edit']>();
+  for (const e of edits)
+    if (!pendingEdit.has(e.server_id))
+      pendingEdit.set(e.server_id, { id: e.id, changes: e.changes, created_at: e.created_at });
+  const pending = await db
+    .select({
+      id: serverSubmissions.id,
+      server_name: serverSubmissions.server_name,
+      category: serverSubmissions.category,
+      owner_verified: serverSubmissions.owner_verified,
+      created_at: serverSubmissions.created_at,
+    })
+    .from(serverSubmissions)
+    .where(and(eq(serverSubmissions.owner_id, ownerId), inArray(serverSubmissions.status, ['pending', 'under_review'])))
+    .orderBy(desc(serverSubmissions.created_at));
+  return { listings: rows.map((r) => ({ ...r, pending_edit: pendingEdit.get(r.id) ?? null })), pending };
+}
+
+/** Views, join clicks and their ratio over one window. */
+export interface NumbersWindow {
+  days: number;
+  views: number;
+  clicks: number;
+  /** Join clicks per view (0 when there were no views). */
+  conversion: number;
+}
+
+/** A listing's numbers for its owner: three windows, the daily views and clicks, the member history. */
+export interface ListingNumbers {
+  windows: NumbersWindow[];
+  /** One row per UTC day of the longest window, oldest first. */
+  daily: { date: string; views: number; clicks: number }[];
+  /** Each day's last member count from the checks (server_snapshots), oldest first. */
+  members: { date: string; members: number; online: number | null }[];
+}
+
+/**
+ * A listing's views and join clicks (user_interactions 'view' and 'click') over each of `windows`
+ * days to `now`, per day over the longest, and its member history from the freshness checks.
+ */
+export async function listingNumbers(
+  db: Db,
+  serverId: number,
+  windows: readonly number[],
+  now = Date.now(),
+): Promise<ListingNumbers> {
+  const longest = Math.max(...windows);
+  const firstDay = iso(now - (longest - 1) * 86_400_000).slice(0, 10);
+  const day = sql<string>`substr(${userInteractions.created_at}, 1, 10)`;
+  const rows = await db
+    .select({
+      date: day,
+      views: sql<number>`sum(${userInteractions.interaction_type} = 'view')`,
+      clicks: sql<number>`sum(${userInteractions.interaction_type} = 'click')`,
+    })
+    .from(userInteractions)
+    .where(
+      and(
+        eq(userInteractions.server_id, serverId),
+        gte(userInteractions.created_at, firstDay),
+        inArray(userInteractions.interaction_type, ['view', 'click']),
+      ),
+    )
+    .groupBy(day);
+  const byDate = new Map(rows.map((r) => [r.date, r]));
+  const daily: ListingNumbers['daily'] = [];
+  for (let i = longest - 1; i >= 0; i--) {
+    const date = iso(now - i * 86_400_000).slice(0, 10);
+    const r = byDate.get(date);
+    daily.push({ date, views: Number(r?.views ?? 0), clicks: Number(r?.clicks ?? 0) });
+  }
+  const summed = windows.map((days) => {
+    const span = daily.slice(-days);
+    const views = span.reduce((n, d) => n + d.views, 0);
+    const clicks = span.reduce((n, d) => n + d.clicks, 0);
+    return { days, views, clicks, conversion: views > 0 ? clicks / views : 0 };
+  });
+  const history = (await memberHistory(db, [serverId], longest, new Date(now))).get(serverId) ?? [];
+  return {
+    windows: summed,
+    daily,
+    members: history.map((p) => ({ date: p.checked_at.slice(0, 10), members: p.members, online: p.online })),
+  };
+}
+
+/**
+ * Records an owner's own write (a replaced invite, a removed listing) in the audit log: operators
+ * read who changed what there. The actor is the owner, named by Discord username and id.
+ */
+export async function recordOwnerAudit(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
+): Promise<void> {
+  await db.insert(auditLog).values({
+    operator_id: null,
+    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: String(entry.entityId),
+    details: { owner_id: owner.id, ...entry.details },
+  });
+}
+
+/**
+ * Deletes an owner's account and everything tied to it: sessions and claims (cascade), edits still
+ * waiting for review; decided edits and submissions keep their rows without the owner (set null).
+ * Their public listings stay, unclaimed.
+ */
+export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
+  const [, gone] = await db.batch([
+    db.delete(listingEdits).where(and(eq(listingEdits.owner_id, ownerId), eq(listingEdits.status, 'pending'))),
+    db.delete(ownerUsers).where(eq(ownerUsers.id, ownerId)).returning({ id: ownerUsers.id }),
+  ]);
+  return gone.length > 0;
+}
+
+/** Whether any claim names this listing (tests, console). */
+export async function countClaims(db: Db, serverId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(serverClaims)
+    .where(and(eq(serverClaims.server_id, serverId), isNotNull(serverClaims.owner_id)));
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,284 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { applyServerCheck } from '../../../db/queries/freshness';
+import { type EditChanges, saveListingEdit } from '../../../db/queries/listing-edits';
+import {
+  createOwnerSession,
+  deleteOwner,
+  deleteOwnerSession,
+  getClaim,
+  listingNumbers,
+  listOwnerListings,
+  recordOwnerAudit,
+  syncClaims,
+  upsertOwner,
+} from '../../../db/queries/owners';
+import { deleteServer, getServerById, updateServer } from '../../../db/queries/servers';
+import { spendSubmissionLookup } from '../../../db/queries/submissions';
+import { subcategoryNames } from '../../../src/lib/categories';
+import { BUDGET } from '../../../src/lib/freshness/budget';
+import type { InviteAnswer } from '../../../src/lib/freshness/classify';
+import { inviteCode } from '../../../src/lib/freshness/invite-code';
+import { applyCheck } from '../../../src/lib/freshness/state';
+import { managedGuilds } from '../../../src/lib/owners/proof';
+import {
+  EDITABLE_FIELDS,
+  listingEditSchema,
+  NUMBER_WINDOWS,
+  replaceInviteSchema,
+} from '../../../src/lib/schemas/owner';
+import { subcategoryMessage } from '../../../src/lib/schemas/submission';
+import { discordFor } from '../clients/discord';
+import { discordOAuthFor, SignInFailure } from '../clients/discord-oauth';
+import type { AppDeps } from '../context';
+import { ApiError } from '../lib/errors';
+import { CHECK_BUDGETS } from '../lib/invite-check';
+import { validationHook } from '../lib/validate';
+import {
+  clearOwnerCookies,
+  currentOwner,
+  type OwnerEnv,
+  ownerAuth,
+  ownerCookieName,
+  setGuildProof,
+  setOwnerCookie,
+  setPendingSignIn,
+  takePendingSignIn,
+} from '../middleware/owner-auth';
+
+/** The `:id` of a listing in an owner path. */
+const idParam = zValidator(
+  'param',
+  z.object({
+    id: z
+      .string()
+      .regex(/^[1-9]\d{0,11}$/, 'Must be a listing id')
+      .transform(Number),
+  }),
+  validationHook,
+);
+
+/** Where Discord sends the browser back: this site's callback, on the origin the sign-in started from. */
+function redirectUri(siteUrl: string, requestUrl: string): string {
+  const site = new URL(siteUrl);
+  const request = new URL(requestUrl);
+  // The public site's own origin (its scheme, even behind a TLS proxy); a local run on another
+  // host or port (tests on 127.0.0.1) comes back where it started. Discord accepts only the
+  // redirect URIs registered for the application, so a forged Host gains nothing.
+  const origin = request.host === site.host ? site.origin : request.origin;
+  return `${origin}/api/account/callback`;
+}
+
+/** The account page, with an error code for it to explain (sign-in refused or not configured). */
+const accountPage = (error?: string) => (error ? `/account?error=${encodeURIComponent(error)}` : '/account');
+
+/** The 404 of a listing that is not the signed-in owner's (unknown or claimed by someone else alike). */
+const notYours = (id: number) => new ApiError(404, 'not_found', `No listing ${id} of yours`);
+
+/** Why Discord's answer refuses an owner's new invite; null when it works. */
+function inviteRefusal(answer: InviteAnswer): string | null {
+  switch (answer.kind) {
+    case 'ok':
+      return null;
+    case 'unknown_invite':
+      return 'Discord does not know this invite (it expired or was deleted). Create a new invite set to never expire.';
+    case 'expiring':
+      return 'This invite expires: in Discord, create an invite set to never expire.';
+    case 'paused':
+      return 'This server has paused its invites. Resume invites in Discord, then try again.';
+    case 'wrong_guild':
+      return 'This invite opens another Discord server, not the one listed.';
+    default:
+      return null;
+  }
+}
+
+/**
+ * `/api/account`: owner accounts (#17). Sign-in with Discord (OAuth2 code flow with PKCE and state,
+ * clients/discord-oauth.ts), which claims every listing whose guild the owner's Discord guild list
+ * shows them owning or managing (and releases those it no longer shows); then, behind the owner
+ * session (middleware/owner-auth.ts, never the console's): their listings, edits for review, a
+ * replaced invite checked with Discord at once, removal, the listing's numbers, and account deletion.
+ */
+export const accountRoutes = (deps: AppDeps) => {
+  const { SITE_URL, SESSION_SECRET } = deps.env;
+  const now = () => deps.now?.() ?? Date.now();
+
+  /** The signed-in owner's claimed listing, or the 404. */
+  const ownedListing = async (ownerId: number, id: number) => {
+    const claim = await getClaim(deps.db, ownerId, id);
+    const listing = claim ? await getServerById(deps.db, id) : null;
+    if (!listing) throw notYours(id);
+    return listing;
+  };
+
+  return (
+    new Hono<OwnerEnv>()
+      // Who is signed in (null when nobody), whether sign-in is configured, and the CSRF token for writes.
+      .get('/me', async (c) => {
+        const session = await currentOwner(c, deps);
+        return c.json({
+          configured: discordOAuthFor(deps) !== null,
+          owner: session
+            ? {
+                username: session.owner.username,
+                global_name: session.owner.global_name,
+                discord_user_id: session.owner.discord_user_id,
+              }
+            : null,
+          csrfToken: session?.csrfToken ?? null,
+        });
+      })
+      // A link (no JavaScript needed): off to Discord with a fresh state and PKCE challenge.
+      .get('/sign-in', async (c) => {
+        const oauth = discordOAuthFor(deps);
+        if (!oauth) return c.redirect(accountPage('not_configured'), 303);
+        const uri = redirectUri(SITE_URL, c.req.url);
+        const started = await oauth.start(uri);
+        await setPendingSignIn(c, SITE_URL, SESSION_SECRET, {
+          state: started.state,
+          codeVerifier: started.codeVerifier,
+          redirectUri: uri,
+        });
+        return c.redirect(started.url, 302);
+      })
+      // Discord's redirect back: the state must match the cookie's; then the user, their guilds, their claims.
+      .get('/callback', async (c) => {
+        const oauth = discordOAuthFor(deps);
+        const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET);
+        if (!oauth) return c.redirect(accountPage('not_configured'), 303);
+        if (!pending) return c.redirect(accountPage('state'), 303);
+        let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
+        try {
+          signedIn = await oauth.finish(new URL(c.req.url), pending);
+        } catch (error) {
+          return c.redirect(accountPage(error instanceof SignInFailure ? error.reason : 'discord'), 303);
+        }
+        const at = now();
+        const owner = await upsertOwner(deps.db, signedIn.user, at);
+        const managed = managedGuilds(signedIn.guilds);
+        await syncClaims(deps.db, owner.id, managed, at);
+        const session = await createOwnerSession(deps.db, owner.id, at);
+        setOwnerCookie(c, SITE_URL, session.token);
+        await setGuildProof(c, SITE_URL, SESSION_SECRET, owner.id, managed);
+        return c.redirect(accountPage(), 303);
+      })
+      // A form post (works without JavaScript) or a JSON call: ends this browser's owner session.
+      .post('/sign-out', async (c) => {
+        const token = getCookie(c, ownerCookieName(SITE_URL));
+        if (token) await deleteOwnerSession(deps.db, token);
+        clearOwnerCookies(c, SITE_URL);
+        if (/^application\/x-www-form-urlencoded|^multipart\/form-data/i.test(c.req.header('content-type') ?? ''))
+          return c.redirect('/account?signed_out=1', 303);
+        return c.json({ ok: true as const });
+      })
+      .use(ownerAuth())
+      .get('/listings', async (c) => {
+        const { owner } = c.get('ownerSession');
+        return c.json(await listOwnerListings(deps.db, owner.id));
+      })
+      // An edit of description, tags, features or subcategory: stored as a diff for review, not applied.
+      .post('/listings/:id/edits', idParam, zValidator('json', listingEditSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const input = c.req.valid('json');
+        const listing = await ownedListing(owner.id, id);
+        if (input.subcategory && !subcategoryNames(listing.category).includes(input.subcategory)) {
+          const message = subcategoryMessage(listing.category);
+          throw new ApiError(400, 'validation_failed', message, [{ path: 'subcategory', message }]);
+        }
+        const changes: EditChanges = {};
+        for (const field of EDITABLE_FIELDS) {
+          const to = input[field];
+          if (to === undefined) continue;
+          const from = listing[field] ?? null;
+          if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+        }
+        if (Object.keys(changes).length === 0)
+          throw new ApiError(400, 'no_change', 'Nothing changed: edit a field before sending it for review');
+        const edit = await saveListingEdit(deps.db, id, owner.id, changes);
+        return c.json({ edit }, 201);
+      })
+      // A new invite, checked with Discord now: it must open this listing's guild and never expire.
+      .post('/listings/:id/invite', idParam, zValidator('json', replaceInviteSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const listing = await ownedListing(owner.id, id);
+        const code = inviteCode(c.req.valid('json').invite_link);
+        const refuse = (message: string) =>
+          new ApiError(400, 'invite_unusable', message, [{ path: 'invite_link', message }]);
+        if (!code) throw refuse('Enter a Discord invite, like https://discord.gg/abc123.');
+        const at = now();
+        const unavailable = (ms: number | null) =>
+          new ApiError(
+            503,
+            'discord_unavailable',
+            'We cannot check the invite with Discord right now. Try again in a minute.',
+            undefined,
+            {
+              'Retry-After': String(Math.max(1, Math.ceil((ms ?? 30_000) / 1000))),
+            },
+          );
+        // The submission checks' share of the site's Discord lookups (off with the rate limits, for benchmarks).
+        if (deps.env.RATE_LIMITS) {
+          const spent = await spendSubmissionLookup(deps.db, CHECK_BUDGETS.submit.name, at, {
+            perWindow: CHECK_BUDGETS.submit.perWindow,
+            windowMs: BUDGET.windowMs,
+          });
+          if (!spent.ok) throw unavailable(spent.retryAfterMs);
+        }
+        const answer = await discordFor(deps).lookupInvite(code, listing.guild_id);
+        const why = inviteRefusal(answer);
+        if (why) throw refuse(why);
+        if (answer.kind !== 'ok')
+          throw unavailable(answer.kind === 'rate_limited' || answer.kind === 'blocked' ? answer.retryAfterMs : null);
+        // The check's own result (status ok, counts, history row): a listing off the lists for a dead invite is back.
+        await applyServerCheck(deps.db, id, applyCheck(listing, answer, at));
+        const updated = await updateServer(deps.db, id, {
+          affiliate_link: `https://discord.gg/${code}`,
+          invite_code: code,
+        });
+        await recordOwnerAudit(deps.db, owner, {
+          action: 'replace_invite',
+          entity: 'server',
+          entityId: id,
+          details: { from: listing.affiliate_link, to: updated?.affiliate_link, was: listing.invite_status },
+        });
+        deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`);
+        return c.json({
+          listing: { id, affiliate_link: updated?.affiliate_link ?? null, invite_status: 'ok' as const },
+        });
+      })
+      // Takes the listing off the directory for good (its page, history and claims go with it).
+      .delete('/listings/:id', idParam, async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const listing = await ownedListing(owner.id, id);
+        await deleteServer(deps.db, id);
+        await recordOwnerAudit(deps.db, owner, {
+          action: 'remove',
+          entity: 'server',
+          entityId: id,
+          details: { name: listing.name, slug: listing.slug },
+        });
+        deps.rebuild?.request(`owner removed ${listing.slug}`);
+        return c.json({ ok: true as const });
+      })
+      // Views, join clicks and conversion for 7, 30 and 90 days; daily figures and the member history.
+      .get('/listings/:id/numbers', idParam, async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        await ownedListing(owner.id, id);
+        return c.json(await listingNumbers(deps.db, id, NUMBER_WINDOWS, now()));
+      })
+      // Deletes the account and everything tied to it; the public listings stay, unclaimed.
+      .delete('/', async (c) => {
+        const { owner } = c.get('ownerSession');
+        await deleteOwner(deps.db, owner.id);
+        clearOwnerCookies(c, SITE_URL);
+        return c.json({ ok: true as const });
+      })
+  );
+};

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { longText, text } from './common';
+
+const list = (maxItems: number, maxLen: number, label: string) =>
+  z.array(text(maxLen, 1, label), { error: `${label} must be a list` }).max(maxItems, `${label}: at most ${maxItems}`);
+
+/**
+ * An owner's edit of their listing (#17): the fields an owner may change, each optional (absent:
+ * unchanged). Stored as a diff for an operator's review, applied only on approval.
+ */
+export const listingEditSchema = z.object({
+  /** The listing's description, as on its card and page. */
+  description: longText(2000, 20, 'Description').optional(),
+  /** Search tags, one per entry. */
+  tags: list(12, 40, 'Tags').optional(),
+  /** What the community offers, one per entry. */
+  features: list(20, 200, 'Features').optional(),
+  /** A subcategory of the listing's category; null or '' for none (checked against the category by the handler). */
+  subcategory: z
+    .string({ error: 'Subcategory must be text' })
+    .trim()
+    .max(60, 'Subcategory: at most 60 characters')
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v)),
+});
+export type ListingEditInput = z.input<typeof listingEditSchema>;
+export type ListingEdit = z.output<typeof listingEditSchema>;
+
+/** The fields of a listing an owner's edit may change (listingEditSchema's keys). */
+export const EDITABLE_FIELDS = ['description', 'tags', 'features', 'subcategory'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/** An owner's new invite for their listing, checked with Discord at once. */
+export const replaceInviteSchema = z.object({
+  invite_link: text(200, 1, 'Invite link'),
+});
+
+/** The windows of a listing's numbers, in days. */
+export const NUMBER_WINDOWS = [7, 30, 90] as const;
