@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
 import { alreadyThere, checkInvite } from '../lib/invite-check';
 import { body } from '../lib/validate';
+import { currentOwner, guildProof } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
@@ -25,6 +26,11 @@ export const submissionRoutes = (deps: AppDeps) =>
     async (c) => {
       const input = c.req.valid('json');
       const { invite } = await checkInvite(deps, input.invite_link, { form: true });
+      // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at sign-in.
+      const owner = await currentOwner(c, deps);
+      const proof = owner
+        ? await guildProof(c, deps.env.SITE_URL, deps.env.SESSION_SECRET, owner.owner.id, invite.guildId)
+        : null;
       const stored = await insertCheckedSubmission(deps.db, {
         server_name: input.server_name,
         server_description: input.server_description,
@@ -41,6 +47,8 @@ export const submissionRoutes = (deps: AppDeps) =>
         guild_id: invite.guildId,
         guild_icon: invite.icon,
         invite_code: invite.code,
+        owner_id: owner?.owner.id ?? null,
+        owner_verified: proof !== null,
       });
       // Submitted by someone else since the check: the guild is there now.
       if (!stored.ok) throw alreadyThere(stored.taken);

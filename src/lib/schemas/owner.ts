@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { longText, text } from './common';
+import { EDIT_STATUSES } from '../enums';
+import { pageQuerySchema } from './admin';
+import { longText, optionalText, text } from './common';
 
 const list = (maxItems: number, maxLen: number, label: string) =>
   z.array(text(maxLen, 1, label), { error: `${label} must be a list` }).max(maxItems, `${label}: at most ${maxItems}`);
@@ -38,3 +40,14 @@ export const replaceInviteSchema = z.object({
 
 /** The windows of a listing's numbers, in days. */
 export const NUMBER_WINDOWS = [7, 30, 90] as const;
+
+/** Query of the console's owner-edit queue: a page, and a status (pending by default in the console). */
+export const editQuerySchema = pageQuerySchema.extend({
+  status: z
+    .enum(EDIT_STATUSES)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+});
+
+/** An operator's decision on an owner's edit: notes are optional (shown to nobody but operators). */
+export const editDecisionSchema = z.object({ admin_notes: optionalText(2000) });

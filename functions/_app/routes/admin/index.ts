@@ -6,6 +6,7 @@ import { buildRoutes } from './build';
 import { contactRoutes } from './contact';
 import { contentRoutes } from './content';
 import { dashboardRoutes } from './dashboard';
+import { editRoutes } from './edits';
 import { freshnessRoutes } from './freshness';
 import { newsletterRoutes } from './newsletter';
 import { reportRoutes } from './reports';
@@ -22,6 +23,7 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/', authRoutes)
   .route('/dashboard', dashboardRoutes)
   .route('/submissions', submissionRoutes)
+  .route('/edits', editRoutes)
   .route('/servers', serverRoutes)
   .route('/reports', reportRoutes)
   .route('/freshness', freshnessRoutes)

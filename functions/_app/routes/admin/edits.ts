@@ -1,0 +1,61 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { decideListingEdit, getListingEdit, listListingEdits } from '../../../../db/queries/listing-edits';
+import { editDecisionSchema, editQuerySchema } from '../../../../src/lib/schemas/owner';
+import { ApiError } from '../../lib/errors';
+import { validationHook } from '../../lib/validate';
+import { type AdminEnv, requireRole } from '../../middleware/auth';
+import { audit, found, idParam, notFound, requestRebuild } from './shared';
+
+/**
+ * Owners' edits of their listings (#17), reviewed beside new submissions: admins and moderators.
+ * Approval writes the diff's new values on the listing, records who changed what in the audit log
+ * and requests the rebuild; rejection leaves the listing as it is.
+ */
+export const editRoutes = new Hono<AdminEnv>()
+  .use(requireRole('moderator'))
+  .get('/', zValidator('query', editQuerySchema, validationHook), async (c) => {
+    const { page, per_page: perPage, status } = c.req.valid('query');
+    const { edits, total } = await listListingEdits(c.get('deps').db, { status, page, perPage });
+    return c.json({ edits, total, page, perPage });
+  })
+  .get('/:id', idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json({ edit: found(await getListingEdit(c.get('deps').db, id), 'edit', id) });
+  })
+  .post('/:id/approve', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const op = c.get('operator');
+    const result = await decideListingEdit(c.get('deps').db, id, {
+      status: 'approved',
+      decidedBy: op.email,
+      notes: c.req.valid('json').admin_notes,
+    });
+    if (!result.ok) {
+      if (result.reason === 'not_found') throw notFound('edit', id);
+      throw new ApiError(409, 'already_decided', 'This edit has already been decided');
+    }
+    const { edit, server } = result;
+    await audit(c, 'approve', 'listing_edit', id, {
+      server_id: edit.server_id,
+      owner_id: edit.owner_id,
+      changes: edit.changes,
+    });
+    if (server) requestRebuild(c, `owner edit of ${server.slug} approved`);
+    return c.json({ edit, server });
+  })
+  .post('/:id/reject', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const op = c.get('operator');
+    const result = await decideListingEdit(c.get('deps').db, id, {
+      status: 'rejected',
+      decidedBy: op.email,
+      notes: c.req.valid('json').admin_notes,
+    });
+    if (!result.ok) {
+      if (result.reason === 'not_found') throw notFound('edit', id);
+      throw new ApiError(409, 'already_decided', 'This edit has already been decided');
+    }
+    await audit(c, 'reject', 'listing_edit', id, { server_id: result.edit.server_id, changes: result.edit.changes });
+    return c.json({ edit: result.edit });
+  });
