@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
-import type { MailStatus } from '../../src/lib/enums';
+import type { MailKind, MailStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { mailOutbox } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -13,8 +13,8 @@ export interface RenderedMail {
 
 /** One mail for the outbox (enqueueMail). */
 export interface MailInput {
-  /** What the mail is: submission_received, newsletter_confirm, ... (the console filters on it). */
-  kind: string;
+  /** What the mail is (MAIL_KINDS: submission_received, newsletter_confirm, ...). */
+  kind: MailKind;
   /** One per event that causes the mail: a second enqueue with the same key is ignored. */
   dedupeKey: string;
   to: string;
@@ -163,7 +163,7 @@ export async function releaseMails(db: Db, ids: number[], at: number): Promise<v
 /** Filter and page of listMails. */
 export interface MailListOptions extends PageOptions {
   status?: MailStatus | undefined;
-  kind?: string | undefined;
+  kind?: MailKind | undefined;
 }
 
 /** Outbox mails newest first, optionally of one status or kind, one page with the total. */

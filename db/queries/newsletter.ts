@@ -1,8 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { UNLISTED_INVITE_STATUSES } from '../../src/lib/listing';
 import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
-import { newsletterStats, newsletterSubscribers, type SubscriberRow } from '../schema';
+import {
+  discordServers,
+  mailOutbox,
+  newsletterIssues,
+  newsletterStats,
+  newsletterSubscribers,
+  type SubscriberRow,
+  serverSnapshots,
+} from '../schema';
+import { enqueueMail, enqueueMailWhen, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
+import { listFeaturedServers } from './servers';
 
 /** A stored newsletter subscriber. */
 export type Subscriber = SubscriberRow;
@@ -30,8 +41,9 @@ export type NewsletterStats = typeof newsletterStats.$inferSelect;
 const nowIso = () => new Date().toISOString();
 
 /**
- * Subscribes an email (SPEC section 7: source homepage_signup, interests premium_servers,
- * active, confirmed now). An active duplicate is refused; an unsubscribed one is reactivated.
+ * Adds a confirmed, active subscriber directly (SPEC section 7: source homepage_signup, interests
+ * premium_servers, confirmed now), for operators' imports, seeds and tests. An active duplicate is
+ * refused; an unsubscribed one is reactivated. The public signup is signUpEmail's double opt-in.
  */
 export async function subscribeEmail(db: Db, email: string): Promise<SubscribeResult> {
   try {
@@ -59,17 +71,294 @@ export async function subscribeEmail(db: Db, email: string): Promise<SubscribeRe
   return { ok: false, reason: 'already_subscribed', message: 'Email already subscribed' };
 }
 
-/** Unsubscribes by email (keeps the first unsubscribed_at when repeated). Returns the row or null. */
+/** The newsletter's mails: an unsubscribe stops those still waiting in the outbox. */
+const NEWSLETTER_MAIL_KINDS = ['newsletter_confirm', 'newsletter_welcome', 'newsletter_issue'] as const;
+
+/**
+ * Unsubscribes by email (keeps the first unsubscribed_at when repeated), and in the same batch
+ * gives up the newsletter mails to it still waiting in the outbox. Returns the row or null.
+ */
 export async function unsubscribeEmail(db: Db, email: string): Promise<Subscriber | null> {
-  const [row] = await db
-    .update(newsletterSubscribers)
-    .set({
-      status: 'unsubscribed',
-      unsubscribed_at: sql`coalesce(${newsletterSubscribers.unsubscribed_at}, ${nowIso()})`,
-    })
-    .where(eq(newsletterSubscribers.email, email))
-    .returning();
+  const [rows] = await db.batch([
+    db
+      .update(newsletterSubscribers)
+      .set({
+        status: 'unsubscribed',
+        unsubscribed_at: sql`coalesce(${newsletterSubscribers.unsubscribed_at}, ${nowIso()})`,
+      })
+      .where(eq(newsletterSubscribers.email, email))
+      .returning(),
+    db
+      .update(mailOutbox)
+      .set({ status: 'failed', last_error: 'unsubscribed before it was sent' })
+      .where(
+        and(
+          eq(mailOutbox.to_address, email),
+          eq(mailOutbox.status, 'pending'),
+          inArray(mailOutbox.kind, [...NEWSLETTER_MAIL_KINDS]),
+        ),
+      ),
+  ]);
+  return rows[0] ?? null;
+}
+
+/** A newsletter mail before its key: what signUpEmail and confirmSubscriber write with the change. */
+export type SubscriberMail = Omit<MailInput, 'dedupeKey' | 'to' | 'kind'>;
+
+/** What a public signup did: the confirmation link went out (or was already on its way), or the refusal. */
+export type SignUpResult =
+  | {
+      ok: true;
+      subscriber: Subscriber;
+      /** new: first signup; pending_again: not confirmed yet, the link is sent again; resubscribed: back from unsubscribed. */
+      state: 'new' | 'pending_again' | 'resubscribed';
+    }
+  | { ok: false; reason: 'already_subscribed'; message: 'Email already subscribed' };
+
+/** At most one confirmation mail per address in this long, however often the form is sent. */
+export const CONFIRM_RESEND_MS = 60_000;
+
+/**
+ * The public signup, double opt-in (#16): a new address is stored as pending, an unsubscribed one
+ * goes back to pending, and either gets the confirmation mail (`confirmation`, rendered by the
+ * caller) in the same batch; a pending one signing up again gets it again (at most once per
+ * CONFIRM_RESEND_MS); an active one is refused with "Email already subscribed". A pending
+ * subscriber gets nothing else until confirmSubscriber.
+ */
+export async function signUpEmail(
+  db: Db,
+  email: string,
+  confirmation: SubscriberMail,
+  now = Date.now(),
+): Promise<SignUpResult> {
+  const bucket = Math.floor(now / CONFIRM_RESEND_MS);
+  const ofEmail = eq(newsletterSubscribers.email, email);
+  const [inserted, resubscribed, , [row]] = await db.batch([
+    db
+      .insert(newsletterSubscribers)
+      .values({ email, source: 'homepage_signup', interests: ['premium_servers'], status: 'pending' })
+      .onConflictDoNothing()
+      .returning({ id: newsletterSubscribers.id }),
+    db
+      .update(newsletterSubscribers)
+      .set({ status: 'pending', confirmed_at: null, unsubscribed_at: null })
+      .where(and(ofEmail, eq(newsletterSubscribers.status, 'unsubscribed')))
+      .returning({ id: newsletterSubscribers.id }),
+    enqueueMailWhen(
+      db,
+      {
+        ...confirmation,
+        kind: 'newsletter_confirm',
+        to: email,
+        dedupeKey: sql`'newsletter-confirm:' || (SELECT id FROM ${newsletterSubscribers} WHERE email = ${email}) || ':' || ${bucket}`,
+      },
+      sql`EXISTS (SELECT 1 FROM ${newsletterSubscribers} WHERE email = ${email} AND status = 'pending')`,
+    ),
+    db.select().from(newsletterSubscribers).where(ofEmail),
+  ]);
+  if (!row || row.status === 'active') {
+    return { ok: false, reason: 'already_subscribed', message: 'Email already subscribed' };
+  }
+  const state = inserted.length > 0 ? 'new' : resubscribed.length > 0 ? 'resubscribed' : 'pending_again';
+  return { ok: true, subscriber: row, state };
+}
+
+/** What following a confirmation link did. */
+export type ConfirmResult = 'confirmed' | 'already_active' | 'unsubscribed' | 'not_found';
+
+/**
+ * Confirms a pending subscriber (the link of the confirmation mail): active, confirmed now, and the
+ * welcome mail in the same batch, once. An active one stays as it is; an unsubscribed one must sign up again.
+ */
+export async function confirmSubscriber(
+  db: Db,
+  email: string,
+  welcome: SubscriberMail,
+  now = Date.now(),
+): Promise<ConfirmResult> {
+  const at = new Date(now).toISOString();
+  const ofEmail = eq(newsletterSubscribers.email, email);
+  const [confirmed, , [row]] = await db.batch([
+    db
+      .update(newsletterSubscribers)
+      .set({ status: 'active', confirmed_at: at, unsubscribed_at: null })
+      .where(and(ofEmail, eq(newsletterSubscribers.status, 'pending')))
+      .returning({ id: newsletterSubscribers.id }),
+    enqueueMailWhen(
+      db,
+      {
+        ...welcome,
+        kind: 'newsletter_welcome',
+        to: email,
+        dedupeKey: sql`'newsletter-welcome:' || (SELECT id FROM ${newsletterSubscribers} WHERE email = ${email}) || ':' || ${at}`,
+      },
+      sql`changes() = 1`,
+    ),
+    db.select({ status: newsletterSubscribers.status }).from(newsletterSubscribers).where(ofEmail),
+  ]);
+  if (confirmed.length > 0) return 'confirmed';
+  if (!row) return 'not_found';
+  return row.status === 'active' ? 'already_active' : row.status === 'unsubscribed' ? 'unsubscribed' : 'not_found';
+}
+
+// --- the weekly issue ---------------------------------------------------------------------------
+
+/** A stored weekly issue. */
+export type NewsletterIssue = typeof newsletterIssues.$inferSelect;
+
+/** The listing fields an issue shows. */
+export interface IssueListing {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  is_premium: boolean;
+  is_sponsored: boolean;
+}
+
+/** A listing that grew this week: members now and at its first check of the week. */
+export interface GrowingListing extends IssueListing {
+  members: number;
+  membersBefore: number;
+}
+
+/** The premium and sponsored picks an issue carries: the home page's Premium Picks, in their order. */
+export async function listIssuePicks(db: Db, limit = 6): Promise<IssueListing[]> {
+  const servers = await listFeaturedServers(db, limit);
+  return servers.map(({ id, name, slug, description, is_premium, is_sponsored }) => ({
+    id,
+    name,
+    slug,
+    description,
+    is_premium,
+    is_sponsored,
+  }));
+}
+
+/**
+ * The listed servers that grew most (as a share of their members) since `since`: members now
+ * against their first working check at or after `since` (server_snapshots). Empty until the
+ * refresh job has history.
+ */
+export async function listGrowingServers(db: Db, since: string, limit = 5): Promise<GrowingListing[]> {
+  const unlisted = sql.join(
+    UNLISTED_INVITE_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const rows = await db.all<{
+    id: number;
+    name: string;
+    slug: string;
+    description: string;
+    is_premium: number;
+    is_sponsored: number;
+    members: number;
+    before: number;
+  }>(sql`SELECT s.id, s.name, s.slug, s.description, s.is_premium, s.is_sponsored, s.members, f.member_count AS before
+FROM ${discordServers} s
+JOIN (SELECT server_id, member_count, min(checked_at) FROM ${serverSnapshots}
+      WHERE checked_at >= ${since} AND outcome = 'ok' AND member_count > 0 GROUP BY server_id) f ON f.server_id = s.id
+WHERE s.is_active = 1 AND s.invite_status NOT IN (${unlisted}) AND s.members > f.member_count
+ORDER BY (s.members - f.member_count) * 1.0 / f.member_count DESC, s.id
+LIMIT ${limit}`);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    slug: r.slug,
+    description: r.description,
+    is_premium: Boolean(r.is_premium),
+    is_sponsored: Boolean(r.is_sponsored),
+    members: Number(r.members),
+    membersBefore: Number(r.before),
+  }));
+}
+
+/** The issue of an ISO week ('2026-W48'), or null before it is composed. */
+export async function getIssueByWeek(db: Db, week: string): Promise<NewsletterIssue | null> {
+  const [row] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.week, week));
   return row ?? null;
+}
+
+/** The newest issues first. */
+export function listIssues(db: Db, limit = 10): Promise<NewsletterIssue[]> {
+  return db.select().from(newsletterIssues).orderBy(sql`${newsletterIssues.week} DESC`).limit(limit);
+}
+
+/**
+ * Stores the week's issue as composed, once: a second call for the same week keeps the first
+ * (its content and time, which fix who receives it). Returns the stored issue and whether this call made it.
+ */
+export async function createIssue(
+  db: Db,
+  issue: { week: string; subject: string; content: Record<string, unknown>; createdAt: string },
+): Promise<{ issue: NewsletterIssue; created: boolean }> {
+  const inserted = await db
+    .insert(newsletterIssues)
+    .values({ week: issue.week, subject: issue.subject, content: issue.content, created_at: issue.createdAt })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted[0]) return { issue: inserted[0], created: true };
+  return { issue: (await getIssueByWeek(db, issue.week))!, created: false };
+}
+
+/** The confirmed, active subscribers an issue is for: confirmed at or before `at`. */
+const recipientsAt = (at: string) =>
+  and(
+    eq(newsletterSubscribers.status, 'active'),
+    isNotNull(newsletterSubscribers.confirmed_at),
+    lte(newsletterSubscribers.confirmed_at, at),
+  );
+
+/** How many confirmed, active subscribers an issue composed at `at` goes to (the console's send button). */
+export async function countIssueRecipients(db: Db, at: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(newsletterSubscribers).where(recipientsAt(at));
+  return Number(row?.n ?? 0);
+}
+
+/** One page of an issue's recipients by id, after `afterId`. */
+export function listIssueRecipients(
+  db: Db,
+  at: string,
+  { afterId = 0, limit = 200 }: { afterId?: number; limit?: number } = {},
+): Promise<{ id: number; email: string }[]> {
+  return db
+    .select({ id: newsletterSubscribers.id, email: newsletterSubscribers.email })
+    .from(newsletterSubscribers)
+    .where(and(recipientsAt(at), gt(newsletterSubscribers.id, afterId)))
+    .orderBy(asc(newsletterSubscribers.id))
+    .limit(limit);
+}
+
+/** The outbox key of one subscriber's copy of a week's issue. */
+export const issueMailKey = (week: string, subscriberId: number) => `newsletter-issue:${week}:${subscriberId}`;
+
+/**
+ * Writes a page of an issue's mails to the outbox with the issue's recipient count, in one batch:
+ * a copy already there (keyed `newsletter-issue:{week}:{subscriber}`) is not written again, so a
+ * second run of the week sends nothing. Returns how many were new.
+ */
+export async function enqueueIssueMails(
+  db: Db,
+  week: string,
+  mails: (Omit<MailInput, 'dedupeKey' | 'kind'> & { subscriberId: number })[],
+): Promise<number> {
+  if (mails.length === 0) return 0;
+  const prefix = `newsletter-issue:${week}:`;
+  const count = sql`(SELECT count(*) FROM ${mailOutbox} WHERE kind = 'newsletter_issue' AND substr(dedupe_key, 1, ${prefix.length}) = ${prefix})`;
+  const before = db
+    .select({ n: sql<number>`${count}` })
+    .from(newsletterIssues)
+    .where(eq(newsletterIssues.week, week));
+  const results = await db.batch([
+    before,
+    ...mails.map(({ subscriberId, ...m }) =>
+      enqueueMail(db, { ...m, kind: 'newsletter_issue', dedupeKey: issueMailKey(week, subscriberId) }),
+    ),
+    db.update(newsletterIssues).set({ recipient_count: count }).where(eq(newsletterIssues.week, week)).returning(),
+  ]);
+  const first = Number((results[0] as { n: number }[])[0]?.n ?? 0);
+  const last = results.at(-1) as NewsletterIssue[];
+  return Number(last[0]?.recipient_count ?? 0) - first;
 }
 
 /** One subscriber by email, or null. */

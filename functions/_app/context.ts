@@ -38,6 +38,8 @@ export interface AppDeps {
   accessKeys?: import('jose').JWTVerifyGetKey | undefined;
   /** Discord's API (invite lookups); built from DISCORD_API_BASE and DISCORD_BOT_TOKEN when absent (discordFor). */
   discord?: import('./clients/discord').DiscordClient | undefined;
+  /** The mail transport (#16): SMTP on Node (clients/mail-smtp.ts), else the HTTP provider from MAIL_API_URL (mailFor). */
+  mail?: import('./clients/mail').MailClient | undefined;
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */

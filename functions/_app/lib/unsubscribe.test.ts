@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unsubscribeToken, verifyUnsubscribeToken } from './unsubscribe';
+import { confirmToken, unsubscribeToken, verifyConfirmToken, verifyUnsubscribeToken } from './unsubscribe';
 
 describe('unsubscribe tokens', () => {
   it('verify to the email they were signed for, for any email', async () => {
@@ -20,5 +20,15 @@ describe('unsubscribe tokens', () => {
     for (const bad of ['', '.', 'abc', `${token}.x`, `!!!.${token.split('.')[1]}`]) {
       expect(await verifyUnsubscribeToken('s', bad)).toBeNull();
     }
+  });
+});
+
+describe('confirmation tokens', () => {
+  it('verify to their email, and never as an unsubscribe token (nor the other way round)', async () => {
+    const confirm = await confirmToken('s', 'a@example.com');
+    expect(await verifyConfirmToken('s', confirm)).toBe('a@example.com');
+    expect(await verifyUnsubscribeToken('s', confirm)).toBeNull();
+    expect(await verifyConfirmToken('s', await unsubscribeToken('s', 'a@example.com'))).toBeNull();
+    expect(await verifyConfirmToken('other', confirm)).toBeNull();
   });
 });

@@ -1,0 +1,111 @@
+import type { AppDeps } from '../context';
+import type { Env } from '../env';
+
+/** One mail as the transport sends it: the outbox row's content with its sender. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  replyTo?: string | null | undefined;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string> | null | undefined;
+}
+
+/**
+ * A failed send: `permanent` when the mail server or provider refused this mail for good (a bad
+ * address, a 5xx SMTP reply, a 4xx API answer), so retrying cannot help; otherwise it is retried.
+ */
+export class MailSendError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'MailSendError';
+  }
+}
+
+/** The one seam to the outside mail service: SMTP on Node (mail-smtp.ts), an HTTP provider on Cloudflare. */
+export interface MailClient {
+  /** 'smtp' or 'http', for the console and the logs. */
+  readonly transport: string;
+  /** Sends one mail; resolves with the Message-ID (or the provider's id) once accepted; throws MailSendError. */
+  send(mail: OutgoingMail): Promise<{ messageId: string | null }>;
+  /** Frees pooled connections (SMTP); a no-op for HTTP. */
+  close?(): void;
+}
+
+/** How long an HTTP provider may take to accept one mail. */
+const HTTP_TIMEOUT_MS = 10_000;
+
+/**
+ * The HTTP mail provider, in Resend's API shape (https://resend.com/docs/api-reference/emails/send-email):
+ * `POST {baseUrl}/emails` with `Authorization: Bearer {token}` and a JSON body of from, to, subject,
+ * text, html, reply_to and headers; a 2xx answers `{ id }`. 429 and 5xx are retried; any other 4xx
+ * is the provider refusing this mail. Tests point `baseUrl` at a loopback stand-in.
+ */
+export function httpMailClient({
+  baseUrl,
+  token,
+  fetch: fetchFn = fetch,
+}: {
+  baseUrl: string;
+  token: string;
+  fetch?: typeof fetch | undefined;
+}): MailClient {
+  const url = `${baseUrl.replace(/\/+$/, '')}/emails`;
+  return {
+    transport: 'http',
+    async send(mail) {
+      let res: Response;
+      try {
+        res = await fetchFn(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            from: mail.from,
+            to: [mail.to],
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            ...(mail.replyTo ? { reply_to: mail.replyTo } : {}),
+            ...(mail.headers && Object.keys(mail.headers).length > 0 ? { headers: mail.headers } : {}),
+          }),
+          signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+        });
+      } catch (err) {
+        throw new MailSendError(`mail provider unreachable: ${String(err)}`, false);
+      }
+      const answer = await res.text();
+      if (!res.ok) {
+        const permanent = res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408;
+        throw new MailSendError(`mail provider answered ${res.status}: ${answer.slice(0, 200)}`, permanent);
+      }
+      let id: unknown = null;
+      try {
+        id = (JSON.parse(answer) as { id?: unknown }).id;
+      } catch {
+        // An accepted mail without a readable id is still sent.
+      }
+      return { messageId: typeof id === 'string' ? id : null };
+    },
+  };
+}
+
+/** The From of every mail: MAIL_FROM, or `GuildRank <no-reply@` the public site's host `>`. */
+export function mailFrom(env: Pick<Env, 'MAIL_FROM' | 'SITE_URL'>, siteName = 'GuildRank'): string {
+  return env.MAIL_FROM ?? `${siteName} <no-reply@${new URL(env.SITE_URL).hostname.replace(/^www\./, '')}>`;
+}
+
+/**
+ * The transport of these deps: the one given (Node builds SMTP from SMTP_URL, mail-smtp.ts), else
+ * the HTTP provider when MAIL_API_URL and MAIL_API_TOKEN are set, else none: mails then wait in the outbox.
+ */
+export function mailFor(deps: Pick<AppDeps, 'mail' | 'env' | 'fetch'>): MailClient | undefined {
+  if (deps.mail) return deps.mail;
+  const { MAIL_API_URL, MAIL_API_TOKEN } = deps.env;
+  if (MAIL_API_URL && MAIL_API_TOKEN)
+    return httpMailClient({ baseUrl: MAIL_API_URL, token: MAIL_API_TOKEN, fetch: deps.fetch });
+  return undefined;
+}
