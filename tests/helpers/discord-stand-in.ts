@@ -1,4 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One invite the stand-in knows; change it (or the table) while a test runs. */
@@ -53,8 +54,55 @@ export interface DiscordStandIn {
   /** Wait this long before answering (a slow Discord). */
   delayMs: number;
   requests: RecordedRequest[];
+  /** Discord's OAuth2 and the user endpoints (owner sign-in, #17), on the same port: see StandInOAuth. */
+  oauth: StandInOAuth;
+  /** The origin, for DISCORD_OAUTH_BASE: `http://127.0.0.1:PORT`. */
+  origin: string;
   close(): Promise<void>;
 }
+
+/** The Discord user the stand-in signs in. */
+export interface StandInUser {
+  id: string;
+  username: string;
+  global_name?: string | null;
+  avatar?: string | null;
+}
+
+/** One entry of the user's guild list (`GET /users/@me/guilds`), as Discord sends it. */
+export interface StandInGuild {
+  id: string;
+  name: string;
+  owner: boolean;
+  /** The user's permissions in the guild, a decimal string of bits (0x20 is Manage Server). */
+  permissions: string;
+}
+
+/**
+ * Discord's OAuth2 as the stand-in plays it: `GET /oauth2/authorize` answers at once as if `user`
+ * clicked Authorize (302 to the redirect URI with a code and the state; `deny` makes it Cancel),
+ * `POST /api/v10/oauth2/token` trades a code once for a token when the client id and secret, the
+ * redirect URI and the PKCE verifier (S256 of it = the challenge) match, `GET /api/v10/users/@me`
+ * and `/users/@me/guilds` answer for a live token, `POST /api/v10/oauth2/token/revoke` ends one.
+ * The user and guilds are read when the code is issued: change them between sign-ins.
+ */
+export interface StandInOAuth {
+  clientId: string;
+  clientSecret: string;
+  user: StandInUser;
+  guilds: StandInGuild[];
+  deny: boolean;
+  /** Every authorize request's query, in order. */
+  authorizations: URLSearchParams[];
+  /** Every token request's form, in order. */
+  tokenRequests: URLSearchParams[];
+  /** Tokens that are still good, and those revoked. */
+  liveTokens: Set<string>;
+  revokedTokens: string[];
+}
+
+/** The stand-in application's credentials (what a test passes as DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
+export const STAND_IN_CLIENT = { id: '1234567890123456789', secret: 'stand-in-client-secret' } as const;
 
 const CLOUDFLARE_PAGE = `<!DOCTYPE html>
 <html lang="en-US"><head><title>Access denied | discord.com used Cloudflare to restrict access</title></head>
@@ -112,6 +160,137 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
+/** The paths of Discord's OAuth2 and user endpoints. */
+const OAUTH_PATHS = /^\/(oauth2\/authorize|api\/v10\/oauth2\/token(\/revoke)?|api\/v10\/users\/@me(\/guilds)?)$/;
+
+/** A code the authorize endpoint gave out: what the token request must match, and whom it signs in. */
+interface IssuedCode {
+  challenge: string;
+  redirectUri: string;
+  user: StandInUser;
+  guilds: StandInGuild[];
+}
+
+/** The user and guilds behind each live token. */
+const tokenOwners = new Map<string, { user: StandInUser; guilds: StandInGuild[] }>();
+
+const randomCode = () => randomBytes(24).toString('base64url');
+
+/** The request's body as a form (token and revoke requests are urlencoded). */
+async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** The client id and secret of a token request: HTTP Basic or the form's client_id and client_secret. */
+function clientOf(req: IncomingMessage, form: URLSearchParams): { id: string | null; secret: string | null } {
+  const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
+  if (basic) {
+    const [id, secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
+    return { id: decodeURIComponent(id ?? ''), secret: decodeURIComponent(secret ?? '') };
+  }
+  return { id: form.get('client_id'), secret: form.get('client_secret') };
+}
+
+/** Discord's OAuth2 and user endpoints, played as StandInOAuth describes. */
+async function oauthAnswer(
+  oauth: StandInOAuth,
+  codes: Map<string, IssuedCode>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+) {
+  const method = req.method ?? 'GET';
+  if (url.pathname === '/oauth2/authorize' && method === 'GET') {
+    const q = url.searchParams;
+    oauth.authorizations.push(q);
+    const redirectUri = q.get('redirect_uri');
+    const scopes = (q.get('scope') ?? '').split(' ');
+    if (q.get('client_id') !== oauth.clientId || !redirectUri)
+      return send(res, 400, { message: 'Invalid OAuth2 application or redirect_uri', code: 50035 });
+    const back = new URL(redirectUri);
+    const state = q.get('state');
+    if (state) back.searchParams.set('state', state);
+    if (q.get('response_type') !== 'code' || !scopes.includes('identify') || !scopes.includes('guilds')) {
+      back.searchParams.set('error', 'invalid_request');
+    } else if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) {
+      back.searchParams.set('error', 'invalid_request');
+    } else if (oauth.deny) {
+      back.searchParams.set('error', 'access_denied');
+    } else {
+      const code = randomCode();
+      codes.set(code, {
+        challenge: q.get('code_challenge')!,
+        redirectUri,
+        user: { ...oauth.user },
+        guilds: oauth.guilds.map((g) => ({ ...g })),
+      });
+      back.searchParams.set('code', code);
+    }
+    res.writeHead(302, { location: back.toString() });
+    return res.end();
+  }
+  if (url.pathname === '/api/v10/oauth2/token' && method === 'POST') {
+    const form = await formBody(req);
+    oauth.tokenRequests.push(form);
+    const client = clientOf(req, form);
+    if (client.id !== oauth.clientId || client.secret !== oauth.clientSecret)
+      return send(res, 401, { error: 'invalid_client' });
+    const code = form.get('code') ?? '';
+    const issued = codes.get(code);
+    codes.delete(code);
+    const verifier = form.get('code_verifier') ?? '';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    if (
+      form.get('grant_type') !== 'authorization_code' ||
+      !issued ||
+      issued.redirectUri !== form.get('redirect_uri') ||
+      issued.challenge !== challenge
+    )
+      return send(res, 400, { error: 'invalid_grant' });
+    const token = randomCode();
+    oauth.liveTokens.add(token);
+    tokenOwners.set(token, { user: issued.user, guilds: issued.guilds });
+    return send(res, 200, {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: 604800,
+      refresh_token: randomCode(),
+      scope: 'identify guilds',
+    });
+  }
+  if (url.pathname === '/api/v10/oauth2/token/revoke' && method === 'POST') {
+    const form = await formBody(req);
+    const token = form.get('token') ?? '';
+    if (oauth.liveTokens.delete(token)) oauth.revokedTokens.push(token);
+    return send(res, 200, {});
+  }
+  if (url.pathname.startsWith('/api/v10/users/@me') && method === 'GET') {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const owner = oauth.liveTokens.has(token) ? tokenOwners.get(token) : undefined;
+    if (!owner) return send(res, 401, { message: '401: Unauthorized', code: 0 });
+    if (url.pathname.endsWith('/guilds'))
+      return send(
+        res,
+        200,
+        owner.guilds.map((g) => ({ ...g, icon: null, banner: null, features: [] })),
+      );
+    const { user } = owner;
+    return send(res, 200, {
+      id: user.id,
+      username: user.username,
+      global_name: user.global_name ?? null,
+      avatar: user.avatar ?? null,
+      discriminator: '0',
+      public_flags: 0,
+      flags: 0,
+      mfa_enabled: false,
+    });
+  }
+  return send(res, 405, { message: '405: Method Not Allowed', code: 0 });
+}
+
 /**
  * Starts a stand-in for `GET /api/v10/invites/{code}` on 127.0.0.1 (a free port). With
  * `botToken`, a request carrying another Authorization answers 401 as Discord does; one
@@ -122,6 +301,7 @@ export async function startDiscordStandIn(
   options: { botToken?: string; permissive?: boolean; port?: number } = {},
 ): Promise<DiscordStandIn> {
   let lookups = 0;
+  const codes = new Map<string, IssuedCode>();
   const timers = new Set<NodeJS.Timeout>();
   const standIn: DiscordStandIn = {
     url: '',
@@ -130,6 +310,18 @@ export async function startDiscordStandIn(
     mode: { kind: 'normal' },
     delayMs: 0,
     requests: [],
+    origin: '',
+    oauth: {
+      clientId: STAND_IN_CLIENT.id,
+      clientSecret: STAND_IN_CLIENT.secret,
+      user: { id: '80351110224678912', username: 'stand-in-owner', global_name: 'Stand-in Owner', avatar: null },
+      guilds: [],
+      deny: false,
+      authorizations: [],
+      tokenRequests: [],
+      liveTokens: new Set(),
+      revokedTokens: [],
+    },
     close: () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
@@ -195,6 +387,10 @@ export async function startDiscordStandIn(
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     standIn.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
+    if (OAUTH_PATHS.test(url.pathname)) {
+      void oauthAnswer(standIn.oauth, codes, req, res, url);
+      return;
+    }
     const reply = () => answer(res, req.method ?? 'GET', url, req.headers.authorization);
     if (standIn.delayMs <= 0) return reply();
     const timer = setTimeout(() => {
@@ -207,6 +403,7 @@ export async function startDiscordStandIn(
   const { port } = server.address() as AddressInfo;
 
   standIn.url = `http://127.0.0.1:${port}/api/v10`;
+  standIn.origin = `http://127.0.0.1:${port}`;
   return standIn;
 }
 
