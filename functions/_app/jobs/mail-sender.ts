@@ -1,0 +1,77 @@
+import { claimDueMails, markMailFailed, markMailSent, RETRY_DELAYS_MS, releaseMails } from '../../../db/queries/mail';
+import { MailSendError, mailFor, mailFrom } from '../clients/mail';
+import type { AppDeps } from '../context';
+
+/** How often `npm start` drains the outbox; the Worker's every-minute Cron Trigger does the same. */
+export const MAIL_SEND_EVERY_MS = 10_000;
+
+/** Transient failures in a row that end a pass: the mail server is down; the rest wait for the next pass. */
+export const STOP_AFTER_FAILURES = 2;
+
+/** What a pass needs: the database, the settings and the transport (given, or from the env: mailFor). */
+export type MailSenderDeps = Pick<AppDeps, 'db' | 'env' | 'mail' | 'fetch'>;
+
+/** What a pass did. */
+export interface MailRunSummary {
+  /** 'smtp', 'http', or null: no transport configured, the mails wait in the outbox. */
+  transport: string | null;
+  claimed: number;
+  sent: number;
+  /** Failed this time, tried again after their back-off. */
+  retried: number;
+  /** Given up: refused for good, or out of retries. */
+  failed: number;
+}
+
+/**
+ * One pass of the sender at `now`: claims up to `limit` due mails of the outbox (the claim moves
+ * their next_attempt_at, so two senders never send one), sends each through the transport and
+ * records it as sent, or as failed with its back-off (RETRY_DELAYS_MS). When the mail server is
+ * down, the claimed mails not yet tried are given back for the next pass. With no transport
+ * configured nothing is claimed: the mails stay in the outbox (the console's Outbox shows them).
+ */
+export async function run(
+  deps: MailSenderDeps,
+  now: number,
+  { limit = 50, log = () => {} }: { limit?: number; log?: (line: string) => void } = {},
+): Promise<MailRunSummary> {
+  const client = mailFor(deps);
+  const summary: MailRunSummary = { transport: client?.transport ?? null, claimed: 0, sent: 0, retried: 0, failed: 0 };
+  if (!client) return summary;
+  const mails = await claimDueMails(deps.db, now, { limit });
+  summary.claimed = mails.length;
+  const from = mailFrom(deps.env);
+  let failures = 0;
+  for (const [i, mail] of mails.entries()) {
+    try {
+      const { messageId } = await client.send({
+        from,
+        to: mail.to_address,
+        replyTo: mail.reply_to,
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+        headers: mail.headers,
+      });
+      await markMailSent(deps.db, mail.id, now, messageId);
+      summary.sent += 1;
+      failures = 0;
+    } catch (err) {
+      const permanent = err instanceof MailSendError && err.permanent;
+      const message = err instanceof Error ? err.message : String(err);
+      const status = await markMailFailed(deps.db, mail, now, message, { permanent });
+      if (status === 'failed') summary.failed += 1;
+      else summary.retried += 1;
+      log(
+        `Mail ${mail.id} (${mail.kind}) to ${mail.to_address}: ${status === 'failed' ? 'given up' : 'retry later'}: ${message}`,
+      );
+      if (!permanent && ++failures >= STOP_AFTER_FAILURES) {
+        const rest = mails.slice(i + 1).map((m) => m.id);
+        await releaseMails(deps.db, rest, now + RETRY_DELAYS_MS[0]);
+        log(`Mail: ${failures} failures in a row; ${rest.length} mail(s) wait for the next pass`);
+        break;
+      }
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,152 @@
+import type { RenderedMail } from '../../../db/queries/mail';
+import {
+  countIssueRecipients,
+  createIssue,
+  enqueueIssueMails,
+  getIssueByWeek,
+  type IssueListing,
+  listGrowingServers,
+  listIssuePicks,
+  listIssueRecipients,
+  type NewsletterIssue,
+} from '../../../db/queries/newsletter';
+import type { AppDeps } from '../context';
+import { type IssueContent, type IssuePick, issueSubject, newsletterIssueMail } from '../mail/newsletter-issue';
+import { mailSite, newsletterLinks } from '../mail/site';
+import { isoWeek } from '../mail/week';
+
+/** The Worker's Cron Trigger of the weekly send (wrangler.toml): Mondays 09:00 UTC, as nextWeeklySend. */
+export const NEWSLETTER_CRON = '0 9 * * 1';
+
+/** What a pass needs: the database and the settings (site address, signing secret). */
+export type NewsletterDeps = Pick<AppDeps, 'db' | 'env'>;
+
+/** Subscribers rendered and written per batch. */
+const PAGE = 200;
+
+const DAY = 86_400_000;
+
+const noteOf = (l: IssueListing) => (l.is_sponsored && !l.is_premium ? 'Sponsored' : 'Premium');
+
+/** This week's issue as it would be composed at `now`: the premium and sponsored picks and the week's growth. */
+export async function composeIssue(deps: NewsletterDeps, now: number): Promise<IssueContent> {
+  const [picks, growing] = await Promise.all([
+    listIssuePicks(deps.db),
+    listGrowingServers(deps.db, new Date(now - 7 * DAY).toISOString()),
+  ]);
+  const pick = (l: IssueListing, note: string): IssuePick => ({
+    name: l.name,
+    slug: l.slug,
+    description: l.description,
+    note,
+  });
+  return {
+    week: isoWeek(now),
+    picks: picks.map((l) => pick(l, noteOf(l))),
+    growing: growing.map((g) =>
+      pick(
+        g,
+        `+${(g.members - g.membersBefore).toLocaleString('en-US')} members, now ${g.members.toLocaleString('en-US')}`,
+      ),
+    ),
+  };
+}
+
+/** What the console shows before a send: the week, the issue (stored or as it would be), one rendering and the count. */
+export interface IssuePreview {
+  week: string;
+  /** True once this week's issue is composed (sent, or being sent). */
+  composed: boolean;
+  subject: string;
+  /** The issue as one subscriber gets it (their unsubscribe link in place of each one's own). */
+  mail: RenderedMail;
+  /** Confirmed, active subscribers it goes (or went) to. */
+  recipients: number;
+  /** Copies already in the outbox. */
+  enqueued: number;
+}
+
+/** The preview of this week's issue at `now`. */
+export async function previewIssue(deps: NewsletterDeps, now: number): Promise<IssuePreview> {
+  const week = isoWeek(now);
+  const stored = await getIssueByWeek(deps.db, week);
+  const content = stored ? (stored.content as unknown as IssueContent) : await composeIssue(deps, now);
+  const site = mailSite(deps.env);
+  const sample = `${site.url}/unsubscribe?token=(each-subscriber's-own)`;
+  return {
+    week,
+    composed: stored !== null,
+    subject: stored?.subject ?? issueSubject(site, week),
+    mail: newsletterIssueMail(site, { issue: content, unsubscribeUrl: sample }),
+    recipients: await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString()),
+    enqueued: stored?.recipient_count ?? 0,
+  };
+}
+
+/** What a weekly pass did. */
+export interface NewsletterRunSummary {
+  week: string;
+  /** True when this pass composed the week's issue; false when it was composed before. */
+  composed: boolean;
+  /** Copies this pass wrote to the outbox (0 for a second run in the week). */
+  enqueued: number;
+  /** The issue's recipients in all. */
+  recipients: number;
+  issue: NewsletterIssue;
+}
+
+/**
+ * The weekly send at `now` (`npm run newsletter:send`, the console's send button, the Worker's
+ * Cron Trigger, npm start's Monday timer): composes this ISO week's issue once (stored in
+ * newsletter_issues) and writes one copy per confirmed, active subscriber (confirmed by the time
+ * it was composed) to the outbox, each with its own unsubscribe link and headers. Every copy is
+ * keyed by week and subscriber, so a second run in the same week writes nothing, and a run that
+ * died half-way is finished by the next. The sender (jobs/mail-sender.ts) delivers them.
+ */
+export async function run(
+  deps: NewsletterDeps,
+  now: number,
+  { log = () => {} }: { log?: (line: string) => void } = {},
+): Promise<NewsletterRunSummary> {
+  const week = isoWeek(now);
+  const site = mailSite(deps.env);
+  let issue = await getIssueByWeek(deps.db, week);
+  let composed = false;
+  if (!issue) {
+    const content = await composeIssue(deps, now);
+    const made = await createIssue(deps.db, {
+      week,
+      subject: issueSubject(site, week),
+      content: content as unknown as Record<string, unknown>,
+      createdAt: new Date(now).toISOString(),
+    });
+    issue = made.issue;
+    composed = made.created;
+  }
+  const content = issue.content as unknown as IssueContent;
+  let enqueued = 0;
+  for (let afterId = 0; ; ) {
+    const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
+    if (page.length === 0) break;
+    const mails = await Promise.all(
+      page.map(async (s) => {
+        const links = await newsletterLinks(deps.env, s.email);
+        return {
+          subscriberId: s.id,
+          to: s.email,
+          mail: newsletterIssueMail(site, { issue: content, unsubscribeUrl: links.unsubscribeUrl }),
+          headers: links.headers,
+        };
+      }),
+    );
+    enqueued += await enqueueIssueMails(deps.db, week, mails);
+    afterId = page.at(-1)!.id;
+  }
+  const stored = (await getIssueByWeek(deps.db, week))!;
+  log(
+    composed || enqueued > 0
+      ? `Newsletter ${week}: ${enqueued} cop${enqueued === 1 ? 'y' : 'ies'} written to the outbox (${stored.recipient_count} in all)`
+      : `Newsletter ${week}: already sent to ${stored.recipient_count} subscriber(s); nothing to do`,
+  );
+  return { week, composed, enqueued, recipients: stored.recipient_count, issue: stored };
+}
