@@ -10,6 +10,7 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 1,
     name: 'Apex Legends Hub',
+    language: 'en',
     slug: 'apex-legends-hub',
     description:
       'The largest Apex Legends community: ranked LFG every hour, weekly scrims with prizes, patch breakdowns and coaching from Predator-rank players.',
@@ -32,6 +33,7 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 2,
     name: 'Bitcoin Maximalists',
+    language: 'en',
     slug: 'bitcoin-maximalists',
     description:
       'On-chain analysis, Lightning node operators and long-term holders discussing Bitcoin only: no altcoin shilling, no paid signals, just research.',
@@ -54,6 +56,8 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 3,
     name: 'Forex Signals Room',
+    language: 'en',
+    region: 'GB',
     slug: 'forex-signals-room',
     description:
       'Live London and New York session analysis, trade ideas with entries and stops posted before the move, and a journal channel for every member.',
@@ -76,6 +80,8 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 4,
     name: 'NFL Betting Edge',
+    language: 'en',
+    region: 'US',
     slug: 'nfl-betting-edge',
     description:
       'Sharp NFL picks with tracked records, line-movement alerts, injury news and bankroll discipline. Every pick is logged publicly, wins and losses.',
@@ -98,6 +104,8 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 9,
     name: 'Dividend Investors Club',
+    language: 'en',
+    region: 'US',
     slug: 'dividend-investors-club',
     description:
       'Long-term investors sharing dividend growth portfolios, stock research and tax-efficient strategies. Friendly to beginners, allergic to hype.',
@@ -120,6 +128,8 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 10,
     name: 'Indie Game Devs',
+    language: 'de',
+    region: 'DE',
     slug: 'indie-game-devs',
     description:
       'Indie developers and players trading feedback, playtests and devlogs. Share your build, find a team for the next game jam, or just play something new.',
@@ -142,6 +152,7 @@ export const SAMPLE_SERVERS: NewServerRow[] = [
   {
     id: 12,
     name: 'Study Together',
+    language: 'es',
     slug: 'study-together',
     description:
       'Co-working voice rooms, pomodoro timers and study groups for students everywhere. Listed under Education, which the directory does not show.',
@@ -186,6 +197,10 @@ function sampleServers(): Server[] {
     features: s.features ?? [],
     sort_order: s.sort_order ?? 0,
     is_active: s.is_active ?? true,
+    language: s.language ?? null,
+    region: s.region ?? null,
+    placement_started_at: s.placement_started_at ?? null,
+    placement_ends_at: s.placement_ends_at ?? null,
     created_at: s.created_at ?? '1970-01-01T00:00:00.000Z',
     updated_at: s.updated_at ?? s.created_at ?? '1970-01-01T00:00:00.000Z',
     // Never checked against Discord: the sample set is what the site shows with no database.

@@ -8,6 +8,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT,
   isAll,
+  isPaidPlacement,
   type ListingFilter,
   MIN_INDEXED_SEARCH,
   PAGELESS_INVITE_STATUSES,
@@ -16,6 +17,7 @@ import {
   subcategoryNeedle,
   UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
+import { placedPage } from '../../src/lib/placement';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
@@ -89,6 +91,8 @@ function listingWhere(filter: ServerFilter, matchesFirst = false, now = Date.now
     );
   }
   if (filter.checked24h) conditions.push(gte(discordServers.last_ok_at, checkedSince(now)));
+  if (filter.language) conditions.push(eq(discordServers.language, filter.language));
+  if (filter.region) conditions.push(eq(discordServers.region, filter.region));
   return and(...conditions);
 }
 
@@ -137,6 +141,25 @@ export async function listServers(
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
   ]);
   return { servers, total: Number(totals[0]?.n ?? 0) };
+}
+
+/**
+ * One page of the public listing with paid cards placed (src/lib/placement.ts: at most one in
+ * five positions, never moved up): what GET /api/servers answers. Premium Only lists are all
+ * paid by the visitor's choice and keep their order. Reads prefixes of the listing (listServers).
+ */
+export async function listPlacedServers(
+  db: Db,
+  filter: ServerFilter = {},
+  now = Date.now(),
+): Promise<{ servers: Server[]; total: number }> {
+  if (filter.premiumOnly) return listServers(db, filter, now);
+  return placedPage(
+    (n) => listServers(db, { ...filter, page: 1, perPage: n }, now),
+    isPaidPlacement,
+    filter.page ?? 1,
+    filter.perPage ?? DEFAULT_PAGE_SIZE,
+  );
 }
 
 /** Every listed server (isListed), most members first. */

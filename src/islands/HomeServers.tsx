@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchServers, type ServersQuery } from '~/lib/api-client';
 import { LIMITS, type SortOrder } from '~/lib/enums';
 import { countOf } from '~/lib/format';
+import { getLanguage } from '~/lib/languages';
 import {
   DEFAULT_SORT,
   MEMBER_RANGES,
@@ -10,8 +11,10 @@ import {
   ONLINE_SHARE_CHOICES,
   SORT_LABELS,
 } from '~/lib/listing';
+import { organicRanks } from '~/lib/placement';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
-import { ServerCard } from './ServerCard';
+import { LanguageFilter } from './LanguageFilter';
+import { isPaidCard, ServerCard } from './ServerCard';
 
 interface Props {
   /** The first 9 servers, prebuilt into the static HTML. */
@@ -32,6 +35,8 @@ interface Query {
   /** Minimum online share, one of ONLINE_SHARE_CHOICES (0: any). */
   share: number;
   checked24h: boolean;
+  /** ISO 639-1 language ('' for every language). */
+  language: string;
 }
 
 const START: Query = {
@@ -42,6 +47,7 @@ const START: Query = {
   size: 'any',
   share: 0,
   checked24h: false,
+  language: '',
 };
 
 /** The member bounds of a size choice. */
@@ -64,11 +70,20 @@ function apiQuery(q: Query): ServersQuery {
     ...(range.max !== undefined && { max_members: String(range.max) }),
     ...(q.share > 0 && { min_online_share: String(q.share) }),
     ...(q.checked24h && { checked_24h: 'true' }),
+    ...(q.language && { language: q.language }),
   };
 }
 
 /** The parameters of the page's URL that share a filtered list (the API's names; search and category as before). */
-const URL_KEYS = ['search', 'sort', 'min_members', 'max_members', 'min_online_share', 'checked_24h'] as const;
+const URL_KEYS = [
+  'search',
+  'sort',
+  'min_members',
+  'max_members',
+  'min_online_share',
+  'checked_24h',
+  'language',
+] as const;
 
 /** The filter bar's state a shared URL asks for; unknown values are ignored. */
 function queryFromUrl(params: URLSearchParams, categories: FilterCategory[]): Query {
@@ -90,6 +105,7 @@ function queryFromUrl(params: URLSearchParams, categories: FilterCategory[]): Qu
     size,
     share,
     checked24h: params.get('checked_24h') === 'true',
+    language: getLanguage(params.get('language'))?.code ?? '',
   };
 }
 
@@ -156,9 +172,11 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   }
 
   const { category, premiumOnly, search } = query;
-  const filtered = query.size !== 'any' || query.share > 0 || query.checked24h;
+  const filtered = query.size !== 'any' || query.share > 0 || query.checked24h || query.language !== '';
   // Rank badges where the order is a ranking (members, the rank score) and no search reorders it.
-  const ranked = !search && (query.sort === 'members' || query.sort === 'active');
+  const ranked = !search && !premiumOnly && (query.sort === 'members' || query.sort === 'active');
+  // Organic rank numbers skip paid cards (the API placed them at most one in five).
+  const ranks = organicRanks(servers, isPaidCard);
   const active = categories.find((c) => c.name === category);
   // The listing page opens in the same order (its search island reads ?sort=).
   const viewAllHref = `${active ? active.href : '/servers'}${query.sort === DEFAULT_SORT ? '' : `?sort=${query.sort}`}`;
@@ -244,12 +262,16 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
               ))}
             </select>
           </label>
+          <LanguageFilter value={query.language} disabled={!ready} onChange={(language) => update({ language })} />
+          <a className="sort-help" href="/ranking">
+            How ranking works
+          </a>
         </div>
       </div>
       <noscript>
         <p className="filter-note">
-          Sorting and the size, online and checked filters need JavaScript: this list shows the servers with the most
-          members first.
+          Sorting and the size, online, checked and language filters need JavaScript: this list shows the servers with
+          the most members first.
         </p>
       </noscript>
 
@@ -282,7 +304,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
           <h3>{premiumOnly ? 'No premium servers found' : 'No servers found'}</h3>
           <p>
             {filtered
-              ? 'Try a wider size, a lower online share or any check time.'
+              ? 'Try a wider size, a lower online share, any check time or any language.'
               : 'Try another category or search term.'}
           </p>
           <a className="btn btn-primary" href="/servers">
@@ -292,7 +314,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
       ) : (
         <div className="grid" aria-busy={status === 'loading'} data-loading={status === 'loading'}>
           {servers.map((s, i) => (
-            <ServerCard key={s.id} server={s} {...(ranked ? { rank: i + 1 } : {})} eager={i < 3} />
+            <ServerCard key={s.id} server={s} {...(ranked && ranks[i] ? { rank: ranks[i] } : {})} eager={i < 3} />
           ))}
         </div>
       )}

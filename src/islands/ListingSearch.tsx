@@ -3,8 +3,10 @@ import { fetchServers } from '~/lib/api-client';
 import { getCategoryByName } from '~/lib/categories';
 import type { SortOrder } from '~/lib/enums';
 import { countOf } from '~/lib/format';
+import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, toCard } from './card-data';
+import { LanguageFilter } from './LanguageFilter';
 import { ServerCard } from './ServerCard';
 
 interface Props {
@@ -16,10 +18,11 @@ interface Props {
   children?: ReactNode;
 }
 
-/** What the toolbar asks for: a search term ('' for none) and an order. */
+/** What the toolbar asks for: a search term ('' for none), an order and a language ('' for any). */
 interface Ask {
   term: string;
   sort: SortOrder;
+  language: string;
 }
 
 type State =
@@ -44,6 +47,7 @@ const failure = (err: unknown) => (err instanceof Error ? err.message : 'Failed 
 export default function ListingSearch({ category, subcategory, label, children }: Props) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [sort, setSort] = useState<SortOrder>(DEFAULT_SORT);
+  const [language, setLanguage] = useState('');
   const [ready, setReady] = useState(false);
   const request = useRef(0);
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
@@ -56,6 +60,7 @@ export default function ListingSearch({ category, subcategory, label, children }
       page: String(page),
       per_page: String(PER_PAGE),
       ...(ask.term && { search: ask.term }),
+      ...(ask.language && { language: ask.language }),
       ...(category && { category }),
       ...(subcategory && { subcategory }),
     });
@@ -63,7 +68,7 @@ export default function ListingSearch({ category, subcategory, label, children }
   /** Shows what `ask` asks for: the built listing for no search in the built order, else the API's first page. */
   async function show(ask: Ask) {
     const n = ++request.current;
-    if (!ask.term && ask.sort === DEFAULT_SORT) {
+    if (!ask.term && ask.sort === DEFAULT_SORT && !ask.language) {
       setState({ kind: 'idle' });
       return;
     }
@@ -106,30 +111,46 @@ export default function ListingSearch({ category, subcategory, label, children }
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration
   useEffect(() => {
     setReady(true);
-    const wanted = MENU_SORTS.find((s) => s === new URLSearchParams(location.search).get('sort'));
-    if (wanted && wanted !== DEFAULT_SORT) {
+    const params = new URLSearchParams(location.search);
+    const wanted = MENU_SORTS.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
+    const lang = getLanguage(params.get('language'))?.code ?? '';
+    if (wanted !== DEFAULT_SORT || lang) {
       setSort(wanted);
-      void show({ term: '', sort: wanted });
+      setLanguage(lang);
+      void show({ term: '', sort: wanted, language: lang });
     }
   }, []);
 
+  /** Keeps the order and the language in the URL, so a sorted or filtered listing can be shared. */
+  function keepInUrl(next: { sort: SortOrder; language: string }) {
+    const url = new URL(location.href);
+    if (next.sort === DEFAULT_SORT) url.searchParams.delete('sort');
+    else url.searchParams.set('sort', next.sort);
+    if (next.language) url.searchParams.set('language', next.language);
+    else url.searchParams.delete('language');
+    history.replaceState(null, '', url);
+  }
+
   function onSort(next: SortOrder) {
     setSort(next);
-    const url = new URL(location.href);
-    if (next === DEFAULT_SORT) url.searchParams.delete('sort');
-    else url.searchParams.set('sort', next);
-    history.replaceState(null, '', url);
-    void show({ term, sort: next });
+    keepInUrl({ sort: next, language });
+    void show({ term, sort: next, language });
+  }
+
+  function onLanguage(next: string) {
+    setLanguage(next);
+    keepInUrl({ sort, language: next });
+    void show({ term, sort, language: next });
   }
 
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort });
+    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort, language });
   }
 
   const input = useRef<HTMLInputElement>(null);
   const clear = () => {
-    void show({ term: '', sort });
+    void show({ term: '', sort, language });
     if (input.current) {
       input.current.value = '';
       input.current.focus();
@@ -140,7 +161,8 @@ export default function ListingSearch({ category, subcategory, label, children }
       Clear search
     </button>
   );
-  const order = sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`;
+  const languageName = getLanguage(language)?.name;
+  const order = `${languageName ? ` in ${languageName}` : ''}${sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`}`;
 
   return (
     <>
@@ -178,6 +200,10 @@ export default function ListingSearch({ category, subcategory, label, children }
             ))}
           </select>
         </label>
+        <LanguageFilter value={language} disabled={!ready} onChange={onLanguage} />
+        <a className="sort-help" href="/ranking">
+          How ranking works
+        </a>
       </div>
       <noscript>
         <p className="filter-note">
@@ -187,7 +213,11 @@ export default function ListingSearch({ category, subcategory, label, children }
       <div className="search-results" aria-live="polite">
         {state.kind === 'loading' ? (
           <p className="count">
-            {state.term ? `Searching for “${state.term}”…` : `Sorting by ${SORT_LABELS[state.sort]}…`}
+            {state.term
+              ? `Searching for “${state.term}”…`
+              : state.language
+                ? 'Filtering by language…'
+                : `Sorting by ${SORT_LABELS[state.sort]}…`}
           </p>
         ) : null}
         {state.kind === 'error' ? (
@@ -221,7 +251,9 @@ export default function ListingSearch({ category, subcategory, label, children }
                 <p>
                   {state.term
                     ? `No ${label} server matches “${state.term}”. Try another word, or clear the search.`
-                    : `No ${label} server is listed right now.`}
+                    : languageName
+                      ? `No ${label} server in ${languageName} is listed yet.`
+                      : `No ${label} server is listed right now.`}
                 </p>
               </div>
             ) : (

@@ -1,4 +1,7 @@
+import { CLAIMS } from '~/lib/claims';
 import { formatMembers } from '~/lib/format';
+import { getLanguage, regionName } from '~/lib/languages';
+import { organicRanks } from '~/lib/placement';
 import { type CardServer, joinProps } from './card-data';
 import { ServerIcon } from './ServerIcon';
 
@@ -12,12 +15,59 @@ interface Props {
 
 const RANK_CLASS = ['', 'rank-gold', 'rank-silver', 'rank-bronze'];
 
+/** Whether a card is a paid placement (Premium or Sponsored): labelled, coloured, never given an organic rank. */
+export const isPaidCard = (s: Pick<CardServer, 'is_premium' | 'is_sponsored'>): boolean =>
+  s.is_premium || s.is_sponsored;
+
+/** A day of an ISO time, as <time> text: the same on the server and in any browser. */
+const day = (iso: string) => <time dateTime={iso}>{iso.slice(0, 10)}</time>;
+
+/**
+ * "About this placement" (#19): who paid (the listing's owner), for how long (when recorded), and
+ * that it does not change the organic rank. A <details> element: keyboard accessible and working
+ * without JavaScript, so static cards (never hydrated) open it too.
+ */
+function PlacementNote({ s }: { s: CardServer }) {
+  const kind = s.is_sponsored ? 'Sponsored' : 'Premium';
+  const from = s.placement_started_at;
+  const to = s.placement_ends_at;
+  return (
+    <details className="placement">
+      <summary>About this placement</summary>
+      <div className="placement-body">
+        <p>
+          {kind} placement paid for by the owner of {s.name}.
+        </p>
+        <p>
+          {from && to ? (
+            <>
+              Paid period: {day(from)} to {day(to)}.
+            </>
+          ) : from ? (
+            <>Paid since {day(from)}; no end date is recorded.</>
+          ) : to ? (
+            <>Paid until {day(to)}; the start is not recorded.</>
+          ) : (
+            'The paid period is not recorded.'
+          )}
+        </p>
+        <p>
+          {CLAIMS.placementRank} <a href="/ranking#placement">How ranking works</a>
+        </p>
+      </div>
+    </details>
+  );
+}
+
 /** One server in a grid: badges, name, two-line description, members, tags, View Details and Join. */
 export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }: Props) {
   const join = s.invite_notice ? null : joinProps(s);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const paid = isPaidCard(s);
+  const language = getLanguage(s.language);
+  const region = regionName(s.region);
   return (
-    <article className={`card${s.is_premium || s.is_sponsored ? ' card-paid' : ''}`}>
+    <article className={`card${paid ? ' card-paid' : ''}`} data-paid={paid ? 'true' : undefined}>
       {rank ? (
         <span className={`rank ${RANK_CLASS[rank] ?? 'rank-other'}`} role="img" aria-label={`Rank ${rank}`}>
           #{rank}
@@ -30,6 +80,13 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
             {s.is_sponsored ? <span className="badge badge-sponsored">Sponsored</span> : null}
             {s.is_premium ? <span className="badge badge-premium">Premium</span> : null}
             <span className="badge badge-cat">{s.category}</span>
+            {language ? (
+              <span className="badge badge-lang" title={region ? `${language.name}, ${region}` : language.name}>
+                <span className="visually-hidden">Language: </span>
+                {language.name}
+                {s.region ? ` · ${s.region}` : ''}
+              </span>
+            ) : null}
           </div>
           <Heading className="card-name">
             <a href={`/server/${s.slug}`}>{s.name}</a>
@@ -37,6 +94,7 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
         </div>
       </div>
       <p className="card-desc">{s.description}</p>
+      {paid ? <PlacementNote s={s} /> : null}
       <p className="card-members">
         <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
           <path
@@ -78,7 +136,7 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
 
 interface GridProps {
   servers: CardServer[];
-  /** Rank of the first card (page offset + 1). */
+  /** Organic rank of the first unpaid card (unpaid cards before this page + 1). */
   firstRank?: number;
 }
 
@@ -87,10 +145,12 @@ interface GridProps {
  * build renders hundreds of listing pages, and each framework component costs a render call.
  */
 export function ServerCardGrid({ servers, firstRank = 1 }: GridProps) {
+  // Organic rank numbers skip paid cards (src/lib/placement.ts placed them).
+  const ranks = organicRanks(servers, isPaidCard, firstRank);
   return (
     <div className="grid">
       {servers.map((s, i) => (
-        <ServerCard key={s.id} server={s} rank={firstRank + i} eager={i < 3} />
+        <ServerCard key={s.id} server={s} {...(ranks[i] ? { rank: ranks[i] } : {})} eager={i < 3} />
       ))}
     </div>
   );

@@ -20,6 +20,12 @@ export interface CardServer {
   has_link: boolean;
   /** Shown in place of the Join button when the invite stopped working or is paused (inviteView). */
   invite_notice: string | null;
+  /** ISO 639-1 language and ISO 3166-1 region (#19), null until set. */
+  language: string | null;
+  region: string | null;
+  /** The paid placement's period (ISO), null when not recorded: "About this placement" says which. */
+  placement_started_at: string | null;
+  placement_ends_at: string | null;
 }
 
 /** A listing's icon: the guild's icon on Discord's CDN once checked, else the stored image (else initials). */
@@ -31,7 +37,10 @@ export function iconSrc(s: { image_url: string | null; guild_id?: unknown; guild
 
 /** Narrows a full server row (build data or API JSON) to the card's public fields. */
 export function toCard(
-  s: Omit<CardServer, 'has_link' | 'invite_notice'> & {
+  s: Omit<
+    CardServer,
+    'has_link' | 'invite_notice' | 'language' | 'region' | 'placement_started_at' | 'placement_ends_at'
+  > & {
     affiliate_link?: string | null | undefined;
     invite_status?: InviteStatus | null | undefined;
   } & Record<string, unknown>,
@@ -50,6 +59,10 @@ export function toCard(
     is_sponsored: Boolean(s.is_sponsored),
     has_link: joinTarget(s.affiliate_link) !== null,
     invite_notice: invite.join ? null : invite.notice,
+    language: typeof s.language === 'string' ? s.language : null,
+    region: typeof s.region === 'string' ? s.region : null,
+    placement_started_at: typeof s.placement_started_at === 'string' ? s.placement_started_at : null,
+    placement_ends_at: typeof s.placement_ends_at === 'string' ? s.placement_ends_at : null,
   };
 }
 

@@ -50,10 +50,20 @@ export const CLAIMS = {
   counts: `A refresh job looks up every listing's invite with Discord and takes its member and online counts from the answer (Discord's approximate figures). A working invite is looked up again within a day, for up to ${listingsPerDay(BUDGET.refreshPerWindow).toLocaleString('en-US')} listings (the lookups Discord's limits leave us); beyond that, the listings checked longest ago go first. Each server page says when it was last checked.`,
   /**
    * Public lists sort by members unless a visitor picks another order; the rank score behind Most
-   * Active reads checked signals only (src/lib/freshness/rank.ts), never a paid placement.
+   * Active reads checked signals only (src/lib/freshness/rank.ts), never a paid placement, and
+   * /ranking publishes its weights from the same constants.
    */
   ranking:
-    'Lists show the most members first unless you pick another order: Most Active (a score from checked signals only), Newest or Growing. Paid placement never changes a rank: Premium and Sponsored servers are placed ahead of others only in the labelled Premium Picks.',
+    'Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: Premium and Sponsored servers are placed ahead of others only in the labelled Premium Picks.',
+  /**
+   * How paid cards stand in lists (src/lib/placement.ts, used by the pages, the islands and
+   * GET /api/servers) and how they are disclosed (ServerCard: label, colours, "About this placement").
+   */
+  /** The last line of every "About this placement" note (ServerCard). */
+  placementRank:
+    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five; Premium Picks shows paid cards only.',
+  placement:
+    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; one that no other server is left to space out is left out of that list (it keeps its page and Premium Picks). The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
   /** A checked listing's counts are Discord's answer to its invite (applyCheck writes them). */
   countsFromDiscord: 'Counts are approximate, from Discord.',
   /** A listing no check has answered for yet keeps what its owner gave. */
@@ -63,7 +73,7 @@ export const CLAIMS = {
     'Premium servers get a Premium badge, a Join Premium button that opens their invite directly, and a turn in Premium Picks on the home page (six at a time, in our curated order).',
   /** What the sponsored flag changes, and what it does not. */
   sponsored:
-    'Sponsored servers get a Sponsored badge and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists: a paid placement never changes a rank.',
+    'Sponsored servers get a Sponsored label and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists: a paid placement never changes a rank.',
   /** There is no checkout; the flags are set by operators only. */
   noSales:
     'Nothing is sold on this site: there is no checkout and no payment, so there is nothing to refund. Premium and Sponsored placements are agreed with us by message and switched on by an operator.',

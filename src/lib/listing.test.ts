@@ -27,6 +27,8 @@ const server = (over: Partial<ListedServer>): ListedServer => ({
   last_ok_at: null,
   rank_score: 0,
   growth_30d: 0,
+  language: null,
+  region: null,
   ...over,
 });
 

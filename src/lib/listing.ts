@@ -92,6 +92,10 @@ export interface ListingFilter {
   minOnlineShare?: number | undefined;
   /** Only servers whose invite answered within the last 24 hours (last_ok_at). */
   checked24h?: boolean | undefined;
+  /** Primary language, an ISO 639-1 code (src/lib/languages.ts); none: every language. */
+  language?: string | undefined;
+  /** Region, an ISO 3166-1 alpha-2 code; none: every region. */
+  region?: string | undefined;
 }
 
 /** The fields of a server the listing rules read. */
@@ -115,6 +119,9 @@ export interface ListedServer {
   last_ok_at: string | null;
   rank_score: number;
   growth_30d: number;
+  /** ISO 639-1 language and ISO 3166-1 region, null until set (#19). */
+  language: string | null;
+  region: string | null;
 }
 
 /**
@@ -191,6 +198,8 @@ export function matchesFilter(s: ListedServer, filter: ListingFilter, now = Date
   if (filter.maxMembers !== undefined && s.members > filter.maxMembers) return false;
   if (filter.minOnlineShare && !hasOnlineShare(s, filter.minOnlineShare)) return false;
   if (filter.checked24h && !(s.last_ok_at !== null && s.last_ok_at >= checkedSince(now))) return false;
+  if (filter.language && s.language !== filter.language) return false;
+  if (filter.region && s.region !== filter.region) return false;
   const term = searchTerm(filter.search)?.toLowerCase();
   return (
     !term ||

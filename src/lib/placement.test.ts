@@ -8,9 +8,7 @@ interface Item {
 }
 const isPaid = (i: Item) => i.paid;
 /** Lists in organic order: ids are the organic positions. */
-const lists = fc
-  .array(fc.boolean(), { maxLength: 80 })
-  .map((flags) => flags.map((paid, id): Item => ({ id, paid })));
+const lists = fc.array(fc.boolean(), { maxLength: 80 }).map((flags) => flags.map((paid, id): Item => ({ id, paid })));
 
 /** Whether every window of PAID_SPACING consecutive items holds at most one paid one. */
 const spaced = (items: readonly Item[]) =>

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getNewsletterStats, subscribeEmail } from '../../db/queries/newsletter';
 import { recomputeRanks } from '../../db/queries/rank';
@@ -10,12 +12,14 @@ import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
 import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
+import { ServerCard, ServerCardGrid } from '../../src/islands/ServerCard';
 import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
 import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
 import { BUDGET, listingsPerDay } from '../../src/lib/freshness/budget';
 import type { InviteSnapshot } from '../../src/lib/freshness/classify';
 import { applyCheck, SCHEDULE } from '../../src/lib/freshness/state';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
+import { PAID_SPACING } from '../../src/lib/placement';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordStandIn } from '../helpers/discord-stand-in';
@@ -208,9 +212,15 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       await seedServer(h.db, { name: 'Rank Small Sponsored', members: 10, is_sponsored: true, sort_order: 99 });
       await seedServer(h.db, { name: 'Rank Big Plain', members: 9000 });
       await seedServer(h.db, { name: 'Rank Mid Premium', members: 500, is_premium: true, sort_order: 50 });
+      // Four unpaid servers between them: the paid ones stay where members put them (placement claim).
+      for (const n of [400, 300, 200, 100]) await seedServer(h.db, { name: `Rank Plain ${n}`, members: n });
       expect((await search(h.app, 'Rank')).map((s) => s.name)).toEqual([
         'Rank Big Plain',
         'Rank Mid Premium',
+        'Rank Plain 400',
+        'Rank Plain 300',
+        'Rank Plain 200',
+        'Rank Plain 100',
         'Rank Small Sponsored',
       ]);
       expect(DEFAULT_SORT).toBe('members');
@@ -287,6 +297,75 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       await BACKED_BY.ranking.check();
       // Premium Picks takes sponsored servers as well as premium ones (the premium check runs the picks).
       await BACKED_BY.premium.check();
+    },
+  },
+  placement: {
+    behaviour:
+      'a paid card carries its label, its own colours and "About this placement" (owner, period or "not recorded", organic rank unchanged); GET /api/servers gives paid cards at most one position in five, never moving one up, and leaves out one no unpaid server is left to space; Premium Only and Premium Picks are paid cards alone',
+    check: async () => {
+      tdb = await createTestDb();
+      const period = {
+        placement_started_at: '2026-03-01T00:00:00.000Z',
+        placement_ends_at: '2026-05-31T00:00:00.000Z',
+      };
+      const sponsored = toCard(await seedServer(tdb.db, { name: 'Paid Guild', is_sponsored: true, ...period }));
+      const html = renderToStaticMarkup(createElement(ServerCard, { server: sponsored }));
+      expect(html).toContain('class="card card-paid"');
+      expect(html).toMatch(/<span class="badge badge-sponsored">Sponsored<\/span>/);
+      expect(html).toMatch(/<details class="placement"><summary>About this placement<\/summary>/);
+      expect(html).toContain('Sponsored placement paid for by the owner of Paid Guild.');
+      expect(html).toContain('<time dateTime="2026-03-01T00:00:00.000Z">2026-03-01</time> to');
+      expect(html).toContain(CLAIMS.placementRank);
+      const premium = toCard(await seedServer(tdb.db, { name: 'Unrecorded Guild', is_premium: true }));
+      expect(renderToStaticMarkup(createElement(ServerCard, { server: premium }))).toContain(
+        'The paid period is not recorded.',
+      );
+      const plain = toCard(await seedServer(tdb.db, { name: 'Plain Guild' }));
+      expect(renderToStaticMarkup(createElement(ServerCard, { server: plain }))).not.toMatch(/placement|card-paid/);
+
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      for (let i = 0; i < 3; i++)
+        await seedServer(h.db, { name: `Space Paid ${i}`, members: 900 - i, is_premium: true });
+      for (let i = 0; i < 5; i++) await seedServer(h.db, { name: `Space Plain ${i}`, members: 500 - i });
+      const res = await h.app.request('/api/servers?search=Space&per_page=20');
+      const { servers, total } = (await res.json()) as {
+        servers: { name: string; is_premium: boolean }[];
+        total: number;
+      };
+      expect(servers.map((s) => s.name)).toEqual([
+        'Space Paid 0',
+        'Space Plain 0',
+        'Space Plain 1',
+        'Space Plain 2',
+        'Space Plain 3',
+        'Space Paid 1',
+        'Space Plain 4',
+      ]);
+      expect(total).toBe(7);
+      const flags = servers.map((s) => s.is_premium);
+      for (let i = 0; i < flags.length; i++) {
+        expect(flags.slice(i, i + PAID_SPACING).filter(Boolean).length).toBeLessThanOrEqual(1);
+      }
+      const only = await h.app.request('/api/servers?search=Space&premium=true');
+      expect(((await only.json()) as { total: number }).total).toBe(3);
+    },
+  },
+  placementRank: {
+    behaviour: 'the organic rank numbers of a grid skip paid cards (the placement check covers the one in five)',
+    check: async () => {
+      tdb = await createTestDb();
+      const cards = [];
+      for (const [name, paid] of [
+        ['A', false],
+        ['B', true],
+        ['C', false],
+      ] as const) {
+        cards.push(toCard(await seedServer(tdb.db, { name: `Grid ${name}`, is_sponsored: paid })));
+      }
+      const html = renderToStaticMarkup(createElement(ServerCardGrid, { servers: cards }));
+      expect([...html.matchAll(/aria-label="Rank (\d+)"/g)].map((m) => m[1])).toEqual(['1', '2']);
+      expect(html.indexOf('Grid C')).toBeGreaterThan(html.indexOf('Rank 2'));
+      await BACKED_BY.placement.check();
     },
   },
   noSales: {

@@ -1,8 +1,9 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { listServers, type Server, type ServerFilter } from '../../../db/queries/servers';
+import { listPlacedServers, type Server, type ServerFilter } from '../../../db/queries/servers';
 import { listSampleServers } from '../../../db/sample-data';
-import { categoryFilterName } from '../../../src/lib/listing';
+import { categoryFilterName, isPaidPlacement } from '../../../src/lib/listing';
+import { placedPage } from '../../../src/lib/placement';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
 import { isDbUnavailable } from '../lib/errors';
@@ -50,6 +51,8 @@ export const serverRoutes = (deps: AppDeps) =>
         maxMembers: q.max_members,
         minOnlineShare: q.min_online_share,
         checked24h: q.checked_24h,
+        language: q.language,
+        region: q.region,
         sort: q.sort,
         page: q.page,
         perPage: q.per_page,
@@ -62,7 +65,7 @@ export const serverRoutes = (deps: AppDeps) =>
       });
       try {
         const cached = await cacheFor(deps).get(JSON.stringify(filter), async () =>
-          page(await listServers(deps.db, filter)),
+          page(await listPlacedServers(deps.db, filter)),
         );
         return c.json(cached, 200, {
           'Cache-Control': 'public, max-age=30, s-maxage=60',
@@ -72,7 +75,16 @@ export const serverRoutes = (deps: AppDeps) =>
         // A failing query (bad input that got past the schema, a bug) is not an outage: onError logs it.
         if (!isDbUnavailable(err)) throw err;
         console.warn(`[${c.get('requestId')}] server listing failed, answering with the sample servers:`, err);
-        return c.json(page(listSampleServers(filter)), 200, { 'Cache-Control': 'no-store', 'X-Data-Source': 'sample' });
+        // The same placement as the database's answer: paid cards at most one in five (src/lib/placement.ts).
+        const samples = filter.premiumOnly
+          ? listSampleServers(filter)
+          : await placedPage(
+              (n) => listSampleServers({ ...filter, page: 1, perPage: n }),
+              isPaidPlacement,
+              q.page,
+              q.per_page,
+            );
+        return c.json(page(samples), 200, { 'Cache-Control': 'no-store', 'X-Data-Source': 'sample' });
       }
     },
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
+import { LANGUAGE_CODES, REGION_CODES } from '../languages';
 import { DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
 
@@ -90,6 +91,16 @@ export const serverQuerySchema = z
     ),
     /** Only servers whose invite answered within the last 24 hours. */
     checked_24h: queryFlag,
+    /** Primary language, an ISO 639-1 code of src/lib/languages.ts ('en'); empty: every language. */
+    language: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+      z.enum(LANGUAGE_CODES, { error: 'Language must be a known ISO 639-1 code, like en' }).optional(),
+    ),
+    /** Region, an ISO 3166-1 alpha-2 code ('US'); empty: every region. */
+    region: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
+      z.enum(REGION_CODES, { error: 'Region must be an ISO 3166-1 alpha-2 code, like US' }).optional(),
+    ),
   })
   .refine((q) => q.min_members === undefined || q.max_members === undefined || q.max_members >= q.min_members, {
     path: ['max_members'],

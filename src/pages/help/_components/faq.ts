@@ -21,6 +21,10 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
         a: `GuildRank is a directory of Discord communities for gaming, crypto, trading, investing and sports betting. ${CLAIMS.reviewedByHand} ${CLAIMS.ranking}`,
       },
       {
+        q: 'How are servers ranked?',
+        a: `${CLAIMS.ranking} The How ranking works page (/ranking) lists every signal, weight and cap of the score, from the code that computes it.`,
+      },
+      {
         q: 'How often is the data updated?',
         a: `${CLAIMS.counts} ${CLAIMS.liveOnApproval}`,
       },
@@ -67,6 +71,10 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       {
         q: 'What does Sponsored mean?',
         a: CLAIMS.sponsored,
+      },
+      {
+        q: 'How are paid placements shown?',
+        a: CLAIMS.placement,
       },
       {
         q: 'How do I pay, and can I get a refund?',

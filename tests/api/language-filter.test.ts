@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PAID_SPACING } from '../../src/lib/placement';
+import { createTestApp, seedServer, type TestApp } from './api-harness';
+
+// Issue #19 through GET /api/servers: the language and region filters, and paid cards placed at
+// most one in five positions on every page (organic order kept, a paid card never moved up).
+
+let t: TestApp | undefined;
+afterEach(() => {
+  t?.cleanup();
+  t = undefined;
+});
+
+interface Listed {
+  name: string;
+  members: number;
+  language: string | null;
+  region: string | null;
+  is_premium: boolean;
+  is_sponsored: boolean;
+}
+
+async function get(path: string) {
+  const res = await t!.app.request(path);
+  return { status: res.status, body: (await res.json()) as { servers: Listed[]; total: number } };
+}
+
+describe('GET /api/servers language and region', () => {
+  it('keeps only the servers in the language asked for, in any case', async () => {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    await seedServer(t.db, { name: 'Berlin Raiders', language: 'de', region: 'DE', members: 3000 });
+    await seedServer(t.db, { name: 'Wiener Gilde', language: 'de', region: 'AT', members: 2000 });
+    await seedServer(t.db, { name: 'London Lads', language: 'en', region: 'GB', members: 5000 });
+    await seedServer(t.db, { name: 'Nowhere In Particular', members: 4000 });
+
+    const german = await get('/api/servers?language=de');
+    expect(german.status).toBe(200);
+    expect(german.body.servers.map((s) => s.name)).toEqual(['Berlin Raiders', 'Wiener Gilde']);
+    expect(german.body.total).toBe(2);
+    expect((await get('/api/servers?language=DE')).body.servers.map((s) => s.name)).toEqual([
+      'Berlin Raiders',
+      'Wiener Gilde',
+    ]);
+    const austria = await get('/api/servers?language=de&region=at');
+    expect(austria.body.servers.map((s) => [s.name, s.language, s.region])).toEqual([['Wiener Gilde', 'de', 'AT']]);
+    expect((await get('/api/servers?region=GB')).body.servers.map((s) => s.name)).toEqual(['London Lads']);
+    // Empty means every language, as a GET form's empty field sends it.
+    expect((await get('/api/servers?language=&region=')).body.total).toBe(4);
+  });
+
+  it('refuses a language or region that is not a known code', async () => {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    const language = await t.app.request('/api/servers?language=klingon');
+    expect(language.status).toBe(400);
+    expect(((await language.json()) as { error: { issues: { path: string }[] } }).error.issues[0]?.path).toBe(
+      'language',
+    );
+    expect((await t.app.request('/api/servers?region=XX')).status).toBe(400);
+  });
+});
+
+describe('GET /api/servers paid placement', () => {
+  /** Six paid servers with the most members, then twelve others. */
+  async function seedMix() {
+    t = await createTestApp({ RATE_LIMITS: 'false' });
+    for (let i = 0; i < 6; i++) {
+      await seedServer(t.db, {
+        name: `Paid ${i}`,
+        members: 100_000 - i,
+        is_sponsored: i % 2 === 0,
+        is_premium: i % 2 === 1,
+      });
+    }
+    for (let i = 0; i < 12; i++) await seedServer(t.db, { name: `Organic ${i}`, members: 50_000 - i });
+  }
+  const paid = (s: Listed) => s.is_premium || s.is_sponsored;
+
+  it('never puts two paid cards within five positions, across pages, and keeps the organic order', async () => {
+    await seedMix();
+    const shown: Listed[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const { body } = await get(`/api/servers?per_page=5&page=${page}`);
+      shown.push(...body.servers);
+    }
+    const flags = shown.map(paid);
+    for (let i = 0; i < flags.length; i++) {
+      expect(flags.slice(i, i + PAID_SPACING).filter(Boolean).length).toBeLessThanOrEqual(1);
+    }
+    // The first paid server keeps its place at the top; the others follow four organic cards apart.
+    expect(shown.map((s) => s.name).slice(0, 11)).toEqual([
+      'Paid 0',
+      'Organic 0',
+      'Organic 1',
+      'Organic 2',
+      'Organic 3',
+      'Paid 1',
+      'Organic 4',
+      'Organic 5',
+      'Organic 6',
+      'Organic 7',
+      'Paid 2',
+    ]);
+    expect(shown.filter((s) => !paid(s)).map((s) => s.name)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `Organic ${i}`),
+    );
+    // Twelve organic cards space three more paid ones after the first; the last two have no one left to space them.
+    expect(shown.filter(paid).map((s) => s.name)).toEqual(['Paid 0', 'Paid 1', 'Paid 2', 'Paid 3']);
+    expect((await get('/api/servers?per_page=5&page=4')).body.total).toBe(16);
+  });
+
+  it('keeps a Premium Only list in its own order: every card is paid by the visitor’s choice', async () => {
+    await seedMix();
+    const { body } = await get('/api/servers?premium=true&per_page=10');
+    expect(body.servers.map((s) => s.name)).toEqual(Array.from({ length: 6 }, (_, i) => `Paid ${i}`));
+    expect(body.total).toBe(6);
+  });
+});
