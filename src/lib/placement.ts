@@ -7,6 +7,8 @@
  * other cards only. Pure: pages, islands and GET /api/servers all place cards with it.
  */
 
+import { isPaidPlacement, type ListedServer } from './listing';
+
 /** At most one paid card in this many consecutive positions. */
 export const PAID_SPACING = 5;
 
@@ -85,3 +87,7 @@ export async function placedPage<T>(
     }
   }
 }
+
+/** A whole listing placed (paid cards at most one in five), for the pages built from every row. */
+export const placeListing = <T extends Pick<ListedServer, 'is_premium' | 'is_sponsored'>>(servers: readonly T[]): T[] =>
+  placePaid(servers, isPaidPlacement).placed;
