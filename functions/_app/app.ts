@@ -18,6 +18,7 @@ import { eventRoutes } from './routes/events';
 import { goRoutes } from './routes/go';
 import { inviteRoutes } from './routes/invites';
 import { newsletterRoutes } from './routes/newsletter';
+import { confirmLinkRoutes, unsubscribeLinkRoutes } from './routes/newsletter-links';
 import { reportRoutes } from './routes/reports';
 import { serverRoutes } from './routes/servers';
 import { submissionRoutes } from './routes/submissions';
@@ -72,7 +73,10 @@ export function createApp(deps: AppDeps) {
     .route('/api/reports', reportRoutes(deps))
     .route('/api/contact', contactRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
-    .route('/go', goRoutes(deps));
+    .route('/go', goRoutes(deps))
+    // The links of the newsletter's mails (#16), outside /api: a one-click POST comes from a mail client.
+    .route('/unsubscribe', unsubscribeLinkRoutes(deps))
+    .route('/newsletter/confirm', confirmLinkRoutes(deps));
 
   const allowedMethods = methodsOf(app);
   app.notFound(async (c) => {

@@ -3,7 +3,6 @@ import { type MailSite, renderMail } from './layout';
 
 /** A contact form message, as stored. */
 export interface ContactMessageData {
-  id: number;
   name: string;
   email: string;
   /** The subject's label (CONTACT_SUBJECTS). */

@@ -30,7 +30,6 @@ const ALL = {
     failingSince: '2026-11-20T10:00:00.000Z',
   }),
   contact: contactMessageMail(site, {
-    id: 1,
     name: evil,
     email: 'v@example.com',
     subject: 'General',

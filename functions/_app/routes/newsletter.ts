@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { insertInteractions } from '../../../db/queries/interactions';
-import { subscribeEmail, unsubscribeEmail } from '../../../db/queries/newsletter';
+import { signUpEmail, unsubscribeEmail } from '../../../db/queries/newsletter';
 import { conversionValue } from '../../../src/lib/enums';
 import { NEWSLETTER_LABELS } from '../../../src/lib/schemas/labels';
 import { newsletterSchema, unsubscribeSchema } from '../../../src/lib/schemas/newsletter';
@@ -10,6 +10,8 @@ import { publicForm } from '../lib/form-redirect';
 import { escapeHtml } from '../lib/html';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
 import { body } from '../lib/validate';
+import { newsletterConfirmMail } from '../mail/newsletter-confirm';
+import { mailSite, newsletterLinks } from '../mail/site';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
@@ -23,7 +25,8 @@ const badToken = () =>
   ]);
 
 /**
- * `POST /api/newsletter` (signup), `POST /api/newsletter/unsubscribe` (signed token) and
+ * `POST /api/newsletter` (signup, double opt-in: a pending subscriber and the confirmation mail;
+ * the links of the mails are routes/newsletter-links.ts), `POST /api/newsletter/unsubscribe` (signed token) and
  * `GET /api/newsletter/unsubscribe?token=` (the confirmation page an email link opens).
  */
 export const newsletterRoutes = (deps: AppDeps) =>
@@ -43,7 +46,11 @@ export const newsletterRoutes = (deps: AppDeps) =>
       body(newsletterSchema, { labels: NEWSLETTER_LABELS, forms: true }),
       turnstile(deps),
       async (c) => {
-        const result = await subscribeEmail(deps.db, c.req.valid('json').email);
+        // Double opt-in (#16): the confirmation mail is written with the pending subscriber.
+        const email = c.req.valid('json').email;
+        const links = await newsletterLinks(deps.env, email);
+        const confirmation = newsletterConfirmMail(mailSite(deps.env), links);
+        const result = await signUpEmail(deps.db, email, { mail: confirmation, headers: links.headers });
         if (!result.ok) {
           throw new ApiError(409, 'already_subscribed', result.message, [{ path: 'email', message: result.message }]);
         }
@@ -62,8 +69,8 @@ export const newsletterRoutes = (deps: AppDeps) =>
           console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
         }
         if (c.get('body')?.kind === 'form') return c.redirect('/newsletter/subscribed', 303);
-        const { id, email, status } = result.subscriber;
-        return c.json({ subscriber: { id, email, status } }, 201);
+        const { id, status } = result.subscriber;
+        return c.json({ subscriber: { id, email, status }, confirmation: 'sent' as const }, 201);
       },
     )
     .use('/unsubscribe', rateLimit(RATE_LIMITS.unsubscribe))
