@@ -12,6 +12,7 @@ import {
   serverClaims,
   serverSnapshots,
   serverSubmissions,
+  userInteractions,
 } from '../../db/schema';
 import { seedServer, validSubmission } from './api-harness';
 import { createOwnerHarness, guild, SITE } from './owner-harness';
@@ -216,21 +217,21 @@ describe("the listing's numbers", () => {
   it('views, join clicks and conversion for 7, 30 and 90 days, daily figures and the member history', async () => {
     const { harness, listing, owner } = await ownedListing();
     const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
-    const event = (type: 'view' | 'click', n: number) => ({
+    const event = (type: 'view' | 'click') => ({
       interaction_type: type,
       target_type: 'server' as const,
       server_id: listing.id,
     });
     const rows = [
-      ...Array.from({ length: 8 }, () => ({ ...event('view', 1), created_at: daysAgo(1) })),
-      ...Array.from({ length: 2 }, () => ({ ...event('click', 1), created_at: daysAgo(1) })),
-      ...Array.from({ length: 10 }, () => ({ ...event('view', 1), created_at: daysAgo(20) })),
-      ...Array.from({ length: 5 }, () => ({ ...event('click', 1), created_at: daysAgo(20) })),
-      ...Array.from({ length: 2 }, () => ({ ...event('view', 1), created_at: daysAgo(60) })),
+      ...Array.from({ length: 8 }, () => ({ ...event('view'), created_at: daysAgo(1) })),
+      ...Array.from({ length: 2 }, () => ({ ...event('click'), created_at: daysAgo(1) })),
+      ...Array.from({ length: 10 }, () => ({ ...event('view'), created_at: daysAgo(20) })),
+      ...Array.from({ length: 5 }, () => ({ ...event('click'), created_at: daysAgo(20) })),
+      ...Array.from({ length: 2 }, () => ({ ...event('view'), created_at: daysAgo(60) })),
       // Older than 90 days, and another listing's: not counted.
-      { ...event('view', 1), created_at: daysAgo(120) },
+      { ...event('view'), created_at: daysAgo(120) },
     ];
-    await harness.db.insert((await import('../../db/schema')).userInteractions).values(rows);
+    await harness.db.insert(userInteractions).values(rows);
     await insertInteractions(harness.db, { interaction_type: 'view', target_type: 'server', server_id: null });
     await harness.db.insert(serverSnapshots).values([
       { server_id: listing.id, checked_at: daysAgo(10), outcome: 'ok', member_count: 900, online_count: 90 },
