@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContactRow, contactMessages } from '../schema';
+import { enqueueMail, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
 /** A stored contact message. */
@@ -18,13 +19,23 @@ export interface ContactListOptions extends PageOptions {
   status?: ContactStatus | undefined;
 }
 
-/** Stores a contact message with status 'new'; returns the row. */
-export async function createContactMessage(db: Db, input: ContactWrite): Promise<ContactMessage> {
-  const [row] = await db
-    .insert(contactMessages)
-    .values({ ...input, status: 'new' })
-    .returning();
-  return row!;
+/**
+ * Stores a contact message with status 'new'; returns the row. `mails` (#16: the message to
+ * SUPPORT_EMAIL, the visitor's acknowledgement) are written to the outbox in the same batch.
+ */
+export async function createContactMessage(
+  db: Db,
+  input: ContactWrite,
+  mails: MailInput[] = [],
+): Promise<ContactMessage> {
+  const [rows] = await db.batch([
+    db
+      .insert(contactMessages)
+      .values({ ...input, status: 'new' })
+      .returning(),
+    ...mails.map((m) => enqueueMail(db, m)),
+  ]);
+  return rows[0]!;
 }
 
 /** Messages newest first, optionally of one status, one page with the total. */

@@ -1,11 +1,15 @@
 import { Hono } from 'hono';
 import { createContactMessage } from '../../../db/queries/contact';
 import { insertInteractions } from '../../../db/queries/interactions';
+import { CONTACT_SUBJECTS } from '../../../src/lib/enums';
 import { contactSchema } from '../../../src/lib/schemas/contact';
 import { CONTACT_LABELS } from '../../../src/lib/schemas/labels';
 import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
 import { body } from '../lib/validate';
+import { contactAckMail } from '../mail/contact-ack';
+import { contactMessageMail } from '../mail/contact-message';
+import { mailSite } from '../mail/site';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
@@ -23,13 +27,35 @@ export const contactRoutes = (deps: AppDeps) =>
     turnstile(deps),
     async (c) => {
       const input = c.req.valid('json');
-      const message = await createContactMessage(deps.db, {
-        name: input.name,
-        email: input.email,
-        subject: input.subject,
-        message: input.message,
-        priority: input.priority,
-      });
+      // The message to SUPPORT_EMAIL (Reply-To the visitor) and the acknowledgement, stored with it (#16).
+      const site = mailSite(deps.env);
+      const subject = CONTACT_SUBJECTS.find((s) => s.value === input.subject)?.label ?? input.subject;
+      const event = `contact:${crypto.randomUUID()}`;
+      const message = await createContactMessage(
+        deps.db,
+        {
+          name: input.name,
+          email: input.email,
+          subject: input.subject,
+          message: input.message,
+          priority: input.priority,
+        },
+        [
+          {
+            kind: 'contact_message',
+            dedupeKey: `${event}:support`,
+            to: deps.env.SUPPORT_EMAIL,
+            replyTo: input.email,
+            mail: contactMessageMail(site, { ...input, subject, priority: input.priority ?? 'normal' }),
+          },
+          {
+            kind: 'contact_ack',
+            dedupeKey: `${event}:ack`,
+            to: input.email,
+            mail: contactAckMail(site, { name: input.name, subject, message: input.message }),
+          },
+        ],
+      );
       if (input.subject === 'premium') {
         try {
           await insertInteractions(deps.db, {
