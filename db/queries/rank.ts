@@ -18,7 +18,7 @@ export const ANOMALY_JOB = 'anomalies';
 /** Statuses whose counts come from a working check: the niche medians read only these. */
 const CHECKED_WORKING: readonly InviteStatus[] = ['ok', 'expiring', 'paused'];
 /** Listings smaller than this say little about their niche's online share. */
-const NICHE_MIN_MEMBERS = 50;
+export const NICHE_MIN_MEMBERS = 50;
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { RANK, rankScore } from './freshness/rank';
+import { categoryRanks, explainRank, formatFigure, readParts } from './rank-explain';
+
+const base = {
+  status: 'ok' as const,
+  members: 1000,
+  online: 300,
+  membersBefore: 500,
+  nicheShare: 0.12,
+  joins: 30,
+  views: 100,
+  hoursSinceOk: 2,
+  openReports: 0,
+  flagOpen: false,
+  growthFlagOpen: false,
+  ageDays: 400,
+};
+
+describe('explainRank', () => {
+  it('says a high share and capped growth in plain words, then the score', () => {
+    const { score, parts } = rankScore(base);
+    const lines = explainRank(parts, score, 'ok');
+    expect(lines.map((l) => l.part)).toEqual([
+      'activity',
+      'engagement',
+      'growth',
+      'interest',
+      'freshness',
+      'trust',
+      'score',
+    ]);
+    expect(lines[0]!.text).toBe(
+      'About 300 people online at the median check of the last 7 days (activity 2.48, on a log scale).',
+    );
+    expect(lines[1]!.text).toBe('Online share well above the niche median: capped at ×1.2.');
+    expect(lines[2]!.text).toMatch(/^Growth capped: members grew more than \+10 % in 30 days/);
+    expect(lines[4]!.text).toBe('Invite found working within 36 hours of the last recompute: full freshness (×1).');
+    expect(lines.at(-1)!.text).toBe(`Score ${score}: the product of the parts above.`);
+  });
+
+  it('names a flag, a paused invite, a stale check and a new listing', () => {
+    const { score, parts } = rankScore({
+      ...base,
+      status: 'paused',
+      online: 20,
+      membersBefore: null,
+      hoursSinceOk: 84,
+      flagOpen: true,
+      ageDays: 0,
+    });
+    const text = explainRank(parts, score, 'paused').map((l) => l.text);
+    expect(text).toContain('Online share far below the niche median: floored at ×0.7.');
+    expect(text).toContain('No growth credit: flat, no 30-day history yet, or a growth anomaly under review (×1).');
+    expect(text).toContain('Last working check more than 36 hours before the recompute: freshness ×0.5.');
+    expect(text).toContain(`Open visitor reports or an anomaly flag under review: ×${RANK.flagFactor}.`);
+    expect(text).toContain('New listing boost: ×1.15, fading over its first weeks.');
+    expect(text).toContain("The server's admins paused its invite: ×0.5.");
+  });
+
+  it('says why an excluded listing has no rank', () => {
+    const { score, parts } = rankScore({ ...base, status: 'unchecked', hoursSinceOk: null });
+    expect(explainRank(parts, score, 'unchecked')).toEqual([
+      { part: 'status', text: 'Not ranked yet: no check has found the invite working.' },
+    ]);
+  });
+});
+
+describe('readParts', () => {
+  it('takes a stored explanation of the ranking’s shape only', () => {
+    const { parts } = rankScore(base);
+    expect(readParts(parts)).toEqual(parts);
+    expect(readParts(null)).toBeNull();
+    expect(readParts({ activity: 1 })).toBeNull();
+  });
+});
+
+describe('formatFigure', () => {
+  it('prints shares, factors and durations as the ranking page shows them', () => {
+    expect(formatFigure(0.1, 'percent')).toBe('10 %');
+    expect(formatFigure(0.15, 'percent')).toBe('15 %');
+    expect(formatFigure(1.2, 'factor')).toBe('×1.2');
+    expect(formatFigure(21.6 * 3_600_000, 'hours')).toBe('21.6 hours');
+    expect(formatFigure(600_000, 'minutes')).toBe('10 minutes');
+    expect(formatFigure(1000)).toBe('1,000');
+  });
+});
+
+describe('categoryRanks', () => {
+  it('ranks each category by score, then members, whatever the paid flags', () => {
+    const row = (id: number, category: string, rank_score: number, members: number) => ({
+      id,
+      category,
+      rank_score,
+      members,
+      sort_order: 0,
+      created_at: '2026-01-01T00:00:00.000Z',
+      growth_30d: 0,
+    });
+    const ranks = categoryRanks([
+      row(1, 'Gaming', 1, 10),
+      row(2, 'Gaming', 2, 5),
+      row(3, 'Crypto', 0, 9),
+      row(4, 'Gaming', 1, 20),
+    ]);
+    expect(ranks.get(2)).toEqual({ rank: 1, of: 3 });
+    expect(ranks.get(4)).toEqual({ rank: 2, of: 3 });
+    expect(ranks.get(1)).toEqual({ rank: 3, of: 3 });
+    expect(ranks.get(3)).toEqual({ rank: 1, of: 1 });
+  });
+});
