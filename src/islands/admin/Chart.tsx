@@ -32,7 +32,7 @@ export function Chart({
     const xs = labels.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     const plot = new uPlot(
       {
-        width: Math.max(280, el.clientWidth),
+        width: Math.max(160, el.clientWidth),
         height,
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { size: 5 } }))],
         axes: [
@@ -48,7 +48,7 @@ export function Chart({
       [xs, ...series.map((s) => s.values)],
       el,
     );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, el.clientWidth), height }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(160, el.clientWidth), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();

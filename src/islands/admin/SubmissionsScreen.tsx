@@ -4,6 +4,7 @@ import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { isSafeImageSrc } from '~/lib/url-safety';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
+import { OwnerEdits } from './OwnerEdits';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
 import { useList } from './use-list';
 
@@ -120,6 +121,10 @@ export function SubmissionsScreen() {
               {selected.submitter_name} &lt;{selected.contact_email}&gt;{' '}
               {selected.is_owner ? '(owner)' : '(not the owner)'}
             </dd>
+            <dt>Ownership</dt>
+            <dd>
+              <OwnerProof verified={selected.owner_verified} />
+            </dd>
             <dt>Submitted</dt>
             <dd>{formatDate(selected.created_at)}</dd>
             <dt>Icon</dt>
@@ -198,9 +203,18 @@ export function SubmissionsScreen() {
           { header: 'Members', cell: (s) => s.member_count.toLocaleString() },
           { header: 'Submitted', cell: (s) => formatDate(s.created_at) },
           { header: 'Status', cell: (s) => <Badge value={s.status} /> },
+          { header: 'Owner', cell: (s) => <OwnerProof verified={s.owner_verified} /> },
         ]}
         actions={(s) => <RowButton label="Review" target={s.server_name} onClick={() => open(s)} />}
       />
+      <OwnerEdits />
     </section>
   );
 }
+
+/** Whether Discord's guild list proved the submitter the server's owner or manager (#17). */
+const OwnerProof = ({ verified }: { verified: boolean }) => (
+  <span className={`badge ${verified ? 'badge-approved' : 'badge-pending'}`}>
+    {verified ? 'verified owner' : 'unverified'}
+  </span>
+);

@@ -1,0 +1,228 @@
+import { type SubmitEvent, useState } from 'react';
+import { subcategoryNames } from '~/lib/categories';
+import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
+import { AccountApiError, client, messageOf, parseResponse } from './api';
+import { ListingNumbers } from './ListingNumbers';
+
+type Listing = Awaited<ReturnType<typeof listingsOf>>['listings'][number];
+const listingsOf = () => parseResponse(client.api.account.listings.$get());
+
+/** The words of a field in an edit's summary. */
+const FIELD_NAMES: Record<string, string> = {
+  description: 'description',
+  tags: 'tags',
+  features: 'features',
+  subcategory: 'subcategory',
+};
+
+/** The first message of each refused field. */
+const fieldMessages = (err: unknown): Record<string, string> => {
+  const out: Record<string, string> = {};
+  if (err instanceof AccountApiError) for (const i of err.issues) out[i.path.split('.')[0]!] ??= i.message;
+  return out;
+};
+
+/** One of the owner's listings: its state, an edit for review, a new invite, its numbers, removal. */
+export function ListingPanel({ listing, onChanged }: { listing: Listing; onChanged: () => Promise<void> }) {
+  const state = listingState(listing);
+  const subcategories = subcategoryNames(listing.category);
+  const param = { id: String(listing.id) };
+  const [editNote, setEditNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [editErrors, setEditErrors] = useState<Record<string, string>>({});
+  const [inviteNote, setInviteNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const headingId = `listing-${listing.id}`;
+
+  const sendEdit = async (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const lines = (name: string, split: RegExp) =>
+      String(form.get(name) ?? '')
+        .split(split)
+        .map((v) => v.trim())
+        .filter(Boolean);
+    setBusy(true);
+    try {
+      await client.api.account.listings[':id'].edits.$post({
+        param,
+        json: {
+          description: String(form.get('description') ?? ''),
+          tags: lines('tags', /,/),
+          features: lines('features', /\n/),
+          ...(subcategories.length > 0 ? { subcategory: String(form.get('subcategory') ?? '') || null } : {}),
+        },
+      });
+      setEditErrors({});
+      setEditNote({ kind: 'ok', text: 'Sent for review. The listing changes once a moderator approves the edit.' });
+      await onChanged();
+    } catch (err) {
+      setEditErrors(fieldMessages(err));
+      setEditNote({ kind: 'error', text: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const replaceInvite = async (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const invite_link = String(new FormData(e.currentTarget).get('invite_link') ?? '');
+    setBusy(true);
+    try {
+      await client.api.account.listings[':id'].invite.$post({ param, json: { invite_link } });
+      setInviteNote({
+        kind: 'ok',
+        text: 'Discord confirmed the invite: the Join button uses it from the next update of the site.',
+      });
+      await onChanged();
+    } catch (err) {
+      setInviteNote({ kind: 'error', text: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!window.confirm(`Remove “${listing.name}” from the directory? Its page and history go for good.`)) return;
+    setBusy(true);
+    try {
+      await client.api.account.listings[':id'].$delete({ param });
+      await onChanged();
+    } catch (err) {
+      setEditNote({ kind: 'error', text: messageOf(err) });
+      setBusy(false);
+    }
+  };
+
+  const pendingFields = Object.keys(listing.pending_edit?.changes ?? {}).map((f) => FIELD_NAMES[f] ?? f);
+  return (
+    <article className="account-listing" aria-labelledby={headingId}>
+      <header className="account-listing-head">
+        <h3 id={headingId}>{listing.name}</h3>
+        <span className={`state state-${state}`}>{OWNER_LISTING_STATE_LABELS[state]}</span>
+      </header>
+      <p className="muted">
+        {listing.category}
+        {listing.subcategory ? ` · ${listing.subcategory}` : ''} · {listing.members.toLocaleString('en-US')} members ·{' '}
+        {listing.proof === 'owner' ? 'you own this server on Discord' : 'you can manage this server on Discord'}
+        {state !== 'hidden' && (
+          <>
+            {' · '}
+            <a href={`/server/${listing.slug}`}>View the page</a>
+          </>
+        )}
+      </p>
+      {state === 'invite_problem' && (
+        <p className="alert alert-error">
+          Discord reports a problem with this listing's invite ({listing.invite_status.replace('_', ' ')}). Replace it
+          below: a working invite puts the listing back at once.
+        </p>
+      )}
+      {state === 'hidden' && (
+        <p className="alert alert-error">A moderator has hidden this listing. Contact us to ask why.</p>
+      )}
+      {listing.pending_edit && (
+        <p className="alert alert-ok" role="status">
+          An edit of the {pendingFields.join(', ')} is waiting for review.
+        </p>
+      )}
+
+      <details className="account-section">
+        <summary>Edit the listing</summary>
+        <form className="form" onSubmit={(e) => void sendEdit(e)} aria-label={`Edit ${listing.name}`}>
+          <div className="field">
+            <label htmlFor={`desc-${listing.id}`}>Description</label>
+            <textarea
+              id={`desc-${listing.id}`}
+              name="description"
+              defaultValue={listing.description}
+              minLength={20}
+              maxLength={2000}
+              required
+              aria-invalid={editErrors.description ? true : undefined}
+            />
+            {editErrors.description && <p className="field-error">{editErrors.description}</p>}
+          </div>
+          <div className="field">
+            <label htmlFor={`tags-${listing.id}`}>Tags</label>
+            <input id={`tags-${listing.id}`} name="tags" defaultValue={listing.tags.join(', ')} />
+            <p className="hint">Separated by commas, at most 12.</p>
+            {editErrors.tags && <p className="field-error">{editErrors.tags}</p>}
+          </div>
+          <div className="field">
+            <label htmlFor={`features-${listing.id}`}>Features</label>
+            <textarea id={`features-${listing.id}`} name="features" defaultValue={listing.features.join('\n')} />
+            <p className="hint">One per line, at most 20.</p>
+            {editErrors.features && <p className="field-error">{editErrors.features}</p>}
+          </div>
+          {subcategories.length > 0 && (
+            <div className="field">
+              <label htmlFor={`sub-${listing.id}`}>Subcategory</label>
+              <select id={`sub-${listing.id}`} name="subcategory" defaultValue={listing.subcategory ?? ''}>
+                <option value="">None</option>
+                {subcategories.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+              {editErrors.subcategory && <p className="field-error">{editErrors.subcategory}</p>}
+            </div>
+          )}
+          {editNote && (
+            <p className={`alert alert-${editNote.kind}`} role={editNote.kind === 'error' ? 'alert' : 'status'}>
+              {editNote.text}
+            </p>
+          )}
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Send for review
+            </button>
+          </div>
+        </form>
+      </details>
+
+      <details className="account-section" open={state === 'invite_problem'}>
+        <summary>Replace the invite</summary>
+        <form
+          className="form"
+          onSubmit={(e) => void replaceInvite(e)}
+          aria-label={`Replace the invite of ${listing.name}`}
+        >
+          <div className="field">
+            <label htmlFor={`invite-${listing.id}`}>New invite link</label>
+            <input
+              id={`invite-${listing.id}`}
+              name="invite_link"
+              inputMode="url"
+              placeholder="https://discord.gg/abc123"
+              required
+              maxLength={200}
+            />
+            <p className="hint">
+              Now: {listing.affiliate_link ?? 'none'}. Checked with Discord at once: it must open this server and never
+              expire.
+            </p>
+          </div>
+          {inviteNote && (
+            <p className={`alert alert-${inviteNote.kind}`} role={inviteNote.kind === 'error' ? 'alert' : 'status'}>
+              {inviteNote.text}
+            </p>
+          )}
+          <div>
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Check and replace
+            </button>
+          </div>
+        </form>
+      </details>
+
+      <ListingNumbers id={listing.id} name={listing.name} />
+
+      <div>
+        <button type="button" className="btn btn-outline account-remove" disabled={busy} onClick={() => void remove()}>
+          Remove this listing
+        </button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { EDIT_STATUSES, type EditStatus } from '~/lib/enums';
+import { client, idParam, parseResponse } from './api';
+import { DataTable, RowButton } from './DataTable';
+import { Badge, FilterSelect, formatDate, Notices } from './ui';
+import { useList } from './use-list';
+
+/** A value of a diff as the reviewer reads it: lists one per line, nothing as "none". */
+const shown = (value: unknown): string => {
+  if (value === null || value === undefined || value === '') return '(none)';
+  if (Array.isArray(value)) return value.length ? value.join('\n') : '(none)';
+  return String(value);
+};
+
+/**
+ * Owners' edits of their listings (#17), beside the submissions: each as a diff (field, before,
+ * after) to approve (applied to the listing and published) or reject, with optional notes.
+ */
+export function OwnerEdits() {
+  const list = useList({
+    filters: { status: 'pending' as EditStatus | '' },
+    perPage: 20,
+    load: async (filters, paging) => {
+      const { edits, total } = await parseResponse(client.api.admin.edits.$get({ query: { ...filters, ...paging } }));
+      return { rows: edits, total };
+    },
+  });
+  type Edit = NonNullable<typeof list.rows>[number];
+  const [selected, setSelected] = useState<Edit | null>(null);
+  const [notes, setNotes] = useState('');
+  const { busy } = list;
+
+  const decide = (edit: Edit, decision: 'approve' | 'reject') =>
+    list.run(
+      decision === 'approve'
+        ? `Approved the edit of “${edit.server_name}”. The site is rebuilding; the page changes in a few seconds.`
+        : `Rejected the edit of “${edit.server_name}”.`,
+      async () => {
+        const call = client.api.admin.edits[':id'][decision];
+        await call.$post({ param: idParam(edit), json: { admin_notes: notes || undefined } });
+        setSelected(null);
+      },
+      { publishes: decision === 'approve' },
+    );
+
+  return (
+    <section aria-labelledby="edits-title" className="owner-edits">
+      <h2 id="edits-title">Owner edits</h2>
+      <p className="muted">Changes owners signed in with Discord asked for on their live listings.</p>
+      <div className="toolbar">
+        <FilterSelect
+          label="Edit status"
+          value={list.filters.status}
+          values={EDIT_STATUSES}
+          onChange={(status) => list.setFilters({ status })}
+        />
+      </div>
+      <Notices error={list.error} done={list.done} />
+      {selected && (
+        <article className="card detail" aria-labelledby="edit-detail">
+          <h3 id="edit-detail">
+            Edit of {selected.server_name} <Badge value={selected.status} />
+          </h3>
+          <p>
+            By {selected.owner_username ?? 'a deleted account'} (verified owner) · {formatDate(selected.created_at)} ·{' '}
+            <a href={`/server/${selected.server_slug}`} target="_blank" rel="noopener">
+              /server/{selected.server_slug}
+            </a>
+          </p>
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Changes asked for</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Now</th>
+                  <th scope="col">Asked for</th>
+                </tr>
+              </thead>
+              <tbody>
+                {Object.entries(selected.changes).map(([field, change]) => (
+                  <tr key={field}>
+                    <th scope="row">{field}</th>
+                    <td className="prewrap">
+                      <del>{shown(change.from)}</del>
+                    </td>
+                    <td className="prewrap">
+                      <ins>{shown(change.to)}</ins>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {selected.status === 'pending' && (
+            <>
+              <label>
+                Notes (optional)
+                <textarea rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={2000} />
+              </label>
+              <div className="actions">
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy}
+                  onClick={() => decide(selected, 'approve')}
+                >
+                  Approve edit
+                </button>
+                <button type="button" className="btn" disabled={busy} onClick={() => decide(selected, 'reject')}>
+                  Reject edit
+                </button>
+              </div>
+            </>
+          )}
+          <div className="actions">
+            <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
+              Close
+            </button>
+          </div>
+        </article>
+      )}
+      <DataTable
+        caption="Owner edits"
+        rows={list.rows}
+        rowKey={(e) => e.id}
+        rowSelected={(e) => selected?.id === e.id}
+        empty={`No owner edits${list.filters.status ? ` ${list.filters.status}` : ''}.`}
+        pager={list.pager}
+        columns={[
+          { header: 'Server', rowHeader: true, cell: (e) => e.server_name },
+          { header: 'Fields', cell: (e) => Object.keys(e.changes).join(', ') },
+          { header: 'Owner', cell: (e) => e.owner_username ?? '—' },
+          { header: 'Sent', cell: (e) => formatDate(e.created_at) },
+          { header: 'Status', cell: (e) => <Badge value={e.status} /> },
+        ]}
+        actions={(e) => (
+          <RowButton
+            label="Review edit"
+            target={e.server_name}
+            onClick={() => {
+              setSelected(e);
+              setNotes(e.admin_notes ?? '');
+            }}
+          />
+        )}
+      />
+    </section>
+  );
+}
