@@ -55,10 +55,15 @@ export function enqueueMail(db: Writer, input: MailInput) {
 /**
  * enqueueMail for an event the batch only knows in SQL: the row is written when `when` holds at
  * that point of the batch, under a key computed in SQL (`'submission-received:' || last_insert_rowid()`
- * after the guarded INSERT that made the submission, with `changes() = 1` as `when`).
+ * after the guarded INSERT that made the submission, with `changes() = 1` as `when`); the
+ * address may be SQL too (the contact address of the row decided).
  */
-export function enqueueMailWhen(db: Writer, input: Omit<MailInput, 'dedupeKey'> & { dedupeKey: SQL }, when: SQL) {
-  const v = valuesOf(input);
+export function enqueueMailWhen(
+  db: Writer,
+  input: Omit<MailInput, 'dedupeKey' | 'to'> & { dedupeKey: SQL; to: string | SQL },
+  when: SQL,
+) {
+  const v = { ...valuesOf({ ...input, to: '' }), to_address: input.to };
   const headers = v.headers ? JSON.stringify(v.headers) : null;
   return db.run(sql`INSERT INTO ${mailOutbox}
   (kind, dedupe_key, to_address, reply_to, subject, text_body, html_body, headers)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { SCHEDULE } from '../../src/lib/freshness/state';
 import { featureLines } from '../../src/lib/schemas/submission';
@@ -13,6 +13,7 @@ import {
   serverSnapshots,
   serverSubmissions,
 } from '../schema';
+import { enqueueMailWhen, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
@@ -94,12 +95,14 @@ export async function insertSubmission(db: Db, input: SubmissionWrite): Promise<
 export async function insertCheckedSubmission(
   db: Db,
   input: SubmissionWrite & { guild_id: string },
+  /** The "received" mail to the contact address (#16), written only with the row, keyed by its id. */
+  received?: SubmissionMail,
 ): Promise<{ ok: true; submission: SubmissionRecord } | { ok: false; taken: Exclude<GuildTaken, null> }> {
   const open = sql.join(
     OPEN_STATUSES.map((s) => sql`${s}`),
     sql`, `,
   );
-  const rows = await db.all<{ id: number }>(sql`INSERT INTO ${serverSubmissions}
+  const insert = db.all<{ id: number }>(sql`INSERT INTO ${serverSubmissions}
   (server_name, server_description, category, subcategory, invite_link, server_image, contact_email, features,
    member_count, active_users, submitter_name, is_owner, status, guild_id, guild_icon, invite_code,
    owner_id, owner_verified)
@@ -111,6 +114,22 @@ SELECT ${input.server_name}, ${input.server_description}, ${input.category}, ${i
 WHERE NOT EXISTS (SELECT 1 FROM ${discordServers} WHERE guild_id = ${input.guild_id})
   AND NOT EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE guild_id = ${input.guild_id} AND status IN (${open}))
 RETURNING id`);
+  // The mail in the same batch, right after the guarded INSERT: written only when it made the row.
+  const mail = received
+    ? [
+        enqueueMailWhen(
+          db,
+          {
+            ...received,
+            kind: 'submission_received',
+            to: input.contact_email,
+            dedupeKey: sql`'submission-received:' || last_insert_rowid()`,
+          },
+          sql`changes() = 1`,
+        ),
+      ]
+    : [];
+  const [rows] = await db.batch([insert, ...mail]);
   const id = rows[0]?.id;
   if (id === undefined) return { ok: false, taken: (await guildTaken(db, input.guild_id)) ?? 'pending' };
   return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
@@ -179,6 +198,42 @@ export async function updateSubmissionStatus(
   return row ?? null;
 }
 
+/** A submitter's mail before its key and address (#16): what the caller renders for the query to write. */
+export type SubmissionMail = Omit<MailInput, 'dedupeKey' | 'to' | 'kind'>;
+
+/**
+ * Rejects a submission that is not yet rejected or approved, with the operator's note, and writes
+ * the "rejected" mail (`mail`, rendered by the caller) to its contact address in the same batch,
+ * once per decision. The row, or null when it was not there to reject.
+ */
+export async function rejectSubmission(
+  db: Db,
+  id: number,
+  adminNotes: string | null,
+  mail: SubmissionMail,
+  now = Date.now(),
+): Promise<SubmissionRecord | null> {
+  const at = new Date(now).toISOString();
+  const [rows] = await db.batch([
+    db
+      .update(serverSubmissions)
+      .set({ status: 'rejected', admin_notes: adminNotes, updated_at: at })
+      .where(and(eq(serverSubmissions.id, id), notInArray(serverSubmissions.status, ['rejected', 'approved'])))
+      .returning(),
+    enqueueMailWhen(
+      db,
+      {
+        ...mail,
+        kind: 'submission_rejected',
+        to: sql`(SELECT contact_email FROM ${serverSubmissions} WHERE id = ${id})`,
+        dedupeKey: sql`${`submission-rejected:${id}:${at}`}`,
+      },
+      sql`changes() = 1`,
+    ),
+  ]);
+  return rows[0] ?? null;
+}
+
 /** What approveSubmission did: the new listing, or why nothing happened. */
 export type ApproveResult =
   | { ok: true; submission: SubmissionRecord; server: ServerRow }
@@ -237,6 +292,8 @@ export async function approveSubmission(
   id: number,
   adminNotes?: string | null,
   subcategory?: string | null,
+  /** The "approved" mail (#16) for the listing's slug, written in the approval's batch, once. */
+  approvedMail?: (submission: SubmissionRecord, slug: string) => SubmissionMail,
 ): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
     const stored = await getSubmissionById(db, id);
@@ -270,6 +327,21 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),
         ...firstCheck,
+        ...(approvedMail
+          ? [
+              enqueueMailWhen(
+                db,
+                {
+                  ...approvedMail(current, slug),
+                  kind: 'submission_approved',
+                  to: current.contact_email,
+                  dedupeKey: sql`${`submission-approved:${id}`}`,
+                },
+                sql`EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${id} AND status = 'approved'
+  AND server_id = (SELECT id FROM ${discordServers} WHERE slug = ${slug}))`,
+              ),
+            ]
+          : []),
       ]);
     } catch (err) {
       if (isUniqueViolation(err)) {

@@ -6,6 +6,8 @@ import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
 import { alreadyThere, checkInvite } from '../lib/invite-check';
 import { body } from '../lib/validate';
+import { mailSite } from '../mail/site';
+import { submissionReceivedMail } from '../mail/submission-received';
 import { currentOwner, guildProof } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
@@ -31,25 +33,35 @@ export const submissionRoutes = (deps: AppDeps) =>
       const proof = owner
         ? await guildProof(c, deps.env.SITE_URL, deps.env.SESSION_SECRET, owner.owner.id, invite.guildId)
         : null;
-      const stored = await insertCheckedSubmission(deps.db, {
-        server_name: input.server_name,
-        server_description: input.server_description,
-        category: input.category,
-        subcategory: input.subcategory ?? null,
-        invite_link: input.invite_link,
-        server_image: input.server_image,
-        contact_email: input.contact_email,
-        features: input.features ?? null,
-        member_count: invite.memberCount ?? 0,
-        active_users: invite.onlineCount ?? 0,
-        submitter_name: input.submitter_name,
-        is_owner: input.is_owner,
-        guild_id: invite.guildId,
-        guild_icon: invite.icon,
-        invite_code: invite.code,
-        owner_id: owner?.owner.id ?? null,
-        owner_verified: proof !== null,
-      });
+      const stored = await insertCheckedSubmission(
+        deps.db,
+        {
+          server_name: input.server_name,
+          server_description: input.server_description,
+          category: input.category,
+          subcategory: input.subcategory ?? null,
+          invite_link: input.invite_link,
+          server_image: input.server_image,
+          contact_email: input.contact_email,
+          features: input.features ?? null,
+          member_count: invite.memberCount ?? 0,
+          active_users: invite.onlineCount ?? 0,
+          submitter_name: input.submitter_name,
+          is_owner: input.is_owner,
+          guild_id: invite.guildId,
+          guild_icon: invite.icon,
+          invite_code: invite.code,
+          owner_id: owner?.owner.id ?? null,
+          owner_verified: proof !== null,
+        },
+        // The "received" mail to the contact address, written with the submission (#16).
+        {
+          mail: submissionReceivedMail(mailSite(deps.env), {
+            serverName: input.server_name,
+            submitterName: input.submitter_name,
+          }),
+        },
+      );
       // Submitted by someone else since the check: the guild is there now.
       if (!stored.ok) throw alreadyThere(stored.taken);
       const { submission } = stored;

@@ -7,6 +7,7 @@ import {
   getSubmissionById,
   getSubmissionStats,
   listSubmissions,
+  rejectSubmission,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
 import { subcategoryNames } from '../../../../src/lib/categories';
@@ -14,6 +15,9 @@ import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '..
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
+import { mailSite } from '../../mail/site';
+import { submissionApprovedMail } from '../../mail/submission-approved';
+import { submissionRejectedMail } from '../../mail/submission-rejected';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam, notFound, requestRebuild } from './shared';
 
@@ -38,7 +42,16 @@ export const submissionRoutes = new Hono<AdminEnv>()
     if (current.status === 'approved') {
       throw new ApiError(409, 'already_approved', 'An approved submission is managed as a server');
     }
-    const submission = await updateSubmissionStatus(db, id, status, admin_notes ?? null);
+    // A rejection writes the submitter's mail with the operator's note in the same batch (#16).
+    const submission =
+      status === 'rejected' && current.status !== 'rejected'
+        ? await rejectSubmission(db, id, admin_notes ?? null, {
+            mail: submissionRejectedMail(mailSite(c.get('deps').env), {
+              serverName: current.server_name,
+              note: admin_notes ?? null,
+            }),
+          })
+        : await updateSubmissionStatus(db, id, status, admin_notes ?? null);
     await audit(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes });
     return c.json({ submission });
   })
@@ -55,7 +68,14 @@ export const submissionRoutes = new Hono<AdminEnv>()
         throw new ApiError(400, 'validation_failed', message, [{ path: 'subcategory', message }]);
       }
     }
-    const result = await approveSubmission(db, id, admin_notes, subcategory);
+    // The submitter's mail with the live address, written in the approval's batch (#16).
+    const site = mailSite(c.get('deps').env);
+    const result = await approveSubmission(db, id, admin_notes, subcategory, (submission, slug) => ({
+      mail: submissionApprovedMail(site, {
+        serverName: submission.server_name,
+        serverUrl: `${site.url}/server/${slug}`,
+      }),
+    }));
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
       if (result.reason === 'guild_listed') {
