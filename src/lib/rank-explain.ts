@@ -171,3 +171,15 @@ export function categoryRanks(servers: readonly Ranked[]): Map<number, CategoryR
   }
   return ranks;
 }
+
+const rankings = new WeakMap<readonly Ranked[], Map<number, CategoryRank>>();
+
+/** categoryRanks of one list, computed once per list: every server page of a build asks. */
+export function categoryRanksOf(servers: readonly Ranked[]): Map<number, CategoryRank> {
+  let ranks = rankings.get(servers);
+  if (!ranks) {
+    ranks = categoryRanks(servers);
+    rankings.set(servers, ranks);
+  }
+  return ranks;
+}
