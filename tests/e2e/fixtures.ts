@@ -7,7 +7,7 @@ import { migrateDb } from '../../db/migrate';
 import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
-import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
+import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
 
 export interface SiteServer {
   baseURL: string;
@@ -48,6 +48,10 @@ export async function startSite(
     SITE_URL: 'http://localhost:4321',
     REFRESH_ENABLED: 'false',
     DISCORD_API_BASE: discord.url,
+    // Owner sign-in (#17) against the same stand-in's OAuth2.
+    DISCORD_OAUTH_BASE: discord.origin,
+    DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
+    DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
   });
   // Builds go inside the project: Astro stages prerender chunks beside an output folder within
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).

@@ -1,0 +1,173 @@
+// The owner accounts issue's (#17) "must show", in Chromium against the production server and its
+// loopback Discord stand-in (invites and OAuth2 alike): an owner signs in with Discord, the listing of
+// the guild they own is theirs, they edit it, an operator approves the edit in the console, the
+// server page shows it after the rebuild, and the owner reads the listing's numbers. The page fits a
+// 320 px phone; the screenshots of /account in docs/screenshots/ come from this run.
+
+import type { Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { createServer } from '../../db/queries/servers';
+import { discordServers, serverSnapshots, userInteractions } from '../../db/schema';
+import { signIn } from './console-sign-in';
+import { expect } from './fixtures';
+import { hydrated } from './hydration';
+import { testWithOwnSite } from './own-site';
+
+const GUILD = '913000000000000777';
+const NAME = 'Ledger Lighthouse';
+const SLUG = 'ledger-lighthouse';
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+const test = testWithOwnSite('account', async (db) => {
+  const listing = await createServer(db, {
+    name: NAME,
+    description: 'A calm place to talk about self-custody wallets and hardware signing.',
+    category: 'Crypto',
+    subcategory: 'Bitcoin',
+    members: 5400,
+    active_users: 610,
+    tags: ['wallets'],
+    features: ['Weekly security clinic'],
+    affiliate_link: 'https://discord.gg/ledgerlight',
+    invite_code: 'ledgerlight',
+    guild_id: GUILD,
+    invite_status: 'ok',
+    last_checked_at: daysAgo(0.1),
+    last_ok_at: daysAgo(0.1),
+  });
+  // Numbers: 12 views and 3 join clicks two days ago, 20 views and 4 clicks twenty days ago; two checks.
+  const event = (type: 'view' | 'click', at: string) => ({
+    interaction_type: type,
+    target_type: 'server' as const,
+    server_id: listing.id,
+    created_at: at,
+  });
+  await db
+    .insert(userInteractions)
+    .values([
+      ...Array.from({ length: 12 }, () => event('view', daysAgo(2))),
+      ...Array.from({ length: 3 }, () => event('click', daysAgo(2))),
+      ...Array.from({ length: 20 }, () => event('view', daysAgo(20))),
+      ...Array.from({ length: 4 }, () => event('click', daysAgo(20))),
+    ]);
+  await db.insert(serverSnapshots).values([
+    { server_id: listing.id, checked_at: daysAgo(12), outcome: 'ok', member_count: 5100, online_count: 580 },
+    { server_id: listing.id, checked_at: daysAgo(1), outcome: 'ok', member_count: 5400, online_count: 610 },
+  ]);
+});
+
+/** The page's width against the window's, naming what sticks out. */
+async function expectFits(page: Page) {
+  const o = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    sticking: [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+  }));
+  expect(o.scrollWidth, o.sticking.join(', ')).toBeLessThanOrEqual(o.innerWidth);
+}
+
+test('an owner signs in with Discord, edits the listing, an operator approves, the page changes, and the owner reads the numbers', async ({
+  page,
+  site,
+  request,
+}, testInfo) => {
+  site.discord.oauth.user = { id: '412000000000000001', username: 'lighthouse_keeper', global_name: 'Keeper' };
+  site.discord.oauth.guilds = [
+    { id: GUILD, name: NAME, owner: true, permissions: '0' },
+    // A guild they are only in: no listing of it becomes theirs.
+    { id: '913000000000000778', name: 'Elsewhere', owner: false, permissions: String(0x400) },
+  ];
+
+  // Signed out: the page offers Discord's sign-in (a plain link, no JavaScript needed).
+  await page.goto('/account');
+  await hydrated(page);
+  const signInLink = page.getByRole('link', { name: 'Sign in with Discord' });
+  await expect(signInLink).toHaveAttribute('href', '/api/account/sign-in');
+  await signInLink.click();
+
+  // Back from Discord (the stand-in authorizes at once): the listing of the guild they own is theirs.
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByText('Signed in with Discord as')).toContainText('Keeper');
+  const listing = page.getByRole('article', { name: NAME });
+  await expect(listing).toBeVisible();
+  await expect(listing.locator('.state')).toHaveText('Live');
+  await expect(listing).toContainText('you own this server on Discord');
+  const authorize = site.discord.oauth.authorizations.at(-1)!;
+  expect(authorize.get('code_challenge_method')).toBe('S256');
+  expect(authorize.get('scope')).toBe('identify guilds');
+
+  // The numbers: 7, 30 and 90 days, as a table, with the charts and their tables.
+  const numbers = listing.getByRole('table', { name: `Views, join clicks and conversion of ${NAME}` });
+  await expect(numbers.getByRole('row', { name: /^7 days/ })).toHaveText(/7 days\s*12\s*3\s*25\.0 %/);
+  await expect(numbers.getByRole('row', { name: /^30 days/ })).toHaveText(/30 days\s*32\s*7\s*21\.9 %/);
+  await expect(numbers.getByRole('row', { name: /^90 days/ })).toHaveText(/90 days\s*32\s*7\s*21\.9 %/);
+  await expect(listing.getByRole('figure', { name: /Members/ })).toBeVisible();
+  await expect(listing.locator('.chart-canvas canvas').first()).toBeVisible();
+  const members = listing.getByRole('figure', { name: /Members/ });
+  // Two points: the chart's data table is open beneath it.
+  await expect(members.getByRole('table')).toContainText('5,100');
+  await expect(members.getByRole('table')).toContainText('5,400');
+
+  await page.screenshot({ path: testInfo.outputPath('account-desktop.png'), fullPage: true });
+
+  // An edit: description, tags and the subcategory, sent for review.
+  await listing.getByText('Edit the listing').click();
+  const edit = listing.getByRole('form', { name: `Edit ${NAME}` });
+  const description = 'Self-custody, hardware wallets and multisig: weekly clinics with patient helpers.';
+  await edit.getByLabel('Description').fill(description);
+  await edit.getByLabel('Tags').fill('wallets, multisig');
+  await edit.getByLabel('Subcategory').selectOption('DeFi');
+  await edit.getByRole('button', { name: 'Send for review' }).click();
+  await expect(edit.getByRole('status')).toHaveText(/Sent for review/);
+  await expect(listing).toContainText('An edit of the description, tags, subcategory is waiting for review.');
+  const [before] = await site.db.select().from(discordServers).where(eq(discordServers.guild_id, GUILD));
+  expect(before!.description).not.toBe(description);
+
+  // The phone: nothing wider than 320 px.
+  await page.setViewportSize({ width: 320, height: 740 });
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByRole('article', { name: NAME })).toBeVisible();
+  await expect(page.getByRole('table', { name: /Views, join clicks/ })).toBeVisible();
+  await expectFits(page);
+  await page.screenshot({ path: testInfo.outputPath('account-phone-320.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The console: the edit beside the submissions, as a diff; approved.
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  const edits = page.getByRole('region', { name: 'Owner edits' });
+  await edits
+    .getByRole('row', { name: new RegExp(NAME) })
+    .getByRole('button', { name: /Review edit/ })
+    .click();
+  const diff = edits.getByRole('table', { name: 'Changes asked for' });
+  await expect(diff.getByRole('row', { name: /description/ })).toContainText(description);
+  await expect(diff.getByRole('row', { name: /tags/ })).toContainText('multisig');
+  await edits.getByRole('button', { name: 'Approve edit' }).click();
+  await expect(page.getByText(`Approved the edit of “${NAME}”`)).toBeVisible();
+
+  // Live after the rebuild.
+  await expect
+    .poll(async () => (await (await request.get(`/server/${SLUG}`)).text()).includes(description), {
+      timeout: 120_000,
+      intervals: [500],
+    })
+    .toBe(true);
+  await page.goto(`/server/${SLUG}`);
+  await expect(page.getByText(description)).toBeVisible();
+
+  // The owner's page: no edit waiting any more; the listing shows the new subcategory.
+  await page.goto('/account');
+  const after = page.getByRole('article', { name: NAME });
+  await expect(after).toContainText('Crypto · DeFi');
+  await expect(after).not.toContainText('waiting for review');
+
+  // Sign out: a plain form post; the page offers sign-in again.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('You are signed out.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in with Discord' })).toBeVisible();
+});
