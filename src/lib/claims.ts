@@ -63,7 +63,15 @@ export const CLAIMS = {
   placementRank:
     'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five; Premium Picks shows paid cards only.',
   placement:
-    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; one that no other server is left to space out is left out of that list (it keeps its page and Premium Picks). The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
+    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; one that no other server is left to space out gets no card in that list (a listing page names it below the cards, labelled as paid). The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
+  /**
+   * Owner accounts (#17): sign-in with Discord claims the listings whose guild the owner's guild list
+   * shows them owning or managing; edits wait for a moderator (listing_edits), a replaced invite is
+   * checked with Discord at once, and /account shows views, join clicks and conversion for 7, 30 and
+   * 90 days (user_interactions) and the member history (server_snapshots). Open to every owner, paid or not.
+   */
+  ownerAccounts:
+    'Owners sign in with Discord to manage their listing: a listing is yours when Discord shows you own the server or have the Manage Server permission in it. You can edit its description, tags, features and subcategory (a moderator reviews every edit before it goes live), replace its invite (checked with Discord at once) or remove it, and see its views, join clicks and conversion for the last 7, 30 and 90 days and its member history. Every owner gets this, Premium or not.',
   /** A checked listing's counts are Discord's answer to its invite (applyCheck writes them). */
   countsFromDiscord: 'Counts are approximate, from Discord.',
   /** A listing no check has answered for yet keeps what its owner gave. */

@@ -2,8 +2,8 @@
  * Where paid cards (Premium and Sponsored listings) may stand in a list (#19): never more than one
  * in any five consecutive positions. The list keeps its organic order; a paid card is never moved
  * up, only down (behind enough other servers) when it would stand too close to the paid card
- * before it, and one that no other server is left to space out is left out of that list (it
- * keeps its own page, its category's lists and Premium Picks). Organic rank numbers count the
+ * before it, and one that no other server is left to space out gets no card in that list (the
+ * built listing pages name it below the cards as a labelled link, so its page stays reachable). Organic rank numbers count the
  * other cards only. Pure: pages, islands and GET /api/servers all place cards with it.
  */
 

@@ -1,0 +1,287 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import type { Db } from '../../db/client';
+import { NICHE_MIN_MEMBERS, RANK_EVERY_MS } from '../../db/queries/rank';
+import { createServer, type ServerWrite } from '../../db/queries/servers';
+import { REFRESH_EVERY_MS } from '../../functions/_app/jobs/refresh';
+import { ANOMALY } from '../../src/lib/freshness/anomalies';
+import { RANK, type RankParts } from '../../src/lib/freshness/rank';
+import { SCHEDULE } from '../../src/lib/freshness/state';
+import { PAID_SPACING } from '../../src/lib/placement';
+import { type FigureUnit, formatFigure } from '../../src/lib/rank-explain';
+import { expect } from './fixtures';
+import { hydrated } from './hydration';
+import { testWithOwnSite } from './own-site';
+
+// Issue #19 in a browser: "How ranking works" prints the ranking code's own constants; a server
+// page explains its rank; paid cards are labelled, explained and never more than one in five
+// positions; the language filter on the home page and a category page, with the browser's
+// language offered but never applied by itself. Screenshots: UPDATE_SCREENSHOTS=1 writes them to
+// docs/screenshots/ (ranking-*.png, server-rank-*.png).
+
+const HOUR = 3_600_000;
+const checkedAt = new Date(Date.now() - 2 * HOUR).toISOString();
+
+/** The fixture listing whose "Why this rank" the spec reads: its stored parts and score. */
+const FIXTURE_PARTS: RankParts = {
+  activity: 2.7,
+  engagement: 1.1,
+  growth: 0.1,
+  interest: 0.05,
+  freshness: 1,
+  trust: 1,
+  newness: 1,
+  status: 1,
+};
+const FIXTURE_SCORE = 3.5937;
+
+const gaming = (name: string, over: Partial<ServerWrite>): ServerWrite => ({
+  name,
+  description: 'A gaming community the ranking spec places, filters and explains.',
+  category: 'Gaming',
+  members: 1000,
+  affiliate_link: `https://discord.gg/${name.toLowerCase().replace(/\W+/g, '')}`,
+  invite_status: 'ok',
+  last_ok_at: checkedAt,
+  last_checked_at: checkedAt,
+  ...over,
+});
+
+const test = testWithOwnSite('ranking', async (db: Db) => {
+  // Three sponsored servers bigger than everything else: by members alone they would take the top three places.
+  for (const [i, name] of ['Sponsor Alpha', 'Sponsor Beta', 'Sponsor Gamma'].entries()) {
+    await createServer(db, gaming(name, { members: 900_000 - i * 100_000, is_sponsored: true, language: 'en' }));
+  }
+  await createServer(
+    db,
+    gaming('Placement Dated Guild', {
+      members: 850_000,
+      is_premium: true,
+      placement_started_at: '2026-03-01T00:00:00.000Z',
+      placement_ends_at: '2026-05-31T00:00:00.000Z',
+    }),
+  );
+  for (let i = 0; i < 8; i++) {
+    await createServer(
+      db,
+      gaming(`Organic ${i < 4 ? 'Français' : 'English'} ${i}`, {
+        members: 90_000 - i * 1000,
+        language: i < 4 ? 'fr' : 'en',
+        region: i < 4 ? 'FR' : 'GB',
+      }),
+    );
+  }
+  await createServer(
+    db,
+    gaming('Rank Fixture Guild', {
+      members: 5_000,
+      active_users: 500,
+      rank_score: FIXTURE_SCORE,
+      rank_explain: FIXTURE_PARTS as unknown as Record<string, number>,
+      language: 'fr',
+    }),
+  );
+  await createServer(db, gaming('Rank Runner Up', { members: 4_000, rank_score: 5, language: 'en' }));
+});
+
+/** Whether every window of PAID_SPACING cards holds at most one paid card. */
+async function expectSpaced(cards: Locator) {
+  const flags = await cards.evaluateAll((els) => els.map((el) => el.hasAttribute('data-paid')));
+  expect(flags.length).toBeGreaterThan(PAID_SPACING);
+  expect(flags.filter(Boolean).length).toBeGreaterThan(1);
+  for (let i = 0; i < flags.length; i++) {
+    expect(
+      flags.slice(i, i + PAID_SPACING).filter(Boolean).length,
+      `cards ${i + 1}..${i + PAID_SPACING}`,
+    ).toBeLessThanOrEqual(1);
+  }
+}
+
+/** The page is no wider than the window (no sideways scroll). */
+async function expectFits(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** A screenshot in the test's output, copied to docs/screenshots/ when asked to. */
+async function screenshot(target: Page | Locator, name: string, outputPath: (n: string) => string) {
+  const path = outputPath(name);
+  await target.screenshot({ path, ...('goto' in target ? { fullPage: true } : {}) });
+  if (process.env.UPDATE_SCREENSHOTS) copyFileSync(path, join('docs', 'screenshots', name));
+}
+
+const CONSTANTS: Record<string, number> = {
+  ...Object.fromEntries(Object.entries(RANK).map(([k, v]) => [`RANK.${k}`, v])),
+  ...Object.fromEntries(Object.entries(ANOMALY).map(([k, v]) => [`ANOMALY.${k}`, v])),
+  'SCHEDULE.okMs': SCHEDULE.okMs,
+  'SCHEDULE.okJitter': SCHEDULE.okJitter,
+  'SCHEDULE.pausedMs': SCHEDULE.pausedMs,
+  NICHE_MIN_MEMBERS,
+  RANK_EVERY_MS,
+  REFRESH_EVERY_MS,
+  PAID_SPACING,
+};
+
+test('How ranking works prints the ranking code’s constants, every one of them', async ({ page }, testInfo) => {
+  await page.goto('/ranking');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('How ranking works');
+  const figures = await page
+    .locator('data[data-constant]')
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        name: el.getAttribute('data-constant') ?? '',
+        value: el.getAttribute('value') ?? '',
+        unit: el.getAttribute('data-unit') ?? '',
+        text: el.textContent ?? '',
+      })),
+    );
+  for (const f of figures) {
+    expect(Object.hasOwn(CONSTANTS, f.name), `${f.name} is a constant of the code`).toBe(true);
+    expect(Number(f.value), f.name).toBe(CONSTANTS[f.name]);
+    expect(f.text, f.name).toBe(formatFigure(CONSTANTS[f.name]!, f.unit as FigureUnit));
+  }
+  // Every weight and cap of the score and every anomaly threshold is on the page.
+  const shown = new Set(figures.map((f) => f.name));
+  for (const name of Object.keys(CONSTANTS)) expect(shown, name).toContain(name);
+  // What never counts, and where the page is linked from.
+  for (const never of ['Payment.', 'Votes.', 'Bumps.'])
+    await expect(page.getByText(never, { exact: true })).toBeVisible();
+  await expect(page.locator('footer').getByRole('link', { name: 'How ranking works' })).toHaveAttribute(
+    'href',
+    '/ranking',
+  );
+  const sitemap = await (await page.request.get('/sitemap-0.xml')).text();
+  expect(sitemap).toContain('/ranking</loc>');
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshot(page, 'ranking-desktop.png', (n) => testInfo.outputPath(n));
+  await page.setViewportSize({ width: 320, height: 800 });
+  await expectFits(page);
+  await screenshot(page, 'ranking-320.png', (n) => testInfo.outputPath(n));
+});
+
+test('a server page explains its rank in its category and the parts of its score', async ({ page }, testInfo) => {
+  await page.goto('/server/rank-fixture-guild');
+  const why = page.locator('[data-rank-why]');
+  await expect(why.getByRole('heading', { name: 'Why this rank' })).toBeVisible();
+  // Rank Runner Up scores higher; the sample Gaming servers and the fixtures above score 0 (not ranked).
+  await expect(why.locator('.rank-place')).toHaveText('#2 of 16 Gaming servers by score (Most Active).');
+  await expect(why.locator('li')).toHaveText([
+    'About 500 people online at the median check of the last 7 days (activity 2.7, on a log scale).',
+    'Online share above the niche median (×1.1).',
+    'Growth capped: members grew more than +10 % in 30 days; it counts as +10 % (×1.1).',
+    'Join clicks per view over 7 days (one per visitor and day): ×1.1.',
+    'Invite found working within 36 hours of the last recompute: full freshness (×1).',
+    'No open reports or anomaly flags (×1).',
+    `Score ${FIXTURE_SCORE}: the product of the parts above.`,
+  ]);
+  // The check's absolute time, and how long ago in the visitor's clock.
+  const time = why.locator('time[data-since]');
+  await expect(time).toHaveAttribute('datetime', checkedAt);
+  await expect(time).toHaveText(`2 hours ago (${checkedAt.slice(0, 10)} ${checkedAt.slice(11, 16)} UTC)`);
+  await expect(why.getByRole('link', { name: 'How ranking works' })).toHaveAttribute('href', '/ranking');
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await why.scrollIntoViewIfNeeded();
+  await screenshot(why, 'server-rank-desktop.png', (n) => testInfo.outputPath(n));
+  await page.setViewportSize({ width: 320, height: 800 });
+  await expectFits(page);
+  await screenshot(why, 'server-rank-320.png', (n) => testInfo.outputPath(n));
+});
+
+test('paid cards carry their label and placement note and take at most one in five positions', async ({ page }) => {
+  await page.goto('/best-gaming-discord');
+  const cards = page.locator('.listing-static .grid article');
+  await expectSpaced(cards);
+  // The sponsored servers stay in members order, spaced by four organic cards, with no rank number.
+  const first = cards.nth(0);
+  await expect(first).toContainText('Sponsor Alpha');
+  await expect(first.locator('.badge-sponsored')).toHaveText('Sponsored');
+  await expect(first.getByRole('img', { name: /^Rank/ })).toHaveCount(0);
+  await expect(cards.nth(1).getByRole('img', { name: 'Rank 1' })).toBeVisible();
+  await expect(cards.nth(PAID_SPACING)).toContainText('Placement Dated Guild');
+  await expect(cards.nth(PAID_SPACING + 1).getByRole('img', { name: 'Rank 5' })).toBeVisible();
+  // A distinct background, not only a label.
+  const background = (card: Locator) => card.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background(first)).not.toBe(await background(cards.nth(1)));
+
+  // "About this placement" opens from the keyboard and says who paid, for how long, and what it does not change.
+  const note = first.locator('details.placement');
+  await note.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(note).toHaveAttribute('open', '');
+  await expect(note).toContainText('Sponsored placement paid for by the owner of Sponsor Alpha.');
+  await expect(note).toContainText('The paid period is not recorded.');
+  await expect(note).toContainText('It does not change the organic rank');
+  const dated = cards.nth(PAID_SPACING).locator('details.placement');
+  await dated.locator('summary').click();
+  await expect(dated).toContainText('Premium placement paid for by the owner of Placement Dated Guild.');
+  await expect(dated).toContainText('Paid period: 2026-03-01 to 2026-05-31.');
+  // Every paid card says so in words.
+  for (const card of await cards.filter({ has: page.locator('details.placement') }).all()) {
+    await expect(card.locator('.badge-sponsored, .badge-premium').first()).toBeVisible();
+  }
+
+  // The home list and a sorted listing (the API's answer) keep the same rule.
+  await page.goto('/');
+  await hydrated(page);
+  await expectSpaced(page.locator('#servers .grid article'));
+  await page.goto('/best-gaming-discord?sort=active');
+  await hydrated(page);
+  const sorted = page.locator('.search-results .grid article');
+  await expect(sorted.first()).toBeVisible();
+  await expectSpaced(sorted);
+  // The sort control links the ranking page.
+  await expect(page.getByRole('link', { name: 'How ranking works' }).first()).toHaveAttribute('href', '/ranking');
+});
+
+test('the home page filters by language, and offers the browser’s language without applying it', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL: baseURL!, locale: 'fr-FR' });
+  const page = await context.newPage();
+  await page.goto('/');
+  await hydrated(page);
+  const list = page.locator('#servers');
+  // Offered, not applied: the list still holds servers in other languages.
+  const offer = list.getByRole('button', { name: 'Show French servers' });
+  await expect(offer).toBeVisible();
+  await expect(list.getByLabel('Language')).toHaveValue('');
+  await expect(list.locator('.grid article').filter({ hasText: 'Sponsor Alpha' })).toHaveCount(1);
+
+  await offer.click();
+  await expect(list.getByLabel('Language')).toHaveValue('fr');
+  await expect(page).toHaveURL(/language=fr/);
+  await expect(list.getByText('5 servers found')).toBeVisible();
+  const cards = list.locator('.grid article');
+  await expect(cards).toHaveCount(5);
+  for (const card of await cards.all()) await expect(card.locator('.badge-lang')).toContainText('French');
+  await expect(offer).toHaveCount(0);
+
+  await list.getByLabel('Language').selectOption({ label: 'Any language' });
+  await expect(list.locator('.grid article').filter({ hasText: 'Sponsor Alpha' })).toHaveCount(1);
+  await context.close();
+});
+
+test('a category page filters by language through the API, kept in the URL', async ({ page }) => {
+  await page.goto('/best-gaming-discord');
+  await hydrated(page);
+  await page.getByLabel('Language').selectOption('en');
+  const results = page.locator('.search-results');
+  await expect(results.getByText('7 servers in English')).toBeVisible();
+  await expect(page.locator('.listing-static')).toBeHidden();
+  for (const card of await results.locator('.grid article').all()) {
+    await expect(card.locator('.badge-lang')).toContainText('English');
+  }
+  await expectSpaced(results.locator('.grid article'));
+  await expect(page).toHaveURL(/\?language=en$/);
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByLabel('Language')).toHaveValue('en');
+  await expect(results.getByText('7 servers in English')).toBeVisible();
+});
