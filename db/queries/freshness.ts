@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { CheckResult, ListingFreshness } from '../../src/lib/freshness/state';
 import type { Db } from '../client';
-import { auditLog, discordServers, jobState, serverSnapshots } from '../schema';
+import { auditLog, discordServers, jobState, serverSnapshots, serverSubmissions } from '../schema';
+import { enqueueMail, type MailInput } from './mail';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -135,11 +136,13 @@ export async function recordLookup(
     serverId?: number | undefined;
     check?: CheckResult | undefined;
     breaker?: Breaker | { level: 0 } | undefined;
+    /** Mails the check causes (#16: the dead invite's notice to the submitter), written with it. */
+    mails?: MailInput[] | undefined;
   },
 ): Promise<JobState> {
   const { window, serverId, check, breaker } = lookup;
-  // What the check asks of people, kept in the audit log (no operator: the job wrote it) until
-  // the mail issue sends it: a dead listing's owner, the operators for a wrong guild.
+  // What the check asks of people, kept in the audit log (no operator: the job wrote it): a dead
+  // listing's owner (who also gets the mail in `mails`), the operators for a wrong guild.
   const alerts =
     serverId !== undefined && check?.snapshot && check.alerts.length > 0
       ? [
@@ -185,8 +188,26 @@ export async function recordLookup(
             .onConflictDoNothing(),
         ]
       : [];
-  const results = await db.batch([state, ...listing, ...snapshot, ...alerts, after]);
+  const mails = check?.snapshot ? (lookup.mails ?? []).map((m) => enqueueMail(db, m)) : [];
+  const results = await db.batch([state, ...listing, ...snapshot, ...alerts, ...mails, after]);
   return (results.at(-1) as JobState[])[0]!;
+}
+
+/** Who a listing's mails go to (#16): its name and slug, and the contact address of the submission it was approved from. */
+export async function getListingContact(
+  db: Db,
+  serverId: number,
+): Promise<{ name: string; slug: string; contactEmail: string | null } | null> {
+  const [row] = await db
+    .select({
+      name: discordServers.name,
+      slug: discordServers.slug,
+      contactEmail: sql<string | null>`(SELECT contact_email FROM ${serverSubmissions}
+  WHERE server_id = ${discordServers.id} AND status = 'approved' ORDER BY id DESC LIMIT 1)`,
+    })
+    .from(discordServers)
+    .where(eq(discordServers.id, serverId));
+  return row ?? null;
 }
 
 /** Applies one check to a listing (update and history row in one batch), outside any job's budget. */

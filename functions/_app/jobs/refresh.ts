@@ -7,6 +7,7 @@ import {
   ensureJobState,
   getDueServer,
   getJobState,
+  getListingContact,
   guildListedElsewhere,
   type JobState,
   listDueServers,
@@ -15,12 +16,15 @@ import {
   recordRun,
   releaseLease,
 } from '../../../db/queries/freshness';
+import type { MailInput } from '../../../db/queries/mail';
 import { rankAfterRefresh } from '../../../db/queries/rank';
 import { budgetAt } from '../../../src/lib/freshness/budget';
 import type { InviteAnswer } from '../../../src/lib/freshness/classify';
 import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/freshness/state';
 import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
+import { inviteDeadMail } from '../mail/invite-dead';
+import { mailSite } from '../mail/site';
 
 /** The job's row in job_state. */
 export const REFRESH_JOB = 'refresh';
@@ -136,14 +140,40 @@ async function checkOne(
   const breaker = tripped ?? (definitive && state.block_level > 0 ? ({ level: 0 } as const) : undefined);
   // Stamped when the answer came: the window then closes 10 minutes after the lookup ended.
   const window = { at: iso(clock()), opensNew };
-  const after = await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker });
+  const mails = await alertMails(deps, server.id, check);
+  const after = await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker, mails });
   return { answer, check, breaker: tripped, asked: true, state: after };
+}
+
+/**
+ * The mails a check's alerts cause (#16): a listing that went dead tells the contact address of the
+ * submission it was approved from, once per dead spell (keyed by its first failure), how to fix it.
+ */
+async function alertMails(deps: RefreshDeps, serverId: number, check: CheckResult): Promise<MailInput[]> {
+  const dead = check.snapshot ? check.alerts.find((a) => a.kind === 'dead') : undefined;
+  if (dead?.kind !== 'dead') return [];
+  const listing = await getListingContact(deps.db, serverId);
+  if (!listing?.contactEmail) return [];
+  const site = mailSite(deps.env);
+  return [
+    {
+      kind: 'invite_dead',
+      dedupeKey: `invite-dead:${serverId}:${dead.firstFailAt}`,
+      to: listing.contactEmail,
+      replyTo: deps.env.SUPPORT_EMAIL,
+      mail: inviteDeadMail(site, {
+        serverName: listing.name,
+        serverUrl: `${site.url}/server/${listing.slug}`,
+        failingSince: dead.firstFailAt,
+      }),
+    },
+  ];
 }
 
 const alertLine = (serverId: number, alert: FreshnessAlert) =>
   alert.kind === 'wrong_guild'
     ? `Refresh: server ${serverId} now opens guild ${alert.guildId ?? '(none)'} instead of ${alert.expectedGuildId ?? 'its own'}: hidden; operators alerted`
-    : `Refresh: server ${serverId} is dead (${alert.failStreak} unknown-invite answers since ${alert.firstFailAt}): owner to be told`;
+    : `Refresh: server ${serverId} is dead (${alert.failStreak} unknown-invite answers since ${alert.firstFailAt}): its submitter is mailed`;
 
 /**
  * One pass of the refresh job at `now`: takes the lease (or answers 'busy'), respects the breaker
