@@ -71,7 +71,7 @@ export const CLAIMS = {
    * 90 days (user_interactions) and the member history (server_snapshots). Open to every owner, paid or not.
    */
   ownerAccounts:
-    'Owners sign in with Discord to manage their listing: a listing is yours when Discord shows you own the server or have the Manage Server permission in it. You can edit its description, tags, features and subcategory (a moderator reviews every edit before it goes live), replace its invite (checked with Discord at once) or remove it, and see its views, join clicks and conversion for the last 7, 30 and 90 days and its member history. Every owner gets this, Premium or not.',
+    'Owners sign in with Discord to manage their listing: a listing is yours when Discord shows you own the server or have the Manage Server permission in it. You can edit its description, tags, features and subcategory (a moderator reviews every edit before it goes live), replace its invite (checked with Discord at once) or remove it, and see its views, join clicks and conversion over the last week, month and three months, and its member history. Every owner gets this, Premium or not.',
   /** A checked listing's counts are Discord's answer to its invite (applyCheck writes them). */
   countsFromDiscord: 'Counts are approximate, from Discord.',
   /** A listing no check has answered for yet keeps what its owner gave. */

@@ -24,6 +24,7 @@ import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordStandIn } from '../helpers/discord-stand-in';
 import { postJson, seedServer, validSubmission } from './api-harness';
+import { createOwnerHarness, guild, PERMISSIONS } from './owner-harness';
 
 /**
  * Every claim of src/lib/claims.ts with the behaviour that backs it. A claim without a row here
@@ -417,6 +418,38 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     behaviour: 'the signup stores the address, and nothing sends mail (noMail)',
     check: async () => {
       await BACKED_BY.newsletter.check();
+    },
+  },
+  ownerAccounts: {
+    behaviour:
+      'an owner signed in with Discord (Manage Server, no paid placement) gets the listing; an edit changes nothing until reviewed; a replaced invite is looked up with Discord; the numbers cover 7, 30 and 90 days with the member history',
+    check: async () => {
+      const oh = await createOwnerHarness();
+      try {
+        const listing = await seedServer(oh.db, { guild_id: '990000000000000001', is_premium: false });
+        const owner = await oh.signInOwner([guild('990000000000000001', { permissions: PERMISSIONS.manageGuild })]);
+        const path = `/api/account/listings/${listing.id}`;
+        expect((await oh.ownerCall(owner, 'POST', `${path}/edits`, { tags: ['claimed'] })).status).toBe(201);
+        expect((await getServerById(oh.db, listing.id))!.tags).toEqual([]);
+        oh.discord.invites.set('claimcheck', {
+          guild: { id: '990000000000000001', name: 'Claimed' },
+          memberCount: 2,
+          onlineCount: 1,
+        });
+        const invite = await oh.ownerCall(owner, 'POST', `${path}/invite`, {
+          invite_link: 'https://discord.gg/claimcheck',
+        });
+        expect(invite.status).toBe(200);
+        expect(oh.discord.requests.some((r) => r.path.startsWith('/api/v10/invites/claimcheck'))).toBe(true);
+        const numbers = (await (await oh.ownerCall(owner, 'GET', `${path}/numbers`)).json()) as {
+          windows: { days: number }[];
+          members: { members: number }[];
+        };
+        expect(numbers.windows.map((w) => w.days)).toEqual([7, 30, 90]);
+        expect(numbers.members.map((m) => m.members)).toEqual([2]);
+      } finally {
+        await oh.cleanup();
+      }
     },
   },
   newsletter: {

@@ -58,6 +58,10 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
         q: 'Is listing free?',
         a: `Yes. ${CLAIMS.free} ${CLAIMS.noSales}`,
       },
+      {
+        q: 'How do I manage my listing and see its numbers?',
+        a: `${CLAIMS.ownerAccounts} Sign in from My listings (/account).`,
+      },
     ],
   },
   {
