@@ -82,6 +82,7 @@ describe('formatFigure', () => {
     expect(formatFigure(1.2, 'factor')).toBe('×1.2');
     expect(formatFigure(21.6 * 3_600_000, 'hours')).toBe('21.6 hours');
     expect(formatFigure(600_000, 'minutes')).toBe('10 minutes');
+    expect(formatFigure(60_000, 'minutes')).toBe('1 minute');
     expect(formatFigure(1000)).toBe('1,000');
   });
 });

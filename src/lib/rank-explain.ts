@@ -12,6 +12,7 @@ export type FigureUnit = 'number' | 'percent' | 'factor' | 'hours' | 'minutes' |
 
 const HOUR = 3_600_000;
 const trim = (x: number, digits = 4) => String(Math.round(x * 10 ** digits) / 10 ** digits);
+const plural = (n: number, unit: string) => `${trim(n, 2)} ${unit}${trim(n, 2) === '1' ? '' : 's'}`;
 
 /** A constant as the ranking page prints it ("10 %", "×1.2", "48 hours", "1,000"). */
 export function formatFigure(value: number, unit: FigureUnit = 'number'): string {
@@ -21,11 +22,11 @@ export function formatFigure(value: number, unit: FigureUnit = 'number'): string
     case 'factor':
       return `×${trim(value)}`;
     case 'hours':
-      return `${trim(value / HOUR, 2)} hours`;
+      return plural(value / HOUR, 'hour');
     case 'minutes':
-      return `${trim(value / 60_000, 2)} minutes`;
+      return plural(value / 60_000, 'minute');
     case 'days':
-      return `${trim(value / (24 * HOUR), 2)} days`;
+      return plural(value / (24 * HOUR), 'day');
     default:
       return value.toLocaleString('en-US', { maximumFractionDigits: 4 });
   }
