@@ -4,6 +4,7 @@
 // server page shows it after the rebuild, and the owner reads the listing's numbers. The page fits a
 // 320 px phone; the screenshots of /account in docs/screenshots/ come from this run.
 
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createServer } from '../../db/queries/servers';
@@ -85,6 +86,9 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await page.goto('/account');
   await hydrated(page);
   const signInLink = page.getByRole('link', { name: 'Sign in with Discord' });
+  await expect(signInLink).toBeVisible();
+  const signedOut = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(signedOut.violations.map((v) => v.id)).toEqual([]);
   await expect(signInLink).toHaveAttribute('href', '/api/account/sign-in');
   await signInLink.click();
 
@@ -112,6 +116,11 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await expect(members.getByRole('table')).toContainText('5,400');
 
   await page.screenshot({ path: testInfo.outputPath('account-desktop.png'), fullPage: true });
+  // Signed in, with the numbers and charts on the page: no axe violation.
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // An edit: description, tags and the subcategory, sent for review.
   await listing.getByText('Edit the listing').click();
