@@ -6,10 +6,14 @@ import { migrateDb } from '../../db/migrate';
 import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
+import { nodeMailFor } from './clients/mail-smtp';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
+import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
+import { run as sendNewsletter } from './jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
+import { nextWeeklySend } from './mail/week';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
 import { createPageReader, createStaticHandler } from './static';
@@ -53,9 +57,18 @@ export async function startNodeServer(options: NodeServerOptions) {
   });
   await builder.init();
 
+  // Mail (#16): SMTP from SMTP_URL (or the HTTP provider); with neither, mails wait in the outbox.
+  const mail = nodeMailFor({ env });
+  log(
+    mail
+      ? `Mail: sent through ${mail.transport === 'smtp' ? 'SMTP_URL' : 'MAIL_API_URL'}.`
+      : 'Mail: no SMTP_URL, so mails wait in the outbox (console: Outbox).',
+  );
+
   const app = createApp({
     db,
     env,
+    mail,
     rebuild: builder,
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
     staticSite: createStaticHandler(() => builder.liveDir(), { redirect: (path) => siteRedirect(db, path) }),
@@ -91,6 +104,29 @@ export async function startNodeServer(options: NodeServerOptions) {
           });
       }, REFRESH_EVERY_MS).unref()
     : undefined;
+  // The mail sender (jobs/mail-sender.ts) drains the outbox while a transport is configured; the
+  // claim in the database keeps this timer, `npm run mail:send` and other replicas from sending one mail twice.
+  let sending: Promise<unknown> | null = null;
+  const sender = mail
+    ? setInterval(() => {
+        sending ??= sendMail({ db, env, mail }, Date.now(), { log })
+          .catch((err: unknown) => log(`Mail sender failed: ${String(err)}`))
+          .finally(() => {
+            sending = null;
+          });
+      }, MAIL_SEND_EVERY_MS).unref()
+    : undefined;
+  // The weekly newsletter (jobs/newsletter.ts) on Mondays 09:00 UTC, as the Worker's Cron Trigger;
+  // once per ISO week whoever runs it (`npm run newsletter:send` sends a missed week by hand).
+  let weekly: NodeJS.Timeout | undefined;
+  const armWeekly = () => {
+    weekly = setTimeout(() => {
+      sendNewsletter({ db, env }, Date.now(), { log })
+        .catch((err: unknown) => log(`Newsletter failed: ${String(err)}`))
+        .finally(armWeekly);
+    }, nextWeeklySend(Date.now()) - Date.now()).unref();
+  };
+  armWeekly();
   return {
     port,
     builder,
@@ -98,7 +134,11 @@ export async function startNodeServer(options: NodeServerOptions) {
     close: async () => {
       clearInterval(sweep);
       clearInterval(refresh);
+      clearInterval(sender);
+      clearTimeout(weekly);
       await refreshing;
+      await sending;
+      mail?.close?.();
       await new Promise<void>((ok) => httpServer.close(() => ok()));
       client.close();
     },
