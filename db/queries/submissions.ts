@@ -27,6 +27,8 @@ export type SubmissionWrite = Pick<
   | 'server_description'
   | 'category'
   | 'subcategory'
+  | 'language'
+  | 'region'
   | 'invite_link'
   | 'server_image'
   | 'contact_email'
@@ -105,12 +107,12 @@ export async function insertCheckedSubmission(
   const insert = db.all<{ id: number }>(sql`INSERT INTO ${serverSubmissions}
   (server_name, server_description, category, subcategory, invite_link, server_image, contact_email, features,
    member_count, active_users, submitter_name, is_owner, status, guild_id, guild_icon, invite_code,
-   owner_id, owner_verified)
+   owner_id, owner_verified, language, region)
 SELECT ${input.server_name}, ${input.server_description}, ${input.category}, ${input.subcategory ?? null},
   ${input.invite_link}, ${input.server_image}, ${input.contact_email}, ${input.features ?? null},
   ${input.member_count ?? 0}, ${input.active_users ?? 0}, ${input.submitter_name}, ${input.is_owner === false ? 0 : 1},
   'pending', ${input.guild_id}, ${input.guild_icon ?? null}, ${input.invite_code ?? null},
-  ${input.owner_id ?? null}, ${input.owner_verified ? 1 : 0}
+  ${input.owner_id ?? null}, ${input.owner_verified ? 1 : 0}, ${input.language ?? null}, ${input.region ?? null}
 WHERE NOT EXISTS (SELECT 1 FROM ${discordServers} WHERE guild_id = ${input.guild_id})
   AND NOT EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE guild_id = ${input.guild_id} AND status IN (${open}))
 RETURNING id`);
@@ -264,12 +266,12 @@ function insertListingFrom(db: Db, submission: SubmissionRecord, slug: string) {
   return db.run(sql`INSERT INTO ${discordServers}
   (name, description, category, subcategory, slug, members, active_users, rating, image_url, pros, cons,
    is_premium, is_sponsored, affiliate_link, tags, features, sort_order, is_active,
-   guild_id, guild_icon, invite_code, invite_status, last_checked_at, last_ok_at, next_check_at)
+   guild_id, guild_icon, invite_code, invite_status, last_checked_at, last_ok_at, next_check_at, language, region)
 SELECT ${submission.server_name}, ${submission.server_description}, ${submission.category}, ${submission.subcategory}, ${slug},
   ${submission.member_count}, ${submission.active_users}, 0, ${submission.server_image},
   ${JSON.stringify(featureLines(submission.features))}, '[]', 0, 0, ${submission.invite_link}, '[]', '[]', 0, 1,
   ${submission.guild_id}, ${submission.guild_icon}, ${submission.invite_code}, ${fresh.status}, ${fresh.checkedAt},
-  ${fresh.checkedAt}, ${fresh.nextCheckAt}
+  ${fresh.checkedAt}, ${fresh.nextCheckAt}, ${submission.language}, ${submission.region}
 WHERE EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${submission.id} AND status <> 'approved')`);
 }
 
@@ -294,11 +296,18 @@ export async function approveSubmission(
   subcategory?: string | null,
   /** The "approved" mail (#16) for the listing's slug, written in the approval's batch, once. */
   approvedMail?: (submission: SubmissionRecord, slug: string) => SubmissionMail,
+  /** The reviewer's language and region (#19): a value (null for none) replaces the owner's on both rows. */
+  reviewed: { language?: string | null | undefined; region?: string | null | undefined } = {},
 ): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
     const stored = await getSubmissionById(db, id);
     if (!stored) return { ok: false, reason: 'not_found' };
-    const current = subcategory === undefined ? stored : { ...stored, subcategory };
+    const current = {
+      ...stored,
+      ...(subcategory !== undefined && { subcategory }),
+      ...(reviewed.language !== undefined && { language: reviewed.language }),
+      ...(reviewed.region !== undefined && { region: reviewed.region }),
+    };
     if (current.status === 'approved') return { ok: false, reason: 'already_approved' };
     const listed = await listingOfGuild(db, current.guild_id);
     if (listed) return { ok: false, reason: 'guild_listed', server: listed };
@@ -321,6 +330,8 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
             status: 'approved',
             server_id: sql`(SELECT id FROM ${discordServers} WHERE slug = ${slug})`,
             subcategory: current.subcategory,
+            language: current.language,
+            region: current.region,
             ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
             updated_at: new Date().toISOString(),
           })

@@ -40,6 +40,8 @@ export const submissionRoutes = (deps: AppDeps) =>
           server_description: input.server_description,
           category: input.category,
           subcategory: input.subcategory ?? null,
+          language: input.language ?? null,
+          region: input.region ?? null,
           invite_link: input.invite_link,
           server_image: input.server_image,
           contact_email: input.contact_email,

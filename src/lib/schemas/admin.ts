@@ -8,6 +8,7 @@ import {
   SUBMISSION_STATUSES,
 } from '../enums';
 import { email, optionalText, searchText } from './common';
+import { reviewedLanguage, reviewedRegion } from './language';
 
 export type { OperatorRole } from '../enums';
 
@@ -53,6 +54,9 @@ export const approveSchema = z.object({
     .nullable()
     .optional()
     .transform((v) => (v === '' ? null : v)),
+  /** The reviewer's language and region (#19): a code, null or '' for none, absent keeps the owner's. */
+  language: reviewedLanguage,
+  region: reviewedRegion,
 });
 
 /** Query of the servers screen. */

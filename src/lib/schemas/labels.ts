@@ -7,6 +7,8 @@ export const SUBMISSION_LABELS = {
   server_name: 'Server name',
   category: 'Category',
   subcategory: 'Subcategory',
+  language: 'Primary language',
+  region: 'Region',
   server_description: 'Description',
   invite_link: 'Invite link',
   server_image: 'Icon URL',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
-import { LANGUAGE_CODES, REGION_CODES } from '../languages';
 import { DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
+import { optionalLanguage, optionalRegion, reviewedLanguage, reviewedRegion } from './language';
 
 const list = (maxItems: number, maxLen: number) => z.array(text(maxLen)).max(maxItems).default([]);
 
@@ -38,6 +38,9 @@ export const serverSchema = z
     features: list(20, 200),
     sort_order: z.coerce.number().int().default(0),
     is_active: z.boolean().default(true),
+    /** Primary language and region (#19); null or '' for none. */
+    language: reviewedLanguage,
+    region: reviewedRegion,
   })
   .refine((v) => !(v.is_premium || v.is_sponsored) || Boolean(v.affiliate_link), {
     path: ['affiliate_link'],
@@ -92,15 +95,9 @@ export const serverQuerySchema = z
     /** Only servers whose invite answered within the last 24 hours. */
     checked_24h: queryFlag,
     /** Primary language, an ISO 639-1 code of src/lib/languages.ts ('en'); empty: every language. */
-    language: z.preprocess(
-      (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-      z.enum(LANGUAGE_CODES, { error: 'Language must be a known ISO 639-1 code, like en' }).optional(),
-    ),
+    language: optionalLanguage,
     /** Region, an ISO 3166-1 alpha-2 code ('US'); empty: every region. */
-    region: z.preprocess(
-      (v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
-      z.enum(REGION_CODES, { error: 'Region must be an ISO 3166-1 alpha-2 code, like US' }).optional(),
-    ),
+    region: optionalRegion,
   })
   .refine((q) => q.min_members === undefined || q.max_members === undefined || q.max_members >= q.min_members, {
     path: ['max_members'],

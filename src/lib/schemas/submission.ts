@@ -3,6 +3,7 @@ import { CATEGORY_NAMES, subcategoryNames } from '../categories';
 import { parseDiscordInvite } from '../invite';
 import { checkbox, count, honeypot, labelledEmail, longText, optionalText, publicImageUrl, text } from './common';
 import { SUBMISSION_LABELS as L } from './labels';
+import { optionalLanguage, optionalRegion } from './language';
 
 /** Why a subcategory is refused: it is not one of the chosen category's. */
 export const subcategoryMessage = (category: string): string => {
@@ -29,6 +30,10 @@ export const submissionSchema = z
     category: z.enum(CATEGORY_NAMES, { error: `Choose a category: ${CATEGORY_NAMES.join(', ')}.` }),
     /** Optional: a subcategory of `category` (its subcategory page lists the server once approved). */
     subcategory: optionalSubcategory,
+    /** Optional: the community's primary language, an ISO 639-1 code of src/lib/languages.ts (#19). */
+    language: optionalLanguage,
+    /** Optional: its region, an ISO 3166-1 alpha-2 code (#19). */
+    region: optionalRegion,
     /** A Discord invite link; stored in its canonical https://discord.gg/CODE form. */
     invite_link: z
       .string({ error: `${L.invite_link} must be text.` })

@@ -58,7 +58,7 @@ export const submissionRoutes = new Hono<AdminEnv>()
   // A request without a JSON body validates as {} (Hono's json validator): a plain approval.
   .post('/:id/approve', idParam, zValidator('json', approveSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
-    const { admin_notes, subcategory } = c.req.valid('json');
+    const { admin_notes, subcategory, language, region } = c.req.valid('json');
     const db = c.get('deps').db;
     if (subcategory) {
       // The reviewer's subcategory must be one of the submission's category.
@@ -70,12 +70,19 @@ export const submissionRoutes = new Hono<AdminEnv>()
     }
     // The submitter's mail with the live address, written in the approval's batch (#16).
     const site = mailSite(c.get('deps').env);
-    const result = await approveSubmission(db, id, admin_notes, subcategory, (submission, slug) => ({
-      mail: submissionApprovedMail(site, {
-        serverName: submission.server_name,
-        serverUrl: `${site.url}/server/${slug}`,
+    const result = await approveSubmission(
+      db,
+      id,
+      admin_notes,
+      subcategory,
+      (submission, slug) => ({
+        mail: submissionApprovedMail(site, {
+          serverName: submission.server_name,
+          serverUrl: `${site.url}/server/${slug}`,
+        }),
       }),
-    }));
+      { language, region },
+    );
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
       if (result.reason === 'guild_listed') {
