@@ -1,6 +1,8 @@
 // Cloudflare Worker entry (wrangler.toml `main`): the static site is served from the
 // assets binding; /api/*, /go/* and every path without a file reach this handler.
 import { createEdgeHandler, type EdgeBindings, type EdgeContext, edgeDeps } from './_app/edge';
+import { run as sendMail } from './_app/jobs/mail-sender';
+import { NEWSLETTER_CRON, run as sendNewsletter } from './_app/jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './_app/jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './_app/jobs/session-sweep';
 import { HookRebuildTrigger } from './_app/lib/rebuild-hook';
@@ -13,6 +15,9 @@ interface ScheduledController {
 
 const handle = createEdgeHandler();
 
+/** How often the Worker's mail trigger drains the outbox ("*\/2 * * * *"). */
+const MAIL_SEND_EVERY_MS_WORKER = 2 * 60_000;
+
 /** A cron of "every N minutes" as wrangler.toml writes it: "* * * * *" for 1, "*\/15 * * * *" for 15. */
 const everyMinutes = (ms: number) => (ms === 60_000 ? '* * * * *' : `*/${ms / 60_000} * * * *`);
 
@@ -23,7 +28,21 @@ const everyMinutes = (ms: number) => (ms === 60_000 ? '* * * * *' : `*/${ms / 60
  */
 const WORKER_LOOKUPS_PER_PASS = 16;
 
-const CRONS = { sessionSweep: everyMinutes(SESSION_SWEEP_EVERY_MS), refresh: everyMinutes(REFRESH_EVERY_MS) };
+/**
+ * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database) of
+ * the Free plan's 50, with the claim's. Every 2 minutes: 600 mails an hour; a weekly issue to more
+ * subscribers than that goes out over the following hours (Workers Paid allows raising it).
+ */
+const WORKER_MAILS_PER_PASS = 20;
+
+const CRONS = {
+  sessionSweep: everyMinutes(SESSION_SWEEP_EVERY_MS),
+  refresh: everyMinutes(REFRESH_EVERY_MS),
+  /** The mail sender (#16): its own trigger, so its subrequests are not the refresh pass's. */
+  mail: everyMinutes(MAIL_SEND_EVERY_MS_WORKER),
+  /** The weekly newsletter (#16): Mondays 09:00 UTC. */
+  newsletter: NEWSLETTER_CRON,
+};
 
 export default {
   fetch: (request: Request, env: EdgeBindings, ctx: EdgeContext) => handle(request, env, ctx),
@@ -44,6 +63,22 @@ export default {
         await hook?.flush();
       });
       ctx.waitUntil(pass);
+      return;
+    }
+    if (controller.cron === CRONS.mail) {
+      // Mails through the HTTP provider (MAIL_API_URL, MAIL_API_TOKEN); without it they wait in the outbox.
+      const pass = sendMail(edgeDeps(env), controller.scheduledTime, {
+        limit: WORKER_MAILS_PER_PASS,
+        log: (line) => console.log(line),
+      }).then((r) => {
+        if (r.claimed > 0) console.log(`Mail (${controller.cron}): ${JSON.stringify(r)}`);
+      });
+      ctx.waitUntil(pass);
+      return;
+    }
+    if (controller.cron === CRONS.newsletter) {
+      // This week's issue into the outbox, once per ISO week; the mail trigger delivers it.
+      ctx.waitUntil(sendNewsletter(edgeDeps(env), controller.scheduledTime, { log: (line) => console.log(line) }));
       return;
     }
     const sweep = sweepSessions(edgeDeps(env), controller.scheduledTime).then((n) => {
