@@ -16,7 +16,7 @@ export const envSchema = z.object({
   SITE_URL: z.url().default('http://localhost:4321'),
   /** Salt for hashing visitor IP addresses (rate limits, analytics); required on an https SITE_URL. */
   IP_HASH_SECRET: optional,
-  /** Signs newsletter unsubscribe tokens; required on an https SITE_URL. */
+  /** Signs newsletter unsubscribe tokens and the owner sign-in's cookies (#17); required on an https SITE_URL. */
   SESSION_SECRET: optional,
   TURNSTILE_SECRET: optional,
   TURNSTILE_SITE_KEY: optional,
