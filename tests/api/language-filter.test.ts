@@ -1,14 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAID_SPACING } from '../../src/lib/placement';
-import { createTestApp, seedServer, type TestApp } from './api-harness';
+import { createAdminHarness } from '../helpers/admin';
+import { createTestApp, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 
 // Issue #19 through GET /api/servers: the language and region filters, and paid cards placed at
 // most one in five positions on every page (organic order kept, a paid card never moved up).
 
 let t: TestApp | undefined;
+let h: Awaited<ReturnType<typeof createAdminHarness>> | undefined;
 afterEach(() => {
   t?.cleanup();
+  h?.cleanup();
   t = undefined;
+  h = undefined;
 });
 
 interface Listed {
@@ -113,5 +117,53 @@ describe('GET /api/servers paid placement', () => {
     const { body } = await get('/api/servers?premium=true&per_page=10');
     expect(body.servers.map((s) => s.name)).toEqual(Array.from({ length: 6 }, (_, i) => `Paid ${i}`));
     expect(body.total).toBe(6);
+  });
+});
+
+describe('language and region from submission to listing', () => {
+  it('stores the owner’s language and region, lets the reviewer change them at approval, and lists by them', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const sent = await postJson(h.app, '/api/submissions', validSubmission({ language: 'PT', region: 'br' }));
+    expect(sent.status).toBe(201);
+    const { submission } = (await sent.json()) as { submission: { id: number; language: string; region: string } };
+    expect(submission).toMatchObject({ language: 'pt', region: 'BR' });
+    const admin = await h.signIn('admin');
+    // The reviewer keeps the language and clears the region.
+    const approved = await h.call(admin, 'POST', `/api/admin/submissions/${submission.id}/approve`, { region: '' });
+    expect(approved.status).toBe(200);
+    const { server } = (await approved.json()) as { server: { language: string | null; region: string | null } };
+    expect(server).toMatchObject({ language: 'pt', region: null });
+    const listed = (await (await h.app.request('/api/servers?language=pt')).json()) as { total: number };
+    expect(listed.total).toBe(1);
+  });
+
+  it('refuses a submission in a language the list does not know, naming the field', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const res = await postJson(h.app, '/api/submissions', validSubmission({ language: 'xx' }));
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { issues: { path: string; message: string }[] } };
+    expect(error.issues.map((i) => i.path)).toEqual(['language']);
+    expect(error.issues[0]!.message).toMatch(/Primary language|language/);
+  });
+
+  it('lets an operator set a listing’s language and region on the servers screen', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const admin = await h.signIn('admin');
+    const server = await seedServer(h.db, { name: 'Edited Later' });
+    const res = await h.call(admin, 'PUT', `/api/admin/servers/${server.id}`, {
+      name: server.name,
+      description: server.description,
+      category: server.category,
+      members: server.members,
+      active_users: server.active_users,
+      affiliate_link: server.affiliate_link,
+      language: 'ja',
+      region: 'JP',
+    });
+    expect(res.status).toBe(200);
+    const listed = (await (await h.app.request('/api/servers?language=ja&region=JP')).json()) as {
+      servers: { name: string }[];
+    };
+    expect(listed.servers.map((s) => s.name)).toEqual(['Edited Later']);
   });
 });
