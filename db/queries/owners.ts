@@ -1,6 +1,6 @@
 // Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
 // the listings their guild list proves theirs, and their account's deletion.
-import { and, asc, desc, eq, gte, inArray, isNotNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
@@ -388,14 +388,28 @@ export async function recordOwnerAudit(
   });
 }
 
+/** What the audit log says of an owner's own writes once their account is deleted. */
+export const DELETED_OWNER = 'owner (account deleted)';
+
 /**
  * Deletes an owner's account and everything tied to it: sessions and claims (cascade), edits still
- * waiting for review; decided edits and submissions keep their rows without the owner (set null).
- * Their public listings stay, unclaimed.
+ * waiting for review; decided edits and submissions keep their rows without the owner (set null),
+ * and the audit log keeps what they did without their Discord name and id. Their public listings
+ * stay, unclaimed.
  */
 export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
-  const [, gone] = await db.batch([
+  const [, , gone] = await db.batch([
     db.delete(listingEdits).where(and(eq(listingEdits.owner_id, ownerId), eq(listingEdits.status, 'pending'))),
+    db
+      .update(auditLog)
+      .set({ operator_email: DELETED_OWNER })
+      .where(
+        and(
+          isNull(auditLog.operator_id),
+          like(auditLog.operator_email, 'owner %'),
+          sql`json_extract(${auditLog.details}, '$.owner_id') = ${ownerId}`,
+        ),
+      ),
     db.delete(ownerUsers).where(eq(ownerUsers.id, ownerId)).returning({ id: ownerUsers.id }),
   ]);
   return gone.length > 0;

@@ -275,6 +275,10 @@ describe('removing a listing and deleting the account', () => {
       body: JSON.stringify(validSubmission({ invite_link: 'https://discord.gg/mysubmission' })),
     });
     await harness.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/edits`, { tags: ['waiting'] });
+    harness.discord.invites.set('ownnewinvite', { guild: { id: GUILD, name: 'G' }, memberCount: 9, onlineCount: 1 });
+    await harness.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/invite`, {
+      invite_link: 'https://discord.gg/ownnewinvite',
+    });
     const ownerRow = await getOwnerByDiscordId(harness.db, harness.discord.oauth.user.id);
 
     const res = await harness.ownerCall(owner, 'DELETE', '/api/account');
@@ -289,6 +293,10 @@ describe('removing a listing and deleting the account', () => {
     const [stays] = await harness.db.select().from(discordServers).where(eq(discordServers.id, listing.id));
     expect(stays).toMatchObject({ name: listing.name, description: listing.description });
     expect(ownerRow).not.toBeNull();
+    // The audit log keeps what the owner did, not who they were on Discord.
+    const [entry] = await harness.db.select().from(auditLog).where(eq(auditLog.action, 'replace_invite'));
+    expect(entry!.operator_email).toBe('owner (account deleted)');
+    expect(JSON.stringify(entry)).not.toContain(harness.discord.oauth.user.id);
     expect((await harness.ownerCall(owner, 'GET', '/api/account/listings')).status).toBe(401);
   });
 });
