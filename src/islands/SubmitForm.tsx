@@ -4,6 +4,7 @@ import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categ
 import { CLAIMS } from '~/lib/claims';
 import { formatNumber, initials } from '~/lib/format';
 import { parseDiscordInvite } from '~/lib/invite';
+import { LANGUAGES, REGION_CODES, REGIONS } from '~/lib/languages';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field } from './Field';
@@ -15,6 +16,9 @@ type Values = {
   server_name: string;
   category: CategoryName;
   subcategory: string;
+  /** ISO 639-1 and ISO 3166-1 codes (#19); '' for none. */
+  language: string;
+  region: string;
   server_description: string;
   invite_link: string;
   server_image: string;
@@ -29,6 +33,8 @@ const EMPTY: Values = {
   server_name: '',
   category: 'Gaming',
   subcategory: '',
+  language: '',
+  region: '',
   server_description: '',
   invite_link: '',
   server_image: '',
@@ -51,6 +57,8 @@ const valuesOf = (data: FormData): Values => ({
   server_name: textOf(data, 'server_name'),
   category: categoryOf(textOf(data, 'category')),
   subcategory: textOf(data, 'subcategory'),
+  language: textOf(data, 'language'),
+  region: textOf(data, 'region'),
   server_description: textOf(data, 'server_description'),
   invite_link: textOf(data, 'invite_link'),
   server_image: textOf(data, 'server_image'),
@@ -333,6 +341,34 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
                 ))}
           </Field>
         ) : null}
+        <Field
+          {...at('language')}
+          as="select"
+          need="optional"
+          hint="The language most members write in: shown on the card, and visitors filter by it."
+          defaultValue={initial.language}
+        >
+          <option value="">Not set</option>
+          {LANGUAGES.map((l) => (
+            <option key={l.code} value={l.code}>
+              {l.native === l.name ? l.name : `${l.name} (${l.native})`}
+            </option>
+          ))}
+        </Field>
+        <Field
+          {...at('region')}
+          as="select"
+          need="optional"
+          hint="Only if the community is about one country or region."
+          defaultValue={initial.region}
+        >
+          <option value="">Not set</option>
+          {REGION_CODES.map((code) => (
+            <option key={code} value={code}>
+              {REGIONS[code]}
+            </option>
+          ))}
+        </Field>
       </div>
       <Field
         {...at('server_description')}
