@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
@@ -8,7 +8,7 @@ import type { BenchModule } from './types';
 /** Seeding N fake servers into a fresh, migrated file database (FTS index included). */
 export const bench: BenchModule = async (ctx) => {
   mkdirSync(ctx.tmp, { recursive: true });
-  const sizes = ctx.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+  const sizes = ctx.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
   const rows: (string | number)[][] = [['servers', 'seconds', 'servers/s']];
   const notes: string[] = [];
   for (const n of sizes) {
@@ -22,12 +22,17 @@ export const bench: BenchModule = async (ctx) => {
       notes.push(
         `100,000 servers in ${(ms / 1000).toFixed(1)} s (target: under 30 s): ${ms < 30_000 ? 'met' : 'missed'}.`,
       );
+    if (n === 1_000_000)
+      notes.push(
+        `1,000,000 servers in ${(ms / 1000).toFixed(1)} s (target: under 3 minutes): ${ms < 180_000 ? 'met' : 'missed'}.`,
+      );
+    for (const s of ['', '-wal', '-shm']) rmSync(join(ctx.tmp, `seed-${n}.db${s}`), { force: true });
   }
   return [
     {
       title: 'Seeding fake servers',
       description:
-        '`npm run db:fake -- --servers N` into a fresh migrated file database, trigram search index maintained by triggers.',
+        '`npm run db:fake -- --servers N` into a fresh migrated file database. From 20,000 servers on, the load sets the table\'s indexes and search triggers aside, inserts 20,000 rows per batch, rebuilds the trigram search index and recreates the indexes in the same transaction (db/queries/bulk-load.ts); smaller loads keep every trigger and index row by row.',
       rows,
       notes,
     },
