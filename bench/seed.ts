@@ -32,7 +32,7 @@ export const bench: BenchModule = async (ctx) => {
     {
       title: 'Seeding fake servers',
       description:
-        '`npm run db:fake -- --servers N` into a fresh migrated file database. From 20,000 servers on, the load sets the table\'s indexes and search triggers aside, inserts 20,000 rows per batch, rebuilds the trigram search index and recreates the indexes in the same transaction (db/queries/bulk-load.ts); smaller loads keep every trigger and index row by row.',
+        "`npm run db:fake -- --servers N` into a fresh migrated file database. From 20,000 servers on, the load sets the table's indexes and search triggers aside, inserts 20,000 rows per batch, rebuilds the trigram search index and recreates the indexes in the same transaction (db/queries/bulk-load.ts); smaller loads keep every trigger and index row by row.",
       rows,
       notes,
     },
