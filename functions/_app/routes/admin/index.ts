@@ -8,6 +8,7 @@ import { contentRoutes } from './content';
 import { dashboardRoutes } from './dashboard';
 import { editRoutes } from './edits';
 import { freshnessRoutes } from './freshness';
+import { mailRoutes } from './mail';
 import { newsletterRoutes } from './newsletter';
 import { reportRoutes } from './reports';
 import { serverRoutes } from './servers';
@@ -30,5 +31,6 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/content', contentRoutes)
   .route('/newsletter', newsletterRoutes)
   .route('/contact', contactRoutes)
+  .route('/mail', mailRoutes)
   .route('/audit', auditRoutes)
   .route('/build', buildRoutes);

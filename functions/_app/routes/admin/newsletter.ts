@@ -7,6 +7,7 @@ import {
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
+import { previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam } from './shared';
@@ -33,7 +34,7 @@ const CSV_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof Subscriber)[];
 
-/** Subscribers: search, status, premium flag, stats and CSV export; admins. */
+/** Subscribers: search, status, premium flag, stats and CSV export; the weekly issue's preview and send; admins. */
 export const newsletterRoutes = new Hono<AdminEnv>()
   .use(requireRole('admin'))
   .get('/', zValidator('query', subscriberQuerySchema, validationHook), async (c) => {
@@ -42,6 +43,17 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     return c.json({ subscribers, total, page, perPage });
   })
   .get('/stats', async (c) => c.json(await getNewsletterStats(c.get('deps').db)))
+  // This week's issue (#16): its preview and recipient count, then the send (once per ISO week).
+  .get('/issue', async (c) => {
+    const deps = c.get('deps');
+    return c.json(await previewIssue(deps, deps.now?.() ?? Date.now()));
+  })
+  .post('/issue/send', async (c) => {
+    const deps = c.get('deps');
+    const { week, composed, enqueued, recipients } = await sendNewsletter(deps, deps.now?.() ?? Date.now());
+    await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients });
+    return c.json({ week, composed, enqueued, recipients });
+  })
   .get('/export.csv', async (c) => {
     const db = c.get('deps').db;
     const lines: string[] = [CSV_COLUMNS.join(',')];
