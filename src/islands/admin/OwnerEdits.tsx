@@ -19,7 +19,8 @@ const shown = (value: unknown): string => {
 export function OwnerEdits() {
   const list = useList({
     filters: { status: 'pending' as EditStatus | '' },
-    perPage: 20,
+    // The newest 50: a second pager on the screen would be a second "Pages" landmark beside the submissions'.
+    perPage: 50,
     load: async (filters, paging) => {
       const { edits, total } = await parseResponse(client.api.admin.edits.$get({ query: { ...filters, ...paging } }));
       return { rows: edits, total };
@@ -49,7 +50,8 @@ export function OwnerEdits() {
       <p className="muted">Changes owners signed in with Discord asked for on their live listings.</p>
       <div className="toolbar">
         <FilterSelect
-          label="Edit status"
+          label="Show"
+          all="All edits"
           value={list.filters.status}
           values={EDIT_STATUSES}
           onChange={(status) => list.setFilters({ status })}
@@ -126,7 +128,6 @@ export function OwnerEdits() {
         rowKey={(e) => e.id}
         rowSelected={(e) => selected?.id === e.id}
         empty={`No owner edits${list.filters.status ? ` ${list.filters.status}` : ''}.`}
-        pager={list.pager}
         columns={[
           { header: 'Server', rowHeader: true, cell: (e) => e.server_name },
           { header: 'Fields', cell: (e) => Object.keys(e.changes).join(', ') },
