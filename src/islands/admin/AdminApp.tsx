@@ -7,6 +7,7 @@ import { ContentEditor } from './ContentEditor';
 import { DashboardScreen } from './DashboardScreen';
 import { FreshnessScreen } from './FreshnessScreen';
 import { NewsletterScreen } from './NewsletterScreen';
+import { OutboxScreen } from './OutboxScreen';
 import { ReportsScreen } from './ReportsScreen';
 import { ServersScreen } from './ServersScreen';
 import { SignIn } from './SignIn';
@@ -23,6 +24,7 @@ const SCREENS = [
   { id: 'content', label: 'Content', admin: true },
   { id: 'newsletter', label: 'Newsletter', admin: true },
   { id: 'contact', label: 'Contact inbox', admin: true },
+  { id: 'outbox', label: 'Outbox', admin: true },
   { id: 'audit', label: 'Audit log', admin: true },
 ] as const;
 type ScreenId = (typeof SCREENS)[number]['id'];
@@ -122,6 +124,7 @@ export default function AdminApp() {
         {current.id === 'content' && <ContentEditor />}
         {current.id === 'newsletter' && <NewsletterScreen />}
         {current.id === 'contact' && <ContactInbox />}
+        {current.id === 'outbox' && <OutboxScreen />}
         {current.id === 'audit' && <AuditLog />}
       </main>
     </div>

@@ -1,6 +1,7 @@
 import { NEWSLETTER_STATUSES } from '~/lib/enums';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
+import { NewsletterIssuePanel } from './NewsletterIssuePanel';
 import type { NewsletterStats } from './types';
 import { Badge, FilterSelect, formatDate, Notices, SearchForm, Stats } from './ui';
 import { useList } from './use-list';
@@ -44,6 +45,7 @@ export function NewsletterScreen() {
     <section aria-labelledby="news-title">
       <h1 id="news-title">Newsletter</h1>
       {stats && <Stats items={subscriberStats(stats)} />}
+      <NewsletterIssuePanel />
       <SearchForm
         label="Search email"
         onSearch={(search) => list.setFilters({ search })}
