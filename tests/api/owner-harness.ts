@@ -36,7 +36,10 @@ export function cookiesOf(res: Response): Map<string, { pair: string; raw: strin
 }
 
 /** A console harness with owner sign-in configured against a fresh stand-in. */
-export async function createOwnerHarness(env: Record<string, string> = {}) {
+export async function createOwnerHarness(
+  env: Record<string, string> = {},
+  deps: Partial<import('../../functions/_app/context').AppDeps> = {},
+) {
   const discord: DiscordStandIn = await startDiscordStandIn();
   const h = await createAdminHarness({
     env: {
@@ -47,6 +50,7 @@ export async function createOwnerHarness(env: Record<string, string> = {}) {
       DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
       ...env,
     },
+    deps,
   });
   const siteUrl = env.SITE_URL ?? SITE;
 

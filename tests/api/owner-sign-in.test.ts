@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countOwnerSessions, getOwnerByDiscordId } from '../../db/queries/owners';
+import {
+  countOwnerSessions,
+  getOwnerByDiscordId,
+  OWNER_SESSION_ABSOLUTE_MS,
+  OWNER_SESSION_IDLE_MS,
+} from '../../db/queries/owners';
 import { serverClaims, serverSubmissions } from '../../db/schema';
 import { seedServer, validSubmission } from './api-harness';
 import { cookiesOf, createOwnerHarness, guild, PERMISSIONS, SITE } from './owner-harness';
@@ -146,6 +151,25 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
     expect((await h.ownerCall(owner, 'GET', '/api/account/listings')).status).toBe(401);
     const row = await getOwnerByDiscordId(h.db, h.discord.oauth.user.id);
     expect(await countOwnerSessions(h.db, row!.id)).toBe(0);
+  });
+
+  it('an owner session ends after a day idle, and after a week however active', async () => {
+    let now = Date.parse('2026-11-01T12:00:00Z');
+    h = await createOwnerHarness({}, { now: () => now });
+    const owner = await h.signInOwner([]);
+    now += OWNER_SESSION_IDLE_MS - 60_000;
+    expect((await h.ownerCall(owner, 'GET', '/api/account/listings')).status).toBe(200);
+    now += OWNER_SESSION_IDLE_MS + 1;
+    expect((await h.ownerCall(owner, 'GET', '/api/account/listings')).status).toBe(401);
+
+    const active = await h.signInOwner([]);
+    const started = now;
+    while (now < started + OWNER_SESSION_ABSOLUTE_MS - OWNER_SESSION_IDLE_MS / 2) {
+      now += OWNER_SESSION_IDLE_MS / 2;
+      expect((await h.ownerCall(active, 'GET', '/api/account/listings')).status).toBe(200);
+    }
+    now = started + OWNER_SESSION_ABSOLUTE_MS;
+    expect((await h.ownerCall(active, 'GET', '/api/account/listings')).status).toBe(401);
   });
 
   it('sign-out works as a plain form post (no JavaScript)', async () => {
