@@ -146,7 +146,7 @@ describe('language and region from submission to listing', () => {
     expect(error.issues[0]!.message).toMatch(/Primary language|language/);
   });
 
-  it('lets an operator set a listing’s language and region on the servers screen', async () => {
+  it('lets an operator set a listing’s language, region and paid period on the servers screen', async () => {
     h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
     const admin = await h.signIn('admin');
     const server = await seedServer(h.db, { name: 'Edited Later' });
@@ -159,8 +159,12 @@ describe('language and region from submission to listing', () => {
       affiliate_link: server.affiliate_link,
       language: 'ja',
       region: 'JP',
+      placement_started_at: '2026-03-01',
+      placement_ends_at: '',
     });
     expect(res.status).toBe(200);
+    const { server: saved } = (await res.json()) as { server: Record<string, unknown> };
+    expect(saved).toMatchObject({ placement_started_at: '2026-03-01T00:00:00.000Z', placement_ends_at: null });
     const listed = (await (await h.app.request('/api/servers?language=ja&region=JP')).json()) as {
       servers: { name: string }[];
     };

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
+import { LANGUAGES, REGION_CODES, REGIONS } from '~/lib/languages';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { AdminApiError, client, idParam, parseResponse } from './api';
 import { Chart } from './Chart';
@@ -36,6 +37,11 @@ interface FormState {
   is_premium: boolean;
   is_sponsored: boolean;
   is_active: boolean;
+  /** #19: ISO codes ('' for none) and the paid period's days (YYYY-MM-DD, '' when not recorded). */
+  language: string;
+  region: string;
+  placement_started_at: string;
+  placement_ends_at: string;
 }
 
 const EMPTY: FormState = {
@@ -57,6 +63,10 @@ const EMPTY: FormState = {
   is_premium: false,
   is_sponsored: false,
   is_active: true,
+  language: '',
+  region: '',
+  placement_started_at: '',
+  placement_ends_at: '',
 };
 
 const lines = (s: string) =>
@@ -84,6 +94,10 @@ const toForm = (s: ServerRow): FormState => ({
   is_premium: s.is_premium,
   is_sponsored: s.is_sponsored,
   is_active: s.is_active,
+  language: s.language ?? '',
+  region: s.region ?? '',
+  placement_started_at: s.placement_started_at?.slice(0, 10) ?? '',
+  placement_ends_at: s.placement_ends_at?.slice(0, 10) ?? '',
 });
 
 const toInput = (f: FormState): ServerInput => ({
@@ -105,6 +119,10 @@ const toInput = (f: FormState): ServerInput => ({
   is_premium: f.is_premium,
   is_sponsored: f.is_sponsored,
   is_active: f.is_active,
+  language: f.language || null,
+  region: f.region || null,
+  placement_started_at: f.placement_started_at || null,
+  placement_ends_at: f.placement_ends_at || null,
 });
 
 /** Listings: search, create, edit, delete, visibility, premium/sponsored, sort order, analytics. */
@@ -220,6 +238,28 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
               </select>
             </label>
             {field('subcategory', 'Subcategory')}
+            <label>
+              Language
+              <select value={form.language} onChange={(e) => setForm({ ...form, language: e.target.value })}>
+                <option value="">Not set</option>
+                {LANGUAGES.map((l) => (
+                  <option key={l.code} value={l.code}>
+                    {l.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Region
+              <select value={form.region} onChange={(e) => setForm({ ...form, region: e.target.value })}>
+                <option value="">Not set</option>
+                {REGION_CODES.map((code) => (
+                  <option key={code} value={code}>
+                    {REGIONS[code]}
+                  </option>
+                ))}
+              </select>
+            </label>
             {field('members', 'Members', { inputMode: 'numeric' })}
             {field('active_users', 'Online members', { inputMode: 'numeric' })}
             {field('rating', 'Rating (0–5)', { inputMode: 'decimal' })}
@@ -249,6 +289,9 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 {k === 'is_active' ? 'Visible' : k === 'is_premium' ? 'Premium' : 'Sponsored'}
               </label>
             ))}
+            {/* Shown to visitors in "About this placement": blank says the period is not recorded. */}
+            {field('placement_started_at', 'Paid from', { type: 'date' })}
+            {field('placement_ends_at', 'Paid until', { type: 'date' })}
           </fieldset>
           <FormActions
             submit={editing === 'new' ? 'Create server' : 'Save changes'}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
+import { LANGUAGES, languageLabel, REGION_CODES, REGIONS, regionName } from '~/lib/languages';
 import { isSafeImageSrc } from '~/lib/url-safety';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
@@ -32,12 +33,16 @@ export function SubmissionsScreen() {
   const [selected, setSelected] = useState<Submission | null>(null);
   const [notes, setNotes] = useState('');
   const [subcategory, setSubcategory] = useState('');
+  const [language, setLanguage] = useState('');
+  const [region, setRegion] = useState('');
   const { busy, setDone, setError } = list;
 
   const open = (s: Submission) => {
     setSelected(s);
     setNotes(s.admin_notes ?? '');
     setSubcategory(s.subcategory ?? '');
+    setLanguage(s.language ?? '');
+    setRegion(s.region ?? '');
     setDone('');
     setError('');
   };
@@ -56,6 +61,9 @@ export function SubmissionsScreen() {
           admin_notes: notes || undefined,
           // The reviewer's choice, stored on the listing ('' is none).
           ...(subcategoryNames(s.category).length > 0 ? { subcategory: subcategory || null } : {}),
+          // The reviewer's language and region (#19), stored on the listing ('' is none).
+          language: language || null,
+          region: region || null,
         },
       }),
     );
@@ -105,6 +113,11 @@ export function SubmissionsScreen() {
             <dd>
               {selected.category}
               {selected.subcategory ? ` · ${selected.subcategory}` : ''}
+            </dd>
+            <dt>Language</dt>
+            <dd>
+              {languageLabel(selected.language) ?? 'Not set'}
+              {selected.region ? ` · ${regionName(selected.region) ?? selected.region}` : ''}
             </dd>
             <dt>Invite</dt>
             <dd>
@@ -156,6 +169,32 @@ export function SubmissionsScreen() {
                 ))}
               </select>
             </label>
+          )}
+          {selected.status !== 'approved' && (
+            <>
+              <label>
+                Language (stored on the listing at approval)
+                <select value={language} onChange={(e) => setLanguage(e.target.value)}>
+                  <option value="">Not set</option>
+                  {LANGUAGES.map((l) => (
+                    <option key={l.code} value={l.code}>
+                      {l.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Region (stored on the listing at approval)
+                <select value={region} onChange={(e) => setRegion(e.target.value)}>
+                  <option value="">Not set</option>
+                  {REGION_CODES.map((code) => (
+                    <option key={code} value={code}>
+                      {REGIONS[code]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </>
           )}
           <label>
             Admin notes

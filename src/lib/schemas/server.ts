@@ -7,6 +7,18 @@ import { optionalLanguage, optionalRegion, reviewedLanguage, reviewedRegion } fr
 
 const list = (maxItems: number, maxLen: number) => z.array(text(maxLen)).max(maxItems).default([]);
 
+/** A day of the paid period as stored (ISO, midnight UTC), from a date field; '' or null: not recorded. */
+const placementDay = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() || null : v),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, 'A date, like 2026-03-01')
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'A date, like 2026-03-01')
+    .transform((v) => new Date(Date.parse(v.length === 10 ? `${v}T00:00:00.000Z` : v)).toISOString())
+    .nullable()
+    .optional(),
+);
+
 /** Why a premium or sponsored listing without a join link is refused: its Join Premium button would lead nowhere. */
 export const PAID_NEEDS_LINK = 'Premium and sponsored listings need a join link';
 
@@ -41,6 +53,9 @@ export const serverSchema = z
     /** Primary language and region (#19); null or '' for none. */
     language: reviewedLanguage,
     region: reviewedRegion,
+    /** The paid placement's period (#19), a day (YYYY-MM-DD) or an ISO time; null or '' when not recorded. */
+    placement_started_at: placementDay,
+    placement_ends_at: placementDay,
   })
   .refine((v) => !(v.is_premium || v.is_sponsored) || Boolean(v.affiliate_link), {
     path: ['affiliate_link'],
