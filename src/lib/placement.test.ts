@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { organicRanks, PAID_SPACING, placedPage, placePaid } from './placement';
+import { MAX_PLACED_POSITIONS, organicRanks, PAID_SPACING, placedPage, placePaid } from './placement';
 
 interface Item {
   id: number;
@@ -99,5 +99,15 @@ describe('placedPage', () => {
         }
       }),
     );
+  });
+
+  it('answers no servers for a page past MAX_PLACED_POSITIONS, reading one row for the count', async () => {
+    const reads: number[] = [];
+    const read = (n: number) => {
+      reads.push(n);
+      return { servers: Array.from({ length: Math.min(n, 3) }, (_, id) => ({ id, paid: false })), total: 20_000 };
+    };
+    expect(await placedPage(read, isPaid, MAX_PLACED_POSITIONS / 10 + 1, 10)).toEqual({ servers: [], total: 20_000 });
+    expect(reads).toEqual([1]);
   });
 });

@@ -65,10 +65,18 @@ export function organicRanks<T>(placed: readonly T[], isPaid: (item: T) => boole
 }
 
 /**
+ * How deep into a list a placed page may start: placing a page reads every row before it, so a
+ * page past this many positions answers no servers (nobody pages 10,000 cards deep; the built
+ * listing pages cover every server).
+ */
+export const MAX_PLACED_POSITIONS = 10_000;
+
+/**
  * One page (`page`, 1-based, of `perPage`) of a placed list read as prefixes of its organic order:
  * `read(n)` answers the first n items and how many the whole list has. Reads twice the page's
  * end, then doubles until the page is settled, so a page never depends on items it did not read.
  * `total` is the placed list's length once the whole list was read, else the list's own count.
+ * A page starting past MAX_PLACED_POSITIONS has no servers.
  */
 export async function placedPage<T>(
   read: (n: number) => Promise<{ servers: T[]; total: number }> | { servers: T[]; total: number },
@@ -78,6 +86,7 @@ export async function placedPage<T>(
 ): Promise<{ servers: T[]; total: number }> {
   const start = (page - 1) * perPage;
   const end = start + perPage;
+  if (start >= MAX_PLACED_POSITIONS) return { servers: [], total: (await read(1)).total };
   for (let n = Math.max(2 * end, 2 * PAID_SPACING); ; n *= 2) {
     const { servers, total } = await read(n);
     const complete = servers.length >= total || servers.length < n;
