@@ -257,7 +257,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
         </span>
         <h2>Submission Received!</h2>
         <p>
-          Thanks! {CLAIMS.received} {CLAIMS.noMail} {CLAIMS.moderatorWrites} <strong>{done}</strong>.
+          Thanks! {CLAIMS.received} {CLAIMS.outcomeMail} {CLAIMS.moderatorWrites} <strong>{done}</strong>.
         </p>
         <div className="cta-actions">
           <a className="btn btn-outline" href="/">

@@ -5,8 +5,8 @@
  * lists every claim with the behaviour that backs it, so changing the behaviour fails that test
  * until the copy says what is true again. Pure data: this module runs in the browser too.
  *
- * When mail (the outcome email, the weekly newsletter) lands, its claims below (`noMail`,
- * `newsletter`) must change with it: the test names which.
+ * The mail claims (`outcomeMail`, `contactReply`, `subscribed`, `newsletter`) hold because the
+ * mails exist (functions/_app/mail/, written to the outbox with their event) and are tested.
  */
 
 import { BUDGET, listingsPerDay } from './freshness/budget';
@@ -35,8 +35,12 @@ export const CLAIMS = {
     'There is no waiting period after approval: approving a server starts a rebuild of the site at once, and the server is listed, searchable and has its own page as soon as that rebuild is live.',
   /** Short form of liveOnApproval, for the home page's hero line. */
   rebuiltOnApproval: 'rebuilt with every approval',
-  /** No mail client or outbox exists yet. */
-  noMail: 'There are no automatic emails yet: no confirmation or outcome email will arrive.',
+  /**
+   * The submitter's mails (#16): "received" is written with the submission, "approved" (the live
+   * page's address) and "rejected" (the moderator's note) with the decision.
+   */
+  outcomeMail:
+    "We are sending you an email confirming we received it, and we will email you the outcome: your server's page when it is approved, or the moderator's note when it is not.",
   /** What the visitor reads after submitting (SubmitForm, the no-JavaScript received page). */
   received:
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',
@@ -88,13 +92,18 @@ export const CLAIMS = {
   /** What the premium call to action leads to. */
   premiumCta: 'Tell us about your server and the placement you want; an operator answers by email.',
   /** Contact messages land in the console's inbox. */
-  contactReply: 'A person reads every message in our inbox and answers by email.',
-  /** After a signup: the address is stored; nothing is sent yet (noMail). */
+  /** The message reaches SUPPORT_EMAIL and the console inbox; the visitor gets an acknowledgement by mail (#16). */
+  contactReply:
+    'A person reads every message in our inbox and answers by email. We email you an acknowledgement with a copy of your message.',
+  /** After a signup (#16, double opt-in): pending, with the confirmation mail and nothing else until it is followed. */
   subscribed:
-    'Your address is saved for the weekly email. We have not sent an issue yet, so nothing will arrive for now.',
-  /** The newsletter form stores the address; nothing is sent yet. */
+    'We are sending you a confirmation link by email: your subscription starts when you follow it, and until then we send nothing else.',
+  /**
+   * The weekly issue (#16: jobs/newsletter.ts, Mondays) to confirmed subscribers, double opt-in, and
+   * a one-click unsubscribe link in every mail (RFC 8058).
+   */
   newsletter:
-    'A weekly email of new premium and sponsored servers. We have not sent an issue yet: we keep your address for it and use it for nothing else.',
+    "Weekly premium picks: our premium and sponsored servers and the week's fastest-growing ones, once a week. We send a confirmation link first; unsubscribe any time with one click.",
 } as const;
 
 /** A claim's key. */

@@ -1,14 +1,15 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getNewsletterStats, subscribeEmail } from '../../db/queries/newsletter';
+import { listMails } from '../../db/queries/mail';
+import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { recomputeRanks } from '../../db/queries/rank';
 import { getServerById } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
-import * as schema from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
+import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
 import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
@@ -138,14 +139,30 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       expect(harness.rebuild.reasons).toHaveLength(1);
     },
   },
-  noMail: {
-    behaviour: 'nothing sends mail: no mail client, no outbox table, no mail library (fails when the mail issue lands)',
-    check: () => {
-      const clients = join(ROOT, 'functions/_app/clients');
-      expect(existsSync(clients) ? readdirSync(clients).filter((f) => /mail|smtp/i.test(f)) : []).toEqual([]);
-      expect(Object.keys(schema).filter((k) => /outbox|mail/i.test(k))).toEqual([]);
-      const deps = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies as Record<string, string>;
-      expect(Object.keys(deps).filter((d) => /mail|resend|postmark|sendgrid/i.test(d))).toEqual([]);
+  outcomeMail: {
+    behaviour:
+      'a submission writes the "received" mail to its contact address in the same batch; approval writes "approved" with the live /server/{slug} address, rejection "rejected" with the moderator\'s note (tests/api/mail.test.ts delivers each over SMTP)',
+    check: async () => {
+      const { harness, id, admin } = await withSubmission({ server_name: 'Mailed Guild' });
+      expect((await listMails(harness.db, { kind: 'submission_received' })).mails.map((m) => m.to_address)).toEqual([
+        'owner@example.com',
+      ]);
+      const approved = await harness.call(admin, 'POST', `/api/admin/submissions/${id}/approve`, {});
+      const { server } = (await approved.json()) as { server: { slug: string } };
+      const [approval] = (await listMails(harness.db, { kind: 'submission_approved' })).mails;
+      expect(approval?.text_body).toContain(`http://localhost:4321/server/${server.slug}`);
+      const other = await postJson(
+        harness.app,
+        '/api/submissions',
+        validSubmission({ server_name: 'Refused Guild', invite_link: 'https://discord.gg/refusedguild' }),
+      );
+      const refused = ((await other.json()) as { submission: { id: number } }).submission.id;
+      await harness.call(admin, 'PATCH', `/api/admin/submissions/${refused}`, {
+        status: 'rejected',
+        admin_notes: 'The invite opens a different server.',
+      });
+      const [rejection] = (await listMails(harness.db, { kind: 'submission_rejected' })).mails;
+      expect(rejection?.text_body).toContain('The invite opens a different server.');
     },
   },
   received: {
@@ -397,9 +414,10 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   contactReply: {
-    behaviour: 'a contact message is stored and listed in the console inbox',
+    behaviour:
+      'a contact message is stored and listed in the console inbox, and mailed to SUPPORT_EMAIL (Reply-To the visitor) with an acknowledgement to the visitor',
     check: async () => {
-      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false', SUPPORT_EMAIL: 'help@guildrank.gg' } });
       const sent = await postJson(h.app, '/api/contact', {
         name: 'Ada',
         email: 'ada@example.com',
@@ -412,10 +430,21 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
         messages: { email: string }[];
       };
       expect(inbox.messages.map((m) => m.email)).toEqual(['ada@example.com']);
+      const mails = (await listMails(h.db)).mails.map((m) => [m.kind, m.to_address, m.reply_to]);
+      expect(mails).toEqual(
+        expect.arrayContaining([
+          ['contact_message', 'help@guildrank.gg', 'ada@example.com'],
+          ['contact_ack', 'ada@example.com', null],
+        ]),
+      );
+      expect((await listMails(h.db, { kind: 'contact_ack' })).mails[0]?.text_body).toContain(
+        'Please tell me about Premium placement.',
+      );
     },
   },
   subscribed: {
-    behaviour: 'the signup stores the address, and nothing sends mail (noMail)',
+    behaviour:
+      'the signup stores a pending subscriber with its confirmation mail and nothing else, as newsletter checks',
     check: async () => {
       await BACKED_BY.newsletter.check();
     },
@@ -453,12 +482,37 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   newsletter: {
-    behaviour: 'a signup is stored as an active subscriber, and nothing sends mail (noMail)',
+    behaviour:
+      'a signup is pending with only a confirmation mail; once confirmed, the weekly send writes its issue (premium picks) to it, each newsletter mail with its one-click List-Unsubscribe, whose POST unsubscribes',
     check: async () => {
-      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      const env = { SITE_URL: 'http://localhost:4321', SESSION_SECRET: 'claims-test-secret-'.repeat(3) };
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false', ...env } });
+      const deps = { db: h.db, env: loadEnv(env) };
+      await seedServer(h.db, { name: 'Weekly Pick Guild', is_premium: true });
       expect((await postJson(h.app, '/api/newsletter', { email: 'reader@example.com' })).status).toBe(201);
+      expect(await getSubscriberByEmail(h.db, 'reader@example.com')).toMatchObject({ status: 'pending' });
+      // A send while the address is pending writes nothing to it.
+      await sendNewsletter(deps, Date.now() - 7 * DAY);
+      const pending = (await listMails(h.db)).mails;
+      expect(pending.map((m) => m.kind)).toEqual(['newsletter_confirm']);
+      const confirmUrl = /http:\/\/localhost:4321(\/newsletter\/confirm\?token=\S+)/.exec(pending[0]!.text_body)![1]!;
+      expect((await h.app.request(confirmUrl, { method: 'POST' })).status).toBe(200);
       expect((await getNewsletterStats(h.db)).active).toBe(1);
-      await BACKED_BY.noMail.check();
+      const week = await sendNewsletter(deps, Date.now());
+      expect(week.enqueued).toBe(1);
+      const [issue] = (await listMails(h.db, { kind: 'newsletter_issue' })).mails;
+      expect(issue?.text_body).toContain('Weekly Pick Guild');
+      expect(issue?.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+      const unsubscribe = /<http:\/\/localhost:4321(\/unsubscribe\?token=\S+)>/.exec(
+        issue!.headers!['List-Unsubscribe']!,
+      )![1]!;
+      const oneClick = await h.app.request(unsubscribe, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(oneClick.status).toBe(200);
+      expect(await getSubscriberByEmail(h.db, 'reader@example.com')).toMatchObject({ status: 'unsubscribed' });
     },
   },
 };

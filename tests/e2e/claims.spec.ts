@@ -25,7 +25,7 @@ test('the built pages state the claims module, not the retired promises', async 
   await expect(page.getByRole('button', { name: 'How do I pay, and can I get a refund?' })).toBeVisible();
 
   await page.goto('/submit-server/received?email=owner%40example.com');
-  await expect(page.getByRole('status')).toContainText(CLAIMS.noMail);
+  await expect(page.getByRole('status')).toContainText(CLAIMS.outcomeMail);
   await expect(page.getByRole('status')).toContainText('owner@example.com');
 });
 
