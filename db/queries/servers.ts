@@ -101,34 +101,46 @@ function listingOrder(sort: SortOrder = DEFAULT_SORT) {
   return [...SORT_KEYS[sort].map((key) => desc(discordServers[key])), asc(discordServers.id)];
 }
 
+/** A page of the listing and how many servers pass the filter; a search's count stops at SEARCH_TOTAL_CAP. */
+export interface ServerPageResult {
+  servers: Server[];
+  /** How many pass: exact, or when totalExact is false at least this many (a search with more than SEARCH_TOTAL_CAP matches). */
+  total: number;
+  totalExact: boolean;
+}
+
 /**
- * Listed servers (isListed) matching the filter, one page of them, with the total count; `now`
- * (ms) is the clock of "checked in the last 24 hours".
+ * A search counts its matches up to this many and then says "more than": counting every match
+ * of a common term among a million listings takes SQLite ~0.3 s, a page of them ~1 ms.
  */
-export async function listServers(
-  db: Db,
-  filter: ServerFilter = {},
-  now = Date.now(),
-): Promise<{ servers: Server[]; total: number }> {
+export const SEARCH_TOTAL_CAP = 1_000;
+/**
+ * The trigram match as a test of one row, for walking an order's index: LIKE folds ASCII case
+ * as the index does, so it is exact for ASCII terms (listServers sorts the others' matches).
+ * The index reads the tags joined by spaces; a term without spaces, quotes or backslashes is in
+ * those exactly when it is in the stored JSON text, which needs no parsing per row.
+ */
+function likeSearchCondition(term: string): SQL {
+  const pattern = likePattern(term);
+  const tags = /^[^\s"\\]+$/.test(term)
+    ? sql`${discordServers.tags}`
+    : sql`(SELECT group_concat(value, ' ') FROM json_each(${discordServers.tags}))`;
+  return or(
+    sql`${discordServers.name} LIKE ${pattern} ESCAPE '\\'`,
+    sql`${discordServers.description} LIKE ${pattern} ESCAPE '\\'`,
+    sql`${tags} LIKE ${pattern} ESCAPE '\\'`,
+  ) as SQL;
+}
+
+/**
+ * Listed servers (isListed) matching the filter, one page of them, with the total count (a
+ * search's capped at SEARCH_TOTAL_CAP); `now` (ms) is the clock of "checked in the last 24 hours".
+ */
+export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.now()): Promise<ServerPageResult> {
   const perPage = filter.perPage ?? DEFAULT_PAGE_SIZE;
   const page = filter.page ?? 1;
   const term = searchTerm(filter.search);
-  if (term && [...term].length >= MIN_INDEXED_SEARCH) {
-    // Trigram search: count the matches by primary key first (fast unless the term is everywhere),
-    // then page few matches by sorting them, many by walking the members index.
-    const matchesFirst = listingWhere(filter, true, now);
-    const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matchesFirst);
-    const total = Number(counted?.n ?? 0);
-    if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total };
-    const servers = await db
-      .select()
-      .from(discordServers)
-      .where(total <= 2000 ? matchesFirst : listingWhere(filter, false, now))
-      .orderBy(...listingOrder(filter.sort))
-      .limit(perPage)
-      .offset((page - 1) * perPage);
-    return { servers, total };
-  }
+  if (term) return searchServers(db, filter, term, page, perPage, now);
   const where = listingWhere(filter, false, now);
   const [servers, totals] = await Promise.all([
     db
@@ -140,7 +152,7 @@ export async function listServers(
       .offset((page - 1) * perPage),
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
   ]);
-  return { servers, total: Number(totals[0]?.n ?? 0) };
+  return { servers, total: Number(totals[0]?.n ?? 0), totalExact: true };
 }
 
 /**
@@ -152,14 +164,69 @@ export async function listPlacedServers(
   db: Db,
   filter: ServerFilter = {},
   now = Date.now(),
-): Promise<{ servers: Server[]; total: number }> {
+): Promise<ServerPageResult> {
   if (filter.premiumOnly) return listServers(db, filter, now);
-  return placedPage(
-    (n) => listServers(db, { ...filter, page: 1, perPage: n }, now),
+  // A search's count may stop at its cap (#18): the page says so as its last read did.
+  let totalExact = true;
+  const placed = await placedPage(
+    async (n) => {
+      const read = await listServers(db, { ...filter, page: 1, perPage: n }, now);
+      totalExact = read.totalExact;
+      return read;
+    },
     isPaidPlacement,
     filter.page ?? 1,
     filter.perPage ?? DEFAULT_PAGE_SIZE,
   );
+  return { ...placed, totalExact };
+}
+
+/**
+ * listServers with a search, in two reads of at most a few thousand rows however many listings
+ * there are. First the matches are counted up to SEARCH_TOTAL_CAP + 1 (the trigram index's
+ * matches joined to their rows, in the index's order). Up to the cap, the count is exact and the
+ * matches are sorted for the page (a primary-key read each). Past it, they are at least one
+ * listing in SEARCH_TOTAL_CAP of a million, and the page comes from walking the order's index
+ * with a test of each row: ~perPage / density rows, ~12,000 at worst. A term too short for the
+ * index is counted and walked the same way by LIKE alone (a full scan when it is rare).
+ */
+async function searchServers(
+  db: Db,
+  filter: ServerFilter,
+  term: string,
+  page: number,
+  perPage: number,
+  now: number,
+): Promise<ServerPageResult> {
+  const indexed = [...term].length >= MIN_INDEXED_SEARCH;
+  const rest = listingWhere({ ...filter, search: undefined }, false, now);
+  // CROSS JOIN keeps SQLite on the index's matches rather than scanning the table for them.
+  const [capped] = indexed
+    ? await db.all<{ n: number }>(
+        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${ftsPhrase(term)} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+      )
+    : await db.all<{ n: number }>(
+        sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${listingWhere(filter, false, now)} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+      );
+  const found = Number(capped?.n ?? 0);
+  const totalExact = found <= SEARCH_TOTAL_CAP;
+  const total = Math.min(found, SEARCH_TOTAL_CAP);
+  if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total, totalExact };
+  // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
+  const sorted = indexed && (totalExact || !/^[\x20-\x7e]*$/.test(term));
+  const where = sorted
+    ? listingWhere(filter, true, now)
+    : indexed
+      ? and(rest, likeSearchCondition(term))
+      : listingWhere(filter, false, now);
+  const servers = await db
+    .select()
+    .from(discordServers)
+    .where(where)
+    .orderBy(...listingOrder(filter.sort))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return { servers, total, totalExact };
 }
 
 /** Every listed server (isListed), most members first. */

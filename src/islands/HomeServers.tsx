@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchServers, type ServersQuery } from '~/lib/api-client';
 import { LIMITS, type SortOrder } from '~/lib/enums';
-import { countOf } from '~/lib/format';
+import { countFound } from '~/lib/format';
 import { getLanguage } from '~/lib/languages';
 import {
   DEFAULT_SORT,
@@ -122,6 +122,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   const [query, setQuery] = useState<Query>(START);
   const [servers, setServers] = useState(initial);
   const [total, setTotal] = useState(initialTotal);
+  const [exact, setExact] = useState(true);
   const [status, setStatus] = useState<Status>('idle');
   const [errorText, setErrorText] = useState('');
   const [ready, setReady] = useState(false);
@@ -135,6 +136,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
       if (id !== request.current) return;
       setServers(body.servers.map(toCard));
       setTotal(body.total);
+      setExact(body.total_exact);
       setStatus('idle');
     } catch (err) {
       if (id !== request.current) return;
@@ -277,7 +279,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
 
       <div className="results-head">
         <p className="count" aria-live="polite">
-          {status === 'loading' ? 'Loading servers…' : `${countOf(total, 'server')} found`}
+          {status === 'loading' ? 'Loading servers…' : `${countFound(total, exact, 'server')} found`}
           {search ? (
             <>
               {' '}

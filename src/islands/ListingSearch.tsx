@@ -2,7 +2,7 @@ import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'r
 import { fetchServers } from '~/lib/api-client';
 import { getCategoryByName } from '~/lib/categories';
 import type { SortOrder } from '~/lib/enums';
-import { countOf } from '~/lib/format';
+import { countFound } from '~/lib/format';
 import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, toCard } from './card-data';
@@ -28,7 +28,14 @@ interface Ask {
 type State =
   | { kind: 'idle' }
   | ({ kind: 'loading' } & Ask)
-  | ({ kind: 'done'; servers: CardServer[]; total: number; page: number; more: 'idle' | 'loading' | 'error' } & Ask)
+  | ({
+      kind: 'done';
+      servers: CardServer[];
+      total: number;
+      exact: boolean;
+      page: number;
+      more: 'idle' | 'loading' | 'error';
+    } & Ask)
   | ({ kind: 'error'; message: string } & Ask);
 
 /** Servers per page of a search or sorted listing: a static page's 24. */
@@ -76,7 +83,15 @@ export default function ListingSearch({ category, subcategory, label, children }
     try {
       const body = await fetchPage(ask, 1);
       if (n === request.current)
-        setState({ kind: 'done', ...ask, servers: body.servers.map(toCard), total: body.total, page: 1, more: 'idle' });
+        setState({
+          kind: 'done',
+          ...ask,
+          servers: body.servers.map(toCard),
+          total: body.total,
+          exact: body.total_exact,
+          page: 1,
+          more: 'idle',
+        });
     } catch (err) {
       if (n === request.current) setState({ kind: 'error', ...ask, message: failure(err) });
     }
@@ -97,6 +112,7 @@ export default function ListingSearch({ category, subcategory, label, children }
         ...shown,
         servers: [...shown.servers, ...next],
         total: body.total,
+        exact: body.total_exact,
         page: shown.page + 1,
         more: 'idle',
       });
@@ -239,10 +255,10 @@ export default function ListingSearch({ category, subcategory, label, children }
             <p className="count">
               {state.term ? (
                 <>
-                  {countOf(state.total, 'server')} found for “{state.term}”{order} {clearButton}
+                  {countFound(state.total, state.exact, 'server')} found for “{state.term}”{order} {clearButton}
                 </>
               ) : (
-                `${countOf(state.total, 'server')}${order}`
+                `${countFound(state.total, state.exact, 'server')}${order}`
               )}
             </p>
             {state.servers.length === 0 ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatMembers, initials } from './format';
+import { countFound, countOf, formatMembers, initials } from './format';
 
 describe('formatMembers', () => {
   it('shows counts under 1,000 as they are', () => {
@@ -43,5 +43,12 @@ describe('countOf', () => {
     expect(countOf(2, 'saved server')).toBe('2 saved servers');
     expect(countOf(1234, 'server')).toBe('1,234 servers');
     expect(countOf(3, 'category', 'categories')).toBe('3 categories');
+  });
+});
+
+describe('countFound', () => {
+  it('says an exact count as countOf does and a capped search count as "N+"', () => {
+    expect(countFound(1, true, 'server')).toBe('1 server');
+    expect(countFound(1000, false, 'server')).toBe('1,000+ servers');
   });
 });

@@ -25,6 +25,10 @@ export const formatNumber = (n: number): string => thousands.format(n);
 export const countOf = (n: number, singular: string, plural = `${singular}s`): string =>
   `${formatNumber(n)} ${n === 1 ? singular : plural}`;
 
+/** A count GET /api/servers gave: countOf, or '1,000+ servers' when a search's count stopped at its cap (total_exact false). */
+export const countFound = (n: number, exact: boolean, singular: string, plural = `${singular}s`): string =>
+  exact ? countOf(n, singular, plural) : `${formatNumber(n)}+ ${plural}`;
+
 /** The icon sizes global.css has a class for (`.icon-48`...): no inline style, which the CSP refuses. */
 export type IconSize = 48 | 56 | 112;
 

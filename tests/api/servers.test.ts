@@ -30,7 +30,7 @@ describe('GET /api/servers', () => {
     const body = (await res.json()) as Page;
     expect(body.servers.map((s) => s.name)).toEqual(['Big One', 'Small One']);
     expect(body.servers.some((s) => s.id === hidden.id)).toBe(false);
-    expect(body).toMatchObject({ total: 2, page: 1, per_page: 9 });
+    expect(body).toMatchObject({ total: 2, total_exact: true, page: 1, per_page: 9 });
   });
 
   it('accepts a category as display name, slug or All', async () => {

@@ -14,7 +14,9 @@ import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 /** One page of the listing as the API answers it. */
 interface ServerPage {
   servers: Server[];
+  /** How many servers pass the filter; when total_exact is false, a search's count that stopped at this many ("1,000+"). */
   total: number;
+  total_exact: boolean;
   page: number;
   per_page: number;
 }
@@ -57,9 +59,10 @@ export const serverRoutes = (deps: AppDeps) =>
         page: q.page,
         perPage: q.per_page,
       };
-      const page = (result: { servers: Server[]; total: number }): ServerPage => ({
+      const page = (result: { servers: Server[]; total: number; totalExact?: boolean }): ServerPage => ({
         servers: result.servers,
         total: result.total,
+        total_exact: result.totalExact ?? true,
         page: q.page,
         per_page: q.per_page,
       });
