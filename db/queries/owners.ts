@@ -1,6 +1,6 @@
 // Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
 // the listings their guild list proves theirs, and their account's deletion.
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
@@ -413,13 +413,4 @@ export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
     db.delete(ownerUsers).where(eq(ownerUsers.id, ownerId)).returning({ id: ownerUsers.id }),
   ]);
   return gone.length > 0;
-}
-
-/** Whether any claim names this listing (tests, console). */
-export async function countClaims(db: Db, serverId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(serverClaims)
-    .where(and(eq(serverClaims.server_id, serverId), isNotNull(serverClaims.owner_id)));
-  return Number(row?.n ?? 0);
 }

@@ -26,11 +26,13 @@ export const listingEditSchema = z.object({
     .optional()
     .transform((v) => (v === '' ? null : v)),
 });
+/** An edit as the account page sends it, and as the handler reads it. */
 export type ListingEditInput = z.input<typeof listingEditSchema>;
 export type ListingEdit = z.output<typeof listingEditSchema>;
 
 /** The fields of a listing an owner's edit may change (listingEditSchema's keys). */
 export const EDITABLE_FIELDS = ['description', 'tags', 'features', 'subcategory'] as const;
+/** One field an owner may edit. */
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 
 /** An owner's new invite for their listing, checked with Discord at once. */
