@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { CheckResult, ListingFreshness } from '../../src/lib/freshness/state';
 import type { Db } from '../client';
 import { auditLog, discordServers, jobState, serverSnapshots, serverSubmissions } from '../schema';
@@ -198,16 +198,19 @@ export async function getListingContact(
   db: Db,
   serverId: number,
 ): Promise<{ name: string; slug: string; contactEmail: string | null } | null> {
-  const [row] = await db
-    .select({
-      name: discordServers.name,
-      slug: discordServers.slug,
-      contactEmail: sql<string | null>`(SELECT contact_email FROM ${serverSubmissions}
-  WHERE server_id = ${discordServers.id} AND status = 'approved' ORDER BY id DESC LIMIT 1)`,
-    })
-    .from(discordServers)
-    .where(eq(discordServers.id, serverId));
-  return row ?? null;
+  const [[listing], [submission]] = await db.batch([
+    db
+      .select({ name: discordServers.name, slug: discordServers.slug })
+      .from(discordServers)
+      .where(eq(discordServers.id, serverId)),
+    db
+      .select({ contactEmail: serverSubmissions.contact_email })
+      .from(serverSubmissions)
+      .where(and(eq(serverSubmissions.server_id, serverId), eq(serverSubmissions.status, 'approved')))
+      .orderBy(desc(serverSubmissions.id))
+      .limit(1),
+  ]);
+  return listing ? { ...listing, contactEmail: submission?.contactEmail ?? null } : null;
 }
 
 /** Applies one check to a listing (update and history row in one batch), outside any job's budget. */

@@ -50,7 +50,12 @@ export const newsletterRoutes = (deps: AppDeps) =>
         const email = c.req.valid('json').email;
         const links = await newsletterLinks(deps.env, email);
         const confirmation = newsletterConfirmMail(mailSite(deps.env), links);
-        const result = await signUpEmail(deps.db, email, { mail: confirmation, headers: links.headers });
+        const result = await signUpEmail(
+          deps.db,
+          email,
+          { mail: confirmation, headers: links.headers },
+          deps.now?.() ?? Date.now(),
+        );
         if (!result.ok) {
           throw new ApiError(409, 'already_subscribed', result.message, [{ path: 'email', message: result.message }]);
         }

@@ -1,0 +1,404 @@
+import type { ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueMail, listMails } from '../../db/queries/mail';
+import { getSubscriberByEmail } from '../../db/queries/newsletter';
+import { createOperator } from '../../db/queries/operators';
+import { createApp } from '../../functions/_app/app';
+import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
+import { type Env, loadEnv } from '../../functions/_app/env';
+import { run as sendMail } from '../../functions/_app/jobs/mail-sender';
+import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
+import { run as refresh } from '../../functions/_app/jobs/refresh';
+import { RecordingRebuild } from '../helpers/admin';
+import { createTestDb, type TestDb } from '../helpers/db';
+import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
+import { type ReceivedMail, type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
+import { freePort } from '../helpers/wrangler-dev';
+import { validSubmission } from './api-harness';
+
+/**
+ * Every mail of #16 end to end: the app served over real HTTP on loopback, a real SMTP server
+ * (smtp-server) on loopback, the sender job in between. Each test uses its own addresses.
+ */
+
+const HOUR = 3_600_000;
+const SECRET = 'mail-test-session-secret-0123456789abcdef';
+const FROM = 'GuildRank <hello@guildrank.test>';
+
+let tdb: TestDb;
+let smtp: SmtpStandIn;
+let discord: DiscordStandIn;
+let server: ServerType;
+let site: string;
+let env: Env;
+let clock = Date.now();
+let admin: { cookie: string; csrf: string };
+const mailer = () => smtpMailClient(smtp.url);
+
+beforeAll(async () => {
+  tdb = await createTestDb();
+  smtp = await startSmtpStandIn();
+  discord = await startDiscordStandIn({ permissive: true });
+  const port = await freePort();
+  site = `http://127.0.0.1:${port}`;
+  env = loadEnv({
+    DATABASE_URL: tdb.url,
+    SITE_URL: site,
+    SESSION_SECRET: SECRET,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: FROM,
+    SUPPORT_EMAIL: 'support@guildrank.test',
+    DISCORD_API_BASE: discord.url,
+    RATE_LIMITS: 'false',
+  });
+  const app = createApp({ db: tdb.db, env, rebuild: new RecordingRebuild(), now: () => clock });
+  server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  await createOperator(tdb.db, {
+    email: 'admin@guildrank.test',
+    password: 'correct horse battery staple',
+    role: 'admin',
+  });
+  const res = await http('POST', '/api/admin/login', {
+    json: { email: 'admin@guildrank.test', password: 'correct horse battery staple' },
+  });
+  admin = {
+    cookie: res.headers.get('set-cookie')!.split(';')[0]!,
+    csrf: ((await res.json()) as { csrfToken: string }).csrfToken,
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise<void>((ok) => server.close(() => ok()));
+  await smtp.stop();
+  await discord.close();
+  tdb.cleanup();
+});
+
+/** A request to the served app over real HTTP, as the site's own pages send it (Origin set). */
+function http(
+  method: string,
+  pathOrUrl: string,
+  {
+    json,
+    form,
+    session,
+    origin = true,
+  }: { json?: unknown; form?: Record<string, string>; session?: typeof admin; origin?: boolean } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (origin) headers.origin = site;
+  if (session) Object.assign(headers, { cookie: session.cookie, 'x-csrf-token': session.csrf });
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+  return fetch(pathOrUrl.startsWith('http') ? pathOrUrl : `${site}${pathOrUrl}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+  });
+}
+
+/** One pass of the sender now, through the loopback SMTP server. */
+const deliver = () => sendMail({ db: tdb.db, env, mail: mailer() }, Date.now());
+
+/** The links of a mail's text part on this site. */
+const linksOf = (mail: ReceivedMail) => [...mail.text.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+
+/** The URL inside `List-Unsubscribe: <…>`. */
+const listUnsubscribe = (mail: ReceivedMail) => /^<([^>]+)>$/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1];
+
+/** Checks a newsletter mail's RFC 8058 headers, and that its body carries the same link; returns it. */
+function oneClickUrl(mail: ReceivedMail): string {
+  const url = listUnsubscribe(mail)!;
+  expect(url).toMatch(new RegExp(`^${site.replace(/[.:/]/g, '\\$&')}/unsubscribe\\?token=[\\w-]+\\.[\\w-]+$`));
+  expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+  expect(linksOf(mail)).toContain(url);
+  expect(mail.html).toContain(`href="${url}"`);
+  return url;
+}
+
+describe('the submitter’s mails, over SMTP', () => {
+  it('received on submit, then approved with the live /server/{slug} address', async () => {
+    const to = 'approved-owner@example.com';
+    const submitted = await http('POST', '/api/submissions', {
+      json: validSubmission({
+        server_name: 'Mail Approved Guild',
+        contact_email: to,
+        invite_link: 'https://discord.gg/mailapproved',
+      }),
+    });
+    expect(submitted.status).toBe(201);
+    const { submission } = (await submitted.json()) as { submission: { id: number } };
+    expect((await deliver()).sent).toBeGreaterThanOrEqual(1);
+    const [received] = await smtp.waitFor(to);
+    expect(received!.subject).toBe('We received Mail Approved Guild');
+    expect(received!.headers.from).toBe('GuildRank <hello@guildrank.test>');
+    expect(received!.envelope).toEqual({ from: 'hello@guildrank.test', to: [to] });
+    expect(received!.text).toContain('We do not promise a review time');
+    expect(received!.headers['list-unsubscribe']).toBeUndefined();
+
+    const approved = await http('POST', `/api/admin/submissions/${submission.id}/approve`, {
+      json: {},
+      session: admin,
+    });
+    expect(approved.status).toBe(200);
+    const { server: listing } = (await approved.json()) as { server: { slug: string } };
+    await deliver();
+    const [, approval] = await smtp.waitFor(to, 2);
+    expect(approval!.subject).toBe('Mail Approved Guild is approved');
+    const page = `${site}/server/${listing.slug}`;
+    expect(linksOf(approval!)).toContain(page);
+    expect(approval!.html).toContain(`href="${page}"`);
+    // The link names the listing the approval made: the public API finds it under that slug.
+    const api = (await (
+      await http('GET', `/api/servers?search=${encodeURIComponent('Mail Approved Guild')}`)
+    ).json()) as {
+      servers: { slug: string }[];
+    };
+    expect(api.servers.map((s) => s.slug)).toEqual([listing.slug]);
+    // A second approval changes nothing and mails nothing.
+    await http('POST', `/api/admin/submissions/${submission.id}/approve`, { json: {}, session: admin });
+    await deliver();
+    expect(smtp.to(to)).toHaveLength(2);
+  });
+
+  it('rejected with the operator’s note, once', async () => {
+    const to = 'rejected-owner@example.com';
+    const submitted = await http('POST', '/api/submissions', {
+      json: validSubmission({
+        server_name: 'Mail Rejected Guild',
+        contact_email: to,
+        invite_link: 'https://discord.gg/mailrejected',
+      }),
+    });
+    const { submission } = (await submitted.json()) as { submission: { id: number } };
+    const note = 'The description is <b>copied</b> from another listing.';
+    const rejected = await http('PATCH', `/api/admin/submissions/${submission.id}`, {
+      json: { status: 'rejected', admin_notes: note },
+      session: admin,
+    });
+    expect(rejected.status).toBe(200);
+    // Saving the same decision again is no new decision.
+    await http('PATCH', `/api/admin/submissions/${submission.id}`, {
+      json: { status: 'rejected', admin_notes: note },
+      session: admin,
+    });
+    await deliver();
+    const mails = await smtp.waitFor(to, 2);
+    expect(mails.map((m) => m.subject)).toEqual([
+      'We received Mail Rejected Guild',
+      'Mail Rejected Guild was not approved',
+    ]);
+    expect(mails[1]!.text).toContain(`> ${note}`);
+    expect(mails[1]!.html).toContain('The description is &lt;b&gt;copied&lt;/b&gt; from another listing.');
+    expect(linksOf(mails[1]!)).toContain(`${site}/submit-server`);
+  });
+
+  it('a listing whose invite died tells its submitter how to fix it, once', async () => {
+    const own = await startDiscordStandIn();
+    try {
+      const to = 'dead-owner@example.com';
+      own.invites.set('deadinvite', {
+        guild: { id: '770000000000000001', name: 'Dead Invite Guild' },
+        memberCount: 90,
+        onlineCount: 9,
+      });
+      const refreshEnv = { ...env, DISCORD_API_BASE: own.url };
+      // Submitted and approved through the app; the refresh job then asks `own`.
+      const checkApp = createApp({ db: tdb.db, env: refreshEnv, rebuild: new RecordingRebuild() });
+      const res = await checkApp.request('/api/submissions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: site },
+        body: JSON.stringify(
+          validSubmission({
+            server_name: 'Dead Invite Guild',
+            contact_email: to,
+            invite_link: 'https://discord.gg/deadinvite',
+          }),
+        ),
+      });
+      const { submission } = (await res.json()) as { submission: { id: number } };
+      const approved = await http('POST', `/api/admin/submissions/${submission.id}/approve`, {
+        json: {},
+        session: admin,
+      });
+      const { server: listing } = (await approved.json()) as { server: { slug: string } };
+      own.invites.delete('deadinvite');
+      const pass = (at: number) =>
+        refresh({ db: tdb.db, env: refreshEnv }, at, { random: () => 0.5, sleep: async () => {} });
+      const day = Date.now() + 24 * HOUR;
+      for (const at of [day, day + HOUR, day + 7 * HOUR, day + 31 * HOUR, day + 55 * HOUR]) await pass(at);
+      // Once, however many passes find it dead.
+      const notices = (await listMails(tdb.db, { kind: 'invite_dead' })).mails.filter((m) => m.to_address === to);
+      expect(notices).toHaveLength(1);
+      await deliver();
+      const mails = await smtp.waitFor(to, 3);
+      const dead = mails.find((m) => m.subject === 'The invite of Dead Invite Guild stopped working')!;
+      expect(dead.text).toMatch(/never expire/);
+      expect(linksOf(dead)).toEqual(expect.arrayContaining([`${site}/server/${listing.slug}`, `${site}/contact`]));
+      expect(dead.headers['reply-to']).toBe('support@guildrank.test');
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+});
+
+describe('contact mails, over SMTP', () => {
+  it('the message goes to SUPPORT_EMAIL with Reply-To the visitor, and the visitor gets an acknowledgement', async () => {
+    const visitor = 'visitor-contact@example.com';
+    const sent = await http('POST', '/api/contact', {
+      json: { name: 'Grace', email: visitor, subject: 'technical', message: 'The search box <b>is</b> slow.' },
+    });
+    expect(sent.status).toBe(201);
+    await deliver();
+    const [ack] = await smtp.waitFor(visitor);
+    expect(ack!.subject).toBe('We received your message: Technical support');
+    expect(ack!.text).toContain('The search box <b>is</b> slow.');
+    const toSupport = smtp.to('support@guildrank.test').find((m) => m.headers['reply-to'] === visitor)!;
+    expect(toSupport.subject).toBe('[Contact] Technical support: Grace');
+    expect(toSupport.text).toContain('The search box <b>is</b> slow.');
+    expect(toSupport.html).toContain('The search box &lt;b&gt;is&lt;/b&gt; slow.');
+  });
+});
+
+describe('the newsletter, over SMTP and HTTP', () => {
+  it('double opt-in, the weekly issue, one-click unsubscribe, and nothing from a second send', async () => {
+    const reader = 'reader-flow@example.com';
+    const waiting = 'reader-never-confirms@example.com';
+    const signup = await http('POST', '/api/newsletter', { json: { email: reader } });
+    expect(signup.status).toBe(201);
+    expect(await signup.json()).toMatchObject({
+      subscriber: { email: reader, status: 'pending' },
+      confirmation: 'sent',
+    });
+    expect((await http('POST', '/api/newsletter', { json: { email: waiting } })).status).toBe(201);
+    await deliver();
+    const [confirmation] = await smtp.waitFor(reader);
+    expect(confirmation!.subject).toBe('Confirm your GuildRank newsletter subscription');
+    oneClickUrl(confirmation!);
+
+    // Signing up again while pending: still pending, the link again (once a minute at most).
+    clock += 61_000;
+    expect((await http('POST', '/api/newsletter', { json: { email: reader } })).status).toBe(201);
+    await deliver();
+    const confirmations = await smtp.waitFor(reader, 2);
+    expect(confirmations[1]!.subject).toBe(confirmation!.subject);
+
+    // The confirmation link: a GET shows one button (a scanner confirms nothing), its POST confirms.
+    const confirmUrl = linksOf(confirmation!).find((l) => l.includes('/newsletter/confirm?token='))!;
+    expect(confirmUrl.startsWith(`${site}/newsletter/confirm?token=`)).toBe(true);
+    const confirmPage = await http('GET', confirmUrl, { origin: false });
+    expect(confirmPage.status).toBe(200);
+    const pageHtml = await confirmPage.text();
+    expect(pageHtml.match(/<button/g)).toHaveLength(1);
+    expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('pending');
+    const action = /<form method="post" action="([^"]+)"/.exec(pageHtml)![1]!.replace(/&amp;/g, '&');
+    const confirmed = await http('POST', `${site}${action}`, { form: {} });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('You are subscribed');
+    expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('active');
+    expect(await (await http('POST', '/api/newsletter', { json: { email: reader } })).json()).toMatchObject({
+      error: { code: 'already_subscribed', message: 'Email already subscribed' },
+    });
+
+    await deliver();
+    const welcome = (await smtp.waitFor(reader, 3))[2]!;
+    expect(welcome.subject).toBe('You are subscribed to the GuildRank weekly picks');
+    oneClickUrl(welcome);
+
+    // The week's issue: to the confirmed reader, not to the one still pending.
+    const week = await sendNewsletter({ db: tdb.db, env }, Date.now());
+    expect(week.enqueued).toBeGreaterThanOrEqual(1);
+    await deliver();
+    const issue = (await smtp.waitFor(reader, 4))[3]!;
+    expect(issue.subject).toBe(`GuildRank weekly picks, ${week.week}`);
+    expect(smtp.to(waiting).map((m) => m.subject)).toEqual(['Confirm your GuildRank newsletter subscription']);
+    const unsubscribe = oneClickUrl(issue);
+
+    // The unsubscribe link: a GET shows one button and unsubscribes nobody.
+    const unsubscribePage = await http('GET', unsubscribe, { origin: false });
+    expect(unsubscribePage.status).toBe(200);
+    expect((await unsubscribePage.text()).match(/<button/g)).toHaveLength(1);
+    expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('active');
+    // RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the header's URL, no Origin, no cookie.
+    const oneClick = await http('POST', unsubscribe, { form: { 'List-Unsubscribe': 'One-Click' }, origin: false });
+    expect(oneClick.status).toBe(200);
+    expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('unsubscribed');
+
+    // A second send in the same week writes and sends nothing.
+    const again = await sendNewsletter({ db: tdb.db, env }, Date.now());
+    expect(again).toMatchObject({ week: week.week, composed: false, enqueued: 0 });
+    const before = smtp.mails.length;
+    await deliver();
+    expect(smtp.mails.length).toBe(before);
+    expect(smtp.to(reader)).toHaveLength(4);
+
+    // Signing up again after unsubscribing: pending, with a new confirmation.
+    clock += 61_000;
+    expect(await (await http('POST', '/api/newsletter', { json: { email: reader } })).json()).toMatchObject({
+      subscriber: { status: 'pending' },
+    });
+    await deliver();
+    expect((await smtp.waitFor(reader, 5))[4]!.subject).toBe('Confirm your GuildRank newsletter subscription');
+  }, 60_000);
+
+  it('a forged or altered token changes nothing', async () => {
+    for (const path of ['/unsubscribe?token=abc.def', '/newsletter/confirm?token=abc.def']) {
+      expect((await http('GET', path, { origin: false })).status).toBe(400);
+      expect((await http('POST', path, { form: {}, origin: false })).status).toBe(400);
+    }
+  });
+});
+
+describe('the outbox when the mail server is down', () => {
+  it('keeps the mails when the server stops mid-run and delivers each exactly once after it comes back', async () => {
+    const own = await startSmtpStandIn();
+    try {
+      const send = (at: number) => sendMail({ db: tdb.db, env, mail: smtpMailClient(own.url) }, at);
+      const to = (i: number) => `outage-${i}@example.com`;
+      // Other tests' mails may be due: send them first, so this run sends only the outage mails.
+      await deliver();
+      for (let i = 0; i < 5; i++) {
+        await enqueueMail(tdb.db, {
+          kind: 'contact_ack',
+          dedupeKey: `outage-test:${i}`,
+          to: to(i),
+          mail: { subject: `Outage ${i}`, text: `Mail ${i}`, html: `<p>Mail ${i}</p>` },
+        });
+      }
+      own.stopAfter = 2;
+      const now = Date.now();
+      const first = await send(now);
+      expect(first.sent).toBe(2);
+      expect(own.mails.map((m) => m.subject)).toEqual(['Outage 0', 'Outage 1']);
+      const waiting = (await listMails(tdb.db, { status: 'pending' })).mails.filter((m) =>
+        m.dedupe_key.startsWith('outage-test:'),
+      );
+      expect(waiting.map((m) => m.subject).sort()).toEqual(['Outage 2', 'Outage 3', 'Outage 4']);
+      // Still down: nothing is lost, nothing is sent.
+      expect((await send(now + 2 * 60_000)).sent).toBe(0);
+      await own.start();
+      // After the back-off: each of the rest arrives, once.
+      let later = now + 3 * 60_000;
+      for (let pass = 0; pass < 5 && own.mails.length < 5; pass++, later += 6 * 60_000) await send(later);
+      expect(own.mails.map((m) => m.subject).sort()).toEqual([
+        'Outage 0',
+        'Outage 1',
+        'Outage 2',
+        'Outage 3',
+        'Outage 4',
+      ]);
+      await send(later + 24 * HOUR);
+      expect(own.mails).toHaveLength(5);
+      const sent = (await listMails(tdb.db, { status: 'sent', perPage: 200 })).mails.filter((m) =>
+        m.dedupe_key.startsWith('outage-test:'),
+      );
+      expect(sent).toHaveLength(5);
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});
