@@ -2,7 +2,7 @@
 // loopback Discord stand-in (invites and OAuth2 alike): an owner signs in with Discord, the listing of
 // the guild they own is theirs, they edit it, an operator approves the edit in the console, the
 // server page shows it after the rebuild, and the owner reads the listing's numbers. The page fits a
-// 320 px phone; the screenshots of /account in docs/screenshots/ come from this run.
+// 320 px phone; the screenshots in docs/screenshots/account-*.png come from this run (its output folder).
 
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -156,6 +156,7 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   const diff = edits.getByRole('table', { name: 'Changes asked for' });
   await expect(diff.getByRole('row', { name: /description/ })).toContainText(description);
   await expect(diff.getByRole('row', { name: /tags/ })).toContainText('multisig');
+  await page.screenshot({ path: testInfo.outputPath('account-review-console.png'), fullPage: true });
   await edits.getByRole('button', { name: 'Approve edit' }).click();
   await expect(page.getByText(`Approved the edit of “${NAME}”`)).toBeVisible();
 
