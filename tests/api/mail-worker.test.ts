@@ -1,0 +1,171 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { experimental_readRawConfig } from 'wrangler';
+import { enqueueMail, listMails } from '../../db/queries/mail';
+import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
+import { httpMailClient, MailSendError } from '../../functions/_app/clients/mail';
+import { isoWeek } from '../../functions/_app/mail/week';
+import worker from '../../functions/worker';
+import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+/** One POST the provider stand-in received. */
+interface ProviderRequest {
+  path: string;
+  authorization: string | undefined;
+  body: {
+    from: string;
+    to: string[];
+    subject: string;
+    text: string;
+    html: string;
+    reply_to?: string;
+    headers?: Record<string, string>;
+  };
+}
+
+/**
+ * A loopback stand-in for Resend's `POST /emails` (the HTTP provider the Worker uses): it records
+ * each request and answers `{ id }`, or the status the test sets in `fail`.
+ */
+async function startProviderStandIn() {
+  const requests: ProviderRequest[] = [];
+  const state = { fail: [] as number[] };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const status = state.fail.shift();
+      if (status) {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ statusCode: status, name: 'validation_error', message: 'refused' }));
+        return;
+      }
+      requests.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProviderRequest['body'],
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: `re_${requests.length}` }));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, requests, state, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const mail = (subject: string) => ({ subject, text: `${subject} (text)`, html: `<p>${subject}</p>` });
+
+describe('the HTTP mail provider (Cloudflare)', () => {
+  it('POSTs Resend’s /emails shape with the bearer token; 429 and 5xx are retried, other 4xx refused for good', async () => {
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    const client = httpMailClient({ baseUrl: `${provider.url}/`, token: 're_test_token' });
+    const sent = await client.send({
+      from: 'GuildRank <hello@guildrank.test>',
+      to: 'a@example.com',
+      replyTo: 'v@example.com',
+      ...mail('Hello'),
+      headers: { 'List-Unsubscribe': '<https://guildrank.test/unsubscribe?token=a.b>' },
+    });
+    expect(sent).toEqual({ messageId: 're_1' });
+    expect(provider.requests[0]).toEqual({
+      path: '/emails',
+      authorization: 'Bearer re_test_token',
+      body: {
+        from: 'GuildRank <hello@guildrank.test>',
+        to: ['a@example.com'],
+        subject: 'Hello',
+        text: 'Hello (text)',
+        html: '<p>Hello</p>',
+        reply_to: 'v@example.com',
+        headers: { 'List-Unsubscribe': '<https://guildrank.test/unsubscribe?token=a.b>' },
+      },
+    });
+    for (const [status, permanent] of [
+      [500, false],
+      [429, false],
+      [422, true],
+    ] as const) {
+      provider.state.fail.push(status);
+      const err = await client
+        .send({ from: 'x@guildrank.test', to: 'a@example.com', ...mail('Fails') })
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(MailSendError);
+      expect((err as MailSendError).permanent).toBe(permanent);
+    }
+    await provider.close();
+    const down = await client.send({ from: 'x@guildrank.test', to: 'a@example.com', ...mail('Down') }).catch((e) => e);
+    expect((down as MailSendError).permanent).toBe(false);
+    cleanups.pop();
+  });
+});
+
+describe("the Worker's mail Cron Triggers", () => {
+  it('wrangler.toml has the sender and the weekly newsletter triggers; the sender drains the outbox through MAIL_API_URL, and waits without it', async () => {
+    const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+    const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
+    expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '0 9 * * 1']));
+
+    const tdb: TestDb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    await enqueueMail(tdb.db, {
+      kind: 'contact_ack',
+      dedupeKey: 'worker:1',
+      to: 'w@example.com',
+      mail: mail('From the Worker'),
+    });
+
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: 'https://guildrank.test',
+      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+    };
+    const scheduled = async (cron: string, extra: Record<string, string> = {}) => {
+      const pending: Promise<unknown>[] = [];
+      worker.scheduled(
+        { cron, scheduledTime: Date.now() + 1000 },
+        { ...bindings, ...extra },
+        {
+          waitUntil: (p) => void pending.push(p),
+        },
+      );
+      await Promise.all(pending);
+    };
+
+    // No provider configured: the mail waits in the outbox.
+    await scheduled('*/2 * * * *');
+    expect((await listMails(tdb.db, { status: 'pending' })).total).toBe(1);
+    await scheduled('*/2 * * * *', { MAIL_API_URL: provider.url, MAIL_API_TOKEN: 're_worker' });
+    expect(provider.requests.map((r) => [r.body.to, r.body.subject, r.authorization])).toEqual([
+      [['w@example.com'], 'From the Worker', 'Bearer re_worker'],
+    ]);
+    expect((await listMails(tdb.db, { status: 'sent' })).mails.map((m) => m.message_id)).toEqual(['re_1']);
+
+    // The weekly trigger composes the week's issue for the confirmed subscribers; the sender delivers it.
+    await subscribeEmail(tdb.db, 'weekly@example.com');
+    await scheduled('0 9 * * 1');
+    expect((await getIssueByWeek(tdb.db, isoWeek(Date.now())))?.recipient_count).toBe(1);
+    await scheduled('*/2 * * * *', { MAIL_API_URL: provider.url, MAIL_API_TOKEN: 're_worker' });
+    const issue = provider.requests.at(-1)!.body;
+    expect(issue.to).toEqual(['weekly@example.com']);
+    expect(issue.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(issue.headers?.['List-Unsubscribe']).toMatch(
+      /^<https:\/\/guildrank\.test\/unsubscribe\?token=[\w-]+\.[\w-]+>$/,
+    );
+  }, 60_000);
+});
