@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { subscribeEmail } from '../../db/queries/newsletter';
 import { unsubscribeToken } from '../../functions/_app/lib/unsubscribe';
 import {
   countRows,
@@ -19,25 +20,37 @@ afterEach(() => t?.cleanup());
 const SECRET = 'test-session-secret';
 
 describe('POST /api/newsletter', () => {
-  it('subscribes an email as active with confirmed_at and records a signup interaction worth 2', async () => {
+  it('stores a signup as pending with its confirmation mail (double opt-in) and records a signup interaction worth 2', async () => {
     t = await createTestApp();
     const res = await postJson(t.app, '/api/newsletter', { email: 'Fan@Example.com' });
     expect(res.status).toBe(201);
-    const { subscriber } = (await res.json()) as { subscriber: Record<string, unknown> };
-    expect(subscriber).toEqual({ id: expect.any(Number), email: 'fan@example.com', status: 'active' });
+    const body = (await res.json()) as { subscriber: Record<string, unknown>; confirmation: string };
+    expect(body).toEqual({
+      subscriber: { id: expect.any(Number), email: 'fan@example.com', status: 'pending' },
+      confirmation: 'sent',
+    });
     const row = (await t.client.execute('SELECT * FROM newsletter_subscribers')).rows[0]!;
-    expect(row).toMatchObject({ email: 'fan@example.com', source: 'homepage_signup', status: 'active' });
+    expect(row).toMatchObject({
+      email: 'fan@example.com',
+      source: 'homepage_signup',
+      status: 'pending',
+      confirmed_at: null,
+    });
     expect(JSON.parse(String(row.interests))).toEqual(['premium_servers']);
-    expect(row.confirmed_at).toBeTruthy();
+    const mails = (await t.client.execute('SELECT kind, to_address, headers FROM mail_outbox')).rows;
+    expect(mails).toEqual([expect.objectContaining({ kind: 'newsletter_confirm', to_address: 'fan@example.com' })]);
+    expect(JSON.parse(String(mails[0]!.headers))).toMatchObject({
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
     const events = (await t.client.execute('SELECT * FROM user_interactions')).rows;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ interaction_type: 'signup', target_type: 'newsletter', conversion_value: 2 });
     expect(JSON.parse(String(events[0]!.metadata))).toEqual({ source: 'homepage' });
   });
 
-  it('answers 409 already_subscribed for a duplicate email and stores nothing more', async () => {
+  it('answers 409 already_subscribed for an active email and stores and mails nothing more', async () => {
     t = await createTestApp();
-    await postJson(t.app, '/api/newsletter', { email: 'fan@example.com' });
+    await subscribeEmail(t.db, 'fan@example.com');
     const res = await postJson(t.app, '/api/newsletter', { email: 'FAN@example.com' });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({
@@ -48,7 +61,22 @@ describe('POST /api/newsletter', () => {
       },
     });
     expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
-    expect(await countRows(t.client, 'user_interactions')).toBe(1);
+    expect(await countRows(t.client, 'user_interactions')).toBe(0);
+    expect(await countRows(t.client, 'mail_outbox')).toBe(0);
+  });
+
+  it('signing up again while pending sends the confirmation again, at most once a minute', async () => {
+    let clock = Date.parse('2026-11-23T10:00:00.000Z');
+    t = await createTestApp({}, { now: () => clock });
+    await postJson(t.app, '/api/newsletter', { email: 'again@example.com' });
+    expect((await postJson(t.app, '/api/newsletter', { email: 'again@example.com' })).status).toBe(201);
+    expect(await countRows(t.client, 'mail_outbox')).toBe(1);
+    clock += 60_000;
+    const res = await postJson(t.app, '/api/newsletter', { email: 'again@example.com' });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { subscriber: { status: string } }).subscriber.status).toBe('pending');
+    expect(await countRows(t.client, 'mail_outbox')).toBe(2);
+    expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
   });
 
   it('rejects an invalid email with 400 naming the field', async () => {
@@ -73,23 +101,27 @@ describe('POST /api/newsletter', () => {
     const first = await postForm(t.app, '/api/newsletter', { email: 'form@example.com', website: '' });
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe('/newsletter/subscribed');
-    const again = await postForm(t.app, '/api/newsletter', { email: 'form@example.com' });
+    await subscribeEmail(t.db, 'active@example.com');
+    const again = await postForm(t.app, '/api/newsletter', { email: 'active@example.com' });
     expect(again.headers.get('location')).toBe('/?newsletter=already_subscribed#newsletter');
     const bad = await postForm(t.app, '/api/newsletter', { email: 'nope' });
     expect(bad.headers.get('location')).toBe('/?newsletter=invalid#newsletter');
-    expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
+    expect(await countRows(t.client, 'newsletter_subscribers')).toBe(2);
   });
 
-  it('reactivates an unsubscribed email on a new signup', async () => {
+  it('an unsubscribed email signing up again goes back to pending with a new confirmation', async () => {
     t = await createTestApp({ SESSION_SECRET: SECRET });
-    await postJson(t.app, '/api/newsletter', { email: 'back@example.com' });
+    await subscribeEmail(t.db, 'back@example.com');
     const token = await unsubscribeToken(SECRET, 'back@example.com');
     expect((await postJson(t.app, '/api/newsletter/unsubscribe', { token })).status).toBe(200);
     const res = await postJson(t.app, '/api/newsletter', { email: 'back@example.com' });
     expect(res.status).toBe(201);
-    const row = (await t.client.execute('SELECT status, unsubscribed_at FROM newsletter_subscribers')).rows[0]!;
-    expect(row).toMatchObject({ status: 'active', unsubscribed_at: null });
+    const row = (await t.client.execute('SELECT status, confirmed_at, unsubscribed_at FROM newsletter_subscribers'))
+      .rows[0]!;
+    expect(row).toMatchObject({ status: 'pending', confirmed_at: null, unsubscribed_at: null });
     expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
+    const mails = (await t.client.execute('SELECT kind, status FROM mail_outbox')).rows;
+    expect(mails).toEqual([expect.objectContaining({ kind: 'newsletter_confirm', status: 'pending' })]);
   });
 });
 
@@ -115,7 +147,7 @@ describe('POST /api/newsletter/unsubscribe', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
     const row = (await t.client.execute('SELECT status FROM newsletter_subscribers')).rows[0]!;
-    expect(row.status).toBe('active');
+    expect(row.status).toBe('pending');
   });
 
   it('rejects a token whose email part was swapped', async () => {
@@ -145,7 +177,7 @@ describe('POST /api/newsletter/unsubscribe', () => {
     expect(html).toContain('action="/api/newsletter/unsubscribe"');
     // Opening the link alone (a mail scanner) changes nothing.
     const row = (await t.client.execute('SELECT status FROM newsletter_subscribers')).rows[0]!;
-    expect(row.status).toBe('active');
+    expect(row.status).toBe('pending');
     const confirm = await postForm(t.app, '/api/newsletter/unsubscribe', { token });
     expect(confirm.status).toBe(200);
     expect(await confirm.text()).toContain('You are unsubscribed');
