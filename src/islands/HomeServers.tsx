@@ -272,8 +272,8 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
       </div>
       <noscript>
         <p className="filter-note">
-          Sorting and the size, online, checked and language filters need JavaScript: this list shows the servers with
-          the most members first.
+          Sorting and the size, online and checked filters need JavaScript, as does the language filter: this list shows
+          the servers with the most members first.
         </p>
       </noscript>
 

@@ -26,7 +26,7 @@ export function LanguageFilter({ value, onChange, disabled }: Props) {
           <option value="">Any language</option>
           {LANGUAGES.map((l) => (
             <option key={l.code} value={l.code}>
-              {l.native === l.name ? l.name : `${l.name} (${l.native})`}
+              {l.name}
             </option>
           ))}
         </select>

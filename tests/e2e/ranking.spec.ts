@@ -1,5 +1,6 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { Db } from '../../db/client';
 import { NICHE_MIN_MEMBERS, RANK_EVERY_MS } from '../../db/queries/rank';
@@ -129,16 +130,14 @@ const CONSTANTS: Record<string, number> = {
 test('How ranking works prints the ranking code’s constants, every one of them', async ({ page }, testInfo) => {
   await page.goto('/ranking');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('How ranking works');
-  const figures = await page
-    .locator('data[data-constant]')
-    .evaluateAll((els) =>
-      els.map((el) => ({
-        name: el.getAttribute('data-constant') ?? '',
-        value: el.getAttribute('value') ?? '',
-        unit: el.getAttribute('data-unit') ?? '',
-        text: el.textContent ?? '',
-      })),
-    );
+  const figures = await page.locator('data[data-constant]').evaluateAll((els) =>
+    els.map((el) => ({
+      name: el.getAttribute('data-constant') ?? '',
+      value: el.getAttribute('value') ?? '',
+      unit: el.getAttribute('data-unit') ?? '',
+      text: el.textContent ?? '',
+    })),
+  );
   for (const f of figures) {
     expect(Object.hasOwn(CONSTANTS, f.name), `${f.name} is a constant of the code`).toBe(true);
     expect(Number(f.value), f.name).toBe(CONSTANTS[f.name]);
@@ -154,8 +153,11 @@ test('How ranking works prints the ranking code’s constants, every one of them
     'href',
     '/ranking',
   );
-  const sitemap = await (await page.request.get('/sitemap-0.xml')).text();
-  expect(sitemap).toContain('/ranking</loc>');
+  // In the sitemap: the index's files, read through.
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  const files = locs(await (await page.request.get('/sitemap-index.xml')).text());
+  const urls = (await Promise.all(files.map(async (f) => locs(await (await page.request.get(f)).text())))).flat();
+  expect(urls).toContain('/ranking');
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await screenshot(page, 'ranking-desktop.png', (n) => testInfo.outputPath(n));
@@ -193,7 +195,9 @@ test('a server page explains its rank in its category and the parts of its score
   await screenshot(why, 'server-rank-320.png', (n) => testInfo.outputPath(n));
 });
 
-test('paid cards carry their label and placement note and take at most one in five positions', async ({ page }) => {
+test('paid cards carry their label and placement note and take at most one in five positions', async ({
+  page,
+}, testInfo) => {
   await page.goto('/best-gaming-discord');
   const cards = page.locator('.listing-static .grid article');
   await expectSpaced(cards);
@@ -225,6 +229,11 @@ test('paid cards carry their label and placement note and take at most one in fi
   for (const card of await cards.filter({ has: page.locator('details.placement') }).all()) {
     await expect(card.locator('.badge-sponsored, .badge-premium').first()).toBeVisible();
   }
+
+  // On a 320 px phone the open note fits; a screenshot of the disclosed card.
+  await page.setViewportSize({ width: 320, height: 800 });
+  await expectFits(page);
+  await screenshot(first, 'ranking-sponsored-card-320.png', (n) => testInfo.outputPath(n));
 
   // The home list and a sorted listing (the API's answer) keep the same rule.
   await page.goto('/');
@@ -285,3 +294,16 @@ test('a category page filters by language through the API, kept in the URL', asy
   await expect(page.getByLabel('Language')).toHaveValue('en');
   await expect(results.getByText('7 servers in English')).toBeVisible();
 });
+
+for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-discord']) {
+  test(`axe finds no WCAG 2.2 AA violation on ${path}, placement notes open`, async ({ page }) => {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    for (const note of await page.locator('details.placement').all())
+      await note.evaluate((d) => d.setAttribute('open', ''));
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}
