@@ -1,6 +1,5 @@
 // @ts-check
 import react from '@astrojs/react';
-import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
 import { processEnv, toolEnv } from './functions/_app/env.ts';
 import {
@@ -9,14 +8,11 @@ import {
   CSP_STYLE_RESOURCES,
 } from './functions/_app/middleware/security-headers.ts';
 import { staticHeaders } from './src/integrations/headers.ts';
-import { indexablePages } from './src/integrations/indexable-pages.ts';
 import { islandStylesInHead } from './src/integrations/island-styles.ts';
 
-// SITE_URL gives canonical URLs and the sitemap their origin; the build tools' variables are read beside it.
+// SITE_URL gives canonical URLs their origin; the build tools' variables are read beside it.
 const site = processEnv().SITE_URL;
 const tools = toolEnv();
-// The sitemap keeps the pages that ask to be indexed (a dead listing's page is noindex).
-const indexable = indexablePages();
 
 export default defineConfig({
   site,
@@ -38,12 +34,7 @@ export default defineConfig({
     // renderToString instead of a web-stream render per island: islands here are synchronous (no
     // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.
     react({ experimentalDisableStreaming: true }),
-    indexable.integration,
-    sitemap({
-      filter: (page) =>
-        !/not-found|\/admin|\/404|\/saved|\/offline|\/received|\/contact\/sent|\/newsletter\//.test(page) &&
-        indexable.isIndexable(page),
-    }),
+    // No sitemap integration: the sitemap comes from the database (functions/_app/routes/sitemap.ts, #18).
     // Sends Astro's policy as a header (Node and Cloudflare) instead of a <meta> element.
     staticHeaders(),
     // Astro's island style element goes in the head, where a style element belongs.

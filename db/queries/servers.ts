@@ -58,7 +58,7 @@ function searchCondition(term: string): SQL {
 }
 
 /** The WHERE clause of the public listing: matchesFilter (src/lib/listing.ts) in SQL, `now` in ms. */
-function listingWhere(filter: ServerFilter, matchesFirst = false, now = Date.now()): SQL | undefined {
+export function listingWhere(filter: ServerFilter, matchesFirst = false, now = Date.now()): SQL | undefined {
   // matchesFirst: a unary + keeps SQLite off the is_active/category indexes, so it looks the
   // search matches up by primary key instead of walking every active server.
   const active = matchesFirst ? sql`+${discordServers.is_active} = 1` : eq(discordServers.is_active, true);

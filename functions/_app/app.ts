@@ -21,6 +21,7 @@ import { newsletterRoutes } from './routes/newsletter';
 import { confirmLinkRoutes, unsubscribeLinkRoutes } from './routes/newsletter-links';
 import { reportRoutes } from './routes/reports';
 import { serverRoutes } from './routes/servers';
+import { sitemapRoutes } from './routes/sitemap';
 import { submissionRoutes } from './routes/submissions';
 
 /** Seconds a client should wait before retrying while the database is away. */
@@ -74,6 +75,8 @@ export function createApp(deps: AppDeps) {
     .route('/api/contact', contactRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
     .route('/go', goRoutes(deps))
+    // The sitemap from the database (#18): /sitemap-index.xml and its files.
+    .route('/', sitemapRoutes(deps))
     // The links of the newsletter's mails (#16), outside /api: a one-click POST comes from a mail client.
     .route('/unsubscribe', unsubscribeLinkRoutes(deps))
     .route('/newsletter/confirm', confirmLinkRoutes(deps));

@@ -1,0 +1,49 @@
+import { and, asc, count, gt, lte, max } from 'drizzle-orm';
+import type { Db } from '../client';
+import { discordServers } from '../schema';
+import { listingWhere } from './servers';
+
+/** What the sitemap index is made from: listed servers per category, and the highest server id. */
+export interface SitemapCounts {
+  /** Listed servers (isListed) per category display name; categories without any are absent. */
+  byCategory: Record<string, number>;
+  /** The highest id of any server: server sitemap files cover id ranges up to it. */
+  maxId: number;
+}
+
+/** The counts the sitemap index and the listing pages' sitemap are made from (one grouped read of an index). */
+export async function getSitemapCounts(db: Db): Promise<SitemapCounts> {
+  const [groups, [top]] = await Promise.all([
+    db
+      .select({ category: discordServers.category, n: count() })
+      .from(discordServers)
+      .where(listingWhere({}))
+      .groupBy(discordServers.category),
+    db.select({ id: max(discordServers.id) }).from(discordServers),
+  ]);
+  return {
+    byCategory: Object.fromEntries(groups.map((g) => [g.category, Number(g.n)])),
+    maxId: Number(top?.id ?? 0),
+  };
+}
+
+/** One server page of the sitemap: its slug and when its listing last changed (ISO). */
+export interface SitemapServer {
+  slug: string;
+  updated_at: string;
+}
+
+/**
+ * The listed servers (isListed: a dead listing's page is noindex, so it is left out) whose id is
+ * in (afterId, throughId], by id: one server sitemap file, read along the primary key.
+ */
+export async function listSitemapServers(db: Db, afterId: number, throughId: number): Promise<SitemapServer[]> {
+  return (
+    db
+      .select({ slug: discordServers.slug, updated_at: discordServers.updated_at })
+      .from(discordServers)
+      // listingWhere's primary-key form (matchesFirst): SQLite walks the id range, not the is_active index.
+      .where(and(gt(discordServers.id, afterId), lte(discordServers.id, throughId), listingWhere({}, true)))
+      .orderBy(asc(discordServers.id))
+  );
+}
