@@ -181,3 +181,19 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await expect(page.getByText('You are signed out.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in with Discord' })).toBeVisible();
 });
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the sign-in is a plain link that completes the whole Discord round trip', async ({ page, site, context }) => {
+    site.discord.oauth.user = { id: '412000000000000002', username: 'no_script_owner' };
+    site.discord.oauth.guilds = [];
+    await page.goto('/account');
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'gr_owner');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    await expect(page.getByText('Managing a listing needs JavaScript; signing in does not.')).toBeVisible();
+  });
+});
