@@ -28,6 +28,8 @@ export async function startSite(
   name: string,
   prepare?: (db: Db) => Promise<void>,
   buildEnv?: Record<string, string>,
+  /** Settings of the app on top of the defaults (the mail spec's SMTP_URL, PORT and SITE_URL). */
+  appEnv?: Record<string, string>,
 ): Promise<{ site: SiteServer; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `guildrank-${name}-`));
   const dbUrl = `file:${join(dir, 'site.db')}`;
@@ -52,6 +54,7 @@ export async function startSite(
     DISCORD_OAUTH_BASE: discord.origin,
     DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
     DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
+    ...appEnv,
   });
   // Builds go inside the project: Astro stages prerender chunks beside an output folder within
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).

@@ -7,12 +7,18 @@ import { type SiteServer, startSite } from './fixtures';
  * before the build (`prepare`, after the sample servers), its own rate-limit budget (the
  * writes of the other specs count against the shared site's) or its own build variables (`buildEnv`).
  */
-export function testWithOwnSite(name: string, prepare?: (db: Db) => Promise<void>, buildEnv?: Record<string, string>) {
+export function testWithOwnSite(
+  name: string,
+  prepare?: (db: Db) => Promise<void>,
+  buildEnv?: Record<string, string>,
+  /** The app's own settings on top of startSite's (a function: read when the worker's site starts). */
+  appEnv?: () => Promise<Record<string, string>>,
+) {
   return base.extend<{ site: SiteServer }, { ownSite: SiteServer }>({
     ownSite: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
       async ({}, use) => {
-        const { site, stop } = await startSite(name, prepare ?? (async () => {}), buildEnv);
+        const { site, stop } = await startSite(name, prepare ?? (async () => {}), buildEnv, await appEnv?.());
         await use(site);
         await stop();
       },
