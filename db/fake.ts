@@ -53,6 +53,33 @@ const WORDS: Record<string, { names: string[]; topics: string[] }> = {
 };
 const SUFFIXES = ['Hub', 'Community', 'Club', 'Lounge', 'Society', 'Network', 'Collective', 'HQ', 'Room', 'Guild'];
 
+/**
+ * Languages of the fake servers (#19) by share out of 20, each with the region a few of them
+ * name: mostly English, then the languages Discord communities most often use.
+ */
+const LANGUAGE_MIX: readonly [code: string, region: string, share: number][] = [
+  ['en', 'US', 11],
+  ['es', 'MX', 2],
+  ['pt', 'BR', 2],
+  ['de', 'DE', 1],
+  ['fr', 'FR', 1],
+  ['ru', 'RU', 1],
+  ['tr', 'TR', 1],
+  ['ja', 'JP', 1],
+];
+const LANGUAGE_SLOTS = LANGUAGE_MIX.flatMap(
+  ([code, region, share]) => Array(share).fill([code, region]) as [string, string][],
+);
+
+/**
+ * The i-th server's language and region, from its index (not the seeded random stream, so the
+ * other fake fields stay what they were): one in three names its region.
+ */
+function fakeLanguage(i: number): { language: string; region: string | null } {
+  const [language, region] = LANGUAGE_SLOTS[(i * 7) % LANGUAGE_SLOTS.length]!;
+  return { language, region: i % 3 === 0 ? region : null };
+}
+
 /** A fake server: the columns a bulk insert writes. */
 export type FakeServer = BulkServer;
 
@@ -86,6 +113,7 @@ export function fakeServer(i: number, random: () => number): FakeServer {
     is_sponsored: random() < 0.02,
     affiliate_link: `https://discord.gg/${code}`,
     sort_order: random() < 0.1 ? Math.floor(random() * 100) : 0,
+    ...fakeLanguage(i),
   };
 }
 

@@ -519,6 +519,8 @@ const BULK_COLUMNS = [
   'is_sponsored',
   'affiliate_link',
   'sort_order',
+  'language',
+  'region',
 ] as const satisfies readonly (keyof NewServerRow)[];
 
 /** One server of a bulk load (fake data for benchmarks and local runs). */
