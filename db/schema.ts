@@ -80,6 +80,8 @@ export const discordServers = sqliteTable(
     /** The paid placement's period (#19), shown in "About this placement"; null: not recorded. */
     placement_started_at: text('placement_started_at'),
     placement_ends_at: text('placement_ends_at'),
+    /** The owner's links beside the join link (#17): website, socials; https only, at most LINKS_MAX. */
+    links: text('links', { mode: 'json' }).$type<{ label: string; url: string }[]>().notNull().default(sql`'[]'`),
   },
   (t) => [
     uniqueIndex('discord_servers_slug_unique').on(t.slug),

@@ -1,0 +1,1 @@
+ALTER TABLE `discord_servers` ADD `links` text DEFAULT '[]' NOT NULL;
