@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { and, eq } from 'drizzle-orm';
+import { mailOutbox, newsletterSubscribers } from '../../db/schema';
+import { rawProcessEnv } from '../../functions/_app/env';
+import { CLAIMS } from '../../src/lib/claims';
+import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
+import { freePort } from '../helpers/wrangler-dev';
+import { expect } from './fixtures';
+import { hydrated } from './hydration';
+import { testWithOwnSite } from './own-site';
+
+/**
+ * #16 in the browser, against `npm start` with SMTP_URL pointing at a real SMTP server on
+ * loopback: subscribe, confirm from the mail, the week's issue from `npm run newsletter:send`,
+ * one-click unsubscribe, and nothing from a second send.
+ */
+
+const run = promisify(execFile);
+const SECRETS = {
+  SESSION_SECRET: 'e2e-mail-session-secret-0123456789abcdefgh',
+  IP_HASH_SECRET: 'e2e-mail-ip-hash-secret-0123456789abcdefgh',
+};
+
+let smtp: SmtpStandIn;
+let siteUrl = '';
+
+const test = testWithOwnSite('mail', undefined, undefined, async () => {
+  smtp = await startSmtpStandIn();
+  const port = await freePort();
+  siteUrl = `http://127.0.0.1:${port}`;
+  return {
+    ...SECRETS,
+    SMTP_URL: smtp.url,
+    PORT: String(port),
+    SITE_URL: siteUrl,
+    MAIL_FROM: 'GuildRank <hello@guildrank.test>',
+  };
+});
+
+test.afterAll(async () => {
+  await smtp?.stop();
+});
+
+/** `npm run newsletter:send` on the site's database, with the site's settings; its output. */
+async function newsletterSend(dbUrl: string): Promise<string> {
+  const { stdout } = await run('npm', ['run', '--silent', 'newsletter:send'], {
+    env: rawProcessEnv({ ...SECRETS, DATABASE_URL: dbUrl, SITE_URL: siteUrl, SMTP_URL: smtp.url }),
+    timeout: 120_000,
+  });
+  return stdout;
+}
+
+const link = (text: string, path: string) =>
+  new RegExp(`${siteUrl.replace(/[.:/]/g, '\\$&')}${path}\\S+`).exec(text)?.[0];
+
+test('subscribe, confirm from the mail, get the week’s issue, unsubscribe with one click, nothing from a second send', async ({
+  page,
+  site,
+}) => {
+  test.setTimeout(180_000);
+  const email = `reader-${Date.now()}@example.com`;
+
+  // Subscribe in the browser: the box says a confirmation link is on its way.
+  await page.goto('/');
+  await hydrated(page);
+  const box = page.locator('#newsletter');
+  await expect(box).toContainText(CLAIMS.newsletter);
+  await box.getByLabel('Email address').fill(email);
+  await box.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(box.getByText(CLAIMS.subscribed)).toBeVisible();
+
+  // The confirmation mail, sent by npm start's sender through SMTP_URL.
+  const [confirmation] = await smtp.waitFor(email, 1, 30_000);
+  expect(confirmation!.subject).toBe('Confirm your GuildRank newsletter subscription');
+  expect(confirmation!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+  const confirmUrl = link(confirmation!.text, '/newsletter/confirm\\?token=')!;
+  await page.goto(confirmUrl);
+  await expect(page.getByRole('heading', { name: 'Confirm your subscription' })).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm my subscription' }).click();
+  await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+  const [row] = await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+  expect(row?.status).toBe('active');
+  const welcome = (await smtp.waitFor(email, 2, 30_000))[1]!;
+  expect(welcome.subject).toBe('You are subscribed to the GuildRank weekly picks');
+
+  // The week's issue, from `npm run newsletter:send`.
+  const first = await newsletterSend(site.dbUrl);
+  expect(first).toMatch(/: [1-9]\d* new cop/);
+  const issue = (await smtp.waitFor(email, 3, 30_000))[2]!;
+  expect(issue.subject).toMatch(/^GuildRank weekly picks, \d{4}-W\d{2}$/);
+  expect(issue.text).toContain(`${siteUrl}/server/`);
+  const unsubscribe = /^<([^>]+)>$/.exec(issue.headers['list-unsubscribe'] ?? '')?.[1];
+  expect(unsubscribe).toBe(link(issue.text, '/unsubscribe\\?token='));
+
+  // One click: the page's one button (a mail client's one-click POST does the same).
+  await page.goto(unsubscribe!);
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  const [gone] = await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+  expect(gone?.status).toBe('unsubscribed');
+
+  // A second send this week: nothing written, nothing waiting, nothing received.
+  const second = await newsletterSend(site.dbUrl);
+  expect(second).toMatch(/0 new copies/);
+  const waiting = await site.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.to_address, email), eq(mailOutbox.status, 'pending')));
+  expect(waiting).toEqual([]);
+  expect(smtp.to(email).map((m) => m.subject)).toEqual([confirmation!.subject, welcome.subject, issue.subject]);
+});
