@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SAMPLE_SERVERS } from '../../db/sample-data';
 import { discordServers } from '../../db/schema';
+import { compareServers, isPaidPlacement } from '../../src/lib/listing';
+import { placePaid } from '../../src/lib/placement';
 import { createTestApp, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
@@ -137,9 +139,21 @@ describe('GET /api/servers', () => {
     const body = (await (await t.app.request('/api/servers?per_page=100')).json()) as Page;
     expect(SAMPLE_SERVERS.some((s) => s.category === 'Education')).toBe(true);
     expect(body.servers.some((s) => s.category === 'Education')).toBe(false);
-    expect(body.total).toBe(SAMPLE_SERVERS.filter((s) => s.category !== 'Education').length);
-    const members = body.servers.map((s) => s.members);
-    expect(members).toEqual([...members].sort((a, b) => b - a));
+    // Members order with paid cards placed at most one in five (#19), as from the database.
+    const listed = SAMPLE_SERVERS.filter((s) => s.category !== 'Education').map((s, i) => ({
+      id: i + 1,
+      members: s.members ?? 0,
+      sort_order: 0,
+      rank_score: 0,
+      created_at: '',
+      growth_30d: 0,
+      name: s.name,
+      is_premium: s.is_premium ?? false,
+      is_sponsored: s.is_sponsored ?? false,
+    }));
+    const placed = placePaid(listed.sort(compareServers('members')), isPaidPlacement).placed;
+    expect(body.servers.map((s) => s.name)).toEqual(placed.map((s) => s.name));
+    expect(body.total).toBe(placed.length);
   });
 
   it('sorts by members (default), rank score, age and 30-day growth, each breaking ties by members', async () => {
@@ -194,9 +208,12 @@ describe('GET /api/servers', () => {
   it('never lists a dead or wrong_guild invite; lists suspect, paused and expiring ones', async () => {
     t = await createTestApp();
     for (const status of ['ok', 'unchecked', 'suspect', 'paused', 'expiring', 'dead', 'wrong_guild'] as const) {
-      await seedServer(t.db, { name: `Invite ${status}`, invite_status: status, is_premium: true });
+      await seedServer(t.db, { name: `Invite ${status}`, invite_status: status });
     }
-    for (const query of ['', '?premium=true', '?sort=featured', '?sort=active', '?search=invite', '?category=Gaming']) {
+    const queries = ['', '?sort=featured', '?sort=active', '?search=invite', '?category=Gaming'];
+    for (const query of [...queries, '?premium=true']) {
+      // Premium Only lists the paid ones: all of them are, for that query (other lists place paid cards one in five).
+      if (query === '?premium=true') await t.db.update(discordServers).set({ is_premium: true });
       const body = (await (await t.app.request(`/api/servers${query}`)).json()) as Page;
       expect(body.servers.map((s) => s.name).sort(), query).toEqual([
         'Invite expiring',
