@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
+import { enqueueMail } from '../../db/queries/mail';
+import { subscribeEmail } from '../../db/queries/newsletter';
 import { mailOutbox, newsletterSubscribers } from '../../db/schema';
 import { rawProcessEnv } from '../../functions/_app/env';
 import { CLAIMS } from '../../src/lib/claims';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { freePort } from '../helpers/wrangler-dev';
+import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
@@ -109,4 +112,40 @@ test('subscribe, confirm from the mail, get the week’s issue, unsubscribe with
     .where(and(eq(mailOutbox.to_address, email), eq(mailOutbox.status, 'pending')));
   expect(waiting).toEqual([]);
   expect(smtp.to(email).map((m) => m.subject)).toEqual([confirmation!.subject, welcome.subject, issue.subject]);
+});
+
+test('the console shows each mail as sent in the Outbox, and this week’s issue with its recipient count', async ({
+  page,
+  site,
+}) => {
+  const subject = `Outbox check ${Date.now()}`;
+  await enqueueMail(site.db, {
+    kind: 'newsletter_welcome',
+    dedupeKey: `e2e-outbox:${subject}`,
+    to: 'outbox-reader@example.com',
+    mail: { subject, text: 'The text part of the check.', html: '<p>The HTML part of the check.</p>' },
+    headers: {
+      'List-Unsubscribe': `<${siteUrl}/unsubscribe?token=a.b>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  });
+  await subscribeEmail(site.db, `console-reader-${Date.now()}@example.com`);
+  await signIn(page, site.db);
+  await page.goto('/admin#outbox');
+  await expect(page.getByRole('heading', { name: 'Outbox' })).toBeVisible();
+  await expect(
+    page.getByText('Mails are sent through SMTP (SMTP_URL) from GuildRank <hello@guildrank.test>.'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: `Open ${subject}` }).click();
+  const view = page.getByRole('article', { name: subject });
+  await expect(view.getByText('List-Unsubscribe-Post')).toBeVisible();
+  await expect(view.getByText('outbox-reader@example.com')).toBeVisible();
+  await expect(view.getByText('The text part of the check.')).toBeVisible();
+  await expect(view.frameLocator('iframe[title^="HTML part"]').getByText('The HTML part of the check.')).toBeVisible();
+
+  await page.goto('/admin#newsletter');
+  const issue = page.getByRole('region', { name: /This week's issue/ });
+  await expect(issue.getByRole('button', { name: /^Send this week's issue to \d+ subscribers?$/ })).toBeVisible();
+  await issue.getByText('Preview').click();
+  await expect(issue.getByText(/Premium and sponsored picks|No premium or sponsored picks/).first()).toBeVisible();
 });
