@@ -77,6 +77,8 @@ describe('POST /api/newsletter', () => {
     expect(((await res.json()) as { subscriber: { status: string } }).subscriber.status).toBe('pending');
     expect(await countRows(t.client, 'mail_outbox')).toBe(2);
     expect(await countRows(t.client, 'newsletter_subscribers')).toBe(1);
+    // One signup event for the address, however often the link is sent again.
+    expect(await countRows(t.client, 'user_interactions')).toBe(1);
   });
 
   it('rejects an invalid email with 400 naming the field', async () => {

@@ -16,7 +16,7 @@ export function submissionApprovedMail(site: MailSite, data: SubmissionApprovedD
     blocks: [
       {
         kind: 'p',
-        text: `Approving it started a rebuild of ${site.name}; your server's page is live as soon as that rebuild is, usually within minutes.`,
+        text: `Approving it started a rebuild of ${site.name}; your server's page is live as soon as that rebuild is.`,
       },
       { kind: 'link', label: 'Your server page', href: data.serverUrl },
       {

@@ -59,19 +59,22 @@ export const newsletterRoutes = (deps: AppDeps) =>
         if (!result.ok) {
           throw new ApiError(409, 'already_subscribed', result.message, [{ path: 'email', message: result.message }]);
         }
-        try {
-          await insertInteractions(deps.db, {
-            interaction_type: 'signup',
-            target_type: 'newsletter',
-            target_id: String(result.subscriber.id),
-            metadata: { source: 'homepage' },
-            user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
-            ip_address: c.get('ipHash'),
-            conversion_value: conversionValue('signup', 'newsletter'),
-          });
-        } catch (err) {
-          // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
-          console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
+        // One signup event per address joining (not per re-sent confirmation).
+        if (result.state !== 'pending_again') {
+          try {
+            await insertInteractions(deps.db, {
+              interaction_type: 'signup',
+              target_type: 'newsletter',
+              target_id: String(result.subscriber.id),
+              metadata: { source: 'homepage' },
+              user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
+              ip_address: c.get('ipHash'),
+              conversion_value: conversionValue('signup', 'newsletter'),
+            });
+          } catch (err) {
+            // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
+            console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
+          }
         }
         if (c.get('body')?.kind === 'form') return c.redirect('/newsletter/subscribed', 303);
         const { id, status } = result.subscriber;
