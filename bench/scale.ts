@@ -3,6 +3,7 @@
 // Every figure is measured in this run except the rows labelled "extrapolated".
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { createClient } from '@libsql/client';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
@@ -11,6 +12,8 @@ import { type InteractionWrite, insertInteractions } from '../db/queries/interac
 import { checkpointWal, dropSearchIndex, firstServerIds, vacuumInto } from '../db/queries/maintenance';
 import { listServers } from '../db/queries/servers';
 import { seedIfEmpty } from '../db/seed';
+import { createApp } from '../functions/_app/app';
+import { loadEnv } from '../functions/_app/env';
 import { mib, runMeasured, seconds } from './lib/measure';
 import type { BenchModule, BenchSection } from './types';
 
@@ -75,6 +78,69 @@ async function sizeWithoutFts(client: import('@libsql/client').Client, dir: stri
 }
 
 const SEARCH_TERMS = ['crypto', 'valorant', 'forex', 'dividend', 'parlay', 'guild', 'esports', 'zzqx'];
+
+/**
+ * Distinct search terms for the uncached API rows: every 3- to 8-letter piece of words the fake
+ * servers use (whole words, prefixes, middles), phrases across words, and terms found nowhere.
+ */
+export function variedTerms(n: number): string[] {
+  const words = ['valorant', 'minecraft', 'overwatch', 'satoshi', 'chainlink', 'momentum', 'moneyline', 'bankroll'];
+  words.push('dividend', 'portfolio', 'community', 'collective', 'tournaments', 'speedrun', 'airdrops', 'staking');
+  words.push('backtesting', 'injuries', 'earnings', 'research', 'signals', 'options', 'veterans', 'moderators');
+  const phrases = ['helpful members', 'daily discussion', 'valorant lfg', 'chart analysis', 'live calls', 'nfl picks'];
+  const absent = ['zzqx', 'quokka', 'xylophone', 'kumquat', 'zebra crossing', 'aardvark'];
+  const terms = new Set<string>([...phrases, ...absent]);
+  for (let len = 8; terms.size < n && len >= 3; len--) {
+    for (const w of words) {
+      for (let i = 0; i + len <= w.length && terms.size < n; i += 2) terms.add(w.slice(i, i + len));
+    }
+  }
+  return [...terms];
+}
+
+/** GET /api/servers?search= for each term once, in turn, through the real app over loopback HTTP: every answer a cache miss. */
+export async function searchOverHttp(db: import('../db/client').Db, url: string, terms: readonly string[]) {
+  const app = createApp({
+    db,
+    env: loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' }),
+  });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((ok) => server.once('listening', () => ok()));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const times: number[] = [];
+  let capped = 0;
+  const timed = async (path: string) => {
+    const started = performance.now();
+    const res = await fetch(`${base}${path}`);
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    return { ms: performance.now() - started, body };
+  };
+  try {
+    for (const term of terms) {
+      const { ms, body } = await timed(`/api/servers?search=${encodeURIComponent(term)}&per_page=12`);
+      times.push(ms);
+      if ((JSON.parse(body) as { total_exact: boolean }).total_exact === false) capped++;
+    }
+    const index = await timed('/sitemap-index.xml');
+    const files = [...index.body.matchAll(/<loc>[^<]*(\/sitemap-[^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const lastServers = files.filter((f) => f.startsWith('/sitemap-servers-')).at(-1);
+    const serversFile = lastServers ? await timed(lastServers) : undefined;
+    return {
+      times: times.sort((x, y) => x - y),
+      capped,
+      sitemap: {
+        indexMs: index.ms,
+        files: files.length,
+        serversFileMs: serversFile?.ms ?? 0,
+        serversFileUrls: serversFile ? (serversFile.body.match(/<loc>/g) ?? []).length : 0,
+      },
+    };
+  } finally {
+    await new Promise<void>((ok) => server.close(() => ok()));
+  }
+}
 
 export const bench: BenchModule = async (ctx) => {
   const { mkdirSync } = await import('node:fs');
@@ -164,15 +230,32 @@ export const bench: BenchModule = async (ctx) => {
 
   // 2. Database, search index and search latency, measured at every size (1M included).
   const dbRows: (string | number)[][] = [
-    ['servers', 'seed s', 'DB MB', 'DB MB without FTS', 'FTS share', 'search p50 ms', 'search p99 ms', 'searches'],
+    [
+      'servers',
+      'seed s',
+      'DB MB',
+      'DB MB without FTS',
+      'FTS share',
+      'search p50 ms',
+      'search p99 ms',
+      'searches',
+      'API search p50 ms (uncached)',
+      'API search p99 ms (uncached)',
+      'API searches (totals capped)',
+    ],
   ];
+  const sitemapRows: (string | number)[][] = [
+    ['servers', 'files in the index', 'index ms', 'last server file ms', 'URLs in it'],
+  ];
+  const apiNotes: string[] = [];
+  const terms = variedTerms(ctx.quick ? 100 : 300);
   let eventRows: (string | number)[][] = [];
   let bytesPerEvent = 0;
   let eventsPerSecond = 0;
   for (const n of dbSizes) {
     const path = join(ctx.tmp, `db-${n}.db`);
     ctx.log(`scale: seeding ${fmt(n)} servers…`);
-    const { db, client, seedMs } = await makeDb(path, n);
+    const { db, client, seedMs, url } = await makeDb(path, n);
     const withFts = fileSize(path);
     const withoutFts = await sizeWithoutFts(client, ctx.tmp, n);
     const times: number[] = [];
@@ -185,6 +268,21 @@ export const bench: BenchModule = async (ctx) => {
       }
     }
     times.sort((x, y) => x - y);
+    ctx.log(`scale: ${fmt(n)}: ${terms.length} uncached searches through the API…`);
+    const api = await searchOverHttp(db, url, terms);
+    const apiP99 = percentile(api.times, 0.99);
+    if (n === big) {
+      apiNotes.push(
+        `Uncached GET /api/servers?search= at ${fmt(n)} listings: p99 ${apiP99.toFixed(1)} ms over ${api.times.length} distinct terms (target: at most 25 ms): ${apiP99 <= 25 ? 'met' : 'missed'}.`,
+      );
+    }
+    sitemapRows.push([
+      fmt(n),
+      api.sitemap.files,
+      api.sitemap.indexMs.toFixed(0),
+      api.sitemap.serversFileMs.toFixed(0),
+      fmt(api.sitemap.serversFileUrls),
+    ]);
     dbRows.push([
       fmt(n),
       seconds(seedMs),
@@ -194,6 +292,9 @@ export const bench: BenchModule = async (ctx) => {
       percentile(times, 0.5).toFixed(2),
       percentile(times, 0.99).toFixed(2),
       times.length,
+      percentile(api.times, 0.5).toFixed(1),
+      apiP99.toFixed(1),
+      `${api.times.length} (${api.capped})`,
     ]);
 
     // 3. Analytics writes into the largest database: throughput and bytes per stored event.
@@ -261,8 +362,15 @@ export const bench: BenchModule = async (ctx) => {
     {
       title: 'Scale: database, search index and search latency',
       description:
-        'Fresh migrated file database with N fake servers; size after a WAL checkpoint, and the same data copied with the FTS5 trigram table and its triggers dropped (VACUUMed). Search latency is listServers() with a search term (FTS5 trigram match plus the total count), in process, 12 per page, over 8 terms from very common to no match.',
+        'Fresh migrated file database with N fake servers; size after a WAL checkpoint, and the same data copied with the FTS5 trigram table and its triggers dropped (VACUUMed). "search" is listServers() in process, 12 per page, 25 rounds over 8 terms from very common to no match. "API search" is GET /api/servers?search= through the real app over loopback HTTP (Node), one request at a time, each term asked once so every answer is a cache miss: whole words, word pieces of 3 to 8 letters, phrases and terms found nowhere. A search counts its matches up to 1,000 and then answers total_exact: false ("1,000+"); the count of such answers is in brackets.',
       rows: dbRows,
+      notes: apiNotes,
+    },
+    {
+      title: 'Scale: sitemaps from the database',
+      description:
+        'GET /sitemap-index.xml and the last server sitemap file it names (50,000 server ids a file), through the same app, after the searches above.',
+      rows: sitemapRows,
     },
     {
       title: 'Scale: analytics writes against Turso quotas',

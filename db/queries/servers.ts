@@ -117,14 +117,17 @@ export const SEARCH_TOTAL_CAP = 1_000;
 /**
  * The trigram match as a test of one row, for walking an order's index: LIKE folds ASCII case
  * as the index does, so it is exact for ASCII terms (listServers sorts the others' matches).
- * The index reads the tags joined by spaces; a term without spaces, quotes or backslashes is in
- * those exactly when it is in the stored JSON text, which needs no parsing per row.
+ * The index reads the tags joined by spaces. A term without quotes or backslashes (which JSON
+ * escapes) is in those exactly when it is in the stored JSON text, or for a term with a space,
+ * in that text with its '","' read as spaces: no JSON parsing per row. Other terms parse it.
  */
 function likeSearchCondition(term: string): SQL {
   const pattern = likePattern(term);
-  const tags = /^[^\s"\\]+$/.test(term)
-    ? sql`${discordServers.tags}`
-    : sql`(SELECT group_concat(value, ' ') FROM json_each(${discordServers.tags}))`;
+  const tags = /["\\]/.test(term)
+    ? sql`(SELECT group_concat(value, ' ') FROM json_each(${discordServers.tags}))`
+    : /\s/.test(term)
+      ? sql`replace(replace(replace(${discordServers.tags}, '","', ' '), '["', ''), '"]', '')`
+      : sql`${discordServers.tags}`;
   return or(
     sql`${discordServers.name} LIKE ${pattern} ESCAPE '\\'`,
     sql`${discordServers.description} LIKE ${pattern} ESCAPE '\\'`,
@@ -182,13 +185,20 @@ export async function listPlacedServers(
 }
 
 /**
- * listServers with a search, in two reads of at most a few thousand rows however many listings
- * there are. First the matches are counted up to SEARCH_TOTAL_CAP + 1 (the trigram index's
- * matches joined to their rows, in the index's order). Up to the cap, the count is exact and the
- * matches are sorted for the page (a primary-key read each). Past it, they are at least one
- * listing in SEARCH_TOTAL_CAP of a million, and the page comes from walking the order's index
- * with a test of each row: ~perPage / density rows, ~12,000 at worst. A term too short for the
- * index is counted and walked the same way by LIKE alone (a full scan when it is rare).
+ * Up to this many trigram matches a search sorts them (a primary-key read each) and counts them
+ * exactly; past it, they are at least one listing in 333 of a million and it walks the order's
+ * index instead, testing each row (~perPage / density rows). Either costs at most a few thousand
+ * row reads at 1,000,000 listings (bench/scale.ts).
+ */
+const SORTED_SEARCH_MAX = 3_000;
+
+/**
+ * listServers with a search, reading at most a few thousand rows however many listings there
+ * are. The index's matches are read first, up to SORTED_SEARCH_MAX + 1 ids, without reading a row.
+ * Few: those rows are sorted for the page and counted exactly in the same read. Many: the listed ones
+ * are counted up to SEARCH_TOTAL_CAP + 1 (the matches joined to their rows in the index's order)
+ * and the page comes from walking the order's index with a LIKE test of each row. A term too
+ * short for the index is counted and walked the same way by LIKE alone (a full scan when rare).
  */
 async function searchServers(
   db: Db,
@@ -199,11 +209,41 @@ async function searchServers(
   now: number,
 ): Promise<ServerPageResult> {
   const indexed = [...term].length >= MIN_INDEXED_SEARCH;
+  const phrase = ftsPhrase(term);
+  if (indexed) {
+    const ids = (
+      await db.all<{ id: number }>(
+        sql`SELECT rowid AS id FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${SORTED_SEARCH_MAX + 1}`,
+      )
+    ).map((r) => Number(r.id));
+    if (ids.length === 0) return { servers: [], total: 0, totalExact: true };
+    // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
+    const ascii = /^[\x20-\x7e]*$/.test(term);
+    if (ids.length <= SORTED_SEARCH_MAX || !ascii) {
+      // The matches by primary key (listingWhere's matchesFirst form), counted in the same read.
+      const matched =
+        ids.length <= SORTED_SEARCH_MAX
+          ? and(listingWhere({ ...filter, search: undefined }, true, now), inArray(discordServers.id, ids))
+          : listingWhere(filter, true, now);
+      const rows = await db
+        .select({ server: discordServers, total: sql<number>`count(*) OVER ()` })
+        .from(discordServers)
+        .where(matched)
+        .orderBy(...listingOrder(filter.sort))
+        .limit(perPage)
+        .offset((page - 1) * perPage);
+      if (rows.length > 0) {
+        return { servers: rows.map((r) => r.server), total: Number(rows[0]!.total), totalExact: true };
+      }
+      const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matched);
+      return { servers: [], total: Number(counted?.n ?? 0), totalExact: true };
+    }
+  }
   const rest = listingWhere({ ...filter, search: undefined }, false, now);
   // CROSS JOIN keeps SQLite on the index's matches rather than scanning the table for them.
   const [capped] = indexed
     ? await db.all<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${ftsPhrase(term)} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${phrase} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
       )
     : await db.all<{ n: number }>(
         sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${listingWhere(filter, false, now)} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
@@ -212,17 +252,10 @@ async function searchServers(
   const totalExact = found <= SEARCH_TOTAL_CAP;
   const total = Math.min(found, SEARCH_TOTAL_CAP);
   if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total, totalExact };
-  // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
-  const sorted = indexed && (totalExact || !/^[\x20-\x7e]*$/.test(term));
-  const where = sorted
-    ? listingWhere(filter, true, now)
-    : indexed
-      ? and(rest, likeSearchCondition(term))
-      : listingWhere(filter, false, now);
   const servers = await db
     .select()
     .from(discordServers)
-    .where(where)
+    .where(indexed ? and(rest, likeSearchCondition(term)) : listingWhere(filter, false, now))
     .orderBy(...listingOrder(filter.sort))
     .limit(perPage)
     .offset((page - 1) * perPage);

@@ -35,6 +35,7 @@ describe('listServers search over many servers', () => {
     ['ca', 'Trading', 1],
     ['qz', undefined, 1],
     ['Daily discussion', 'Investing', 5],
+    ['members and', undefined, 7],
     ['café', undefined, 1],
   ] as const) {
     it(`matches the listing rules for "${term}"${category ? ` in ${category}` : ''}, page ${page}`, async () => {
