@@ -402,3 +402,46 @@ describe('the outbox when the mail server is down', () => {
     }
   }, 60_000);
 });
+
+describe('the console’s mail screens', () => {
+  it('the Outbox lists mails without their bodies and opens one whole; the issue preview counts confirmed subscribers; admins only', async () => {
+    const to = 'console-outbox@example.com';
+    await enqueueMail(tdb.db, {
+      kind: 'contact_ack',
+      dedupeKey: 'console-outbox:1',
+      to,
+      mail: { subject: 'Console outbox check', text: 'Text part', html: '<p>HTML part</p>' },
+    });
+    const list = await http('GET', '/api/admin/mail?kind=contact_ack&per_page=200', { session: admin });
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as {
+      mails: Record<string, unknown>[];
+      counts: Record<string, number>;
+      transport: string | null;
+      from: string;
+    };
+    const row = body.mails.find((m) => m.to_address === to)!;
+    expect(row).toMatchObject({ subject: 'Console outbox check', status: 'pending' });
+    expect(row).not.toHaveProperty('html_body');
+    expect(body.from).toBe(FROM);
+    expect(body.counts.pending).toBeGreaterThanOrEqual(1);
+    const one = (await (await http('GET', `/api/admin/mail/${row.id}`, { session: admin })).json()) as {
+      mail: { html_body: string; text_body: string };
+    };
+    expect(one.mail).toMatchObject({ html_body: '<p>HTML part</p>', text_body: 'Text part' });
+    expect((await http('GET', '/api/admin/mail')).status).toBe(401);
+
+    const preview = (await (await http('GET', '/api/admin/newsletter/issue', { session: admin })).json()) as {
+      week: string;
+      recipients: number;
+      mail: { subject: string; text: string };
+    };
+    expect(preview.mail.subject).toBe(`GuildRank weekly picks, ${preview.week}`);
+    expect(preview.recipients).toBe(
+      Number(
+        (await tdb.client.execute("SELECT count(*) AS n FROM newsletter_subscribers WHERE status = 'active'")).rows[0]!
+          .n,
+      ),
+    );
+  });
+});
