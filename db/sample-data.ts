@@ -195,6 +195,7 @@ function sampleServers(): Server[] {
     affiliate_link: s.affiliate_link ?? null,
     tags: s.tags ?? [],
     features: s.features ?? [],
+    links: s.links ?? [],
     sort_order: s.sort_order ?? 0,
     is_active: s.is_active ?? true,
     language: s.language ?? null,

@@ -223,6 +223,8 @@ export interface OwnerListing {
   description: string;
   tags: string[];
   features: string[];
+  /** The listing's own links (website, socials), as on its page. */
+  links: { label: string; url: string }[];
   affiliate_link: string | null;
   invite_code: string | null;
   invite_status: (typeof discordServers.$inferSelect)['invite_status'];
@@ -258,6 +260,7 @@ export async function listOwnerListings(
       description: discordServers.description,
       tags: discordServers.tags,
       features: discordServers.features,
+      links: discordServers.links,
       affiliate_link: discordServers.affiliate_link,
       invite_code: discordServers.invite_code,
       invite_status: discordServers.invite_status,

@@ -44,6 +44,11 @@ export const RATE_LIMITS = {
   servers: { name: 'servers', limit: 240, windowMs: MINUTE, namespaceId: 1008 },
   /** The submit form's live invite check: each lookup spends Discord's budget, shared by the whole site. */
   invites: { name: 'invites', limit: 20, windowMs: MINUTE, namespaceId: 1009 },
+  /**
+   * Owner sign-in with Discord (#17): its start and Discord's redirect back count alike, so 20 is
+   * ten sign-ins; each one asks Discord's OAuth endpoints, whose limits are the site's.
+   */
+  ownerSignIn: { name: 'owner_sign_in', limit: 20, windowMs: 10 * MINUTE, namespaceId: 1010 },
 } as const satisfies Record<string, RateLimitRule>;
 
 interface Window {

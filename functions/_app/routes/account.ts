@@ -47,6 +47,7 @@ import {
   setPendingSignIn,
   takePendingSignIn,
 } from '../middleware/owner-auth';
+import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /** The `:id` of a listing in an owner path. */
 const idParam = zValidator(
@@ -132,7 +133,7 @@ export const accountRoutes = (deps: AppDeps) => {
         });
       })
       // A link (no JavaScript needed): off to Discord with a fresh state and PKCE challenge.
-      .get('/sign-in', async (c) => {
+      .get('/sign-in', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
         if (!oauth) return c.redirect(accountPage('not_configured'), 303);
         const uri = redirectUri(SITE_URL, c.req.url);
@@ -145,7 +146,7 @@ export const accountRoutes = (deps: AppDeps) => {
         return c.redirect(started.url, 302);
       })
       // Discord's redirect back: the state must match the cookie's; then the user, their guilds, their claims.
-      .get('/callback', async (c) => {
+      .get('/callback', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
         const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET);
         if (!oauth) return c.redirect(accountPage('not_configured'), 303);
@@ -179,7 +180,7 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         return c.json(await listOwnerListings(deps.db, owner.id));
       })
-      // An edit of description, tags, features or subcategory: stored as a diff for review, not applied.
+      // An edit of description, tags, features, subcategory or links: stored as a diff for review, not applied.
       .post('/listings/:id/edits', idParam, zValidator('json', listingEditSchema, validationHook), async (c) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');

@@ -1,5 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
+import { LINK_LABEL_MAX, LINKS_MAX } from '~/lib/links';
 import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
 import { AccountApiError, client, messageOf, parseResponse } from './api';
 import { ListingNumbers } from './ListingNumbers';
@@ -13,12 +14,18 @@ const FIELD_NAMES: Record<string, string> = {
   tags: 'tags',
   features: 'features',
   subcategory: 'subcategory',
+  links: 'links',
 };
 
 /** The first message of each refused field. */
 const fieldMessages = (err: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
-  if (err instanceof AccountApiError) for (const i of err.issues) out[i.path.split('.')[0]!] ??= i.message;
+  if (err instanceof AccountApiError)
+    for (const i of err.issues) {
+      const [field, index] = i.path.split('.');
+      // A link's message says which row it is about.
+      out[field!] ??= field === 'links' && index !== undefined ? `Link ${Number(index) + 1}: ${i.message}` : i.message;
+    }
   return out;
 };
 
@@ -50,6 +57,11 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
           tags: lines('tags', /,/),
           features: lines('features', /\n/),
           ...(subcategories.length > 0 ? { subcategory: String(form.get('subcategory') ?? '') || null } : {}),
+          // The rows filled in, in order; a row left empty is no link.
+          links: Array.from({ length: LINKS_MAX }, (_, i) => ({
+            label: String(form.get(`link-label-${i}`) ?? '').trim(),
+            url: String(form.get(`link-url-${i}`) ?? '').trim(),
+          })).filter((l) => l.label || l.url),
         },
       });
       setEditErrors({});
@@ -168,6 +180,41 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
               {editErrors.subcategory && <p className="field-error">{editErrors.subcategory}</p>}
             </div>
           )}
+          <fieldset className="field account-links" aria-describedby={`links-hint-${listing.id}`}>
+            <legend>Links</legend>
+            <p className="hint" id={`links-hint-${listing.id}`}>
+              Your website or socials, shown on the listing's page with their address. At most {LINKS_MAX}, each a full
+              https:// address.
+            </p>
+            {Array.from({ length: LINKS_MAX }, (_, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed set of rows, one per position.
+              <div className="account-link-row" key={i}>
+                <div>
+                  <label htmlFor={`link-label-${listing.id}-${i}`}>Link {i + 1} label</label>
+                  <input
+                    id={`link-label-${listing.id}-${i}`}
+                    name={`link-label-${i}`}
+                    defaultValue={listing.links[i]?.label ?? ''}
+                    maxLength={LINK_LABEL_MAX}
+                    placeholder={i === 0 ? 'Website' : undefined}
+                  />
+                </div>
+                <div>
+                  <label htmlFor={`link-url-${listing.id}-${i}`}>Link {i + 1} address</label>
+                  <input
+                    id={`link-url-${listing.id}-${i}`}
+                    name={`link-url-${i}`}
+                    type="url"
+                    inputMode="url"
+                    defaultValue={listing.links[i]?.url ?? ''}
+                    maxLength={2048}
+                    placeholder={i === 0 ? 'https://example.com' : undefined}
+                  />
+                </div>
+              </div>
+            ))}
+            {editErrors.links && <p className="field-error">{editErrors.links}</p>}
+          </fieldset>
           {editNote && (
             <p className={`alert alert-${editNote.kind}`} role={editNote.kind === 'error' ? 'alert' : 'status'}>
               {editNote.text}

@@ -5,10 +5,16 @@ import { DataTable, RowButton } from './DataTable';
 import { Badge, FilterSelect, formatDate, Notices } from './ui';
 import { useList } from './use-list';
 
+/** One entry of a listed value: a link as "label: url" (the address in full, for the reviewer to check). */
+const entry = (item: unknown): string =>
+  item && typeof item === 'object' && 'url' in item
+    ? `${String((item as { label?: unknown }).label ?? '')}: ${String((item as { url: unknown }).url)}`
+    : String(item);
+
 /** A value of a diff as the reviewer reads it: lists one per line, nothing as "none". */
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '(none)';
-  if (Array.isArray(value)) return value.length ? value.join('\n') : '(none)';
+  if (Array.isArray(value)) return value.length ? value.map(entry).join('\n') : '(none)';
   return String(value);
 };
 

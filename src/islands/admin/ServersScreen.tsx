@@ -42,6 +42,8 @@ interface FormState {
   region: string;
   placement_started_at: string;
   placement_ends_at: string;
+  /** #17: one link a line, its label then its https address. */
+  links: string;
 }
 
 const EMPTY: FormState = {
@@ -67,6 +69,7 @@ const EMPTY: FormState = {
   region: '',
   placement_started_at: '',
   placement_ends_at: '',
+  links: '',
 };
 
 const lines = (s: string) =>
@@ -98,6 +101,7 @@ const toForm = (s: ServerRow): FormState => ({
   region: s.region ?? '',
   placement_started_at: s.placement_started_at?.slice(0, 10) ?? '',
   placement_ends_at: s.placement_ends_at?.slice(0, 10) ?? '',
+  links: s.links.map((l) => `${l.label} ${l.url}`).join('\n'),
 });
 
 const toInput = (f: FormState): ServerInput => ({
@@ -123,6 +127,11 @@ const toInput = (f: FormState): ServerInput => ({
   region: f.region || null,
   placement_started_at: f.placement_started_at || null,
   placement_ends_at: f.placement_ends_at || null,
+  // "Label https://…": the address is the line's last word, the label what comes before it.
+  links: lines(f.links).map((l) => {
+    const at = l.search(/\S+$/);
+    return { label: l.slice(0, at).trim(), url: l.slice(at) };
+  }),
 });
 
 /** Listings: search, create, edit, delete, visibility, premium/sponsored, sort order, analytics. */
@@ -276,6 +285,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             {area('cons', 'Cons (one per line)')}
             {area('tags', 'Tags (one per line)')}
             {area('features', 'Features (one per line)')}
+            {area('links', 'Links (one per line: label, then https address)')}
           </div>
           <fieldset className="checks">
             <legend>Placement</legend>

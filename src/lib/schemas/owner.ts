@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EDIT_STATUSES } from '../enums';
 import { pageQuerySchema } from './admin';
 import { longText, optionalText, text } from './common';
+import { listingLinksSchema } from './links';
 
 const list = (maxItems: number, maxLen: number, label: string) =>
   z.array(text(maxLen, 1, label), { error: `${label} must be a list` }).max(maxItems, `${label}: at most ${maxItems}`);
@@ -25,13 +26,15 @@ export const listingEditSchema = z.object({
     .nullable()
     .optional()
     .transform((v) => (v === '' ? null : v)),
+  /** The listing's links beside its join link (website, socials): https on public hosts, at most LINKS_MAX. */
+  links: listingLinksSchema.optional(),
 });
 /** An edit as the account page sends it, and as the handler reads it. */
 export type ListingEditInput = z.input<typeof listingEditSchema>;
 export type ListingEdit = z.output<typeof listingEditSchema>;
 
 /** The fields of a listing an owner's edit may change (listingEditSchema's keys). */
-export const EDITABLE_FIELDS = ['description', 'tags', 'features', 'subcategory'] as const;
+export const EDITABLE_FIELDS = ['description', 'tags', 'features', 'subcategory', 'links'] as const;
 /** One field an owner may edit. */
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
 

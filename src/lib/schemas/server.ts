@@ -4,6 +4,7 @@ import { SORT_ORDERS } from '../enums';
 import { DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
 import { optionalLanguage, optionalRegion, reviewedLanguage, reviewedRegion } from './language';
+import { listingLinksSchema } from './links';
 
 const list = (maxItems: number, maxLen: number) => z.array(text(maxLen)).max(maxItems).default([]);
 
@@ -56,6 +57,8 @@ export const serverSchema = z
     /** The paid placement's period (#19), a day (YYYY-MM-DD) or an ISO time; null or '' when not recorded. */
     placement_started_at: placementDay,
     placement_ends_at: placementDay,
+    /** The listing's own links (#17), as owners edit them; absent: unchanged. */
+    links: listingLinksSchema.optional(),
   })
   .refine((v) => !(v.is_premium || v.is_sponsored) || Boolean(v.affiliate_link), {
     path: ['affiliate_link'],
