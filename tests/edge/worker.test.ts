@@ -55,14 +55,19 @@ describe('the Worker in workerd over HTTP libSQL', () => {
     expect(libsql.pipelines).toBeGreaterThan(0);
   });
 
-  it('POST /api/newsletter stores the subscriber in the HTTP database', async () => {
+  it('POST /api/newsletter stores the subscriber in the HTTP database, pending with its confirmation mail', async () => {
     const res = await post('/api/newsletter', { email: 'edge-reader@example.com' });
     expect(res.status).toBe(201);
     const rows = await tdb.client.execute({
       sql: 'SELECT status FROM newsletter_subscribers WHERE email = ?',
       args: ['edge-reader@example.com'],
     });
-    expect(rows.rows.map((r) => r.status)).toEqual(['active']);
+    expect(rows.rows.map((r) => r.status)).toEqual(['pending']);
+    const mails = await tdb.client.execute({
+      sql: 'SELECT kind FROM mail_outbox WHERE to_address = ?',
+      args: ['edge-reader@example.com'],
+    });
+    expect(mails.rows.map((r) => r.kind)).toEqual(['newsletter_confirm']);
   });
 
   it('POST /api/contact stores the message', async () => {
