@@ -111,9 +111,10 @@ export interface ServerPageResult {
 
 /**
  * A search counts its matches up to this many and then says "more than": counting every match
- * of a common term among a million listings takes SQLite ~0.3 s, a page of them ~1 ms.
+ * of a common term among a million listings takes SQLite ~0.3 s, the first thousand a few ms.
  */
 export const SEARCH_TOTAL_CAP = 1_000;
+
 /**
  * The trigram match as a test of one row, for walking an order's index: LIKE folds ASCII case
  * as the index does, so it is exact for ASCII terms (listServers sorts the others' matches).
@@ -186,7 +187,7 @@ export async function listPlacedServers(
 
 /**
  * Up to this many trigram matches a search sorts them (a primary-key read each) and counts them
- * exactly; past it, they are at least one listing in 333 of a million and it walks the order's
+ * exactly; past it, they are at least one listing in 333 at a million and it walks the order's
  * index instead, testing each row (~perPage / density rows). Either costs at most a few thousand
  * row reads at 1,000,000 listings (bench/scale.ts).
  */
