@@ -63,6 +63,19 @@ export async function getOwnerByDiscordId(db: Db, discordUserId: string): Promis
   return row ?? null;
 }
 
+/** The owner sessions getActiveOwnerSession refuses at `now`: idle too long, or past their absolute expiry. */
+const expiredOwnerSessions = (now: number) =>
+  or(lte(ownerSessions.expires_at, iso(now)), lte(ownerSessions.last_seen_at, iso(now - OWNER_SESSION_IDLE_MS)));
+
+/**
+ * Deletes every owner session getActiveOwnerSession would refuse at `now` (the session sweep,
+ * functions/_app/jobs/session-sweep.ts, beside the console's). Returns how many went.
+ */
+export async function deleteExpiredOwnerSessions(db: Db, now = Date.now()): Promise<number> {
+  const result = await db.delete(ownerSessions).where(expiredOwnerSessions(now));
+  return result.rowsAffected;
+}
+
 /**
  * Starts an owner session: a random token for the cookie (only its SHA-256 is stored) and a CSRF
  * token for the account page's writes. Expired owner sessions are swept on the way.
@@ -76,11 +89,7 @@ export async function createOwnerSession(
   const csrfToken = randomToken();
   const expiresAt = iso(now + OWNER_SESSION_ABSOLUTE_MS);
   await db.batch([
-    db
-      .delete(ownerSessions)
-      .where(
-        or(lte(ownerSessions.expires_at, iso(now)), lte(ownerSessions.last_seen_at, iso(now - OWNER_SESSION_IDLE_MS))),
-      ),
+    db.delete(ownerSessions).where(expiredOwnerSessions(now)),
     db.insert(ownerSessions).values({
       id: await sha256Hex(token),
       owner_id: ownerId,

@@ -1,3 +1,4 @@
+import { deleteExpiredOwnerSessions } from '../../../db/queries/owners';
 import { deleteExpiredSessions } from '../../../db/queries/sessions';
 import type { AppDeps } from '../context';
 
@@ -8,11 +9,14 @@ export const SESSION_SWEEP_EVERY_MS = 15 * 60 * 1000;
 export type SessionSweepDeps = Pick<AppDeps, 'db'>;
 
 /**
- * One pass of the session sweep: deletes the console sessions that are idle too long or past their
- * absolute expiry at `now` (rules in db/queries/sessions.ts), so a session nobody ends still goes.
- * Run at every sign-in, on a timer by `npm start` and by the Worker's Cron Trigger; a plain DELETE,
- * so two runners overlapping do no harm. Returns how many sessions went.
+ * One pass of the session sweep: deletes the console sessions and the owner sessions (#17) that
+ * are idle too long or past their absolute expiry at `now` (rules in db/queries/sessions.ts and
+ * db/queries/owners.ts), so a session nobody ends still goes. Run at every sign-in, on a timer by
+ * `npm start` and by the Worker's Cron Trigger; plain DELETEs, so two runners overlapping do no
+ * harm. Returns how many sessions went, of both kinds.
  */
-export function run(deps: SessionSweepDeps, now: number): Promise<number> {
-  return deleteExpiredSessions(deps.db, now);
+export async function run(deps: SessionSweepDeps, now: number): Promise<number> {
+  const operators = await deleteExpiredSessions(deps.db, now);
+  const owners = await deleteExpiredOwnerSessions(deps.db, now);
+  return operators + owners;
 }
