@@ -35,6 +35,8 @@ export function NewsletterIssuePanel() {
     }
   };
 
+  // Copies still to write for a composed issue (a send that stopped half-way): the button finishes it.
+  const unfinished = preview !== null && preview.composed && preview.enqueued < preview.recipients;
   return (
     <section className="card" aria-labelledby="issue-title">
       <h2 id="issue-title">This week's issue{preview ? ` (${preview.week})` : ''}</h2>
@@ -44,9 +46,11 @@ export function NewsletterIssuePanel() {
       ) : (
         <>
           <p>
-            {preview.composed
-              ? `Sent this week to ${preview.enqueued} subscriber${preview.enqueued === 1 ? '' : 's'}; a send now writes nothing new.`
-              : `Goes to ${preview.recipients} confirmed subscriber${preview.recipients === 1 ? '' : 's'}.`}
+            {!preview.composed
+              ? `Goes to ${preview.recipients} confirmed subscriber${preview.recipients === 1 ? '' : 's'}.`
+              : unfinished
+                ? `Written for ${preview.enqueued} of ${preview.recipients} subscribers so far (a run stopped half-way): send again to finish.`
+                : `Sent this week to ${preview.enqueued} subscriber${preview.enqueued === 1 ? '' : 's'}; a send now writes nothing new.`}
           </p>
           <p>
             <strong>Subject:</strong> {preview.subject}
@@ -59,7 +63,7 @@ export function NewsletterIssuePanel() {
           <button
             type="button"
             className="btn btn-primary"
-            disabled={busy || preview.composed}
+            disabled={busy || (preview.composed && !unfinished)}
             onClick={() => void send()}
           >
             Send this week's issue to {preview.recipients} subscriber{preview.recipients === 1 ? '' : 's'}
