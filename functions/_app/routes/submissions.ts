@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { OWNER_SUBMIT_ACTION, recordOwnerAudit } from '../../../db/queries/owners';
 import { insertCheckedSubmission } from '../../../db/queries/submissions';
 import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
@@ -67,6 +68,14 @@ export const submissionRoutes = (deps: AppDeps) =>
       // Submitted by someone else since the check: the guild is there now.
       if (!stored.ok) throw alreadyThere(stored.taken);
       const { submission } = stored;
+      // Which proof it carried (#17), for the claim its approval makes: the owner flag or Manage Server.
+      if (owner)
+        await recordOwnerAudit(deps.db, owner.owner, {
+          action: OWNER_SUBMIT_ACTION,
+          entity: 'submission',
+          entityId: submission.id,
+          details: { guild_id: invite.guildId, proof },
+        });
       if (c.get('body')?.kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }
