@@ -1,6 +1,6 @@
 import { CLAIMS } from '~/lib/claims';
 import { formatMembers } from '~/lib/format';
-import { getLanguage, regionName } from '~/lib/languages';
+import { getLanguage } from '~/lib/languages';
 import { organicRanks } from '~/lib/placement';
 import { type CardServer, joinProps } from './card-data';
 import { ServerIcon } from './ServerIcon';
@@ -65,7 +65,6 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const paid = isPaidCard(s);
   const language = getLanguage(s.language);
-  const region = regionName(s.region);
   return (
     <article className={`card${paid ? ' card-paid' : ''}`} data-paid={paid ? 'true' : undefined}>
       {rank ? (
@@ -81,7 +80,10 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
             {s.is_premium ? <span className="badge badge-premium">Premium</span> : null}
             <span className="badge badge-cat">{s.category}</span>
             {language ? (
-              <span className="badge badge-lang" title={region ? `${language.name}, ${region}` : language.name}>
+              <span
+                className="badge badge-lang"
+                title={s.region ? `${language.name}, region ${s.region}` : language.name}
+              >
                 <span className="visually-hidden">Language: </span>
                 {language.name}
                 {s.region ? ` · ${s.region}` : ''}
