@@ -101,7 +101,7 @@ function listingOrder(sort: SortOrder = DEFAULT_SORT) {
   return [...SORT_KEYS[sort].map((key) => desc(discordServers[key])), asc(discordServers.id)];
 }
 
-/** A page of the listing and how many servers pass the filter; a search's count stops at SEARCH_TOTAL_CAP. */
+/** A page of the listing and how many servers pass the filter; a search's count (or a row-value filter's) stops at SEARCH_TOTAL_CAP. */
 export interface ServerPageResult {
   servers: Server[];
   /** How many pass: exact, or when totalExact is false at least this many (a search with more than SEARCH_TOTAL_CAP matches). */
@@ -110,8 +110,9 @@ export interface ServerPageResult {
 }
 
 /**
- * A search counts its matches up to this many and then says "more than": counting every match
- * of a common term among a million listings takes SQLite ~0.3 s, the first thousand a few ms.
+ * A search (or a filter on row values) counts its matches up to this many and then says "more
+ * than": counting every match of a common term among a million listings takes SQLite ~0.3 s,
+ * the first thousand a few ms.
  */
 export const SEARCH_TOTAL_CAP = 1_000;
 
@@ -146,6 +147,15 @@ export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.
   const term = searchTerm(filter.search);
   if (term) return searchServers(db, filter, term, page, perPage, now);
   const where = listingWhere(filter, false, now);
+  // A filter on row values (a size range, an online share, checked in 24 hours, premium, a
+  // subcategory, a region) makes an exact count read every listing that passes it: at a million
+  // listings seconds, so such a count stops at the cap too. A category, a language or none keeps
+  // its exact count, one index range (and the same key every time for the listing cache).
+  const capped =
+    filter.minMembers !== undefined ||
+    filter.maxMembers !== undefined ||
+    Boolean(filter.minOnlineShare || filter.checked24h || filter.premiumOnly || filter.region) ||
+    !isAll(filter.subcategory);
   const [servers, totals] = await Promise.all([
     db
       .select()
@@ -154,9 +164,15 @@ export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.
       .orderBy(...listingOrder(filter.sort))
       .limit(perPage)
       .offset((page - 1) * perPage),
-    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
+    capped
+      ? db.all<{ n: number }>(
+          sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+        )
+      : db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
   ]);
-  return { servers, total: Number(totals[0]?.n ?? 0), totalExact: true };
+  const found = Number(totals[0]?.n ?? 0);
+  if (!capped) return { servers, total: found, totalExact: true };
+  return { servers, total: Math.min(found, SEARCH_TOTAL_CAP), totalExact: found <= SEARCH_TOTAL_CAP };
 }
 
 /**

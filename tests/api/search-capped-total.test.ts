@@ -20,7 +20,7 @@ afterAll(() => t.cleanup());
 
 const get = async (query: string) => (await (await t.app.request(`/api/servers?${query}`)).json()) as Page;
 
-describe('GET /api/servers?search= counts', () => {
+describe('GET /api/servers counts', () => {
   it('says a count that stopped at the cap: total is the cap and total_exact false', async () => {
     const body = await get('search=community&per_page=24');
     expect(body).toMatchObject({ total: SEARCH_TOTAL_CAP, total_exact: false, page: 1 });
@@ -33,5 +33,16 @@ describe('GET /api/servers?search= counts', () => {
     expect(body.total).toBeLessThan(SEARCH_TOTAL_CAP);
     expect(body.servers.length).toBe(Math.min(100, body.total));
     expect(body.servers.every((s) => s.name.toLowerCase().includes('valorant'))).toBe(true);
+  });
+
+  it('caps the count of a filter on row values, never the count of a category', async () => {
+    expect(await get('min_members=50')).toMatchObject({ total: SEARCH_TOTAL_CAP, total_exact: false });
+    const all = await get('');
+    expect(all.total_exact).toBe(true);
+    expect(all.total).toBeGreaterThan(3_000);
+    expect((await get('category=Gaming')).total_exact).toBe(true);
+    const few = await get('min_members=200000');
+    expect(few.total_exact).toBe(true);
+    expect(few.total).toBeLessThan(SEARCH_TOTAL_CAP);
   });
 });
