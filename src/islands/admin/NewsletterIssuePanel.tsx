@@ -36,7 +36,7 @@ export function NewsletterIssuePanel() {
   };
 
   // Copies still to write for a composed issue (a send that stopped half-way): the button finishes it.
-  const unfinished = preview !== null && preview.composed && preview.enqueued < preview.recipients;
+  const unfinished = Boolean(preview?.composed && preview.enqueued < preview.recipients);
   return (
     <section className="card" aria-labelledby="issue-title">
       <h2 id="issue-title">This week's issue{preview ? ` (${preview.week})` : ''}</h2>
