@@ -118,9 +118,10 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
       owner: null,
       csrfToken: null,
     });
+    // The no-JavaScript link gets a page saying so (tests/api/owner-sign-in-limits.test.ts reads it).
     const res = await h.app.request(`${SITE}/api/account/sign-in`);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/account?error=not_configured');
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('Sign-in with Discord is not configured on this site yet.');
   });
 
   it('only one of the client id and secret is a configuration error', async () => {

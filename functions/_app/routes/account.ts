@@ -1,5 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { applyServerCheck } from '../../../db/queries/freshness';
@@ -23,6 +23,7 @@ import type { InviteAnswer } from '../../../src/lib/freshness/classify';
 import { inviteCode } from '../../../src/lib/freshness/invite-code';
 import { applyCheck } from '../../../src/lib/freshness/state';
 import { managedGuilds } from '../../../src/lib/owners/proof';
+import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import {
   EDITABLE_FIELDS,
   listingEditSchema,
@@ -34,6 +35,7 @@ import { discordFor } from '../clients/discord';
 import { discordOAuthFor, SignInFailure } from '../clients/discord-oauth';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
+import { escapeHtml } from '../lib/html';
 import { CHECK_BUDGETS } from '../lib/invite-check';
 import { validationHook } from '../lib/validate';
 import {
@@ -48,6 +50,7 @@ import {
   takePendingSignIn,
 } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { linkPage } from './newsletter-links';
 
 /** The `:id` of a listing in an owner path. */
 const idParam = zValidator(
@@ -72,8 +75,22 @@ function redirectUri(siteUrl: string, requestUrl: string): string {
   return `${origin}/api/account/callback`;
 }
 
-/** The account page, with an error code for it to explain (sign-in refused or not configured). */
+/** The account page, with an error code for it to explain (a sign-in refused). */
 const accountPage = (error?: string) => (error ? `/account?error=${encodeURIComponent(error)}` : '/account');
+
+/**
+ * What a browser gets from the sign-in link when the site has no Discord application: a page that
+ * says so (503, not cached), not a silent trip back to /account, whose message needs JavaScript.
+ */
+const notConfigured = (c: Context) =>
+  c.html(
+    linkPage(
+      'Sign-in is not available',
+      `<p>${escapeHtml(SIGN_IN_NOT_CONFIGURED)} Owners cannot sign in here until the site's operators set it up.</p><p><a href="/account">Back to My listings</a></p>`,
+    ),
+    503,
+    { 'Cache-Control': 'no-store' },
+  );
 
 /** The 404 of a listing that is not the signed-in owner's (unknown or claimed by someone else alike). */
 const notYours = (id: number) => new ApiError(404, 'not_found', `No listing ${id} of yours`);
@@ -135,7 +152,7 @@ export const accountRoutes = (deps: AppDeps) => {
       // A link (no JavaScript needed): off to Discord with a fresh state and PKCE challenge.
       .get('/sign-in', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
-        if (!oauth) return c.redirect(accountPage('not_configured'), 303);
+        if (!oauth) return notConfigured(c);
         const uri = redirectUri(SITE_URL, c.req.url);
         const started = await oauth.start(uri);
         await setPendingSignIn(c, SITE_URL, SESSION_SECRET, {
@@ -149,7 +166,7 @@ export const accountRoutes = (deps: AppDeps) => {
       .get('/callback', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
         const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET);
-        if (!oauth) return c.redirect(accountPage('not_configured'), 303);
+        if (!oauth) return notConfigured(c);
         if (!pending) return c.redirect(accountPage('state'), 303);
         let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
         try {

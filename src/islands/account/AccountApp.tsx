@@ -1,16 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
+import { SIGN_IN_ERRORS, SIGN_IN_NOT_CONFIGURED } from '~/lib/owners/sign-in';
 import { client, messageOf, parseResponse, setCsrfToken } from './api';
 import { ListingPanel } from './ListingPanel';
-
-/** What a failed sign-in's `?error=` means, in the owner's words. */
-const SIGN_IN_ERRORS: Record<string, string> = {
-  state:
-    'The sign-in could not be checked (it took too long, or started in another browser or tab). Please sign in again.',
-  denied: 'You cancelled the sign-in at Discord. Nothing was shared.',
-  discord: 'Discord could not be reached to finish the sign-in. Please try again in a minute.',
-  not_configured: 'Sign-in with Discord is not configured on this site yet.',
-};
 
 type Me = Awaited<ReturnType<typeof loadMe>>;
 const loadMe = () => parseResponse(client.api.account.me.$get());
@@ -100,7 +92,7 @@ export default function AccountApp() {
             Sign in with Discord
           </a>
         ) : (
-          <p className="alert alert-error">{SIGN_IN_ERRORS.not_configured}</p>
+          <p className="alert alert-error">{SIGN_IN_NOT_CONFIGURED}</p>
         )}
       </section>
     );

@@ -1,0 +1,14 @@
+// What a failed or unavailable owner sign-in (#17) tells the owner, in their words: one table for
+// the account page (its `?error=` codes) and the app's own answer when sign-in is not configured.
+
+/** Said when the site has no Discord application (DISCORD_CLIENT_ID/SECRET unset). */
+export const SIGN_IN_NOT_CONFIGURED = 'Sign-in with Discord is not configured on this site yet.';
+
+/** What a failed sign-in's `?error=` means. */
+export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
+  state:
+    'The sign-in could not be checked (it took too long, or started in another browser or tab). Please sign in again.',
+  denied: 'You cancelled the sign-in at Discord. Nothing was shared.',
+  discord: 'Discord could not be reached to finish the sign-in. Please try again in a minute.',
+  not_configured: SIGN_IN_NOT_CONFIGURED,
+};
