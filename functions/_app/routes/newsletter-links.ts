@@ -36,8 +36,7 @@ const buttonPage = (title: string, text: string, action: string, button: string,
  */
 export const unsubscribeLinkRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
-    .use(rateLimit(RATE_LIMITS.unsubscribe))
-    .get('/', async (c) => {
+    .get('/', rateLimit(RATE_LIMITS.unsubscribe), async (c) => {
       c.header('Cache-Control', 'no-store');
       const token = tokenOf(c);
       const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, token);
@@ -53,6 +52,8 @@ export const unsubscribeLinkRoutes = (deps: AppDeps) =>
         ),
       );
     })
+    // No rate limit on the one-click POST: mail providers send them from a few addresses for all
+    // their users, and only a valid signed token (HMAC, not guessable) reaches the database.
     .post('/', async (c) => {
       c.header('Cache-Control', 'no-store');
       const email = await verifyUnsubscribeToken(deps.env.SESSION_SECRET, tokenOf(c));
