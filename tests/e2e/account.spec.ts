@@ -122,16 +122,22 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
     .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
-  // An edit: description, tags and the subcategory, sent for review.
+  // An edit: description, tags, the subcategory and a link, sent for review.
   await listing.getByText('Edit the listing').click();
   const edit = listing.getByRole('form', { name: `Edit ${NAME}` });
   const description = 'Self-custody, hardware wallets and multisig: weekly clinics with patient helpers.';
   await edit.getByLabel('Description').fill(description);
   await edit.getByLabel('Tags').fill('wallets, multisig');
   await edit.getByLabel('Subcategory').selectOption('DeFi');
+  // A link to an address inside someone's network is refused on the spot, by the shared schema.
+  await edit.getByLabel('Link 1 label').fill('Wallet guide');
+  await edit.getByLabel('Link 1 address').fill('https://127.0.0.1/wallets');
+  await edit.getByRole('button', { name: 'Send for review' }).click();
+  await expect(edit.getByText('Link 1: Link URL must be on a public website')).toBeVisible();
+  await edit.getByLabel('Link 1 address').fill('https://www.example.org/wallets');
   await edit.getByRole('button', { name: 'Send for review' }).click();
   await expect(edit.getByRole('status')).toHaveText(/Sent for review/);
-  await expect(listing).toContainText('An edit of the description, tags, subcategory is waiting for review.');
+  await expect(listing).toContainText('An edit of the description, tags, subcategory, links is waiting for review.');
   const [before] = await site.db.select().from(discordServers).where(eq(discordServers.guild_id, GUILD));
   expect(before!.description).not.toBe(description);
 
@@ -156,6 +162,7 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   const diff = edits.getByRole('table', { name: 'Changes asked for' });
   await expect(diff.getByRole('row', { name: /description/ })).toContainText(description);
   await expect(diff.getByRole('row', { name: /tags/ })).toContainText('multisig');
+  await expect(diff.getByRole('row', { name: /links/ })).toContainText('Wallet guide: https://www.example.org/wallets');
   await page.screenshot({ path: testInfo.outputPath('account-review-console.png'), fullPage: true });
   await edits.getByRole('button', { name: 'Approve edit' }).click();
   await expect(page.getByText(`Approved the edit of “${NAME}”`)).toBeVisible();
@@ -169,6 +176,12 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
     .toBe(true);
   await page.goto(`/server/${SLUG}`);
   await expect(page.getByText(description)).toBeVisible();
+  // The owner's link beside the join link: its host shown, marked as the owner's (nofollow ugc).
+  const links = page.locator('.server-links');
+  const link = links.getByRole('link', { name: 'Wallet guide' });
+  await expect(link).toHaveAttribute('href', 'https://www.example.org/wallets');
+  await expect(link).toHaveAttribute('rel', 'nofollow ugc noopener noreferrer');
+  await expect(links.getByRole('listitem')).toHaveText(/Wallet guide\s*example\.org/);
 
   // The owner's page: no edit waiting any more; the listing shows the new subcategory.
   await page.goto('/account');

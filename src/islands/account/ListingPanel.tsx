@@ -2,6 +2,7 @@ import { type SubmitEvent, useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { LINK_LABEL_MAX, LINKS_MAX } from '~/lib/links';
 import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
+import { type ListingEditInput, listingEditSchema } from '~/lib/schemas/owner';
 import { AccountApiError, client, messageOf, parseResponse } from './api';
 import { ListingNumbers } from './ListingNumbers';
 
@@ -17,15 +18,14 @@ const FIELD_NAMES: Record<string, string> = {
   links: 'links',
 };
 
-/** The first message of each refused field. */
-const fieldMessages = (err: unknown): Record<string, string> => {
+/** The first message of each refused field, from the API's issues or the shared schema's. */
+const fieldMessages = (issues: readonly { path: string; message: string }[]): Record<string, string> => {
   const out: Record<string, string> = {};
-  if (err instanceof AccountApiError)
-    for (const i of err.issues) {
-      const [field, index] = i.path.split('.');
-      // A link's message says which row it is about.
-      out[field!] ??= field === 'links' && index !== undefined ? `Link ${Number(index) + 1}: ${i.message}` : i.message;
-    }
+  for (const i of issues) {
+    const [field, index] = i.path.split('.');
+    // A link's message says which row it is about.
+    out[field!] ??= field === 'links' && index !== undefined ? `Link ${Number(index) + 1}: ${i.message}` : i.message;
+  }
   return out;
 };
 
@@ -48,27 +48,32 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
         .split(split)
         .map((v) => v.trim())
         .filter(Boolean);
+    const json: ListingEditInput = {
+      description: String(form.get('description') ?? ''),
+      tags: lines('tags', /,/),
+      features: lines('features', /\n/),
+      ...(subcategories.length > 0 ? { subcategory: String(form.get('subcategory') ?? '') || null } : {}),
+      // The rows filled in, in order; a row left empty is no link.
+      links: Array.from({ length: LINKS_MAX }, (_, i) => ({
+        label: String(form.get(`link-label-${i}`) ?? '').trim(),
+        url: String(form.get(`link-url-${i}`) ?? '').trim(),
+      })).filter((l) => l.label || l.url),
+    };
+    // The rules the server applies, checked here first (the same schema).
+    const checked = listingEditSchema.safeParse(json);
+    if (!checked.success) {
+      setEditErrors(fieldMessages(checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
+      setEditNote({ kind: 'error', text: 'Please check the fields marked above.' });
+      return;
+    }
     setBusy(true);
     try {
-      await client.api.account.listings[':id'].edits.$post({
-        param,
-        json: {
-          description: String(form.get('description') ?? ''),
-          tags: lines('tags', /,/),
-          features: lines('features', /\n/),
-          ...(subcategories.length > 0 ? { subcategory: String(form.get('subcategory') ?? '') || null } : {}),
-          // The rows filled in, in order; a row left empty is no link.
-          links: Array.from({ length: LINKS_MAX }, (_, i) => ({
-            label: String(form.get(`link-label-${i}`) ?? '').trim(),
-            url: String(form.get(`link-url-${i}`) ?? '').trim(),
-          })).filter((l) => l.label || l.url),
-        },
-      });
+      await client.api.account.listings[':id'].edits.$post({ param, json });
       setEditErrors({});
       setEditNote({ kind: 'ok', text: 'Sent for review. The listing changes once a moderator approves the edit.' });
       await onChanged();
     } catch (err) {
-      setEditErrors(fieldMessages(err));
+      setEditErrors(fieldMessages(err instanceof AccountApiError ? err.issues : []));
       setEditNote({ kind: 'error', text: messageOf(err) });
     } finally {
       setBusy(false);
