@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchServers, type ServersQuery } from '~/lib/api-client';
 import { LIMITS, type SortOrder } from '~/lib/enums';
 import { countFound } from '~/lib/format';
-import { getLanguage } from '~/lib/languages';
+import { getLanguage, type RegionChoice } from '~/lib/languages';
 import {
   DEFAULT_SORT,
   MEMBER_RANGES,
@@ -13,7 +13,7 @@ import {
 } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
-import { LanguageFilter } from './LanguageFilter';
+import { LanguageFilter, RegionFilter } from './LanguageFilter';
 import { isPaidCard, ServerCard } from './ServerCard';
 
 interface Props {
@@ -21,6 +21,8 @@ interface Props {
   initial: CardServer[];
   initialTotal: number;
   categories: FilterCategory[];
+  /** The regions the listed servers name (#19): the region menu's choices. */
+  regions?: RegionChoice[];
 }
 
 type Status = 'idle' | 'loading' | 'error';
@@ -37,6 +39,8 @@ interface Query {
   checked24h: boolean;
   /** ISO 639-1 language ('' for every language). */
   language: string;
+  /** ISO 3166-1 region ('' for every region). */
+  region: string;
 }
 
 const START: Query = {
@@ -48,6 +52,7 @@ const START: Query = {
   share: 0,
   checked24h: false,
   language: '',
+  region: '',
 };
 
 /** The member bounds of a size choice. */
@@ -71,6 +76,7 @@ function apiQuery(q: Query): ServersQuery {
     ...(q.share > 0 && { min_online_share: String(q.share) }),
     ...(q.checked24h && { checked_24h: 'true' }),
     ...(q.language && { language: q.language }),
+    ...(q.region && { region: q.region }),
   };
 }
 
@@ -83,10 +89,11 @@ const URL_KEYS = [
   'min_online_share',
   'checked_24h',
   'language',
+  'region',
 ] as const;
 
 /** The filter bar's state a shared URL asks for; unknown values are ignored. */
-function queryFromUrl(params: URLSearchParams, categories: FilterCategory[]): Query {
+function queryFromUrl(params: URLSearchParams, categories: FilterCategory[], regions: RegionChoice[]): Query {
   const catParam = params.get('category') ?? '';
   const cat = categories.find((c) => c.slug === catParam || c.name.toLowerCase() === catParam.toLowerCase());
   const sort = MENU_SORTS.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
@@ -106,8 +113,12 @@ function queryFromUrl(params: URLSearchParams, categories: FilterCategory[]): Qu
     share,
     checked24h: params.get('checked_24h') === 'true',
     language: getLanguage(params.get('language'))?.code ?? '',
+    region: regions.find((r) => r.code === params.get('region')?.toUpperCase())?.code ?? '',
   };
 }
+
+/** No region menu: one array for every render, so the deep-link effect runs once. */
+const NO_REGIONS: RegionChoice[] = [];
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -118,7 +129,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
  * ?search=, ?category=, ?sort= or a filter. The controls beyond the category buttons come alive
  * with the script (disabled until then, and the page says so without JavaScript).
  */
-export default function HomeServers({ initial, initialTotal, categories }: Props) {
+export default function HomeServers({ initial, initialTotal, categories, regions = NO_REGIONS }: Props) {
   const [query, setQuery] = useState<Query>(START);
   const [servers, setServers] = useState(initial);
   const [total, setTotal] = useState(initialTotal);
@@ -150,11 +161,11 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
     setReady(true);
     const params = new URLSearchParams(location.search);
     if (!params.has('category') && !URL_KEYS.some((k) => params.has(k))) return;
-    const q = queryFromUrl(params, categories);
+    const q = queryFromUrl(params, categories, regions);
     setQuery(q);
     void load(q);
     if (q.search) document.getElementById('servers')?.scrollIntoView();
-  }, [categories, load]);
+  }, [categories, regions, load]);
 
   function update(next: Partial<Query>) {
     const q = { ...query, ...next };
@@ -174,7 +185,8 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
   }
 
   const { category, premiumOnly, search } = query;
-  const filtered = query.size !== 'any' || query.share > 0 || query.checked24h || query.language !== '';
+  const filtered =
+    query.size !== 'any' || query.share > 0 || query.checked24h || query.language !== '' || query.region !== '';
   // Rank badges where the order is a ranking (members, the rank score) and no search reorders it.
   const ranked = !search && !premiumOnly && (query.sort === 'members' || query.sort === 'active');
   // Organic rank numbers skip paid cards (the API placed them at most one in five).
@@ -265,6 +277,12 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
             </select>
           </label>
           <LanguageFilter value={query.language} disabled={!ready} onChange={(language) => update({ language })} />
+          <RegionFilter
+            value={query.region}
+            regions={regions}
+            disabled={!ready}
+            onChange={(region) => update({ region })}
+          />
           <a className="sort-help" href="/ranking">
             How ranking works
           </a>
@@ -306,7 +324,7 @@ export default function HomeServers({ initial, initialTotal, categories }: Props
           <h3>{premiumOnly ? 'No premium servers found' : 'No servers found'}</h3>
           <p>
             {filtered
-              ? 'Try a wider size, a lower online share, any check time or any language.'
+              ? 'Try a wider size, a lower online share, any check time, any language or any region.'
               : 'Try another category or search term.'}
           </p>
           <a className="btn btn-primary" href="/servers">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { getLanguage, LANGUAGES, type LanguageCode, preferredLanguage } from '~/lib/languages';
+import { getLanguage, LANGUAGES, type LanguageCode, preferredLanguage, type RegionChoice } from '~/lib/languages';
 
 interface Props {
   /** The language filtered on ('' for every language). */
@@ -37,5 +37,32 @@ export function LanguageFilter({ value, onChange, disabled }: Props) {
         </button>
       ) : null}
     </span>
+  );
+}
+
+interface RegionProps {
+  /** The region filtered on ('' for every region). */
+  value: string;
+  /** The regions the listing's servers name (the build's list): none, no menu. */
+  regions: readonly RegionChoice[];
+  onChange: (code: string) => void;
+  disabled: boolean;
+}
+
+/** The region menu of a listing's filter bar, offering the regions its servers name. */
+export function RegionFilter({ value, regions, onChange, disabled }: RegionProps) {
+  if (regions.length === 0) return null;
+  return (
+    <label className="sort language-filter">
+      <span>Region</span>
+      <select name="region" value={value} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">Any region</option>
+        {regions.map((r) => (
+          <option key={r.code} value={r.code}>
+            {r.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

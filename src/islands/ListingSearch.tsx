@@ -3,10 +3,10 @@ import { fetchServers } from '~/lib/api-client';
 import { getCategoryByName } from '~/lib/categories';
 import type { SortOrder } from '~/lib/enums';
 import { countFound } from '~/lib/format';
-import { getLanguage } from '~/lib/languages';
+import { getLanguage, type RegionChoice } from '~/lib/languages';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
 import { type CardServer, toCard } from './card-data';
-import { LanguageFilter } from './LanguageFilter';
+import { LanguageFilter, RegionFilter } from './LanguageFilter';
 import { ServerCard } from './ServerCard';
 
 interface Props {
@@ -14,15 +14,21 @@ interface Props {
   category?: string | undefined;
   subcategory?: string | undefined;
   label: string;
+  /** The regions the listing's servers name (#19): the region menu's choices. */
+  regions?: RegionChoice[] | undefined;
   /** The listing as built (its grid and pagination), shown while no search is active. */
   children?: ReactNode;
 }
 
-/** What the toolbar asks for: a search term ('' for none), an order and a language ('' for any). */
+/** No region menu. */
+const NO_REGIONS: RegionChoice[] = [];
+
+/** What the toolbar asks for: a search term ('' for none), an order, a language and a region ('' for any). */
 interface Ask {
   term: string;
   sort: SortOrder;
   language: string;
+  region: string;
 }
 
 type State =
@@ -51,10 +57,11 @@ const failure = (err: unknown) => (err instanceof Error ? err.message : 'Failed 
  * shared or reloaded. Without JavaScript the search falls back to the home search deep link, and
  * the sort menu stays disabled on the built order (the page says so).
  */
-export default function ListingSearch({ category, subcategory, label, children }: Props) {
+export default function ListingSearch({ category, subcategory, label, regions = NO_REGIONS, children }: Props) {
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [sort, setSort] = useState<SortOrder>(DEFAULT_SORT);
   const [language, setLanguage] = useState('');
+  const [region, setRegion] = useState('');
   const [ready, setReady] = useState(false);
   const request = useRef(0);
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
@@ -68,6 +75,7 @@ export default function ListingSearch({ category, subcategory, label, children }
       per_page: String(PER_PAGE),
       ...(ask.term && { search: ask.term }),
       ...(ask.language && { language: ask.language }),
+      ...(ask.region && { region: ask.region }),
       ...(category && { category }),
       ...(subcategory && { subcategory }),
     });
@@ -75,7 +83,7 @@ export default function ListingSearch({ category, subcategory, label, children }
   /** Shows what `ask` asks for: the built listing for no search in the built order, else the API's first page. */
   async function show(ask: Ask) {
     const n = ++request.current;
-    if (!ask.term && ask.sort === DEFAULT_SORT && !ask.language) {
+    if (!ask.term && ask.sort === DEFAULT_SORT && !ask.language && !ask.region) {
       setState({ kind: 'idle' });
       return;
     }
@@ -130,43 +138,45 @@ export default function ListingSearch({ category, subcategory, label, children }
     const params = new URLSearchParams(location.search);
     const wanted = MENU_SORTS.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
     const lang = getLanguage(params.get('language'))?.code ?? '';
-    if (wanted !== DEFAULT_SORT || lang) {
+    const place = regions.find((r) => r.code === params.get('region')?.toUpperCase())?.code ?? '';
+    if (wanted !== DEFAULT_SORT || lang || place) {
       setSort(wanted);
       setLanguage(lang);
-      void show({ term: '', sort: wanted, language: lang });
+      setRegion(place);
+      void show({ term: '', sort: wanted, language: lang, region: place });
     }
   }, []);
 
-  /** Keeps the order and the language in the URL, so a sorted or filtered listing can be shared. */
-  function keepInUrl(next: { sort: SortOrder; language: string }) {
+  /** Keeps the order, the language and the region in the URL, so a sorted or filtered listing can be shared. */
+  function keepInUrl(next: Omit<Ask, 'term'>) {
     const url = new URL(location.href);
     if (next.sort === DEFAULT_SORT) url.searchParams.delete('sort');
     else url.searchParams.set('sort', next.sort);
-    if (next.language) url.searchParams.set('language', next.language);
-    else url.searchParams.delete('language');
+    for (const key of ['language', 'region'] as const) {
+      if (next[key]) url.searchParams.set(key, next[key]);
+      else url.searchParams.delete(key);
+    }
     history.replaceState(null, '', url);
   }
 
-  function onSort(next: SortOrder) {
-    setSort(next);
-    keepInUrl({ sort: next, language });
-    void show({ term, sort: next, language });
-  }
-
-  function onLanguage(next: string) {
-    setLanguage(next);
-    keepInUrl({ sort, language: next });
-    void show({ term, sort, language: next });
+  /** Shows the listing with one control changed, and keeps it in the URL. */
+  function change(next: Partial<Omit<Ask, 'term'>>) {
+    const ask = { term, sort, language, region, ...next };
+    setSort(ask.sort);
+    setLanguage(ask.language);
+    setRegion(ask.region);
+    keepInUrl(ask);
+    void show(ask);
   }
 
   async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
-    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort, language });
+    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort, language, region });
   }
 
   const input = useRef<HTMLInputElement>(null);
   const clear = () => {
-    void show({ term: '', sort, language });
+    void show({ term: '', sort, language, region });
     if (input.current) {
       input.current.value = '';
       input.current.focus();
@@ -178,7 +188,8 @@ export default function ListingSearch({ category, subcategory, label, children }
     </button>
   );
   const languageName = getLanguage(language)?.name;
-  const order = `${languageName ? ` in ${languageName}` : ''}${sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`}`;
+  const regionName = regions.find((r) => r.code === region)?.name;
+  const order = `${languageName ? ` in ${languageName}` : ''}${regionName ? ` from ${regionName}` : ''}${sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`}`;
 
   return (
     <>
@@ -207,7 +218,7 @@ export default function ListingSearch({ category, subcategory, label, children }
             aria-label="Sort servers"
             value={sort}
             disabled={!ready}
-            onChange={(e) => onSort(e.currentTarget.value as SortOrder)}
+            onChange={(e) => change({ sort: e.currentTarget.value as SortOrder })}
           >
             {MENU_SORTS.map((key) => (
               <option key={key} value={key}>
@@ -216,7 +227,13 @@ export default function ListingSearch({ category, subcategory, label, children }
             ))}
           </select>
         </label>
-        <LanguageFilter value={language} disabled={!ready} onChange={onLanguage} />
+        <LanguageFilter value={language} disabled={!ready} onChange={(next) => change({ language: next })} />
+        <RegionFilter
+          value={region}
+          regions={regions}
+          disabled={!ready}
+          onChange={(next) => change({ region: next })}
+        />
         <a className="sort-help" href="/ranking">
           How ranking works
         </a>
@@ -231,8 +248,8 @@ export default function ListingSearch({ category, subcategory, label, children }
           <p className="count">
             {state.term
               ? `Searching for “${state.term}”…`
-              : state.language
-                ? 'Filtering by language…'
+              : state.language || state.region
+                ? 'Filtering…'
                 : `Sorting by ${SORT_LABELS[state.sort]}…`}
           </p>
         ) : null}
@@ -267,8 +284,8 @@ export default function ListingSearch({ category, subcategory, label, children }
                 <p>
                   {state.term
                     ? `No ${label} server matches “${state.term}”. Try another word, or clear the search.`
-                    : languageName
-                      ? `No ${label} server in ${languageName} is listed yet.`
+                    : languageName || regionName
+                      ? `No ${label} server${order.split(',')[0]} is listed yet.`
                       : `No ${label} server is listed right now.`}
                 </p>
               </div>

@@ -348,3 +348,21 @@ export function preferredLanguage(preferences: readonly string[]): LanguageCode 
   }
   return undefined;
 }
+
+/** A region a listing filter offers: its code and English name. */
+export interface RegionChoice {
+  code: string;
+  name: string;
+}
+
+/**
+ * The regions some of `servers` name, by English name: what a listing's region menu offers (the
+ * build passes them to the islands, so the full region list stays out of their bundles).
+ */
+export function regionsOf(servers: readonly { region: string | null }[]): RegionChoice[] {
+  const codes = new Set<string>();
+  for (const s of servers) if (isRegionCode(s.region)) codes.add(s.region);
+  return [...codes]
+    .map((code) => ({ code, name: REGIONS[code as RegionCode] }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

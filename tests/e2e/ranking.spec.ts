@@ -293,6 +293,23 @@ test('a category page filters by language through the API, kept in the URL', asy
   await hydrated(page);
   await expect(page.getByLabel('Language')).toHaveValue('en');
   await expect(results.getByText('7 servers in English')).toBeVisible();
+
+  // The region menu offers the regions the category's servers name, and combines with the language.
+  await page.getByLabel('Language').selectOption('');
+  const region = page.getByLabel('Region');
+  expect(await region.locator('option').allTextContents()).toEqual([
+    'Any region',
+    'France',
+    'Germany',
+    'United Kingdom',
+  ]);
+  await region.selectOption({ label: 'France' });
+  await expect(results.getByText('4 servers from France')).toBeVisible();
+  for (const card of await results.locator('.grid article').all())
+    await expect(card.locator('.badge-lang')).toContainText('French · FR');
+  await expect(page).toHaveURL(/\?region=FR$/);
+  await page.getByLabel('Language').selectOption('en');
+  await expect(results.getByText('No Gaming server in English from France is listed yet.')).toBeVisible();
 });
 
 for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-discord']) {
