@@ -98,6 +98,9 @@ export function variedTerms(n: number): string[] {
   return [...terms];
 }
 
+/** Terms asked before the measured ones, none of them among variedTerms'. */
+const WARMUP_TERMS = ['hub', 'club', 'lounge', 'guild', 'alpha', 'picks', 'hodl', 'pivot', 'casual', 'swing'];
+
 /** GET /api/servers?search= for each term once, in turn, through the real app over loopback HTTP: every answer a cache miss. */
 export async function searchOverHttp(db: import('../db/client').Db, url: string, terms: readonly string[]) {
   const app = createApp({
@@ -118,6 +121,9 @@ export async function searchOverHttp(db: import('../db/client').Db, url: string,
     return { ms: performance.now() - started, body };
   };
   try {
+    // The first answers of a fresh process pay for compiling the app's code: warm it up first
+    // with other terms (each measured term stays a cache miss).
+    for (const term of WARMUP_TERMS) await timed(`/api/servers?search=${encodeURIComponent(term)}&per_page=12`);
     for (const term of terms) {
       const { ms, body } = await timed(`/api/servers?search=${encodeURIComponent(term)}&per_page=12`);
       times.push(ms);
@@ -125,8 +131,8 @@ export async function searchOverHttp(db: import('../db/client').Db, url: string,
     }
     const index = await timed('/sitemap-index.xml');
     const files = [...index.body.matchAll(/<loc>[^<]*(\/sitemap-[^<]+)<\/loc>/g)].map((m) => m[1]!);
-    const lastServers = files.filter((f) => f.startsWith('/sitemap-servers-')).at(-1);
-    const serversFile = lastServers ? await timed(lastServers) : undefined;
+    const firstServers = files.find((f) => f.startsWith('/sitemap-servers-'));
+    const serversFile = firstServers ? await timed(firstServers) : undefined;
     return {
       times: times.sort((x, y) => x - y),
       capped,
@@ -245,7 +251,7 @@ export const bench: BenchModule = async (ctx) => {
     ],
   ];
   const sitemapRows: (string | number)[][] = [
-    ['servers', 'files in the index', 'index ms', 'last server file ms', 'URLs in it'],
+    ['servers', 'files in the index', 'index ms', 'first server file ms', 'URLs in it'],
   ];
   const apiNotes: string[] = [];
   const terms = variedTerms(ctx.quick ? 100 : 300);
@@ -260,11 +266,12 @@ export const bench: BenchModule = async (ctx) => {
     const withoutFts = await sizeWithoutFts(client, ctx.tmp, n);
     const times: number[] = [];
     const rounds = ctx.quick ? 5 : 25;
-    for (let i = 0; i < rounds; i++) {
+    // Round 0 warms the process up and is not counted.
+    for (let i = 0; i <= rounds; i++) {
       for (const term of SEARCH_TERMS) {
         const t0 = performance.now();
         await listServers(db, { search: term, page: 1, perPage: 12 });
-        times.push(performance.now() - t0);
+        if (i > 0) times.push(performance.now() - t0);
       }
     }
     times.sort((x, y) => x - y);
@@ -369,7 +376,7 @@ export const bench: BenchModule = async (ctx) => {
     {
       title: 'Scale: sitemaps from the database',
       description:
-        'GET /sitemap-index.xml and the last server sitemap file it names (50,000 server ids a file), through the same app, after the searches above.',
+        'GET /sitemap-index.xml and the first server sitemap file it names (50,000 server ids a file), through the same app, after the searches above.',
       rows: sitemapRows,
     },
     {
