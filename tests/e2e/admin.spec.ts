@@ -54,7 +54,7 @@ test('an operator approves a pending submission and its page, category listing a
     .toBe(200);
   expect(await (await request.get(`/server/${slug}`)).text()).toContain(name);
   expect(await (await request.get('/best-gaming-discord')).text()).toContain(name);
-  expect(await (await request.get('/sitemap-0.xml')).text()).toContain(`/server/${slug}`);
+  expect(await (await request.get('/sitemap-servers-0.xml')).text()).toContain(`/server/${slug}`);
   // The console shows the build went live again.
   await expect(page.getByText('Site: Live')).toBeVisible({ timeout: 30_000 });
 });

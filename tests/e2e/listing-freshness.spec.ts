@@ -202,7 +202,8 @@ test('the build leaves dead and wrong_guild invites off listings, Premium Picks,
   expect((await request.get('/server/wrong-guild-lounge')).status()).toBe(404);
   expect((await request.get('/server/rising-star-stocks')).status()).toBe(200);
 
-  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  // Server pages are in the server sitemap files (from the database, #18).
+  const sitemap = await (await request.get('/sitemap-servers-0.xml')).text();
   expect(sitemap).toContain('/server/rising-star-stocks');
   expect(sitemap).not.toContain('/server/dead-invite-guild');
   expect(sitemap).not.toContain('/server/wrong-guild-lounge');
