@@ -12,15 +12,15 @@ import {
 } from '../../../src/lib/sitemap';
 import type { AppDeps, AppEnv } from '../context';
 
-/** Crawlers may keep a sitemap this long; a listing approved meanwhile is live at once and listed at the next fetch. */
+/** Crawlers and the CDN may keep a sitemap this long; a listing approved meanwhile is in the next one fetched. */
 const SITEMAP_CACHE = 'public, max-age=600';
 const XML = { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': SITEMAP_CACHE };
 
 /**
  * The sitemap from the database (#18), the same on Node and on the Worker: `/sitemap-index.xml`
  * names `/sitemap-{k}.xml` (the fixed and listing pages) and `/sitemap-servers-{k}.xml` (server
- * pages by id range), each at most 50,000 URLs. Every listed server is in it, whether its page
- * was prerendered or is rendered on request.
+ * pages by id range), each at most 50,000 URLs, read from the database on request: every listed
+ * server is in it, whatever the build prerendered.
  */
 export const sitemapRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
