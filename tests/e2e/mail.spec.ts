@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
 import { and, eq } from 'drizzle-orm';
 import { enqueueMail } from '../../db/queries/mail';
 import { subscribeEmail } from '../../db/queries/newsletter';
@@ -54,6 +55,12 @@ async function newsletterSend(dbUrl: string): Promise<string> {
   return stdout;
 }
 
+/** WCAG 2.2 AA as the a11y spec checks it. */
+async function expectNoAxeViolations(page: import('@playwright/test').Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 const link = (text: string, path: string) =>
   new RegExp(`${siteUrl.replace(/[.:/]/g, '\\$&')}${path}\\S+`).exec(text)?.[0];
 
@@ -80,6 +87,7 @@ test('subscribe, confirm from the mail, get the week’s issue, unsubscribe with
   const confirmUrl = link(confirmation!.text, '/newsletter/confirm\\?token=')!;
   await page.goto(confirmUrl);
   await expect(page.getByRole('heading', { name: 'Confirm your subscription' })).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Confirm my subscription' }).click();
   await expect(page.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
   const [row] = await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
@@ -136,6 +144,8 @@ test('the console shows each mail as sent in the Outbox, and this week’s issue
   await expect(
     page.getByText('Mails are sent through SMTP (SMTP_URL) from GuildRank <hello@guildrank.test>.'),
   ).toBeVisible();
+  // Checked before a mail is opened: axe cannot run inside the sandboxed frame of its HTML part.
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: `Open ${subject}` }).click();
   const view = page.getByRole('article', { name: subject });
   await expect(view.getByText('List-Unsubscribe-Post')).toBeVisible();
