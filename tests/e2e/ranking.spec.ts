@@ -230,6 +230,14 @@ test('paid cards carry their label and placement note and take at most one in fi
     await expect(card.locator('.badge-sponsored, .badge-premium').first()).toBeVisible();
   }
 
+  // The two paid servers no unpaid one was left to space out: named below the cards, labelled, not as cards.
+  const overflow = page.getByRole('complementary', { name: 'More paid placements in Gaming' });
+  await expect(overflow.getByRole('listitem')).toHaveText([
+    /^\S*\s*Sponsor Gamma Sponsored$/,
+    /Apex Legends Hub Sponsored$/,
+  ]);
+  await expect(cards.filter({ hasText: 'Sponsor Gamma' })).toHaveCount(0);
+
   // On a 320 px phone the open note fits; a screenshot of the disclosed card.
   await page.setViewportSize({ width: 320, height: 800 });
   await expectFits(page);
