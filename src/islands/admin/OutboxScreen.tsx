@@ -132,6 +132,9 @@ function MailView({ mail, from, onClose }: { mail: OpenMail['mail']; from: strin
       <h3>Text part</h3>
       <pre className="mail-text">{mail.text_body}</pre>
       <h3>HTML part</h3>
+      <p className="muted">
+        Its content and links as sent; the console's Content-Security-Policy leaves its inline styles out.
+      </p>
       <iframe title={`HTML part of ${mail.subject}`} sandbox="" srcDoc={mail.html_body} className="mail-html" />
     </article>
   );
