@@ -11,6 +11,8 @@ import { RANK, type RankParts } from '../../src/lib/freshness/rank';
 import { SCHEDULE } from '../../src/lib/freshness/state';
 import { PAID_SPACING } from '../../src/lib/placement';
 import { type FigureUnit, formatFigure } from '../../src/lib/rank-explain';
+import { serverSlug } from '../../src/lib/slug';
+import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
@@ -332,3 +334,46 @@ for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-disc
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 }
+
+// Last: its approval rebuilds this spec's site (an Investing listing, away from the Gaming fixtures).
+test('an owner gives a language and region, the reviewer corrects the language, and the card shows it', async ({
+  page,
+  site,
+  request,
+}) => {
+  const name = `Lingua Investors ${Math.random().toString(36).slice(2, 8)}`;
+  await page.goto('/submit-server');
+  await hydrated(page);
+  await page.getByLabel('Server name').fill(name);
+  await page.getByRole('combobox', { name: 'Category *' }).selectOption('Investing');
+  await page.getByLabel('Primary language').selectOption({ label: 'Spanish (Español)' });
+  await page.getByLabel('Region').selectOption({ label: 'Mexico' });
+  await page.getByLabel('Description').fill('Long-term investors comparing dividend portfolios every week.');
+  await page.getByLabel('Invite link').fill('https://discord.gg/linguainvest');
+  await page.getByLabel('Icon URL').fill('https://example.com/lingua.png');
+  await page.getByLabel('Your name').fill('Ana');
+  await page.getByLabel('Contact email').fill('ana@example.com');
+  await page.getByLabel(/I accept the/).check();
+  await page.getByRole('button', { name: 'Submit Server for Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Submission Received!' })).toBeVisible();
+
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  await page
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('button', { name: /Review/ })
+    .click();
+  const detail = page.locator('article.detail');
+  await expect(detail).toContainText('Español (Spanish) · Mexico');
+  await detail.getByLabel('Language (stored on the listing at approval)').selectOption({ label: 'Portuguese' });
+  await page.getByRole('button', { name: 'Approve and publish' }).click();
+  await expect(page.getByText(`Approved “${name}”`)).toBeVisible();
+
+  const slug = serverSlug(name);
+  await expect
+    .poll(async () => (await request.get('/best-investing-discord')).text(), { timeout: 120_000, intervals: [500] })
+    .toContain(`/server/${slug}`);
+  await page.goto('/best-investing-discord');
+  const card = page.locator('.listing-static .grid article').filter({ hasText: name });
+  await expect(card.locator('.badge-lang')).toHaveText('Language: Portuguese · MX');
+});
