@@ -184,3 +184,16 @@ export function categoryRanksOf(servers: readonly Ranked[]): Map<number, Categor
   }
   return ranks;
 }
+
+/**
+ * What a server page's "Why this rank" shows of one listing, as a cache-key part: its place in
+ * its category and its stored score and parts. A recompute changes them without touching the
+ * listing's updated_at, and another listing's score can move this one's place.
+ */
+export function rankKey(
+  server: Pick<ListedServer, 'id' | 'rank_score'> & { rank_explain: unknown },
+  listed: readonly Ranked[],
+): string {
+  const place = categoryRanksOf(listed).get(server.id);
+  return `${place ? `${place.rank}/${place.of}` : '-'}:${server.rank_score}:${JSON.stringify(server.rank_explain ?? null)}`;
+}
