@@ -194,6 +194,8 @@ export function rankKey(
   server: Pick<ListedServer, 'id' | 'rank_score'> & { rank_explain: unknown },
   listed: readonly Ranked[],
 ): string {
-  const place = categoryRanksOf(listed).get(server.id);
-  return `${place ? `${place.rank}/${place.of}` : '-'}:${server.rank_score}:${JSON.stringify(server.rank_explain ?? null)}`;
+  // Only a scored listing shows its place; the category's size is not shown, so an approval
+  // elsewhere in the category does not re-render every page of it.
+  const place = server.rank_score > 0 ? categoryRanksOf(listed).get(server.id)?.rank : undefined;
+  return `${place ?? '-'}:${server.rank_score}:${JSON.stringify(server.rank_explain ?? null)}`;
 }

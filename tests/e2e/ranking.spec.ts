@@ -173,7 +173,7 @@ test('a server page explains its rank in its category and the parts of its score
   const why = page.locator('[data-rank-why]');
   await expect(why.getByRole('heading', { name: 'Why this rank' })).toBeVisible();
   // Rank Runner Up scores higher; the sample Gaming servers and the fixtures above score 0 (not ranked).
-  await expect(why.locator('.rank-place')).toHaveText('#2 of 16 Gaming servers by score (Most Active).');
+  await expect(why.locator('.rank-place')).toHaveText('#2 in Gaming by score (Most Active).');
   await expect(why.locator('li')).toHaveText([
     'About 500 people online at the median check of the last 7 days (activity 2.7, on a log scale).',
     'Online share above the niche median (×1.1).',
