@@ -62,7 +62,7 @@ export function NewsletterIssuePanel() {
           </details>
           <button
             type="button"
-            className="btn btn-primary"
+            className="btn btn-primary btn-wrap"
             disabled={busy || (preview.composed && !unfinished)}
             onClick={() => void send()}
           >
