@@ -1,14 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../db/queries/servers';
 import { createAdminHarness, ORIGIN, type Session } from '../helpers/admin';
 import { validSubmission } from './api-harness';
 
 /**
- * The one API answer a cache may keep: the public listing read, which holds only what the pages
- * show (README "API"). Every other answer of /api and /go, and the console page, says no-store.
+ * The answers a cache may keep: the public listing read, which holds only what the pages show
+ * (README "API"), and the sitemap from the database (#18), a public document like the pages.
+ * Every other answer of /api and /go, and the console page, says no-store.
  */
-const CACHEABLE = new Set(['GET /api/servers']);
+const CACHEABLE = new Set([
+  'GET /api/servers',
+  'GET /sitemap-index.xml',
+  'GET /:file{sitemap-[0-9]+\\.xml}',
+  'GET /:file{sitemap-servers-[0-9]+\\.xml}',
+]);
 
-const concrete = (path: string) => path.replace(/:[a-z_]+/gi, '1').replace(/\/\*$/, '/x');
+/** Routes whose parameter is a pattern: a path it matches. */
+const EXAMPLES: Record<string, string> = {
+  '/:file{sitemap-[0-9]+\\.xml}': '/sitemap-0.xml',
+  '/:file{sitemap-servers-[0-9]+\\.xml}': '/sitemap-servers-0.xml',
+};
+const concrete = (path: string) => EXAMPLES[path] ?? path.replace(/:[a-z_]+/gi, '1').replace(/\/\*$/, '/x');
 
 describe('Cache-Control: no-store on every API and console answer', () => {
   let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -18,6 +30,18 @@ describe('Cache-Control: no-store on every API and console answer', () => {
       deps: { staticSite: async (c) => c.html('<!doctype html><title>page</title>', 200) },
     });
     admin = await h.signIn('admin');
+    // One listed server, so the servers' sitemap file has something to answer.
+    await createServer(h.db, {
+      name: 'Alpha Traders',
+      description: 'Signals and charts.',
+      category: 'Trading',
+      members: 500,
+      active_users: 50,
+      pros: [],
+      cons: [],
+      tags: [],
+      features: [],
+    });
   });
   afterAll(() => h.cleanup());
 
@@ -33,7 +57,7 @@ describe('Cache-Control: no-store on every API and console answer', () => {
       for (const session of [null, admin]) {
         const res = await h.call(session, r.method, path, r.method === 'GET' ? undefined : { bad: '\u0000' });
         const cache = res.headers.get('cache-control');
-        if (CACHEABLE.has(key) && res.status === 200) expect(cache, key).toMatch(/^public/);
+        if (CACHEABLE.has(key) && res.status === 200) expect(cache ?? '(none)', key).toMatch(/^public/);
         else expect(cache, `${key} (${res.status})`).toBe('no-store');
         checked.push(key);
       }
