@@ -5,6 +5,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import type NativeDatabase from 'libsql';
 import { BUSY_BUDGET_MS, isBusyError, registerWriteProbe, retryWhileBusy } from './busy';
 import { type PreparedStatements, registerPreparedStatements } from './prepared';
+import { setReadCache } from './queries/connection';
 import * as schema from './schema';
 
 /** The drizzle database the app, the build and the scripts share. */
@@ -37,6 +38,7 @@ export async function openClient(config: DbConfig): Promise<Client> {
     retryLockedStatements(client);
     await client.execute('PRAGMA journal_mode = WAL');
     await client.execute('PRAGMA synchronous = NORMAL');
+    await setReadCache(client);
     const path = plainFilePath(config.url);
     if (path) registerPreparedStatements(client, nativePreparedStatements(path, client));
   }
@@ -74,6 +76,7 @@ function retryLockedStatements(client: Client): void {
     stale = false;
     await client.reconnect();
     await execute('PRAGMA synchronous = NORMAL');
+    await setReadCache({ execute });
   };
   const noteBusy = (err: unknown) => {
     if (isBusyError(err)) stale = true;

@@ -1,4 +1,5 @@
 import type { Client, InStatement, InValue, Transaction } from '@libsql/client';
+import { setReadCache } from './connection';
 import type { BulkServer } from './servers';
 
 // Loading a great many servers at once (db:fake, the benchmarks): SQLite builds an index far
@@ -61,6 +62,6 @@ export async function loadServersInBulk(
     await tx.commit();
   } finally {
     tx.close();
-    await client.execute('PRAGMA cache_size = -2000');
+    await setReadCache(client);
   }
 }

@@ -228,11 +228,11 @@ async function searchServers(
   const indexed = [...term].length >= MIN_INDEXED_SEARCH;
   const phrase = ftsPhrase(term);
   if (indexed) {
-    const ids = (
-      await db.all<{ id: number }>(
-        sql`SELECT rowid AS id FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${SORTED_SEARCH_MAX + 1}`,
-      )
-    ).map((r) => Number(r.id));
+    // One row of comma-separated ids: 3,001 rows through the driver cost more than finding them.
+    const [found] = await db.all<{ ids: string | null }>(
+      sql`SELECT group_concat(rowid) AS ids FROM (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${SORTED_SEARCH_MAX + 1})`,
+    );
+    const ids = found?.ids ? found.ids.split(',').map(Number) : [];
     if (ids.length === 0) return { servers: [], total: 0, totalExact: true };
     // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
     const ascii = /^[\x20-\x7e]*$/.test(term);
