@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { getLanguage, LANGUAGES, type LanguageCode, preferredLanguage, type RegionChoice } from '~/lib/languages';
+import { getLanguage, type LanguageCode, preferredLanguage, type RegionChoice } from '~/lib/languages';
+import { LanguageOptions } from './LanguageOptions';
 
 interface Props {
   /** The language filtered on ('' for every language). */
@@ -23,12 +24,7 @@ export function LanguageFilter({ value, onChange, disabled }: Props) {
       <label className="sort">
         <span>Language</span>
         <select name="language" value={value} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value)}>
-          <option value="">Any language</option>
-          {LANGUAGES.map((l) => (
-            <option key={l.code} value={l.code}>
-              {l.name}
-            </option>
-          ))}
+          <LanguageOptions empty="Any language" />
         </select>
       </label>
       {offered ? (

@@ -4,12 +4,12 @@ import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categ
 import { CLAIMS } from '~/lib/claims';
 import { formatNumber, initials } from '~/lib/format';
 import { parseDiscordInvite } from '~/lib/invite';
-import { LANGUAGES, REGION_CODES, REGIONS } from '~/lib/languages';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field } from './Field';
 import { FormAlert, oneOf, renderedForm, textOf, useSending } from './form-utils';
 import { Honeypot } from './Honeypot';
+import { LanguageOptions, RegionOptions } from './LanguageOptions';
 import { Turnstile } from './Turnstile';
 
 type Values = {
@@ -348,12 +348,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           hint="The language most members write in: shown on the card, and visitors filter by it."
           defaultValue={initial.language}
         >
-          <option value="">Not set</option>
-          {LANGUAGES.map((l) => (
-            <option key={l.code} value={l.code}>
-              {l.native === l.name ? l.name : `${l.name} (${l.native})`}
-            </option>
-          ))}
+          <LanguageOptions empty="Not set" native />
         </Field>
         <Field
           {...at('region')}
@@ -362,12 +357,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           hint="Only if the community is about one country or region."
           defaultValue={initial.region}
         >
-          <option value="">Not set</option>
-          {REGION_CODES.map((code) => (
-            <option key={code} value={code}>
-              {REGIONS[code]}
-            </option>
-          ))}
+          <RegionOptions empty="Not set" />
         </Field>
       </div>
       <Field

@@ -3,7 +3,7 @@ import { subcategoryNames } from '~/lib/categories';
 import { LINK_LABEL_MAX, LINKS_MAX } from '~/lib/links';
 import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
 import { type ListingEditInput, listingEditSchema } from '~/lib/schemas/owner';
-import { AccountApiError, client, messageOf, parseResponse } from './api';
+import { ApiCallError, client, messageOf, parseResponse } from './api';
 import { ListingNumbers } from './ListingNumbers';
 
 type Listing = Awaited<ReturnType<typeof listingsOf>>['listings'][number];
@@ -73,7 +73,7 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
       setEditNote({ kind: 'ok', text: 'Sent for review. The listing changes once a moderator approves the edit.' });
       await onChanged();
     } catch (err) {
-      setEditErrors(fieldMessages(err instanceof AccountApiError ? err.issues : []));
+      setEditErrors(fieldMessages(err instanceof ApiCallError ? err.issues : []));
       setEditNote({ kind: 'error', text: messageOf(err) });
     } finally {
       setBusy(false);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AuditLog } from './AuditLog';
-import { AdminApiError, client, messageOf, parseResponse, setCsrfToken, setUnauthenticatedHandler } from './api';
+import { ApiCallError, client, messageOf, parseResponse, setCsrfToken, setUnauthenticatedHandler } from './api';
 import { BuildStatusBar } from './BuildStatusBar';
 import { ContactInbox } from './ContactInbox';
 import { ContentEditor } from './ContentEditor';
@@ -51,7 +51,7 @@ export default function AdminApp() {
     parseResponse(client.api.admin.me.$get())
       .then(signedIn)
       .catch((err) => {
-        if (!(err instanceof AdminApiError && err.status === 401)) setBootError(messageOf(err));
+        if (!(err instanceof ApiCallError && err.status === 401)) setBootError(messageOf(err));
       })
       .finally(() => setChecking(false));
     const onHash = () => setScreen(screenFromHash());

@@ -1,8 +1,8 @@
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
 import { CATEGORY_NAMES } from '~/lib/categories';
-import { LANGUAGES, REGION_CODES, REGIONS } from '~/lib/languages';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
-import { AdminApiError, client, idParam, parseResponse } from './api';
+import { LanguageOptions, RegionOptions } from '../LanguageOptions';
+import { ApiCallError, client, idParam, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
 import type { ServerRow } from './types';
@@ -187,7 +187,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
         if (editing === 'new') await client.api.admin.servers.$post({ json: input });
         else if (editing) await byId.$put({ param: idParam(editing), json: input });
       } catch (err) {
-        if (err instanceof AdminApiError && err.issues.length) {
+        if (err instanceof ApiCallError && err.issues.length) {
           setFieldErrors(Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0], i.message])));
         }
         throw err;
@@ -250,23 +250,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             <label>
               Language
               <select value={form.language} onChange={(e) => setForm({ ...form, language: e.target.value })}>
-                <option value="">Not set</option>
-                {LANGUAGES.map((l) => (
-                  <option key={l.code} value={l.code}>
-                    {l.name}
-                  </option>
-                ))}
+                <LanguageOptions empty="Not set" />
               </select>
             </label>
             <label>
               Region
               <select value={form.region} onChange={(e) => setForm({ ...form, region: e.target.value })}>
-                <option value="">Not set</option>
-                {REGION_CODES.map((code) => (
-                  <option key={code} value={code}>
-                    {REGIONS[code]}
-                  </option>
-                ))}
+                <RegionOptions empty="Not set" />
               </select>
             </label>
             {field('members', 'Members', { inputMode: 'numeric' })}

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { loginSchema } from '~/lib/schemas/admin';
-import { AdminApiError, client, messageOf, parseResponse } from './api';
+import { ApiCallError, client, messageOf, parseResponse } from './api';
 import type { SessionInfo } from './types';
 import { Notice } from './ui';
 
@@ -25,7 +25,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void
       onSignedIn(await parseResponse(client.api.admin.login.$post({ json: parsed.data })));
     } catch (err) {
       setError(
-        err instanceof AdminApiError && err.status === 429
+        err instanceof ApiCallError && err.status === 429
           ? 'Too many attempts from this network. Wait a little and try again.'
           : messageOf(err),
       );

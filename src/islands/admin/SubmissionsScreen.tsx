@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
-import { LANGUAGES, languageLabel, REGION_CODES, REGIONS, regionName } from '~/lib/languages';
+import { languageLabel, regionName } from '~/lib/languages';
 import { isSafeImageSrc } from '~/lib/url-safety';
+import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';
@@ -175,23 +176,13 @@ export function SubmissionsScreen() {
               <label>
                 Language (stored on the listing at approval)
                 <select value={language} onChange={(e) => setLanguage(e.target.value)}>
-                  <option value="">Not set</option>
-                  {LANGUAGES.map((l) => (
-                    <option key={l.code} value={l.code}>
-                      {l.name}
-                    </option>
-                  ))}
+                  <LanguageOptions empty="Not set" />
                 </select>
               </label>
               <label>
                 Region (stored on the listing at approval)
                 <select value={region} onChange={(e) => setRegion(e.target.value)}>
-                  <option value="">Not set</option>
-                  {REGION_CODES.map((code) => (
-                    <option key={code} value={code}>
-                      {REGIONS[code]}
-                    </option>
-                  ))}
+                  <RegionOptions empty="Not set" />
                 </select>
               </label>
             </>
