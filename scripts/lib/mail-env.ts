@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { Client } from '@libsql/client';
-import { type Db, openDb } from '../../db/client';
-import { migrateDb } from '../../db/migrate';
+import type { Db } from '../../db/client';
 import { type Env, loadEnv, rawProcessEnv } from '../../functions/_app/env';
 import { localSecrets } from '../../functions/_app/local-secrets';
+import { openMigratedDatabase } from './database';
 
 /**
  * The settings and database of a mail script, with `npm start`'s secrets: SESSION_SECRET signs the
@@ -12,13 +12,5 @@ import { localSecrets } from '../../functions/_app/local-secrets';
  */
 export async function openMailScript(): Promise<{ db: Db; client: Client; env: Env; close: () => void }> {
   const given = rawProcessEnv();
-  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), given), ...given });
-  const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
-  try {
-    await migrateDb(db);
-  } catch (err) {
-    client.close();
-    throw err;
-  }
-  return { db, client, env, close: () => client.close() };
+  return openMigratedDatabase(loadEnv({ ...localSecrets(resolve('.local-secrets.json'), given), ...given }));
 }
