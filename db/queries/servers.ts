@@ -1,5 +1,20 @@
 import type { Client, InStatement } from '@libsql/client';
-import { and, asc, desc, eq, gte, inArray, isNotNull, like, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  like,
+  lte,
+  max,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
 import { parseDiscordInvite } from '../../src/lib/invite';
@@ -202,16 +217,19 @@ export async function listPlacedServers(
 }
 
 /**
- * Up to this many trigram matches a search sorts them (a primary-key read each) and counts them
- * exactly; past it, they are at least one listing in 333 at a million and it walks the order's
- * index instead, testing each row (~perPage / density rows). Either costs at most a few thousand
- * row reads at 1,000,000 listings (bench/scale.ts).
+ * How many trigram matches a search sorts (a primary-key read each) before it walks the order's
+ * index instead, testing each row (~rows needed / density rows). Sorting m matches costs m reads,
+ * walking costs about need * listings / m, so the two meet at sqrt(need * listings): about 1,500
+ * for a first page of 24 among 100,000 listings, 4,900 among a million, which is capped at 3,000
+ * (the ids read first). `listings` is the highest id, which costs one index lookup to know.
  */
 const SORTED_SEARCH_MAX = 3_000;
+const sortedSearchMax = (need: number, listings: number): number =>
+  Math.min(SORTED_SEARCH_MAX, Math.max(200, Math.round(Math.sqrt(need * listings))));
 
 /**
  * listServers with a search, reading at most a few thousand rows however many listings there
- * are. The index's matches are read first, up to SORTED_SEARCH_MAX + 1 ids, without reading a row.
+ * are. The index's matches are read first, up to sortedSearchMax + 1 ids, without reading a row.
  * Few: those rows are sorted for the page and counted exactly in the same read. Many: the listed ones
  * are counted up to SEARCH_TOTAL_CAP + 1 (the matches joined to their rows in the index's order)
  * and the page comes from walking the order's index with a LIKE test of each row. A term too
@@ -228,18 +246,20 @@ async function searchServers(
   const indexed = [...term].length >= MIN_INDEXED_SEARCH;
   const phrase = ftsPhrase(term);
   if (indexed) {
+    const [top] = await db.select({ id: max(discordServers.id) }).from(discordServers);
+    const sortedMax = sortedSearchMax(page * perPage, Number(top?.id ?? 0));
     // One row of comma-separated ids: 3,001 rows through the driver cost more than finding them.
     const [found] = await db.all<{ ids: string | null }>(
-      sql`SELECT group_concat(rowid) AS ids FROM (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${SORTED_SEARCH_MAX + 1})`,
+      sql`SELECT group_concat(rowid) AS ids FROM (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${sortedMax + 1})`,
     );
     const ids = found?.ids ? found.ids.split(',').map(Number) : [];
     if (ids.length === 0) return { servers: [], total: 0, totalExact: true };
     // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
     const ascii = /^[\x20-\x7e]*$/.test(term);
-    if (ids.length <= SORTED_SEARCH_MAX || !ascii) {
+    if (ids.length <= sortedMax || !ascii) {
       // The matches by primary key (listingWhere's matchesFirst form), counted in the same read.
       const matched =
-        ids.length <= SORTED_SEARCH_MAX
+        ids.length <= sortedMax
           ? and(listingWhere({ ...filter, search: undefined }, true, now), inArray(discordServers.id, ids))
           : listingWhere(filter, true, now);
       const rows = await db
