@@ -1,41 +1,63 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
-import { insertEvents } from '../db/queries/interactions';
 import { countRows } from '../db/queries/maintenance';
-import { createApp } from '../functions/_app/app';
-import type { AppDeps } from '../functions/_app/context';
-import { loadEnv } from '../functions/_app/env';
-import { eventRows } from '../functions/_app/lib/event-sink';
-import { body } from '../functions/_app/lib/validate';
-import { RATE_LIMITS, rateLimit } from '../functions/_app/middleware/rate-limit';
-import { eventsSchema } from '../src/lib/schemas/interaction';
 import { startDiscordStandIn } from '../tests/helpers/discord-stand-in';
+import type { ApiServerOptions, ApiServerReply } from './lib/api-server';
+
+/** Where the server process mounts the events through the middleware chain (bench/lib/api-server.ts). */
+const EVENTS_THROUGH_CHAIN = '/api/bench/events-through-chain';
+
 import type { BenchModule, BenchSection } from './types';
 
-/**
- * Where the bench posts events through the app's middleware chain, validator and a plain
- * per-request insert: what POST /api/events would cost as every other write is built, beside the
- * speed path (functions/_app/lib/event-sink.ts) it is compared with in the same run.
- */
-const EVENTS_THROUGH_CHAIN = '/api/bench/events-through-chain';
-function addEventsThroughChain(app: ReturnType<typeof createApp>, deps: AppDeps): void {
-  app.post(EVENTS_THROUGH_CHAIN, rateLimit(RATE_LIMITS.events), body(eventsSchema), async (c) => {
-    const sent = c.req.valid('json');
-    const rows = eventRows(
-      Array.isArray(sent) ? sent : [sent],
-      c.req.header('user-agent')?.slice(0, 256) ?? null,
-      c.get('ipHash'),
-    );
-    return c.json({ accepted: await insertEvents(deps.db, rows) }, 202);
+/** The app and the hello-world baseline, served by a process of their own (bench/lib/api-server.ts). */
+interface ApiServer {
+  base: string;
+  helloUrl: string;
+  /** The 2xx answers the server sent per URL so far, and the requests still in flight. */
+  answered(): Promise<{ answered: Record<string, number>; inflight: number }>;
+  close(): Promise<void>;
+}
+
+/** Forks the server process over the database at `url` and waits until both ports listen. */
+async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const child: ChildProcess = fork(new URL('./lib/api-server.ts', import.meta.url), [JSON.stringify(options)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const next = <T extends ApiServerReply['type']>(type: T) =>
+    new Promise<Extract<ApiServerReply, { type: T }>>((resolve, reject) => {
+      const onMessage = (m: ApiServerReply) => {
+        if (m.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(m as Extract<ApiServerReply, { type: T }>);
+      };
+      const onExit = (code: number | null) => reject(new Error(`the API server process exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const { port, helloPort } = await next('listening');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    helloUrl: `http://127.0.0.1:${helloPort}/hello`,
+    answered: () => {
+      const reply = next('answered');
+      child.send('answered');
+      return reply;
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        if (child.exitCode !== null) return ok();
+        child.once('exit', () => ok());
+        child.send('close');
+      }),
+  };
 }
 
 const run = promisify(execFile);
@@ -171,7 +193,6 @@ export const bench: BenchModule = async (ctx) => {
     ],
   ];
   const notes: string[] = [];
-  const hello = new Hono().get('/hello', (c) => c.text('Hello Hono!'));
 
   for (const n of sizes) {
     const url = `file:${join(ctx.tmp, `api-${n}.db`)}`;
@@ -180,53 +201,16 @@ export const bench: BenchModule = async (ctx) => {
     await insertFakeServers(client, n);
     // Discord is a loopback stand-in that knows every invite: each submission's check asks it once.
     const discord = await startDiscordStandIn({ permissive: true });
-    const env = loadEnv({
-      DATABASE_URL: url,
-      RATE_LIMITS: 'false',
-      SITE_URL: 'http://127.0.0.1',
-      DISCORD_API_BASE: discord.url,
-    });
-    const deps = { db, env };
-    const app = createApp(deps);
-    addEventsThroughChain(app, deps);
-    // The server counts its own 2xx answers per path: autocannon stops mid-flight, so its count
-    // can miss answers the server did send (and rows it did store).
-    const answered = new Map<string, number>();
-    let inflight = 0;
-    const server = serve({
-      // Not an async function: the counting adds one .then to the app's own promise, nothing more.
-      fetch: (req, env) => {
-        inflight++;
-        return Promise.resolve(app.fetch(req, env)).then(
-          (res) => {
-            inflight--;
-            // Keyed by the whole URL as the server sees it (no parsing per answer).
-            if (res.status >= 200 && res.status < 300) answered.set(req.url, (answered.get(req.url) ?? 0) + 1);
-            return res;
-          },
-          (err: unknown) => {
-            inflight--;
-            throw err;
-          },
-        );
-      },
-      port: 0,
-      hostname: '127.0.0.1',
-    });
-    // The baseline is exactly a Hono hello-world app on @hono/node-server, on its own port.
-    const helloServer = serve({ fetch: hello.fetch, port: 0, hostname: '127.0.0.1' });
+    client.close();
+    // The app and its baseline in a fresh process of their own (bench/lib/api-server.ts).
+    const srv = await startApiServer({ url, discordUrl: discord.url, eventsThroughChain: EVENTS_THROUGH_CHAIN });
+    const { base, helloUrl } = srv;
+    // This process reads the table's row counts through a connection of its own.
+    const counter = await openDb({ url });
+    const answeredAt = async (path: string) => (await srv.answered()).answered[`${base}${path}`] ?? 0;
     const settled = async () => {
-      while (inflight > 0) await new Promise((r) => setTimeout(r, 20));
+      while ((await srv.answered()).inflight > 0) await new Promise((r) => setTimeout(r, 20));
     };
-    await Promise.all(
-      [server, helloServer].map(
-        (srv) => new Promise<void>((ok) => (srv.listening ? ok() : srv.once('listening', () => ok()))),
-      ),
-    );
-    const address = server.address();
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const helloAddress = helloServer.address();
-    const helloUrl = `http://127.0.0.1:${typeof helloAddress === 'object' && helloAddress ? helloAddress.port : 0}/hello`;
 
     try {
       const size = n.toLocaleString('en-US');
@@ -250,8 +234,8 @@ export const bench: BenchModule = async (ctx) => {
         // Warm-up (JIT, statement caches), not measured.
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
         await settled();
-        const before = await countRows(client, table);
-        const answeredBefore = answered.get(`${base}${path}`) ?? 0;
+        const before = await countRows(counter.client, table);
+        const answeredBefore = await answeredAt(path);
         // Several adjacent pairs (hello-world, then the endpoint); the row is the pair with the
         // median ratio, so one disturbed second on this shared machine does not make the figure.
         const pairs: { hello: number; r: Load; ratio: number }[] = [];
@@ -265,8 +249,8 @@ export const bench: BenchModule = async (ctx) => {
           pairs.push({ hello, r, ratio: r.rps / hello });
         }
         await settled();
-        const stored = (await countRows(client, table)) - before;
-        const ok = (answered.get(`${base}${path}`) ?? 0) - answeredBefore;
+        const stored = (await countRows(counter.client, table)) - before;
+        const ok = (await answeredAt(path)) - answeredBefore;
         const ratios = pairs.map((p) => p.ratio).sort((a, b) => a - b);
         const median = pairs.find((p) => p.ratio === ratios[Math.floor(ratios.length / 2)])!;
         rows.push([
@@ -329,15 +313,14 @@ export const bench: BenchModule = async (ctx) => {
       }
       ctx.log(`${size}: search p99 ${worst} ms (uncached p99 ${pct(99).toFixed(1)} ms)`);
     } finally {
-      await new Promise<void>((ok) => server.close(() => ok()));
-      await new Promise<void>((ok) => helloServer.close(() => ok()));
+      await srv.close();
       await discord.close();
-      client.close();
+      counter.client.close();
     }
   }
   const section: BenchSection = {
     title: 'Public API under load',
-    description: `autocannon, 50 connections, ${seconds} s per run after a 1 s warm-up, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono app (one GET route answering c.text) served by @hono/node-server in the same process, measured right before each run (the machine is shared, so only adjacent runs compare). Each write row is the median of ${rounds} such adjacent pairs (every pair's ratio in brackets); its errors count all of them. "rows stored = 2xx" compares the table's new rows with the 2xx answers the server sent over all the pairs.`,
+    description: `autocannon, 50 connections, ${seconds} s per run after a 1 s warm-up, loopback, in its own process; the app is createApp over a libSQL file served by @hono/node-server with RATE_LIMITS=false, and the hello-world baseline is a bare Hono app (one GET route answering c.text) served by @hono/node-server in the same process, a fresh one per database size apart from the bench's own (which seeds the rows and runs Discord's stand-in), measured right before each run (the machine is shared, so only adjacent runs compare). Each write row is the median of ${rounds} such adjacent pairs (every pair's ratio in brackets); its errors count all of them. "rows stored = 2xx" compares the table's new rows with the 2xx answers the server sent over all the pairs.`,
     rows,
     notes,
   };
