@@ -355,11 +355,22 @@ export interface RegionChoice {
   name: string;
 }
 
+const regionsByList = new WeakMap<readonly object[], RegionChoice[]>();
+
 /**
  * The regions some of `servers` name, by English name: what a listing's region menu offers (the
  * build passes them to the islands, so the full region list stays out of their bundles).
  */
 export function regionsOf(servers: readonly { region: string | null }[]): RegionChoice[] {
+  // A build asks this of the same listing for each of its numbered pages: once per list.
+  const known = regionsByList.get(servers);
+  if (known) return known;
+  const regions = regionsIn(servers);
+  regionsByList.set(servers, regions);
+  return regions;
+}
+
+function regionsIn(servers: readonly { region: string | null }[]): RegionChoice[] {
   const codes = new Set<string>();
   for (const s of servers) if (isRegionCode(s.region)) codes.add(s.region);
   return [...codes]

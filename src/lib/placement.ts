@@ -97,6 +97,37 @@ export async function placedPage<T>(
   }
 }
 
+type Paid = Pick<ListedServer, 'is_premium' | 'is_sponsored'>;
+
+/** A whole built listing placed, with the organic cards before each position (for rank numbers). */
+export interface ListingPlacement<T> extends Placement<T> {
+  /** How many organic (unpaid) cards stand before `position` of `placed`. */
+  organicBefore(position: number): number;
+}
+
+/**
+ * Placements of the build's listings by list: a build renders every numbered page of a listing
+ * from the same array (src/data/site-data.ts reads the rows once), and placing it again for each
+ * of hundreds of pages made the build quadratic in the listing's size.
+ */
+const listingPlacements = new WeakMap<readonly object[], ListingPlacement<never>>();
+
+/** A whole listing placed (paid cards at most one in five), for the pages built from every row; once per list. */
+export function listingPlacement<T extends Paid>(servers: readonly T[]): ListingPlacement<T> {
+  const known = listingPlacements.get(servers) as ListingPlacement<T> | undefined;
+  if (known) return known;
+  const placement = placePaid(servers, isPaidPlacement);
+  const before = new Uint32Array(placement.placed.length + 1);
+  placement.placed.forEach((s, i) => {
+    before[i + 1] = before[i]! + (isPaidPlacement(s) ? 0 : 1);
+  });
+  const result: ListingPlacement<T> = {
+    ...placement,
+    organicBefore: (position) => before[Math.min(Math.max(0, position), placement.placed.length)]!,
+  };
+  listingPlacements.set(servers, result as ListingPlacement<never>);
+  return result;
+}
+
 /** A whole listing placed (paid cards at most one in five), for the pages built from every row. */
-export const placeListing = <T extends Pick<ListedServer, 'is_premium' | 'is_sponsored'>>(servers: readonly T[]): T[] =>
-  placePaid(servers, isPaidPlacement).placed;
+export const placeListing = <T extends Paid>(servers: readonly T[]): T[] => listingPlacement(servers).placed;
