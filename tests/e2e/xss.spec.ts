@@ -20,6 +20,7 @@ import { deleteSubmission, insertSubmission } from '../../db/queries/submissions
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { serverReports } from '../../db/schema';
 import { LIMITS } from '../../src/lib/enums';
+import { placeListing } from '../../src/lib/placement';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { test as base, expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -623,7 +624,8 @@ test.describe
       expect(await page.locator('meta[name="description"]').getAttribute('content')).toBe(ALL_PAYLOADS_TEXT);
       await expectFooterContent(page);
       // Premium picks (an island's props) and the top list: the highest-ranked payload listings.
-      const top = (await listAllActiveServers(site.db)).slice(0, LIMITS.homeList);
+      // The home list as built: paid cards placed at most one in five (#19), then its first page.
+      const top = placeListing(await listAllActiveServers(site.db)).slice(0, LIMITS.homeList);
       const cards = await texts(page, '#servers .card-name a');
       expect(cards).toEqual(top.map((s) => s.name));
       const premium = (await listAllActiveServers(site.db))
@@ -704,9 +706,10 @@ test.describe
       site,
     }) => {
       const all = await listAllActiveServers(site.db);
+      // Each listing as built: paid cards placed at most one in five (#19).
       const listings = [
-        { base: '/servers', servers: all },
-        { base: '/best-gaming-discord', servers: all.filter((s) => s.category === 'Gaming') },
+        { base: '/servers', servers: placeListing(all) },
+        { base: '/best-gaming-discord', servers: placeListing(all.filter((s) => s.category === 'Gaming')) },
       ];
       for (const { base: path, servers } of listings) {
         const pages = Math.ceil(servers.length / PAGE_SIZE);
@@ -723,7 +726,7 @@ test.describe
         (s) => s.category === 'Crypto' && (s.subcategory ?? '').toLowerCase().includes('bitcoin'),
       );
       const names = await texts(page, '.card-name a');
-      expect(names).toEqual(bitcoin.slice(0, PAGE_SIZE).map((s) => s.name));
+      expect(names).toEqual(placeListing(bitcoin).slice(0, PAGE_SIZE).map((s) => s.name));
       for (const { p } of stored.servers.filter((s) => s.server.category === 'Crypto')) expect(names).toContain(p.text);
       expect(await jsonLdStrings(page)).toEqual(expect.arrayContaining(bitcoin.slice(0, 3).map((s) => s.name)));
     });
