@@ -28,10 +28,10 @@ import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from './validate';
  * - the rows stored through a group commit (below): concurrent requests share one multi-row
  *   INSERT and one commit (about 40 rows per commit with 50 clients), its statement kept
  *   prepared (db/prepared.ts), written as plain SQL text (db/queries/interactions.ts).
- * What it buys, `npm run bench` in one run on this machine (BENCHMARKS.md, Public API, quiet
- * machine): these events through the middleware chain and a plain insert, as every other write,
- * reach 0.06 / 0.07 of the hello-world baseline at 10k / 100k listings; through this path 0.49 / 0.44
- * (#14's floor is 0.45). The bench measures both rows in every run.
+ * What it buys, `npm run bench` in one run on this machine (BENCHMARKS.md, Public API, the app in
+ * a server process of its own): these events through the middleware chain and a plain insert, as
+ * every other write, reach 0.06 / 0.07 of the hello-world baseline at 10k / 100k listings; through
+ * this path 0.50 / 0.57 (#14's floor is 0.45). The bench measures both rows in every run.
  */
 /**
  * Group commit: concurrent requests' inserts are gathered for a short window and written as one
