@@ -1,5 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { decideListingEdit, getListingEdit, listListingEdits } from '../../../../db/queries/listing-edits';
 import { editDecisionSchema, editQuerySchema } from '../../../../src/lib/schemas/owner';
 import { ApiError } from '../../lib/errors';
@@ -24,19 +24,8 @@ export const editRoutes = new Hono<AdminEnv>()
     return c.json({ edit: found(await getListingEdit(c.get('deps').db, id), 'edit', id) });
   })
   .post('/:id/approve', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
-    const { id } = c.req.valid('param');
-    const op = c.get('operator');
-    const result = await decideListingEdit(c.get('deps').db, id, {
-      status: 'approved',
-      decidedBy: op.email,
-      notes: c.req.valid('json').admin_notes,
-    });
-    if (!result.ok) {
-      if (result.reason === 'not_found') throw notFound('edit', id);
-      throw new ApiError(409, 'already_decided', 'This edit has already been decided');
-    }
-    const { edit, server } = result;
-    await audit(c, 'approve', 'listing_edit', id, {
+    const { edit, server } = await decide(c, c.req.valid('param').id, 'approved', c.req.valid('json').admin_notes);
+    await audit(c, 'approve', 'listing_edit', edit.id, {
       server_id: edit.server_id,
       owner_id: edit.owner_id,
       changes: edit.changes,
@@ -45,17 +34,19 @@ export const editRoutes = new Hono<AdminEnv>()
     return c.json({ edit, server });
   })
   .post('/:id/reject', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
-    const { id } = c.req.valid('param');
-    const op = c.get('operator');
-    const result = await decideListingEdit(c.get('deps').db, id, {
-      status: 'rejected',
-      decidedBy: op.email,
-      notes: c.req.valid('json').admin_notes,
-    });
-    if (!result.ok) {
-      if (result.reason === 'not_found') throw notFound('edit', id);
-      throw new ApiError(409, 'already_decided', 'This edit has already been decided');
-    }
-    await audit(c, 'reject', 'listing_edit', id, { server_id: result.edit.server_id, changes: result.edit.changes });
-    return c.json({ edit: result.edit });
+    const { edit } = await decide(c, c.req.valid('param').id, 'rejected', c.req.valid('json').admin_notes);
+    await audit(c, 'reject', 'listing_edit', edit.id, { server_id: edit.server_id, changes: edit.changes });
+    return c.json({ edit });
   });
+
+/** Decides a pending edit as the signed-in operator; 404 for an unknown edit, 409 for one already decided. */
+async function decide(c: Context<AdminEnv>, id: number, status: 'approved' | 'rejected', notes: string | undefined) {
+  const result = await decideListingEdit(c.get('deps').db, id, {
+    status,
+    decidedBy: c.get('operator').email,
+    notes,
+  });
+  if (result.ok) return result;
+  if (result.reason === 'not_found') throw notFound('edit', id);
+  throw new ApiError(409, 'already_decided', 'This edit has already been decided');
+}
