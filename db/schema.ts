@@ -135,6 +135,8 @@ export const serverSubmissions = sqliteTable(
     owner_id: integer('owner_id').references(() => ownerUsers.id, { onDelete: 'set null' }),
     /** True when the owner's Discord guild list proved the guild theirs at submission (#17). */
     owner_verified: bool('owner_verified').notNull().default(false),
+    /** Which proof it was (#17): Discord's owner flag or the Manage Server bit; the claim its approval makes. */
+    owner_proof: text('owner_proof', { enum: CLAIM_PROOFS }),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },

@@ -1,7 +1,7 @@
 // Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
 // the listings their guild list proves theirs, and their account's deletion.
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
-import { CLAIM_PROOFS, type ClaimProof } from '../../src/lib/enums';
+import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import {
@@ -214,33 +214,6 @@ export async function claimServer(db: Db, serverId: number, ownerId: number, pro
 
 /** The audit action of a submission sent by a signed-in owner, with the proof their guild list gave. */
 export const OWNER_SUBMIT_ACTION = 'owner_submit';
-
-/**
- * The proof a signed-in owner's submission carried (what their guild list said of its guild at
- * sign-in: `owner` or `manage_guild`), as recorded with it in the audit log; null when none was
- * recorded. Read from the submission's own time on (the log's time index), not the whole log.
- */
-export async function submissionProof(
-  db: Db,
-  submission: { id: number; created_at: string },
-): Promise<ClaimProof | null> {
-  const [row] = await db
-    .select({ details: auditLog.details })
-    .from(auditLog)
-    .where(
-      and(
-        gte(auditLog.created_at, submission.created_at),
-        eq(auditLog.action, OWNER_SUBMIT_ACTION),
-        eq(auditLog.entity, 'submission'),
-        eq(auditLog.entity_id, String(submission.id)),
-        isNull(auditLog.operator_id),
-      ),
-    )
-    .orderBy(desc(auditLog.id))
-    .limit(1);
-  const proof = row?.details?.proof;
-  return CLAIM_PROOFS.find((p) => p === proof) ?? null;
-}
 
 /** The owner's claim on a listing (its proof), or null when the listing is not theirs. */
 export async function getClaim(db: Db, ownerId: number, serverId: number): Promise<{ proof: ClaimProof } | null> {

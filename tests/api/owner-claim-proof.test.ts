@@ -1,6 +1,6 @@
 // A verified owner's submission, once approved, is claimed by the proof it carried (#17): the owner
-// flag of Discord's guild list, or the Manage Server bit; recorded with the submission in the audit
-// log (who sent what) and read back at approval.
+// flag of Discord's guild list, or the Manage Server bit; stored with the submission (owner_proof)
+// and in the audit log (who sent what).
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getOwnerByDiscordId, OWNER_SUBMIT_ACTION } from '../../db/queries/owners';
@@ -54,6 +54,8 @@ describe("an approved owner's submission is claimed by its real proof", () => {
       operator_email: `owner stand-in-owner (Discord ${h.discord.oauth.user.id})`,
     });
     expect(entry!.details).toMatchObject({ guild_id: '610000000000000001', proof: 'owner' });
+    const [sent] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
+    expect(sent).toMatchObject({ owner_verified: true, owner_proof: 'owner' });
 
     const serverId = await approve(id);
     expect(await claimOf(serverId)).toEqual(['owner']);
@@ -95,7 +97,7 @@ describe("an approved owner's submission is claimed by its real proof", () => {
     expect(await claimOf(await approve(await submitAs(null, 'anonguild', 'Anon Guild')))).toEqual([]);
   });
 
-  it('a verified submission with no recorded proof (sent before proofs were recorded) claims by Manage Server', async () => {
+  it('a verified submission with no recorded proof claims by Manage Server', async () => {
     h = await createOwnerHarness();
     h.discord.invites.set('oldguild', {
       guild: { id: '610000000000000005', name: 'Old' },
@@ -104,7 +106,7 @@ describe("an approved owner's submission is claimed by its real proof", () => {
     });
     const owner = await h.signInOwner([guild('610000000000000005', { owner: true })]);
     const id = await submitAs(owner, 'oldguild', 'Old Guild');
-    await h.db.delete(auditLog).where(eq(auditLog.action, OWNER_SUBMIT_ACTION));
+    await h.db.update(serverSubmissions).set({ owner_proof: null }).where(eq(serverSubmissions.id, id));
     const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
     expect(row!.owner_verified).toBe(true);
     const serverId = await approve(id);

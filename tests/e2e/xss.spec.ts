@@ -726,7 +726,11 @@ test.describe
         (s) => s.category === 'Crypto' && (s.subcategory ?? '').toLowerCase().includes('bitcoin'),
       );
       const names = await texts(page, '.card-name a');
-      expect(names).toEqual(placeListing(bitcoin).slice(0, PAGE_SIZE).map((s) => s.name));
+      expect(names).toEqual(
+        placeListing(bitcoin)
+          .slice(0, PAGE_SIZE)
+          .map((s) => s.name),
+      );
       for (const { p } of stored.servers.filter((s) => s.server.category === 'Crypto')) expect(names).toContain(p.text);
       expect(await jsonLdStrings(page)).toEqual(expect.arrayContaining(bitcoin.slice(0, 3).map((s) => s.name)));
     });

@@ -56,6 +56,7 @@ export const submissionRoutes = (deps: AppDeps) =>
           invite_code: invite.code,
           owner_id: owner?.owner.id ?? null,
           owner_verified: proof !== null,
+          owner_proof: proof,
         },
         // The "received" mail to the contact address, written with the submission (#16).
         {
@@ -68,7 +69,7 @@ export const submissionRoutes = (deps: AppDeps) =>
       // Submitted by someone else since the check: the guild is there now.
       if (!stored.ok) throw alreadyThere(stored.taken);
       const { submission } = stored;
-      // Which proof it carried (#17), for the claim its approval makes: the owner flag or Manage Server.
+      // Who sent it, with which proof (#17): the audit log's record of an owner's submission.
       if (owner)
         await recordOwnerAudit(deps.db, owner.owner, {
           action: OWNER_SUBMIT_ACTION,

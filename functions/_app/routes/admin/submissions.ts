@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { claimServer, submissionProof } from '../../../../db/queries/owners';
+import { claimServer } from '../../../../db/queries/owners';
 import {
   approveSubmission,
   deleteSubmission,
@@ -96,10 +96,14 @@ export const submissionRoutes = new Hono<AdminEnv>()
     }
     await audit(c, 'approve', 'submission', id, { server_id: result.server.id, slug: result.server.slug });
     // A verified owner's submission (#17) is theirs to manage at once (re-checked at their next sign-in),
-    // by the proof it carried; one sent before proofs were recorded claims by the lesser, Manage Server.
+    // by the proof it carried (owner_proof); one without a recorded proof claims by the lesser, Manage Server.
     if (result.submission.owner_id && result.submission.owner_verified) {
-      const proof = (await submissionProof(db, result.submission)) ?? 'manage_guild';
-      await claimServer(db, result.server.id, result.submission.owner_id, proof);
+      await claimServer(
+        db,
+        result.server.id,
+        result.submission.owner_id,
+        result.submission.owner_proof ?? 'manage_guild',
+      );
     }
     requestRebuild(c, `approved ${result.server.slug}`);
     return c.json({ submission: result.submission, server: result.server });
