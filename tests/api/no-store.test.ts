@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../db/queries/servers';
 import { createAdminHarness, ORIGIN, type Session } from '../helpers/admin';
-import { validSubmission } from './api-harness';
+import { seedServer, validSubmission } from './api-harness';
 
 /**
  * The answers a cache may keep: the public listing read, which holds only what the pages show
@@ -31,17 +30,7 @@ describe('Cache-Control: no-store on every API and console answer', () => {
     });
     admin = await h.signIn('admin');
     // One listed server, so the servers' sitemap file has something to answer.
-    await createServer(h.db, {
-      name: 'Alpha Traders',
-      description: 'Signals and charts.',
-      category: 'Trading',
-      members: 500,
-      active_users: 50,
-      pros: [],
-      cons: [],
-      tags: [],
-      features: [],
-    });
+    await seedServer(h.db);
   });
   afterAll(() => h.cleanup());
 
