@@ -7,12 +7,20 @@ import {
   CSP_SCRIPT_RESOURCES,
   CSP_STYLE_RESOURCES,
 } from './functions/_app/middleware/security-headers.ts';
-import { staticHeaders } from './src/integrations/headers.ts';
+import { onDemandAdapter, staticHeaders, withStaticHeaders } from './src/integrations/headers.ts';
 import { islandStylesInHead } from './src/integrations/island-styles.ts';
 
 // SITE_URL gives canonical URLs their origin; the build tools' variables are read beside it.
 const site = processEnv().SITE_URL;
 const tools = toolEnv();
+
+// Where the long tail of pages renders on request (#18): inside the server `npm start` runs
+// (onDemandAdapter), or in the Cloudflare Worker (`npm run deploy`, ASTRO_ADAPTER=cloudflare),
+// whose prerendering still runs in Node against the same database.
+const adapter =
+  tools.ASTRO_ADAPTER === 'cloudflare'
+    ? withStaticHeaders((await import('@astrojs/cloudflare')).default({ prerenderEnvironment: 'node' }))
+    : onDemandAdapter();
 
 export default defineConfig({
   site,
@@ -30,6 +38,7 @@ export default defineConfig({
   // ten thousand folders cost more than rendering the pages. URLs are the same either way.
   // Four pages in flight: one renders while the others' files are written.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: tools.ASTRO_BUILD_CONCURRENCY },
+  adapter,
   integrations: [
     // renderToString instead of a web-stream render per island: islands here are synchronous (no
     // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.

@@ -26,13 +26,15 @@ function run(cmd: string, args: string[], env: Record<string, string>): void {
 
 /** A temp folder holding the database and the build, when no build folder was given. */
 const temp = process.argv[2] ? null : mkdtempSync(join(tmpdir(), 'guildrank-html-'));
-const dir = process.argv[2] ?? join(temp!, 'dist');
+const out = process.argv[2] ?? join(temp!, 'dist');
+// The static files of a build are in its client/ folder (the server bundle beside it renders the long tail, #18).
+const dir = join(out, 'client');
 if (temp) {
   const env = { DATABASE_URL: `file:${join(temp, 'site.db')}` };
   console.log('Building the site into a temp folder…');
   run(bin('tsx'), ['scripts/db-seed.ts'], env);
   run(bin('tsx'), ['scripts/db-fake.ts', '--servers', '120'], env);
-  run(bin('astro'), ['build', '--outDir', dir], env);
+  run(bin('astro'), ['build', '--outDir', out], env);
 }
 
 async function walk(d: string): Promise<string[]> {

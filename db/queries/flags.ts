@@ -178,6 +178,22 @@ export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>>
   return out;
 }
 
+/** confirmedFlags of one listing (an on-demand server page, #18), newest first. */
+export async function confirmedFlagsOf(db: Db, serverId: number): Promise<PublicFlag[]> {
+  return db
+    .select({
+      server_id: serverFlags.server_id,
+      rule: serverFlags.rule,
+      detail: serverFlags.detail,
+      opened_at: serverFlags.opened_at,
+    })
+    .from(serverFlags)
+    .where(
+      and(eq(serverFlags.server_id, serverId), isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed')),
+    )
+    .orderBy(desc(serverFlags.opened_at));
+}
+
 /** Records a job's run (time and summary) in its state row, creating the row the first time. */
 export async function recordJobRun(db: Db, name: string, at: Date, summary: Record<string, unknown>): Promise<void> {
   await db

@@ -451,6 +451,39 @@ export async function getServerBySlug(db: Db, slug: string): Promise<Server | nu
   return row ?? null;
 }
 
+/**
+ * The server whose page is at /server/{slug} (hasPage: listed, or dead with its notice), by its
+ * current slug only; null when none. An on-demand server page reads it (#18): a former slug is
+ * redirected before any page is rendered.
+ */
+export async function getServerPageBySlug(db: Db, slug: string): Promise<Server | null> {
+  const [row] = await db
+    .select()
+    .from(discordServers)
+    .where(and(eq(discordServers.slug, slug), withPage()))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * A listed server's 1-based place in its category by score (the Most Active order of
+ * compareServers: SORT_KEYS.active descending, then id) and the category's size: what
+ * categoryRanks computes over the build's list, counted by SQLite for one on-demand page.
+ */
+export async function categoryRankOf(
+  db: Db,
+  server: Pick<Server, 'id' | 'category' | 'rank_score' | 'members'>,
+): Promise<{ rank: number; of: number }> {
+  const [row] = await db
+    .select({
+      ahead: sql<number>`sum(case when (${discordServers.rank_score}, ${discordServers.members}, -${discordServers.id}) > (${server.rank_score}, ${server.members}, ${-server.id}) then 1 else 0 end)`,
+      of: sql<number>`count(*)`,
+    })
+    .from(discordServers)
+    .where(and(listingWhere({}), eq(discordServers.category, server.category)));
+  return { rank: Number(row?.ahead ?? 0) + 1, of: Number(row?.of ?? 0) };
+}
+
 /** One server by id, active or not (operators). */
 export async function getServerById(db: Db, id: number): Promise<Server | null> {
   const [row] = await db.select().from(discordServers).where(eq(discordServers.id, id)).limit(1);

@@ -188,6 +188,16 @@ export const toolEnvSchema = z.object({
     .transform((v) => v === '1'),
   /** Pages Astro renders at once. */
   ASTRO_BUILD_CONCURRENCY: count(4),
+  /**
+   * Server pages the build prerenders (#18): the top listings by rank. Every other server page is
+   * rendered on request by the same page code and cached. 10,000 keeps a deployment (with the
+   * listing pages, assets and images) under Cloudflare's 20,000-file limit of the free plan.
+   */
+  PRERENDER_SERVERS: z.coerce.number().int().min(0).default(10_000),
+  /** Numbered pages (2..N) the build prerenders per listing (all servers, each category); later pages render on request. */
+  PRERENDER_LISTING_PAGES: z.coerce.number().int().min(1).default(20),
+  /** Which adapter `astro build` uses: 'node' (npm start's server) or 'cloudflare' (npm run deploy, the Worker). */
+  ASTRO_ADAPTER: z.enum(['node', 'cloudflare']).default('node'),
   /** Static files per Cloudflare deployment: 20,000 on the free plan, 100,000 on paid. */
   CF_ASSET_FILE_LIMIT: count(20_000),
   CLOUDFLARE_API_TOKEN: optional,

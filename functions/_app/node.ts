@@ -7,6 +7,7 @@ import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { nodeMailFor } from './clients/mail-smtp';
+import type { RebuildTrigger } from './context';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
 import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
 import { run as sendNewsletter } from './jobs/newsletter';
@@ -14,6 +15,7 @@ import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
 import { nextWeeklySend } from './mail/week';
+import { createOnDemandPages } from './on-demand';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
 import { createPageReader, createStaticHandler } from './static';
@@ -65,13 +67,27 @@ export async function startNodeServer(options: NodeServerOptions) {
       : 'Mail: no SMTP_URL, so mails wait in the outbox (console: Outbox).',
   );
 
+  // The pages the build did not prerender (#18), rendered by the live build's page code and cached
+  // here; every change that asks for a rebuild forgets the cached ones at once.
+  const onDemand = createOnDemandPages({ entry: () => builder.serverEntry(), db, supportEmail: env.SUPPORT_EMAIL });
+  const rebuild: RebuildTrigger = {
+    request: (reason) => {
+      onDemand.invalidate();
+      builder.request(reason);
+    },
+    status: () => builder.status(),
+  };
+
   const app = createApp({
     db,
     env,
     mail,
-    rebuild: builder,
+    rebuild,
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
-    staticSite: createStaticHandler(() => builder.liveDir(), { redirect: (path) => siteRedirect(db, path) }),
+    staticSite: createStaticHandler(() => builder.liveDir(), {
+      redirect: (path) => siteRedirect(db, path),
+      onDemand: (request) => onDemand.render(request),
+    }),
     sitePage: createPageReader(() => builder.liveDir()),
     clientIp: (_req, raw) =>
       (raw as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ??
@@ -97,7 +113,7 @@ export async function startNodeServer(options: NodeServerOptions) {
   let refreshing: Promise<unknown> | null = null;
   const refresh = env.REFRESH_ENABLED
     ? setInterval(() => {
-        refreshing ??= refreshInvites({ db, env, rebuild: builder }, Date.now(), { log })
+        refreshing ??= refreshInvites({ db, env, rebuild }, Date.now(), { log })
           .catch((err: unknown) => log(`Refresh failed: ${String(err)}`))
           .finally(() => {
             refreshing = null;
@@ -130,6 +146,7 @@ export async function startNodeServer(options: NodeServerOptions) {
   return {
     port,
     builder,
+    onDemand,
     db,
     close: async () => {
       clearInterval(sweep);

@@ -41,7 +41,8 @@ export class SiteBuilder implements RebuildTrigger {
     if (this.#policy.dir !== this.#live) {
       let value = BASE_CONTENT_SECURITY_POLICY;
       try {
-        if (this.#live) value = readFileSync(join(this.#live, CSP_POLICY_FILE), 'utf8').trim();
+        const client = this.liveDir();
+        if (client) value = readFileSync(join(client, CSP_POLICY_FILE), 'utf8').trim();
       } catch {
         value = BASE_CONTENT_SECURITY_POLICY;
       }
@@ -50,9 +51,17 @@ export class SiteBuilder implements RebuildTrigger {
     return this.#policy.value;
   }
 
-  /** The folder being served, or null before the first build. */
+  /** The folder of static files being served (the build's `client/`), or null before the first build. */
   liveDir(): string | null {
-    return this.#live;
+    return this.#live && join(this.#live, 'client');
+  }
+
+  /**
+   * The live build's server entry (`server/entry.mjs`): the page code that renders the pages the
+   * build did not prerender (functions/_app/on-demand.ts, #18). Null before the first build.
+   */
+  serverEntry(): string | null {
+    return this.#live && join(this.#live, 'server', 'entry.mjs');
   }
 
   status(): RebuildStatus {
@@ -69,7 +78,7 @@ export class SiteBuilder implements RebuildTrigger {
     try {
       const name = (await readFile(join(this.options.buildsDir, 'current'), 'utf8')).trim();
       const dir = join(this.options.buildsDir, name);
-      if (name && existsSync(join(dir, 'index.html'))) {
+      if (name && existsSync(join(dir, 'client', 'index.html')) && existsSync(join(dir, 'server', 'entry.mjs'))) {
         this.#live = dir;
         this.#state.liveSince = new Date().toISOString();
       }

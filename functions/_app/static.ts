@@ -29,6 +29,11 @@ export const notFoundPage = (path: string): string => `${notFoundScreenPath(path
 export interface StaticOptions {
   /** Where a path without a page belongs instead (301), e.g. a renamed server's old URL; null for a 404. */
   redirect?: ((path: string) => Promise<string | null>) | undefined;
+  /**
+   * The page of a path the build did not prerender, rendered on request (on-demand.ts, #18), or
+   * null when there is none: asked after the files, before the redirects and not-found screens.
+   */
+  onDemand?: ((request: Request) => Promise<{ body: Buffer; gzip: Buffer | null } | null>) | undefined;
 }
 
 interface Cached {
@@ -132,6 +137,10 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       const entry = await load(file);
       if (entry) return respond(c, file, entry, 200);
     }
+    // Not prerendered: the same page code renders it now. Sent as a built page of the same path
+    // is (an .html file's headers), so a visitor or a crawler cannot tell the two apart.
+    const page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw) : null;
+    if (page) return respond(c, `${list[0]!.replace(/\.html$/, '')}.html`, { mtimeMs: 0, ...page }, 200);
     const miss = answerMiss(c.req.url, path, await redirectFor(root, path));
     if (miss.kind === 'redirect') return c.redirect(miss.location, 301);
     const file = join(root, `${miss.page}.html`);

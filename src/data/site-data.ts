@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client';
 import { openDb } from '../../db/client';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
@@ -6,9 +7,15 @@ import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listServersWithPages, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
-import { processEnv } from '../../functions/_app/env';
+import { processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+
+/** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
+export function prerenderedServers(serverPages: Server[], count: number): Server[] {
+  if (count >= serverPages.length) return serverPages;
+  return serverPages.toSorted(compareServers('active')).slice(0, count);
+}
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
 export type SiteContent = Record<string, string>;
@@ -21,10 +28,16 @@ export interface SiteData {
    * ones whose invite is dead (off every listing, their page saying so, noindex).
    */
   serverPages: Server[];
+  /**
+   * The server pages the build prerenders (#18): the first PRERENDER_SERVERS of serverPages by rank
+   * (the Most Active order), so the listings most visitors and crawlers reach are static files;
+   * every other server page is rendered on request by the same page code.
+   */
+  prerendered: Server[];
   content: SiteContent;
   /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
   facts: ClaimFacts;
-  /** Each listing's member history over the last HISTORY_DAYS days (server pages draw it), by server id. */
+  /** Each prerendered listing's member history over the last HISTORY_DAYS days (server pages draw it), by server id. */
   history: Map<number, HistoryPoint[]>;
   /** When the build read the database: the "checked N hours ago" every page writes counts from it. */
   builtAt: Date;
@@ -60,20 +73,27 @@ export function getSiteData(): Promise<SiteData> {
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
       const builtAt = new Date();
-      // One history read for every listing, not one per server page.
-      const [serverPages, rows, newsletter, history, flags] = await Promise.all([
+      const [serverPages, rows, newsletter, flags] = await Promise.all([
         listServersWithPages(db),
         listActiveContent(db),
         getNewsletterStats(db),
-        memberHistory(db, 'all', HISTORY_DAYS, builtAt),
         confirmedFlags(db),
       ]);
+      const prerendered = prerenderedServers(serverPages, toolEnv().PRERENDER_SERVERS);
+      // History only for the pages the build writes: the rest read their own on request.
+      const history = await memberHistory(
+        db,
+        prerendered.length === serverPages.length ? 'all' : prerendered.map((s) => s.id),
+        HISTORY_DAYS,
+        builtAt,
+      );
       const content = mergeContent(rows);
       const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
         servers: serverPages.filter(isListed),
         serverPages,
+        prerendered,
         content,
         facts,
         history,
@@ -90,6 +110,37 @@ export function getSiteData(): Promise<SiteData> {
     }
   })();
   return cached;
+}
+
+/** What a page rendered on request (#18) is given by the seam that renders it: its database and this deployment's facts. */
+export interface OnDemandContext {
+  db: Db;
+  /** The support address of this deployment (SUPPORT_EMAIL, else support@ the site's host), as the build's facts carry it. */
+  supportEmail: string;
+  /** The time the page is rendered at: its "checked N ago" counts from it, as a built page's from builtAt. */
+  now: Date;
+  /** The editable texts and facts, read once per request (the layout and the footer both ask). */
+  basics?: Promise<PageBasics>;
+}
+
+/** What every page's layout shows: the editable texts and the facts of the claims. */
+export interface PageBasics {
+  content: SiteContent;
+  facts: ClaimFacts;
+}
+
+/**
+ * The layout's texts and facts: from the build's one read on a built page, from the database
+ * on a page rendered on request (Astro.locals.onDemand). Same values, same HTML.
+ */
+export function pageBasics(locals: App.Locals): Promise<PageBasics> {
+  const live = locals.onDemand;
+  if (!live) return getSiteData();
+  const basics = (live.basics ??= (async () => {
+    const [rows, newsletter] = await Promise.all([listActiveContent(live.db), getNewsletterStats(live.db)]);
+    return { content: mergeContent(rows), facts: { supportEmail: live.supportEmail, subscribers: newsletter.active } };
+  })());
+  return basics;
 }
 
 /** Short digest of a string, for incremental-build cache keys. */

@@ -46,24 +46,16 @@ export function sitePolicy(routeToHeaders: ReadonlyMap<string, { headers: Header
 }
 
 /**
- * Static headers for the whole site. Registers as a static-output adapter only to turn on Astro's
- * `staticHeaders` feature: Astro then hands over the policy it built from our own scripts and
- * styles (`astro:build:generated`), which goes to `dist/csp-policy.txt` (the Node server and the
- * Worker send it) and `dist/_headers` (Cloudflare's static host). Nothing is read back from the
- * built pages, so no text a page shows can change the policy.
+ * Static headers for the whole site. Astro hands over the policy it built from our own scripts and
+ * styles (`astro:build:generated`, with the adapter's `staticHeaders` feature on: see
+ * onDemandAdapter and withStaticHeaders), which goes to `csp-policy.txt` (the Node server and the
+ * Worker send it, on prerendered and on-demand pages alike) and `_headers` (Cloudflare's static
+ * host). Nothing is read back from the built pages, so no text a page shows can change the policy.
  */
 export function staticHeaders(): AstroIntegration {
   return {
     name: 'guildrank-static-headers',
     hooks: {
-      'astro:config:done': ({ setAdapter }) => {
-        setAdapter({
-          name: 'guildrank-static-headers',
-          entrypointResolution: 'auto',
-          adapterFeatures: { buildOutput: 'static', staticHeaders: true },
-          supportedAstroFeatures: { staticOutput: 'stable', serverOutput: 'unsupported', hybridOutput: 'unsupported' },
-        });
-      },
       'astro:build:generated': async ({ dir, routeToHeaders }) => {
         const root = fileURLToPath(dir);
         const policy = sitePolicy(routeToHeaders);
@@ -72,4 +64,51 @@ export function staticHeaders(): AstroIntegration {
       },
     },
   };
+}
+
+/**
+ * The adapter of the Node build (#18): the pages the build does not prerender (the long tail of
+ * server and listing pages) go into a server bundle whose entry (on-demand-entry.ts) the server
+ * `npm start` runs imports and calls (functions/_app/on-demand.ts). `staticHeaders` puts Astro's
+ * policy in a header instead of a <meta> element, so a prerendered and an on-demand page are the same HTML.
+ */
+export function onDemandAdapter(): AstroIntegration {
+  return {
+    name: 'guildrank-node',
+    hooks: {
+      'astro:config:done': ({ setAdapter }) => {
+        setAdapter({
+          name: 'guildrank-node',
+          serverEntrypoint: new URL('./on-demand-entry.ts', import.meta.url),
+          entrypointResolution: 'auto',
+          adapterFeatures: { buildOutput: 'server', staticHeaders: true },
+          supportedAstroFeatures: {
+            staticOutput: 'stable',
+            hybridOutput: 'stable',
+            serverOutput: 'stable',
+            // No page optimizes images at build or request time.
+            sharpImageService: 'stable',
+          },
+        });
+      },
+    },
+  };
+}
+
+type ConfigDone = NonNullable<AstroIntegration['hooks']['astro:config:done']>;
+
+/**
+ * An adapter integration (@astrojs/cloudflare) with Astro's `staticHeaders` feature turned on, as
+ * onDemandAdapter has it: the policy goes in csp-policy.txt and _headers instead of a <meta>
+ * element on each prerendered page, so the Worker's on-demand pages and the static ones match.
+ */
+export function withStaticHeaders(adapter: AstroIntegration): AstroIntegration {
+  const done = adapter.hooks['astro:config:done'] as ConfigDone | undefined;
+  if (!done) return adapter;
+  const wrapped: ConfigDone = (options) =>
+    done({
+      ...options,
+      setAdapter: (a) => options.setAdapter({ ...a, adapterFeatures: { ...a.adapterFeatures, staticHeaders: true } }),
+    });
+  return { ...adapter, hooks: { ...adapter.hooks, 'astro:config:done': wrapped } };
 }

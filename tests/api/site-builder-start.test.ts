@@ -13,8 +13,10 @@ afterEach(() => {
 describe('SiteBuilder start-up', () => {
   it('removes the .tmp folders a build killed midway left, and keeps serving the live build', async () => {
     dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
-    mkdirSync(join(dir, 'build-100'));
-    writeFileSync(join(dir, 'build-100', 'index.html'), '<h1>Live</h1>');
+    mkdirSync(join(dir, 'build-100', 'client'), { recursive: true });
+    mkdirSync(join(dir, 'build-100', 'server'));
+    writeFileSync(join(dir, 'build-100', 'client', 'index.html'), '<h1>Live</h1>');
+    writeFileSync(join(dir, 'build-100', 'server', 'entry.mjs'), 'export {};');
     writeFileSync(join(dir, 'current'), 'build-100');
     // What a process killed during `astro build`, or between writing and renaming the pointer, leaves.
     mkdirSync(join(dir, 'build-200.tmp', '_astro'), { recursive: true });
@@ -26,7 +28,8 @@ describe('SiteBuilder start-up', () => {
     await builder.init();
 
     expect(readdirSync(dir).sort()).toEqual(['.astro-cache', 'build-100', 'current']);
-    expect(builder.liveDir()).toBe(join(dir, 'build-100'));
+    expect(builder.liveDir()).toBe(join(dir, 'build-100', 'client'));
+    expect(builder.serverEntry()).toBe(join(dir, 'build-100', 'server', 'entry.mjs'));
     expect(existsSync(join(dir, 'build-200.tmp'))).toBe(false);
   });
 });

@@ -258,7 +258,7 @@ function joinedWithin(list: readonly Payload[], max: number): string {
 /** The live build's folder: fixtures.ts keeps builds in .tmp/e2e-<the database's temp dir>. */
 async function liveBuildDir(dbUrl: string): Promise<string> {
   const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dirname(dbUrl.replace(/^file:/, '')))}`);
-  return join(buildsDir, (await readFile(join(buildsDir, 'current'), 'utf8')).trim());
+  return join(buildsDir, (await readFile(join(buildsDir, 'current'), 'utf8')).trim(), 'client');
 }
 
 /** What beforeAll stored, for the tests that open the pages and screens. */

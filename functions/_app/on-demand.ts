@@ -1,0 +1,99 @@
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { Db } from '../../db/client';
+import { moveIslandStyle } from '../../src/integrations/island-styles';
+
+/** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
+interface OnDemandEntry {
+  renderOnDemand(
+    request: Request,
+    onDemand: { db: Db; supportEmail: string; now: Date },
+  ): Promise<Response | undefined>;
+}
+
+/** A rendered page kept in memory: its HTML and that HTML gzipped once. */
+export interface RenderedPage {
+  body: Buffer;
+  gzip: Buffer | null;
+}
+
+export interface OnDemandPagesOptions {
+  /** The live build's server entry (`<build>/server/entry.mjs`), or null before the first build. */
+  entry: () => string | null;
+  db: Db;
+  /** SUPPORT_EMAIL of this server: the footer's address, as the build's facts carry it. */
+  supportEmail: string;
+  /** Pages kept in the in-process cache (least recently used go first). */
+  max?: number;
+}
+
+/**
+ * The long tail of pages on Node (#18): every server and listing page the build did not
+ * prerender, rendered on request by the build's own page code (the server entry of the live
+ * build, imported once per build) from the database, then kept in an in-process cache until
+ * something changes (`invalidate`, called on every change that asks for a rebuild) or a new
+ * build goes live. A page nobody has at that path is never cached: an approved listing's page is
+ * live on its first request.
+ */
+export function createOnDemandPages(options: OnDemandPagesOptions) {
+  const max = options.max ?? 5_000;
+  let loaded: { entry: string; module: Promise<OnDemandEntry> } | null = null;
+  // Insertion order is recency: a hit is moved to the end, the oldest is evicted first.
+  const cache = new Map<string, RenderedPage>();
+  let cachedFor: string | null = null;
+
+  const moduleFor = (entry: string): Promise<OnDemandEntry> => {
+    if (loaded?.entry !== entry) {
+      loaded = { entry, module: import(pathToFileURL(entry).href) as Promise<OnDemandEntry> };
+    }
+    return loaded.module;
+  };
+
+  return {
+    /**
+     * The page at `request`'s path (GET or HEAD), from the cache or rendered now; null when the
+     * live build has no on-demand page there (the caller answers its not-found screen).
+     */
+    async render(request: Request): Promise<RenderedPage | null> {
+      const entry = options.entry();
+      if (!entry) return null;
+      // A new build: new page code and assets, so nothing rendered by the old one is kept.
+      if (cachedFor !== entry) {
+        cache.clear();
+        cachedFor = entry;
+      }
+      const key = new URL(request.url).pathname;
+      const hit = cache.get(key);
+      if (hit) {
+        cache.delete(key);
+        cache.set(key, hit);
+        return hit;
+      }
+      const { renderOnDemand } = await moduleFor(entry);
+      const response = await renderOnDemand(new Request(request.url, { method: 'GET' }), {
+        db: options.db,
+        supportEmail: options.supportEmail,
+        now: new Date(),
+      });
+      if (!response || response.status !== 200) return null;
+      // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
+      const html = moveIslandStyle(await response.text());
+      const body = Buffer.from(html);
+      const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };
+      // Only while the same build is live: a swap during the render would store old-build HTML.
+      if (options.entry() === entry) {
+        cache.set(key, page);
+        if (cache.size > max) cache.delete(cache.keys().next().value as string);
+      }
+      return page;
+    },
+    /** Forgets every cached page: a listing, a text or a rank changed (each asks for a rebuild too). */
+    invalidate(): void {
+      cache.clear();
+    },
+    /** How many pages are cached (tests, the bench). */
+    size: () => cache.size,
+  };
+}
+
+export type OnDemandPages = ReturnType<typeof createOnDemandPages>;

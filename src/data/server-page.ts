@@ -1,0 +1,60 @@
+import type { Db } from '../../db/client';
+import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
+import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
+import { isListed } from '../lib/listing';
+import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/rank-explain';
+import { HISTORY_DAYS, type SiteData } from './site-data';
+
+/**
+ * Everything a server page shows of its listing: the same props whether the build prerendered
+ * the page (serverPageFromBuild) or a visitor's request renders it (serverPageFromDb, #18).
+ */
+export type ServerPageProps = {
+  server: Server;
+  /** Member history over the last HISTORY_DAYS days, oldest first. */
+  history: HistoryPoint[];
+  /** Anomaly flags a moderator confirmed (the only ones a page shows). */
+  flags: PublicFlag[];
+  /** What "checked N ago" counts from: the build's read, or the request. */
+  now: Date;
+  /** Its place in its category by score; only a listed, scored server shows one. */
+  place: CategoryRank | undefined;
+};
+
+/** Whether a page shows the listing's place: listed and scored (a dead listing's page has none). */
+const showsPlace = (s: Server) => isListed(s) && s.rank_score > 0;
+
+/** A prerendered server page's props, from the build's one read. */
+export function serverPageFromBuild(data: SiteData, server: Server): ServerPageProps {
+  return {
+    server,
+    history: data.history.get(server.id) ?? [],
+    flags: data.confirmedFlags.get(server.id) ?? [],
+    now: data.builtAt,
+    place: showsPlace(server) ? categoryRanksOf(data.servers).get(server.id) : undefined,
+  };
+}
+
+/** The incremental-build cache key of a prerendered server page: what its HTML depends on. */
+export function serverPageCacheKey(data: SiteData, server: Server, turnstile: string): string {
+  const flags = (data.confirmedFlags.get(server.id) ?? []).map((f) => f.rule).join('+');
+  // A check changes the counts, the history and the invite state without touching updated_at.
+  return `${server.id}:${server.updated_at}:${server.last_checked_at}:${server.invite_status}:${flags}:${data.contentVersion}:${turnstile}:${rankKey(server, data.servers)}`;
+}
+
+/**
+ * A server page's props read from the database at request time (#18): the listing by its
+ * current slug, its history, confirmed flags and category place, as the build would give them.
+ * Null when no server has a page at that slug.
+ */
+export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise<ServerPageProps | null> {
+  const server = await getServerPageBySlug(db, slug);
+  if (!server) return null;
+  const [history, flags, place] = await Promise.all([
+    memberHistory(db, [server.id], HISTORY_DAYS, now),
+    confirmedFlagsOf(db, server.id),
+    showsPlace(server) ? categoryRankOf(db, server) : undefined,
+  ]);
+  return { server, history: history.get(server.id) ?? [], flags, now, place };
+}
