@@ -136,11 +136,16 @@ export interface PageBasics {
 export function pageBasics(locals: App.Locals): Promise<PageBasics> {
   const live = locals.onDemand;
   if (!live) return getSiteData();
-  const basics = (live.basics ??= (async () => {
-    const [rows, newsletter] = await Promise.all([listActiveContent(live.db), getNewsletterStats(live.db)]);
-    return { content: mergeContent(rows), facts: { supportEmail: live.supportEmail, subscribers: newsletter.active } };
-  })());
-  return basics;
+  if (!live.basics) {
+    live.basics = (async () => {
+      const [rows, newsletter] = await Promise.all([listActiveContent(live.db), getNewsletterStats(live.db)]);
+      return {
+        content: mergeContent(rows),
+        facts: { supportEmail: live.supportEmail, subscribers: newsletter.active },
+      };
+    })();
+  }
+  return live.basics;
 }
 
 /** Short digest of a string, for incremental-build cache keys. */
