@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client';
-import { openDb } from '../../db/client';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
@@ -70,6 +68,9 @@ export function mergeContent(rows: { page: string; section: string; content_key:
 export function getSiteData(): Promise<SiteData> {
   cached ??= (async () => {
     const env = processEnv();
+    // Loaded here, not at the top: a page rendered on request (#18) imports this module for its
+    // helpers and must not pull the Node database client (node: modules) into the Worker's bundle.
+    const { openDb } = await import('../../db/client');
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
       const builtAt = new Date();
@@ -148,8 +149,21 @@ export function pageBasics(locals: App.Locals): Promise<PageBasics> {
   return live.basics;
 }
 
-/** Short digest of a string, for incremental-build cache keys. */
-export const digest = (value: string): string => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+/**
+ * Short digest of a string, for incremental-build cache keys: two 32-bit FNV-1a hashes (different
+ * offsets), in plain JavaScript so this module needs no node:crypto (it is bundled into the Worker,
+ * #18). A key only has to change when its input does; nobody attacks it.
+ */
+export function digest(value: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(36).padStart(7, '0') + (b >>> 0).toString(36).padStart(7, '0');
+}
 
 /**
  * Cache key of a page listing `servers`: it changes when any listed server (an edit, or a check
