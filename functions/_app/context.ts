@@ -3,8 +3,12 @@ import type { Env } from './env';
 
 /** What the site rebuild looks like from the app: request one, read its state. */
 export interface RebuildTrigger {
-  /** Marks the site dirty; builds are coalesced, so a burst of calls gives one build. */
-  request(reason: string): void;
+  /**
+   * Marks the site dirty; builds are coalesced, so a burst of calls gives one build. `pages`: the
+   * public paths this change alters (a listing's /server/{slug}); where the runtime can, it renders
+   * them on request until a build with the change is live, instead of serving stale files (#18).
+   */
+  request(reason: string, pages?: readonly string[]): void;
   status(): RebuildStatus;
 }
 

@@ -70,12 +70,26 @@ export async function startNodeServer(options: NodeServerOptions) {
   // The pages the build did not prerender (#18), rendered by the live build's page code and cached
   // here; every change that asks for a rebuild forgets the cached ones at once.
   const onDemand = createOnDemandPages({ entry: () => builder.serverEntry(), db, supportEmail: env.SUPPORT_EMAIL });
+  // A changed listing's prerendered page is stale until a build that began after the change is
+  // live: until then it is rendered on request, so an approval or an edit shows at once (#18).
+  const changedAt = new Map<string, number>();
   const rebuild: RebuildTrigger = {
-    request: (reason) => {
+    request: (reason, pages = []) => {
+      const now = Date.now();
+      for (const page of pages) changedAt.set(page, now);
       onDemand.invalidate();
       builder.request(reason);
     },
     status: () => builder.status(),
+  };
+  const stale = (path: string): boolean => {
+    const at = changedAt.get(path);
+    if (at === undefined) return false;
+    if (at < builder.liveBuildStartedAt()) {
+      changedAt.delete(path);
+      return false;
+    }
+    return true;
   };
 
   const app = createApp({
@@ -87,6 +101,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     staticSite: createStaticHandler(() => builder.liveDir(), {
       redirect: (path) => siteRedirect(db, path),
       onDemand: (request) => onDemand.render(request),
+      stale,
     }),
     sitePage: createPageReader(() => builder.liveDir()),
     clientIp: (_req, raw) =>

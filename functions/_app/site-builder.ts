@@ -26,6 +26,8 @@ export interface SiteBuilderOptions {
  */
 export class SiteBuilder implements RebuildTrigger {
   #live: string | null = null;
+  /** When the live build started (ms since the epoch): it holds every change made before; 0 for one found at start-up. */
+  #liveStartedAt = 0;
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running: Promise<void> | null = null;
@@ -62,6 +64,11 @@ export class SiteBuilder implements RebuildTrigger {
    */
   serverEntry(): string | null {
     return this.#live && join(this.#live, 'server', 'entry.mjs');
+  }
+
+  /** When the live build started reading the database (ms since the epoch); 0 when it is one a previous run left. */
+  liveBuildStartedAt(): number {
+    return this.#liveStartedAt;
   }
 
   status(): RebuildStatus {
@@ -131,6 +138,7 @@ export class SiteBuilder implements RebuildTrigger {
 
   async #buildOnce(reason: string): Promise<void> {
     const started = performance.now();
+    const startedAt = Date.now();
     this.#state = { ...this.#state, state: 'building', lastReason: reason };
     const name = `build-${Date.now()}`;
     const tmp = join(this.options.buildsDir, `${name}.tmp`);
@@ -142,6 +150,7 @@ export class SiteBuilder implements RebuildTrigger {
       await writeFile(join(this.options.buildsDir, 'current.tmp'), name);
       await rename(join(this.options.buildsDir, 'current.tmp'), join(this.options.buildsDir, 'current'));
       this.#live = dir;
+      this.#liveStartedAt = startedAt;
       this.#state = {
         state: 'idle',
         liveSince: new Date().toISOString(),

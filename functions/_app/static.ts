@@ -34,6 +34,11 @@ export interface StaticOptions {
    * null when there is none: asked after the files, before the redirects and not-found screens.
    */
   onDemand?: ((request: Request) => Promise<{ body: Buffer; gzip: Buffer | null } | null>) | undefined;
+  /**
+   * Whether the live build's file at a path is out of date (its listing changed after the build
+   * began, #18): such a path is rendered on request, or gets its not-found screen, never the file.
+   */
+  stale?: ((path: string) => boolean) | undefined;
 }
 
 interface Cached {
@@ -133,7 +138,8 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     } catch {
       list = [];
     }
-    for (const file of list) {
+    const stale = options.stale?.(path) ?? false;
+    for (const file of stale ? [] : list) {
       const entry = await load(file);
       if (entry) return respond(c, file, entry, 200);
     }

@@ -38,10 +38,14 @@ export function audit(
   });
 }
 
-/** Marks the public site dirty after a change visitors see (coalesced by the trigger). */
-export function requestRebuild(c: AdminContext, reason: string): void {
-  c.get('deps').rebuild?.request(reason);
+/** Marks the public site dirty after a change visitors see (coalesced by the trigger); `slugs`: the listings whose pages it changes. */
+export function requestRebuild(c: AdminContext, reason: string, slugs: readonly (string | undefined)[] = []): void {
+  c.get('deps').rebuild?.request(reason, serverPaths(slugs));
 }
+
+/** The server pages of some listings (a missing slug is skipped). */
+export const serverPaths = (slugs: readonly (string | undefined)[]): string[] =>
+  slugs.filter((s): s is string => Boolean(s)).map((s) => `/server/${s}`);
 
 /** 404 with the entity named. */
 export const notFound = (entity: string, id: number | string): ApiError =>
