@@ -87,7 +87,10 @@ export async function placedPage<T>(
   const start = (page - 1) * perPage;
   const end = start + perPage;
   if (start >= MAX_PLACED_POSITIONS) return { servers: [], total: (await read(1)).total };
-  for (let n = Math.max(2 * end, 2 * PAID_SPACING); ; n *= 2) {
+  // The first read is the page plus one spacing: every position placed from a prefix is final
+  // (placePaid's settled), so `end` are settled unless paid cards are still waiting. A search
+  // walks about n / density rows for it (#18), so reading twice the page doubled its cost.
+  for (let n = end + PAID_SPACING; ; n *= 2) {
     const { servers, total } = await read(n);
     const complete = servers.length >= total || servers.length < n;
     const { placed, settled } = placePaid(servers, isPaid, { complete });
