@@ -320,6 +320,77 @@ export async function listServersWithPages(db: Db): Promise<Server[]> {
     .orderBy(...listingOrder());
 }
 
+/** What placing a listing's paid cards needs to know of it (#18): its size and where its paid listings stand. */
+export interface ListingOutline {
+  /** How many servers the listing has. */
+  total: number;
+  /** Its paid listings (isPaidPlacement) in listing order, each with its 0-based organic position. */
+  paid: { id: number; position: number }[];
+  /** The distinct regions its servers name (nulls left out), unordered. */
+  regions: string[];
+}
+
+const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_sponsored} = 1)`;
+
+/**
+ * A listing's outline in the default (members) order: a numbered listing page rendered on request
+ * places its own slice from it (src/data/listing-page.ts) without reading the listing's rows.
+ * SQLite walks the listing once per question (count, positions, regions); only the paid rows'
+ * ids and positions and the region names come back.
+ */
+export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'category'> = {}): Promise<ListingOutline> {
+  const where = listingWhere({ category: filter.category });
+  const order = sql.join(listingOrder(), sql`, `);
+  const [counted, paid, regions] = await Promise.all([
+    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
+    db.all<{ id: number; position: number }>(
+      sql`SELECT id, position FROM (SELECT ${discordServers.id} AS id, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid ORDER BY position`,
+    ),
+    db
+      .selectDistinct({ region: discordServers.region })
+      .from(discordServers)
+      .where(and(where, isNotNull(discordServers.region))),
+  ]);
+  return {
+    total: Number(counted[0]?.n ?? 0),
+    paid: paid.map((r) => ({ id: Number(r.id), position: Number(r.position) })),
+    regions: regions.map((r) => r.region as string),
+  };
+}
+
+/**
+ * `limit` servers of a listing in the default (members) order from `offset`: all of them, or only
+ * the unpaid ones (the organic cards a placed page fills its other positions with).
+ */
+export async function listingSlice(
+  db: Db,
+  filter: Pick<ServerFilter, 'category'>,
+  offset: number,
+  limit: number,
+  only: 'all' | 'unpaid' = 'all',
+): Promise<Server[]> {
+  if (limit <= 0) return [];
+  const where = listingWhere({ category: filter.category });
+  return db
+    .select()
+    .from(discordServers)
+    .where(only === 'unpaid' ? and(where, sql`NOT ${isPaidSql}`) : where)
+    .orderBy(...listingOrder())
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Servers by id, in the order of `ids` (unknown ids left out). */
+export async function serversByIds(db: Db, ids: readonly number[]): Promise<Server[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(discordServers)
+    .where(inArray(discordServers.id, [...ids]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** 'All' followed by the listed categories that have active servers, sorted. */
 export async function listCategories(db: Db): Promise<string[]> {
   const rows = await db

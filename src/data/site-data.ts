@@ -7,6 +7,7 @@ import { listServersWithPages, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
+import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
@@ -183,6 +184,17 @@ export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSi
   const last = Math.ceil(servers.length / pageSize);
   return Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
     listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, `${i + 2}/${last}`),
+  );
+}
+
+/**
+ * Cache keys of the numbered pages of a listing the build prerenders (#18): pages 2 to
+ * PRERENDER_LISTING_PAGES at most; the later ones are rendered on request by the same view.
+ */
+export function prerenderedPageKeys(placed: Server[], contentVersion: string): string[] {
+  return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize).slice(
+    0,
+    Math.max(0, toolEnv().PRERENDER_LISTING_PAGES - 1),
   );
 }
 

@@ -1,0 +1,143 @@
+import type { Db } from '../../db/client';
+import { listingOutline, listingSlice, type Server, serversByIds } from '../../db/queries/servers';
+import { LIMITS } from '../lib/enums';
+import { type RegionChoice, regionsOf } from '../lib/languages';
+import { listingPlacement, PAID_SPACING } from '../lib/placement';
+
+/**
+ * What one numbered page of a listing (all servers, or a category) shows: the same props whether
+ * the build prerendered it from its one read (listingPageFromList) or a request renders it from
+ * the database (listingPageFromDb, #18), so both write the same HTML.
+ */
+export interface ListingPage {
+  /** 1-based page number. */
+  page: number;
+  /** The listing's last page (1 when it is empty). */
+  last: number;
+  /** The page's cards: its slice of the placed listing (paid cards at most one in five). */
+  shown: Server[];
+  /** Organic rank of the page's first unpaid card. */
+  firstRank: number;
+  /** Paid listings no unpaid one was left to space out, named below the cards of the last page. */
+  dropped: Server[];
+  /** The regions the listing's servers name, for the search box's region menu. */
+  regions: RegionChoice[];
+  /** The JSON-LD item list: LIMITS.structuredData servers of the listing's own order from the page's start. */
+  structured: Server[];
+  /** Page 1 only: every server of the listing, for its statistics and podium. */
+  stats?: Server[] | undefined;
+}
+
+const size = LIMITS.categoryPageSize;
+
+/** A page of a listing the build read whole (`servers`: the listing in its own order). */
+export function listingPageFromList(servers: Server[], page: number): ListingPage {
+  // Placed once per list (listingPlacement caches it): a build renders every page from the same array.
+  const { placed, dropped, organicBefore } = listingPlacement(servers);
+  const last = Math.max(1, Math.ceil(placed.length / size));
+  const start = (page - 1) * size;
+  return {
+    page,
+    last,
+    shown: placed.slice(start, start + size),
+    firstRank: organicBefore(start) + 1,
+    dropped: page === last ? dropped : [],
+    regions: regionsOf(servers),
+    structured: servers.slice(start, start + LIMITS.structuredData),
+    stats: page === 1 ? servers : undefined,
+  };
+}
+
+/** Where each paid listing of a placed list stands, from the organic positions alone. */
+export interface PaidPositions {
+  /** The placed position of each paid item (in their order), null for the ones left out (dropped). */
+  positions: (number | null)[];
+  /** How many items the placed list has (the dropped ones are not in it). */
+  length: number;
+}
+
+/**
+ * placePaid (src/lib/placement.ts) computed from where the paid items stand instead of the items:
+ * the k-th paid item (organic position o) is reached at o and may stand PAID_SPACING after the
+ * one before it, so it stands at max(o, previous + PAID_SPACING); the positions before it hold
+ * the k paid items before it and unpaid ones, so it is left out, with every later one, when the
+ * list has fewer than (its position - k) unpaid items. `organic` ascending; the unit test
+ * compares this with placePaid on random lists.
+ */
+export function paidPositions(total: number, organic: readonly number[]): PaidPositions {
+  const unpaid = total - organic.length;
+  const positions: (number | null)[] = [];
+  let previous = -PAID_SPACING;
+  let placed = 0;
+  for (const [k, o] of organic.entries()) {
+    const p = Math.max(o, previous + PAID_SPACING);
+    if (p - k > unpaid) break;
+    positions.push(p);
+    previous = p;
+    placed++;
+  }
+  while (positions.length < organic.length) positions.push(null);
+  return { positions, length: unpaid + placed };
+}
+
+/**
+ * A numbered page of a listing read from the database (#18), as listingPageFromList gives it for
+ * the same rows: the listing's outline (size, paid positions, regions; SQLite walks it, only the
+ * paid ids come back), then only the rows the page shows. Null past the last page.
+ */
+export async function listingPageFromDb(
+  db: Db,
+  filter: { category?: string | undefined },
+  page: number,
+): Promise<ListingPage | null> {
+  const outline = await listingOutline(db, filter);
+  const { positions, length } = paidPositions(
+    outline.total,
+    outline.paid.map((p) => p.position),
+  );
+  const last = Math.max(1, Math.ceil(length / size));
+  if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
+  const start = (page - 1) * size;
+  const end = Math.min(start + size, length);
+  let paidBefore = 0;
+  const paidHere = new Map<number, number>();
+  const droppedIds: number[] = [];
+  outline.paid.forEach(({ id }, k) => {
+    const p = positions[k];
+    if (p === null || p === undefined) droppedIds.push(id);
+    else if (p < start) paidBefore++;
+    else if (p < end) paidHere.set(p, id);
+  });
+  const [unpaid, paid, dropped, structured] = await Promise.all([
+    listingSlice(db, filter, start - paidBefore, end - start - paidHere.size, 'unpaid'),
+    serversByIds(db, [...paidHere.values()]),
+    page === last ? serversByIds(db, droppedIds) : [],
+    listingSlice(db, filter, start, LIMITS.structuredData),
+  ]);
+  const paidById = new Map(paid.map((s) => [s.id, s]));
+  const shown: Server[] = [];
+  let next = 0;
+  for (let p = start; p < end; p++) {
+    const id = paidHere.get(p);
+    const server = id === undefined ? unpaid[next++] : paidById.get(id);
+    // A row changed between the outline and this read: the page is re-read by the next request.
+    if (server) shown.push(server);
+  }
+  return {
+    page,
+    last,
+    shown,
+    firstRank: start - paidBefore + 1,
+    dropped,
+    regions: regionsOf(outline.regions.map((region) => ({ region }))),
+    structured,
+    stats: undefined,
+  };
+}
+
+/** The page number of a `/page/N` URL: a plain decimal from 2 up (page 1 is the listing's own path), else null. */
+export function pageParam(value: string | undefined): number | null {
+  if (!value || !/^[1-9][0-9]{0,8}$/.test(value)) return null;
+  const page = Number(value);
+  return page >= 2 ? page : null;
+}

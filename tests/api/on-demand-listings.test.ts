@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDb } from '../../db/client';
+import { insertFakeServers } from '../../db/fake';
+import { migrateDb } from '../../db/migrate';
+import { createServer, listServersWithPages, type Server } from '../../db/queries/servers';
+import { seedIfEmpty } from '../../db/seed';
+import { rawProcessEnv } from '../../functions/_app/env';
+import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
+import type { OnDemandContext } from '../../src/data/site-data';
+import { serversInCategory } from '../../src/data/site-data';
+import { moveIslandStyle } from '../../src/integrations/island-styles';
+import { CATEGORIES } from '../../src/lib/categories';
+import { LIMITS } from '../../src/lib/enums';
+import { isListed } from '../../src/lib/listing';
+import { placeListing } from '../../src/lib/placement';
+
+// #18: the build prerenders only the first PRERENDER_LISTING_PAGES numbered pages of each listing;
+// every later one is rendered on request from the database by the same view, with the same HTML
+// the build would write for it. A real build of a few thousand servers, its server entry asked
+// directly (as the Node app asks it, functions/_app/on-demand.ts).
+
+const SERVERS = 3000;
+const PRERENDERED_PAGES = 3;
+const SITE = 'http://localhost:4321';
+const SUPPORT = 'support@example.com';
+const size = LIMITS.categoryPageSize;
+
+interface Entry {
+  renderOnDemand(request: Request, onDemand: OnDemandContext): Promise<Response | undefined>;
+}
+
+let dir: string;
+let out: string;
+let db: Db;
+let close: () => void;
+let entry: Entry;
+/** The listed servers in listing order, as the build read them (getSiteData). */
+let listed: Server[];
+/** Paid listings added at the very end of Crypto, so its last page names some left without a card. */
+let crowded: Server[];
+
+function build(env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const astro = join(process.cwd(), 'node_modules', 'astro', 'bin', 'astro.mjs');
+    const child = spawn(process.execPath, [astro, 'build', '--outDir', out], {
+      cwd: process.cwd(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}: ${tail}`)),
+    );
+  });
+}
+
+const render = (path: string) =>
+  entry.renderOnDemand(new Request(`${SITE}${path}`), { db, supportEmail: SUPPORT, now: new Date() });
+
+/** The slugs of a page's cards, in order. */
+const cardSlugs = (html: string) =>
+  html
+    .split('<article')
+    .slice(1)
+    .map((card) => /href="\/server\/([^"]+)"/.exec(card)?.[1]);
+
+/** What a page shows, by id, for comparing a page read from the database with the build's. */
+const outline = (page: ListingPage) => ({
+  page: page.page,
+  last: page.last,
+  shown: page.shown.map((s) => s.id),
+  firstRank: page.firstRank,
+  dropped: page.dropped.map((s) => s.id),
+  regions: page.regions,
+  structured: page.structured.map((s) => s.id),
+});
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'guildrank-on-demand-listings-'));
+  const url = `file:${join(dir, 'site.db')}`;
+  const opened = await openDb({ url });
+  db = opened.db;
+  close = () => opened.client.close();
+  await migrateDb(db);
+  await seedIfEmpty(db);
+  await insertFakeServers(opened.client, SERVERS);
+  crowded = [];
+  for (const name of ['Crowded Paid One', 'Crowded Paid Two', 'Crowded Paid Three']) {
+    crowded.push(
+      await createServer(db, {
+        name,
+        description: 'A paid listing at the end of its category, for the on-demand listing test.',
+        category: 'Crypto',
+        members: 0,
+        active_users: 0,
+        is_premium: true,
+      }),
+    );
+  }
+  listed = (await listServersWithPages(db)).filter(isListed);
+  // Inside the project: Astro stages prerender chunks beside an output folder within the working directory.
+  out = join(process.cwd(), '.tmp', `listings-${basename(dir)}`);
+  await build(
+    rawProcessEnv({
+      DATABASE_URL: url,
+      SITE_URL: SITE,
+      SUPPORT_EMAIL: SUPPORT,
+      PRERENDER_LISTING_PAGES: String(PRERENDERED_PAGES),
+      // Server pages are not what this test is about: few of them keep the build short.
+      PRERENDER_SERVERS: '20',
+      ASTRO_CACHE_DIR: join(dir, 'astro-cache'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    }),
+  );
+  entry = (await import(pathToFileURL(join(out, 'server', 'entry.mjs')).href)) as Entry;
+}, 600_000);
+
+afterAll(() => {
+  close?.();
+  rmSync(dir, { recursive: true, force: true });
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
+  it('prerenders pages 2..PRERENDER_LISTING_PAGES of each listing and no later one', () => {
+    const client = join(out, 'client');
+    for (const base of ['servers', ...CATEGORIES.map((c) => `best-${c.slug}-discord`)]) {
+      expect(existsSync(join(client, base, 'page', '2.html')), base).toBe(true);
+      expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES}.html`)), base).toBe(true);
+      expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES + 1}.html`)), base).toBe(false);
+    }
+  });
+
+  it('renders a prerendered page on request with the same HTML as the build wrote', async () => {
+    for (const path of [
+      '/servers/page/2',
+      '/best-gaming-discord/page/2',
+      `/best-crypto-discord/page/${PRERENDERED_PAGES}`,
+    ]) {
+      const built = readFileSync(join(out, 'client', `${path.slice(1)}.html`), 'utf8');
+      const res = await render(path);
+      expect(res?.status, path).toBe(200);
+      expect(moveIslandStyle(await res!.text()), path).toBe(built);
+    }
+  });
+
+  it('renders a later page on request with its slice of the placed listing', async () => {
+    const page = PRERENDERED_PAGES + 1;
+    const expected = placeListing(listed).slice((page - 1) * size, page * size);
+    const res = await render(`/servers/page/${page}`);
+    expect(res?.status).toBe(200);
+    const html = await res!.text();
+    expect(cardSlugs(html)).toEqual(expected.map((s) => s.slug));
+    expect(html).toContain(`All Discord Servers (page ${page})`);
+  });
+
+  it('names the paid listings left without a card on the last page, as the build would', async () => {
+    const crypto = serversInCategory(listed, 'Crypto');
+    const fromList = listingPageFromList(crypto, 1);
+    const last = fromList.last;
+    expect(last).toBeGreaterThan(PRERENDERED_PAGES);
+    const dropped = listingPageFromList(crypto, last).dropped;
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(crowded.map((s) => s.id)).toEqual(expect.arrayContaining(dropped.map((s) => s.id)));
+    const res = await render(`/best-crypto-discord/page/${last}`);
+    expect(res?.status).toBe(200);
+    const html = await res!.text();
+    for (const s of dropped) expect(html).toContain(`<a href="/server/${s.slug}">${s.name}</a>`);
+  });
+
+  it('answers no page past the last one, nor for what is not a page number', async () => {
+    const last = listingPageFromList(listed, 1).last;
+    expect(await render(`/servers/page/${last}`)).toBeDefined();
+    expect(await render(`/servers/page/${last + 1}`)).toBeUndefined();
+    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1).last;
+    expect(await render(`/best-gaming-discord/page/${gaming + 1}`)).toBeUndefined();
+    for (const path of ['/servers/page/1', '/servers/page/04', '/servers/page/4/5', '/best-nothing-discord/page/4']) {
+      expect(await render(path), path).toBeUndefined();
+    }
+  });
+
+  it('reads every page of every listing from the database as the build places it', async () => {
+    const listings = [
+      { filter: {}, servers: listed },
+      ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
+    ];
+    for (const { filter, servers } of listings) {
+      const last = listingPageFromList(servers, 1).last;
+      for (let page = 2; page <= last; page++) {
+        const fromDb = await listingPageFromDb(db, filter, page);
+        expect(fromDb && outline(fromDb), `${filter.category ?? 'all'} page ${page}`).toEqual(
+          outline(listingPageFromList(servers, page)),
+        );
+      }
+      expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
+    }
+  });
+});
