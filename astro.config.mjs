@@ -17,10 +17,33 @@ const tools = toolEnv();
 // Where the long tail of pages renders on request (#18): inside the server `npm start` runs
 // (onDemandAdapter), or in the Cloudflare Worker (`npm run deploy`, ASTRO_ADAPTER=cloudflare),
 // whose prerendering still runs in Node against the same database.
-const adapter =
-  tools.ASTRO_ADAPTER === 'cloudflare'
-    ? withStaticHeaders((await import('@astrojs/cloudflare')).default({ prerenderEnvironment: 'node' }))
-    : onDemandAdapter();
+// On Cloudflare the Worker is functions/site-worker.ts (wrangler.toml `main`), bundled with the
+// on-demand pages; no page transforms images, so no Images binding ('passthrough').
+const cloudflare = tools.ASTRO_ADAPTER === 'cloudflare';
+const adapter = cloudflare
+  ? withStaticHeaders(
+      (await import('@astrojs/cloudflare')).default({ prerenderEnvironment: 'node', imageService: 'passthrough' }),
+    )
+  : onDemandAdapter();
+
+/**
+ * The Worker's bundle (Vite's 'ssr' environment on Cloudflare; prerendering is the 'prerender'
+ * one, in Node) gets a stand-in for the Node database client that getSiteData loads: only the
+ * build calls getSiteData, and the real module would put node: imports (node:module, node:url)
+ * into a Worker that has no nodejs_compat. On-demand pages read the Worker's web client instead.
+ * @type {import('vite').Plugin}
+ */
+const workerWithoutNodeDb = {
+  name: 'guildrank:worker-without-node-db',
+  enforce: 'pre',
+  applyToEnvironment: (environment) => environment.name === 'ssr',
+  resolveId: (id, importer) =>
+    id === '../../db/client' && importer?.endsWith('/src/data/site-data.ts') ? '\0guildrank:node-db' : null,
+  load: (id) =>
+    id === '\0guildrank:node-db'
+      ? "export function openDb() { throw new Error('The Node database client is for the build only'); }"
+      : null,
+};
 
 export default defineConfig({
   site,
@@ -39,6 +62,9 @@ export default defineConfig({
   // Four pages in flight: one renders while the others' files are written.
   build: { format: 'file', inlineStylesheets: 'never', concurrency: tools.ASTRO_BUILD_CONCURRENCY },
   adapter,
+  // No page uses Astro sessions (the console has its own): without this, @astrojs/cloudflare
+  // would add a SESSION KV namespace to the deployed Worker.
+  session: false,
   integrations: [
     // renderToString instead of a web-stream render per island: islands here are synchronous (no
     // Suspense) and use no useId, whose ids would need the island's prefix that only the stream gets.
@@ -58,5 +84,8 @@ export default defineConfig({
       styleDirective: { resources: [...CSP_STYLE_RESOURCES] },
     },
   },
-  vite: { resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } } },
+  vite: {
+    plugins: cloudflare ? [workerWithoutNodeDb] : [],
+    resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } },
+  },
 });

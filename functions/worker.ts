@@ -1,6 +1,8 @@
-// Cloudflare Worker entry (wrangler.toml `main`): the static site is served from the
-// assets binding; /api/*, /go/* and every path without a file reach this handler.
-import { createEdgeHandler, type EdgeBindings, type EdgeContext, edgeDeps } from './_app/edge';
+// The Cloudflare Worker of a fully prerendered site: the static site is served from the assets
+// binding; /api/*, /go/* and every path without a file reach this handler. The deployed Worker is
+// site-worker.ts (wrangler.toml `main`), the same entry with the long tail of pages rendered on
+// request; the tests run this one with fake assets, without an Astro build.
+import { createEdgeHandler, type EdgeBindings, type EdgeContext, type EdgeHandlerOptions, edgeDeps } from './_app/edge';
 import { run as sendMail } from './_app/jobs/mail-sender';
 import { NEWSLETTER_CRON, run as sendNewsletter } from './_app/jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './_app/jobs/refresh';
@@ -12,8 +14,6 @@ interface ScheduledController {
   readonly cron: string;
   readonly scheduledTime: number;
 }
-
-const handle = createEdgeHandler();
 
 /** How often the Worker's mail trigger drains the outbox ("*\/2 * * * *"). */
 const MAIL_SEND_EVERY_MS_WORKER = 2 * 60_000;
@@ -44,46 +44,52 @@ const CRONS = {
   newsletter: NEWSLETTER_CRON,
 };
 
-export default {
-  fetch: (request: Request, env: EdgeBindings, ctx: EdgeContext) => handle(request, env, ctx),
-  /** The Cron Triggers of wrangler.toml `[triggers]`: the scheduled jobs (functions/_app/jobs/). */
-  scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
-    if (controller.cron === CRONS.refresh) {
-      // A changed public fact asks the deploy hook for a rebuild, sent before the invocation ends.
-      const deps = edgeDeps(env);
-      const log = (line: string) => console.log(line);
-      const hook = deps.env.REBUILD_HOOK_URL
-        ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, log })
-        : undefined;
-      const pass = refreshInvites({ ...deps, rebuild: hook }, controller.scheduledTime, {
-        log,
-        maxLookups: WORKER_LOOKUPS_PER_PASS,
-      }).then(async (r) => {
-        if (r !== 'busy' && r.lookups > 0) log(`Refresh (${controller.cron}): ${JSON.stringify(r)}`);
-        await hook?.flush();
+/** The Worker: fetch answers requests (with `options`' on-demand pages, if any), scheduled runs the jobs. */
+export function workerEntry(options: EdgeHandlerOptions = {}) {
+  const handle = createEdgeHandler(options);
+  return {
+    fetch: (request: Request, env: EdgeBindings, ctx: EdgeContext) => handle(request, env, ctx),
+    /** The Cron Triggers of wrangler.toml `[triggers]`: the scheduled jobs (functions/_app/jobs/). */
+    scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
+      if (controller.cron === CRONS.refresh) {
+        // A changed public fact asks the deploy hook for a rebuild, sent before the invocation ends.
+        const deps = edgeDeps(env);
+        const log = (line: string) => console.log(line);
+        const hook = deps.env.REBUILD_HOOK_URL
+          ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, log })
+          : undefined;
+        const pass = refreshInvites({ ...deps, rebuild: hook }, controller.scheduledTime, {
+          log,
+          maxLookups: WORKER_LOOKUPS_PER_PASS,
+        }).then(async (r) => {
+          if (r !== 'busy' && r.lookups > 0) log(`Refresh (${controller.cron}): ${JSON.stringify(r)}`);
+          await hook?.flush();
+        });
+        ctx.waitUntil(pass);
+        return;
+      }
+      if (controller.cron === CRONS.mail) {
+        // Mails through the HTTP provider (MAIL_API_URL, MAIL_API_TOKEN); without it they wait in the outbox.
+        const pass = sendMail(edgeDeps(env), controller.scheduledTime, {
+          limit: WORKER_MAILS_PER_PASS,
+          log: (line) => console.log(line),
+        }).then((r) => {
+          if (r.claimed > 0) console.log(`Mail (${controller.cron}): ${JSON.stringify(r)}`);
+        });
+        ctx.waitUntil(pass);
+        return;
+      }
+      if (controller.cron === CRONS.newsletter) {
+        // This week's issue into the outbox, once per ISO week; the mail trigger delivers it.
+        ctx.waitUntil(sendNewsletter(edgeDeps(env), controller.scheduledTime, { log: (line) => console.log(line) }));
+        return;
+      }
+      const sweep = sweepSessions(edgeDeps(env), controller.scheduledTime).then((n) => {
+        if (n > 0) console.log(`Session sweep (${controller.cron}): ${n} expired session(s) deleted`);
       });
-      ctx.waitUntil(pass);
-      return;
-    }
-    if (controller.cron === CRONS.mail) {
-      // Mails through the HTTP provider (MAIL_API_URL, MAIL_API_TOKEN); without it they wait in the outbox.
-      const pass = sendMail(edgeDeps(env), controller.scheduledTime, {
-        limit: WORKER_MAILS_PER_PASS,
-        log: (line) => console.log(line),
-      }).then((r) => {
-        if (r.claimed > 0) console.log(`Mail (${controller.cron}): ${JSON.stringify(r)}`);
-      });
-      ctx.waitUntil(pass);
-      return;
-    }
-    if (controller.cron === CRONS.newsletter) {
-      // This week's issue into the outbox, once per ISO week; the mail trigger delivers it.
-      ctx.waitUntil(sendNewsletter(edgeDeps(env), controller.scheduledTime, { log: (line) => console.log(line) }));
-      return;
-    }
-    const sweep = sweepSessions(edgeDeps(env), controller.scheduledTime).then((n) => {
-      if (n > 0) console.log(`Session sweep (${controller.cron}): ${n} expired session(s) deleted`);
-    });
-    ctx.waitUntil(sweep);
-  },
-};
+      ctx.waitUntil(sweep);
+    },
+  };
+}
+
+export default workerEntry();

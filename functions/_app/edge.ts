@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
+import type { RebuildTrigger } from './context';
+import { createEdgePages, type EdgePages, type EdgeRenderer, PurgingRebuildTrigger } from './edge-pages';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
@@ -33,11 +35,31 @@ export function edgeDeps(bindings: EdgeBindings): { env: Env; db: Db } {
   return { env, db: openWebDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN }).db };
 }
 
+/** The Worker's version (wrangler.toml `[version_metadata]`): a new one with every deployment. */
+interface VersionMetadata {
+  id: string;
+}
+
+/** The Workers Cache API (`caches.default`), absent outside workerd. */
+const defaultCache = () =>
+  (globalThis as { caches?: { default?: Parameters<typeof createEdgePages>[0]['cache'] } }).caches?.default;
+
+export interface EdgeHandlerOptions {
+  /**
+   * The build's on-demand page renderer (site-worker.ts): a path without a static file is asked
+   * for its page before the redirects and not-found screens. Without it (worker.ts) every such
+   * path gets those, as a fully prerendered site needs.
+   */
+  render?: EdgeRenderer | undefined;
+}
+
 interface EdgeRuntime {
   app: ReturnType<typeof createApp>;
   env: Env;
   /** Undefined when REBUILD_HOOK_URL is not set. */
   hook: HookRebuildTrigger | undefined;
+  /** Undefined without a hook or without on-demand pages. */
+  purging: PurgingRebuildTrigger | undefined;
   /** The build's Content-Security-Policy, for pages the Worker answers (not-found screens). */
   policy: string;
 }
@@ -46,7 +68,7 @@ interface EdgeRuntime {
  * The Worker's fetch handler: one app per isolate (the database client, the parsed env
  * and the build's CSP are reused across requests), the static assets behind it.
  */
-export function createEdgeHandler() {
+export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
   let runtime: Promise<EdgeRuntime> | null = null;
 
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
@@ -64,15 +86,29 @@ export function createEdgeHandler() {
     if (rateLimitStore.missing.length) {
       console.warn(`Rate limits counted per isolate (no binding): ${rateLimitStore.missing.join(', ')}`);
     }
-    const runtimeRef: EdgeRuntime = { env, hook, policy, app: undefined as never };
+    const version = (bindings.CF_VERSION_METADATA as VersionMetadata | undefined)?.id;
+    const pages = options.render
+      ? createEdgePages({
+          render: options.render,
+          db,
+          supportEmail: env.SUPPORT_EMAIL,
+          origin: env.SITE_URL,
+          version,
+          cache: defaultCache(),
+        })
+      : undefined;
+    // A change that names its pages deletes them from the cache, then asks the hook as before.
+    const purging = hook && pages ? new PurgingRebuildTrigger(hook, pages) : undefined;
+    const rebuild: RebuildTrigger | undefined = purging ?? hook;
+    const runtimeRef: EdgeRuntime = { env, hook, purging, policy, app: undefined as never };
     runtimeRef.app = createApp({
       db,
       env,
-      rebuild: hook,
+      rebuild,
       contentSecurityPolicy: () => runtimeRef.policy,
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',
       rateLimitStore,
-      staticSite: (c: Context) => notFoundScreen(bindings, db, c),
+      staticSite: (c: Context) => missedPath(bindings, db, c, pages),
       // A refused no-JavaScript form post is answered with its page, filled in.
       sitePage: (path: string) =>
         bindings.ASSETS.fetch(`https://assets.local${path}`).then((r) => (r.ok ? r.text() : null)),
@@ -99,6 +135,8 @@ export function createEdgeHandler() {
       );
     }
     const response = await rt.app.fetch(request, bindings, ctx as never);
+    // The cached pages a change named are gone before it is answered: the next request renders them.
+    await rt.purging?.settled();
     // An isolate may sleep once the response is sent: send any queued deploy-hook POST now, kept
     // alive past the response (flush is a no-op when nothing is queued).
     if (rt.hook) ctx.waitUntil(rt.hook.flush());
@@ -107,12 +145,15 @@ export function createEdgeHandler() {
 }
 
 /**
- * Static assets answered first; anything that reaches here matched no file: a 301 where the path
- * has moved (a renamed server, a page past the end; the same lookup as on Node), else the
- * not-found screen of its URL shape. (A trailing slash on a real page is redirected by the assets
- * layer itself: html_handling in wrangler.toml.)
+ * Static assets answered first; anything that reaches here matched no file: its on-demand page
+ * when the build renders one there (site-worker.ts), else a 301 where the path has moved (a
+ * renamed server, a page past the end; the same lookup as on Node), else the not-found screen of
+ * its URL shape. (A trailing slash on a real page is redirected by the assets layer itself:
+ * html_handling in wrangler.toml.)
  */
-async function notFoundScreen(bindings: EdgeBindings, db: Db, c: Context): Promise<Response> {
+async function missedPath(bindings: EdgeBindings, db: Db, c: Context, pages: EdgePages | undefined): Promise<Response> {
+  const onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+  if (onDemand) return onDemand;
   const path = c.req.path;
   const miss = answerMiss(c.req.url, path, await movedTo((p) => siteRedirect(db, p), path));
   if (miss.kind === 'redirect') return c.redirect(miss.location, 301);

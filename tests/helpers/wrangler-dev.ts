@@ -26,44 +26,58 @@ export interface WranglerDev {
   stop: () => Promise<void>;
 }
 
-export interface WranglerDevOptions {
+export type WranglerDevOptions = {
   /** Scratch folder for the config, state and logs. */
   dir: string;
-  /** Folder served as the static assets. */
-  assets: string;
   vars: Record<string, string>;
-  /** TOML appended to the generated config (e.g. wrangler.toml's `[[ratelimits]]`). */
-  extraConfig?: string;
   /** Milliseconds to wait for the first answer (the first bundle is slow on 2 cores). */
   readyTimeoutMs?: number;
-}
+} & (
+  | {
+      /** Folder served as the static assets. */
+      assets: string;
+      /** TOML appended to the generated config (e.g. wrangler.toml's `[[ratelimits]]`). */
+      extraConfig?: string;
+    }
+  | {
+      /**
+       * The config of a built Worker (`<outDir>/server/wrangler.json` of an ASTRO_ADAPTER=cloudflare
+       * build: site-worker.ts bundled with the on-demand pages, its assets in `<outDir>/client`), run as built.
+       */
+      builtConfig: string;
+    }
+);
 
 /**
- * Runs the real Worker entry (functions/worker.ts) in workerd through `wrangler dev`,
- * with a config written to `dir` that mirrors wrangler.toml, and resolves once
- * /api/health answers (any status): polling, no fixed sleep.
+ * Runs a Worker in workerd through `wrangler dev` and resolves once /api/health answers (any
+ * status): polling, no fixed sleep. Either the Worker entry functions/worker.ts with `assets`, under
+ * a config written to `dir` that mirrors wrangler.toml, or a built Worker (`builtConfig`).
  */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const root = resolve(import.meta.dirname, '../..');
   const [port, inspectorPort] = [await freePort(), await freePort()];
   mkdirSync(options.dir, { recursive: true });
-  const config = join(options.dir, 'wrangler.toml');
-  writeFileSync(
-    config,
-    [
-      'name = "guildrank-test"',
-      `main = ${JSON.stringify(join(root, 'functions/worker.ts'))}`,
-      'compatibility_date = "2026-10-01"',
-      '[assets]',
-      `directory = ${JSON.stringify(options.assets)}`,
-      'binding = "ASSETS"',
-      'html_handling = "drop-trailing-slash"',
-      'not_found_handling = "none"',
-      'run_worker_first = ["/api/*", "/go/*"]',
-      options.extraConfig ?? '',
-      '',
-    ].join('\n'),
-  );
+  let config: string;
+  if ('builtConfig' in options) config = options.builtConfig;
+  else {
+    config = join(options.dir, 'wrangler.toml');
+    writeFileSync(
+      config,
+      [
+        'name = "guildrank-test"',
+        `main = ${JSON.stringify(join(root, 'functions/worker.ts'))}`,
+        'compatibility_date = "2026-10-01"',
+        '[assets]',
+        `directory = ${JSON.stringify(options.assets)}`,
+        'binding = "ASSETS"',
+        'html_handling = "drop-trailing-slash"',
+        'not_found_handling = "none"',
+        'run_worker_first = ["/api/*", "/go/*"]',
+        options.extraConfig ?? '',
+        '',
+      ].join('\n'),
+    );
+  }
   const args = [
     join(root, 'node_modules/wrangler/bin/wrangler.js'),
     'dev',

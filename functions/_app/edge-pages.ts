@@ -1,0 +1,135 @@
+import type { Db } from '../../db/client';
+import type { OnDemandContext } from '../../src/data/site-data';
+import type { RebuildStatus, RebuildTrigger } from './context';
+
+/**
+ * Renders the page at a request's path with the build's on-demand routes (site-worker.ts: the
+ * Astro app bundled into the Worker), or undefined when none of them has a page there.
+ */
+export type EdgeRenderer = (request: Request, onDemand: OnDemandContext) => Promise<Response | undefined>;
+
+/** The Workers Cache API's default cache, as far as this module uses it. */
+interface EdgeCache {
+  match(key: string): Promise<Response | undefined>;
+  put(key: string, response: Response): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
+
+/**
+ * How long a rendered page is kept in a data center's cache. A change made through the Worker
+ * deletes the changed listing's page there at once, but the Cache API is per data center: the
+ * copies other data centers hold expire after this many seconds. A change with no page named
+ * (a refresh pass, a rebuild from the console) is seen everywhere within it too.
+ */
+export const ON_DEMAND_CACHE_SECONDS = 300;
+
+/**
+ * What an HTML page answered from the static assets carries besides the security headers
+ * (which the app's middleware adds to every answer of the Worker, the policy of csp-policy.txt):
+ * a visitor and a crawler get the same for an on-demand page.
+ */
+export const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'public, max-age=0, must-revalidate',
+} as const;
+
+export interface EdgePagesOptions {
+  render: EdgeRenderer;
+  db: Db;
+  /** SUPPORT_EMAIL of this deployment: the footer's address, as the build's facts carry it. */
+  supportEmail: string;
+  /**
+   * The deployed Worker version (the version_metadata binding): part of every cache key, so a new
+   * deployment never answers with HTML of the old one (whose asset hashes are gone). Undefined: no
+   * caching at all.
+   */
+  version: string | undefined;
+  /** SITE_URL: the origin of the cache keys. */
+  origin: string;
+  /** The data center's cache; undefined where there is none (every page is rendered). */
+  cache: EdgeCache | undefined;
+}
+
+/**
+ * The long tail of pages on the Worker (#18): a path without a static file is rendered by the
+ * build's own page code from the database, and kept in the data center's cache. A path with no
+ * page (a bare 404 from Astro) is never cached, so an approved listing is live on its first request.
+ */
+export function createEdgePages(options: EdgePagesOptions) {
+  const { cache, version } = options;
+  // Keys are on the site's origin (the Cache API keys by URL within the zone), whatever host a
+  // request came in on; the deployment parameter is never a visitor's: only this code looks a key
+  // up. The query string a visitor sent is dropped, as the page ignores it.
+  const keyOf = (path: string) => {
+    if (!version || !cache) return null;
+    const key = new URL(path, options.origin);
+    key.search = `?deployment=${encodeURIComponent(version)}`;
+    key.hash = '';
+    return key.toString();
+  };
+  const answer = (html: string | null, method: string) =>
+    new Response(method === 'HEAD' ? null : html, { status: 200, headers: HTML_HEADERS });
+
+  return {
+    /** The page at `request`'s path (GET or HEAD), cached or rendered now; null when there is none. */
+    async page(request: Request, waitUntil: (p: Promise<unknown>) => void): Promise<Response | null> {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+      const key = keyOf(new URL(request.url).pathname);
+      const hit = key && cache ? await cache.match(key) : undefined;
+      if (hit) return answer(await hit.text(), request.method);
+      const rendered = await options.render(new Request(request.url, { method: 'GET' }), {
+        db: options.db,
+        supportEmail: options.supportEmail,
+        now: new Date(),
+      });
+      if (rendered?.status !== 200) return null;
+      const html = await rendered.text();
+      if (key && cache) {
+        const stored = new Response(html, {
+          headers: { ...HTML_HEADERS, 'cache-control': `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
+        });
+        waitUntil(cache.put(key, stored).catch((err: unknown) => console.warn('On-demand cache put failed:', err)));
+      }
+      return answer(html, request.method);
+    },
+    /** Deletes the cached pages of `paths` in this data center (see ON_DEMAND_CACHE_SECONDS for the others). */
+    async purge(paths: readonly string[]): Promise<void> {
+      await Promise.all(
+        paths.map((path) => {
+          const key = keyOf(path);
+          return key && cache ? cache.delete(key) : false;
+        }),
+      );
+    },
+  };
+}
+
+export type EdgePages = ReturnType<typeof createEdgePages>;
+
+/**
+ * The rebuild trigger of a Worker that renders pages on demand: each change that names its pages
+ * (an approval, an edit, a removal) deletes them from this data center's cache, then goes to the
+ * deploy hook as before, which rebuilds the prerendered pages.
+ */
+export class PurgingRebuildTrigger implements RebuildTrigger {
+  readonly #purges: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly inner: RebuildTrigger,
+    private readonly pages: EdgePages,
+  ) {}
+
+  request(reason: string, pages?: readonly string[]): void {
+    if (pages?.length) this.#purges.push(this.pages.purge(pages).catch(() => undefined));
+    this.inner.request(reason, pages);
+  }
+
+  status(): RebuildStatus {
+    return this.inner.status();
+  }
+
+  /** Resolves once the purges asked so far are done: the Worker awaits it before answering the change. */
+  async settled(): Promise<void> {
+    await Promise.all(this.#purges.splice(0));
+  }
+}

@@ -1,0 +1,188 @@
+// The long tail of server pages on Cloudflare (#18), end to end: the site built with
+// ASTRO_ADAPTER=cloudflare from a libSQL database over HTTP, its Worker (functions/site-worker.ts
+// bundled with the on-demand pages by @astrojs/cloudflare) run as built in workerd. A listing the
+// build prerendered has its file taken out of the assets before the Worker starts, so the Worker
+// renders it on request: the page must be the prerendered HTML, byte for byte, with its headers.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from '../../db/queries/servers';
+import { seedIfEmpty } from '../../db/seed';
+import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
+import { REQUESTED_SLUG } from '../../functions/_app/routes/site-redirects';
+import { serverSlug } from '../../src/lib/slug';
+import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb, type TestDb } from '../helpers/db';
+import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
+
+const root = resolve(import.meta.dirname, '../..');
+const SITE_URL = 'https://guildrank.example';
+
+let tdb: TestDb;
+let libsql: LibsqlHttpServer;
+let worker: WranglerDev;
+/** Scratch folder inside the repository: Astro stages an outDir outside it in the shared ./.astro/. */
+let scratch: string;
+let client: string;
+let twin: Server;
+/** A listing whose prerendered file stays: answered by the static assets. */
+let sibling: Server;
+/** The prerendered HTML of `twin`, taken out of the assets before the Worker started. */
+let prerendered: string;
+let policy: string;
+
+/** Runs `astro build` in a child process (the database fixture answers it from this one). */
+function build(outDir: string, env: Record<string, string>): Promise<void> {
+  return new Promise((ok, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
+      {
+        cwd: root,
+        env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', ...env }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`astro build exited ${code}:\n${out}`))));
+  });
+}
+
+/** Polls `check` until it returns a value (no fixed sleep), failing after `ms`. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (true) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
+
+beforeAll(async () => {
+  const token = randomSecret();
+  tdb = await createTestDb();
+  await seedIfEmpty(tdb.db);
+  twin = await createServer(tdb.db, {
+    name: 'Edge Twin Lounge',
+    description: 'A listing rendered twice: once by the build, once by the Worker.',
+    category: 'Gaming',
+    members: 4321,
+    affiliate_link: 'https://discord.gg/edgetwin',
+  });
+  sibling = await createServer(tdb.db, { name: 'Edge Static Sibling', category: 'Gaming', members: 99 });
+  libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: token });
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  scratch = mkdtempSync(join(root, '.tmp', 'on-demand-'));
+  const outDir = join(scratch, 'dist');
+  // Every listing prerendered, so the twin's file is what the build makes of it.
+  await build(outDir, {
+    ASTRO_ADAPTER: 'cloudflare',
+    DATABASE_URL: libsql.url,
+    DATABASE_AUTH_TOKEN: token,
+    SITE_URL,
+    PRERENDER_SERVERS: '1000',
+    ASTRO_CACHE_DIR: join(scratch, 'cache'),
+  });
+  client = join(outDir, 'client');
+  const file = join(client, 'server', `${twin.slug}.html`);
+  prerendered = readFileSync(file, 'utf8');
+  rmSync(file);
+  policy = readFileSync(join(client, 'csp-policy.txt'), 'utf8').trim();
+  worker = await startWranglerDev({
+    dir: join(scratch, 'wrangler'),
+    builtConfig: join(outDir, 'server', 'wrangler.json'),
+    vars: {
+      SITE_URL,
+      DATABASE_URL: libsql.url,
+      DATABASE_AUTH_TOKEN: token,
+      IP_HASH_SECRET: randomSecret(),
+      SESSION_SECRET: randomSecret(),
+    },
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await libsql?.stop();
+  tdb?.cleanup();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The headers a visitor or a crawler can compare between two pages (not the asset layer's ETag). */
+const SAME_HEADERS = [
+  'content-type',
+  'cache-control',
+  'content-security-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'x-frame-options',
+  'cross-origin-opener-policy',
+];
+const pick = (res: Response) => Object.fromEntries(SAME_HEADERS.map((h) => [h, res.headers.get(h)]));
+
+describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', () => {
+  it('renders a listing without a static file as the same HTML and headers as its prerendered page', async () => {
+    const res = await fetch(`${worker.url}/server/${twin.slug}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('Edge Twin Lounge');
+    expect(html).toBe(prerendered);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(policy);
+    // A prerendered listing, answered by the static assets: the same headers.
+    const fromAssets = await fetch(`${worker.url}/server/${sibling.slug}`);
+    expect(fromAssets.status).toBe(200);
+    await fromAssets.arrayBuffer();
+    expect(pick(res)).toEqual(pick(fromAssets));
+  });
+
+  it("answers the second request from the data center's cache, without the database", async () => {
+    // The first test's answer was put in the cache after it was sent (waitUntil): with the
+    // database answering 503, the page can only come from there.
+    libsql.setUnavailable(true);
+    try {
+      const html = await until('the cached page', async () => {
+        const res = await fetch(`${worker.url}/server/${twin.slug}`);
+        const body = await res.text();
+        return res.status === 200 ? body : undefined;
+      });
+      expect(html).toBe(prerendered);
+    } finally {
+      libsql.setUnavailable(false);
+    }
+  });
+
+  it('answers a slug with no server with the server-not-found screen (404)', async () => {
+    const res = await fetch(`${worker.url}/server/no-such-listing-here`);
+    expect(res.status).toBe(404);
+    const screen = readFileSync(join(client, 'server-not-found.html'), 'utf8');
+    expect(await res.text()).toBe(screen.replaceAll(REQUESTED_SLUG, 'no-such-listing-here'));
+    expect(res.headers.get('content-security-policy')).toBe(policy);
+  });
+
+  it('serves a listing approved after the build on its first request (a 404 is never cached)', async () => {
+    const slug = serverSlug('Approved After The Build');
+    const before = await fetch(`${worker.url}/server/${slug}`);
+    expect(before.status).toBe(404);
+    await before.arrayBuffer();
+    const approved = await createServer(tdb.db, { name: 'Approved After The Build', category: 'Gaming', members: 12 });
+    expect(approved.slug).toBe(slug);
+    const started = performance.now();
+    const res = await fetch(`${worker.url}/server/${slug}`);
+    const ms = performance.now() - started;
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Approved After The Build');
+    expect(ms).toBeLessThan(10_000);
+  });
+});
