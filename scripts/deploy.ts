@@ -1,11 +1,14 @@
 // `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso.
 //   1. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
-//   2. astro build from it into dist/ (static pages + _headers with the CSP hashes)
-//   3. check dist/ against the static-asset file limit of the plan
-//   4. wrangler deploy (Worker + assets, wrangler.toml)
+//   2. astro build from it with ASTRO_ADAPTER=cloudflare into dist/: the static files in
+//      dist/client/ (the top PRERENDER_SERVERS listings and every other page, _headers with the
+//      CSP hashes), the Worker in dist/server/ (functions/site-worker.ts bundled with the pages
+//      rendered on request, and the wrangler.json @astrojs/cloudflare writes from wrangler.toml)
+//   3. check dist/client/ against the static-asset file limit of the plan
+//   4. wrangler deploy --config dist/server/wrangler.json (Worker + assets)
 // Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '../db/client';
@@ -43,12 +46,12 @@ if (missing.length) {
   process.exit(1);
 }
 
-const run = (label: string, cmd: string, args: string[]) => {
+const run = (label: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}) => {
   console.log(`\n== ${label} ==`);
   const result = spawnSync(cmd, args, {
     cwd: root,
     stdio: 'inherit',
-    env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' }),
+    env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', ...extraEnv }),
   });
   if (result.status !== 0) {
     console.error(`${label} failed (exit ${result.status ?? result.signal}); nothing was deployed after this step.`);
@@ -69,28 +72,38 @@ try {
   client.close();
 }
 
-run('build the site from the database', process.execPath, [
-  join(root, 'node_modules/astro/bin/astro.mjs'),
-  'build',
-  '--outDir',
-  'dist',
-]);
+// A fresh output: files of an earlier build would be uploaded (and counted) with this one.
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+run(
+  'build the site from the database',
+  process.execPath,
+  [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', 'dist'],
+  { ASTRO_ADAPTER: 'cloudflare' },
+);
 
+// Only the static files count against the limit: the Worker's modules are not assets.
+const assetsDir = join(root, 'dist', 'client');
 let files = 0;
-for (const entry of readdirSync(join(root, 'dist'), { withFileTypes: true, recursive: true })) {
+for (const entry of readdirSync(assetsDir, { withFileTypes: true, recursive: true })) {
   if (entry.isFile()) files++;
 }
-console.log(`\ndist/ holds ${files.toLocaleString('en-US')} files (limit ${fileLimit.toLocaleString('en-US')}).`);
+console.log(
+  `\ndist/client/ holds ${files.toLocaleString('en-US')} files (limit ${fileLimit.toLocaleString('en-US')}; PRERENDER_SERVERS ${tools.PRERENDER_SERVERS.toLocaleString('en-US')}).`,
+);
 if (files > fileLimit) {
   console.error(
-    'Too many static files for one deployment. Raise CF_ASSET_FILE_LIMIT on a paid plan (100,000), or render the long tail on demand (docs/SCALING.md).',
+    'Too many static files for one deployment. Lower PRERENDER_SERVERS (the other listings are rendered on request), or raise CF_ASSET_FILE_LIMIT on a paid plan (100,000).',
   );
   process.exit(1);
 }
 
+// The config the adapter wrote (main: the bundled Worker, assets: ../client), named explicitly
+// rather than found through .wrangler/deploy/config.json, which any later build rewrites.
 run(dryRun ? 'wrangler deploy --dry-run' : 'wrangler deploy', process.execPath, [
   join(root, 'node_modules/wrangler/bin/wrangler.js'),
   'deploy',
+  '--config',
+  join(root, 'dist', 'server', 'wrangler.json'),
   ...(dryRun ? ['--dry-run'] : []),
 ]);
 console.log(dryRun ? '\nDry run complete: nothing was uploaded.' : '\nDeployed.');
