@@ -36,6 +36,7 @@ import { placedPage } from '../../src/lib/placement';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
+import { selectServerRows } from './server-rows';
 
 export type Server = ServerRow;
 
@@ -313,11 +314,14 @@ export async function listAllActiveServers(db: Db): Promise<Server[]> {
  * says so), most members first: the build reads this once and keeps the listed ones for listings.
  */
 export async function listServersWithPages(db: Db): Promise<Server[]> {
-  return db
-    .select()
-    .from(discordServers)
-    .where(withPage())
-    .orderBy(...listingOrder());
+  return selectServerRows(
+    db,
+    db
+      .select()
+      .from(discordServers)
+      .where(withPage())
+      .orderBy(...listingOrder()),
+  );
 }
 
 /** What placing a listing's paid cards needs to know of it (#18): its size and where its paid listings stand. */
@@ -344,7 +348,7 @@ export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'categor
   const [counted, paid, regions] = await Promise.all([
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
     db.all<{ id: number; position: number }>(
-      sql`SELECT id, position FROM (SELECT ${discordServers.id} AS id, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid ORDER BY position`,
+      sql`SELECT id, position FROM (SELECT ${discordServers.id} AS id, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
     ),
     db
       .selectDistinct({ region: discordServers.region })
@@ -353,7 +357,8 @@ export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'categor
   ]);
   return {
     total: Number(counted[0]?.n ?? 0),
-    paid: paid.map((r) => ({ id: Number(r.id), position: Number(r.position) })),
+    // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
+    paid: paid.map((r) => ({ id: Number(r.id), position: Number(r.position) })).sort((a, b) => a.position - b.position),
     regions: regions.map((r) => r.region as string),
   };
 }
