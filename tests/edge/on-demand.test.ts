@@ -4,7 +4,7 @@
 // build prerendered has its file taken out of the assets before the Worker starts, so the Worker
 // renders it on request: the page must be the prerendered HTML, byte for byte, with its headers.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from '../../db/queries/servers';
@@ -24,7 +24,9 @@ let libsql: LibsqlHttpServer;
 let worker: WranglerDev;
 /** Scratch folder inside the repository: Astro stages an outDir outside it in the shared ./.astro/. */
 let scratch: string;
+/** The build's static files (`<outDir>/client`) and its Worker (`<outDir>/server`). */
 let client: string;
+let server: string;
 let twin: Server;
 /** A listing whose prerendered file stays: answered by the static assets. */
 let sibling: Server;
@@ -93,6 +95,7 @@ beforeAll(async () => {
     ASTRO_CACHE_DIR: join(scratch, 'cache'),
   });
   client = join(outDir, 'client');
+  server = join(outDir, 'server');
   const file = join(client, 'server', `${twin.slug}.html`);
   prerendered = readFileSync(file, 'utf8');
   rmSync(file);
@@ -184,5 +187,15 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Approved After The Build');
     expect(ms).toBeLessThan(10_000);
+  });
+
+  it('has no static node: import in the built Worker (wrangler.toml has no nodejs_compat)', () => {
+    const found: string[] = [];
+    for (const file of readdirSync(server, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.mjs')) continue;
+      const code = readFileSync(join(server, file), 'utf8');
+      for (const m of code.matchAll(/(?:from|import)\s*["'](node:[\w/]+)["']/g)) found.push(`${file}: ${m[1]}`);
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -1,0 +1,144 @@
+// The on-demand pages' cache on the Worker (functions/_app/edge-pages.ts), with a cache of the
+// Cache API's shape kept in a Map: what is kept, under which key, and what a change deletes.
+// tests/edge/on-demand.test.ts runs the same code in workerd against the real Cache API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
+import {
+  createEdgePages,
+  type EdgePagesOptions,
+  HTML_HEADERS,
+  ON_DEMAND_CACHE_SECONDS,
+  PurgingRebuildTrigger,
+} from '../../functions/_app/edge-pages';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+let tdb: TestDb;
+beforeAll(async () => {
+  tdb = await createTestDb();
+});
+afterAll(() => tdb.cleanup());
+
+/** The Cache API's match/put/delete over a Map, keeping what was stored. */
+function mapCache() {
+  const stored = new Map<string, { body: string; cacheControl: string | null }>();
+  return {
+    stored,
+    match: async (key: string) => {
+      const hit = stored.get(key);
+      return hit ? new Response(hit.body) : undefined;
+    },
+    put: async (key: string, response: Response) => {
+      stored.set(key, { body: await response.text(), cacheControl: response.headers.get('cache-control') });
+    },
+    delete: async (key: string) => stored.delete(key),
+  };
+}
+
+/** Pages whose renderer answers `pages[path]` (a missing path has no page) and counts its renders. */
+function setup(pages: Record<string, string>, overrides: Partial<EdgePagesOptions> = {}) {
+  const cache = mapCache();
+  const renders: string[] = [];
+  const pending: Promise<unknown>[] = [];
+  const edge = createEdgePages({
+    render: async (request) => {
+      const path = new URL(request.url).pathname;
+      renders.push(path);
+      const html = pages[path];
+      return html === undefined ? new Response(null, { status: 404 }) : new Response(html);
+    },
+    db: tdb.db,
+    supportEmail: 'support@guildrank.example',
+    origin: 'https://guildrank.example',
+    version: 'v1',
+    cache,
+    ...overrides,
+  });
+  /** GETs `path` and waits for what the answer left to finish (the cache put). */
+  const get = async (path: string, method = 'GET') => {
+    const res = await edge.page(new Request(`https://guildrank.example${path}`, { method }), (p) => pending.push(p));
+    await Promise.all(pending.splice(0));
+    return res;
+  };
+  return { edge, cache, renders, get };
+}
+
+describe('on-demand pages on the Worker', () => {
+  it("renders a page once, then answers it from the cache with a prerendered page's headers", async () => {
+    const { get, renders, cache } = setup({ '/server/a': '<p>A</p>' });
+    const first = await get('/server/a');
+    expect(first?.status).toBe(200);
+    expect(await first?.text()).toBe('<p>A</p>');
+    expect(Object.fromEntries(first?.headers ?? [])).toEqual(HTML_HEADERS);
+    const again = await get('/server/a?utm_source=x');
+    expect(await again?.text()).toBe('<p>A</p>');
+    expect(Object.fromEntries(again?.headers ?? [])).toEqual(HTML_HEADERS);
+    expect(renders).toEqual(['/server/a']);
+    // Kept under the site's origin and the deployment, for ON_DEMAND_CACHE_SECONDS.
+    expect([...cache.stored]).toEqual([
+      [
+        'https://guildrank.example/server/a?deployment=v1',
+        { body: '<p>A</p>', cacheControl: `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
+      ],
+    ]);
+  });
+
+  it('never caches a path without a page, so a listing approved later is live on its next request', async () => {
+    const pages: Record<string, string> = {};
+    const { get, renders, cache } = setup(pages);
+    expect(await get('/server/later')).toBeNull();
+    expect(cache.stored.size).toBe(0);
+    pages['/server/later'] = '<p>Later</p>';
+    expect(await (await get('/server/later'))?.text()).toBe('<p>Later</p>');
+    expect(renders).toEqual(['/server/later', '/server/later']);
+  });
+
+  it('answers HEAD without a body and leaves other methods to the app', async () => {
+    const { get } = setup({ '/server/a': '<p>A</p>' });
+    const head = await get('/server/a', 'HEAD');
+    expect(head?.status).toBe(200);
+    expect(await head?.text()).toBe('');
+    expect(await get('/server/a', 'POST')).toBeNull();
+  });
+
+  it('keeps nothing of one deployment for the next, and nothing without a version', async () => {
+    const cache = mapCache();
+    const first = setup({ '/server/a': 'old build' }, { cache, version: 'v1' });
+    await first.get('/server/a');
+    const next = setup({ '/server/a': 'new build' }, { cache, version: 'v2' });
+    expect(await (await next.get('/server/a'))?.text()).toBe('new build');
+    const unversioned = setup({ '/server/a': 'A' }, { version: undefined });
+    await unversioned.get('/server/a');
+    await unversioned.get('/server/a');
+    expect(unversioned.renders).toHaveLength(2);
+    expect(unversioned.cache.stored.size).toBe(0);
+  });
+
+  it('deletes the pages a change names, then asks the deploy hook as before', async () => {
+    const pages: Record<string, string> = { '/server/a': 'A v1', '/server/b': 'B v1' };
+    const { edge, get, renders } = setup(pages);
+    await get('/server/a');
+    await get('/server/b');
+    const asked: [string, readonly string[] | undefined][] = [];
+    const hook: RebuildTrigger = {
+      request: (reason, paths) => void asked.push([reason, paths]),
+      status: (): RebuildStatus => ({
+        state: 'queued',
+        liveSince: null,
+        lastDurationMs: null,
+        lastError: null,
+        lastReason: null,
+      }),
+    };
+    const trigger = new PurgingRebuildTrigger(hook, edge);
+    pages['/server/a'] = 'A v2';
+    pages['/server/b'] = 'B v2';
+    trigger.request('edited a', ['/server/a']);
+    await trigger.settled();
+    expect(asked).toEqual([['edited a', ['/server/a']]]);
+    expect(trigger.status().state).toBe('queued');
+    expect(await (await get('/server/a'))?.text()).toBe('A v2');
+    // Not named: still the cached copy until it expires.
+    expect(await (await get('/server/b'))?.text()).toBe('B v1');
+    expect(renders).toEqual(['/server/a', '/server/b', '/server/a']);
+  });
+});
