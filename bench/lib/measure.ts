@@ -2,16 +2,27 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { rawProcessEnv } from '../../functions/_app/env';
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-function treeRss(pid: number): number {
-  let total = 0;
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * One look at a process and all its descendants (Linux /proc): their resident memory in bytes,
+ * and each one's CPU time so far (user + system, in ticks) by pid.
+ */
+function treeSample(pid: number): { rss: number; cpu: Map<number, number> } {
+  let rss = 0;
+  const cpu = new Map<number, number>();
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
       const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-      if (kb) total += Number(kb) * 1024;
+      if (kb) rss += Number(kb) * 1024;
+      // Fields 14 and 15 of stat (utime, stime), counted after the command name, which may hold spaces.
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(p, Number(fields[11]) + Number(fields[12]));
       for (const task of readdirSync(`/proc/${p}/task`)) {
         const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
         if (children) stack.push(...children.split(/\s+/).map(Number));
@@ -20,13 +31,18 @@ function treeRss(pid: number): number {
       // the process ended between reads
     }
   }
-  return total;
+  return { rss, cpu };
 }
 
 export interface Measured {
   ms: number;
   /** Peak resident memory of the whole process tree, sampled every 50 ms. */
   peakRssBytes: number;
+  /**
+   * CPU time (user + system) of the process tree, from the same samples: each process's last
+   * sample, so up to 50 ms of each is missed. On a shared machine it moves far less than `ms`.
+   */
+  cpuMs: number;
   output: string;
 }
 
@@ -50,15 +66,23 @@ export function runMeasured(
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     let peak = 0;
+    const cpuTicks = new Map<number, number>();
     const timer = setInterval(() => {
-      if (child.pid) peak = Math.max(peak, treeRss(child.pid));
+      if (!child.pid) return;
+      const { rss, cpu } = treeSample(child.pid);
+      peak = Math.max(peak, rss);
+      for (const [pid, ticks] of cpu) cpuTicks.set(pid, Math.max(ticks, cpuTicks.get(pid) ?? 0));
     }, 50);
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(timer);
       const ms = performance.now() - started;
       if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}:\n${output}`));
-      else resolve({ ms, peakRssBytes: peak, output });
+      else {
+        let ticks = 0;
+        for (const t of cpuTicks.values()) ticks += t;
+        resolve({ ms, peakRssBytes: peak, cpuMs: (ticks * 1000) / TICKS_PER_SECOND, output });
+      }
     });
   });
 }
