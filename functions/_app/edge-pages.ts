@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { OnDemandContext } from '../../src/data/site-data';
+import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import type { RebuildStatus, RebuildTrigger } from './context';
 
 /**
@@ -83,7 +84,8 @@ export function createEdgePages(options: EdgePagesOptions) {
         now: new Date(),
       });
       if (rendered?.status !== 200) return null;
-      const html = await rendered.text();
+      // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
+      const html = moveIslandStyle(await rendered.text());
       if (key && cache) {
         const stored = new Response(html, {
           headers: { ...HTML_HEADERS, 'cache-control': `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },

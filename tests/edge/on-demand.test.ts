@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertFakeServers } from '../../db/fake';
 import { createServer, type Server } from '../../db/queries/servers';
 import { seedIfEmpty } from '../../db/seed';
 import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
@@ -32,6 +33,8 @@ let twin: Server;
 let sibling: Server;
 /** The prerendered HTML of `twin`, taken out of the assets before the Worker started. */
 let prerendered: string;
+/** The same for page 2 of the full list (a listing page, with islands). */
+let prerenderedListing: string;
 let policy: string;
 
 /** Runs `astro build` in a child process (the database fixture answers it from this one). */
@@ -73,6 +76,8 @@ beforeAll(async () => {
   const token = randomSecret();
   tdb = await createTestDb();
   await seedIfEmpty(tdb.db);
+  // Enough listings for a second page of the full list (24 a page).
+  await insertFakeServers(tdb.client, 40);
   twin = await createServer(tdb.db, {
     name: 'Edge Twin Lounge',
     description: 'A listing rendered twice: once by the build, once by the Worker.',
@@ -99,6 +104,9 @@ beforeAll(async () => {
   const file = join(client, 'server', `${twin.slug}.html`);
   prerendered = readFileSync(file, 'utf8');
   rmSync(file);
+  const listingFile = join(client, 'servers', 'page', '2.html');
+  prerenderedListing = readFileSync(listingFile, 'utf8');
+  rmSync(listingFile);
   policy = readFileSync(join(client, 'csp-policy.txt'), 'utf8').trim();
   worker = await startWranglerDev({
     dir: join(scratch, 'wrangler'),
@@ -148,6 +156,13 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
     expect(fromAssets.status).toBe(200);
     await fromAssets.arrayBuffer();
     expect(pick(res)).toEqual(pick(fromAssets));
+  });
+
+  it('renders a listing page past the prerendered ones as the same HTML as its prerendered file', async () => {
+    const res = await fetch(`${worker.url}/servers/page/2`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(prerenderedListing);
+    expect(res.headers.get('content-security-policy')).toBe(policy);
   });
 
   it("answers the second request from the data center's cache, without the database", async () => {
