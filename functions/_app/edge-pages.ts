@@ -34,6 +34,22 @@ export const HTML_HEADERS = {
   'cache-control': 'public, max-age=0, must-revalidate',
 } as const;
 
+/** A strong ETag of a page in the static assets' shape: 32 hex digits of a digest of its bytes, quoted. */
+export async function etagOf(html: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(html)));
+  const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `"${hex}"`;
+}
+
+/** Whether an If-None-Match header names `etag` (weak or strong, or `*`), as the assets layer compares. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
 export interface EdgePagesOptions {
   render: EdgeRenderer;
   db: Db;
@@ -68,8 +84,12 @@ export function createEdgePages(options: EdgePagesOptions) {
     key.hash = '';
     return key.toString();
   };
-  const answer = (html: string | null, method: string) =>
-    new Response(method === 'HEAD' ? null : html, { status: 200, headers: HTML_HEADERS });
+  // As the static assets answer an HTML file: its ETag, and a 304 to a request that has it.
+  const answer = (request: Request, html: string, etag: string) => {
+    const headers = { ...HTML_HEADERS, etag };
+    if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    return new Response(request.method === 'HEAD' ? null : html, { status: 200, headers });
+  };
 
   return {
     /** The page at `request`'s path (GET or HEAD), cached or rendered now; null when there is none. */
@@ -77,7 +97,10 @@ export function createEdgePages(options: EdgePagesOptions) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
       const key = keyOf(new URL(request.url).pathname);
       const hit = key && cache ? await cache.match(key) : undefined;
-      if (hit) return answer(await hit.text(), request.method);
+      if (hit) {
+        const html = await hit.text();
+        return answer(request, html, hit.headers.get('etag') ?? (await etagOf(html)));
+      }
       const rendered = await options.render(new Request(request.url, { method: 'GET' }), {
         db: options.db,
         supportEmail: options.supportEmail,
@@ -86,13 +109,14 @@ export function createEdgePages(options: EdgePagesOptions) {
       if (rendered?.status !== 200) return null;
       // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
       const html = moveIslandStyle(await rendered.text());
+      const etag = await etagOf(html);
       if (key && cache) {
         const stored = new Response(html, {
-          headers: { ...HTML_HEADERS, 'cache-control': `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
+          headers: { ...HTML_HEADERS, etag, 'cache-control': `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
         });
         waitUntil(cache.put(key, stored).catch((err: unknown) => console.warn('On-demand cache put failed:', err)));
       }
-      return answer(html, request.method);
+      return answer(request, html, etag);
     },
     /** Deletes the cached pages of `paths` in this data center (see ON_DEMAND_CACHE_SECONDS for the others). */
     async purge(paths: readonly string[]): Promise<void> {

@@ -6,6 +6,7 @@ import type { RebuildStatus, RebuildTrigger } from '../../functions/_app/context
 import {
   createEdgePages,
   type EdgePagesOptions,
+  etagOf,
   HTML_HEADERS,
   ON_DEMAND_CACHE_SECONDS,
   PurgingRebuildTrigger,
@@ -20,15 +21,20 @@ afterAll(() => tdb.cleanup());
 
 /** The Cache API's match/put/delete over a Map, keeping what was stored. */
 function mapCache() {
-  const stored = new Map<string, { body: string; cacheControl: string | null }>();
+  const stored = new Map<string, { body: string; cacheControl: string | null; etag: string | null }>();
   return {
     stored,
     match: async (key: string) => {
       const hit = stored.get(key);
-      return hit ? new Response(hit.body) : undefined;
+      return hit ? new Response(hit.body, { headers: hit.etag ? { etag: hit.etag } : {} }) : undefined;
     },
     put: async (key: string, response: Response) => {
-      stored.set(key, { body: await response.text(), cacheControl: response.headers.get('cache-control') });
+      const { headers } = response;
+      stored.set(key, {
+        body: await response.text(),
+        cacheControl: headers.get('cache-control'),
+        etag: headers.get('etag'),
+      });
     },
     delete: async (key: string) => stored.delete(key),
   };
@@ -54,8 +60,9 @@ function setup(pages: Record<string, string>, overrides: Partial<EdgePagesOption
     ...overrides,
   });
   /** GETs `path` and waits for what the answer left to finish (the cache put). */
-  const get = async (path: string, method = 'GET') => {
-    const res = await edge.page(new Request(`https://guildrank.example${path}`, { method }), (p) => pending.push(p));
+  const get = async (path: string, method = 'GET', headers: Record<string, string> = {}) => {
+    const request = new Request(`https://guildrank.example${path}`, { method, headers });
+    const res = await edge.page(request, (p) => pending.push(p));
     await Promise.all(pending.splice(0));
     return res;
   };
@@ -65,19 +72,28 @@ function setup(pages: Record<string, string>, overrides: Partial<EdgePagesOption
 describe('on-demand pages on the Worker', () => {
   it("renders a page once, then answers it from the cache with a prerendered page's headers", async () => {
     const { get, renders, cache } = setup({ '/server/a': '<p>A</p>' });
+    const etag = await etagOf('<p>A</p>');
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
     const first = await get('/server/a');
     expect(first?.status).toBe(200);
     expect(await first?.text()).toBe('<p>A</p>');
-    expect(Object.fromEntries(first?.headers ?? [])).toEqual(HTML_HEADERS);
+    expect(Object.fromEntries(first?.headers ?? [])).toEqual({ ...HTML_HEADERS, etag });
     const again = await get('/server/a?utm_source=x');
     expect(await again?.text()).toBe('<p>A</p>');
-    expect(Object.fromEntries(again?.headers ?? [])).toEqual(HTML_HEADERS);
+    expect(Object.fromEntries(again?.headers ?? [])).toEqual({ ...HTML_HEADERS, etag });
+    // A browser that has it: 304, as the static assets answer (a weak validator matches too).
+    for (const validator of [etag, `W/${etag}`, `"other", ${etag}`]) {
+      const revalidated = await get('/server/a', 'GET', { 'if-none-match': validator });
+      expect(revalidated?.status).toBe(304);
+      expect(revalidated?.headers.get('etag')).toBe(etag);
+    }
+    expect((await get('/server/a', 'GET', { 'if-none-match': '"other"' }))?.status).toBe(200);
     expect(renders).toEqual(['/server/a']);
     // Kept under the site's origin and the deployment, for ON_DEMAND_CACHE_SECONDS.
     expect([...cache.stored]).toEqual([
       [
         'https://guildrank.example/server/a?deployment=v1',
-        { body: '<p>A</p>', cacheControl: `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
+        { body: '<p>A</p>', cacheControl: `public, max-age=${ON_DEMAND_CACHE_SECONDS}`, etag },
       ],
     ]);
   });

@@ -156,6 +156,13 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
     expect(fromAssets.status).toBe(200);
     await fromAssets.arrayBuffer();
     expect(pick(res)).toEqual(pick(fromAssets));
+    // Revalidation as the assets answer it: an ETag of the same shape, and a 304 for it.
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(fromAssets.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    const revalidated = await fetch(`${worker.url}/server/${twin.slug}`, { headers: { 'if-none-match': etag } });
+    expect(revalidated.status).toBe(304);
+    expect(pick(revalidated)).toEqual(pick(res));
   });
 
   it('renders a listing page past the prerendered ones as the same HTML as its prerendered file', async () => {
