@@ -3,8 +3,12 @@
 // bundled with the on-demand pages by @astrojs/cloudflare) run as built in workerd. A listing the
 // build prerendered has its file taken out of the assets before the Worker starts, so the Worker
 // renders it on request: the page must be the prerendered HTML, byte for byte, with its headers.
+// Then the cache (observed with the database answering 503), the purge when an owner removes a
+// listing through the Worker, not-found screens, and a listing approved after the build.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFakeServers } from '../../db/fake';
@@ -15,10 +19,13 @@ import { REQUESTED_SLUG } from '../../functions/_app/routes/site-redirects';
 import { serverSlug } from '../../src/lib/slug';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
 
 const root = resolve(import.meta.dirname, '../..');
 const SITE_URL = 'https://guildrank.example';
+/** The guild of the listing an owner removes through the Worker. */
+const GUILD = '940000000000000042';
 
 let tdb: TestDb;
 let libsql: LibsqlHttpServer;
@@ -35,6 +42,12 @@ let sibling: Server;
 let prerendered: string;
 /** The same for page 2 of the full list (a listing page, with islands). */
 let prerenderedListing: string;
+/** A listing its owner removes through the Worker (its file taken out too). */
+let owned: Server;
+let discord: DiscordStandIn;
+/** The deploy hook's stand-in: counts the rebuilds the Worker asks for. */
+let hook: HttpServer;
+let hookPosts = 0;
 let policy: string;
 
 /** Runs `astro build` in a child process (the database fixture answers it from this one). */
@@ -72,6 +85,28 @@ async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 
   }
 }
 
+/** `name=value` of each Set-Cookie, joined for a Cookie header. */
+const cookieHeader = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .filter((c) => !/Max-Age=0/.test(c))
+    .map((c) => c.split(';')[0])
+    .join('; ');
+
+/** Waits until `path` is answered from the cache: 200 while the database answers only 503. */
+async function untilCached(path: string): Promise<string> {
+  libsql.setUnavailable(true);
+  try {
+    return await until(`${path} from the cache`, async () => {
+      const res = await fetch(`${worker.url}${path}`);
+      const body = await res.text();
+      return res.status === 200 ? body : undefined;
+    });
+  } finally {
+    libsql.setUnavailable(false);
+  }
+}
+
 beforeAll(async () => {
   const token = randomSecret();
   tdb = await createTestDb();
@@ -86,6 +121,14 @@ beforeAll(async () => {
     affiliate_link: 'https://discord.gg/edgetwin',
   });
   sibling = await createServer(tdb.db, { name: 'Edge Static Sibling', category: 'Gaming', members: 99 });
+  owned = await createServer(tdb.db, { name: 'Edge Owned Listing', category: 'Gaming', members: 77, guild_id: GUILD });
+  discord = await startDiscordStandIn();
+  hook = createHttpServer((req, res) => {
+    if (req.method === 'POST') hookPosts++;
+    req.resume();
+    res.end('{}');
+  });
+  await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));
   libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: token });
   mkdirSync(join(root, '.tmp'), { recursive: true });
   scratch = mkdtempSync(join(root, '.tmp', 'on-demand-'));
@@ -104,6 +147,7 @@ beforeAll(async () => {
   const file = join(client, 'server', `${twin.slug}.html`);
   prerendered = readFileSync(file, 'utf8');
   rmSync(file);
+  rmSync(join(client, 'server', `${owned.slug}.html`));
   const listingFile = join(client, 'servers', 'page', '2.html');
   prerenderedListing = readFileSync(listingFile, 'utf8');
   rmSync(listingFile);
@@ -117,6 +161,11 @@ beforeAll(async () => {
       DATABASE_AUTH_TOKEN: token,
       IP_HASH_SECRET: randomSecret(),
       SESSION_SECRET: randomSecret(),
+      REBUILD_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+      DISCORD_API_BASE: discord.url,
+      DISCORD_OAUTH_BASE: discord.origin,
+      DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
+      DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
     },
   });
 }, 600_000);
@@ -124,6 +173,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await libsql?.stop();
+  await discord?.close();
+  await new Promise((ok) => (hook ? hook.close(ok) : ok(undefined)));
   tdb?.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
@@ -175,17 +226,35 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
   it("answers the second request from the data center's cache, without the database", async () => {
     // The first test's answer was put in the cache after it was sent (waitUntil): with the
     // database answering 503, the page can only come from there.
-    libsql.setUnavailable(true);
-    try {
-      const html = await until('the cached page', async () => {
-        const res = await fetch(`${worker.url}/server/${twin.slug}`);
-        const body = await res.text();
-        return res.status === 200 ? body : undefined;
-      });
-      expect(html).toBe(prerendered);
-    } finally {
-      libsql.setUnavailable(false);
-    }
+    expect(await untilCached(`/server/${twin.slug}`)).toBe(prerendered);
+  });
+
+  it('deletes a page from the cache when its listing changes through the Worker (the owner removes it)', async () => {
+    const path = `/server/${owned.slug}`;
+    expect((await fetch(`${worker.url}${path}`)).status).toBe(200);
+    expect(await untilCached(path)).toContain('Edge Owned Listing');
+    // The owner signs in through the Discord stand-in and removes the listing.
+    discord.oauth.guilds = [{ id: GUILD, name: 'Edge Owned Listing', owner: true, permissions: '0' }];
+    const start = await fetch(`${worker.url}/api/account/sign-in`, { redirect: 'manual' });
+    const atDiscord = await fetch(new URL(start.headers.get('location') ?? ''), { redirect: 'manual' });
+    const back = new URL(atDiscord.headers.get('location') ?? '');
+    const done = await fetch(back, { redirect: 'manual', headers: { cookie: cookieHeader(start) } });
+    expect(done.status).toBe(303);
+    const cookie = cookieHeader(done);
+    const me = (await (await fetch(`${worker.url}/api/account/me`, { headers: { cookie } })).json()) as {
+      csrfToken: string;
+    };
+    const removed = await fetch(`${worker.url}/api/account/listings/${owned.id}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: worker.url, 'x-csrf-token': me.csrfToken },
+    });
+    expect(removed.status).toBe(200);
+    // At once, not when the cached copy expires: the page is gone from this data center's cache.
+    const after = await fetch(`${worker.url}${path}`);
+    expect(after.status).toBe(404);
+    expect(await after.text()).toContain(owned.slug);
+    // And the deploy hook was still asked for the rebuild of the prerendered pages.
+    await until('the deploy hook', async () => (hookPosts > 0 ? true : undefined));
   });
 
   it('answers a slug with no server with the server-not-found screen (404)', async () => {
