@@ -5,7 +5,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDb } from '../db/client';
+import { type Db, openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
 import { checkpointWal } from '../db/queries/maintenance';
@@ -18,16 +18,18 @@ import { loadEnv } from '../functions/_app/env';
 import { mib, runMeasured, seconds } from './lib/measure';
 import type { NodeServerBenchOptions, NodeServerReply, NodeServerState } from './lib/node-server';
 import { variedTerms } from './scale';
-import type { BenchModule } from './types';
+import type { BenchContext, BenchModule } from './types';
 
 const PASSWORD = 'bench operator password';
 const OPERATOR = 'million@example.com';
 /** Static files per Cloudflare deployment on the free plan. */
 const FILE_LIMIT = 20_000;
 /** The heap the build may use: it reads every listed server once (getSiteData). */
-const BUILD_HEAP_MIB = 16_384;
+export const BUILD_HEAP_MIB = 16_384;
 /** Connections of the page load: the same for the static baseline and the on-demand rows. */
 const CONNECTIONS = 8;
+/** Pages of each kind requested before the measured ones (not measured). */
+const WARMUPS = 50;
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(1);
@@ -127,6 +129,26 @@ async function load(urls: readonly string[]): Promise<Load> {
   };
 }
 
+const met = (ok: boolean) => (ok ? 'met' : 'missed');
+
+/** The section's table: rows of a figure, or of a load run's latency and throughput, and notes. */
+export function newTable() {
+  const rows: (string | number)[][] = [['measured', 'value', 'p50 ms', 'p99 ms', 'requests/s', 'errors', 'target']];
+  const notes: string[] = [];
+  const row = (what: string, value: string, target = '-', l?: Load) =>
+    rows.push([
+      what,
+      value,
+      l ? ms(l.p50) : '-',
+      l ? ms(l.p99) : '-',
+      l ? fmt(l.rps) : '-',
+      l ? l.errors : '-',
+      target,
+    ]);
+  return { rows, notes, row };
+}
+type Table = ReturnType<typeof newTable>;
+
 /** Signs in over HTTP; returns a function that calls the admin API as that operator. */
 async function signIn(base: string) {
   const res = await fetch(`${base}/api/admin/login`, {
@@ -189,7 +211,7 @@ const submission = (name: string) => ({
  * `count` listed servers' slugs spread over the whole id range (sitemap reads along the primary
  * key, a window at each of `windows` evenly spaced ids), none of them in `skip`.
  */
-async function spreadSlugs(db: import('../db/client').Db, count: number, skip: ReadonlySet<string>): Promise<string[]> {
+async function spreadSlugs(db: Db, count: number, skip: ReadonlySet<string>): Promise<string[]> {
   const { maxId } = await getSitemapCounts(db);
   const windows = 50;
   const per = Math.ceil(count / windows);
@@ -211,31 +233,193 @@ async function spreadSlugs(db: import('../db/client').Db, count: number, skip: R
   return out;
 }
 
+/** A seeded database and a finished build in `buildsDir` (named by its `current`), for the server part. */
+export interface LiveSite {
+  db: Db;
+  url: string;
+  buildsDir: string;
+  /** The build's folder. */
+  out: string;
+  /** Listings in the database, formatted. */
+  size: string;
+  /** Environment of the server's rebuilds. */
+  buildEnv: Record<string, string>;
+}
+
+/**
+ * Steps 3 to 5 on a built site: the Node server on that build, its pages under load, uncached
+ * search through it, approval and edit to live. Adds its rows and notes to `table`.
+ */
+export async function measureLiveSite(ctx: BenchContext, site: LiveSite, table: Table): Promise<void> {
+  const { db, url, buildsDir, out, size, buildEnv } = site;
+  const { row, rows, notes } = table;
+  /** Long-tail pages under load: under the on-demand cache's 5,000 pages, so the second pass is all hits. */
+  const pages = ctx.quick ? 1_000 : 4_000;
+  const terms = variedTerms(ctx.quick ? 100 : 300);
+  const prerendered = new Set(
+    readdirSync(join(out, 'client', 'server'))
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => f.slice(0, -'.html'.length)),
+  );
+  // The pages under load: prerendered server pages (files) and long-tail ones (on demand),
+  // spread over the list; a few more of each warm the server up first (not measured).
+  const statics = [...prerendered].filter(
+    (_, i) => i % Math.max(1, Math.floor(prerendered.size / (pages + WARMUPS))) === 0,
+  );
+  const tail = await spreadSlugs(db, pages + WARMUPS, prerendered);
+  if (statics.length < pages + WARMUPS || tail.length < pages + WARMUPS) {
+    throw new Error(`too few pages to load: ${statics.length} prerendered, ${tail.length} long-tail`);
+  }
+
+  // 3. The Node server npm start runs, on that build, in a process of its own.
+  ctx.log('million: starting the Node server on that build…');
+  const server = await startServer({ url, root: ctx.root, buildsDir, buildEnv });
+  try {
+    if (server.rebuiltAtStart) throw new Error('the server built the site again at start');
+    const { base } = server;
+    const urls = (slugs: string[]) => slugs.map((s) => `${base}/server/${s}`);
+    await load(urls(statics.slice(pages)));
+    await load(urls(tail.slice(pages)));
+    const staticFirst = await load(urls(statics.slice(0, pages)));
+    const staticAgain = await load(urls(statics.slice(0, pages)));
+    const cold = await load(urls(tail.slice(0, pages)));
+    const cachedPages = (await server.state()).cachedPages;
+    const cached = await load(urls(tail.slice(0, pages)));
+    ctx.log(
+      `million: static p99 ${ms(staticAgain.p99)} ms, on demand cold p99 ${ms(cold.p99)} ms, cached p99 ${ms(cached.p99)} ms (${cachedPages} pages cached)`,
+    );
+    row(`Pages: prerendered /server/{slug}, first read (${fmt(pages)} files)`, `${fmt(pages)} pages`, '-', staticFirst);
+    row(`Pages: prerendered /server/{slug}, again (static baseline)`, `${fmt(pages)} pages`, '-', staticAgain);
+    row(`Pages: long-tail /server/{slug} on demand, cold (cache misses)`, `${fmt(pages)} pages`, '-', cold);
+    row(
+      `Pages: long-tail /server/{slug} on demand, cached`,
+      `${fmt(pages)} pages (${fmt(cachedPages)} in the cache)`,
+      '-',
+      cached,
+    );
+    notes.push(
+      `On-demand server pages at ${size} listings, ${CONNECTIONS} connections: cold p50 ${ms(cold.p50)} / p99 ${ms(cold.p99)} ms, cached p50 ${ms(cached.p50)} / p99 ${ms(cached.p99)} ms, beside ${ms(staticAgain.p50)} / ${ms(staticAgain.p99)} ms for prerendered files (${(cached.rps / staticAgain.rps).toFixed(2)}× their requests/s cached, ${(cold.rps / staticAgain.rps).toFixed(2)}× cold).`,
+    );
+
+    // 4. Uncached search over varied terms, through the same server.
+    ctx.log(`million: ${terms.length} uncached searches…`);
+    const search = async (term: string) => {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/api/servers?search=${encodeURIComponent(term)}&per_page=12`);
+      const body = await res.text();
+      if (!res.ok) throw new Error(`search ${term} answered ${res.status}`);
+      return {
+        ms: performance.now() - t0,
+        capped: (JSON.parse(body) as { total_exact: boolean }).total_exact === false,
+      };
+    };
+    // Compiling the search path costs the first answers: other terms first (none of variedTerms').
+    for (const term of ['hub', 'club', 'lounge', 'alpha', 'hodl', 'pivot', 'casual', 'swing']) await search(term);
+    const times: number[] = [];
+    let capped = 0;
+    for (const term of terms) {
+      const r = await search(term);
+      times.push(r.ms);
+      if (r.capped) capped++;
+    }
+    times.sort((a, b) => a - b);
+    const searchP99 = percentile(times, 0.99);
+    rows.push([
+      `Search: GET /api/servers?search= uncached, ${times.length} distinct terms (${capped} totals capped)`,
+      `${times.length} searches`,
+      ms(percentile(times, 0.5)),
+      ms(searchP99),
+      fmt(1000 / (times.reduce((a, b) => a + b, 0) / times.length)),
+      0,
+      'p99 <= 25 ms',
+    ]);
+    notes.push(
+      `Uncached search p99 at ${size} listings: ${ms(searchP99)} ms (target: at most 25 ms): ${met(searchP99 <= 25)}.`,
+    );
+
+    // 5. Approval to live. (a) A new listing, long tail: its page renders on request at once.
+    const call = await signIn(base);
+    const pending = await insertSubmission(db, submission('Million Bench Approval'));
+    const approveStart = performance.now();
+    const approved = (await call('POST', `/api/admin/submissions/${pending.id}/approve`)) as {
+      server: { slug: string };
+    };
+    const answerMs = performance.now() - approveStart;
+    const newPage = `${base}/server/${approved.server.slug}`;
+    const approvalLive = await waitFor(newPage, approveStart, (status) => status === 200);
+    ctx.log(`million: approval live on request in ${secs(approvalLive)} s; waiting for its rebuild…`);
+    const afterApproval = await server.idle();
+    const approvalRebuilt = performance.now() - approveStart;
+    if (afterApproval.status.state === 'failed')
+      throw new Error(`the rebuild failed: ${afterApproval.status.lastError}`);
+    row(
+      'Approval to live: new long-tail listing, page answers 200 (on demand)',
+      `${secs(approvalLive)} s (approve answered in ${fmt(answerMs)} ms)`,
+      '< 10 s',
+    );
+    row(
+      'Approval to live: the rebuild it asked for is live',
+      `${seconds(approvalRebuilt)} s (build ${seconds(afterApproval.status.lastDurationMs ?? 0)} s)`,
+    );
+    notes.push(
+      `Approval to live of a long-tail listing at ${size} listings: ${secs(approvalLive)} s (target: under 10 s): ${met(approvalLive < 10_000)}.`,
+    );
+
+    // (b) An operator edit of a top-ranked listing, whose page is a prerendered file: rendered on
+    // request until a build begun after the edit is live, then the rebuilt file has the new text.
+    // A fake listing among the prerendered ones (the sample servers' icons are site paths, which
+    // the console's form would have to change first).
+    let top: Awaited<ReturnType<typeof getServerBySlug>> = null;
+    for (const slug of statics) {
+      top = await getServerBySlug(db, slug);
+      if (top && (top.image_url === null || top.image_url.startsWith('https://'))) break;
+    }
+    if (!top) throw new Error('no prerendered listing to edit');
+    const topSlug = top.slug;
+    const { server: record } = (await call('GET', `/api/admin/servers/${top.id}`)) as {
+      server: Record<string, unknown>;
+    };
+    const marker = `Edited by the million-listings bench at ${Date.now()}.`;
+    const topPage = `${base}/server/${topSlug}`;
+    const editStart = performance.now();
+    await call('PUT', `/api/admin/servers/${top.id}`, listingInput(record, `${String(record.description)} ${marker}`));
+    const editAnswerMs = performance.now() - editStart;
+    const editLive = await waitFor(topPage, editStart, (status, body) => status === 200 && body.includes(marker));
+    ctx.log(`million: edit live on request in ${secs(editLive)} s; waiting for its rebuild…`);
+    const afterEdit = await server.idle();
+    const editRebuilt = performance.now() - editStart;
+    if (afterEdit.status.state === 'failed') throw new Error(`the rebuild failed: ${afterEdit.status.lastError}`);
+    // Once the rebuild is live the page is its file again, and the file has the edit.
+    const file = await fetch(topPage);
+    const fileHasEdit = file.status === 200 && (await file.text()).includes(marker);
+    row(
+      'Edit to live: prerendered listing, page shows the edit (rendered on request)',
+      `${secs(editLive)} s (edit answered in ${fmt(editAnswerMs)} ms)`,
+      '< 10 s',
+    );
+    row(
+      'Edit to live: the rebuild it asked for is live (the file has the edit)',
+      `${seconds(editRebuilt)} s (build ${seconds(afterEdit.status.lastDurationMs ?? 0)} s; ${fileHasEdit ? 'file has the edit' : 'FILE LACKS THE EDIT'})`,
+    );
+    notes.push(
+      `Edit of a prerendered listing to live at ${size} listings: ${secs(editLive)} s on request (target: under 10 s): ${met(editLive < 10_000)}; the rebuilt file ${seconds(editRebuilt)} s after the edit.`,
+    );
+  } finally {
+    await server.idle().catch(() => undefined);
+    await server.close();
+  }
+}
+
 export const bench: BenchModule = async (ctx) => {
   mkdirSync(ctx.tmp, { recursive: true });
   const fakes = ctx.quick ? 20_000 : 1_000_000;
-  /** Long-tail pages under load: under the on-demand cache's 5,000 pages, so the second pass is all hits. */
-  const pages = ctx.quick ? 1_000 : 4_000;
-  const warmups = 50;
-  const terms = variedTerms(ctx.quick ? 100 : 300);
   const path = join(ctx.tmp, 'million.db');
   const url = `file:${path}`;
   // Inside the project: Astro stages prerender chunks under the output folder only when it lies
   // within the working directory (else in a shared ./.astro/ other builds also use).
   const buildsDir = join(ctx.root, '.tmp', `bench-million-${process.pid}`);
-  const rows: (string | number)[][] = [['measured', 'value', 'p50 ms', 'p99 ms', 'requests/s', 'errors', 'target']];
-  const row = (what: string, value: string, target = '-', l?: Load) =>
-    rows.push([
-      what,
-      value,
-      l ? ms(l.p50) : '-',
-      l ? ms(l.p99) : '-',
-      l ? fmt(l.rps) : '-',
-      l ? l.errors : '-',
-      target,
-    ]);
-  const notes: string[] = [];
-  const met = (ok: boolean) => (ok ? 'met' : 'missed');
+  const table = newTable();
+  const { row, rows, notes } = table;
 
   try {
     // 1. Seed: the sample servers, the bulk load of the fake ones, the first operator.
@@ -286,11 +470,7 @@ export const bench: BenchModule = async (ctx) => {
     writeFileSync(join(buildsDir, 'current'), name);
     const clientFiles = countFiles(join(out, 'client'));
     const allFiles = countFiles(out);
-    const prerendered = new Set(
-      readdirSync(join(out, 'client', 'server'))
-        .filter((f) => f.endsWith('.html'))
-        .map((f) => f.slice(0, -'.html'.length)),
-    );
+    const serverPages = readdirSync(join(out, 'client', 'server')).filter((f) => f.endsWith('.html')).length;
     ctx.log(
       `million: built in ${seconds(built.ms)} s, peak ${mib(built.peakRssBytes)} MiB, ${fmt(clientFiles.files)} files in client/`,
     );
@@ -301,7 +481,7 @@ export const bench: BenchModule = async (ctx) => {
     );
     row(
       'Build: files in client/ (what a Cloudflare deployment uploads)',
-      `${fmt(clientFiles.files)} (${fmt(clientFiles.html)} HTML, ${fmt(prerendered.size)} server pages)`,
+      `${fmt(clientFiles.files)} (${fmt(clientFiles.html)} HTML, ${fmt(serverPages)} server pages)`,
       `<= ${fmt(FILE_LIMIT)}`,
     );
     row('Build: files in the whole output (client/ + server/)', fmt(allFiles.files));
@@ -309,161 +489,9 @@ export const bench: BenchModule = async (ctx) => {
       `Files a deployment uploads at ${size} listings: ${fmt(clientFiles.files)} (limit ${fmt(FILE_LIMIT)} on the free plan): ${met(clientFiles.files <= FILE_LIMIT)}.`,
     );
 
-    // The pages under load: prerendered server pages (files) and long-tail ones (on demand),
-    // spread over the list; a few more of each warm the server up first (not measured).
-    const statics = [...prerendered].filter(
-      (_, i) => i % Math.max(1, Math.floor(prerendered.size / (pages + warmups))) === 0,
-    );
-    const tail = await spreadSlugs(db, pages + warmups, prerendered);
-    if (statics.length < pages + warmups || tail.length < pages + warmups) {
-      throw new Error(`too few pages to load: ${statics.length} prerendered, ${tail.length} long-tail`);
-    }
-
-    // 3. The Node server npm start runs, on that build, in a process of its own.
-    ctx.log('million: starting the Node server on that build…');
-    const server = await startServer({ url, root: ctx.root, buildsDir, buildEnv });
     try {
-      if (server.rebuiltAtStart) throw new Error('the server built the site again at start');
-      const { base } = server;
-      const urls = (slugs: string[]) => slugs.map((s) => `${base}/server/${s}`);
-      await load(urls(statics.slice(pages)));
-      await load(urls(tail.slice(pages)));
-      const staticFirst = await load(urls(statics.slice(0, pages)));
-      const staticAgain = await load(urls(statics.slice(0, pages)));
-      const cold = await load(urls(tail.slice(0, pages)));
-      const cachedPages = (await server.state()).cachedPages;
-      const cached = await load(urls(tail.slice(0, pages)));
-      ctx.log(
-        `million: static p99 ${ms(staticAgain.p99)} ms, on demand cold p99 ${ms(cold.p99)} ms, cached p99 ${ms(cached.p99)} ms (${cachedPages} pages cached)`,
-      );
-      row(
-        `Pages: prerendered /server/{slug}, first read (${fmt(pages)} files)`,
-        `${fmt(pages)} pages`,
-        '-',
-        staticFirst,
-      );
-      row(`Pages: prerendered /server/{slug}, again (static baseline)`, `${fmt(pages)} pages`, '-', staticAgain);
-      row(`Pages: long-tail /server/{slug} on demand, cold (cache misses)`, `${fmt(pages)} pages`, '-', cold);
-      row(
-        `Pages: long-tail /server/{slug} on demand, cached`,
-        `${fmt(pages)} pages (${fmt(cachedPages)} in the cache)`,
-        '-',
-        cached,
-      );
-      notes.push(
-        `On-demand server pages at ${size} listings, ${CONNECTIONS} connections: cold p50 ${ms(cold.p50)} / p99 ${ms(cold.p99)} ms, cached p50 ${ms(cached.p50)} / p99 ${ms(cached.p99)} ms, beside ${ms(staticAgain.p50)} / ${ms(staticAgain.p99)} ms for prerendered files (${(cached.rps / staticAgain.rps).toFixed(2)}× their requests/s cached, ${(cold.rps / staticAgain.rps).toFixed(2)}× cold).`,
-      );
-
-      // 4. Uncached search over varied terms, through the same server.
-      ctx.log(`million: ${terms.length} uncached searches…`);
-      const search = async (term: string) => {
-        const t0 = performance.now();
-        const res = await fetch(`${base}/api/servers?search=${encodeURIComponent(term)}&per_page=12`);
-        const body = await res.text();
-        if (!res.ok) throw new Error(`search ${term} answered ${res.status}`);
-        return {
-          ms: performance.now() - t0,
-          capped: (JSON.parse(body) as { total_exact: boolean }).total_exact === false,
-        };
-      };
-      // Compiling the search path costs the first answers: other terms first (none of variedTerms').
-      for (const term of ['hub', 'club', 'lounge', 'alpha', 'hodl', 'pivot', 'casual', 'swing']) await search(term);
-      const times: number[] = [];
-      let capped = 0;
-      for (const term of terms) {
-        const r = await search(term);
-        times.push(r.ms);
-        if (r.capped) capped++;
-      }
-      times.sort((a, b) => a - b);
-      const searchP99 = percentile(times, 0.99);
-      rows.push([
-        `Search: GET /api/servers?search= uncached, ${times.length} distinct terms (${capped} totals capped)`,
-        `${times.length} searches`,
-        ms(percentile(times, 0.5)),
-        ms(searchP99),
-        fmt(1000 / (times.reduce((a, b) => a + b, 0) / times.length)),
-        0,
-        'p99 <= 25 ms',
-      ]);
-      notes.push(
-        `Uncached search p99 at ${size} listings: ${ms(searchP99)} ms (target: at most 25 ms): ${met(searchP99 <= 25)}.`,
-      );
-
-      // 5. Approval to live. (a) A new listing, long tail: its page renders on request at once.
-      const call = await signIn(base);
-      const pending = await insertSubmission(db, submission('Million Bench Approval'));
-      const approveStart = performance.now();
-      const approved = (await call('POST', `/api/admin/submissions/${pending.id}/approve`)) as {
-        server: { slug: string };
-      };
-      const answerMs = performance.now() - approveStart;
-      const newPage = `${base}/server/${approved.server.slug}`;
-      const approvalLive = await waitFor(newPage, approveStart, (status) => status === 200);
-      ctx.log(`million: approval live on request in ${secs(approvalLive)} s; waiting for its rebuild…`);
-      const afterApproval = await server.idle();
-      const approvalRebuilt = performance.now() - approveStart;
-      if (afterApproval.status.state === 'failed')
-        throw new Error(`the rebuild failed: ${afterApproval.status.lastError}`);
-      row(
-        'Approval to live: new long-tail listing, page answers 200 (on demand)',
-        `${secs(approvalLive)} s (approve answered in ${fmt(answerMs)} ms)`,
-        '< 10 s',
-      );
-      row(
-        'Approval to live: the rebuild it asked for is live',
-        `${seconds(approvalRebuilt)} s (build ${seconds(afterApproval.status.lastDurationMs ?? 0)} s)`,
-      );
-      notes.push(
-        `Approval to live of a long-tail listing at ${size} listings: ${secs(approvalLive)} s (target: under 10 s): ${met(approvalLive < 10_000)}.`,
-      );
-
-      // (b) An operator edit of a top-ranked listing, whose page is a prerendered file: rendered on
-      // request until a build begun after the edit is live, then the rebuilt file has the new text.
-      // A fake listing among the prerendered ones (the sample servers' icons are site paths, which
-      // the console's form would have to change first).
-      let top: Awaited<ReturnType<typeof getServerBySlug>> = null;
-      for (const slug of statics) {
-        top = await getServerBySlug(db, slug);
-        if (top && (top.image_url === null || top.image_url.startsWith('https://'))) break;
-      }
-      if (!top) throw new Error('no prerendered listing to edit');
-      const topSlug = top.slug;
-      const { server: record } = (await call('GET', `/api/admin/servers/${top.id}`)) as {
-        server: Record<string, unknown>;
-      };
-      const marker = `Edited by the million-listings bench at ${Date.now()}.`;
-      const topPage = `${base}/server/${topSlug}`;
-      const editStart = performance.now();
-      await call(
-        'PUT',
-        `/api/admin/servers/${top.id}`,
-        listingInput(record, `${String(record.description)} ${marker}`),
-      );
-      const editAnswerMs = performance.now() - editStart;
-      const editLive = await waitFor(topPage, editStart, (status, body) => status === 200 && body.includes(marker));
-      ctx.log(`million: edit live on request in ${secs(editLive)} s; waiting for its rebuild…`);
-      const afterEdit = await server.idle();
-      const editRebuilt = performance.now() - editStart;
-      if (afterEdit.status.state === 'failed') throw new Error(`the rebuild failed: ${afterEdit.status.lastError}`);
-      // Once the rebuild is live the page is its file again, and the file has the edit.
-      const file = await fetch(topPage);
-      const fileHasEdit = file.status === 200 && (await file.text()).includes(marker);
-      row(
-        'Edit to live: prerendered listing, page shows the edit (rendered on request)',
-        `${secs(editLive)} s (edit answered in ${fmt(editAnswerMs)} ms)`,
-        '< 10 s',
-      );
-      row(
-        'Edit to live: the rebuild it asked for is live (the file has the edit)',
-        `${seconds(editRebuilt)} s (build ${seconds(afterEdit.status.lastDurationMs ?? 0)} s; ${fileHasEdit ? 'file has the edit' : 'FILE LACKS THE EDIT'})`,
-      );
-      notes.push(
-        `Edit of a prerendered listing to live at ${size} listings: ${secs(editLive)} s on request (target: under 10 s): ${met(editLive < 10_000)}; the rebuilt file ${seconds(editRebuilt)} s after the edit.`,
-      );
+      await measureLiveSite(ctx, { db, url, buildsDir, out, size, buildEnv }, table);
     } finally {
-      await server.idle().catch(() => undefined);
-      await server.close();
       client.close();
     }
   } finally {
@@ -473,7 +501,7 @@ export const bench: BenchModule = async (ctx) => {
   return [
     {
       title: 'A million listings',
-      description: `Everything at the same size, measured in one run (nothing extrapolated): a migrated file database with the sample servers, ${fmt(fakes)} deterministic fake servers (bulk load) and an operator; \`astro build\` with the default prerender settings (PRERENDER_SERVERS, PRERENDER_LISTING_PAGES), as \`npm start\` makes its first build (its own Astro cache, incremental on, heap limit ${fmt(BUILD_HEAP_MIB)} MiB through NODE_OPTIONS, also given to the server's rebuilds), peak memory of the build process tree sampled every 50 ms; then that build is the live build of the Node server \`npm start\` runs (startNodeServer, in a process of its own, rate limits and the invite refresh off). Pages: ${CONNECTIONS} concurrent keep-alive connections, each page requested once per pass (gzip accepted), after ${warmups} warm-up requests of each kind; the prerendered pages are files (the first pass reads and gzips each, the second serves them from memory: the static baseline); the long-tail pages are rendered on request from the database by the build's page code (cold) and then served from the in-process cache (cached). Search: each term asked once, one at a time, through the same server. Approval: \`POST /api/admin/submissions/:id/approve\` until the new page answers 200 (polled every 20 ms), then until the rebuild it asked for is live; edit: \`PUT /api/admin/servers/:id\` of a prerendered listing with a new description until its page shows it, then until the rebuild is live.`,
+      description: `Everything at the same size, measured in one run (nothing extrapolated): a migrated file database with the sample servers, ${fmt(fakes)} deterministic fake servers (bulk load) and an operator; \`astro build\` with the default prerender settings (PRERENDER_SERVERS, PRERENDER_LISTING_PAGES), as \`npm start\` makes its first build (its own Astro cache, incremental on, heap limit ${fmt(BUILD_HEAP_MIB)} MiB through NODE_OPTIONS, also given to the server's rebuilds), peak memory of the build process tree sampled every 50 ms; then that build is the live build of the Node server \`npm start\` runs (startNodeServer, in a process of its own, rate limits and the invite refresh off). Pages: ${CONNECTIONS} concurrent keep-alive connections, each page requested once per pass (gzip accepted), after ${WARMUPS} warm-up requests of each kind; the prerendered pages are files (the first pass reads and gzips each, the second serves them from memory: the static baseline); the long-tail pages are rendered on request from the database by the build's page code (cold) and then served from the in-process cache (cached). Search: each term asked once, one at a time, through the same server. Approval: \`POST /api/admin/submissions/:id/approve\` until the new page answers 200 (polled every 20 ms), then until the rebuild it asked for is live; edit: \`PUT /api/admin/servers/:id\` of a prerendered listing with a new description until its page shows it, then until the rebuild is live.`,
       rows,
       notes,
     },
