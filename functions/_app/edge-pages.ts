@@ -20,7 +20,9 @@ interface EdgeCache {
  * How long a rendered page is kept in a data center's cache. A change made through the Worker
  * deletes the changed listing's page there at once, but the Cache API is per data center: the
  * copies other data centers hold expire after this many seconds. A change with no page named
- * (a refresh pass, a rebuild from the console) is seen everywhere within it too.
+ * (a refresh pass, a rebuild from the console) and the listing pages a change moves are seen
+ * everywhere within it too. (A global purge would take Workers Cache, `ctx.cache.purge`, which
+ * caches every answer of the Worker by its Cache-Control, or the zone's purge API and a token.)
  */
 export const ON_DEMAND_CACHE_SECONDS = 300;
 
