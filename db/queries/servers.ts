@@ -328,10 +328,21 @@ export async function listServersWithPages(db: Db): Promise<Server[]> {
 export interface ListingOutline {
   /** How many servers the listing has. */
   total: number;
-  /** Its paid listings (isPaidPlacement) in listing order, each with its 0-based organic position. */
-  paid: { id: number; position: number }[];
+  /**
+   * Its paid listings (isPaidPlacement) in listing order, each with its 0-based organic position
+   * and its member count (with the id, its place in the order: where a slice may start reading).
+   */
+  paid: ListingAnchor[];
   /** The distinct regions its servers name (nulls left out), unordered. */
   regions: string[];
+}
+
+/** A server's place in the default order: a slice of the listing may start reading after it. */
+export interface ListingAnchor {
+  id: number;
+  members: number;
+  /** 0-based position in the listing. */
+  position: number;
 }
 
 const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_sponsored} = 1)`;
@@ -347,8 +358,8 @@ export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'categor
   const order = sql.join(listingOrder(), sql`, `);
   const [counted, paid, regions] = await Promise.all([
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
-    db.all<{ id: number; position: number }>(
-      sql`SELECT id, position FROM (SELECT ${discordServers.id} AS id, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid ORDER BY position`,
+    db.all<{ id: number; members: number; position: number }>(
+      sql`SELECT id, members, position FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
     ),
     db
       .selectDistinct({ region: discordServers.region })
@@ -357,31 +368,46 @@ export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'categor
   ]);
   return {
     total: Number(counted[0]?.n ?? 0),
-    paid: paid.map((r) => ({ id: Number(r.id), position: Number(r.position) })),
+    // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
+    paid: paid
+      .map((r) => ({ id: Number(r.id), members: Number(r.members), position: Number(r.position) }))
+      .sort((a, b) => a.position - b.position),
     regions: regions.map((r) => r.region as string),
   };
 }
 
 /**
- * `limit` servers of a listing in the default (members) order from `offset`: all of them, or only
- * the unpaid ones (the organic cards a placed page fills its other positions with).
+ * `limit` servers of a listing in the default (members) order: all of them, or only the unpaid
+ * ones (the organic cards a placed page fills its other positions with), skipping `offset` of
+ * them after `after` (a server of the listing; from its start without one). Starting from a
+ * nearby server keeps a deep page from walking every row before it.
  */
 export async function listingSlice(
   db: Db,
   filter: Pick<ServerFilter, 'category'>,
-  offset: number,
-  limit: number,
+  slice: { after?: Pick<ListingAnchor, 'id' | 'members'> | undefined; offset: number; limit: number },
   only: 'all' | 'unpaid' = 'all',
 ): Promise<Server[]> {
-  if (limit <= 0) return [];
-  const where = listingWhere({ category: filter.category });
+  if (slice.limit <= 0) return [];
+  const { after } = slice;
   return db
     .select()
     .from(discordServers)
-    .where(only === 'unpaid' ? and(where, sql`NOT ${isPaidSql}`) : where)
+    .where(
+      and(
+        listingWhere({ category: filter.category }),
+        only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
+        after
+          ? or(
+              sql`${discordServers.members} < ${after.members}`,
+              and(eq(discordServers.members, after.members), sql`${discordServers.id} > ${after.id}`),
+            )
+          : undefined,
+      ),
+    )
     .orderBy(...listingOrder())
-    .limit(limit)
-    .offset(offset);
+    .limit(slice.limit)
+    .offset(slice.offset);
 }
 
 /** Servers by id, in the order of `ids` (unknown ids left out). */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { listingOutline, listingSlice, type Server, serversByIds } from '../../db/queries/servers';
+import { type ListingAnchor, listingOutline, listingSlice, type Server, serversByIds } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
 import { listingPlacement, PAID_SPACING } from '../lib/placement';
@@ -91,9 +91,10 @@ export async function listingPageFromDb(
   page: number,
 ): Promise<ListingPage | null> {
   const outline = await listingOutline(db, filter);
+  const { paid } = outline;
   const { positions, length } = paidPositions(
     outline.total,
-    outline.paid.map((p) => p.position),
+    paid.map((p) => p.position),
   );
   const last = Math.max(1, Math.ceil(length / size));
   if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
@@ -102,19 +103,24 @@ export async function listingPageFromDb(
   let paidBefore = 0;
   const paidHere = new Map<number, number>();
   const droppedIds: number[] = [];
-  outline.paid.forEach(({ id }, k) => {
+  paid.forEach(({ id }, k) => {
     const p = positions[k];
     if (p === null || p === undefined) droppedIds.push(id);
     else if (p < start) paidBefore++;
     else if (p < end) paidHere.set(p, id);
   });
-  const [unpaid, paid, dropped, structured] = await Promise.all([
-    listingSlice(db, filter, start - paidBefore, end - start - paidHere.size, 'unpaid'),
+  // The page's first unpaid card is the listing's unpaid number `first`; the paid listings before
+  // it in the listing's own order are those with at most `first` unpaid ones before them.
+  const first = start - paidBefore;
+  let paidAhead = 0;
+  while (paidAhead < paid.length && paid[paidAhead]!.position - paidAhead <= first) paidAhead++;
+  const [unpaid, paidRows, dropped, structured] = await Promise.all([
+    listingSlice(db, filter, from(paid, paidAhead, first + paidAhead, end - start - paidHere.size), 'unpaid'),
     serversByIds(db, [...paidHere.values()]),
     page === last ? serversByIds(db, droppedIds) : [],
-    listingSlice(db, filter, start, LIMITS.structuredData),
+    listingSlice(db, filter, from(paid, countBefore(paid, start), start, LIMITS.structuredData)),
   ]);
-  const paidById = new Map(paid.map((s) => [s.id, s]));
+  const paidById = new Map(paidRows.map((s) => [s.id, s]));
   const shown: Server[] = [];
   let next = 0;
   for (let p = start; p < end; p++) {
@@ -133,6 +139,29 @@ export async function listingPageFromDb(
     structured,
     stats: undefined,
   };
+}
+
+/** How many of the paid listings stand before the listing's `position` (their positions ascending). */
+function countBefore(paid: readonly ListingAnchor[], position: number): number {
+  let lo = 0;
+  let hi = paid.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (paid[mid]!.position < position) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Where a slice from the listing's `position` starts reading: after the last of the first
+ * `ahead` paid listings (all before `position`), skipping the unpaid ones between; from the
+ * listing's start when none is ahead. With paid listings spread through a listing, a deep page
+ * reads a few rows past the nearest one instead of every row before it.
+ */
+function from(paid: readonly ListingAnchor[], ahead: number, position: number, limit: number) {
+  const anchor = ahead > 0 ? paid[ahead - 1] : undefined;
+  return anchor ? { after: anchor, offset: position - anchor.position - 1, limit } : { offset: position, limit };
 }
 
 /** The page number of a `/page/N` URL: a plain decimal from 2 up (page 1 is the listing's own path), else null. */

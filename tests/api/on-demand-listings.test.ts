@@ -191,7 +191,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('reads every page of every listing from the database as the build places it', async () => {
-    const listings = [
+    const listings: { filter: { category?: string }; servers: Server[] }[] = [
       { filter: {}, servers: listed },
       ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
     ];
