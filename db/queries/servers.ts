@@ -220,11 +220,13 @@ export async function listPlacedServers(
 /**
  * How many trigram matches a search sorts (a primary-key read each) before it walks the order's
  * index instead, testing each row (~rows needed / density rows). Sorting m matches costs m reads,
- * walking costs about need * listings / m, so the two meet at sqrt(need * listings): about 1,500
- * for a first page of 24 among 100,000 listings, 4,900 among a million, which is capped at 3,000
- * (the ids read first). `listings` is the highest id, which costs one index lookup to know.
+ * walking costs about need * listings / m, so the two meet at sqrt(need * listings): about 1,300
+ * for a first page (12 cards and one paid spacing, placedPage's first read) among 100,000
+ * listings, 4,100 among a million. The cap was 3,000, below that meeting point at a million:
+ * terms with 3,000 to 4,100 matches walked up to 5,700 rows (40-60 ms ad hoc); capped at 5,000
+ * now (the ids read first). `listings` is the highest id, which costs one index lookup to know.
  */
-const SORTED_SEARCH_MAX = 3_000;
+const SORTED_SEARCH_MAX = 5_000;
 const sortedSearchMax = (need: number, listings: number): number =>
   Math.min(SORTED_SEARCH_MAX, Math.max(200, Math.round(Math.sqrt(need * listings))));
 
