@@ -28,11 +28,13 @@ export const CLAIMS = {
   /** No review time is measured, so none is promised. */
   reviewTime: 'We do not promise a review time: it depends on how many submissions are waiting.',
   /**
-   * Approval creates the listing and requests the site rebuild in the same call. No duration is
-   * promised: it is seconds for `npm start`'s in-process build, longer for a hosted build hook.
+   * Approval creates the listing and requests the site rebuild in the same call; a listing that is
+   * not prerendered has its page rendered on request (#18), so the page is live at once. No
+   * duration is promised for the listings: seconds to minutes for `npm start`'s in-process
+   * build (BENCHMARKS.md), longer for a hosted build hook.
    */
   liveOnApproval:
-    'There is no waiting period after approval: approving a server starts a rebuild of the site at once, and the server is listed, searchable and has its own page as soon as that rebuild is live.',
+    "There is no waiting period after approval: the server's own page is live and search finds it at once, and approving starts a rebuild of the site, so it is on its category's listing as soon as that rebuild is live.",
   /** Short form of liveOnApproval, for the home page's hero line. */
   rebuiltOnApproval: 'rebuilt with every approval',
   /**

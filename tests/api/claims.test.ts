@@ -121,7 +121,8 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   liveOnApproval: {
-    behaviour: 'approval lists the server at once (search finds it) and requests the site rebuild in the same call',
+    behaviour:
+      'approval lists the server at once (search finds it) and requests the site rebuild in the same call; its page is live before any rebuild (tests/api/on-demand-pages.test.ts, tests/edge/on-demand.test.ts)',
     check: async () => {
       const { harness, id, admin } = await withSubmission({ server_name: 'Approved Today Guild' });
       expect(harness.rebuild.reasons).toEqual([]);
