@@ -40,7 +40,7 @@ export function OwnerEdits() {
   const decide = (edit: Edit, decision: 'approve' | 'reject') =>
     list.run(
       decision === 'approve'
-        ? `Approved the edit of “${edit.server_name}”. The site is rebuilding; the page changes in a few seconds.`
+        ? `Approved the edit of “${edit.server_name}”. The site is rebuilding; every page shows the edit once it is live.`
         : `Rejected the edit of “${edit.server_name}”.`,
       async () => {
         const call = client.api.admin.edits[':id'][decision];

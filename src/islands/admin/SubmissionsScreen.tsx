@@ -55,7 +55,7 @@ export function SubmissionsScreen() {
     });
 
   const approve = (s: Submission) =>
-    act(`Approved “${s.server_name}”. The site is rebuilding; the page goes live in a few seconds.`, () =>
+    act(`Approved “${s.server_name}”. Its page is live now; the listings show it once the site has rebuilt.`, () =>
       client.api.admin.submissions[':id'].approve.$post({
         param: idParam(s),
         json: {
