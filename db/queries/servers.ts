@@ -399,10 +399,12 @@ export async function listingSlice(
       and(
         listingWhere({ category: filter.category }),
         only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
+        // A range of the members index (then the ties after `after` by id), not an OR SQLite
+        // would answer by walking the listing from its start.
         after
-          ? or(
-              sql`${discordServers.members} < ${after.members}`,
-              and(eq(discordServers.members, after.members), sql`${discordServers.id} > ${after.id}`),
+          ? and(
+              lte(discordServers.members, after.members),
+              or(sql`${discordServers.members} < ${after.members}`, sql`${discordServers.id} > ${after.id}`),
             )
           : undefined,
       ),

@@ -1,5 +1,12 @@
 import type { Db } from '../../db/client';
-import { type ListingAnchor, listingOutline, listingSlice, type Server, serversByIds } from '../../db/queries/servers';
+import {
+  type ListingAnchor,
+  type ListingOutline,
+  listingOutline,
+  listingSlice,
+  type Server,
+  serversByIds,
+} from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
 import { listingPlacement, PAID_SPACING } from '../lib/placement';
@@ -80,17 +87,46 @@ export function paidPositions(total: number, organic: readonly number[]): PaidPo
   return { positions, length: unpaid + placed };
 }
 
+/** Outlines kept per database while the seam's generation stays the same, by listing (category or ''). */
+const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Promise<ListingOutline>> }>();
+
+/**
+ * A listing's outline: read now, or kept from an earlier request of the same `generation`
+ * (OnDemandContext.generation). Reading it walks the whole listing (seconds at a million
+ * listings), so a crawler paging through a listing after a change pays it once, not per page.
+ */
+function outlineOf(db: Db, filter: { category?: string | undefined }, generation: number | undefined) {
+  if (generation === undefined) return listingOutline(db, filter);
+  let kept = outlines.get(db);
+  if (kept?.generation !== generation) {
+    kept = { generation, byListing: new Map() };
+    outlines.set(db, kept);
+  }
+  const key = filter.category ?? '';
+  let outline = kept.byListing.get(key);
+  if (!outline) {
+    const byListing = kept.byListing;
+    outline = listingOutline(db, filter);
+    // A failed read is not kept: the next request reads again.
+    outline.catch(() => byListing.delete(key));
+    byListing.set(key, outline);
+  }
+  return outline;
+}
+
 /**
  * A numbered page of a listing read from the database (#18), as listingPageFromList gives it for
  * the same rows: the listing's outline (size, paid positions, regions; SQLite walks it, only the
- * paid ids come back), then only the rows the page shows. Null past the last page.
+ * paid ids come back; kept while `generation` stays the same), then only the rows the page
+ * shows. Null past the last page.
  */
 export async function listingPageFromDb(
   db: Db,
   filter: { category?: string | undefined },
   page: number,
+  generation?: number,
 ): Promise<ListingPage | null> {
-  const outline = await listingOutline(db, filter);
+  const outline = await outlineOf(db, filter, generation);
   const { paid } = outline;
   const { positions, length } = paidPositions(
     outline.total,

@@ -123,6 +123,13 @@ export interface OnDemandContext {
   now: Date;
   /** The editable texts and facts, read once per request (the layout and the footer both ask). */
   basics?: Promise<PageBasics>;
+  /**
+   * A number the seam changes whenever anything a page shows may have changed (with its cache
+   * of rendered pages): while it stays the same, what a page computed from a whole listing (the
+   * numbered listing pages' outline, src/data/listing-page.ts) is kept for the next request.
+   * Without it nothing is kept: every page reads the listing afresh.
+   */
+  generation?: number;
 }
 
 /** What every page's layout shows: the editable texts and the facts of the claims. */

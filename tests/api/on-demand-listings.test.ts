@@ -206,4 +206,24 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
     }
   });
+  // Last: it changes the database the tests above compare the build with.
+  it('keeps a listing outline while the generation stays the same, and reads the listing again with a new one', async () => {
+    const page = PRERENDERED_PAGES + 1;
+    const before = outline(listingPageFromList(listed, page));
+    expect(outline((await listingPageFromDb(db, {}, page, 1))!)).toEqual(before);
+    // A new biggest server moves every later one a position down.
+    await createServer(db, {
+      name: 'Newly Biggest Guild',
+      description: 'Added after the outline was kept, for the on-demand listing test.',
+      category: 'Gaming',
+      members: 10_000_000,
+      active_users: 1,
+    });
+    const now = (await listServersWithPages(db)).filter(isListed);
+    const after = outline(listingPageFromList(now, page));
+    expect(after).not.toEqual(before);
+    expect(outline((await listingPageFromDb(db, {}, page, 1))!)).toEqual(before);
+    expect(outline((await listingPageFromDb(db, {}, page, 2))!)).toEqual(after);
+    expect(outline((await listingPageFromDb(db, {}, page))!)).toEqual(after);
+  });
 });
