@@ -76,6 +76,10 @@ export interface EdgePagesOptions {
  */
 export function createEdgePages(options: EdgePagesOptions) {
   const { cache, version } = options;
+  // OnDemandContext.generation: what a page keeps from a whole listing (a listing page's outline)
+  // lives as long as a cached page may, ON_DEMAND_CACHE_SECONDS, and no longer than a purge here.
+  let purges = 0;
+  const generation = () => Math.floor(Date.now() / (ON_DEMAND_CACHE_SECONDS * 1000)) * 1_000_000 + purges;
   // Keys are on the site's origin (the Cache API keys by URL within the zone), whatever host a
   // request came in on; the deployment parameter is never a visitor's: only this code looks a key
   // up. The query string a visitor sent is dropped, as the page ignores it.
@@ -107,6 +111,7 @@ export function createEdgePages(options: EdgePagesOptions) {
         db: options.db,
         supportEmail: options.supportEmail,
         now: new Date(),
+        generation: generation(),
       });
       if (rendered?.status !== 200) return null;
       // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
@@ -122,6 +127,7 @@ export function createEdgePages(options: EdgePagesOptions) {
     },
     /** Deletes the cached pages of `paths` in this data center (see ON_DEMAND_CACHE_SECONDS for the others). */
     async purge(paths: readonly string[]): Promise<void> {
+      purges++;
       await Promise.all(
         paths.map((path) => {
           const key = keyOf(path);

@@ -7,7 +7,7 @@ import { moveIslandStyle } from '../../src/integrations/island-styles';
 interface OnDemandEntry {
   renderOnDemand(
     request: Request,
-    onDemand: { db: Db; supportEmail: string; now: Date },
+    onDemand: { db: Db; supportEmail: string; now: Date; generation?: number },
   ): Promise<Response | undefined>;
 }
 
@@ -41,6 +41,9 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   // Insertion order is recency: a hit is moved to the end, the oldest is evicted first.
   const cache = new Map<string, RenderedPage>();
   let cachedFor: string | null = null;
+  // Changes with the cache: what pages keep from a whole listing (OnDemandContext.generation) is
+  // kept exactly as long as the pages rendered from it.
+  let generation = 0;
 
   const moduleFor = (entry: string): Promise<OnDemandEntry> => {
     if (loaded?.entry !== entry) {
@@ -61,6 +64,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
       if (cachedFor !== entry) {
         cache.clear();
         cachedFor = entry;
+        generation++;
       }
       const key = new URL(request.url).pathname;
       const hit = cache.get(key);
@@ -74,8 +78,9 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         db: options.db,
         supportEmail: options.supportEmail,
         now: new Date(),
+        generation,
       });
-      if (!response || response.status !== 200) return null;
+      if (response?.status !== 200) return null;
       // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
       const html = moveIslandStyle(await response.text());
       const body = Buffer.from(html);
@@ -90,6 +95,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
     /** Forgets every cached page: a listing, a text or a rank changed (each asks for a rebuild too). */
     invalidate(): void {
       cache.clear();
+      generation++;
     },
     /** How many pages are cached (tests, the bench). */
     size: () => cache.size,
