@@ -4,8 +4,8 @@ import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { discordServers, type ServerRow } from '../schema';
 
-/** A drizzle select of every column of discord_servers: its SQL, and itself as the fallback read. */
-export interface ServerSelect extends PromiseLike<ServerRow[]> {
+/** A drizzle select of columns of discord_servers: its SQL, and itself as the fallback read. */
+export interface ServerSelect<T = ServerRow> extends PromiseLike<T[]> {
   toSQL(): { sql: string; params: unknown[] };
 }
 
@@ -24,17 +24,23 @@ const COLUMNS = Object.entries(getTableColumns(discordServers)).map(([key, colum
  * and per index, drizzle's copy) and cost about twice the native read, most of it garbage. Same rows, same values: each
  * column is decoded by drizzle's own mapping (booleans, JSON lists), nulls kept as nulls.
  */
-export async function selectServerRows(db: Db, query: ServerSelect): Promise<ServerRow[]> {
+export async function selectServerRows<T = ServerRow>(
+  db: Db,
+  query: ServerSelect<T>,
+  only?: readonly (keyof ServerRow)[],
+): Promise<T[]> {
   const prepared = preparedStatementsFor(db);
   if (!prepared) return query;
   const { sql, params } = query.toSQL();
   const rows = await prepared.all(sql, params as InValue[]);
+  // A narrower select (`only`: the keys it selects, as drizzle names them) decodes just those.
+  const columns = only ? COLUMNS.filter((c) => only.includes(c.key as keyof ServerRow)) : COLUMNS;
   return rows.map((raw) => {
     const row: Record<string, unknown> = {};
-    for (const c of COLUMNS) {
+    for (const c of columns) {
       const value = raw[c.name];
       row[c.key] = value === null ? null : c.decode(value);
     }
-    return row as ServerRow;
+    return row as T;
   });
 }

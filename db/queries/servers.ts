@@ -4,6 +4,7 @@ import {
   asc,
   desc,
   eq,
+  getTableColumns,
   gte,
   inArray,
   isNotNull,
@@ -313,7 +314,7 @@ export async function listAllActiveServers(db: Db): Promise<Server[]> {
 
 /**
  * Every server with a page of its own (hasPage: the listed ones and the dead ones, whose page
- * says so), most members first: the build reads this once and keeps the listed ones for listings.
+ * says so), most members first, every column.
  */
 export async function listServersWithPages(db: Db): Promise<Server[]> {
   return selectServerRows(
@@ -324,6 +325,70 @@ export async function listServersWithPages(db: Db): Promise<Server[]> {
       .where(withPage())
       .orderBy(...listingOrder()),
   );
+}
+
+/**
+ * The columns of discord_servers a listing never shows nor sorts by: only a server page reads
+ * them (its pros, cons, features, links, rank explanation) or the refresh job and console do.
+ */
+const PAGE_ONLY_COLUMNS = [
+  'pros',
+  'cons',
+  'features',
+  'rank_explain',
+  'links',
+  'rating',
+  'invite_code',
+  'next_check_at',
+  'fail_streak',
+  'first_fail_at',
+  'transient_streak',
+] as const;
+
+/** A server as the build's listings read it (#18): every column but PAGE_ONLY_COLUMNS. */
+export type ListingRow = Omit<Server, (typeof PAGE_ONLY_COLUMNS)[number]>;
+
+const LISTING_COLUMN_KEYS = (Object.keys(getTableColumns(discordServers)) as (keyof Server)[]).filter(
+  (key) => !(PAGE_ONLY_COLUMNS as readonly string[]).includes(key),
+);
+
+/**
+ * Every server with a page of its own (hasPage: the listed ones and the dead ones, whose page
+ * says so), most members first, without the columns only a server page shows (ListingRow): the
+ * build reads this once for every listing and count, then full rows for the pages it writes
+ * (fullServersByIds). At 100,000 servers the full rows cost about twice the time and the memory.
+ */
+export async function listListingRowsWithPages(db: Db): Promise<ListingRow[]> {
+  const columns = Object.fromEntries(LISTING_COLUMN_KEYS.map((key) => [key, discordServers[key]])) as {
+    [K in keyof ListingRow]: (typeof discordServers)[K];
+  };
+  return selectServerRows<ListingRow>(
+    db,
+    db
+      .select(columns)
+      .from(discordServers)
+      .where(withPage())
+      .orderBy(...listingOrder()),
+    LISTING_COLUMN_KEYS,
+  );
+}
+
+/**
+ * Full rows of the servers with these ids, in the order of `ids` (ids without a row are skipped),
+ * read as listServersWithPages reads them (the native connection on Node): the build's prerendered pages.
+ */
+export async function fullServersByIds(db: Db, ids: readonly number[]): Promise<Server[]> {
+  if (ids.length === 0) return [];
+  // One bound JSON array, not one parameter per id: a build asks for 10,000 of them.
+  const rows = await selectServerRows(
+    db,
+    db
+      .select()
+      .from(discordServers)
+      .where(sql`${discordServers.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** What placing a listing's paid cards needs to know of it (#18): its size and where its paid listings stand. */

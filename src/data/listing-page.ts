@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import {
   type ListingAnchor,
   type ListingOutline,
+  type ListingRow,
   listingOutline,
   listingSlice,
   type Server,
@@ -22,23 +23,23 @@ export interface ListingPage {
   /** The listing's last page (1 when it is empty). */
   last: number;
   /** The page's cards: its slice of the placed listing (paid cards at most one in five). */
-  shown: Server[];
+  shown: ListingRow[];
   /** Organic rank of the page's first unpaid card. */
   firstRank: number;
   /** Paid listings no unpaid one was left to space out, named below the cards of the last page. */
-  dropped: Server[];
+  dropped: ListingRow[];
   /** The regions the listing's servers name, for the search box's region menu. */
   regions: RegionChoice[];
   /** The JSON-LD item list: LIMITS.structuredData servers of the listing's own order from the page's start. */
-  structured: Server[];
+  structured: ListingRow[];
   /** Page 1 only: every server of the listing, for its statistics and podium. */
-  stats?: Server[] | undefined;
+  stats?: ListingRow[] | undefined;
 }
 
 const size = LIMITS.categoryPageSize;
 
 /** A page of a listing the build read whole (`servers`: the listing in its own order). */
-export function listingPageFromList(servers: Server[], page: number): ListingPage {
+export function listingPageFromList(servers: ListingRow[], page: number): ListingPage {
   // Placed once per list (listingPlacement caches it): a build renders every page from the same array.
   const { placed, dropped, organicBefore } = listingPlacement(servers);
   const last = Math.max(1, Math.ceil(placed.length / size));

@@ -3,7 +3,7 @@ import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
-import { listServersWithPages, type Server } from '../../db/queries/servers';
+import { fullServersByIds, type ListingRow, listListingRowsWithPages, type Server } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
@@ -11,7 +11,7 @@ import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
-export function prerenderedServers(serverPages: Server[], count: number): Server[] {
+export function prerenderedServers<T extends ListingRow>(serverPages: T[], count: number): T[] {
   if (count >= serverPages.length) return serverPages;
   return serverPages.toSorted(compareServers('active')).slice(0, count);
 }
@@ -20,17 +20,21 @@ export function prerenderedServers(serverPages: Server[], count: number): Server
 export type SiteContent = Record<string, string>;
 
 export interface SiteData {
-  /** The listed servers (isListed), most members first: every listing, count, Premium Picks and the home list. */
-  servers: Server[];
+  /**
+   * The listed servers (isListed), most members first: every listing, count, Premium Picks and the
+   * home list. Without the columns only a server page shows (ListingRow): at 100,000 servers
+   * reading every column cost about twice the time and memory.
+   */
+  servers: ListingRow[];
   /**
    * Every server with a page of its own (hasPage), most members first: the listed ones, and the
-   * ones whose invite is dead (off every listing, their page saying so, noindex).
+   * ones whose invite is dead (off every listing, their page saying so, noindex). ListingRow, as servers.
    */
-  serverPages: Server[];
+  serverPages: ListingRow[];
   /**
    * The server pages the build prerenders (#18): the first PRERENDER_SERVERS of serverPages by rank
    * (the Most Active order), so the listings most visitors and crawlers reach are static files;
-   * every other server page is rendered on request by the same page code.
+   * every other server page is rendered on request by the same page code. Full rows, read by id.
    */
   prerendered: Server[];
   content: SiteContent;
@@ -76,12 +80,15 @@ export function getSiteData(): Promise<SiteData> {
     try {
       const builtAt = new Date();
       const [serverPages, rows, newsletter, flags] = await Promise.all([
-        listServersWithPages(db),
+        listListingRowsWithPages(db),
         listActiveContent(db),
         getNewsletterStats(db),
         confirmedFlags(db),
       ]);
-      const prerendered = prerenderedServers(serverPages, toolEnv().PRERENDER_SERVERS);
+      const prerendered = await fullServersByIds(
+        db,
+        prerenderedServers(serverPages, toolEnv().PRERENDER_SERVERS).map((s) => s.id),
+      );
       // History only for the pages the build writes: the rest read their own on request.
       const history = await memberHistory(
         db,
@@ -178,7 +185,7 @@ export function digest(value: string): string {
  * that brought Discord's counts), the editable texts or `extra` (totals shown on the page)
  * change, so Astro re-renders exactly those pages.
  */
-export const listingCacheKey = (servers: Server[], contentVersion: string, extra = ''): string =>
+export const listingCacheKey = (servers: ListingRow[], contentVersion: string, extra = ''): string =>
   digest(
     `${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}:${s.last_checked_at}:${s.invite_status}`).join(',')}`,
   );
@@ -187,7 +194,7 @@ export const listingCacheKey = (servers: Server[], contentVersion: string, extra
  * Cache keys of pages 2..N of a listing, for getStaticPaths. Such a page shows its own slice,
  * its rank numbers and the page count (statistics are on page 1 only), so those make its key.
  */
-export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSize: number): string[] {
+export function pagedCacheKeys(servers: ListingRow[], contentVersion: string, pageSize: number): string[] {
   const last = Math.ceil(servers.length / pageSize);
   return Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
     listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, `${i + 2}/${last}`),
@@ -198,7 +205,7 @@ export function pagedCacheKeys(servers: Server[], contentVersion: string, pageSi
  * Cache keys of the numbered pages of a listing the build prerenders (#18): pages 2 to
  * PRERENDER_LISTING_PAGES at most; the later ones are rendered on request by the same view.
  */
-export function prerenderedPageKeys(placed: Server[], contentVersion: string): string[] {
+export function prerenderedPageKeys(placed: ListingRow[], contentVersion: string): string[] {
   return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize).slice(
     0,
     Math.max(0, toolEnv().PRERENDER_LISTING_PAGES - 1),
@@ -208,14 +215,14 @@ export function prerenderedPageKeys(placed: Server[], contentVersion: string): s
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
 export const text = (content: SiteContent, key: string, fallback = ''): string => content[key] ?? fallback;
 
-const byCategory = new WeakMap<Server[], Map<string, Server[]>>();
+const byCategory = new WeakMap<ListingRow[], Map<string, ListingRow[]>>();
 
 /**
  * Servers of one category (by display name), in listing order. Grouped once per server list:
  * every numbered page of a category asks again, and a filter over 10,000 rows each time adds up.
  */
-export function serversInCategory(servers: Server[], name: string): Server[] {
-  let groups = byCategory.get(servers);
+export function serversInCategory<T extends ListingRow>(servers: T[], name: string): T[] {
+  let groups = byCategory.get(servers) as Map<string, T[]> | undefined;
   if (!groups) {
     groups = new Map();
     for (const s of servers) {
@@ -229,15 +236,15 @@ export function serversInCategory(servers: Server[], name: string): Server[] {
 }
 
 /** The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts). */
-export const serversInSubcategory = (servers: Server[], category: string, key: string): Server[] =>
+export const serversInSubcategory = <T extends ListingRow>(servers: T[], category: string, key: string): T[] =>
   servers.filter((s) => s.category === category && matchesSubcategory(s.subcategory, key));
 
 /** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
-export const premiumPicks = (servers: Server[], limit: number): Server[] =>
+export const premiumPicks = <T extends ListingRow>(servers: T[], limit: number): T[] =>
   servers.filter(isPaidPlacement).sort(compareServers('featured')).slice(0, limit);
 
 /** Sum of members and active users, for statistics boxes. */
-export function totals(servers: Server[]): { members: number; active: number } {
+export function totals(servers: ListingRow[]): { members: number; active: number } {
   let members = 0;
   let active = 0;
   for (const s of servers) {
