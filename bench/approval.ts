@@ -10,7 +10,7 @@ import { seedIfEmpty } from '../db/seed';
 import type { RebuildTrigger } from '../functions/_app/context';
 import { loadEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
-import { seconds } from './lib/measure';
+import { benchSubmission, seconds } from './lib/measure';
 import type { BenchModule } from './types';
 
 const PASSWORD = 'bench operator password';
@@ -41,20 +41,6 @@ async function waitLive(url: string, start: number, builder: RebuildTrigger, tim
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-const submission = (name: string) => ({
-  server_name: name,
-  server_description: 'A community created by the approval benchmark, with daily events.',
-  category: 'Gaming',
-  invite_link: 'https://discord.gg/bench',
-  server_image: 'https://cdn.example.com/bench.png',
-  contact_email: 'bench@example.com',
-  features: 'Daily events',
-  member_count: 1234,
-  active_users: 100,
-  submitter_name: 'Bench',
-  is_owner: true,
-});
 
 /**
  * Approval-to-live: POST /api/admin/submissions/:id/approve on the real Node server
@@ -112,7 +98,7 @@ export const bench: BenchModule = async (ctx) => {
       const base = `http://127.0.0.1:${server.port}`;
       const post = await signIn(base, 'bench@example.com');
 
-      const one = await insertSubmission(server.db, submission(`Approval Bench ${extra}`));
+      const one = await insertSubmission(server.db, benchSubmission(`Approval Bench ${extra}`));
       const start = performance.now();
       const res = await post(`/api/admin/submissions/${one.id}/approve`);
       const answerMs = performance.now() - start;
@@ -123,7 +109,7 @@ export const bench: BenchModule = async (ctx) => {
       ctx.log(`${total} servers: approval to live ${seconds(liveMs)} s`);
 
       const burst = await Promise.all(
-        [1, 2, 3, 4, 5].map((i) => insertSubmission(server.db, submission(`Burst Bench ${extra} ${i}`))),
+        [1, 2, 3, 4, 5].map((i) => insertSubmission(server.db, benchSubmission(`Burst Bench ${extra} ${i}`))),
       );
       const before = builds;
       const burstStart = performance.now();

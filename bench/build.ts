@@ -1,26 +1,14 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
 import { seedIfEmpty } from '../db/seed';
-import { mib, runMeasured, seconds } from './lib/measure';
+import { countFiles, mib, runMeasured, seconds } from './lib/measure';
 import type { BenchModule } from './types';
 
 /** The most the site's build may take, as a multiple of the bare baseline's (issue #18). */
 const TARGET_RATIO = 1.5;
-
-/** Files under a folder: all of them, and the .html pages among them. */
-function countFiles(dir: string): { files: number; pages: number } {
-  let files = 0;
-  let pages = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files++;
-    if (entry.name.endsWith('.html')) pages++;
-  }
-  return { files, pages };
-}
 
 /**
  * A bare Astro project that writes `pages` trivial pages, one file per page like the site
@@ -119,14 +107,16 @@ export const bench: BenchModule = async (ctx) => {
       /** The site's build and what it wrote: its static files (client/; server/ is the bundle for on-demand pages). */
       const buildSite = async () => {
         const run = await build([], siteOut, freshCache());
-        return { run, ...countFiles(join(siteOut, 'client')) };
+        const { files, html: pages } = countFiles(join(siteOut, 'client'));
+        return { run, files, pages };
       };
       /** The bare baseline writing `pages` pages. */
       const buildBare = async (pages: number) => {
         const cacheDir = freshCache();
         writeBareProject(bare, url, pages, cacheDir);
         const run = await build(['--root', bare], bareOut, cacheDir);
-        return { run, ...countFiles(bareOut) };
+        const { files, html } = countFiles(bareOut);
+        return { run, files, pages: html };
       };
       // Several site/bare pairs, alternating which goes first (the first build of a pair reads
       // more from a cold disk cache). The first pair builds the site first and its page count is

@@ -15,7 +15,7 @@ import { getSitemapCounts, listSitemapServers } from '../db/queries/sitemap';
 import { insertSubmission } from '../db/queries/submissions';
 import { seedIfEmpty } from '../db/seed';
 import { loadEnv } from '../functions/_app/env';
-import { mib, runMeasured, seconds } from './lib/measure';
+import { benchSubmission, countFiles, mib, runMeasured, seconds } from './lib/measure';
 import type { NodeServerBenchOptions, NodeServerReply, NodeServerState } from './lib/node-server';
 import { variedTerms } from './scale';
 import type { BenchContext, BenchModule } from './types';
@@ -41,17 +41,6 @@ const ms = (n: number) => n.toFixed(1);
 const secs = (n: number) => (n / 1000).toFixed(2);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-
-function countFiles(dir: string): { files: number; html: number } {
-  let files = 0;
-  let html = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files++;
-    if (entry.name.endsWith('.html')) html++;
-  }
-  return { files, html };
-}
 
 /** The server of bench/lib/node-server.ts in a process of its own, and the messages it answers. */
 async function startServer(options: NodeServerBenchOptions) {
@@ -197,20 +186,6 @@ function listingInput(server: Record<string, unknown>, description: string): Rec
   return { ...Object.fromEntries(fields.map((f) => [f, server[f]])), description };
 }
 
-const submission = (name: string) => ({
-  server_name: name,
-  server_description: 'A community created by the million-listings benchmark, with daily events.',
-  category: 'Gaming',
-  invite_link: 'https://discord.gg/millionbench',
-  server_image: 'https://cdn.example.com/bench.png',
-  contact_email: 'bench@example.com',
-  features: 'Daily events',
-  member_count: 1234,
-  active_users: 100,
-  submitter_name: 'Bench',
-  is_owner: true,
-});
-
 /**
  * `count` listed servers' slugs spread over the whole id range (sitemap reads along the primary
  * key, a window at each of `windows` evenly spaced ids), none of them in `skip`.
@@ -343,7 +318,10 @@ export async function measureLiveSite(ctx: BenchContext, site: LiveSite, table: 
 
     // 5. Approval to live. (a) A new listing, long tail: its page renders on request at once.
     const call = await signIn(base);
-    const pending = await insertSubmission(db, submission('Million Bench Approval'));
+    const pending = await insertSubmission(
+      db,
+      benchSubmission('Million Bench Approval', 'https://discord.gg/millionbench'),
+    );
     const approveStart = performance.now();
     const approved = (await call('POST', `/api/admin/submissions/${pending.id}/approve`)) as {
       server: { slug: string };

@@ -1,7 +1,7 @@
 // The site at 10,000, 100,000 and 1,000,000 servers: build time and memory, files against
 // Cloudflare's per-deployment limits, search index growth and latency, analytics writes.
 // Every figure is measured in this run except the rows labelled "extrapolated".
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createClient } from '@libsql/client';
@@ -14,7 +14,7 @@ import { listServers } from '../db/queries/servers';
 import { seedIfEmpty } from '../db/seed';
 import { createApp } from '../functions/_app/app';
 import { loadEnv } from '../functions/_app/env';
-import { mib, runMeasured, seconds } from './lib/measure';
+import { countFiles, mib, runMeasured, seconds } from './lib/measure';
 import type { BenchModule, BenchSection } from './types';
 
 /** Static files per deployment (Workers static assets and Pages alike). */
@@ -24,19 +24,6 @@ const TURSO_WRITES = { Free: 10_000_000, Developer: 25_000_000, Scaler: 100_000_
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-
-function countFiles(dir: string): { files: number; html: number; bytes: number } {
-  let files = 0;
-  let html = 0;
-  let bytes = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    files++;
-    if (entry.name.endsWith('.html')) html++;
-    bytes += statSync(join(entry.parentPath, entry.name)).size;
-  }
-  return { files, html, bytes };
-}
 
 const fileSize = (path: string) => {
   let total = 0;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { rawProcessEnv } from '../../functions/_app/env';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
@@ -91,3 +92,32 @@ export function runMeasured(
 export const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 /** Mebibytes, whole. */
 export const mib = (bytes: number): string => String(Math.round(bytes / 2 ** 20));
+
+/** Files under a folder: all of them, the .html pages among them, and their bytes. */
+export function countFiles(dir: string): { files: number; html: number; bytes: number } {
+  let files = 0;
+  let html = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    if (entry.name.endsWith('.html')) html++;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { files, html, bytes };
+}
+
+/** A submission as the submit form sends it, for the approval benchmarks (approval.ts, million.ts). */
+export const benchSubmission = (name: string, invite = 'https://discord.gg/bench') => ({
+  server_name: name,
+  server_description: 'A community created by an approval benchmark, with daily events.',
+  category: 'Gaming',
+  invite_link: invite,
+  server_image: 'https://cdn.example.com/bench.png',
+  contact_email: 'bench@example.com',
+  features: 'Daily events',
+  member_count: 1234,
+  active_users: 100,
+  submitter_name: 'Bench',
+  is_owner: true,
+});

@@ -1,5 +1,5 @@
 import type { Client, InStatement } from '@libsql/client';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FlagVerdict } from '../../src/lib/enums';
 import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/freshness/anomalies';
 import type { Db } from '../client';
@@ -154,12 +154,9 @@ export async function getFlag(db: Db, id: number): Promise<Flag | null> {
   return row ?? null;
 }
 
-/**
- * Every confirmed, still open flag, per listing: the only flags visitors see. One read per build
- * (src/data/site-data.ts), newest first within a listing.
- */
-export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>> {
-  const rows = await db
+/** What a visitor sees of a flag: a confirmed one that is still open (the same read for the build and one page). */
+const publicFlags = (db: Db, where?: SQL) =>
+  db
     .select({
       server_id: serverFlags.server_id,
       rule: serverFlags.rule,
@@ -167,8 +164,14 @@ export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>>
       opened_at: serverFlags.opened_at,
     })
     .from(serverFlags)
-    .where(and(isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed')))
-    .orderBy(asc(serverFlags.server_id), desc(serverFlags.opened_at));
+    .where(and(isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed'), where));
+
+/**
+ * Every confirmed, still open flag, per listing: the only flags visitors see. One read per build
+ * (src/data/site-data.ts), newest first within a listing.
+ */
+export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>> {
+  const rows = await publicFlags(db).orderBy(asc(serverFlags.server_id), desc(serverFlags.opened_at));
   const out = new Map<number, PublicFlag[]>();
   for (const r of rows) {
     const list = out.get(r.server_id);
@@ -180,18 +183,7 @@ export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>>
 
 /** confirmedFlags of one listing (an on-demand server page, #18), newest first. */
 export async function confirmedFlagsOf(db: Db, serverId: number): Promise<PublicFlag[]> {
-  return db
-    .select({
-      server_id: serverFlags.server_id,
-      rule: serverFlags.rule,
-      detail: serverFlags.detail,
-      opened_at: serverFlags.opened_at,
-    })
-    .from(serverFlags)
-    .where(
-      and(eq(serverFlags.server_id, serverId), isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed')),
-    )
-    .orderBy(desc(serverFlags.opened_at));
+  return publicFlags(db, eq(serverFlags.server_id, serverId)).orderBy(desc(serverFlags.opened_at));
 }
 
 /** Records a job's run (time and summary) in its state row, creating the row the first time. */
