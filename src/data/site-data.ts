@@ -193,10 +193,17 @@ export const listingCacheKey = (servers: ListingRow[], contentVersion: string, e
 /**
  * Cache keys of pages 2..N of a listing, for getStaticPaths. Such a page shows its own slice,
  * its rank numbers and the page count (statistics are on page 1 only), so those make its key.
+ * `upTo` (a page number) stops at that page: the later ones are not built.
  */
-export function pagedCacheKeys(servers: ListingRow[], contentVersion: string, pageSize: number): string[] {
+export function pagedCacheKeys(
+  servers: ListingRow[],
+  contentVersion: string,
+  pageSize: number,
+  upTo = Number.POSITIVE_INFINITY,
+): string[] {
   const last = Math.ceil(servers.length / pageSize);
-  return Array.from({ length: Math.max(0, last - 1) }, (_, i) =>
+  const count = Math.max(0, Math.min(last, upTo) - 1);
+  return Array.from({ length: count }, (_, i) =>
     listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, `${i + 2}/${last}`),
   );
 }
@@ -204,12 +211,10 @@ export function pagedCacheKeys(servers: ListingRow[], contentVersion: string, pa
 /**
  * Cache keys of the numbered pages of a listing the build prerenders (#18): pages 2 to
  * PRERENDER_LISTING_PAGES at most; the later ones are rendered on request by the same view.
+ * Only those keys are computed: "All" at 100,000 servers has about 4,200 pages.
  */
 export function prerenderedPageKeys(placed: ListingRow[], contentVersion: string): string[] {
-  return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize).slice(
-    0,
-    Math.max(0, toolEnv().PRERENDER_LISTING_PAGES - 1),
-  );
+  return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize, toolEnv().PRERENDER_LISTING_PAGES);
 }
 
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
@@ -235,9 +240,35 @@ export function serversInCategory<T extends ListingRow>(servers: T[], name: stri
   return groups.get(name) ?? [];
 }
 
-/** The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts). */
-export const serversInSubcategory = <T extends ListingRow>(servers: T[], category: string, key: string): T[] =>
-  servers.filter((s) => s.category === category && matchesSubcategory(s.subcategory, key));
+const bySubcategory = new WeakMap<ListingRow[], Map<string, ListingRow[]>>();
+
+/**
+ * The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts), in
+ * listing order. Each category's servers are filtered once per list and key, not the whole list per page.
+ */
+export function serversInSubcategory<T extends ListingRow>(servers: T[], category: string, key: string): T[] {
+  let found = bySubcategory.get(servers) as Map<string, T[]> | undefined;
+  if (!found) {
+    found = new Map();
+    bySubcategory.set(servers, found);
+  }
+  const id = JSON.stringify([category, key]);
+  let list = found.get(id);
+  if (!list) {
+    // The rule reads only the stored subcategory, and a category has few distinct ones: asked once each.
+    const matches = new Map<string | null, boolean>();
+    list = serversInCategory(servers, category).filter((s) => {
+      let match = matches.get(s.subcategory);
+      if (match === undefined) {
+        match = matchesSubcategory(s.subcategory, key);
+        matches.set(s.subcategory, match);
+      }
+      return match;
+    });
+    found.set(id, list);
+  }
+  return list;
+}
 
 /** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
 export const premiumPicks = <T extends ListingRow>(servers: T[], limit: number): T[] =>
