@@ -142,11 +142,13 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   while (true) {
     if (gone) throw new Error(`wrangler dev exited before answering:\n${out}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      // Each try has its own timeout: a request wrangler accepted but never answered would
+      // otherwise hold the loop past the deadline (the hook then times out with no output).
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(15_000) });
       await res.arrayBuffer();
       break;
     } catch {
-      // Not listening yet.
+      // Not listening yet, or not answering yet.
     }
     if (Date.now() > deadline) {
       await stop();
