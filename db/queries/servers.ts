@@ -327,6 +327,12 @@ export async function listServersWithPages(db: Db): Promise<Server[]> {
   );
 }
 
+/** How many servers have a page of their own (hasPage): whether the build prerenders them all. */
+export async function countServersWithPages(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(withPage());
+  return row?.n ?? 0;
+}
+
 /**
  * The columns of discord_servers a listing never shows nor sorts by: only a server page reads
  * them (its pros, cons, features, links, rank explanation) or the refresh job and console do.

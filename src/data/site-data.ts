@@ -3,7 +3,14 @@ import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
-import { fullServersByIds, type ListingRow, listListingRowsWithPages, type Server } from '../../db/queries/servers';
+import {
+  countServersWithPages,
+  fullServersByIds,
+  type ListingRow,
+  listListingRowsWithPages,
+  listServersWithPages,
+  type Server,
+} from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
@@ -79,16 +86,26 @@ export function getSiteData(): Promise<SiteData> {
     const { db, client } = await openDb({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
     try {
       const builtAt = new Date();
-      const [serverPages, rows, newsletter, flags] = await Promise.all([
-        listListingRowsWithPages(db),
+      const [rows, newsletter, flags] = await Promise.all([
         listActiveContent(db),
         getNewsletterStats(db),
         confirmedFlags(db),
       ]);
-      const prerendered = await fullServersByIds(
-        db,
-        prerenderedServers(serverPages, toolEnv().PRERENDER_SERVERS).map((s) => s.id),
-      );
+      const count = toolEnv().PRERENDER_SERVERS;
+      let serverPages: ListingRow[];
+      let prerendered: Server[];
+      if ((await countServersWithPages(db)) <= count) {
+        // The build writes every server page: one read of full rows serves the listings too.
+        const full = await listServersWithPages(db);
+        serverPages = full;
+        prerendered = prerenderedServers(full, count);
+      } else {
+        serverPages = await listListingRowsWithPages(db);
+        prerendered = await fullServersByIds(
+          db,
+          prerenderedServers(serverPages, count).map((s) => s.id),
+        );
+      }
       // History only for the pages the build writes: the rest read their own on request.
       const history = await memberHistory(
         db,
