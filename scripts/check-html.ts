@@ -24,9 +24,12 @@ function run(cmd: string, args: string[], env: Record<string, string>): void {
   }
 }
 
-/** A temp folder holding the database and the build, when no build folder was given. */
+/** A temp folder holding the database, when no build folder was given. */
 const temp = process.argv[2] ? null : mkdtempSync(join(tmpdir(), 'guildrank-html-'));
-const out = process.argv[2] ?? join(temp!, 'dist');
+// The build goes inside the project: with an adapter (the on-demand pages, #18) Astro stages its
+// prerender entry under the output folder, and there it must resolve the project's packages.
+const staging = temp ? join(root, '.tmp', `check-html-${process.pid}`) : null;
+const out = process.argv[2] ?? join(staging!, 'dist');
 // The static files of a build are in its client/ folder (the server bundle beside it renders the long tail, #18).
 const dir = join(out, 'client');
 if (temp) {
@@ -151,6 +154,7 @@ if (vnu.error || (vnu.stderr.trim() === '' && vnu.status !== 0)) {
 console.log(`Nu Html Checker: ${files.length} HTML files, ${nuErrors} errors`);
 
 if (temp) rmSync(temp, { recursive: true, force: true });
+if (staging) rmSync(staging, { recursive: true, force: true });
 // A build without server pages means the pattern above no longer matches the build's layout.
 if (serverPages.size === 0) console.log('no server pages found in the build: the reachability check saw nothing');
 process.exit(
