@@ -228,6 +228,10 @@ test('a session that ends mid-use brings back the sign-in form at the next call'
   await signIn(page, site.db);
   await page.goto('/admin#submissions');
   await expect(page.getByRole('heading', { name: 'Submissions', level: 1 })).toBeVisible();
+  // The console polls the build status, every 1.5 s while a rebuild (an earlier test's) runs and
+  // every 10 s when none does: once the site is live, right after a poll, the click's call is the next one.
+  await expect(page.getByText('Site: Live')).toBeVisible({ timeout: 90_000 });
+  await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/build', { timeout: 15_000 });
   await page.context().clearCookies();
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Servers' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to the console' })).toBeVisible();
