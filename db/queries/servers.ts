@@ -380,10 +380,11 @@ export async function listListingRowsWithPages(db: Db): Promise<ListingRow[]> {
 }
 
 /**
- * Full rows of the servers with these ids, in the order of `ids` (ids without a row are skipped),
- * read as listServersWithPages reads them (the native connection on Node): the build's prerendered pages.
+ * Servers by id, in the order of `ids` (ids without a row are skipped), read as
+ * listServersWithPages reads them (the native connection on Node): the build's prerendered pages,
+ * and the paid cards of a listing page rendered on request.
  */
-export async function fullServersByIds(db: Db, ids: readonly number[]): Promise<Server[]> {
+export async function serversByIds(db: Db, ids: readonly number[]): Promise<Server[]> {
   if (ids.length === 0) return [];
   // One bound JSON array, not one parameter per id: a build asks for 10,000 of them.
   const rows = await selectServerRows(
@@ -483,17 +484,6 @@ export async function listingSlice(
     .orderBy(...listingOrder())
     .limit(slice.limit)
     .offset(slice.offset);
-}
-
-/** Servers by id, in the order of `ids` (unknown ids left out). */
-export async function serversByIds(db: Db, ids: readonly number[]): Promise<Server[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(discordServers)
-    .where(inArray(discordServers.id, [...ids]));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** 'All' followed by the listed categories that have active servers, sorted. */

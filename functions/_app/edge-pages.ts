@@ -9,6 +9,21 @@ import type { RebuildStatus, RebuildTrigger } from './context';
  */
 export type EdgeRenderer = (request: Request, onDemand: OnDemandContext) => Promise<Response | undefined>;
 
+/**
+ * The HTML of the page at `request`'s path from the build's on-demand routes, as the build writes
+ * a prerendered page (its island-style step applied), or null when they have none there: the one
+ * render step of both seams (createEdgePages here, createOnDemandPages in on-demand.ts on Node).
+ */
+export async function renderedHtml(
+  render: EdgeRenderer,
+  request: Request,
+  context: Omit<OnDemandContext, 'now' | 'basics'>,
+): Promise<string | null> {
+  const rendered = await render(new Request(request.url, { method: 'GET' }), { ...context, now: new Date() });
+  if (rendered?.status !== 200) return null;
+  return moveIslandStyle(await rendered.text());
+}
+
 /** The Workers Cache API's default cache, as far as this module uses it. */
 interface EdgeCache {
   match(key: string): Promise<Response | undefined>;
@@ -107,15 +122,12 @@ export function createEdgePages(options: EdgePagesOptions) {
         const html = await hit.text();
         return answer(request, html, hit.headers.get('etag') ?? (await etagOf(html)));
       }
-      const rendered = await options.render(new Request(request.url, { method: 'GET' }), {
+      const html = await renderedHtml(options.render, request, {
         db: options.db,
         supportEmail: options.supportEmail,
-        now: new Date(),
         generation: generation(),
       });
-      if (rendered?.status !== 200) return null;
-      // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
-      const html = moveIslandStyle(await rendered.text());
+      if (html === null) return null;
       const etag = await etagOf(html);
       if (key && cache) {
         const stored = new Response(html, {

@@ -1,14 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../db/client';
-import { moveIslandStyle } from '../../src/integrations/island-styles';
+import { type EdgeRenderer, renderedHtml } from './edge-pages';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
 interface OnDemandEntry {
-  renderOnDemand(
-    request: Request,
-    onDemand: { db: Db; supportEmail: string; now: Date; generation?: number },
-  ): Promise<Response | undefined>;
+  renderOnDemand: EdgeRenderer;
 }
 
 /** A rendered page kept in memory: its HTML and that HTML gzipped once. */
@@ -74,15 +71,12 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const response = await renderOnDemand(new Request(request.url, { method: 'GET' }), {
+      const html = await renderedHtml(renderOnDemand, request, {
         db: options.db,
         supportEmail: options.supportEmail,
-        now: new Date(),
         generation,
       });
-      if (response?.status !== 200) return null;
-      // The same HTML a prerendered page has after the build's island-style step (island-styles.ts).
-      const html = moveIslandStyle(await response.text());
+      if (html === null) return null;
       const body = Buffer.from(html);
       const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.

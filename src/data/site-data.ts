@@ -5,11 +5,11 @@ import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import {
   countServersWithPages,
-  fullServersByIds,
   type ListingRow,
   listListingRowsWithPages,
   listServersWithPages,
   type Server,
+  serversByIds,
 } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
@@ -101,7 +101,7 @@ export function getSiteData(): Promise<SiteData> {
         prerendered = prerenderedServers(full, count);
       } else {
         serverPages = await listListingRowsWithPages(db);
-        prerendered = await fullServersByIds(
+        prerendered = await serversByIds(
           db,
           prerenderedServers(serverPages, count).map((s) => s.id),
         );
