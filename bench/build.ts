@@ -77,9 +77,8 @@ export const bench: BenchModule = async (ctx) => {
     ],
   ];
   const notes: string[] = [];
+  /** Builds so far: each writes into out-N and keeps its cache in cache-N, so every build is cold. */
   let builds = 0;
-  /** A fresh cache folder for each build: every build is cold, none shares another's. */
-  const freshCache = () => join(work, `cache-${builds++}`);
   try {
     for (const n of sizes) {
       const url = `file:${join(ctx.tmp, `build-${n}.db`)}`;
@@ -91,55 +90,61 @@ export const bench: BenchModule = async (ctx) => {
       client.close();
       ctx.log(`${n} fake servers inserted in ${seconds(seeded)} s`);
       const env = { DATABASE_URL: url, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: 'https://guildrank.example' };
-      const siteOut = join(work, `site-${n}`);
-      const bareOut = join(work, `bare-out-${n}`);
-      /** One cold `astro build` into an emptied output folder, its cache folder deleted afterwards. */
-      const build = async (args: string[], outDir: string, cacheDir: string, extraEnv = {}) => {
-        rmSync(outDir, { recursive: true, force: true });
+      /**
+       * One cold `astro build` into a folder of its own, with a cache folder of its own. Nothing a
+       * build wrote is deleted until every build of this size is done: ext4 looks past the inodes
+       * of files deleted in the last seconds when it creates new ones, and a kernel profile of a
+       * build started right after the previous one's 10,000 files were deleted spent about 30% of
+       * its samples there (find_inode_bit, recently_deleted), 5 s more system time per build,
+       * whichever project it was, and the first build of each pair paid it.
+       */
+      const build = async (args: string[], extraEnv = {}) => {
+        const outDir = join(work, `out-${builds}`);
+        const cacheDir = join(work, `cache-${builds}`);
+        builds++;
         // Every build starts with the disk's dirty pages written out, so none pays for writing
-        // back the files of the build before it. (It does not remove the order effect: the first
-        // build of a pair is still 2-4 s slower here, whichever kind it is; see the notes.)
+        // back the files of the build before it.
         spawnSync('sync');
-        try {
-          return await runMeasured(process.execPath, [astro, 'build', ...args, '--outDir', outDir], {
-            cwd: ctx.root,
-            env: { ...env, ASTRO_CACHE_DIR: cacheDir, ...extraEnv },
-          });
-        } finally {
-          rmSync(cacheDir, { recursive: true, force: true });
-        }
+        const run = await runMeasured(process.execPath, [astro, 'build', ...args, '--outDir', outDir], {
+          cwd: ctx.root,
+          env: { ...env, ASTRO_CACHE_DIR: cacheDir, ...extraEnv },
+        });
+        return { run, outDir, cacheDir };
       };
       /** The site's build and what it wrote: its static files (client/; server/ is the bundle for on-demand pages). */
       const buildSite = async () => {
-        const run = await build([], siteOut, freshCache());
-        const { files, html: pages } = countFiles(join(siteOut, 'client'));
+        const { run, outDir } = await build([]);
+        const { files, html: pages } = countFiles(join(outDir, 'client'));
         return { run, files, pages };
       };
       /** The bare baseline writing `pages` pages. */
       const buildBare = async (pages: number) => {
-        const cacheDir = freshCache();
-        writeBareProject(bare, url, pages, cacheDir);
-        const run = await build(['--root', bare], bareOut, cacheDir);
-        const { files, html } = countFiles(bareOut);
+        // The bare project names its cache folder in its config: the one build() will pass.
+        writeBareProject(bare, url, pages, join(work, `cache-${builds}`));
+        const { run, outDir } = await build(['--root', bare]);
+        const { files, html } = countFiles(outDir);
         return { run, files, pages: html };
       };
-      // Several site/bare pairs, alternating which goes first. The first pair builds the site first and its page count is
-      // what the bare project writes in every pair; each later site build must write as many.
+      // An unmeasured site build first: it gives the page count the bare project writes, and it
+      // takes the first build's costs (the database file into the page cache, the inodes of the
+      // last size's files). Then the pairs, the order alternating: bare first, site first, bare first.
       type Site = Awaited<ReturnType<typeof buildSite>>;
       type Bare = Awaited<ReturnType<typeof buildBare>>;
       const pairs: { site: Site; base: Bare; ratio: number }[] = [];
-      let pageCount = 0;
+      ctx.log(`building the site with ${n} servers once, unmeasured…`);
+      const warmUp = await buildSite();
+      const pageCount = warmUp.pages;
+      ctx.log(`  site ${seconds(warmUp.run.ms)} s (unmeasured)`);
       for (let round = 0; round < rounds; round++) {
         ctx.log(`building the site and the bare baseline with ${n} servers (pair ${round + 1} of ${rounds})…`);
         let site: Site;
         let base: Bare;
         if (round % 2 === 0) {
-          site = await buildSite();
-          pageCount ||= site.pages;
           base = await buildBare(pageCount);
+          site = await buildSite();
         } else {
-          base = await buildBare(pageCount);
           site = await buildSite();
+          base = await buildBare(pageCount);
         }
         if (site.pages !== pageCount || base.pages !== pageCount)
           throw new Error(
@@ -148,7 +153,7 @@ export const bench: BenchModule = async (ctx) => {
         const ratio = site.run.ms / base.run.ms;
         pairs.push({ site, base, ratio });
         ctx.log(
-          `  site ${seconds(site.run.ms)} s, bare ${seconds(base.run.ms)} s, ${ratio.toFixed(2)}x (${round % 2 === 0 ? 'site' : 'bare'} first)`,
+          `  site ${seconds(site.run.ms)} s, bare ${seconds(base.run.ms)} s, ${ratio.toFixed(2)}x (${round % 2 === 0 ? 'bare' : 'site'} first)`,
         );
       }
       const ratio = median(pairs.map((p) => p.ratio));
@@ -174,13 +179,17 @@ export const bench: BenchModule = async (ctx) => {
       // build also writes a copy of every page, the price of fast rebuilds after an approval.
       if (n === sizes.at(-1)) {
         ctx.log(`building the site with ${n} servers, incremental cache on (as npm start does)…`);
-        const inc = await build([], siteOut, freshCache(), { ASTRO_INCREMENTAL: '1' });
+        const { run: inc } = await build([], { ASTRO_INCREMENTAL: '1' });
         notes.push(
           `Cold build with the incremental cache on (npm start's first build, which also stores a copy of every page for later rebuilds) at ${n.toLocaleString('en-US')} servers: ${seconds(inc.ms)} s, ${mib(inc.peakRssBytes)} MiB peak (${(inc.ms / base.run.ms).toFixed(2)}x the bare baseline).`,
         );
       }
-      rmSync(siteOut, { recursive: true, force: true });
-      rmSync(bareOut, { recursive: true, force: true });
+      // What this size's builds wrote, deleted before the next size is seeded (which gives the
+      // inodes time to age before the next builds, and the unmeasured build takes what remains).
+      for (let i = 0; i < builds; i++) {
+        rmSync(join(work, `out-${i}`), { recursive: true, force: true });
+        rmSync(join(work, `cache-${i}`), { recursive: true, force: true });
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -188,7 +197,7 @@ export const bench: BenchModule = async (ctx) => {
   return [
     {
       title: 'Site build throughput',
-      description: `\`astro build\` of the site (\`npm run build\`, as CI and deploys run it: home, category and subcategory pages, the first pages of every listing and the top PRERENDER_SERVERS server pages by rank, default 10,000, written to client/; the server bundle for the pages rendered on request to server/) from a file database with the sample set plus N fake servers, beside a bare Astro project that writes as many trivial pages as the site wrote .html files, one file per page as the site does (\`build.format: 'file'\`), from the server rows of the same database, measured in the same run. Every build is cold, with a cache folder of its own. Each row is the pair with the median ratio of ${ctx.quick ? 'one site/bare pair (--quick)' : '3 site/bare pairs'} (the ratio of every pair in brackets), the order alternating between pairs; each build starts after a \`sync\`. The first build of a pair is 2-4 s slower on this machine whichever kind it is, so the pairs with the site first (two of three) read higher than the one with the bare project first. Site files are every static file in client/, site pages its .html files. Peak memory is the sampled resident set of the build process tree.`,
+      description: `\`astro build\` of the site (\`npm run build\`, as CI and deploys run it: home, category and subcategory pages, the first pages of every listing and the top PRERENDER_SERVERS server pages by rank, default 10,000, written to client/; the server bundle for the pages rendered on request to server/) from a file database with the sample set plus N fake servers, beside a bare Astro project that writes as many trivial pages as the site wrote .html files, one file per page as the site does (\`build.format: 'file'\`), from the server rows of the same database, measured in the same run. Every build is cold, with a cache folder of its own. Each row is the pair with the median ratio of ${ctx.quick ? 'one site/bare pair (--quick)' : '3 site/bare pairs'} (the ratio of every pair in brackets), after one unmeasured site build; the order alternates between pairs, each build starts after a \`sync\` and writes into a folder of its own, and nothing is deleted until every build of a size is done (on this disk a build that started right after 10,000 files were deleted paid about 5 s more system time in ext4's inode allocator). Site files are every static file in client/, site pages its .html files. Peak memory is the sampled resident set of the build process tree.`,
       rows,
       notes,
     },

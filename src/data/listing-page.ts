@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import {
   type ListingAnchor,
+  type ListingKey,
   type ListingOutline,
   type ListingRow,
   listingOutline,
@@ -10,7 +11,9 @@ import {
 } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
+import { isPaidPlacement } from '../lib/listing';
 import { listingPlacement, PAID_SPACING } from '../lib/placement';
+import { cardsOf, totals } from './site-data';
 
 /**
  * What one numbered page of a listing (all servers, or a category) shows: the same props whether
@@ -32,14 +35,30 @@ export interface ListingPage {
   regions: RegionChoice[];
   /** The JSON-LD item list: LIMITS.structuredData servers of the listing's own order from the page's start. */
   structured: ListingRow[];
-  /** Page 1 only: every server of the listing, for its statistics and podium. */
-  stats?: ListingRow[] | undefined;
+  /** Page 1 only: the statistics of the whole listing and its podium. */
+  stats?: ListingStats | undefined;
+}
+
+/** What a listing's first page says of the whole listing: its size, its totals, its Top 3. */
+export interface ListingStats {
+  servers: number;
+  members: number;
+  active: number;
+  /** The first three unpaid servers (organic ranks, #19); none when the listing has fewer than three. */
+  podium: ListingRow[];
 }
 
 const size = LIMITS.categoryPageSize;
 
-/** A page of a listing the build read whole (`servers`: the listing in its own order). */
-export function listingPageFromList(servers: ListingRow[], page: number): ListingPage {
+/**
+ * A page of a listing the build read whole (`servers`: the listing in its own order), its cards
+ * from the build's card rows (SiteData.cards, which cardIds fills by these same rules).
+ */
+export function listingPageFromList(
+  servers: ListingKey[],
+  page: number,
+  cards: ReadonlyMap<number, ListingRow>,
+): ListingPage {
   // Placed once per list (listingPlacement caches it): a build renders every page from the same array.
   const { placed, dropped, organicBefore } = listingPlacement(servers);
   const last = Math.max(1, Math.ceil(placed.length / size));
@@ -47,12 +66,26 @@ export function listingPageFromList(servers: ListingRow[], page: number): Listin
   return {
     page,
     last,
-    shown: placed.slice(start, start + size),
+    shown: cardsOf(cards, placed.slice(start, start + size)),
     firstRank: organicBefore(start) + 1,
-    dropped: page === last ? dropped : [],
+    dropped: page === last ? cardsOf(cards, dropped) : [],
     regions: regionsOf(servers),
-    structured: servers.slice(start, start + LIMITS.structuredData),
-    stats: page === 1 ? servers : undefined,
+    structured: cardsOf(cards, servers.slice(start, start + LIMITS.structuredData)),
+    stats: page === 1 ? listingStats(servers, cards) : undefined,
+  };
+}
+
+/** A listing's statistics and podium (ListingStats). */
+function listingStats(servers: readonly ListingKey[], cards: ReadonlyMap<number, ListingRow>): ListingStats {
+  const podium: ListingKey[] = [];
+  for (const s of servers) {
+    if (podium.length === 3) break;
+    if (!isPaidPlacement(s)) podium.push(s);
+  }
+  return {
+    servers: servers.length,
+    ...totals(servers),
+    podium: podium.length === 3 ? cardsOf(cards, podium) : [],
   };
 }
 

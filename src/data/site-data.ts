@@ -5,20 +5,23 @@ import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import {
   countServersWithPages,
+  type ListingKey,
   type ListingRow,
-  listListingRowsWithPages,
+  listListingKeysWithPages,
   listServersWithPages,
   type Server,
   serversByIds,
 } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
+import { CATEGORIES, getCategoryBySlug, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';
 import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import { listingPlacement } from '../lib/placement';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
-export function prerenderedServers<T extends ListingRow>(serverPages: T[], count: number): T[] {
+export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
   if (count >= serverPages.length) return serverPages;
   return serverPages.toSorted(compareServers('active')).slice(0, count);
 }
@@ -29,15 +32,21 @@ export type SiteContent = Record<string, string>;
 export interface SiteData {
   /**
    * The listed servers (isListed), most members first: every listing, count, Premium Picks and the
-   * home list. Without the columns only a server page shows (ListingRow): at 100,000 servers
-   * reading every column cost about twice the time and memory.
+   * home list, as what places, filters and counts them (ListingKey). A page shows a server's card
+   * from `cards` (cardsOf): at 100,000 servers reading what cards show for every server cost the
+   * build 0.8 s more and grew with the listings.
    */
-  servers: ListingRow[];
+  servers: ListingKey[];
   /**
    * Every server with a page of its own (hasPage), most members first: the listed ones, and the
-   * ones whose invite is dead (off every listing, their page saying so, noindex). ListingRow, as servers.
+   * ones whose invite is dead (off every listing, their page saying so, noindex). ListingKey, as servers.
    */
-  serverPages: ListingRow[];
+  serverPages: ListingKey[];
+  /**
+   * The card of every server a page the build writes shows (cardIds: the prerendered pages of
+   * every listing, the home list, Premium Picks, the JSON-LD lists, the podiums), by id.
+   */
+  cards: Map<number, ListingRow>;
   /**
    * The server pages the build prerenders (#18): the first PRERENDER_SERVERS of serverPages by rank
    * (the Most Active order), so the listings most visitors and crawlers reach are static files;
@@ -92,20 +101,28 @@ export function getSiteData(): Promise<SiteData> {
         confirmedFlags(db),
       ]);
       const count = toolEnv().PRERENDER_SERVERS;
-      let serverPages: ListingRow[];
+      let serverPages: ListingKey[];
       let prerendered: Server[];
+      let cards: Map<number, ListingRow>;
       if ((await countServersWithPages(db)) <= count) {
-        // The build writes every server page: one read of full rows serves the listings too.
+        // The build writes every server page: one read of full rows serves the listings and cards too.
         const full = await listServersWithPages(db);
         serverPages = full;
         prerendered = prerenderedServers(full, count);
+        cards = new Map(full.map((s) => [s.id, s]));
       } else {
-        serverPages = await listListingRowsWithPages(db);
+        serverPages = await listListingKeysWithPages(db);
         prerendered = await serversByIds(
           db,
           prerenderedServers(serverPages, count).map((s) => s.id),
         );
+        cards = new Map(prerendered.map((s) => [s.id, s]));
       }
+      // The same array every page reads: listings are grouped and placed once per array.
+      const servers = serverPages.filter(isListed);
+      // The cards the written pages show: most are among the prerendered rows, the rest read by id.
+      const missing = [...cardIds(servers)].filter((id) => !cards.has(id));
+      for (const s of await serversByIds(db, missing)) cards.set(s.id, s);
       // History only for the pages the build writes: the rest read their own on request.
       const history = await memberHistory(
         db,
@@ -117,8 +134,9 @@ export function getSiteData(): Promise<SiteData> {
       const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
-        servers: serverPages.filter(isListed),
+        servers,
         serverPages,
+        cards,
         prerendered,
         content,
         facts,
@@ -202,7 +220,7 @@ export function digest(value: string): string {
  * that brought Discord's counts), the editable texts or `extra` (totals shown on the page)
  * change, so Astro re-renders exactly those pages.
  */
-export const listingCacheKey = (servers: ListingRow[], contentVersion: string, extra = ''): string =>
+export const listingCacheKey = (servers: readonly ListingKey[], contentVersion: string, extra = ''): string =>
   digest(
     `${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}:${s.last_checked_at}:${s.invite_status}`).join(',')}`,
   );
@@ -213,7 +231,7 @@ export const listingCacheKey = (servers: ListingRow[], contentVersion: string, e
  * `upTo` (a page number) stops at that page: the later ones are not built.
  */
 export function pagedCacheKeys(
-  servers: ListingRow[],
+  servers: readonly ListingKey[],
   contentVersion: string,
   pageSize: number,
   upTo = Number.POSITIVE_INFINITY,
@@ -230,20 +248,20 @@ export function pagedCacheKeys(
  * PRERENDER_LISTING_PAGES at most; the later ones are rendered on request by the same view.
  * Only those keys are computed: "All" at 100,000 servers has about 4,200 pages.
  */
-export function prerenderedPageKeys(placed: ListingRow[], contentVersion: string): string[] {
+export function prerenderedPageKeys(placed: readonly ListingKey[], contentVersion: string): string[] {
   return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize, toolEnv().PRERENDER_LISTING_PAGES);
 }
 
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
 export const text = (content: SiteContent, key: string, fallback = ''): string => content[key] ?? fallback;
 
-const byCategory = new WeakMap<ListingRow[], Map<string, ListingRow[]>>();
+const byCategory = new WeakMap<ListingKey[], Map<string, ListingKey[]>>();
 
 /**
  * Servers of one category (by display name), in listing order. Grouped once per server list:
  * every numbered page of a category asks again, and a filter over 10,000 rows each time adds up.
  */
-export function serversInCategory<T extends ListingRow>(servers: T[], name: string): T[] {
+export function serversInCategory<T extends ListingKey>(servers: T[], name: string): T[] {
   let groups = byCategory.get(servers) as Map<string, T[]> | undefined;
   if (!groups) {
     groups = new Map();
@@ -257,13 +275,13 @@ export function serversInCategory<T extends ListingRow>(servers: T[], name: stri
   return groups.get(name) ?? [];
 }
 
-const bySubcategory = new WeakMap<ListingRow[], Map<string, ListingRow[]>>();
+const bySubcategory = new WeakMap<ListingKey[], Map<string, ListingKey[]>>();
 
 /**
  * The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts), in
  * listing order. Each category's servers are filtered once per list and key, not the whole list per page.
  */
-export function serversInSubcategory<T extends ListingRow>(servers: T[], category: string, key: string): T[] {
+export function serversInSubcategory<T extends ListingKey>(servers: T[], category: string, key: string): T[] {
   let found = bySubcategory.get(servers) as Map<string, T[]> | undefined;
   if (!found) {
     found = new Map();
@@ -288,11 +306,65 @@ export function serversInSubcategory<T extends ListingRow>(servers: T[], categor
 }
 
 /** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
-export const premiumPicks = <T extends ListingRow>(servers: T[], limit: number): T[] =>
+export const premiumPicks = <T extends ListingKey>(servers: T[], limit: number): T[] =>
   servers.filter(isPaidPlacement).sort(compareServers('featured')).slice(0, limit);
 
+/**
+ * The servers whose cards the pages the build writes show (#18), by the pages' own rules: the
+ * placed cards of the first PRERENDER_LISTING_PAGES pages of the list of every server and of each
+ * category (page 1 of each subcategory), the paid listings named below a listing's last cards, the
+ * JSON-LD list from each such page's start, each listing's podium, the home list (the start of
+ * the list of every server) and Premium Picks. Placements and groups are the pages' own (cached
+ * per array), so this adds no second placing of a listing.
+ */
+export function cardIds(servers: ListingKey[]): Set<number> {
+  const ids = new Set<number>();
+  const add = (list: readonly ListingKey[]) => {
+    for (const s of list) ids.add(s.id);
+  };
+  const size = LIMITS.categoryPageSize;
+  const listing = (list: ListingKey[], pages: number) => {
+    const { placed, dropped } = listingPlacement(list);
+    add(placed.slice(0, pages * size));
+    add(dropped);
+    // Each page's JSON-LD list starts at the page's first position, in the listing's own order.
+    add(list.slice(0, (pages - 1) * size + LIMITS.structuredData));
+    let podium = 0;
+    for (const s of list) {
+      if (podium === 3) break;
+      if (!isPaidPlacement(s)) {
+        ids.add(s.id);
+        podium++;
+      }
+    }
+  };
+  const pages = toolEnv().PRERENDER_LISTING_PAGES;
+  listing(servers, Math.max(1, pages));
+  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), Math.max(1, pages));
+  for (const sub of SUBCATEGORIES) {
+    const parent = getCategoryBySlug(sub.parentSlug);
+    if (parent) listing(serversInSubcategory(servers, parent.name, sub.key), 1);
+  }
+  add(premiumPicks(servers, LIMITS.premiumGrid));
+  return ids;
+}
+
+/**
+ * The cards of `keys`, in their order, from the build's read (SiteData.cards). A key without
+ * one is a page showing a server cardIds did not name: the build fails loudly rather than
+ * writing a page without it.
+ */
+export function cardsOf(cards: ReadonlyMap<number, ListingRow>, keys: readonly ListingKey[]): ListingRow[] {
+  return keys.map((k) => {
+    const card = cards.get(k.id);
+    if (!card)
+      throw new Error(`No card was read for server ${k.id}: src/data/site-data.ts cardIds misses a page's rule`);
+    return card;
+  });
+}
+
 /** Sum of members and active users, for statistics boxes. */
-export function totals(servers: ListingRow[]): { members: number; active: number } {
+export function totals(servers: readonly ListingKey[]): { members: number; active: number } {
   let members = 0;
   let active = 0;
   for (const s of servers) {

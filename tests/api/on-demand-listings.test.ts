@@ -41,6 +41,8 @@ let close: () => void;
 let entry: Entry;
 /** The listed servers in listing order, as the build read them (getSiteData). */
 let listed: Server[];
+/** Every server's row as its card: the tests read whole rows, so any page of any listing has its cards. */
+const cardsFrom = (servers: Server[]) => new Map(servers.map((s) => [s.id, s]));
 /** Paid listings added at the very end of Crypto, so its last page names some left without a card. */
 let crowded: Server[];
 
@@ -167,10 +169,10 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
 
   it('names the paid listings left without a card on the last page, as the build would', async () => {
     const crypto = serversInCategory(listed, 'Crypto');
-    const fromList = listingPageFromList(crypto, 1);
+    const fromList = listingPageFromList(crypto, 1, cardsFrom(crypto));
     const last = fromList.last;
     expect(last).toBeGreaterThan(PRERENDERED_PAGES);
-    const dropped = listingPageFromList(crypto, last).dropped;
+    const dropped = listingPageFromList(crypto, last, cardsFrom(crypto)).dropped;
     expect(dropped.length).toBeGreaterThan(0);
     expect(crowded.map((s) => s.id)).toEqual(expect.arrayContaining(dropped.map((s) => s.id)));
     const res = await render(`/best-crypto-discord/page/${last}`);
@@ -180,10 +182,10 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('answers no page past the last one, nor for what is not a page number', async () => {
-    const last = listingPageFromList(listed, 1).last;
+    const last = listingPageFromList(listed, 1, cardsFrom(listed)).last;
     expect(await render(`/servers/page/${last}`)).toBeDefined();
     expect(await render(`/servers/page/${last + 1}`)).toBeUndefined();
-    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1).last;
+    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1, cardsFrom(listed)).last;
     expect(await render(`/best-gaming-discord/page/${gaming + 1}`)).toBeUndefined();
     for (const path of ['/servers/page/1', '/servers/page/04', '/servers/page/4/5', '/best-nothing-discord/page/4']) {
       expect(await render(path), path).toBeUndefined();
@@ -196,11 +198,11 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
     ];
     for (const { filter, servers } of listings) {
-      const last = listingPageFromList(servers, 1).last;
+      const last = listingPageFromList(servers, 1, cardsFrom(servers)).last;
       for (let page = 2; page <= last; page++) {
         const fromDb = await listingPageFromDb(db, filter, page);
         expect(fromDb && outline(fromDb), `${filter.category ?? 'all'} page ${page}`).toEqual(
-          outline(listingPageFromList(servers, page)),
+          outline(listingPageFromList(servers, page, cardsFrom(servers))),
         );
       }
       expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
@@ -209,7 +211,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   // Last: it changes the database the tests above compare the build with.
   it('keeps a listing outline while the generation stays the same, and reads the listing again with a new one', async () => {
     const page = PRERENDERED_PAGES + 1;
-    const before = outline(listingPageFromList(listed, page));
+    const before = outline(listingPageFromList(listed, page, cardsFrom(listed)));
     expect(outline((await listingPageFromDb(db, {}, page, 1))!)).toEqual(before);
     // A new biggest server moves every later one a position down.
     await createServer(db, {
@@ -220,7 +222,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       active_users: 1,
     });
     const now = (await listServersWithPages(db)).filter(isListed);
-    const after = outline(listingPageFromList(now, page));
+    const after = outline(listingPageFromList(now, page, cardsFrom(now)));
     expect(after).not.toEqual(before);
     expect(outline((await listingPageFromDb(db, {}, page, 1))!)).toEqual(before);
     expect(outline((await listingPageFromDb(db, {}, page, 2))!)).toEqual(after);

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { preparedStatementsFor } from '../../db/prepared';
 import { selectServerRows } from '../../db/queries/server-rows';
-import { createServer, listServersWithPages } from '../../db/queries/servers';
+import { createServer, listListingKeysWithPages, listServersWithPages } from '../../db/queries/servers';
 import { discordServers } from '../../db/schema';
 import { createTestDb, type TestDb } from '../helpers/db';
 
@@ -64,5 +64,17 @@ describe('selectServerRows', () => {
     await createServer(t.db, { name: 'Bigger', description: 'x', category: 'Investing', members: 99_999 });
     const pages = await listServersWithPages(t.db);
     expect(pages.map((s) => s.name)).toEqual(['Bigger', 'Full', 'Bare']);
+  });
+
+  it('reads the listing keys of the same servers, in the same order, with the same values (listListingKeysWithPages)', async () => {
+    await seedVaried();
+    const keys = await listListingKeysWithPages(t.db);
+    const full = await listServersWithPages(t.db);
+    expect(keys.map((k) => k.id)).toEqual(full.map((s) => s.id));
+    for (const [i, key] of keys.entries()) {
+      const row = full[i]! as unknown as Record<string, unknown>;
+      expect(Object.keys(key)).not.toContain('name');
+      for (const [column, value] of Object.entries(key)) expect(value, column).toStrictEqual(row[column]);
+    }
   });
 });
