@@ -186,8 +186,12 @@ export const toolEnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v === '1'),
-  /** Pages Astro renders at once. */
-  ASTRO_BUILD_CONCURRENCY: count(4),
+  /**
+   * Pages Astro renders at once: while one renders, the others' files are written. 8, measured on
+   * 2 cores at 100,000 servers (three builds each): 11.8-14.0 s, against 12.5-16.9 s with 4 and
+   * 11.3-15.7 s with 16.
+   */
+  ASTRO_BUILD_CONCURRENCY: count(8),
   /**
    * Server pages the build prerenders (#18): the top listings by rank. Every other server page is
    * rendered on request by the same page code and cached. 10,000 keeps a deployment (with the
