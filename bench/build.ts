@@ -98,10 +98,11 @@ export const bench: BenchModule = async (ctx) => {
        * about 30% of its samples there (find_inode_bit, recently_deleted, find_get_block_common),
        * up to 5 s more system time per build, whichever project it was.
        */
-      const build = async (args: string[], extraEnv = {}) => {
+      const build = async (args: string[], extraEnv = {}, prepare?: (cacheDir: string) => void) => {
         const outDir = join(work, `out-${builds}`);
         const cacheDir = join(work, `cache-${builds}`);
         builds++;
+        prepare?.(cacheDir);
         // Every build starts with the disk's dirty pages written out, so none pays for writing
         // back the files of the build before it.
         spawnSync('sync');
@@ -109,7 +110,7 @@ export const bench: BenchModule = async (ctx) => {
           cwd: ctx.root,
           env: { ...env, ASTRO_CACHE_DIR: cacheDir, ...extraEnv },
         });
-        return { run, outDir, cacheDir };
+        return { run, outDir };
       };
       /** The site's build and what it wrote: its static files (client/; server/ is the bundle for on-demand pages). */
       const buildSite = async () => {
@@ -119,9 +120,10 @@ export const bench: BenchModule = async (ctx) => {
       };
       /** The bare baseline writing `pages` pages. */
       const buildBare = async (pages: number) => {
-        // The bare project names its cache folder in its config: the one build() will pass.
-        writeBareProject(bare, url, pages, join(work, `cache-${builds}`));
-        const { run, outDir } = await build(['--root', bare]);
+        // The bare project names its cache folder in its config.
+        const { run, outDir } = await build(['--root', bare], {}, (cacheDir) =>
+          writeBareProject(bare, url, pages, cacheDir),
+        );
         const { files, html } = countFiles(outDir);
         return { run, files, pages: html };
       };

@@ -173,33 +173,12 @@ export class SiteBuilder implements RebuildTrigger {
   }
 
   #runAstro(outDir: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const astro = join(this.options.root, 'node_modules', 'astro', 'bin', 'astro.mjs');
-      const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
-        cwd: this.options.root,
-        env: {
-          ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
-          // Builds here follow each other with the cache kept: re-render only what changed.
-          ASTRO_INCREMENTAL: '1',
-          ...this.options.env,
-          ASTRO_TELEMETRY_DISABLED: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let tail = '';
-      const keep = (chunk: Buffer) => {
-        tail = (tail + chunk.toString()).slice(-4000);
-      };
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        if (code === 0) resolve();
-        else
-          reject(
-            new Error(`astro build exited with ${code}: ${tail.split('\n').filter(Boolean).slice(-8).join('\n')}`),
-          );
-      });
+    return runAstroBuild(this.options.root, outDir, {
+      ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
+      // Builds here follow each other with the cache kept: re-render only what changed.
+      ASTRO_INCREMENTAL: '1',
+      ...this.options.env,
+      ASTRO_TELEMETRY_DISABLED: '1',
     });
   }
 
@@ -210,4 +189,31 @@ export class SiteBuilder implements RebuildTrigger {
     const old = builds.filter((n) => n !== live).slice(0, -keep || undefined);
     await Promise.all(old.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));
   }
+}
+
+/**
+ * `astro build` of the project at `root` into `outDir`, with exactly `env`; rejects with the
+ * last lines of its output when it fails.
+ */
+export function runAstroBuild(root: string, outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const astro = join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+    const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else
+        reject(new Error(`astro build exited with ${code}: ${tail.split('\n').filter(Boolean).slice(-8).join('\n')}`));
+    });
+  });
 }

@@ -11,9 +11,8 @@ import {
 } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
-import { isPaidPlacement } from '../lib/listing';
 import { listingPlacement, PAID_SPACING } from '../lib/placement';
-import { cardsOf, totals } from './site-data';
+import { cardsOf, podiumOf, totals } from './site-data';
 
 /**
  * What one numbered page of a listing (all servers, or a category) shows: the same props whether
@@ -77,16 +76,7 @@ export function listingPageFromList(
 
 /** A listing's statistics and podium (ListingStats). */
 function listingStats(servers: readonly ListingKey[], cards: ReadonlyMap<number, ListingRow>): ListingStats {
-  const podium: ListingKey[] = [];
-  for (const s of servers) {
-    if (podium.length === 3) break;
-    if (!isPaidPlacement(s)) podium.push(s);
-  }
-  return {
-    servers: servers.length,
-    ...totals(servers),
-    podium: podium.length === 3 ? cardsOf(cards, podium) : [],
-  };
+  return { servers: servers.length, ...totals(servers), podium: cardsOf(cards, podiumOf(servers)) };
 }
 
 /** Where each paid listing of a placed list stands, from the organic positions alone. */

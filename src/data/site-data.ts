@@ -14,7 +14,7 @@ import {
 } from '../../db/queries/servers';
 import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
-import { CATEGORIES, getCategoryBySlug, SUBCATEGORIES } from '../lib/categories';
+import { CATEGORIES, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';
 import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
@@ -329,22 +329,12 @@ export function cardIds(servers: ListingKey[]): Set<number> {
     add(dropped);
     // Each page's JSON-LD list starts at the page's first position, in the listing's own order.
     add(list.slice(0, (pages - 1) * size + LIMITS.structuredData));
-    let podium = 0;
-    for (const s of list) {
-      if (podium === 3) break;
-      if (!isPaidPlacement(s)) {
-        ids.add(s.id);
-        podium++;
-      }
-    }
+    add(podiumOf(list));
   };
-  const pages = toolEnv().PRERENDER_LISTING_PAGES;
-  listing(servers, Math.max(1, pages));
-  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), Math.max(1, pages));
-  for (const sub of SUBCATEGORIES) {
-    const parent = getCategoryBySlug(sub.parentSlug);
-    if (parent) listing(serversInSubcategory(servers, parent.name, sub.key), 1);
-  }
+  const pages = Math.max(1, toolEnv().PRERENDER_LISTING_PAGES);
+  listing(servers, pages);
+  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), pages);
+  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), 1);
   add(premiumPicks(servers, LIMITS.premiumGrid));
   return ids;
 }
@@ -361,6 +351,16 @@ export function cardsOf(cards: ReadonlyMap<number, ListingRow>, keys: readonly L
       throw new Error(`No card was read for server ${k.id}: src/data/site-data.ts cardIds misses a page's rule`);
     return card;
   });
+}
+
+/** A listing's Top 3: its first three unpaid servers (organic ranks, #19), or none when it has fewer. */
+export function podiumOf<T extends ListingKey>(servers: readonly T[]): T[] {
+  const podium: T[] = [];
+  for (const s of servers) {
+    if (podium.length === 3) return podium;
+    if (!isPaidPlacement(s)) podium.push(s);
+  }
+  return podium.length === 3 ? podium : [];
 }
 
 /** Sum of members and active users, for statistics boxes. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -10,6 +9,7 @@ import { migrateDb } from '../../db/migrate';
 import { createServer, listServersWithPages, type Server } from '../../db/queries/servers';
 import { seedIfEmpty } from '../../db/seed';
 import { rawProcessEnv } from '../../functions/_app/env';
+import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { serversInCategory } from '../../src/data/site-data';
@@ -46,26 +46,7 @@ const cardsFrom = (servers: Server[]) => new Map(servers.map((s) => [s.id, s]));
 /** Paid listings added at the very end of Crypto, so its last page names some left without a card. */
 let crowded: Server[];
 
-function build(env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const astro = join(process.cwd(), 'node_modules', 'astro', 'bin', 'astro.mjs');
-    const child = spawn(process.execPath, [astro, 'build', '--outDir', out], {
-      cwd: process.cwd(),
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let tail = '';
-    const keep = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-4000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`astro build exited with ${code}: ${tail}`)),
-    );
-  });
-}
+const build = (env: NodeJS.ProcessEnv) => runAstroBuild(process.cwd(), out, env);
 
 const render = (path: string) =>
   entry.renderOnDemand(new Request(`${SITE}${path}`), { db, supportEmail: SUPPORT, now: new Date() });
