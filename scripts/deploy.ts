@@ -41,7 +41,7 @@ if (!dryRun) {
 }
 if (missing.length) {
   console.error(
-    `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee README "Deploy".`,
+    `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md.`,
   );
   process.exit(1);
 }
