@@ -103,7 +103,7 @@ describe('cardIds', () => {
   it.each([
     ['few paid listings', 10_000, 0.05, 7, true],
     // Short listings: every page of them is written, so every server is named.
-    ['many paid listings, some left without a card', 1_500, 0.4, 11, false],
+    ['many paid listings, some ending their lists', 1_500, 0.4, 11, false],
   ])('names every card the written pages show (%s)', (_, n, paidShare, seed, deep) => {
     const servers = listing(n, paidShare, seed);
     const all = everyCard(servers);
@@ -112,13 +112,11 @@ describe('cardIds', () => {
     const cards = new Map([...named].map((id) => [id, all.get(id)!]));
     const pages = toolEnv().PRERENDER_LISTING_PAGES;
     const lists = [servers, ...CATEGORIES.map((c) => serversInCategory(servers, c.name))];
-    let dropped = 0;
     for (const list of lists) {
       const last = listingPageFromList(list, 1, all).last;
       for (let page = 1; page <= Math.min(pages, last); page++) {
         const page1 = listingPageFromList(list, page, cards);
         expect(page1).toEqual(listingPageFromList(list, page, all));
-        dropped += page1.dropped.length;
       }
     }
     for (const sub of SUBCATEGORIES) {
@@ -129,7 +127,6 @@ describe('cardIds', () => {
     expect(() => cardsOf(cards, placeListing(servers).slice(0, LIMITS.homeList))).not.toThrow();
     expect(() => cardsOf(cards, premiumPicks(servers, LIMITS.premiumGrid))).not.toThrow();
     expect(() => cardsOf(cards, servers.slice(0, LIMITS.structuredData))).not.toThrow();
-    if (paidShare > 0.2) expect(dropped).toBeGreaterThan(0);
     // Where listings run past the written pages, far fewer than every server: what the build no longer reads whole.
     if (deep) expect(named.size).toBeLessThan(n / 3);
     else expect(named.size).toBe(n);
