@@ -100,7 +100,7 @@ export function paidPositions(total: number, organic: readonly number[]): number
   return positions;
 }
 
-/** Outlines kept per database while the seam's generation stays the same, by listing (category or ''). */
+/** Outlines kept per database while the seam's generation stays the same, by listing ('category/subcategory'). */
 const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Promise<ListingOutline>> }>();
 
 /**
@@ -108,14 +108,20 @@ const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Pr
  * (OnDemandContext.generation). Reading it walks the whole listing (seconds at a million
  * listings), so a crawler paging through a listing after a change pays it once, not per page.
  */
-function outlineOf(db: Db, filter: { category?: string | undefined }, generation: number | undefined) {
+/** Which listing a page is of: every server, a category, or a subcategory of one (its key, src/lib/categories.ts). */
+export interface ListingOf {
+  category?: string | undefined;
+  subcategory?: string | undefined;
+}
+
+function outlineOf(db: Db, filter: ListingOf, generation: number | undefined) {
   if (generation === undefined) return listingOutline(db, filter);
   let kept = outlines.get(db);
   if (kept?.generation !== generation) {
     kept = { generation, byListing: new Map() };
     outlines.set(db, kept);
   }
-  const key = filter.category ?? '';
+  const key = `${filter.category ?? ''}/${filter.subcategory ?? ''}`;
   let outline = kept.byListing.get(key);
   if (!outline) {
     const byListing = kept.byListing;
@@ -135,7 +141,7 @@ function outlineOf(db: Db, filter: { category?: string | undefined }, generation
  */
 export async function listingPageFromDb(
   db: Db,
-  filter: { category?: string | undefined },
+  filter: ListingOf,
   page: number,
   generation?: number,
 ): Promise<ListingPage | null> {

@@ -57,6 +57,18 @@ describe('the sitemap', () => {
     expect(paths.length).toBe(FIXED_PAGES.length + 3 + CATEGORIES.length + 2 + SUBCATEGORIES.length);
   });
 
+  it('lists each subcategory page and its numbered pages, as categories', () => {
+    const size = LIMITS.categoryPageSize;
+    const paths = listingPagePaths(
+      { Crypto: size * 4 },
+      { '/best-crypto-discord/defi-discord': size * 3 + 1, '/best-crypto-discord/nft-discord': size },
+    );
+    expect(paths).toContain('/best-crypto-discord/defi-discord/page/4');
+    expect(paths).not.toContain('/best-crypto-discord/defi-discord/page/5');
+    expect(paths).toContain('/best-crypto-discord/nft-discord');
+    expect(paths).not.toContain('/best-crypto-discord/nft-discord/page/2');
+  });
+
   it('splits a million listings into files of at most 50,000 URLs', () => {
     const pages = listingPagePaths(Object.fromEntries(CATEGORIES.map((c) => [c.name, 200_000])));
     const files = sitemapFileCounts(pages.length, 1_000_000);

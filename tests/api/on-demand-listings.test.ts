@@ -12,9 +12,9 @@ import { rawProcessEnv } from '../../functions/_app/env';
 import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import type { OnDemandContext } from '../../src/data/site-data';
-import { serversInCategory } from '../../src/data/site-data';
+import { serversInCategory, serversInSubcategory } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-styles';
-import { CATEGORIES } from '../../src/lib/categories';
+import { CATEGORIES, SUBCATEGORIES } from '../../src/lib/categories';
 import { LIMITS } from '../../src/lib/enums';
 import { isListed } from '../../src/lib/listing';
 import { placeListing } from '../../src/lib/placement';
@@ -117,7 +117,8 @@ afterAll(() => {
 describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   it('prerenders pages 2..PRERENDER_LISTING_PAGES of each listing and no later one', () => {
     const client = join(out, 'client');
-    for (const base of ['servers', ...CATEGORIES.map((c) => `best-${c.slug}-discord`)]) {
+    // Subcategories page like categories (issue 28 item 3): DeFi has well over four pages of fakes.
+    for (const base of ['servers', ...CATEGORIES.map((c) => `best-${c.slug}-discord`), 'best-crypto-discord/defi-discord']) {
       expect(existsSync(join(client, base, 'page', '2.html')), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES}.html`)), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES + 1}.html`)), base).toBe(false);
@@ -129,6 +130,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       '/servers/page/2',
       '/best-gaming-discord/page/2',
       `/best-crypto-discord/page/${PRERENDERED_PAGES}`,
+      '/best-crypto-discord/defi-discord/page/2',
     ]) {
       const built = readFileSync(join(out, 'client', `${path.slice(1)}.html`), 'utf8');
       const res = await render(path);
@@ -165,6 +167,19 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     for (const s of crowded) expect(slugs).toContain(s.slug);
   });
 
+  it('renders a later subcategory page on request with its slice of the placed listing, and none past its last', async () => {
+    const defi = serversInSubcategory(listed, 'Crypto', 'defi');
+    const page = PRERENDERED_PAGES + 1;
+    expect(Math.ceil(defi.length / size)).toBeGreaterThanOrEqual(page);
+    const res = await render(`/best-crypto-discord/defi-discord/page/${page}`);
+    expect(res?.status).toBe(200);
+    const html = await res!.text();
+    expect(cardSlugs(html)).toEqual(placeListing(defi).slice((page - 1) * size, page * size).map((s) => s.slug));
+    const last = Math.ceil(defi.length / size);
+    expect(await render(`/best-crypto-discord/defi-discord/page/${last + 1}`)).toBeUndefined();
+    expect(await render(`/best-crypto-discord/no-such-discord/page/${page}`)).toBeUndefined();
+  });
+
   it('answers no page past the last one, nor for what is not a page number', async () => {
     const last = listingPageFromList(listed, 1, cardsFrom(listed)).last;
     expect(await render(`/servers/page/${last}`)).toBeDefined();
@@ -177,15 +192,19 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('reads every page of every listing from the database as the build places it', async () => {
-    const listings: { filter: { category?: string }; servers: Server[] }[] = [
+    const listings: { filter: { category?: string; subcategory?: string }; servers: Server[] }[] = [
       { filter: {}, servers: listed },
       ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
+      ...SUBCATEGORIES.filter((s) => s.parentSlug === 'crypto').map((s) => ({
+        filter: { category: s.parentCategory, subcategory: s.key },
+        servers: serversInSubcategory(listed, s.parentCategory, s.key),
+      })),
     ];
     for (const { filter, servers } of listings) {
       const last = listingPageFromList(servers, 1, cardsFrom(servers)).last;
       for (let page = 2; page <= last; page++) {
         const fromDb = await listingPageFromDb(db, filter, page);
-        expect(fromDb && outline(fromDb), `${filter.category ?? 'all'} page ${page}`).toEqual(
+        expect(fromDb && outline(fromDb), `${filter.category ?? 'all'}/${filter.subcategory ?? ''} page ${page}`).toEqual(
           outline(listingPageFromList(servers, page, cardsFrom(servers))),
         );
       }
