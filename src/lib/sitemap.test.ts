@@ -24,6 +24,7 @@ const NOT_INDEXED = [
   '/offline',
   '/robots.txt',
   '/saved',
+  '/search',
   '/server-not-found',
   '/subcategory-not-found',
   '/submit-server/received',
