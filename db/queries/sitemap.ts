@@ -1,8 +1,8 @@
 import { and, asc, count, gt, lte, max } from 'drizzle-orm';
-import type { Db } from '../client';
-import { discordServers } from '../schema';
 import { SUBCATEGORIES, subcategoryPath } from '../../src/lib/categories';
 import { matchesSubcategory } from '../../src/lib/listing';
+import type { Db } from '../client';
+import { discordServers } from '../schema';
 import { listingWhere } from './servers';
 
 /** What the sitemap index is made from: listed servers per category, and the highest server id. */

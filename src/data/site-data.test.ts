@@ -135,9 +135,10 @@ describe('cardIds', () => {
     // Each listing (all, each category, each subcategory) names at most its written pages' cards and a few more.
     if (deep) {
       expect(named.size).toBeLessThan(n / 2);
-      expect(named.size).toBeLessThanOrEqual((1 + CATEGORIES.length + SUBCATEGORIES.length) * (pages * LIMITS.categoryPageSize + 20));
-    }
-    else expect(named.size).toBe(n);
+      expect(named.size).toBeLessThanOrEqual(
+        (1 + CATEGORIES.length + SUBCATEGORIES.length) * (pages * LIMITS.categoryPageSize + 20),
+      );
+    } else expect(named.size).toBe(n);
   });
 
   it('makes a page fail loudly when a card it shows was not read', () => {

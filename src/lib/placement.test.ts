@@ -23,7 +23,10 @@ const trailingPaidFrom = (items: readonly Item[]) => {
 
 /** Random mixes of paid and free listings, from none paid to all paid. */
 const mixes = fc
-  .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 120 }))
+  .tuple(
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 120 }),
+  )
   .map(([density, draws]) => draws.map((d, id): Item => ({ id, paid: d < density })));
 
 describe('placePaid', () => {

@@ -48,7 +48,10 @@ export function listingPagePaths(
       categoryPath(c.slug),
       ...numberedPages(byCategory[c.name] ?? 0, categoryPath(c.slug)),
     ]),
-    ...SUBCATEGORIES.flatMap((s) => [subcategoryPath(s), ...numberedPages(bySubcategory[subcategoryPath(s)] ?? 0, subcategoryPath(s))]),
+    ...SUBCATEGORIES.flatMap((s) => [
+      subcategoryPath(s),
+      ...numberedPages(bySubcategory[subcategoryPath(s)] ?? 0, subcategoryPath(s)),
+    ]),
   ];
 }
 

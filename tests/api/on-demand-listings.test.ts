@@ -118,7 +118,11 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   it('prerenders pages 2..PRERENDER_LISTING_PAGES of each listing and no later one', () => {
     const client = join(out, 'client');
     // Subcategories page like categories (issue 28 item 3): DeFi has well over four pages of fakes.
-    for (const base of ['servers', ...CATEGORIES.map((c) => `best-${c.slug}-discord`), 'best-crypto-discord/defi-discord']) {
+    for (const base of [
+      'servers',
+      ...CATEGORIES.map((c) => `best-${c.slug}-discord`),
+      'best-crypto-discord/defi-discord',
+    ]) {
       expect(existsSync(join(client, base, 'page', '2.html')), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES}.html`)), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES + 1}.html`)), base).toBe(false);
@@ -174,7 +178,11 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     const res = await render(`/best-crypto-discord/defi-discord/page/${page}`);
     expect(res?.status).toBe(200);
     const html = await res!.text();
-    expect(cardSlugs(html)).toEqual(placeListing(defi).slice((page - 1) * size, page * size).map((s) => s.slug));
+    expect(cardSlugs(html)).toEqual(
+      placeListing(defi)
+        .slice((page - 1) * size, page * size)
+        .map((s) => s.slug),
+    );
     const last = Math.ceil(defi.length / size);
     expect(await render(`/best-crypto-discord/defi-discord/page/${last + 1}`)).toBeUndefined();
     expect(await render(`/best-crypto-discord/no-such-discord/page/${page}`)).toBeUndefined();
@@ -204,9 +212,10 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       const last = listingPageFromList(servers, 1, cardsFrom(servers)).last;
       for (let page = 2; page <= last; page++) {
         const fromDb = await listingPageFromDb(db, filter, page);
-        expect(fromDb && outline(fromDb), `${filter.category ?? 'all'}/${filter.subcategory ?? ''} page ${page}`).toEqual(
-          outline(listingPageFromList(servers, page, cardsFrom(servers))),
-        );
+        expect(
+          fromDb && outline(fromDb),
+          `${filter.category ?? 'all'}/${filter.subcategory ?? ''} page ${page}`,
+        ).toEqual(outline(listingPageFromList(servers, page, cardsFrom(servers))));
       }
       expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
     }

@@ -100,7 +100,10 @@ async function expectSpaced(cards: Locator) {
     const window = flags.slice(i, i + PAID_SPACING);
     if (window.filter(Boolean).length <= 1) continue;
     const second = i + window.indexOf(true, window.indexOf(true) + 1);
-    expect(second, `cards ${i + 1}..${i + PAID_SPACING}: two paid cards before the trailing ones`).toBeGreaterThanOrEqual(tail);
+    expect(
+      second,
+      `cards ${i + 1}..${i + PAID_SPACING}: two paid cards before the trailing ones`,
+    ).toBeGreaterThanOrEqual(tail);
   }
 }
 
