@@ -1,17 +1,10 @@
-import { LIMITS, type SortOrder } from '~/lib/enums';
+import { LIMITS } from '~/lib/enums';
 import { countFound } from '~/lib/format';
 import type { RegionChoice } from '~/lib/languages';
-import {
-  DEFAULT_SORT,
-  MEMBER_RANGES,
-  MENU_SORTS,
-  type MemberRangeKey,
-  ONLINE_SHARE_CHOICES,
-  SORT_LABELS,
-} from '~/lib/listing';
+import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
 import type { CardServer, FilterCategory } from './card-data';
-import { LanguageFilter, RegionFilter } from './LanguageFilter';
+import { ListingOrderControls } from './ListingOrderControls';
 import { isPaidCard, ServerCard } from './ServerCard';
 import { type BrowseQuery, useListingBrowser } from './use-listing-browser';
 
@@ -133,31 +126,7 @@ export default function HomeServers({ initial, initialTotal, categories, regions
               ))}
             </select>
           </label>
-          <label className="sort">
-            <span>Sort by</span>
-            <select
-              name="sort"
-              value={query.sort}
-              disabled={!ready}
-              onChange={(e) => update({ sort: e.currentTarget.value as SortOrder })}
-            >
-              {MENU_SORTS.map((key) => (
-                <option key={key} value={key}>
-                  {SORT_LABELS[key]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <LanguageFilter value={query.language} disabled={!ready} onChange={(language) => update({ language })} />
-          <RegionFilter
-            value={query.region}
-            regions={regions}
-            disabled={!ready}
-            onChange={(region) => update({ region })}
-          />
-          <a className="sort-help" href="/ranking">
-            How ranking works
-          </a>
+          <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
         </div>
       </div>
       <noscript>

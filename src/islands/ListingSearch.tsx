@@ -1,11 +1,10 @@
 import { type ReactNode, type SubmitEvent, useRef } from 'react';
 import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
-import type { SortOrder } from '~/lib/enums';
 import { countFound } from '~/lib/format';
 import { getLanguage, type RegionChoice } from '~/lib/languages';
-import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
+import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import { SEARCH_PAGE } from '~/lib/search-page';
-import { LanguageFilter, RegionFilter } from './LanguageFilter';
+import { ListingOrderControls } from './ListingOrderControls';
 import { ServerCard } from './ServerCard';
 import { useListingBrowser } from './use-listing-browser';
 
@@ -90,32 +89,13 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             Search
           </button>
         </form>
-        <label className="sort">
-          <span>Sort by</span>
-          <select
-            name="sort"
-            aria-label="Sort servers"
-            value={sort}
-            disabled={!ready}
-            onChange={(e) => browser.update({ sort: e.currentTarget.value as SortOrder })}
-          >
-            {MENU_SORTS.map((key) => (
-              <option key={key} value={key}>
-                {SORT_LABELS[key]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <LanguageFilter value={language} disabled={!ready} onChange={(next) => browser.update({ language: next })} />
-        <RegionFilter
-          value={region}
+        <ListingOrderControls
+          query={query}
           regions={regions}
           disabled={!ready}
-          onChange={(next) => browser.update({ region: next })}
+          onChange={browser.update}
+          sortName="Sort servers"
         />
-        <a className="sort-help" href="/ranking">
-          How ranking works
-        </a>
       </div>
       <noscript>
         <p className="filter-note">
