@@ -205,7 +205,7 @@ test('the console says the Education sample is not listed, as the site answers 4
   await page.goto('/admin#servers');
   const search = page.getByRole('form', { name: 'Search' });
   await search.getByRole('searchbox').fill('Study Together');
-  await search.getByRole('button').click();
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
   const row = page.getByRole('row', { name: /Study Together/ });
   await expect(row).toContainText('Not listed: Education is not a category the site shows');
   // No link to a page the site does not have.
