@@ -9,6 +9,11 @@ describe('searchPageFor', () => {
   it('sends a listing URL with a search to the search page of that listing', () => {
     expect(searchPageFor(at('/?search=bitcoin'))).toBe('/search?search=bitcoin');
     expect(searchPageFor(at('/servers?search=bitcoin&sort=newest'))).toBe('/search?search=bitcoin');
+    // The home's category chip, kept in its URL, scopes the search too.
+    expect(searchPageFor(at('/?category=crypto&search=yield'))).toBe('/search?search=yield&category=crypto');
+    expect(searchPageFor(at('/?search=yield&category=Sports%20Betting'))).toBe(
+      '/search?search=yield&category=sports-betting',
+    );
     expect(searchPageFor(at('/best-crypto-discord?search=defi+yield'))).toBe(
       '/search?search=defi+yield&category=crypto',
     );

@@ -4,6 +4,7 @@
  * page reads its scope from its query, the Node server redirects listing URLs with it here.
  */
 import {
+  CATEGORIES,
   type CategoryDef,
   categoryPath,
   getCategoryBySlug,
@@ -62,7 +63,10 @@ export function searchPageFor(url: URL): string | null {
   const term = searchTerm(url.searchParams.get('search')?.slice(0, 100) ?? undefined);
   if (!term) return null;
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  if (path === '/' || path === '/servers') return searchHref({ term, page: 1 });
+  // The home list keeps its category chip in ?category= (a slug, or a name as older links have it).
+  const chip = path === '/' ? (url.searchParams.get('category') ?? '') : '';
+  const chosen = CATEGORIES.find((c) => c.slug === chip || c.name.toLowerCase() === chip.toLowerCase());
+  if (path === '/' || path === '/servers') return searchHref({ term, category: chosen, page: 1 });
   const listing = /^\/best-([a-z0-9-]+)-discord(?:\/([a-z0-9-]+))?$/.exec(path);
   const category = listing ? getCategoryBySlug(listing[1]!) : undefined;
   if (!category) return null;
