@@ -447,8 +447,11 @@ const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_s
  * SQLite walks the listing once per question (count, positions, regions); only the paid rows'
  * ids and positions and the region names come back.
  */
-export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'category'> = {}): Promise<ListingOutline> {
-  const where = listingWhere({ category: filter.category });
+export async function listingOutline(
+  db: Db,
+  filter: Pick<ServerFilter, 'category' | 'subcategory'> = {},
+): Promise<ListingOutline> {
+  const where = listingWhere({ category: filter.category, subcategory: filter.subcategory });
   const order = sql.join(listingOrder(), sql`, `);
   const [counted, paid, regions] = await Promise.all([
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
@@ -478,7 +481,7 @@ export async function listingOutline(db: Db, filter: Pick<ServerFilter, 'categor
  */
 export async function listingSlice(
   db: Db,
-  filter: Pick<ServerFilter, 'category'>,
+  filter: Pick<ServerFilter, 'category' | 'subcategory'>,
   slice: { after?: Pick<ListingAnchor, 'id' | 'members'> | undefined; offset: number; limit: number },
   only: 'all' | 'unpaid' = 'all',
 ): Promise<Server[]> {
@@ -489,7 +492,7 @@ export async function listingSlice(
     .from(discordServers)
     .where(
       and(
-        listingWhere({ category: filter.category }),
+        listingWhere({ category: filter.category, subcategory: filter.subcategory }),
         only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
         // A range of the members index (then the ties after `after` by id), not an OR SQLite
         // would answer by walking the listing from its start.

@@ -1,4 +1,6 @@
 import { and, asc, count, gt, lte, max } from 'drizzle-orm';
+import { SUBCATEGORIES, subcategoryPath } from '../../src/lib/categories';
+import { matchesSubcategory } from '../../src/lib/listing';
 import type { Db } from '../client';
 import { discordServers } from '../schema';
 import { listingWhere } from './servers';
@@ -7,6 +9,8 @@ import { listingWhere } from './servers';
 export interface SitemapCounts {
   /** Listed servers (isListed) per category display name; categories without any are absent. */
   byCategory: Record<string, number>;
+  /** Listed servers per subcategory page (the listing's subcategory rule), by its path; empty ones absent. */
+  bySubcategory: Record<string, number>;
   /** The highest id of any server: server sitemap files cover id ranges up to it. */
   maxId: number;
 }
@@ -15,14 +19,26 @@ export interface SitemapCounts {
 export async function getSitemapCounts(db: Db): Promise<SitemapCounts> {
   const [groups, [top]] = await Promise.all([
     db
-      .select({ category: discordServers.category, n: count() })
+      .select({ category: discordServers.category, subcategory: discordServers.subcategory, n: count() })
       .from(discordServers)
       .where(listingWhere({}))
-      .groupBy(discordServers.category),
+      .groupBy(discordServers.category, discordServers.subcategory),
     db.select({ id: max(discordServers.id) }).from(discordServers),
   ]);
+  const byCategory: Record<string, number> = {};
+  const bySubcategory: Record<string, number> = {};
+  for (const g of groups) {
+    byCategory[g.category] = (byCategory[g.category] ?? 0) + Number(g.n);
+    // A category has few distinct stored subcategories: each asked of every subcategory page's rule.
+    for (const sub of SUBCATEGORIES) {
+      if (sub.parentCategory !== g.category || !matchesSubcategory(g.subcategory, sub.key)) continue;
+      const path = subcategoryPath(sub);
+      bySubcategory[path] = (bySubcategory[path] ?? 0) + Number(g.n);
+    }
+  }
   return {
-    byCategory: Object.fromEntries(groups.map((g) => [g.category, Number(g.n)])),
+    byCategory,
+    bySubcategory,
     maxId: Number(top?.id ?? 0),
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
+import { SEARCH_PAGE } from '../../src/lib/search-page';
 import type { RebuildStatus, RebuildTrigger } from './context';
 
 /**
@@ -97,9 +98,10 @@ export function createEdgePages(options: EdgePagesOptions) {
   const generation = () => Math.floor(Date.now() / (ON_DEMAND_CACHE_SECONDS * 1000)) * 1_000_000 + purges;
   // Keys are on the site's origin (the Cache API keys by URL within the zone), whatever host a
   // request came in on; the deployment parameter is never a visitor's: only this code looks a key
-  // up. The query string a visitor sent is dropped, as the page ignores it.
+  // up. The query string a visitor sent is dropped, as the page ignores it; the search page, which
+  // answers its query, is never cached.
   const keyOf = (path: string) => {
-    if (!version || !cache) return null;
+    if (!version || !cache || path === SEARCH_PAGE) return null;
     const key = new URL(path, options.origin);
     key.search = `?deployment=${encodeURIComponent(version)}`;
     key.hash = '';

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../db/client';
+import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderedHtml } from './edge-pages';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
@@ -64,7 +65,9 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         generation++;
       }
       const key = new URL(request.url).pathname;
-      const hit = cache.get(key);
+      // The search page answers its query: kept by path, one visitor's matches would be another's.
+      const cacheable = key !== SEARCH_PAGE;
+      const hit = cacheable ? cache.get(key) : undefined;
       if (hit) {
         cache.delete(key);
         cache.set(key, hit);
@@ -80,7 +83,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
       const body = Buffer.from(html);
       const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.
-      if (options.entry() === entry) {
+      if (cacheable && options.entry() === entry) {
         cache.set(key, page);
         if (cache.size > max) cache.delete(cache.keys().next().value as string);
       }

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { searchPageFor } from '../../src/lib/search-page';
 import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG } from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
@@ -132,6 +133,10 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     const root = getRoot();
     if (!root) return c.text('The site is being built. Refresh in a few seconds.', 503, { 'Retry-After': '5' });
     const path = c.req.path;
+    // A listing URL with ?search= (a shared link, the structured data's old search address): its
+    // built file cannot read the query, so the search page of that listing answers it.
+    const search = searchPageFor(new URL(c.req.url));
+    if (search) return c.redirect(search, 302);
     let list: string[];
     try {
       list = candidates(root, path);

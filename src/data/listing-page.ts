@@ -28,8 +28,6 @@ export interface ListingPage {
   shown: ListingRow[];
   /** Organic rank of the page's first unpaid card. */
   firstRank: number;
-  /** Paid listings no unpaid one was left to space out, named below the cards of the last page. */
-  dropped: ListingRow[];
   /** The regions the listing's servers name, for the search box's region menu. */
   regions: RegionChoice[];
   /** The JSON-LD item list: LIMITS.structuredData servers of the listing's own order from the page's start. */
@@ -59,7 +57,7 @@ export function listingPageFromList(
   cards: ReadonlyMap<number, ListingRow>,
 ): ListingPage {
   // Placed once per list (listingPlacement caches it): a build renders every page from the same array.
-  const { placed, dropped, organicBefore } = listingPlacement(servers);
+  const { placed, organicBefore } = listingPlacement(servers);
   const last = Math.max(1, Math.ceil(placed.length / size));
   const start = (page - 1) * size;
   return {
@@ -67,7 +65,6 @@ export function listingPageFromList(
     last,
     shown: cardsOf(cards, placed.slice(start, start + size)),
     firstRank: organicBefore(start) + 1,
-    dropped: page === last ? cardsOf(cards, dropped) : [],
     regions: regionsOf(servers),
     structured: cardsOf(cards, servers.slice(start, start + LIMITS.structuredData)),
     stats: page === 1 ? listingStats(servers, cards) : undefined,
@@ -79,39 +76,31 @@ function listingStats(servers: readonly ListingKey[], cards: ReadonlyMap<number,
   return { servers: servers.length, ...totals(servers), podium: cardsOf(cards, podiumOf(servers)) };
 }
 
-/** Where each paid listing of a placed list stands, from the organic positions alone. */
-export interface PaidPositions {
-  /** The placed position of each paid item (in their order), null for the ones left out (dropped). */
-  positions: (number | null)[];
-  /** How many items the placed list has (the dropped ones are not in it). */
-  length: number;
-}
-
 /**
  * placePaid (src/lib/placement.ts) computed from where the paid items stand instead of the items:
- * the k-th paid item (organic position o) is reached at o and may stand PAID_SPACING after the
- * one before it, so it stands at max(o, previous + PAID_SPACING); the positions before it hold
- * the k paid items before it and unpaid ones, so it is left out, with every later one, when the
- * list has fewer than (its position - k) unpaid items. `organic` ascending; the unit test
- * compares this with placePaid on random lists.
+ * the placed position of each paid item, in their order. The k-th paid item (organic position o)
+ * is reached at o and may stand PAID_SPACING after the one before it, so it stands at
+ * max(o, previous + PAID_SPACING); the positions before it hold the k paid items before it and
+ * unpaid ones, so when the list has fewer than (that position - k) unpaid items nothing is left
+ * to space it out: it and every later one end the list (position unpaid + k). `organic`
+ * ascending; the unit test compares this with placePaid on random lists.
  */
-export function paidPositions(total: number, organic: readonly number[]): PaidPositions {
+export function paidPositions(total: number, organic: readonly number[]): number[] {
   const unpaid = total - organic.length;
-  const positions: (number | null)[] = [];
+  const positions: number[] = [];
   let previous = -PAID_SPACING;
-  let placed = 0;
+  let trailing = false;
   for (const [k, o] of organic.entries()) {
-    const p = Math.max(o, previous + PAID_SPACING);
-    if (p - k > unpaid) break;
+    const spaced = Math.max(o, previous + PAID_SPACING);
+    trailing ||= spaced - k > unpaid;
+    const p = trailing ? unpaid + k : spaced;
     positions.push(p);
     previous = p;
-    placed++;
   }
-  while (positions.length < organic.length) positions.push(null);
-  return { positions, length: unpaid + placed };
+  return positions;
 }
 
-/** Outlines kept per database while the seam's generation stays the same, by listing (category or ''). */
+/** Outlines kept per database while the seam's generation stays the same, by listing ('category/subcategory'). */
 const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Promise<ListingOutline>> }>();
 
 /**
@@ -119,14 +108,20 @@ const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Pr
  * (OnDemandContext.generation). Reading it walks the whole listing (seconds at a million
  * listings), so a crawler paging through a listing after a change pays it once, not per page.
  */
-function outlineOf(db: Db, filter: { category?: string | undefined }, generation: number | undefined) {
+/** Which listing a page is of: every server, a category, or a subcategory of one (its key, src/lib/categories.ts). */
+export interface ListingOf {
+  category?: string | undefined;
+  subcategory?: string | undefined;
+}
+
+function outlineOf(db: Db, filter: ListingOf, generation: number | undefined) {
   if (generation === undefined) return listingOutline(db, filter);
   let kept = outlines.get(db);
   if (kept?.generation !== generation) {
     kept = { generation, byListing: new Map() };
     outlines.set(db, kept);
   }
-  const key = filter.category ?? '';
+  const key = `${filter.category ?? ''}/${filter.subcategory ?? ''}`;
   let outline = kept.byListing.get(key);
   if (!outline) {
     const byListing = kept.byListing;
@@ -146,14 +141,15 @@ function outlineOf(db: Db, filter: { category?: string | undefined }, generation
  */
 export async function listingPageFromDb(
   db: Db,
-  filter: { category?: string | undefined },
+  filter: ListingOf,
   page: number,
   generation?: number,
 ): Promise<ListingPage | null> {
   const outline = await outlineOf(db, filter, generation);
   const { paid } = outline;
-  const { positions, length } = paidPositions(
-    outline.total,
+  const length = outline.total;
+  const positions = paidPositions(
+    length,
     paid.map((p) => p.position),
   );
   const last = Math.max(1, Math.ceil(length / size));
@@ -162,11 +158,9 @@ export async function listingPageFromDb(
   const end = Math.min(start + size, length);
   let paidBefore = 0;
   const paidHere = new Map<number, number>();
-  const droppedIds: number[] = [];
   paid.forEach(({ id }, k) => {
-    const p = positions[k];
-    if (p === null || p === undefined) droppedIds.push(id);
-    else if (p < start) paidBefore++;
+    const p = positions[k]!;
+    if (p < start) paidBefore++;
     else if (p < end) paidHere.set(p, id);
   });
   // The page's first unpaid card is the listing's unpaid number `first`; the paid listings before
@@ -174,10 +168,9 @@ export async function listingPageFromDb(
   const first = start - paidBefore;
   let paidAhead = 0;
   while (paidAhead < paid.length && paid[paidAhead]!.position - paidAhead <= first) paidAhead++;
-  const [unpaid, paidRows, dropped, structured] = await Promise.all([
+  const [unpaid, paidRows, structured] = await Promise.all([
     listingSlice(db, filter, from(paid, paidAhead, first + paidAhead, end - start - paidHere.size), 'unpaid'),
     serversByIds(db, [...paidHere.values()]),
-    page === last ? serversByIds(db, droppedIds) : [],
     listingSlice(db, filter, from(paid, countBefore(paid, start), start, LIMITS.structuredData)),
   ]);
   const paidById = new Map(paidRows.map((s) => [s.id, s]));
@@ -194,7 +187,6 @@ export async function listingPageFromDb(
     last,
     shown,
     firstRank: start - paidBefore + 1,
-    dropped,
     regions: regionsOf(outline.regions.map((region) => ({ region }))),
     structured,
     stats: undefined,

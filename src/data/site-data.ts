@@ -312,7 +312,7 @@ export const premiumPicks = <T extends ListingKey>(servers: T[], limit: number):
 /**
  * The servers whose cards the pages the build writes show (#18), by the pages' own rules: the
  * placed cards of the first PRERENDER_LISTING_PAGES pages of the list of every server and of each
- * category (page 1 of each subcategory), the paid listings named below a listing's last cards, the
+ * category and of each subcategory, the
  * JSON-LD list from each such page's start, each listing's podium, the home list (the start of
  * the list of every server) and Premium Picks. Placements and groups are the pages' own (cached
  * per array), so this adds no second placing of a listing.
@@ -324,9 +324,7 @@ export function cardIds(servers: ListingKey[]): Set<number> {
   };
   const size = LIMITS.categoryPageSize;
   const listing = (list: ListingKey[], pages: number) => {
-    const { placed, dropped } = listingPlacement(list);
-    add(placed.slice(0, pages * size));
-    add(dropped);
+    add(listingPlacement(list).placed.slice(0, pages * size));
     // Each page's JSON-LD list starts at the page's first position, in the listing's own order.
     add(list.slice(0, (pages - 1) * size + LIMITS.structuredData));
     add(podiumOf(list));
@@ -334,7 +332,7 @@ export function cardIds(servers: ListingKey[]): Set<number> {
   const pages = Math.max(1, toolEnv().PRERENDER_LISTING_PAGES);
   listing(servers, pages);
   for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), pages);
-  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), 1);
+  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), pages);
   add(premiumPicks(servers, LIMITS.premiumGrid));
   return ids;
 }

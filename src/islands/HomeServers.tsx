@@ -1,20 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { fetchServers, type ServersQuery } from '~/lib/api-client';
-import { LIMITS, type SortOrder } from '~/lib/enums';
+import { LIMITS } from '~/lib/enums';
 import { countFound } from '~/lib/format';
-import { getLanguage, type RegionChoice } from '~/lib/languages';
-import {
-  DEFAULT_SORT,
-  MEMBER_RANGES,
-  MENU_SORTS,
-  type MemberRangeKey,
-  ONLINE_SHARE_CHOICES,
-  SORT_LABELS,
-} from '~/lib/listing';
+import type { RegionChoice } from '~/lib/languages';
+import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
-import { type CardServer, type FilterCategory, toCard } from './card-data';
-import { LanguageFilter, RegionFilter } from './LanguageFilter';
+import type { CardServer, FilterCategory } from './card-data';
+import { ListingOrderControls } from './ListingOrderControls';
 import { isPaidCard, ServerCard } from './ServerCard';
+import { type BrowseQuery, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** The first 9 servers, prebuilt into the static HTML. */
@@ -25,163 +17,36 @@ interface Props {
   regions?: RegionChoice[];
 }
 
-type Status = 'idle' | 'loading' | 'error';
-
-/** What the filter bar asks for. */
-interface Query {
-  category: string;
-  premiumOnly: boolean;
-  search: string;
-  sort: SortOrder;
-  size: MemberRangeKey;
-  /** Minimum online share, one of ONLINE_SHARE_CHOICES (0: any). */
-  share: number;
-  checked24h: boolean;
-  /** ISO 639-1 language ('' for every language). */
-  language: string;
-  /** ISO 3166-1 region ('' for every region). */
-  region: string;
-}
-
-const START: Query = {
-  category: 'All',
-  premiumOnly: false,
-  search: '',
-  sort: DEFAULT_SORT,
-  size: 'any',
-  share: 0,
-  checked24h: false,
-  language: '',
-  region: '',
-};
-
-/** The member bounds of a size choice. */
-function rangeOf(key: MemberRangeKey): { min: number | undefined; max: number | undefined } {
-  const r = MEMBER_RANGES.find((m) => m.key === key);
-  return { min: r && 'min' in r ? r.min : undefined, max: r && 'max' in r ? r.max : undefined };
-}
-
-/** The query of GET /api/servers for a filter bar's state: the API's own parameter names. */
-function apiQuery(q: Query): ServersQuery {
-  const range = rangeOf(q.size);
-  return {
-    category: q.category,
-    sort: q.sort,
-    page: '1',
-    per_page: String(LIMITS.homeList),
-    ...(q.premiumOnly && { premium: 'true' }),
-    ...(q.search && { search: q.search }),
-    ...(range.min !== undefined && { min_members: String(range.min) }),
-    ...(range.max !== undefined && { max_members: String(range.max) }),
-    ...(q.share > 0 && { min_online_share: String(q.share) }),
-    ...(q.checked24h && { checked_24h: 'true' }),
-    ...(q.language && { language: q.language }),
-    ...(q.region && { region: q.region }),
-  };
-}
-
-/** The parameters of the page's URL that share a filtered list (the API's names; search and category as before). */
-const URL_KEYS = [
-  'search',
-  'sort',
-  'min_members',
-  'max_members',
-  'min_online_share',
-  'checked_24h',
-  'language',
-  'region',
-] as const;
-
-/** The filter bar's state a shared URL asks for; unknown values are ignored. */
-function queryFromUrl(params: URLSearchParams, categories: FilterCategory[], regions: RegionChoice[]): Query {
-  const catParam = params.get('category') ?? '';
-  const cat = categories.find((c) => c.slug === catParam || c.name.toLowerCase() === catParam.toLowerCase());
-  const sort = MENU_SORTS.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
-  const min = params.get('min_members');
-  const max = params.get('max_members');
-  const size =
-    MEMBER_RANGES.find(
-      (r) => String('min' in r ? r.min : '') === (min ?? '') && String('max' in r ? r.max : '') === (max ?? ''),
-    )?.key ?? 'any';
-  const share = ONLINE_SHARE_CHOICES.find((c) => String(c) === params.get('min_online_share')) ?? 0;
-  return {
-    ...START,
-    category: cat?.name ?? 'All',
-    search: (params.get('search') ?? '').trim(),
-    sort,
-    size,
-    share,
-    checked24h: params.get('checked_24h') === 'true',
-    language: getLanguage(params.get('language'))?.code ?? '',
-    region: regions.find((r) => r.code === params.get('region')?.toUpperCase())?.code ?? '',
-  };
-}
-
-/** No region menu: one array for every render, so the deep-link effect runs once. */
+/** No region menu: one array for every render. */
 const NO_REGIONS: RegionChoice[] = [];
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
+/** A shared URL that searched: the list is what it came for, so it scrolls into view. */
+const scrollToSearch = (q: BrowseQuery) => {
+  if (q.search) document.getElementById('servers')?.scrollIntoView();
+};
+
 /**
  * The home listing: filter bar (category, Premium Only, member range, online share, checked in
  * the last 24 hours, sort) and the first 9 servers. Prebuilt with the unfiltered list in Most
- * Members order; re-queries GET /api/servers when a filter changes or the page was opened with
- * ?search=, ?category=, ?sort= or a filter. The controls beyond the category buttons come alive
- * with the script (disabled until then, and the page says so without JavaScript).
+ * Members order; the listing browser (use-listing-browser.ts, shared with ListingSearch) asks
+ * GET /api/servers when a filter changes or the page was opened with ?category=, ?search=, ?sort=
+ * or a filter, and keeps every choice in the URL. The controls beyond the category buttons come
+ * alive with the script (disabled until then, and the page says so without JavaScript).
  */
 export default function HomeServers({ initial, initialTotal, categories, regions = NO_REGIONS }: Props) {
-  const [query, setQuery] = useState<Query>(START);
-  const [servers, setServers] = useState(initial);
-  const [total, setTotal] = useState(initialTotal);
-  const [exact, setExact] = useState(true);
-  const [status, setStatus] = useState<Status>('idle');
-  const [errorText, setErrorText] = useState('');
-  const [ready, setReady] = useState(false);
-  const request = useRef(0);
+  const browser = useListingBrowser({ perPage: LIMITS.homeList, categories, regions, onOpen: scrollToSearch });
+  const { query, status, answer, errorText, ready } = browser;
+  const servers = answer?.servers ?? initial;
+  const total = answer?.total ?? initialTotal;
+  const exact = answer?.exact ?? true;
 
-  const load = useCallback(async (q: Query) => {
-    const id = ++request.current;
-    setStatus('loading');
-    try {
-      const body = await fetchServers(apiQuery(q));
-      if (id !== request.current) return;
-      setServers(body.servers.map(toCard));
-      setTotal(body.total);
-      setExact(body.total_exact);
-      setStatus('idle');
-    } catch (err) {
-      if (id !== request.current) return;
-      setErrorText(err instanceof Error ? err.message : 'Failed to fetch servers');
-      setStatus('error');
-    }
-  }, []);
-
-  // Deep links: /?search=term, /?category=Gaming, /?sort=newest and the filters' own parameters.
-  useEffect(() => {
-    setReady(true);
-    const params = new URLSearchParams(location.search);
-    if (!params.has('category') && !URL_KEYS.some((k) => params.has(k))) return;
-    const q = queryFromUrl(params, categories, regions);
-    setQuery(q);
-    void load(q);
-    if (q.search) document.getElementById('servers')?.scrollIntoView();
-  }, [categories, regions, load]);
-
-  function update(next: Partial<Query>) {
-    const q = { ...query, ...next };
-    setQuery(q);
-    const url = new URL(location.href);
-    const api = apiQuery(q);
-    for (const key of URL_KEYS) {
-      const value = key === 'sort' ? (q.sort === DEFAULT_SORT ? undefined : q.sort) : api[key];
-      if (typeof value === 'string' && value) url.searchParams.set(key, value);
-      else url.searchParams.delete(key);
-    }
-    history.replaceState(null, '', url);
+  function update(next: Partial<BrowseQuery>) {
+    const q = browser.update(next);
     // The hero's search box says what the list is searching for (empty once cleared).
     const hero = document.querySelector<HTMLInputElement>('#hero-search');
     if (hero && next.search !== undefined) hero.value = q.search;
-    void load(q);
   }
 
   const { category, premiumOnly, search } = query;
@@ -261,31 +126,7 @@ export default function HomeServers({ initial, initialTotal, categories, regions
               ))}
             </select>
           </label>
-          <label className="sort">
-            <span>Sort by</span>
-            <select
-              name="sort"
-              value={query.sort}
-              disabled={!ready}
-              onChange={(e) => update({ sort: e.currentTarget.value as SortOrder })}
-            >
-              {MENU_SORTS.map((key) => (
-                <option key={key} value={key}>
-                  {SORT_LABELS[key]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <LanguageFilter value={query.language} disabled={!ready} onChange={(language) => update({ language })} />
-          <RegionFilter
-            value={query.region}
-            regions={regions}
-            disabled={!ready}
-            onChange={(region) => update({ region })}
-          />
-          <a className="sort-help" href="/ranking">
-            How ranking works
-          </a>
+          <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
         </div>
       </div>
       <noscript>
@@ -315,7 +156,7 @@ export default function HomeServers({ initial, initialTotal, categories, regions
           <h3>Error loading servers</h3>
           <p>{errorText}</p>
           <p>Please try refreshing the page.</p>
-          <button type="button" className="btn btn-primary" onClick={() => void load(query)}>
+          <button type="button" className="btn btn-primary" onClick={browser.retry}>
             Try again
           </button>
         </div>

@@ -1,17 +1,17 @@
-import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
-import { fetchServers } from '~/lib/api-client';
-import { getCategoryByName } from '~/lib/categories';
-import type { SortOrder } from '~/lib/enums';
+import { type ReactNode, type SubmitEvent, useRef } from 'react';
+import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
 import { countFound } from '~/lib/format';
 import { getLanguage, type RegionChoice } from '~/lib/languages';
-import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '~/lib/listing';
-import { type CardServer, toCard } from './card-data';
-import { LanguageFilter, RegionFilter } from './LanguageFilter';
+import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
+import { SEARCH_PAGE } from '~/lib/search-page';
+import { ListingOrderControls } from './ListingOrderControls';
 import { ServerCard } from './ServerCard';
+import { useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** Display name of the category, when the listing is one. */
   category?: string | undefined;
+  /** The subcategory's key (src/lib/categories.ts), when the listing is one. */
   subcategory?: string | undefined;
   label: string;
   /** The regions the listing's servers name (#19): the region menu's choices. */
@@ -23,160 +23,36 @@ interface Props {
 /** No region menu. */
 const NO_REGIONS: RegionChoice[] = [];
 
-/** What the toolbar asks for: a search term ('' for none), an order, a language and a region ('' for any). */
-interface Ask {
-  term: string;
-  sort: SortOrder;
-  language: string;
-  region: string;
-}
-
-type State =
-  | { kind: 'idle' }
-  | ({ kind: 'loading' } & Ask)
-  | ({
-      kind: 'done';
-      servers: CardServer[];
-      total: number;
-      exact: boolean;
-      page: number;
-      more: 'idle' | 'loading' | 'error';
-    } & Ask)
-  | ({ kind: 'error'; message: string } & Ask);
-
 /** Servers per page of a search or sorted listing: a static page's 24. */
 const PER_PAGE = 24;
 
-const failure = (err: unknown) => (err instanceof Error ? err.message : 'Failed to fetch servers');
-
 /**
- * The toolbar of a listing page (search, sort) and what the listing shows: the static grid it
- * wraps (Most Members, as built), or, while a search or another order is active, the answer of
- * GET /api/servers in its place (never both, so no server shows twice), with its count, more on
- * request, and a way back. The order is kept in the URL (?sort=), so a sorted listing can be
- * shared or reloaded. Without JavaScript the search falls back to the home search deep link, and
- * the sort menu stays disabled on the built order (the page says so).
+ * The toolbar of a listing page (search, sort, language, region) and what the listing shows: the
+ * static grid it wraps (Most Members, as built), or, while a search or another choice is active,
+ * the answer of GET /api/servers in its place (never both, so no server shows twice), with its
+ * count, more on request, and a way back. The listing browser (use-listing-browser.ts, shared
+ * with HomeServers) keeps the search and every choice in the URL, so the view can be shared or
+ * reloaded. Without JavaScript the search form is a plain GET of the search page, kept within
+ * this category or subcategory; the sort menu stays disabled on the built order (the page says so).
  */
 export default function ListingSearch({ category, subcategory, label, regions = NO_REGIONS, children }: Props) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const [sort, setSort] = useState<SortOrder>(DEFAULT_SORT);
-  const [language, setLanguage] = useState('');
-  const [region, setRegion] = useState('');
-  const [ready, setReady] = useState(false);
-  const request = useRef(0);
+  const browser = useListingBrowser({ scope: { category, subcategory }, perPage: PER_PAGE, regions });
+  const { query, status, answer, ready } = browser;
+  const { sort, language, region } = query;
+  const term = query.search;
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
   const id = 'listing-search';
   const slug = category ? getCategoryByName(category)?.slug : undefined;
-
-  const fetchPage = (ask: Ask, page: number) =>
-    fetchServers({
-      sort: ask.sort,
-      page: String(page),
-      per_page: String(PER_PAGE),
-      ...(ask.term && { search: ask.term }),
-      ...(ask.language && { language: ask.language }),
-      ...(ask.region && { region: ask.region }),
-      ...(category && { category }),
-      ...(subcategory && { subcategory }),
-    });
-
-  /** Shows what `ask` asks for: the built listing for no search in the built order, else the API's first page. */
-  async function show(ask: Ask) {
-    const n = ++request.current;
-    if (!ask.term && ask.sort === DEFAULT_SORT && !ask.language && !ask.region) {
-      setState({ kind: 'idle' });
-      return;
-    }
-    setState({ kind: 'loading', ...ask });
-    try {
-      const body = await fetchPage(ask, 1);
-      if (n === request.current)
-        setState({
-          kind: 'done',
-          ...ask,
-          servers: body.servers.map(toCard),
-          total: body.total,
-          exact: body.total_exact,
-          page: 1,
-          more: 'idle',
-        });
-    } catch (err) {
-      if (n === request.current) setState({ kind: 'error', ...ask, message: failure(err) });
-    }
-  }
-
-  /** Appends the next page of the answer shown. */
-  async function showMore() {
-    if (state.kind !== 'done') return;
-    const n = request.current;
-    const shown = state;
-    setState({ ...shown, more: 'loading' });
-    try {
-      const body = await fetchPage(shown, shown.page + 1);
-      if (n !== request.current) return;
-      const seen = new Set(shown.servers.map((s) => s.id));
-      const next = body.servers.map(toCard).filter((s) => !seen.has(s.id));
-      setState({
-        ...shown,
-        servers: [...shown.servers, ...next],
-        total: body.total,
-        exact: body.total_exact,
-        page: shown.page + 1,
-        more: 'idle',
-      });
-    } catch {
-      if (n === request.current) setState({ ...shown, more: 'error' });
-    }
-  }
-
-  const term = state.kind === 'idle' ? '' : state.term;
-
-  // A shared or reloaded URL's order (?sort=newest); the controls come alive with the script.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration
-  useEffect(() => {
-    setReady(true);
-    const params = new URLSearchParams(location.search);
-    const wanted = MENU_SORTS.find((s) => s === params.get('sort')) ?? DEFAULT_SORT;
-    const lang = getLanguage(params.get('language'))?.code ?? '';
-    const place = regions.find((r) => r.code === params.get('region')?.toUpperCase())?.code ?? '';
-    if (wanted !== DEFAULT_SORT || lang || place) {
-      setSort(wanted);
-      setLanguage(lang);
-      setRegion(place);
-      void show({ term: '', sort: wanted, language: lang, region: place });
-    }
-  }, []);
-
-  /** Keeps the order, the language and the region in the URL, so a sorted or filtered listing can be shared. */
-  function keepInUrl(next: Omit<Ask, 'term'>) {
-    const url = new URL(location.href);
-    if (next.sort === DEFAULT_SORT) url.searchParams.delete('sort');
-    else url.searchParams.set('sort', next.sort);
-    for (const key of ['language', 'region'] as const) {
-      if (next[key]) url.searchParams.set(key, next[key]);
-      else url.searchParams.delete(key);
-    }
-    history.replaceState(null, '', url);
-  }
-
-  /** Shows the listing with one control changed, and keeps it in the URL. */
-  function change(next: Partial<Omit<Ask, 'term'>>) {
-    const ask = { term, sort, language, region, ...next };
-    setSort(ask.sort);
-    setLanguage(ask.language);
-    setRegion(ask.region);
-    keepInUrl(ask);
-    void show(ask);
-  }
-
-  async function onSubmit(e: SubmitEvent<HTMLFormElement>) {
-    e.preventDefault();
-    await show({ term: String(new FormData(e.currentTarget).get('search') ?? '').trim(), sort, language, region });
-  }
-
+  const subSlug = SUBCATEGORIES.find((s) => s.parentCategory === category && s.key === subcategory)?.slug;
   const input = useRef<HTMLInputElement>(null);
+
+  function onSubmit(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    browser.update({ search: String(new FormData(e.currentTarget).get('search') ?? '').trim() });
+  }
+
   const clear = () => {
-    void show({ term: '', sort, language, region });
+    browser.update({ search: '' });
     if (input.current) {
       input.current.value = '';
       input.current.focus();
@@ -194,7 +70,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
   return (
     <>
       <div className="toolbar">
-        <form className="inline-search" method="get" action="/" onSubmit={onSubmit}>
+        <form className="inline-search" method="get" action={SEARCH_PAGE} onSubmit={onSubmit}>
           <label htmlFor={id} className="visually-hidden">
             Search {label} servers
           </label>
@@ -205,38 +81,21 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             type="search"
             placeholder={`Search ${label} servers…`}
             maxLength={100}
+            defaultValue={term}
           />
           {slug ? <input type="hidden" name="category" value={slug} /> : null}
+          {subSlug ? <input type="hidden" name="subcategory" value={subSlug} /> : null}
           <button type="submit" className="btn btn-primary">
             Search
           </button>
         </form>
-        <label className="sort">
-          <span>Sort by</span>
-          <select
-            name="sort"
-            aria-label="Sort servers"
-            value={sort}
-            disabled={!ready}
-            onChange={(e) => change({ sort: e.currentTarget.value as SortOrder })}
-          >
-            {MENU_SORTS.map((key) => (
-              <option key={key} value={key}>
-                {SORT_LABELS[key]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <LanguageFilter value={language} disabled={!ready} onChange={(next) => change({ language: next })} />
-        <RegionFilter
-          value={region}
+        <ListingOrderControls
+          query={query}
           regions={regions}
           disabled={!ready}
-          onChange={(next) => change({ region: next })}
+          onChange={browser.update}
+          sortName="Sort servers"
         />
-        <a className="sort-help" href="/ranking">
-          How ranking works
-        </a>
       </div>
       <noscript>
         <p className="filter-note">
@@ -244,20 +103,16 @@ export default function ListingSearch({ category, subcategory, label, regions = 
         </p>
       </noscript>
       <div className="search-results" aria-live="polite">
-        {state.kind === 'loading' ? (
+        {status === 'loading' ? (
           <p className="count">
-            {state.term
-              ? `Searching for “${state.term}”…`
-              : state.language || state.region
-                ? 'Filtering…'
-                : `Sorting by ${SORT_LABELS[state.sort]}…`}
+            {term ? `Searching for “${term}”…` : language || region ? 'Filtering…' : `Sorting by ${SORT_LABELS[sort]}…`}
           </p>
         ) : null}
-        {state.kind === 'error' ? (
+        {status === 'error' ? (
           <div className="state state-error" role="alert">
             <h3>Error loading servers</h3>
-            <p>{state.message}</p>
-            {state.term ? (
+            <p>{browser.errorText}</p>
+            {term ? (
               <>
                 <p>Please try again, or clear the search to see every {label} server.</p>
                 {clearButton}
@@ -267,23 +122,23 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             )}
           </div>
         ) : null}
-        {state.kind === 'done' ? (
+        {status === 'done' && answer ? (
           <>
             <p className="count">
-              {state.term ? (
+              {term ? (
                 <>
-                  {countFound(state.total, state.exact, 'server')} found for “{state.term}”{order} {clearButton}
+                  {countFound(answer.total, answer.exact, 'server')} found for “{term}”{order} {clearButton}
                 </>
               ) : (
-                `${countFound(state.total, state.exact, 'server')}${order}`
+                `${countFound(answer.total, answer.exact, 'server')}${order}`
               )}
             </p>
-            {state.servers.length === 0 ? (
+            {answer.servers.length === 0 ? (
               <div className="state">
                 <h3>No servers found</h3>
                 <p>
-                  {state.term
-                    ? `No ${label} server matches “${state.term}”. Try another word, or clear the search.`
+                  {term
+                    ? `No ${label} server matches “${term}”. Try another word, or clear the search.`
                     : languageName || regionName
                       ? `No ${label} server${order.split(',')[0]} is listed yet.`
                       : `No ${label} server is listed right now.`}
@@ -291,22 +146,22 @@ export default function ListingSearch({ category, subcategory, label, regions = 
               </div>
             ) : (
               <div className="grid">
-                {state.servers.map((s) => (
+                {answer.servers.map((s) => (
                   <ServerCard key={s.id} server={s} />
                 ))}
               </div>
             )}
-            {state.servers.length < state.total ? (
+            {answer.servers.length < answer.total ? (
               <p className="center">
                 <button
                   type="button"
                   className="btn btn-outline"
-                  disabled={state.more === 'loading'}
-                  onClick={() => void showMore()}
+                  disabled={browser.more === 'loading'}
+                  onClick={() => void browser.showMore()}
                 >
-                  {state.more === 'loading' ? 'Loading more…' : 'Show more servers'}
+                  {browser.more === 'loading' ? 'Loading more…' : 'Show more servers'}
                 </button>
-                {state.more === 'error' ? (
+                {browser.more === 'error' ? (
                   <span role="alert"> Could not load more servers; please try again.</span>
                 ) : null}
               </p>
@@ -314,8 +169,8 @@ export default function ListingSearch({ category, subcategory, label, regions = 
           </>
         ) : null}
       </div>
-      {/* The built listing, out of the way while a search or another order shows its answer instead. */}
-      <div className="listing-static" hidden={state.kind !== 'idle'}>
+      {/* The built listing, out of the way while a search or another choice shows its answer instead. */}
+      <div className="listing-static" hidden={status !== 'built'}>
         {children}
       </div>
     </>

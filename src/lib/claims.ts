@@ -67,9 +67,9 @@ export const CLAIMS = {
    */
   /** The last line of every "About this placement" note (ServerCard). */
   placementRank:
-    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five; Premium Picks shows paid cards only.',
+    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five (any that no other server is left to space out end the list); Premium Picks shows paid cards only.',
   placement:
-    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; one that no other server is left to space out gets no card in that list (a listing page names it below the cards, labelled as paid). The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
+    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; paid cards that no other server is left to space out stand at the end of the list, so every listed server has a card in every list it belongs to and every count counts it. The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
   /**
    * Owner accounts (#17): sign-in with Discord claims the listings whose guild the owner's guild list
    * shows them owning or managing; edits wait for a moderator (listing_edits), a replaced invite is

@@ -172,6 +172,18 @@ export const isListed = (s: Pick<ListedServer, 'is_active' | 'category' | 'invit
   s.is_active && isListedCategory(s.category) && !within(s.invite_status, UNLISTED_INVITE_STATUSES);
 
 /**
+ * Why a server is not on the public listing (isListed), in words an operator reads in the console,
+ * or null when it is listed: the console shows what the site lists by this same rule.
+ */
+export function whyUnlisted(s: Pick<ListedServer, 'is_active' | 'category' | 'invite_status'>): string | null {
+  if (!s.is_active) return 'Hidden by an operator';
+  if (!isListedCategory(s.category)) return `Not listed: ${s.category} is not a category the site shows`;
+  if (s.invite_status === 'wrong_guild') return 'Not listed: its invite opens another server';
+  if (within(s.invite_status, UNLISTED_INVITE_STATUSES)) return 'Not listed: its invite no longer works';
+  return null;
+}
+
+/**
  * Whether a server has its own page: every listed server, and a dead one too (its page says the
  * invite stopped working, and asks not to be indexed), but not one whose invite opens another guild.
  */

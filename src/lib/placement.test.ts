@@ -14,9 +14,64 @@ const lists = fc.array(fc.boolean(), { maxLength: 80 }).map((flags) => flags.map
 const spaced = (items: readonly Item[]) =>
   items.every((_, i) => items.slice(i, i + PAID_SPACING).filter(isPaid).length <= 1);
 
+/** Where the trailing run of paid items starts (the list's length when it ends on an unpaid one). */
+const trailingPaidFrom = (items: readonly Item[]) => {
+  let i = items.length;
+  while (i > 0 && items[i - 1]!.paid) i--;
+  return i;
+};
+
+/** Random mixes of paid and free listings, from none paid to all paid. */
+const mixes = fc
+  .tuple(
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 120 }),
+  )
+  .map(([density, draws]) => draws.map((d, id): Item => ({ id, paid: d < density })));
+
 describe('placePaid', () => {
-  it('never puts two paid cards within five positions', () => {
-    fc.assert(fc.property(lists, (items) => spaced(placePaid(items, isPaid).placed)));
+  it('places every listed server exactly once: nothing is hidden, and the count is the list count', () => {
+    fc.assert(
+      fc.property(fc.oneof(lists, mixes), (items) => {
+        const { placed, settled } = placePaid(items, isPaid);
+        expect(placed.length).toBe(items.length);
+        expect(settled).toBe(items.length);
+        expect(new Set(placed.map((i) => i.id)).size).toBe(items.length);
+        expect([...placed].sort((a, b) => a.id - b.id)).toEqual(items);
+      }),
+    );
+  });
+
+  it('never puts two paid cards within five positions, except among the trailing paid cards nothing could space', () => {
+    // The exact rule: for paid cards at positions i < j with j - i < PAID_SPACING, every card from
+    // j to the end of the list is paid. So every window of five positions that holds two paid
+    // cards ends in the list's trailing run of paid cards, and the list before that run is spaced.
+    fc.assert(
+      fc.property(fc.oneof(lists, mixes), (items) => {
+        const { placed } = placePaid(items, isPaid);
+        const tail = trailingPaidFrom(placed);
+        placed.forEach((a, i) => {
+          if (!a.paid) return;
+          for (let j = i + 1; j < Math.min(placed.length, i + PAID_SPACING); j++) {
+            if (placed[j]!.paid) expect(j).toBeGreaterThanOrEqual(tail);
+          }
+        });
+        expect(spaced(placed.slice(0, tail))).toBe(true);
+        // A trailing run only where no unpaid server was left: none stands after the first crowded one.
+        if (!spaced(placed)) expect(placed.slice(tail).every(isPaid)).toBe(true);
+      }),
+    );
+  });
+
+  it('spaces every paid card out when there are enough free listings for them', () => {
+    fc.assert(
+      fc.property(fc.oneof(lists, mixes), (items) => {
+        const paid = items.filter(isPaid).length;
+        // Each paid card but the last needs four free cards after it (and the first may lead).
+        fc.pre(items.length - paid >= (PAID_SPACING - 1) * Math.max(0, paid - 1) + items.findIndex(isPaid));
+        expect(spaced(placePaid(items, isPaid).placed)).toBe(true);
+      }),
+    );
   });
 
   it('keeps every organic card, in order, and never moves one down', () => {
@@ -32,20 +87,14 @@ describe('placePaid', () => {
     );
   });
 
-  it('never moves a paid card up, keeps paid cards in order, and leaves one out only when no organic card follows', () => {
+  it('never moves a paid card up and keeps paid cards in their order', () => {
     fc.assert(
       fc.property(lists, (items) => {
-        const { placed, dropped } = placePaid(items, isPaid);
+        const { placed } = placePaid(items, isPaid);
         placed.forEach((item, position) => {
           if (item.paid) expect(position).toBeGreaterThanOrEqual(item.id);
         });
-        expect([...placed.filter(isPaid), ...dropped]).toEqual(items.filter(isPaid));
-        expect(placed.length + dropped.length).toBe(items.length);
-        // Something left out: the list ends on the organic cards running out.
-        if (dropped.length > 0) {
-          const lastOrganic = items.filter((i) => !i.paid).at(-1);
-          if (lastOrganic) expect(placed.indexOf(lastOrganic)).toBeGreaterThan(placed.length - PAID_SPACING - 1);
-        }
+        expect(placed.filter(isPaid)).toEqual(items.filter(isPaid));
       }),
     );
   });
@@ -69,11 +118,15 @@ describe('placePaid', () => {
     );
   });
 
-  it('places four paid cards among six servers with the organic ones between them', () => {
+  it('places four paid cards among six servers with the organic ones between, and the rest at the end', () => {
     const items = [true, true, true, true, false, false].map((paid, id) => ({ id, paid }));
-    const { placed, dropped } = placePaid(items, isPaid);
-    expect(placed.map((i) => i.id)).toEqual([0, 4, 5]);
-    expect(dropped.map((i) => i.id)).toEqual([1, 2, 3]);
+    expect(placePaid(items, isPaid).placed.map((i) => i.id)).toEqual([0, 4, 5, 1, 2, 3]);
+  });
+
+  it('places the sample data (three paid among six) so that every server has a card', () => {
+    // The sample set: the three paid listings have the most members, three free ones follow.
+    const items = [true, true, true, false, false, false].map((paid, id) => ({ id, paid }));
+    expect(placePaid(items, isPaid).placed.map((i) => i.id)).toEqual([0, 3, 4, 5, 1, 2]);
   });
 });
 

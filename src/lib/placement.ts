@@ -1,10 +1,14 @@
 /**
- * Where paid cards (Premium and Sponsored listings) may stand in a list (#19): never more than one
- * in any five consecutive positions. The list keeps its organic order; a paid card is never moved
- * up, only down (behind enough other servers) when it would stand too close to the paid card
- * before it, and one that no other server is left to space out gets no card in that list (the
- * built listing pages name it below the cards as a labelled link, so its page stays reachable). Organic rank numbers count the
- * other cards only. Pure: pages, islands and GET /api/servers all place cards with it.
+ * Where paid cards (Premium and Sponsored listings) may stand in a list (#19): the rule spaces
+ * them out, it never hides one. The list keeps its organic order; a paid card is never moved up,
+ * only down (behind enough other servers) when it would stand too close to the paid card before
+ * it. Paid cards that no other server is left to space out stand at the end of the list, in their
+ * order: every listed server has a card in every list it belongs to, and every count counts it.
+ *
+ * The rule, exactly (placement.test.ts proves it on random lists): two paid cards stand fewer than
+ * PAID_SPACING positions apart only when every card from the later one to the end of the list is
+ * paid (the trailing paid cards nothing could space). Organic rank numbers count the other cards
+ * only. Pure: pages, islands and GET /api/servers all place cards with it.
  */
 
 import { isPaidPlacement, type ListedServer } from './listing';
@@ -21,14 +25,14 @@ export interface Placement<T> {
    * list (`complete: false`), the positions that later items cannot change.
    */
   settled: number;
-  /** Paid items left out of a complete list: no other server was left to space them. */
-  dropped: T[];
 }
 
 /**
  * Places a list given in organic order so that any PAID_SPACING consecutive positions hold at
- * most one item with `isPaid`. `complete: false` says `items` is only the start of a longer list:
- * placement then stops where the next, unseen item would decide (see `settled`).
+ * most one item with `isPaid`, except the trailing paid items no unpaid one was left to space out
+ * (they end the list, in order). Every item is placed exactly once. `complete: false` says `items`
+ * is only the start of a longer list: placement then stops where the next, unseen item would
+ * decide (see `settled`).
  */
 export function placePaid<T>(
   items: readonly T[],
@@ -53,8 +57,10 @@ export function placePaid<T>(
       continue;
     }
     // Out of items: a longer list's next item would decide this position.
-    if (!complete) return { placed, settled: placed.length, dropped: [] };
-    return { placed, settled: placed.length, dropped: waiting };
+    if (!complete) return { placed, settled: placed.length };
+    // Nothing is left to space the waiting paid items out: they end the list, never left out.
+    placed.push(...waiting);
+    return { placed, settled: placed.length };
   }
 }
 

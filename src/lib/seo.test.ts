@@ -13,7 +13,7 @@ describe('pageTitle', () => {
 describe('structured data', () => {
   it('points the SearchAction at the home search deep link', () => {
     const ld = websiteLd('https://guildrank.example');
-    expect(ld.potentialAction.target.urlTemplate).toBe('https://guildrank.example/?search={search_term_string}');
+    expect(ld.potentialAction.target.urlTemplate).toBe('https://guildrank.example/search?search={search_term_string}');
   });
   it('numbers list items and breadcrumbs from 1 with absolute URLs', () => {
     const list = itemListLd('https://g.example', 'Top', [{ name: 'A', slug: 'a' }]);

@@ -25,7 +25,7 @@ export function organizationLd(site: URL | string) {
   };
 }
 
-/** JSON-LD WebSite with the `/?search=` SearchAction. */
+/** JSON-LD WebSite with the `/search?search=` SearchAction (the search page, which answers without JavaScript too). */
 export function websiteLd(site: URL | string) {
   return {
     '@context': 'https://schema.org',
@@ -34,7 +34,7 @@ export function websiteLd(site: URL | string) {
     url: absoluteUrl('/', site),
     potentialAction: {
       '@type': 'SearchAction',
-      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl('/', site)}?search={search_term_string}` },
+      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl('/search', site)}?search={search_term_string}` },
       'query-input': 'required name=search_term_string',
     },
   };

@@ -24,6 +24,7 @@ const NOT_INDEXED = [
   '/offline',
   '/robots.txt',
   '/saved',
+  '/search',
   '/server-not-found',
   '/subcategory-not-found',
   '/submit-server/received',
@@ -55,6 +56,18 @@ describe('the sitemap', () => {
     expect(paths).not.toContain('/servers/page/5');
     expect(paths.filter((p) => /^\/best-[a-z-]+-discord$/.test(p))).toHaveLength(CATEGORIES.length);
     expect(paths.length).toBe(FIXED_PAGES.length + 3 + CATEGORIES.length + 2 + SUBCATEGORIES.length);
+  });
+
+  it('lists each subcategory page and its numbered pages, as categories', () => {
+    const size = LIMITS.categoryPageSize;
+    const paths = listingPagePaths(
+      { Crypto: size * 4 },
+      { '/best-crypto-discord/defi-discord': size * 3 + 1, '/best-crypto-discord/nft-discord': size },
+    );
+    expect(paths).toContain('/best-crypto-discord/defi-discord/page/4');
+    expect(paths).not.toContain('/best-crypto-discord/defi-discord/page/5');
+    expect(paths).toContain('/best-crypto-discord/nft-discord');
+    expect(paths).not.toContain('/best-crypto-discord/nft-discord/page/2');
   });
 
   it('splits a million listings into files of at most 50,000 URLs', () => {

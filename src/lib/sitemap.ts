@@ -32,10 +32,14 @@ const numberedPages = (count: number, base: string): string[] =>
   );
 
 /**
- * Every indexable page that is not a server's own, from the listed servers per category: the
- * fixed pages, /servers and its numbered pages, each category and its numbered pages, each subcategory.
+ * Every indexable page that is not a server's own, from the listed servers per category and per
+ * subcategory page (by its path): the fixed pages, /servers and its numbered pages, each category
+ * and its numbered pages, each subcategory and its numbered pages.
  */
-export function listingPagePaths(byCategory: Readonly<Record<string, number>>): string[] {
+export function listingPagePaths(
+  byCategory: Readonly<Record<string, number>>,
+  bySubcategory: Readonly<Record<string, number>> = {},
+): string[] {
   const listed = CATEGORIES.reduce((sum, c) => sum + (byCategory[c.name] ?? 0), 0);
   return [
     ...FIXED_PAGES,
@@ -44,7 +48,10 @@ export function listingPagePaths(byCategory: Readonly<Record<string, number>>): 
       categoryPath(c.slug),
       ...numberedPages(byCategory[c.name] ?? 0, categoryPath(c.slug)),
     ]),
-    ...SUBCATEGORIES.map((s) => subcategoryPath(s)),
+    ...SUBCATEGORIES.flatMap((s) => [
+      subcategoryPath(s),
+      ...numberedPages(bySubcategory[subcategoryPath(s)] ?? 0, subcategoryPath(s)),
+    ]),
   ];
 }
 

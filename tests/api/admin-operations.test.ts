@@ -180,6 +180,15 @@ describe('servers screen', () => {
     expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['name', 'category', 'description']));
   });
 
+  it('refuses a category the site does not list (the Education sample one), which the public site would never show', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const res = await h.call(s, 'POST', '/api/admin/servers', { ...server('Study Hall'), category: 'Education' });
+    expect(res.status).toBe(400);
+    const body = await json<{ error: { issues: { path: string }[] } }>(res);
+    expect(body.error.issues.map((i) => i.path)).toEqual(['category']);
+  });
+
   it('hides and shows a server (moderator), marks premium and sort order (admin), and deletes it', async () => {
     h = await createAdminHarness();
     const mod = await h.signIn('moderator');

@@ -320,7 +320,7 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   },
   placement: {
     behaviour:
-      'a paid card carries its label, its own colours and "About this placement" (owner, period or "not recorded", organic rank unchanged); GET /api/servers gives paid cards at most one position in five, never moving one up, and leaves out one no unpaid server is left to space; Premium Only and Premium Picks are paid cards alone',
+      'a paid card carries its label, its own colours and "About this placement" (owner, period or "not recorded", organic rank unchanged); GET /api/servers gives paid cards at most one position in five, never moving one up, and ends the list with the ones no unpaid server is left to space (never leaving one out); Premium Only and Premium Picks are paid cards alone',
     check: async () => {
       tdb = await createTestDb();
       const period = {
@@ -359,9 +359,11 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
         'Space Plain 3',
         'Space Paid 1',
         'Space Plain 4',
+        'Space Paid 2',
       ]);
-      expect(total).toBe(7);
-      const flags = servers.map((s) => s.is_premium);
+      expect(total).toBe(8);
+      // One in five, but for the paid card nothing was left to space out: it ends the list.
+      const flags = servers.map((s) => s.is_premium).slice(0, -1);
       for (let i = 0; i < flags.length; i++) {
         expect(flags.slice(i, i + PAID_SPACING).filter(Boolean).length).toBeLessThanOrEqual(1);
       }

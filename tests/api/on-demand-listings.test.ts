@@ -12,9 +12,9 @@ import { rawProcessEnv } from '../../functions/_app/env';
 import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import type { OnDemandContext } from '../../src/data/site-data';
-import { serversInCategory } from '../../src/data/site-data';
+import { serversInCategory, serversInSubcategory } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-styles';
-import { CATEGORIES } from '../../src/lib/categories';
+import { CATEGORIES, SUBCATEGORIES } from '../../src/lib/categories';
 import { LIMITS } from '../../src/lib/enums';
 import { isListed } from '../../src/lib/listing';
 import { placeListing } from '../../src/lib/placement';
@@ -43,7 +43,7 @@ let entry: Entry;
 let listed: Server[];
 /** Every server's row as its card: the tests read whole rows, so any page of any listing has its cards. */
 const cardsFrom = (servers: Server[]) => new Map(servers.map((s) => [s.id, s]));
-/** Paid listings added at the very end of Crypto, so its last page names some left without a card. */
+/** Paid listings added at the very end of Crypto, so nothing can space out the last ones (they end its last page). */
 let crowded: Server[];
 
 const build = (env: NodeJS.ProcessEnv) => runAstroBuild(process.cwd(), out, env);
@@ -64,7 +64,6 @@ const outline = (page: ListingPage) => ({
   last: page.last,
   shown: page.shown.map((s) => s.id),
   firstRank: page.firstRank,
-  dropped: page.dropped.map((s) => s.id),
   regions: page.regions,
   structured: page.structured.map((s) => s.id),
 });
@@ -118,7 +117,12 @@ afterAll(() => {
 describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   it('prerenders pages 2..PRERENDER_LISTING_PAGES of each listing and no later one', () => {
     const client = join(out, 'client');
-    for (const base of ['servers', ...CATEGORIES.map((c) => `best-${c.slug}-discord`)]) {
+    // Subcategories page like categories (issue 28 item 3): DeFi has well over four pages of fakes.
+    for (const base of [
+      'servers',
+      ...CATEGORIES.map((c) => `best-${c.slug}-discord`),
+      'best-crypto-discord/defi-discord',
+    ]) {
       expect(existsSync(join(client, base, 'page', '2.html')), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES}.html`)), base).toBe(true);
       expect(existsSync(join(client, base, 'page', `${PRERENDERED_PAGES + 1}.html`)), base).toBe(false);
@@ -130,6 +134,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       '/servers/page/2',
       '/best-gaming-discord/page/2',
       `/best-crypto-discord/page/${PRERENDERED_PAGES}`,
+      '/best-crypto-discord/defi-discord/page/2',
     ]) {
       const built = readFileSync(join(out, 'client', `${path.slice(1)}.html`), 'utf8');
       const res = await render(path);
@@ -148,18 +153,39 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     expect(html).toContain(`All Discord Servers (page ${page})`);
   });
 
-  it('names the paid listings left without a card on the last page, as the build would', async () => {
+  it('ends the last page with the paid listings nothing could space out, as the build would, hiding none', async () => {
     const crypto = serversInCategory(listed, 'Crypto');
     const fromList = listingPageFromList(crypto, 1, cardsFrom(crypto));
     const last = fromList.last;
     expect(last).toBeGreaterThan(PRERENDERED_PAGES);
-    const dropped = listingPageFromList(crypto, last, cardsFrom(crypto)).dropped;
-    expect(dropped.length).toBeGreaterThan(0);
-    expect(crowded.map((s) => s.id)).toEqual(expect.arrayContaining(dropped.map((s) => s.id)));
+    // Every Crypto server has a card on exactly one page: the pages hold the whole listing.
+    expect(last).toBe(Math.ceil(crypto.length / size));
+    const lastPage = listingPageFromList(crypto, last, cardsFrom(crypto));
+    // The crowded ones come last in Crypto's own order: at least the last two trail the list.
+    expect(crowded.map((s) => s.id)).toEqual(expect.arrayContaining(lastPage.shown.slice(-2).map((s) => s.id)));
+    expect(lastPage.shown.slice(-2).every((s) => s.is_premium || s.is_sponsored)).toBe(true);
+    expect(outline((await listingPageFromDb(db, { category: 'Crypto' }, last))!)).toEqual(outline(lastPage));
     const res = await render(`/best-crypto-discord/page/${last}`);
     expect(res?.status).toBe(200);
+    const slugs = cardSlugs(await res!.text());
+    for (const s of crowded) expect(slugs).toContain(s.slug);
+  });
+
+  it('renders a later subcategory page on request with its slice of the placed listing, and none past its last', async () => {
+    const defi = serversInSubcategory(listed, 'Crypto', 'defi');
+    const page = PRERENDERED_PAGES + 1;
+    expect(Math.ceil(defi.length / size)).toBeGreaterThanOrEqual(page);
+    const res = await render(`/best-crypto-discord/defi-discord/page/${page}`);
+    expect(res?.status).toBe(200);
     const html = await res!.text();
-    for (const s of dropped) expect(html).toContain(`<a href="/server/${s.slug}">${s.name}</a>`);
+    expect(cardSlugs(html)).toEqual(
+      placeListing(defi)
+        .slice((page - 1) * size, page * size)
+        .map((s) => s.slug),
+    );
+    const last = Math.ceil(defi.length / size);
+    expect(await render(`/best-crypto-discord/defi-discord/page/${last + 1}`)).toBeUndefined();
+    expect(await render(`/best-crypto-discord/no-such-discord/page/${page}`)).toBeUndefined();
   });
 
   it('answers no page past the last one, nor for what is not a page number', async () => {
@@ -174,17 +200,22 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('reads every page of every listing from the database as the build places it', async () => {
-    const listings: { filter: { category?: string }; servers: Server[] }[] = [
+    const listings: { filter: { category?: string; subcategory?: string }; servers: Server[] }[] = [
       { filter: {}, servers: listed },
       ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
+      ...SUBCATEGORIES.filter((s) => s.parentSlug === 'crypto').map((s) => ({
+        filter: { category: s.parentCategory, subcategory: s.key },
+        servers: serversInSubcategory(listed, s.parentCategory, s.key),
+      })),
     ];
     for (const { filter, servers } of listings) {
       const last = listingPageFromList(servers, 1, cardsFrom(servers)).last;
       for (let page = 2; page <= last; page++) {
         const fromDb = await listingPageFromDb(db, filter, page);
-        expect(fromDb && outline(fromDb), `${filter.category ?? 'all'} page ${page}`).toEqual(
-          outline(listingPageFromList(servers, page, cardsFrom(servers))),
-        );
+        expect(
+          fromDb && outline(fromDb),
+          `${filter.category ?? 'all'}/${filter.subcategory ?? ''} page ${page}`,
+        ).toEqual(outline(listingPageFromList(servers, page, cardsFrom(servers))));
       }
       expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
     }

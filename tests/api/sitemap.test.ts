@@ -52,4 +52,15 @@ describe('the sitemap from the database', () => {
     expect((await get('/sitemap-servers-3.xml')).status).toBe(404);
     expect((await get('/sitemap-1.xml')).status).toBe(404);
   });
+
+  it('lists the numbered pages of a subcategory page as its listing pages them', async () => {
+    for (let i = 0; i < 25; i++) {
+      await seedServer(t.db, { name: `Sitemap DeFi ${i}`, category: 'Crypto', subcategory: 'DeFi', members: 100 + i });
+    }
+    const pages = locs(await (await get('/sitemap-0.xml')).text());
+    expect(pages).toContain(`${ORIGIN}/best-crypto-discord/defi-discord`);
+    expect(pages).toContain(`${ORIGIN}/best-crypto-discord/defi-discord/page/2`);
+    expect(pages).not.toContain(`${ORIGIN}/best-crypto-discord/defi-discord/page/3`);
+    expect(pages).not.toContain(`${ORIGIN}/best-crypto-discord/nft-discord/page/2`);
+  });
 });

@@ -14,14 +14,14 @@ import { hydrated } from './hydration';
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
-test('searching from the hero opens the shareable /?search= deep link with matching servers', async ({ page }) => {
+test('searching from the hero opens the shareable search page with matching servers', async ({ page }) => {
   await page.goto('/');
   await hydrated(page);
   await page.getByRole('searchbox', { name: 'Search servers' }).fill('bitcoin');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect(page).toHaveURL(/\/\?search=bitcoin$/);
-  const list = page.locator('#servers');
-  await expect(list.getByText('1 server found')).toBeVisible();
+  await expect(page).toHaveURL(/\/search\?search=bitcoin$/);
+  const list = page.locator('.search-results');
+  await expect(list.getByText('1 server found for “bitcoin”')).toBeVisible();
   await expect(list.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();
   await expect(list.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toHaveCount(0);
 });

@@ -74,15 +74,16 @@ test.describe('on a phone', () => {
   });
 });
 
-test('the hero search box shows the search a /?search= link opened, and empties when it is cleared', async ({
+test('a /?search= link opens the search page with the term in its box, and Clear search leads back to the home list', async ({
   page,
 }) => {
   await page.goto('/?search=bitcoin');
+  await expect(page).toHaveURL(/\/search\?search=bitcoin$/);
   await hydrated(page);
-  const hero = page.getByRole('searchbox', { name: 'Search servers' });
-  await expect(hero).toHaveValue('bitcoin');
-  await page.locator('#servers').getByRole('button', { name: 'Clear search' }).click();
-  await expect(hero).toHaveValue('');
+  await expect(page.getByRole('searchbox', { name: 'Search Discord servers' })).toHaveValue('bitcoin');
+  await page.getByRole('link', { name: 'Clear search' }).click();
+  await expect(page).toHaveURL(/\/#servers$/);
+  await expect(page.getByRole('searchbox', { name: 'Search servers' })).toHaveValue('');
 });
 
 test('no page puts a style element in its body or starts a required select with a chosen option', async ({ page }) => {

@@ -20,7 +20,7 @@ test('the home page carries title, canonical, social cards, theme colour and str
   const site = ld.find((o) => o['@type'] === 'WebSite') as unknown as {
     potentialAction: { target: { urlTemplate: string } };
   };
-  expect(site.potentialAction.target.urlTemplate).toBe('http://localhost:4321/?search={search_term_string}');
+  expect(site.potentialAction.target.urlTemplate).toBe('http://localhost:4321/search?search={search_term_string}');
   const list = ld.find((o) => o['@type'] === 'ItemList') as unknown as { itemListElement: unknown[] };
   expect(list.itemListElement.length).toBeGreaterThan(0);
   expect(list.itemListElement.length).toBeLessThanOrEqual(10);

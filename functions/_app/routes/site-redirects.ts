@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import { findServerSlug } from '../../../db/queries/servers';
-import { categoryPath, getCategoryBySlug } from '../../../src/lib/categories';
+import { categoryPath, getCategoryBySlug, getSubcategory, subcategoryPath } from '../../../src/lib/categories';
 import { escapeHtml } from '../lib/html';
 
 const decodeSafe = (s: string) => {
@@ -20,6 +20,7 @@ const decodeSafe = (s: string) => {
  * - `/server/{slug}`: the server's current slug (a rename, another case, SPEC section 7's fallback).
  * - `/best-{category}-discord/page/{n}` of a real category: a page past the end (the category
  *   shrank) or page 1, so the category page itself.
+ * - `/best-{category}-discord/{sub}/page/{n}` of a real subcategory: the same, its page 1.
  * - `/servers/page/{n}`: the same for the list of every server.
  */
 export async function siteRedirect(db: Db, path: string): Promise<string | null> {
@@ -34,6 +35,11 @@ export async function siteRedirect(db: Db, path: string): Promise<string | null>
   if (paged) {
     const category = getCategoryBySlug(paged[1]!);
     return category ? categoryPath(category.slug) : null;
+  }
+  const subPaged = /^\/best-([a-z0-9-]+)-discord\/([a-z0-9-]+)\/page\/\d+$/.exec(bare);
+  if (subPaged) {
+    const sub = getSubcategory(subPaged[1]!, subPaged[2]!);
+    return sub ? subcategoryPath(sub) : null;
   }
   if (/^\/servers\/page\/\d+$/.test(bare)) return '/servers';
   return null;

@@ -26,7 +26,7 @@ export const sitemapRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get('/sitemap-index.xml', async (c) => {
       const counts = await getSitemapCounts(deps.db);
-      const files = sitemapFileCounts(listingPagePaths(counts.byCategory).length, counts.maxId);
+      const files = sitemapFileCounts(listingPagePaths(counts.byCategory, counts.bySubcategory).length, counts.maxId);
       const paths = [
         ...Array.from({ length: files.pages }, (_, k) => pagesSitemapPath(k)),
         ...Array.from({ length: files.servers }, (_, k) => serversSitemapPath(k)),
@@ -35,7 +35,8 @@ export const sitemapRoutes = (deps: AppDeps) =>
     })
     .get('/:file{sitemap-[0-9]+\\.xml}', async (c) => {
       const k = Number(/[0-9]+/.exec(c.req.param('file'))![0]);
-      const pages = listingPagePaths((await getSitemapCounts(deps.db)).byCategory);
+      const counts = await getSitemapCounts(deps.db);
+      const pages = listingPagePaths(counts.byCategory, counts.bySubcategory);
       const slice = pages.slice(k * SITEMAP_MAX_URLS, (k + 1) * SITEMAP_MAX_URLS);
       if (slice.length === 0 && k > 0) return c.notFound();
       return c.body(

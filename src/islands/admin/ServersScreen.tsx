@@ -1,5 +1,6 @@
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
-import { CATEGORY_NAMES } from '~/lib/categories';
+import { CATEGORY_NAMES, isListedCategory } from '~/lib/categories';
+import { hasPage, whyUnlisted } from '~/lib/listing';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { ApiCallError, client, idParam, parseResponse } from './api';
@@ -11,7 +12,6 @@ import { useList } from './use-list';
 
 /** Why a listing has no Join button and cannot be marked premium or sponsored. */
 const NO_LINK = 'No join link: no Join button; premium and sponsored need one.';
-const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
 /** The paid placements, a checkbox column each. */
 const PAID = [
   { header: 'Premium', isOn: (s: ServerRow) => s.is_premium, change: (on: boolean) => ({ is_premium: on }) },
@@ -241,7 +241,13 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             <label>
               Category
               <select value={form.category} onChange={(e) => setForm({ ...form, category: e.target.value })}>
-                {CATEGORIES.map((c) => (
+                {/* A stored category the site does not list is shown as it is, to be changed before saving. */}
+                {isListedCategory(form.category) ? null : (
+                  <option value={form.category} disabled>
+                    {form.category} (not listed: choose a category)
+                  </option>
+                )}
+                {CATEGORY_NAMES.map((c) => (
                   <option key={c}>{c}</option>
                 ))}
               </select>
@@ -308,7 +314,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
         caption="Servers"
         rows={list.rows}
         rowKey={(s) => s.id}
-        rowClass={(s) => (s.is_active ? '' : 'row-hidden')}
+        rowClass={(s) => (whyUnlisted(s) ? 'row-hidden' : '')}
         empty="No servers match."
         pager={list.pager}
         columns={[
@@ -317,7 +323,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             rowHeader: true,
             cell: (s) => (
               <>
-                {s.is_active ? (
+                {hasPage(s) ? (
                   <a href={`/server/${s.slug}`} target="_blank" rel="noopener">
                     {s.name}
                   </a>
@@ -334,15 +340,19 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
           {
             header: 'Visible',
             cell: (s) => (
-              <RowCheckbox
-                label={`${s.name} visible`}
-                checked={s.is_active}
-                onChange={(is_active) =>
-                  mark(s, { is_active }, `${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
-                    byId.visibility.$patch({ param: idParam(s), json: { is_active } }),
-                  )
-                }
-              />
+              <>
+                <RowCheckbox
+                  label={`${s.name} visible`}
+                  checked={s.is_active}
+                  onChange={(is_active) =>
+                    mark(s, { is_active }, `${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
+                      byId.visibility.$patch({ param: idParam(s), json: { is_active } }),
+                    )
+                  }
+                />
+                {/* Visible to the site is not listed by it: say why the site does not show this one. */}
+                {s.is_active && whyUnlisted(s) ? <div className="muted small">{whyUnlisted(s)}</div> : null}
+              </>
             ),
           },
           ...PAID.map(({ header, isOn, change }) => ({

@@ -28,7 +28,8 @@ export const serverSchema = z
   .object({
     name: text(100, 2),
     description: longText(2000),
-    category: z.enum([...CATEGORY_NAMES, 'Education'] as const),
+    /** One of the categories the site lists (src/lib/categories.ts): a listing in any other would be stored and never shown. */
+    category: z.enum(CATEGORY_NAMES),
     subcategory: z.string().trim().max(60).nullable().optional(),
     slug: z
       .string()

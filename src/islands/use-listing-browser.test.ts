@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CATEGORIES, categoryPath } from '~/lib/categories';
+import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import type { FilterCategory } from './card-data';
+import { type BrowseQuery, BUILT_QUERY, queryFromUrl, urlParamsOf } from './use-listing-browser';
+
+const categories: FilterCategory[] = CATEGORIES.map((c) => ({
+  name: c.name,
+  slug: c.slug,
+  href: categoryPath(c.slug),
+}));
+const regions = [
+  { code: 'GB', name: 'United Kingdom' },
+  { code: 'FR', name: 'France' },
+];
+
+const queries: fc.Arbitrary<BrowseQuery> = fc.record({
+  category: fc.constantFrom('All', ...categories.map((c) => c.name)),
+  premiumOnly: fc.boolean(),
+  search: fc.string({ maxLength: 30 }).map((s) => s.trim()),
+  sort: fc.constantFrom(...MENU_SORTS),
+  size: fc.constantFrom(...MEMBER_RANGES.map((r) => r.key)),
+  share: fc.constantFrom(...ONLINE_SHARE_CHOICES),
+  checked24h: fc.boolean(),
+  language: fc.constantFrom('', 'en', 'fr'),
+  region: fc.constantFrom('', 'GB', 'FR'),
+});
+
+describe('the listing browser keeps its state in the URL', () => {
+  it('reads back every state it writes: category chip, search, order and filters', () => {
+    fc.assert(
+      fc.property(queries, (q) => {
+        const params = new URLSearchParams(urlParamsOf(q, categories));
+        expect(queryFromUrl(params, categories, regions)).toEqual(q);
+      }),
+    );
+  });
+
+  it('writes the category chip by slug and the search, and nothing for the built list', () => {
+    expect(urlParamsOf({ ...BUILT_QUERY, category: 'Sports Betting', search: 'nfl' }, categories)).toEqual({
+      category: 'sports-betting',
+      search: 'nfl',
+    });
+    expect(urlParamsOf(BUILT_QUERY, categories)).toEqual({});
+    // A listing page has no chips: its category is its scope, never a URL parameter.
+    expect(urlParamsOf({ ...BUILT_QUERY, category: 'Gaming' }, [])).toEqual({});
+    expect(queryFromUrl(new URLSearchParams('category=Gaming&sort=bogus&region=zz'), categories, regions)).toEqual({
+      ...BUILT_QUERY,
+      category: 'Gaming',
+      sort: DEFAULT_SORT,
+    });
+  });
+});
