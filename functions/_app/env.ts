@@ -67,6 +67,11 @@ export const envSchema = z.object({
   REBUILD_HOOK_URL: optional,
   CF_ACCESS_TEAM_DOMAIN: optional,
   CF_ACCESS_AUD: optional,
+  /**
+   * Seconds a cached `GET /api/servers` answer may be served stale while one background refresh
+   * runs (functions/_app/lib/listing-cache.ts); it is fresh for the first 2. Tests shorten it.
+   */
+  LISTING_STALE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])
