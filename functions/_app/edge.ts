@@ -3,12 +3,27 @@ import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
 import type { RebuildTrigger } from './context';
-import { createEdgePages, type EdgePages, type EdgeRenderer, PurgingRebuildTrigger } from './edge-pages';
+import {
+  createEdgePages,
+  type EdgePages,
+  type EdgeRenderer,
+  PageUnavailableError,
+  PurgingRebuildTrigger,
+  pageUnavailable,
+} from './edge-pages';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
-import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG, siteRedirect } from './routes/site-redirects';
+import {
+  answerMiss,
+  finalLocation,
+  movedTo,
+  notFoundScreenPath,
+  REQUESTED_SLUG,
+  siteRedirect,
+  trailingSlashRedirect,
+} from './routes/site-redirects';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -148,11 +163,21 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
  * Static assets answered first; anything that reaches here matched no file: its on-demand page
  * when the build renders one there (site-worker.ts), else a 301 where the path has moved (a
  * renamed server, a page past the end; the same lookup as on Node), else the not-found screen of
- * its URL shape. (A trailing slash on a real page is redirected by the assets layer itself:
- * html_handling in wrangler.toml.)
+ * its URL shape. A path with a trailing slash reaches the Worker first (wrangler.toml
+ * run_worker_first, the pattern of paths ending in a slash) and gets the one rule of both runtimes: 301 without it.
  */
 async function missedPath(bindings: EdgeBindings, db: Db, c: Context, pages: EdgePages | undefined): Promise<Response> {
-  const onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+  const canonical = trailingSlashRedirect(c.req.url);
+  if (canonical) return c.redirect(await finalLocation(canonical, (p) => siteRedirect(db, p)), 301);
+  let onDemand: Response | null | undefined;
+  try {
+    onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+  } catch (err) {
+    // The database is away: the page may well exist, so never its not-found screen.
+    if (!(err instanceof PageUnavailableError)) throw err;
+    console.warn(err.message);
+    return pageUnavailable();
+  }
   if (onDemand) return onDemand;
   const path = c.req.path;
   const miss = answerMiss(c.req.url, path, await movedTo((p) => siteRedirect(db, p), path));
