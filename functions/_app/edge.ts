@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
+import { type BuildSettings, buildSettingsOf, settingsDrift } from './build-settings';
 import type { RebuildTrigger } from './context';
 import {
   createEdgePages,
@@ -66,6 +67,26 @@ export interface EdgeHandlerOptions {
    * path gets those, as a fully prerendered site needs.
    */
   render?: EdgeRenderer | undefined;
+  /**
+   * The shared settings as the build read them (site-worker.ts, from the Cloudflare build): the
+   * Worker refuses to start when its own differ, as pages and Worker would then disagree (a
+   * Turnstile widget missing while posts need a token, two support addresses, two origins).
+   */
+  buildSettings?: BuildSettings | undefined;
+}
+
+/**
+ * Why a Worker built with `build` must not start with `env`: the shared settings that differ,
+ * and a Turnstile site key (the pages show the widget) without the secret that checks it.
+ */
+export function startRefusal(build: BuildSettings, env: Env): string[] {
+  const lines = settingsDrift(build, buildSettingsOf(env)).map(
+    (line) => `  ${line} (set it in wrangler.toml [vars] and deploy again)`,
+  );
+  if (env.TURNSTILE_SITE_KEY && !env.TURNSTILE_SECRET) {
+    lines.push('  TURNSTILE_SECRET: required with TURNSTILE_SITE_KEY (wrangler secret put TURNSTILE_SECRET)');
+  }
+  return lines;
 }
 
 interface EdgeRuntime {
@@ -88,6 +109,8 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
 
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
     const { env, db } = edgeDeps(bindings);
+    const refusal = options.buildSettings ? startRefusal(options.buildSettings, env) : [];
+    if (refusal.length) throw new Error(`Invalid environment:\n${refusal.join('\n')}`);
     const hook = env.REBUILD_HOOK_URL
       ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
       : undefined;

@@ -211,6 +211,14 @@ export const toolEnvSchema = z.object({
   CF_ASSET_FILE_LIMIT: count(20_000),
   CLOUDFLARE_API_TOKEN: optional,
   CLOUDFLARE_ACCOUNT_ID: optional,
+  /**
+   * The wrangler config `npm run deploy` builds and deploys from: its `[vars]` are the one source
+   * of the settings the build reads too (functions/_app/build-settings.ts). Default ./wrangler.toml.
+   */
+  WRANGLER_CONFIG: z
+    .string()
+    .optional()
+    .transform((v) => v || 'wrangler.toml'),
 });
 export type ToolEnv = z.output<typeof toolEnvSchema>;
 
