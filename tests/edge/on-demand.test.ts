@@ -428,13 +428,4 @@ describe('the deployed Worker (npm run deploy -- --dry-run) in workerd', () => {
       return rows.rows.length === 0 ? true : undefined;
     });
   });
-
-  it('ships browser scripts without the adapter’s process shim', () => {
-    const scripts = readdirSync(join(client, '_astro')).filter((f) => f.endsWith('.js'));
-    expect(scripts.length).toBeGreaterThan(10);
-    const shimmed = scripts.filter((f) =>
-      readFileSync(join(client, '_astro', f), 'utf8').includes('globalThis.process'),
-    );
-    expect(shimmed).toEqual([]);
-  });
 });
