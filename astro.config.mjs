@@ -1,6 +1,7 @@
 // @ts-check
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { BUILD_SETTINGS_FILE, buildSettingsOf } from './functions/_app/build-settings.ts';
 import { processEnv, toolEnv } from './functions/_app/env.ts';
 import {
   CSP_DIRECTIVES,
@@ -13,6 +14,8 @@ import { islandStylesInHead } from './src/integrations/island-styles.ts';
 // SITE_URL gives canonical URLs their origin; the build tools' variables are read beside it.
 const site = processEnv().SITE_URL;
 const tools = toolEnv();
+// The settings the pages carry that the Worker reads too (functions/_app/build-settings.ts).
+const buildSettings = buildSettingsOf(processEnv());
 
 // Where the long tail of pages renders on request (#18): inside the server `npm start` runs
 // (onDemandAdapter), or in the Cloudflare Worker (`npm run deploy`, ASTRO_ADAPTER=cloudflare),
@@ -22,7 +25,12 @@ const tools = toolEnv();
 const cloudflare = tools.ASTRO_ADAPTER === 'cloudflare';
 const adapter = cloudflare
   ? withStaticHeaders(
-      (await import('@astrojs/cloudflare')).default({ prerenderEnvironment: 'node', imageService: 'passthrough' }),
+      (await import('@astrojs/cloudflare')).default({
+        prerenderEnvironment: 'node',
+        imageService: 'passthrough',
+        // The wrangler config the Worker is built from (WRANGLER_CONFIG; wrangler.toml by default).
+        configPath: tools.WRANGLER_CONFIG,
+      }),
     )
   : onDemandAdapter();
 
@@ -43,6 +51,44 @@ const workerWithoutNodeDb = {
     id === '\0guildrank:node-db'
       ? "export function openDb() { throw new Error('The Node database client is for the build only'); }"
       : null,
+};
+
+/**
+ * The shared settings as this build read them: inlined where code asks for
+ * `__GUILDRANK_BUILD_SETTINGS__` (the Worker compares them with its own at start, and the pages it
+ * renders on request show the build's Turnstile key), and written beside the Worker
+ * (`<outDir>/server/build-settings.json`) for `npm run deploy`'s check against wrangler.toml.
+ * @type {import('vite').Plugin}
+ */
+const recordBuildSettings = {
+  name: 'guildrank:build-settings',
+  config: () => ({ define: { __GUILDRANK_BUILD_SETTINGS__: JSON.stringify(buildSettings) } }),
+  applyToEnvironment: (environment) => environment.name === 'ssr',
+  generateBundle() {
+    this.emitFile({
+      type: 'asset',
+      fileName: BUILD_SETTINGS_FILE,
+      source: `${JSON.stringify(buildSettings, null, 2)}\n`,
+    });
+  },
+};
+
+/** What @astrojs/cloudflare prepends to every chunk of the build, browser scripts included. */
+const PROCESS_SHIM = /^globalThis\.process\s*\?\?=\s*\{\}[;,]\s*globalThis\.process\.env\s*\?\?=\s*\{\};\s*/;
+
+/**
+ * Keeps the adapter's `process` shim (for the Worker's modules) out of the browser scripts,
+ * where nothing reads process and every visitor would download it.
+ * @type {import('vite').Plugin}
+ */
+const browserWithoutProcessShim = {
+  name: 'guildrank:browser-without-process-shim',
+  applyToEnvironment: (environment) => environment.name === 'client',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type === 'chunk') chunk.code = chunk.code.replace(PROCESS_SHIM, '');
+    }
+  },
 };
 
 export default defineConfig({
@@ -85,7 +131,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: cloudflare ? [workerWithoutNodeDb] : [],
+    plugins: cloudflare ? [workerWithoutNodeDb, recordBuildSettings, browserWithoutProcessShim] : [],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } },
   },
 });

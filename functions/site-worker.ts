@@ -6,4 +6,5 @@
 import { renderOnDemand } from '../src/integrations/on-demand-entry';
 import { workerEntry } from './worker';
 
-export default workerEntry({ render: renderOnDemand });
+// The shared settings the build read (astro.config.mjs inlines them): checked against the Worker's own at start.
+export default workerEntry({ render: renderOnDemand, buildSettings: __GUILDRANK_BUILD_SETTINGS__ });

@@ -1,24 +1,40 @@
-// `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso.
-//   1. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
-//   2. astro build from it with ASTRO_ADAPTER=cloudflare into dist/: the static files in
-//      dist/client/ (the top PRERENDER_SERVERS listings and every other page, _headers with the
-//      CSP hashes), the Worker in dist/server/ (functions/site-worker.ts bundled with the pages
-//      rendered on request, and the wrangler.json @astrojs/cloudflare writes from wrangler.toml)
-//   3. check dist/client/ against the static-asset file limit of the plan
-//   4. wrangler deploy --config dist/server/wrangler.json (Worker + assets)
+// `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso (docs/deploy.md).
+//   1. check the settings: wrangler.toml `[vars]` is the one source of those the build reads too
+//      (SITE_URL, SUPPORT_EMAIL, TURNSTILE_SITE_KEY: functions/_app/build-settings.ts); one set
+//      differently in this shell stops the deploy before anything happens
+//   2. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
+//   3. astro build from it with ASTRO_ADAPTER=cloudflare and those [vars] into dist/: the static
+//      files in dist/client/ (the top PRERENDER_SERVERS listings and every other page, _headers
+//      with the CSP hashes), the Worker in dist/server/ (functions/site-worker.ts bundled with the
+//      pages rendered on request, and the wrangler.json @astrojs/cloudflare writes from wrangler.toml)
+//   4. check dist/client/ against the static-asset file limit of the plan, and the settings the
+//      build recorded (dist/server/build-settings.json) against the Worker's (dist/server/wrangler.json)
+//   5. wrangler deploy --config dist/server/wrangler.json (Worker + assets)
 // Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
+// WRANGLER_CONFIG names another wrangler config (default wrangler.toml); --out-dir another output folder.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { experimental_readRawConfig } from 'wrangler';
 import { openDb } from '../db/client';
 import { migrateDb } from '../db/migrate';
 import { seedIfEmpty } from '../db/seed';
-import { rawProcessEnv, toolEnv } from '../functions/_app/env';
+import {
+  BUILD_SETTING_NAMES,
+  BUILD_SETTINGS_FILE,
+  type BuildSettings,
+  buildSettingsOf,
+  settingsDrift,
+} from '../functions/_app/build-settings';
+import { loadEnv, rawProcessEnv, toolEnv } from '../functions/_app/env';
 
-const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { 'dry-run': { type: 'boolean', default: false }, 'out-dir': { type: 'string', default: 'dist' } },
+});
 const dryRun = values['dry-run'];
 const root = resolve('.');
+const outDir = resolve(values['out-dir']);
 // The settings as given (a default would hide a missing one), and the deploy tools' own.
 const env = rawProcessEnv();
 const tools = toolEnv();
@@ -34,7 +50,28 @@ if (!env.DATABASE_URL || !remoteUrl.test(env.DATABASE_URL)) {
 }
 if (!env.DATABASE_AUTH_TOKEN && !env.DATABASE_URL?.startsWith('http://'))
   missing.push('DATABASE_AUTH_TOKEN: turso db tokens create <db>');
-if (!env.SITE_URL) missing.push('SITE_URL: the public origin, e.g. https://guildrank.example');
+
+// The settings the build reads come from the Worker's [vars], never from a second place.
+const configFile = resolve(tools.WRANGLER_CONFIG);
+const { rawConfig } = experimental_readRawConfig({ config: configFile });
+const vars: Record<string, string> = {};
+for (const [k, v] of Object.entries((rawConfig as { vars?: Record<string, unknown> }).vars ?? {})) {
+  vars[k] = typeof v === 'string' ? v : JSON.stringify(v);
+}
+const buildVars: Record<string, string | undefined> = {};
+for (const name of BUILD_SETTING_NAMES) {
+  const given = env[name] || undefined;
+  if (given !== undefined && given !== vars[name]) {
+    missing.push(
+      `${name}: this shell has ${JSON.stringify(given)}, ${tools.WRANGLER_CONFIG} [vars] has ${vars[name] === undefined ? 'none' : JSON.stringify(vars[name])}: the build and the Worker both read it, from [vars] only (unset it here)`,
+    );
+  }
+  buildVars[name] = vars[name];
+}
+if (!vars.SITE_URL) missing.push(`SITE_URL: the public origin, in ${tools.WRANGLER_CONFIG} [vars]`);
+else if (!dryRun && new URL(vars.SITE_URL).hostname.endsWith('.example')) {
+  missing.push(`SITE_URL: ${tools.WRANGLER_CONFIG} [vars] still has the example origin; set your site's own`);
+}
 if (!dryRun) {
   if (!tools.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
   if (!tools.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
@@ -73,16 +110,31 @@ try {
 }
 
 // A fresh output: files of an earlier build would be uploaded (and counted) with this one.
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(outDir, { recursive: true, force: true });
 run(
   'build the site from the database',
   process.execPath,
-  [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', 'dist'],
-  { ASTRO_ADAPTER: 'cloudflare' },
+  [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
+  { ASTRO_ADAPTER: 'cloudflare', WRANGLER_CONFIG: configFile, ...buildVars },
 );
 
+// What the build read against what the Worker will read: they must agree (the Worker refuses to start otherwise).
+const built = JSON.parse(readFileSync(join(outDir, 'server', BUILD_SETTINGS_FILE), 'utf8')) as BuildSettings;
+const workerVars =
+  (JSON.parse(readFileSync(join(outDir, 'server', 'wrangler.json'), 'utf8')) as { vars?: Record<string, unknown> })
+    .vars ?? {};
+const drift = settingsDrift(
+  built,
+  buildSettingsOf(loadEnv(Object.fromEntries(Object.entries(workerVars).map(([k, v]) => [k, String(v)])))),
+);
+if (drift.length) {
+  console.error(`The build and the Worker disagree; nothing was deployed:\n${drift.map((d) => `  - ${d}`).join('\n')}`);
+  process.exit(1);
+}
+console.log(`\nSettings the build and the Worker share agree: ${BUILD_SETTING_NAMES.join(', ')}.`);
+
 // Only the static files count against the limit: the Worker's modules are not assets.
-const assetsDir = join(root, 'dist', 'client');
+const assetsDir = join(outDir, 'client');
 let files = 0;
 for (const entry of readdirSync(assetsDir, { withFileTypes: true, recursive: true })) {
   if (entry.isFile()) files++;
@@ -103,7 +155,7 @@ run(dryRun ? 'wrangler deploy --dry-run' : 'wrangler deploy', process.execPath, 
   join(root, 'node_modules/wrangler/bin/wrangler.js'),
   'deploy',
   '--config',
-  join(root, 'dist', 'server', 'wrangler.json'),
+  join(outDir, 'server', 'wrangler.json'),
   ...(dryRun ? ['--dry-run'] : []),
 ]);
 console.log(dryRun ? '\nDry run complete: nothing was uploaded.' : '\nDeployed.');

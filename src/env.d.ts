@@ -9,3 +9,9 @@ declare namespace App {
     onDemand?: import('./data/site-data').OnDemandContext;
   }
 }
+
+/**
+ * The shared settings as the build read them (functions/_app/build-settings.ts), inlined by the
+ * Cloudflare build (astro.config.mjs): undefined wherever no such build compiled the code.
+ */
+declare const __GUILDRANK_BUILD_SETTINGS__: import('../functions/_app/build-settings').BuildSettings | undefined;

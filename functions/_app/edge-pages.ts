@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
@@ -11,18 +12,63 @@ import type { RebuildStatus, RebuildTrigger } from './context';
 export type EdgeRenderer = (request: Request, onDemand: OnDemandContext) => Promise<Response | undefined>;
 
 /**
- * The HTML of the page at `request`'s path from the build's on-demand routes, as the build writes
- * a prerendered page (its island-style step applied), or null when they have none there: the one
- * render step of both seams (createEdgePages here, createOnDemandPages in on-demand.ts on Node).
+ * What the build's on-demand routes make of a request: a page's HTML (the build's island-style
+ * step applied, as a prerendered page is written), or another answer of theirs as it is (an
+ * endpoint such as Astro's `/_image`, with its own content type; never cached as a page).
  */
-export async function renderedHtml(
+export type Rendered = { html: string } | { response: Response };
+
+/** The database could not be read while a page was rendered: answered 503, never a not-found screen. */
+export class PageUnavailableError extends Error {
+  constructor(path: string, options?: ErrorOptions) {
+    super(`The page ${path} could not be rendered: the database is unreachable`, options);
+    this.name = 'PageUnavailableError';
+  }
+}
+
+/** Seconds a visitor (or a crawler) is asked to wait before asking again for a page the database could not give. */
+export const PAGE_RETRY_AFTER_S = 30;
+
+/** The answer while the database is away: 503 with Retry-After, so a crawler keeps the page and comes back. */
+export function pageUnavailable(): Response {
+  return new Response(
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>Temporarily unavailable</title><h1>Temporarily unavailable</h1><p>This page cannot be shown right now. Please try again in a minute.</p></html>',
+    {
+      status: 503,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'retry-after': String(PAGE_RETRY_AFTER_S),
+      },
+    },
+  );
+}
+
+/**
+ * The page at `request`'s path from the build's on-demand routes (see Rendered), or null when they
+ * have none there: the one render step of both seams (createEdgePages here, createOnDemandPages
+ * in on-demand.ts on Node). A render that failed (Astro answers a page that threw with a 500) is
+ * a PageUnavailableError when the database cannot be read, else an error for the app's onError.
+ */
+export async function renderPage(
   render: EdgeRenderer,
   request: Request,
   context: Omit<OnDemandContext, 'now' | 'basics'>,
-): Promise<string | null> {
+): Promise<Rendered | null> {
   const rendered = await render(new Request(request.url, { method: 'GET' }), { ...context, now: new Date() });
+  const path = new URL(request.url).pathname;
+  if (rendered && rendered.status >= 500) {
+    await rendered.body?.cancel();
+    const down = await context.db.run(sql`select 1`).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    if (down) throw new PageUnavailableError(path, { cause: down });
+    throw new Error(`The on-demand page ${path} answered ${rendered.status}`);
+  }
   if (rendered?.status !== 200) return null;
-  return moveIslandStyle(await rendered.text());
+  if (!(rendered.headers.get('content-type') ?? '').startsWith('text/html')) return { response: rendered };
+  return { html: moveIslandStyle(await rendered.text()) };
 }
 
 /** The Workers Cache API's default cache, as far as this module uses it. */
@@ -124,12 +170,14 @@ export function createEdgePages(options: EdgePagesOptions) {
         const html = await hit.text();
         return answer(request, html, hit.headers.get('etag') ?? (await etagOf(html)));
       }
-      const html = await renderedHtml(options.render, request, {
+      const rendered = await renderPage(options.render, request, {
         db: options.db,
         supportEmail: options.supportEmail,
         generation: generation(),
       });
-      if (html === null) return null;
+      if (rendered === null) return null;
+      if ('response' in rendered) return rendered.response;
+      const { html } = rendered;
       const etag = await etagOf(html);
       if (key && cache) {
         const stored = new Response(html, {

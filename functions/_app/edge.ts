@@ -2,13 +2,29 @@ import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
 import { createApp } from './app';
+import { type BuildSettings, buildSettingsOf, settingsDrift } from './build-settings';
 import type { RebuildTrigger } from './context';
-import { createEdgePages, type EdgePages, type EdgeRenderer, PurgingRebuildTrigger } from './edge-pages';
+import {
+  createEdgePages,
+  type EdgePages,
+  type EdgeRenderer,
+  PageUnavailableError,
+  PurgingRebuildTrigger,
+  pageUnavailable,
+} from './edge-pages';
 import { type Env, loadEnv } from './env';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
 import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
-import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG, siteRedirect } from './routes/site-redirects';
+import {
+  answerMiss,
+  finalLocation,
+  movedTo,
+  notFoundScreenPath,
+  REQUESTED_SLUG,
+  siteRedirect,
+  trailingSlashRedirect,
+} from './routes/site-redirects';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */
 export interface EdgeBindings {
@@ -51,6 +67,26 @@ export interface EdgeHandlerOptions {
    * path gets those, as a fully prerendered site needs.
    */
   render?: EdgeRenderer | undefined;
+  /**
+   * The shared settings as the build read them (site-worker.ts, from the Cloudflare build): the
+   * Worker refuses to start when its own differ, as pages and Worker would then disagree (a
+   * Turnstile widget missing while posts need a token, two support addresses, two origins).
+   */
+  buildSettings?: BuildSettings | undefined;
+}
+
+/**
+ * Why a Worker built with `build` must not start with `env`: the shared settings that differ,
+ * and a Turnstile site key (the pages show the widget) without the secret that checks it.
+ */
+export function startRefusal(build: BuildSettings, env: Env): string[] {
+  const lines = settingsDrift(build, buildSettingsOf(env)).map(
+    (line) => `  ${line} (set it in wrangler.toml [vars] and deploy again)`,
+  );
+  if (env.TURNSTILE_SITE_KEY && !env.TURNSTILE_SECRET) {
+    lines.push('  TURNSTILE_SECRET: required with TURNSTILE_SITE_KEY (wrangler secret put TURNSTILE_SECRET)');
+  }
+  return lines;
 }
 
 interface EdgeRuntime {
@@ -73,6 +109,8 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
 
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
     const { env, db } = edgeDeps(bindings);
+    const refusal = options.buildSettings ? startRefusal(options.buildSettings, env) : [];
+    if (refusal.length) throw new Error(`Invalid environment:\n${refusal.join('\n')}`);
     const hook = env.REBUILD_HOOK_URL
       ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
       : undefined;
@@ -148,11 +186,21 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
  * Static assets answered first; anything that reaches here matched no file: its on-demand page
  * when the build renders one there (site-worker.ts), else a 301 where the path has moved (a
  * renamed server, a page past the end; the same lookup as on Node), else the not-found screen of
- * its URL shape. (A trailing slash on a real page is redirected by the assets layer itself:
- * html_handling in wrangler.toml.)
+ * its URL shape. A path with a trailing slash reaches the Worker first (wrangler.toml
+ * run_worker_first, the pattern of paths ending in a slash) and gets the one rule of both runtimes: 301 without it.
  */
 async function missedPath(bindings: EdgeBindings, db: Db, c: Context, pages: EdgePages | undefined): Promise<Response> {
-  const onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+  const canonical = trailingSlashRedirect(c.req.url);
+  if (canonical) return c.redirect(await finalLocation(canonical, (p) => siteRedirect(db, p)), 301);
+  let onDemand: Response | null | undefined;
+  try {
+    onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+  } catch (err) {
+    // The database is away: the page may well exist, so never its not-found screen.
+    if (!(err instanceof PageUnavailableError)) throw err;
+    console.warn(err.message);
+    return pageUnavailable();
+  }
   if (onDemand) return onDemand;
   const path = c.req.path;
   const miss = answerMiss(c.req.url, path, await movedTo((p) => siteRedirect(db, p), path));

@@ -67,6 +67,11 @@ export const envSchema = z.object({
   REBUILD_HOOK_URL: optional,
   CF_ACCESS_TEAM_DOMAIN: optional,
   CF_ACCESS_AUD: optional,
+  /**
+   * Seconds a cached `GET /api/servers` answer may be served stale while one background refresh
+   * runs (functions/_app/lib/listing-cache.ts); it is fresh for the first 2. Tests shorten it.
+   */
+  LISTING_STALE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])
@@ -206,6 +211,14 @@ export const toolEnvSchema = z.object({
   CF_ASSET_FILE_LIMIT: count(20_000),
   CLOUDFLARE_API_TOKEN: optional,
   CLOUDFLARE_ACCOUNT_ID: optional,
+  /**
+   * The wrangler config `npm run deploy` builds and deploys from: its `[vars]` are the one source
+   * of the settings the build reads too (functions/_app/build-settings.ts). Default ./wrangler.toml.
+   */
+  WRANGLER_CONFIG: z
+    .string()
+    .optional()
+    .transform((v) => v || 'wrangler.toml'),
 });
 export type ToolEnv = z.output<typeof toolEnvSchema>;
 

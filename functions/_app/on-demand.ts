@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
-import { type EdgeRenderer, renderedHtml } from './edge-pages';
+import { type EdgeRenderer, renderPage } from './edge-pages';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
 interface OnDemandEntry {
@@ -13,6 +13,8 @@ interface OnDemandEntry {
 export interface RenderedPage {
   body: Buffer;
   gzip: Buffer | null;
+  /** Set on an endpoint's answer (Astro's `/_image`): its own content type. Such answers are never cached. */
+  contentType?: string | undefined;
 }
 
 export interface OnDemandPagesOptions {
@@ -74,13 +76,18 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const html = await renderedHtml(renderOnDemand, request, {
+      const rendered = await renderPage(renderOnDemand, request, {
         db: options.db,
         supportEmail: options.supportEmail,
         generation,
       });
-      if (html === null) return null;
-      const body = Buffer.from(html);
+      if (rendered === null) return null;
+      if ('response' in rendered) {
+        // Not a page (the cache is keyed by path; this answer depends on the query too).
+        const contentType = rendered.response.headers.get('content-type') ?? 'application/octet-stream';
+        return { body: Buffer.from(await rendered.response.arrayBuffer()), gzip: null, contentType };
+      }
+      const body = Buffer.from(rendered.html);
       const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.
       if (cacheable && options.entry() === entry) {

@@ -4,7 +4,16 @@ import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { searchPageFor } from '../../src/lib/search-page';
-import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG } from './routes/site-redirects';
+import { PageUnavailableError, pageUnavailable } from './edge-pages';
+import type { RenderedPage } from './on-demand';
+import {
+  answerMiss,
+  finalLocation,
+  movedTo,
+  notFoundScreenPath,
+  REQUESTED_SLUG,
+  trailingSlashRedirect,
+} from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,7 +43,7 @@ export interface StaticOptions {
    * The page of a path the build did not prerender, rendered on request (on-demand.ts, #18), or
    * null when there is none: asked after the files, before the redirects and not-found screens.
    */
-  onDemand?: ((request: Request) => Promise<{ body: Buffer; gzip: Buffer | null } | null>) | undefined;
+  onDemand?: ((request: Request) => Promise<RenderedPage | null>) | undefined;
   /**
    * Whether the live build's file at a path is out of date (its listing changed after the build
    * began, #18): such a path is rendered on request, or gets its not-found screen, never the file.
@@ -112,26 +121,13 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     return c.body(new Uint8Array(entry.body), status, headers);
   }
 
-  /** The canonical place of a missed path: without its trailing slash when that is a page, else options.redirect's answer. */
-  async function redirectFor(root: string, path: string): Promise<string | null> {
-    const bare = path.replace(/\/+$/, '');
-    // Never '//host' or '/\\host': a browser reads those as another site.
-    if (bare !== path && /^\/[^/\\]/.test(bare)) {
-      let files: string[] = [];
-      try {
-        files = candidates(root, bare);
-      } catch {
-        // A malformed escape: no file, and the not-found screen below.
-      }
-      for (const file of files) if (await load(file)) return bare;
-    }
-    return movedTo(options.redirect, path);
-  }
-
   return async (c: Context): Promise<Response | undefined> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return undefined;
     const root = getRoot();
     if (!root) return c.text('The site is being built. Refresh in a few seconds.', 503, { 'Retry-After': '5' });
+    // One rule for a trailing slash, page or not (routes/site-redirects.ts), as on the Worker.
+    const canonical = trailingSlashRedirect(c.req.url);
+    if (canonical) return c.redirect(await finalLocation(canonical, options.redirect), 301);
     const path = c.req.path;
     // A listing URL with ?search= (a shared link, the structured data's old search address): its
     // built file cannot read the query, so the search page of that listing answers it.
@@ -150,9 +146,24 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     }
     // Not prerendered: the same page code renders it now. Sent as a built page of the same path
     // is (an .html file's headers), so a visitor or a crawler cannot tell the two apart.
-    const page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw) : null;
+    let page: RenderedPage | null | undefined = null;
+    try {
+      page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw) : null;
+    } catch (err) {
+      // The database is away: the page may well exist, so never its not-found screen.
+      if (!(err instanceof PageUnavailableError)) throw err;
+      console.warn(err.message);
+      return pageUnavailable();
+    }
+    // An endpoint's answer (Astro's /_image): its own type, never an HTML page's headers.
+    if (page?.contentType) {
+      return c.body(new Uint8Array(page.body), 200, {
+        'Content-Type': page.contentType,
+        'Cache-Control': 'public, max-age=3600',
+      });
+    }
     if (page) return respond(c, `${list[0]!.replace(/\.html$/, '')}.html`, { mtimeMs: 0, ...page }, 200);
-    const miss = answerMiss(c.req.url, path, await redirectFor(root, path));
+    const miss = answerMiss(c.req.url, path, await movedTo(options.redirect, path));
     if (miss.kind === 'redirect') return c.redirect(miss.location, 301);
     const file = join(root, `${miss.page}.html`);
     const entry = (await load(file)) ?? (await load(join(root, '404.html')));

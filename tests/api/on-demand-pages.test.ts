@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
@@ -10,7 +11,10 @@ import { createServer, listServersWithPages, type Server } from '../../db/querie
 import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
+import { createOnDemandPages } from '../../functions/_app/on-demand';
+import { createStaticHandler } from '../../functions/_app/static';
 import { compareServers } from '../../src/lib/listing';
+import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 
 // #18 on Node: the build prerenders only the top PRERENDER_SERVERS server pages by rank; every
 // other one is rendered on request by the same page code inside the server `npm start` runs.
@@ -159,5 +163,54 @@ describe('server pages past PRERENDER_SERVERS (Node)', () => {
     await server.builder.idle();
     expect(server.builder.status().state).toBe('idle');
     expect((await fetch(`${base}/server/${top.slug}`)).status).toBe(404);
+  });
+
+  it('answers an on-demand page with a trailing slash 301 to its address without it', async () => {
+    const tail = ranked.at(-3)!;
+    const res = await fetch(`${base}/server/${tail.slug}/?ref=x`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`/server/${tail.slug}?ref=x`);
+    expect((await fetch(`${base}/server/${tail.slug}`)).status).toBe(200);
+  });
+
+  it('answers /_image with the image type of each image it is asked for, not as HTML', async () => {
+    const png = await fetch(`${base}/_image?href=${encodeURIComponent('/icon-192.png')}&w=192&h=192&f=png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toMatch(/^image\/png/);
+    const pngBytes = new Uint8Array(await png.arrayBuffer());
+    expect([...pngBytes.subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    const jpeg = await fetch(`${base}/_image?href=${encodeURIComponent('/og-default.jpg')}&w=1200&h=630&f=jpeg`);
+    expect(jpeg.status).toBe(200);
+    expect(jpeg.headers.get('content-type')).toMatch(/^image\/jpeg/);
+    expect([...new Uint8Array(await jpeg.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+  });
+
+  it('answers an uncached long-tail page 503 with Retry-After while the database is unreachable, never its not-found screen', async () => {
+    // The same build's page code over a database reached by HTTP, as a Node server in front of Turso.
+    const libsql = await startLibsqlHttpServer({ file: join(dir, 'site.db') });
+    const remote = await openDb({ url: libsql.url });
+    try {
+      const pages = createOnDemandPages({
+        entry: () => server.builder.serverEntry(),
+        db: remote.db,
+        supportEmail: 'support@localhost',
+      });
+      const app = new Hono().get(
+        '*',
+        async (c) => (await createStaticHandler(clientDir, { onDemand: (r) => pages.render(r) })(c)) ?? c.notFound(),
+      );
+      const tail = ranked.at(-4)!;
+      libsql.setUnavailable(true);
+      const down = await app.request(`http://127.0.0.1/server/${tail.slug}`);
+      expect(down.status).toBe(503);
+      expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await down.text()).not.toContain('Server not found');
+      libsql.setUnavailable(false);
+      const back = await app.request(`http://127.0.0.1/server/${tail.slug}`);
+      expect(back.status).toBe(200);
+    } finally {
+      remote.client.close();
+      await libsql.stop();
+    }
   });
 });

@@ -118,9 +118,17 @@ describe('addresses with a trailing slash', () => {
     }
   });
 
-  it('never redirect to another site, and a slash after nothing is still a 404', async () => {
+  it('answer 301 whether or not a page is there (one rule; the bare address answers for itself)', async () => {
     const { app } = await siteApp();
-    for (const path of ['//evil.example/', '//index/', '/nothing-here/']) {
+    const res = await app.request('/nothing-here/');
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/nothing-here');
+    expect((await app.request('/nothing-here')).status).toBe(404);
+  });
+
+  it('never redirect to another site', async () => {
+    const { app } = await siteApp();
+    for (const path of ['//evil.example/', '//index/']) {
       const res = await app.request(`http://localhost${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('location'), path).toBeNull();

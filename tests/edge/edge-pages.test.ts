@@ -50,7 +50,13 @@ function setup(pages: Record<string, string>, overrides: Partial<EdgePagesOption
       const path = new URL(request.url).pathname;
       renders.push(path);
       const html = pages[path];
-      return html === undefined ? new Response(null, { status: 404 }) : new Response(html);
+      if (path === '/_image') {
+        // An endpoint (Astro's image route): its own type, its answer depending on the query.
+        return new Response(new URL(request.url).search, { headers: { 'content-type': 'image/png' } });
+      }
+      return html === undefined
+        ? new Response(null, { status: 404 })
+        : new Response(html, { headers: { 'content-type': 'text/html' } });
     },
     db: tdb.db,
     supportEmail: 'support@guildrank.example',
@@ -156,5 +162,15 @@ describe('on-demand pages on the Worker', () => {
     // Not named: still the cached copy until it expires.
     expect(await (await get('/server/b'))?.text()).toBe('B v1');
     expect(renders).toEqual(['/server/a', '/server/b', '/server/a']);
+  });
+
+  it('passes an endpoint answer through with its own type, per full URL, and never caches it as a page', async () => {
+    const { cache, get } = setup({});
+    const a = await get('/_image?href=/a.png');
+    expect(a?.headers.get('content-type')).toBe('image/png');
+    expect(await a?.text()).toBe('?href=/a.png');
+    const b = await get('/_image?href=/b.png');
+    expect(await b?.text()).toBe('?href=/b.png');
+    expect(cache.stored.size).toBe(0);
   });
 });

@@ -1,22 +1,26 @@
-// The long tail of server pages on Cloudflare (#18), end to end: the site built with
-// ASTRO_ADAPTER=cloudflare from a libSQL database over HTTP, its Worker (functions/site-worker.ts
-// bundled with the on-demand pages by @astrojs/cloudflare) run as built in workerd. A listing the
+// The deployed Worker in workerd, end to end: the site built by `npm run deploy -- --dry-run`
+// (ASTRO_ADAPTER=cloudflare from a libSQL database over HTTP, with Turnstile set up as
+// docs/deploy.md says: the site key in wrangler.toml [vars], the secret as a Worker secret), its
+// Worker (functions/site-worker.ts bundled with the on-demand pages by @astrojs/cloudflare) run as
+// built by wrangler dev. The long tail of server pages (#18) first. A listing the
 // build prerendered has its file taken out of the assets before the Worker starts, so the Worker
 // renders it on request: the page must be the prerendered HTML, byte for byte, with its headers.
 // Then the cache (observed with the database answering 503), the purge when an owner removes a
 // listing through the Worker, not-found screens, and a listing approved after the build.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFakeServers } from '../../db/fake';
+import { createOperator } from '../../db/queries/operators';
 import { createServer, type Server } from '../../db/queries/servers';
 import { seedIfEmpty } from '../../db/seed';
 import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
 import { REQUESTED_SLUG } from '../../functions/_app/routes/site-redirects';
 import { serverSlug } from '../../src/lib/slug';
+import { type SiteverifyStandIn, startSiteverify, TURNSTILE_PASS } from '../api/api-harness';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
@@ -49,13 +53,20 @@ let discord: DiscordStandIn;
 let hook: HttpServer;
 let hookPosts = 0;
 let policy: string;
+let siteverify: SiteverifyStandIn;
+/** What the deploy's dry run printed. */
+let deployOutput: string;
+/** Cloudflare's published always-passing test site key. */
+const TURNSTILE_SITE_KEY = '1x00000000000000000000AA';
+/** The stale window of the listing cache in this Worker (LISTING_STALE_SECONDS). */
+const STALE_SECONDS = 4;
 
-/** Runs `astro build` in a child process (the database fixture answers it from this one). */
-function build(outDir: string, env: Record<string, string>): Promise<void> {
+/** Runs `npm run deploy -- --dry-run` in a child process (the database fixture answers it from this one). */
+function deployDryRun(outDir: string, env: Record<string, string>): Promise<string> {
   return new Promise((ok, fail) => {
     const child = spawn(
       process.execPath,
-      [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
+      [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts', '--dry-run', '--out-dir', outDir],
       {
         cwd: root,
         env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', ...env }),
@@ -70,7 +81,9 @@ function build(outDir: string, env: Record<string, string>): Promise<void> {
       out += d.toString();
     });
     child.once('error', fail);
-    child.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`astro build exited ${code}:\n${out}`))));
+    child.once('exit', (code) =>
+      code === 0 ? ok(out) : fail(new Error(`npm run deploy -- --dry-run exited ${code}:\n${out}`)),
+    );
   });
 }
 
@@ -123,6 +136,7 @@ beforeAll(async () => {
   sibling = await createServer(tdb.db, { name: 'Edge Static Sibling', category: 'Gaming', members: 99 });
   owned = await createServer(tdb.db, { name: 'Edge Owned Listing', category: 'Gaming', members: 77, guild_id: GUILD });
   discord = await startDiscordStandIn();
+  siteverify = await startSiteverify();
   hook = createHttpServer((req, res) => {
     if (req.method === 'POST') hookPosts++;
     req.resume();
@@ -133,12 +147,19 @@ beforeAll(async () => {
   mkdirSync(join(root, '.tmp'), { recursive: true });
   scratch = mkdtempSync(join(root, '.tmp', 'on-demand-'));
   const outDir = join(scratch, 'dist');
+  // The repository's wrangler.toml with Turnstile's site key added to [vars], as docs/deploy.md says.
+  const config = join(scratch, 'wrangler.toml');
+  writeFileSync(
+    config,
+    readFileSync(join(root, 'wrangler.toml'), 'utf8')
+      .replace(/^main = .*$/m, `main = ${JSON.stringify(join(root, 'functions/site-worker.ts'))}`)
+      .replace(/^\[vars\]$/m, `[vars]\nTURNSTILE_SITE_KEY = "${TURNSTILE_SITE_KEY}"`),
+  );
   // Every listing prerendered, so the twin's file is what the build makes of it.
-  await build(outDir, {
-    ASTRO_ADAPTER: 'cloudflare',
+  deployOutput = await deployDryRun(outDir, {
     DATABASE_URL: libsql.url,
     DATABASE_AUTH_TOKEN: token,
-    SITE_URL,
+    WRANGLER_CONFIG: config,
     PRERENDER_SERVERS: '1000',
     ASTRO_CACHE_DIR: join(scratch, 'cache'),
   });
@@ -166,6 +187,11 @@ beforeAll(async () => {
       DISCORD_OAUTH_BASE: discord.origin,
       DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
       DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
+      // A Worker secret (wrangler secret put TURNSTILE_SECRET), checked at the siteverify stand-in.
+      TURNSTILE_SECRET: TURNSTILE_PASS,
+      TURNSTILE_SITEVERIFY_URL: siteverify.url,
+      // A short stale window, so the listing cache's refresh is asked for within the test.
+      LISTING_STALE_SECONDS: String(STALE_SECONDS),
     },
   });
 }, 600_000);
@@ -174,6 +200,7 @@ afterAll(async () => {
   await worker?.stop();
   await libsql?.stop();
   await discord?.close();
+  await siteverify?.close();
   await new Promise((ok) => (hook ? hook.close(ok) : ok(undefined)));
   tdb?.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -288,5 +315,117 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
       for (const m of code.matchAll(/(?:from|import)\s*["'](node:[\w/]+)["']/g)) found.push(`${file}: ${m[1]}`);
     }
     expect(found).toEqual([]);
+  });
+});
+
+/** Waits until `ms` milliseconds have passed since `since` (time itself is what these tests are about). */
+const atElapsed = async (since: number, ms: number) => {
+  while (Date.now() - since < ms) await new Promise((ok) => setTimeout(ok, Math.min(250, ms - (Date.now() - since))));
+};
+
+describe('the deployed Worker (npm run deploy -- --dry-run) in workerd', () => {
+  it('passed the deploy check: the settings the build read agree with the Worker’s', () => {
+    expect(deployOutput).toContain('Settings the build and the Worker share agree');
+    expect(deployOutput).toContain('Dry run complete');
+  });
+
+  it('answers the same listing query 200 at 0 s, at 3 s and after the stale window, refreshing behind', async () => {
+    const url = `${worker.url}/api/servers?category=gaming&sort=members&per_page=3`;
+    const names = async (res: Response) =>
+      ((await res.json()) as { servers: { name: string }[] }).servers.map((s) => s.name);
+    const start = Date.now();
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    expect(await names(first)).not.toContain('Cache Probe Guild');
+    // A change the cached answer does not have yet: the background refresh at 3 s must bring it.
+    await createServer(tdb.db, { name: 'Cache Probe Guild', category: 'Gaming', members: 9_000_000 });
+    await atElapsed(start, 3_000);
+    const stale = await fetch(url);
+    expect(stale.status).toBe(200);
+    await until('the background refresh', async () => {
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      return (await names(res)).includes('Cache Probe Guild') ? true : undefined;
+    });
+    // Past the stale window of everything cached so far: loaded again, never a refresh left hanging.
+    await atElapsed(start, 3_000 + STALE_SECONDS * 1000 + 1_500);
+    const later = await fetch(url);
+    expect(later.status).toBe(200);
+    expect(await names(later)).toContain('Cache Probe Guild');
+  }, 60_000);
+
+  it('shows Turnstile with the site key from [vars] and takes a form post with the stand-in’s token (201)', async () => {
+    const home = await (await fetch(`${worker.url}/`)).text();
+    expect(home).toContain(`data-sitekey="${TURNSTILE_SITE_KEY}"`);
+    const post = (token?: string) =>
+      fetch(`${worker.url}/api/newsletter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: worker.url },
+        body: JSON.stringify({
+          email: `visitor-${token ? 'with' : 'without'}@example.com`,
+          'cf-turnstile-response': token,
+        }),
+      });
+    const refused = await post();
+    expect(refused.status).toBe(403);
+    const asked = siteverify.asked;
+    const taken = await post('XXXX.DUMMY.TOKEN.XXXX');
+    expect(taken.status).toBe(201);
+    expect(siteverify.asked).toBe(asked + 1);
+  });
+
+  it('answers an uncached listing 503 with Retry-After while the database is unreachable, not its not-found screen', async () => {
+    const probe = await createServer(tdb.db, { name: 'Outage Probe Lounge', category: 'Gaming', members: 5 });
+    libsql.setUnavailable(true);
+    try {
+      const down = await fetch(`${worker.url}/server/${probe.slug}`);
+      expect(down.status).toBe(503);
+      expect(Number(down.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await down.text()).not.toContain(REQUESTED_SLUG);
+    } finally {
+      libsql.setUnavailable(false);
+    }
+    expect((await fetch(`${worker.url}/server/${probe.slug}`)).status).toBe(200);
+  });
+
+  it('answers /_image with the type of each image, keyed by its full URL', async () => {
+    const png = await fetch(`${worker.url}/_image?href=${encodeURIComponent('/icon-192.png')}&w=192&h=192&f=png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toMatch(/^image\/png/);
+    expect([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    const jpeg = await fetch(`${worker.url}/_image?href=${encodeURIComponent('/og-default.jpg')}&w=1200&h=630&f=jpeg`);
+    expect(jpeg.status).toBe(200);
+    expect(jpeg.headers.get('content-type')).toMatch(/^image\/jpeg/);
+    expect([...new Uint8Array(await jpeg.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+  });
+
+  it('answers a trailing slash 301 to the address without it, static and on-demand pages alike', async () => {
+    for (const [path, location] of [
+      ['/help/', '/help'],
+      ['/best-gaming-discord/?ref=x', '/best-gaming-discord?ref=x'],
+      [`/server/${twin.slug}/`, `/server/${twin.slug}`],
+    ] as const) {
+      const res = await fetch(`${worker.url}${path}`, { redirect: 'manual' });
+      expect(res.status, path).toBe(301);
+      expect(res.headers.get('location'), path).toBe(location);
+    }
+  });
+
+  it('runs a Cron Trigger through wrangler dev’s scheduled route (the session sweep)', async () => {
+    const operator = await createOperator(tdb.db, {
+      email: 'cron@example.com',
+      password: 'cron test password',
+      role: 'admin',
+    });
+    await tdb.client.execute({
+      sql: "INSERT INTO sessions (id, operator_id, csrf_token, expires_at) VALUES ('expired-session', ?, 'x', '2000-01-01T00:00:00.000Z')",
+      args: [operator.id],
+    });
+    const res = await fetch(`${worker.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/15 * * * *')}`);
+    expect(res.status).toBe(200);
+    await until('the session sweep', async () => {
+      const rows = await tdb.client.execute("SELECT id FROM sessions WHERE id = 'expired-session'");
+      return rows.rows.length === 0 ? true : undefined;
+    });
   });
 });

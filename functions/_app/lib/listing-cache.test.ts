@@ -52,4 +52,67 @@ describe('ListingCache', () => {
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('k', async () => 7)).toBe(7);
   });
+
+  it("hands a stale entry's background refresh to waitUntil, so a Worker keeps it alive", async () => {
+    let now = 0;
+    const cache = new ListingCache<number>(1000, 5000, 10, () => now);
+    const kept: Promise<unknown>[] = [];
+    let value = 1;
+    expect(
+      await cache.get(
+        'k',
+        async () => value,
+        (p) => kept.push(p),
+      ),
+    ).toBe(1);
+    expect(kept).toHaveLength(0);
+    value = 2;
+    now = 2000;
+    expect(
+      await cache.get(
+        'k',
+        async () => value,
+        (p) => kept.push(p),
+      ),
+    ).toBe(1);
+    expect(kept).toHaveLength(1);
+    await Promise.all(kept);
+    expect(await cache.get('k', async () => 99)).toBe(2);
+  });
+
+  it('never lets a refresh that died with its request hold a key: a new load starts after the timeout', async () => {
+    let now = 0;
+    const cache = new ListingCache<number>(1000, 5000, 10, () => now, 3000);
+    expect(await cache.get('k', async () => 1)).toBe(1);
+    now = 2000;
+    // The background refresh never settles (its request ended and nothing kept it alive).
+    expect(await cache.get('k', () => new Promise<number>(() => {}))).toBe(1);
+    now = 10_000;
+    expect(await cache.get('k', async () => 3)).toBe(3);
+  });
+
+  it('keeps the stale value when a background refresh fails, and tries again on the next request', async () => {
+    let now = 0;
+    const cache = new ListingCache<number>(1000, 5000, 10, () => now);
+    const kept: Promise<unknown>[] = [];
+    expect(await cache.get('k', async () => 1)).toBe(1);
+    now = 2000;
+    expect(
+      await cache.get(
+        'k',
+        async () => Promise.reject(new Error('down')),
+        (p) => kept.push(p),
+      ),
+    ).toBe(1);
+    await Promise.all(kept);
+    expect(
+      await cache.get(
+        'k',
+        async () => 4,
+        (p) => kept.push(p),
+      ),
+    ).toBe(1);
+    await Promise.all(kept);
+    expect(await cache.get('k', async () => 5)).toBe(4);
+  });
 });

@@ -1,5 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { listPlacedServers, type Server, type ServerFilter } from '../../../db/queries/servers';
 import { listSampleServers } from '../../../db/sample-data';
 import { categoryFilterName, isPaidPlacement } from '../../../src/lib/listing';
@@ -7,7 +7,7 @@ import { placedPage } from '../../../src/lib/placement';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
 import { isDbUnavailable } from '../lib/errors';
-import { ListingCache } from '../lib/listing-cache';
+import { ListingCache, type WaitUntil } from '../lib/listing-cache';
 import { validationHook } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
@@ -21,12 +21,22 @@ interface ServerPage {
   per_page: number;
 }
 
+/** The Worker's `waitUntil` for work that outlives the response; undefined on Node (no ExecutionContext). */
+function backgroundOf(c: Context): WaitUntil | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (work) => ctx.waitUntil(work);
+  } catch {
+    return undefined;
+  }
+}
+
 const caches = new WeakMap<AppDeps, ListingCache<ServerPage>>();
 /** One cache per app, so tests (one app each) never see another's rows. */
 function cacheFor(deps: AppDeps): ListingCache<ServerPage> {
   let cache = caches.get(deps);
   if (!cache) {
-    cache = new ListingCache<ServerPage>();
+    cache = new ListingCache<ServerPage>(2_000, deps.env.LISTING_STALE_SECONDS * 1000);
     caches.set(deps, cache);
   }
   return cache;
@@ -67,8 +77,10 @@ export const serverRoutes = (deps: AppDeps) =>
         per_page: q.per_page,
       });
       try {
-        const cached = await cacheFor(deps).get(JSON.stringify(filter), async () =>
-          page(await listPlacedServers(deps.db, filter)),
+        const cached = await cacheFor(deps).get(
+          JSON.stringify(filter),
+          async () => page(await listPlacedServers(deps.db, filter)),
+          backgroundOf(c),
         );
         return c.json(cached, 200, {
           'Cache-Control': 'public, max-age=30, s-maxage=60',

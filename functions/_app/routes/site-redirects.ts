@@ -45,6 +45,35 @@ export async function siteRedirect(db: Db, path: string): Promise<string | null>
   return null;
 }
 
+/**
+ * The one trailing-slash rule of both runtimes (the site's URLs have none: trailingSlash
+ * 'never'): a site path ending in `/` answers 301 to the same path without it, query kept,
+ * whether a file, a page rendered on request or nothing is there (the bare path then gets its
+ * own answer). Null for `/` itself, and for a path whose bare form a browser would read as
+ * another site (`//host`, `/\\host`).
+ */
+export function trailingSlashRedirect(url: string): string | null {
+  const { pathname, search } = new URL(url);
+  if (pathname === '/' || !pathname.endsWith('/')) return null;
+  const bare = pathname.replace(/\/+$/, '');
+  if (!/^\/[^/\\]/.test(bare)) return null;
+  return bare + search;
+}
+
+/**
+ * Where a trailing-slash redirect (`location`, trailingSlashRedirect's answer) goes in one hop:
+ * the bare path's own move (a renamed server) when it has one, query kept, else `location`.
+ */
+export async function finalLocation(
+  location: string,
+  lookup: ((path: string) => Promise<string | null>) | undefined,
+): Promise<string> {
+  const query = location.indexOf('?');
+  const path = query === -1 ? location : location.slice(0, query);
+  const moved = await movedTo(lookup, path);
+  return moved ? moved + (query === -1 ? '' : location.slice(query)) : location;
+}
+
 /** Which not-found screen a path gets, by URL shape: the page's path in a build, without `.html`. */
 export function notFoundScreenPath(path: string): string {
   if (/^\/best-[^/]+-discord\/?$/.test(path) || /^\/best-[^/]+-discord\/page\/\d+\/?$/.test(path)) {
