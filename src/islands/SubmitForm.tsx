@@ -369,6 +369,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
         maxLength={2000}
         defaultValue={initial.server_description}
       />
+      {/* The invite and what Discord says of it side by side (one column on a phone), then the icon. */}
       <div className="form-grid">
         <Field
           {...at('invite_link')}
@@ -380,6 +381,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           onChange={(e) => invite.check(e.currentTarget.value)}
           onBlur={(e) => invite.check(e.currentTarget.value)}
         />
+        <InvitePreview result={invite.result} />
         <Field
           {...at('server_image')}
           need="required"
@@ -389,7 +391,6 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
           defaultValue={initial.server_image}
         />
       </div>
-      <InvitePreview result={invite.result} />
       <Field
         {...at('features')}
         as="textarea"
