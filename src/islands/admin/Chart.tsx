@@ -29,8 +29,15 @@ const yRange: uPlot.Range.Function = (_self, min, max) => {
   return [lo === 0 ? 0 : Math.max(0, niceLo ?? 0), Math.max(niceHi ?? hi, hi)];
 };
 
-/** The X range: a single day gets a day either side, so it has an axis with dates. */
-const xRange: uPlot.Range.Function = (_self, min, max) => (min === max ? [min - DAY, max + DAY] : [min, max]);
+/**
+ * The X range: a single day (uPlot gives it the day after as its end) gets a day either side, so
+ * its point sits inside the plot with dates under it.
+ */
+const xRange: uPlot.Range.Function = (self, min, max) => {
+  const xs = self.data[0] ?? [];
+  const only = xs.length === 1 ? xs[0] : undefined;
+  return only == null ? [min, max] : [only - DAY, only + DAY];
+};
 
 export interface ChartSeries {
   label: string;
