@@ -510,7 +510,8 @@ test('the console saves a sample server, says beside Save why a save is refused 
   await expect(beside).toHaveText(/^Not saved: Icon URL must be a full https:\/\/ address/);
   await expect(icon).toBeFocused();
   // Two bad fields: the first one in the form gets the focus, and the line counts the other.
-  const name = form.getByRole('textbox', { name: 'Name', exact: true });
+  // Its label reads "Name" and then its message once refused.
+  const name = form.getByRole('textbox', { name: /^Name/ });
   await name.fill('');
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect(beside).toContainText('(and 1 more field marked above)');
