@@ -8,11 +8,35 @@ import { loadEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/helpers/chromium';
 
-const SHOTS: { file: string; path: string; width: number; height: number; fullPage: boolean }[] = [
+interface Shot {
+  file: string;
+  path: string;
+  width: number;
+  height: number;
+  fullPage: boolean;
+  /** Only this element, after `open` is clicked (the home filters' fold). */
+  element?: string;
+  open?: string;
+}
+
+const SHOTS: Shot[] = [
   { file: 'home-desktop.png', path: '/', width: 1280, height: 800, fullPage: true },
   { file: 'home-mobile.png', path: '/', width: 390, height: 844, fullPage: true },
   { file: 'category.png', path: '/best-gaming-discord', width: 1280, height: 800, fullPage: true },
   { file: 'server.png', path: '/server/apex-legends-hub', width: 1280, height: 800, fullPage: true },
+  // A phone: the join box (counts, freshness line, Join) right after the header.
+  { file: 'server-390.png', path: '/server/apex-legends-hub', width: 390, height: 844, fullPage: true },
+  // The home filters folded into one control on a phone, then opened.
+  { file: 'home-filters-390.png', path: '/', width: 390, height: 844, fullPage: false, element: '#servers' },
+  {
+    file: 'home-filters-390-open.png',
+    path: '/',
+    width: 390,
+    height: 844,
+    fullPage: false,
+    element: '#servers',
+    open: '#servers summary',
+  },
   { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
 ];
 
@@ -65,7 +89,16 @@ try {
       window.scrollTo(0, 0);
     });
     await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: join(out, shot.file), fullPage: shot.fullPage });
+    if (shot.open) await page.locator(shot.open).click();
+    if (shot.element) {
+      // The element's top part: the filters and the first results.
+      const box = (await page.locator(shot.element).boundingBox())!;
+      await page.screenshot({
+        path: join(out, shot.file),
+        fullPage: true,
+        clip: { x: 0, y: box.y, width: shot.width, height: Math.min(box.height, 1100) },
+      });
+    } else await page.screenshot({ path: join(out, shot.file), fullPage: shot.fullPage });
     await page.close();
     console.log(`docs/screenshots/${shot.file}`);
   }

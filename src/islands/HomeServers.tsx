@@ -6,7 +6,7 @@ import { organicRanks } from '~/lib/placement';
 import type { CardServer, FilterCategory } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
 import { isPaidCard, ServerCard } from './ServerCard';
-import { type BrowseQuery, useListingBrowser } from './use-listing-browser';
+import { type BrowseQuery, BUILT_QUERY, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** The first 9 servers, prebuilt into the static HTML. */
@@ -61,74 +61,91 @@ export default function HomeServers({ initial, initialTotal, categories, regions
   const viewAllHref = `${active ? active.href : '/servers'}${query.sort === DEFAULT_SORT ? '' : `?sort=${query.sort}`}`;
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
+  // How many filters differ from the start (the folded bar's summary says so on a phone).
+  const setCount = [
+    category !== BUILT_QUERY.category,
+    premiumOnly,
+    query.checked24h,
+    query.size !== BUILT_QUERY.size,
+    query.share !== BUILT_QUERY.share,
+    query.sort !== BUILT_QUERY.sort,
+    query.language !== BUILT_QUERY.language,
+    query.region !== BUILT_QUERY.region,
+  ].filter(Boolean).length;
+
   return (
     <div className="home-servers">
-      <div className="filter-bar">
-        <fieldset className="filter-cats">
-          <legend className="visually-hidden">Category</legend>
-          {['All', ...categories.map((c) => c.name)].map((name) => (
+      {/* On a phone the bar folds into one "Filters" control (a plain <details>: no script needed);
+          on wide screens the summary is hidden and the bar always shows (global.css). */}
+      <details className="filters-fold">
+        <summary>Filters{setCount > 0 ? <span className="filters-count"> ({setCount} set)</span> : null}</summary>
+        <div className="filter-bar">
+          <fieldset className="filter-cats">
+            <legend className="visually-hidden">Category</legend>
+            {['All', ...categories.map((c) => c.name)].map((name) => (
+              <button
+                key={name}
+                type="button"
+                className="chip"
+                aria-pressed={category === name}
+                onClick={() => update({ category: name })}
+              >
+                {name}
+              </button>
+            ))}
+          </fieldset>
+          <div className="filter-side">
             <button
-              key={name}
+              type="button"
+              className="chip chip-premium"
+              aria-pressed={premiumOnly}
+              onClick={() => update({ premiumOnly: !premiumOnly })}
+            >
+              Premium Only
+            </button>
+            <button
               type="button"
               className="chip"
-              aria-pressed={category === name}
-              onClick={() => update({ category: name })}
+              aria-pressed={query.checked24h}
+              disabled={!ready}
+              onClick={() => update({ checked24h: !query.checked24h })}
             >
-              {name}
+              Checked in the last 24 hours
             </button>
-          ))}
-        </fieldset>
-        <div className="filter-side">
-          <button
-            type="button"
-            className="chip chip-premium"
-            aria-pressed={premiumOnly}
-            onClick={() => update({ premiumOnly: !premiumOnly })}
-          >
-            Premium Only
-          </button>
-          <button
-            type="button"
-            className="chip"
-            aria-pressed={query.checked24h}
-            disabled={!ready}
-            onClick={() => update({ checked24h: !query.checked24h })}
-          >
-            Checked in the last 24 hours
-          </button>
-          <label className="sort">
-            <span>Size</span>
-            <select
-              name="size"
-              value={query.size}
-              disabled={!ready}
-              onChange={(e) => update({ size: e.currentTarget.value as MemberRangeKey })}
-            >
-              {MEMBER_RANGES.map((r) => (
-                <option key={r.key} value={r.key}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="sort">
-            <span>Online now</span>
-            <select
-              name="min_online_share"
-              value={String(query.share)}
-              disabled={!ready}
-              onChange={(e) => update({ share: Number(e.currentTarget.value) })}
-            >
-              {ONLINE_SHARE_CHOICES.map((c) => (
-                <option key={c} value={String(c)}>
-                  {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
+            <label className="sort">
+              <span>Size</span>
+              <select
+                name="size"
+                value={query.size}
+                disabled={!ready}
+                onChange={(e) => update({ size: e.currentTarget.value as MemberRangeKey })}
+              >
+                {MEMBER_RANGES.map((r) => (
+                  <option key={r.key} value={r.key}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="sort">
+              <span>Online now</span>
+              <select
+                name="min_online_share"
+                value={String(query.share)}
+                disabled={!ready}
+                onChange={(e) => update({ share: Number(e.currentTarget.value) })}
+              >
+                {ONLINE_SHARE_CHOICES.map((c) => (
+                  <option key={c} value={String(c)}>
+                    {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
+          </div>
         </div>
-      </div>
+      </details>
       <noscript>
         <p className="filter-note">
           Sorting and the size, online and checked filters need JavaScript, as does the language filter: this list shows
@@ -138,8 +155,13 @@ export default function HomeServers({ initial, initialTotal, categories, regions
 
       <div className="results-head">
         <p className="count" aria-live="polite">
-          {status === 'loading' ? 'Loading servers…' : `${countFound(total, exact, 'server')} found`}
-          {search ? (
+          {/* The error state says what happened; a count from before it would be stale. */}
+          {status === 'error'
+            ? null
+            : status === 'loading'
+              ? 'Loading servers…'
+              : `${countFound(total, exact, 'server')} found`}
+          {search && status !== 'error' ? (
             <>
               {' '}
               for “<strong>{search}</strong>”{' '}

@@ -6,7 +6,7 @@ import { formatNumber, initials } from '~/lib/format';
 import { parseDiscordInvite } from '~/lib/invite';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
-import { Check, Field } from './Field';
+import { Check, Field, type FieldProps } from './Field';
 import { FormAlert, oneOf, renderedForm, textOf, useSending } from './form-utils';
 import { Honeypot } from './Honeypot';
 import { LanguageOptions, RegionOptions } from './LanguageOptions';
@@ -44,6 +44,12 @@ const EMPTY: Values = {
   is_owner: true,
   terms: false,
 };
+
+/** The fields that keep what was typed (uncontrolled): every text field, the language and the region. */
+type TypedField = Exclude<keyof Values, 'category' | 'subcategory' | 'is_owner' | 'terms'>;
+/** What a row of the form says besides its name (FieldProps without what the name gives). */
+type RowProps = DistributiveOmit<FieldProps, 'name' | 'idPrefix' | 'label' | 'error' | 'defaultValue'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The form's action: where it posts without JavaScript (the island sends the same fields with `api`). */
 const ACTION = '/api/submissions';
@@ -283,6 +289,13 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
   }
 
   const at = (name: keyof Values) => ({ idPrefix: 'f', name, label: L[name], error: errors[name] });
+  /**
+   * One row of the form that keeps what was typed (uncontrolled, starting from the page's values):
+   * its label, message and starting value come from the field's name; `props` say the rest.
+   */
+  const row = (name: TypedField, props: RowProps) => (
+    <Field {...({ ...at(name), ...props, defaultValue: initial[name] } as FieldProps)} />
+  );
 
   return (
     <form
@@ -294,7 +307,7 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
     >
       <FormAlert title="Submission Error" text={failure} />
       <div className="form-grid">
-        <Field {...at('server_name')} need="required" maxLength={100} defaultValue={initial.server_name} />
+        {row('server_name', { need: 'required', maxLength: 100 })}
         <Field
           {...at('category')}
           as="select"
@@ -341,78 +354,48 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
                 ))}
           </Field>
         ) : null}
-        <Field
-          {...at('language')}
-          as="select"
-          need="optional"
-          hint="The language most members write in: shown on the card, and visitors filter by it."
-          defaultValue={initial.language}
-        >
-          <LanguageOptions empty="Not set" native />
-        </Field>
-        <Field
-          {...at('region')}
-          as="select"
-          need="optional"
-          hint="Only if the community is about one country or region."
-          defaultValue={initial.region}
-        >
-          <RegionOptions empty="Not set" />
-        </Field>
+        {row('language', {
+          as: 'select',
+          need: 'optional',
+          hint: 'The language most members write in: shown on the card, and visitors filter by it.',
+          children: <LanguageOptions empty="Not set" native />,
+        })}
+        {row('region', {
+          as: 'select',
+          need: 'optional',
+          hint: 'Only if the community is about one country or region.',
+          children: <RegionOptions empty="Not set" />,
+        })}
       </div>
-      <Field
-        {...at('server_description')}
-        as="textarea"
-        need="required"
-        hint="At least 20 characters: what the community is about and who it is for."
-        minLength={20}
-        maxLength={2000}
-        defaultValue={initial.server_description}
-      />
+      {row('server_description', {
+        as: 'textarea',
+        need: 'required',
+        hint: 'At least 20 characters: what the community is about and who it is for.',
+        minLength: 20,
+        maxLength: 2000,
+      })}
+      {/* The invite and what Discord says of it side by side (one column on a phone), then the icon. */}
       <div className="form-grid">
-        <Field
-          {...at('invite_link')}
-          need="required"
-          hint="A permanent Discord invite. The server's name, members and online count are read from Discord."
-          type="url"
-          placeholder="https://discord.gg/abc123"
-          defaultValue={initial.invite_link}
-          onChange={(e) => invite.check(e.currentTarget.value)}
-          onBlur={(e) => invite.check(e.currentTarget.value)}
-        />
-        <Field
-          {...at('server_image')}
-          need="required"
-          hint="Square, at least 512×512, PNG or JPG under 2MB."
-          type="url"
-          placeholder="https://…/icon.png"
-          defaultValue={initial.server_image}
-        />
+        {row('invite_link', {
+          need: 'required',
+          hint: "A permanent Discord invite. The server's name, members and online count are read from Discord.",
+          type: 'url',
+          placeholder: 'https://discord.gg/abc123',
+          onChange: (e) => invite.check(e.currentTarget.value),
+          onBlur: (e) => invite.check(e.currentTarget.value),
+        })}
+        <InvitePreview result={invite.result} />
+        {row('server_image', {
+          need: 'required',
+          hint: 'Square, at least 512×512, PNG or JPG under 2MB.',
+          type: 'url',
+          placeholder: 'https://…/icon.png',
+        })}
       </div>
-      <InvitePreview result={invite.result} />
-      <Field
-        {...at('features')}
-        as="textarea"
-        need="optional"
-        hint="One feature per line."
-        maxLength={2000}
-        defaultValue={initial.features}
-      />
+      {row('features', { as: 'textarea', need: 'optional', hint: 'One feature per line.', maxLength: 2000 })}
       <div className="form-grid">
-        <Field
-          {...at('submitter_name')}
-          need="required"
-          autoComplete="name"
-          maxLength={100}
-          defaultValue={initial.submitter_name}
-        />
-        <Field
-          {...at('contact_email')}
-          need="required"
-          type="email"
-          autoComplete="email"
-          defaultValue={initial.contact_email}
-        />
+        {row('submitter_name', { need: 'required', autoComplete: 'name', maxLength: 100 })}
+        {row('contact_email', { need: 'required', type: 'email', autoComplete: 'email' })}
       </div>
       <Check idPrefix="f" name="is_owner" defaultChecked={initial.is_owner}>
         {L.is_owner}

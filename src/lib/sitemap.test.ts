@@ -22,6 +22,7 @@ const NOT_INDEXED = [
   '/contact/sent',
   '/newsletter/subscribed',
   '/offline',
+  '/report/not-sent',
   '/robots.txt',
   '/saved',
   '/search',

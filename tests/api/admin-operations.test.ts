@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContactMessage } from '../../db/queries/contact';
 import { insertInteractions } from '../../db/queries/interactions';
-import { subscribeEmail } from '../../db/queries/newsletter';
+import { signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { createReport } from '../../db/queries/reports';
 import { createServer, getServerById } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
-import { auditLog, discordServers, serverSubmissions, siteContent } from '../../db/schema';
+import { auditLog, discordServers, mailOutbox, serverSubmissions, siteContent } from '../../db/schema';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -374,6 +374,25 @@ describe('newsletter screen', () => {
     );
     expect(stats).toMatchObject({ total: 2, active: 1, unsubscribed: 1 });
     expect(await auditActions('subscriber')).toHaveLength(2);
+  });
+
+  it('sends a pending subscriber the confirmation again, never confirms it, and refuses a confirmed one', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    // Signed up two minutes ago: the resend is outside the signup's once-a-minute bucket.
+    const mail = { mail: { subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' } };
+    const pending = await signUpEmail(h.db, 'waiting@example.com', mail, Date.now() - 120_000);
+    if (!pending.ok) throw new Error('sign-up failed');
+    const active = await subscribeEmail(h.db, 'done@example.com');
+    if (!active.ok) throw new Error('subscribe failed');
+    const res = await h.call(s, 'POST', `/api/admin/newsletter/${pending.subscriber.id}/resend`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { subscriber: { status: string } }).subscriber.status).toBe('pending');
+    const confirmations = await h.db.select().from(mailOutbox).where(eq(mailOutbox.to_address, 'waiting@example.com'));
+    expect(confirmations.map((m) => m.kind)).toEqual(['newsletter_confirm', 'newsletter_confirm']);
+    const refused = await h.call(s, 'POST', `/api/admin/newsletter/${active.subscriber.id}/resend`);
+    expect(refused.status).toBe(409);
+    expect(await auditActions('subscriber')).toEqual([expect.stringMatching(/^resend_confirmation/)]);
   });
 
   it('exports subscribers as an attached CSV with a header row and quoted fields', async () => {

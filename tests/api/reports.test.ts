@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setServerActive } from '../../db/queries/servers';
-import { countRows, createTestApp, postJson, seedServer, type TestApp } from './api-harness';
+import { countRows, createTestApp, postForm, postJson, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
 afterEach(() => t?.cleanup());
@@ -37,6 +37,22 @@ describe('POST /api/reports', () => {
       reason: 'broken_link',
       details: 'Invite expired',
     });
+  });
+
+  it("takes the dialog as a plain form post (no JavaScript): back to the server page's note, or to /report/not-sent", async () => {
+    t = await createTestApp();
+    const server = await seedServer(t.db);
+    const post = (fields: Record<string, string>) => postForm(t.app, '/api/reports', fields);
+    const ok = await post({ server_id: String(server.id), reason: 'spam', details: 'Sent as a form', website: '' });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe(`/server/${server.slug}#report-sent`);
+    expect(await countRows(t.client, 'server_reports')).toBe(1);
+    const unknown = await post({ server_id: '999', reason: 'spam' });
+    expect(unknown.status).toBe(303);
+    expect(unknown.headers.get('location')).toBe('/report/not-sent?error=not_found');
+    const noReason = await post({ server_id: String(server.id) });
+    expect(noReason.headers.get('location')).toBe('/report/not-sent?error=validation_failed');
+    expect(await countRows(t.client, 'server_reports')).toBe(1);
   });
 
   it('rejects an empty reason and stores nothing', async () => {

@@ -4,11 +4,14 @@
 // server page shows it after the rebuild, and the owner reads the listing's numbers. The page fits a
 // 320 px phone; the screenshots in docs/screenshots/account-*.png come from this run (its output folder).
 
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createServer } from '../../db/queries/servers';
 import { discordServers, serverSnapshots, userInteractions } from '../../db/schema';
+import { applyStandInFile } from '../helpers/discord-stand-in';
+import { expectReadableChart } from './chart-check';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -55,6 +58,24 @@ const test = testWithOwnSite('account', async (db) => {
     { server_id: listing.id, checked_at: daysAgo(12), outcome: 'ok', member_count: 5100, online_count: 580 },
     { server_id: listing.id, checked_at: daysAgo(1), outcome: 'ok', member_count: 5400, online_count: 610 },
   ]);
+  // The listing of the guild `npm run discord:stand-in`'s user owns (scripts/discord-stand-in.json),
+  // checked once: 10,000 members, a single point on the owner's chart.
+  const demo = await createServer(db, {
+    name: 'GuildRank Demo Server',
+    description: 'The guild the Discord stand-in signs its user in as the owner of.',
+    category: 'Gaming',
+    members: 10_000,
+    active_users: 1_975,
+    affiliate_link: 'https://discord.gg/guildrank-demo',
+    invite_code: 'guildrank-demo',
+    guild_id: '1180000000000000001',
+    invite_status: 'ok',
+    last_checked_at: daysAgo(0.5),
+    last_ok_at: daysAgo(0.5),
+  });
+  await db
+    .insert(serverSnapshots)
+    .values({ server_id: demo.id, checked_at: daysAgo(0.5), outcome: 'ok', member_count: 10_000, online_count: 1_975 });
 });
 
 /** The page's width against the window's, naming what sticks out. */
@@ -193,6 +214,24 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByText('You are signed out.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in with Discord' })).toBeVisible();
+});
+
+test('the stand-in file signs its user in with its guilds: My listings shows the demo listing, its one-check chart readable', async ({
+  page,
+  site,
+}) => {
+  // What `npm run discord:stand-in` reads, applied to this site's stand-in.
+  applyStandInFile(site.discord, JSON.parse(readFileSync('scripts/discord-stand-in.json', 'utf8')));
+  expect(site.discord.oauth.guilds.filter((g) => g.owner).map((g) => g.name)).toEqual(['GuildRank Demo Server']);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/account');
+  await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  const listing = page.getByRole('article', { name: 'GuildRank Demo Server' });
+  await expect(listing).toContainText('you own this server on Discord');
+  const members = listing.getByRole('figure', { name: /Members/ });
+  await expect(members.getByRole('table')).toContainText('10,000');
+  await expectReadableChart(members, '#4f46e5', 'owner member chart');
 });
 
 test.describe('without JavaScript', () => {

@@ -11,6 +11,8 @@ test('the home listing shows Error loading servers when the API fails', async ({
   await list.getByRole('button', { name: 'Crypto', exact: true }).click();
   await expect(list.getByRole('alert')).toContainText('Error loading servers');
   await expect(list.getByRole('alert')).toContainText('Please try refreshing the page');
+  // No stale "N servers found" above the error.
+  await expect(list.locator('.count')).toBeEmpty();
   await page.unroute('**/api/servers?**');
   await list.getByRole('button', { name: 'Try again' }).click();
   await expect(list.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();

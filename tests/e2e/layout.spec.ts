@@ -1,12 +1,17 @@
 import type { Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
-import { subscribeEmail } from '../../db/queries/newsletter';
+import { insertInteractions } from '../../db/queries/interactions';
+import { signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
+import { mailOutbox, serverReports } from '../../db/schema';
+import { expectReadableChart } from './chart-check';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
+import { expectNumbersWhole, expectOneLine } from './numbers';
 import { testWithOwnSite } from './own-site';
 
 // Issue #13 item 1: every page type fits a phone (320, 360 and 390 px wide) with no sideways
@@ -19,6 +24,12 @@ const PASSWORD = 'layout-spec-password-1';
 const ADMIN = 'layout-admin@example.com';
 const LONG_WORD = 'Supercalifragilisticexpialidociousgamers';
 const LONG_SLUG = 'supercalifragilisticexpialidociousgamers-united';
+const PODIUM: [string, number][] = [
+  ['Podium Probe Macro Desk International', 412_300],
+  ['Podium Probe Swing Traders Collective', 318_000],
+  ['Podium Probe Futures And Options Floor', 249_500],
+];
+const PENDING = 'waiting-to-confirm@example.com';
 
 const test = testWithOwnSite('layout', async (db) => {
   // 30 more Gaming servers: the category and /servers get a page 2.
@@ -51,6 +62,35 @@ const test = testWithOwnSite('layout', async (db) => {
     tags: [LONG_WORD],
     affiliate_link: 'https://discord.gg/layoutbtc',
   });
+  // Three large organic servers: the /servers podium holds "#3" and "249.5K" beside long names.
+  const podium = [];
+  for (const [name, members] of PODIUM) {
+    const server = await createServer(db, {
+      name,
+      description: 'A large community on the podium of every server.',
+      category: 'Trading',
+      members,
+      active_users: Math.round(members / 10),
+      affiliate_link: 'https://discord.gg/podiumprobe',
+    });
+    podium.push(server);
+  }
+  // One day of analytics worth 10,000 (the console chart's single point and its widest Y label).
+  const third = podium[2];
+  await insertInteractions(db, {
+    interaction_type: 'conversion',
+    target_type: 'server',
+    target_id: String(third!.id),
+    server_id: third!.id,
+    conversion_value: 10_000,
+  });
+  // A subscriber who has not confirmed yet (signed up two minutes ago: a resend is a new mail).
+  await signUpEmail(
+    db,
+    PENDING,
+    { mail: { subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' } },
+    Date.now() - 120_000,
+  );
   await createOperator(db, { email: ADMIN, password: PASSWORD, role: 'admin' });
   // Rows for every console table.
   await insertSubmission(db, {
@@ -237,4 +277,274 @@ test('the console tables keep every cell of a row on one line, action buttons in
     );
     expect(misaligned, heading).toEqual([]);
   }
+});
+
+// Issue #28: what a visitor and an operator saw break at phone and desktop widths.
+const ALL_WIDTHS = [320, 360, 390, 1024, 1280, 1440] as const;
+
+test('no number wraps inside itself or sticks out of its box, on listing and server pages from 320 to 1440 px', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  for (const width of ALL_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of ['/', '/servers', '/best-gaming-discord', '/server/apex-legends-hub', `/server/${LONG_SLUG}`]) {
+      await page.goto(path);
+      await hydrated(page);
+      await expectNumbersWhole(page, `${path} at ${width} px`);
+    }
+  }
+});
+
+test('the join box keeps each count on one row at 1024, 1280 and 1440 px, and comes right after the header on a phone', async ({
+  page,
+}) => {
+  for (const width of [1024, 1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/server/apex-legends-hub');
+    const join = page.locator('.join-box');
+    await expect(join.locator('.stat dd').first()).toHaveText('184,300');
+    const rows = await join.locator('.stat').evaluateAll((stats) =>
+      stats.map((s) => {
+        const box = s.parentElement!.getBoundingClientRect();
+        const [dt, dd] = [s.querySelector('dt')!, s.querySelector('dd')!].map((e) => e.getBoundingClientRect());
+        return {
+          text: s.textContent,
+          fullWidth: Math.abs(s.getBoundingClientRect().width - box.width) <= 1,
+          // Label and value side by side on one row.
+          oneRow: Math.abs(dt!.top + dt!.height / 2 - (dd!.top + dd!.height / 2)) <= 6 && dt!.right <= dd!.left,
+        };
+      }),
+    );
+    expect(
+      rows.filter((r) => !r.fullWidth || !r.oneRow),
+      `${width} px`,
+    ).toEqual([]);
+    // The box sits beside About, in the right-hand column.
+    const about = await page.locator('#about-title').boundingBox();
+    const box = await join.boundingBox();
+    expect(box!.x, `${width} px`).toBeGreaterThan(about!.x + 200);
+  }
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 740 });
+    await page.goto('/server/apex-legends-hub');
+    const join = await page.locator('.join-box').boundingBox();
+    const top = await page.locator('.detail-top').boundingBox();
+    const about = await page.locator('#about-title').boundingBox();
+    expect(join!.y, `${width} px: Join before About`).toBeLessThan(about!.y);
+    // Only the breadcrumb line and the grid's gap between the header and the box.
+    expect(join!.y - (top!.y + top!.height), `${width} px`).toBeLessThan(48);
+    await expect(page.locator('.join-box [data-checked]')).toBeVisible();
+  }
+});
+
+test('the /servers podium at 1280 px keeps "#3" and "249.5K" whole beside long names', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/servers');
+  const podium = page.getByRole('list', { name: 'Top 3 servers' });
+  await expect(podium.getByRole('listitem')).toHaveText([/^#1.*412\.3K$/, /^#2.*318(\.0)?K$/, /^#3.*249\.5K$/]);
+  await expectNumbersWhole(page, 'podium at 1280 px', '.podium');
+  await expectOneLine(page, '.podium .place, .podium .muted', 'podium ranks and counts');
+});
+
+test('"Join Premium" and "View Details" never wrap in the phone carousel at 320 px', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 740 });
+  await page.goto('/');
+  await hydrated(page);
+  const carousel = page.getByRole('region', { name: 'Premium picks carousel' });
+  await expect(carousel.getByRole('link', { name: /Join Premium/ }).first()).toBeVisible();
+  await expectOneLine(page, '.carousel .card-actions > *', 'carousel buttons at 320 px');
+  await expectFits(page, 'home at 320 px');
+});
+
+test('the home filters fold into one Filters control on a phone, saying how many are set, with and without JavaScript', async ({
+  page,
+  browser,
+  site,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await hydrated(page);
+  const list = page.locator('#servers');
+  const filters = list.locator('summary', { hasText: 'Filters' });
+  await expect(filters).toHaveText('Filters');
+  await expect(list.getByRole('button', { name: 'Premium Only' })).toBeHidden();
+  // The first result within a screen's height of the control, not a screen of filters later.
+  const fold = await filters.boundingBox();
+  const firstCard = await list.locator('.grid .card').first().boundingBox();
+  expect(firstCard!.y - fold!.y).toBeLessThan(200);
+  await filters.click();
+  await list.getByRole('button', { name: 'Premium Only' }).click();
+  await list.getByRole('button', { name: 'Checked in the last 24 hours' }).click();
+  await expect(filters).toHaveText('Filters (2 set)');
+  await expectFits(page, 'open filters at 390 px');
+  // A wide screen shows the bar itself, no fold.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(filters).toBeHidden();
+  await expect(list.getByRole('button', { name: 'Premium Only' })).toBeVisible();
+
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 390, height: 844 },
+  });
+  const plain = await context.newPage();
+  await plain.goto('/');
+  const plainFilters = plain.locator('#servers summary', { hasText: 'Filters' });
+  await expect(plainFilters).toBeVisible();
+  await expect(plain.getByRole('button', { name: 'Premium Only' })).toBeHidden();
+  await plainFilters.click();
+  await expect(plain.getByRole('button', { name: 'Premium Only' })).toBeVisible();
+  await context.close();
+});
+
+test('without JavaScript Save and Share are hidden and Report sends a plain form', async ({ browser, site }) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  await page.goto('/server/apex-legends-hub');
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeHidden();
+  await page.getByRole('button', { name: 'Report', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report Apex Legends Hub' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Broken invite link').check();
+  await dialog.getByLabel(/Details/).fill('Sent with scripts off.');
+  await dialog.getByRole('button', { name: 'Submit Report' }).click();
+  await expect(page).toHaveURL(/\/server\/apex-legends-hub#report-sent$/);
+  await expect(page.getByText('Thanks, your report was sent')).toBeVisible();
+  const reports = await site.db.select().from(serverReports).where(eq(serverReports.details, 'Sent with scripts off.'));
+  expect(reports.map((r) => r.reason)).toEqual(['broken_link']);
+  await context.close();
+});
+
+test('with JavaScript Save and Share show, and the report dialog keeps its radios whole beside two-line labels at 390 px', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/server/bitcoin-maximalists');
+  await hydrated(page);
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Report', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report Bitcoin Maximalists' });
+  await expect(dialog).toBeVisible();
+  const radios = await dialog.locator('label.check').evaluateAll((labels) =>
+    labels.map((label) => {
+      const input = label.querySelector('input')!.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(label.querySelector('span')!);
+      const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+      const first = lines[0]!;
+      return {
+        label: label.textContent,
+        size: `${Math.round(input.width)}x${Math.round(input.height)}`,
+        lines: new Set(lines.map((r) => Math.round(r.top))).size,
+        // The radio's middle beside the middle of the label's first line.
+        offset: Math.abs(input.top + input.height / 2 - (first.top + first.height / 2)),
+      };
+    }),
+  );
+  expect(
+    radios.some((r) => r.lines >= 2),
+    'some label takes two lines at 390 px',
+  ).toBe(true);
+  expect(radios.filter((r) => r.size !== '20x20' || r.offset > 4)).toEqual([]);
+});
+
+test('the submit form shows the Discord preview beside the invite field and keeps its inputs in line at 1280 px', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/submit-server');
+  await hydrated(page);
+  const invite = page.getByLabel('Invite link');
+  const icon = page.getByLabel('Icon URL');
+  const [a, b] = [await invite.boundingBox(), await icon.boundingBox()];
+  expect(Math.abs(a!.x - b!.x)).toBeLessThanOrEqual(1);
+  expect(Math.abs(a!.width - b!.width)).toBeLessThanOrEqual(1);
+  // Fields side by side keep their inputs on one line whatever their hints say.
+  for (const [left, right] of [
+    ['Your name', 'Contact email'],
+    ['Server name', 'Category'],
+  ] as const) {
+    const [l, r] = [await page.getByLabel(left).boundingBox(), await page.getByLabel(right).boundingBox()];
+    expect(Math.abs(l!.y - r!.y), `${left} / ${right}`).toBeLessThanOrEqual(1);
+  }
+  await invite.fill('https://discord.gg/layoutpreview');
+  const preview = page.locator('[data-invite-preview="ok"]');
+  await expect(preview).toContainText('members');
+  const p = await preview.locator('.invite-guild').boundingBox();
+  expect(p!.x).toBeGreaterThanOrEqual(a!.x + a!.width);
+  expect(p!.y).toBeLessThan(a!.y + a!.height);
+  expect(p!.y + p!.height).toBeGreaterThan(a!.y);
+  // A phone: the preview under the invite field.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [a2, p2] = [await invite.boundingBox(), await preview.boundingBox()];
+  expect(p2!.y).toBeGreaterThanOrEqual(a2!.y + a2!.height);
+});
+
+test('the console saves a sample server, says beside Save why a save is refused and moves focus to the first bad field', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page);
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill('Apex');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('button', { name: 'Edit Apex Legends Hub' }).click();
+  const form = page.getByRole('form', { name: 'Edit Apex Legends Hub' });
+  const icon = form.getByLabel('Icon URL (https)');
+  await expect(icon).toHaveValue('/icons/servers/apex-legends-hub.svg');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Saved “Apex Legends Hub”.')).toBeVisible();
+  await expect(form).toBeHidden();
+
+  await page.getByRole('button', { name: 'Edit Apex Legends Hub' }).click();
+  await icon.fill('http://insecure.example/icon.png');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  const beside = form.locator('.actions').getByRole('alert');
+  await expect(beside).toHaveText(/^Not saved: Icon URL must be a full https:\/\/ address/);
+  await expect(icon).toBeFocused();
+  // Two bad fields: the first one in the form gets the focus, and the line counts the other.
+  // Its label reads "Name" and then its message once refused.
+  const name = form.getByRole('textbox', { name: /^Name/ });
+  await name.fill('');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(beside).toContainText('(and 1 more field marked above)');
+  await expect(name).toBeFocused();
+});
+
+test('the console analytics chart shows 10,000 whole, dates under the plot and a single day inside it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page);
+  await page.goto('/admin#servers');
+  const [name] = PODIUM[2]!;
+  await page.getByLabel('Search servers').fill(name);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('button', { name: `Analytics of ${name}` }).click();
+  const chart = page.getByRole('figure', { name: new RegExp(name) });
+  await expect(chart.getByRole('table')).toContainText('10,000');
+  await expectReadableChart(chart, '#16a34a', 'console analytics');
+});
+
+test('the console Newsletter screen resends a pending subscriber the confirmation instead of confirming it', async ({
+  page,
+  site,
+}) => {
+  await signIn(page);
+  await page.goto('/admin#newsletter');
+  await page.getByLabel('Search email').fill(PENDING);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('button', { name: `Reactivate ${PENDING}` })).toHaveCount(0);
+  await page.getByRole('button', { name: `Resend confirmation ${PENDING}` }).click();
+  await expect(page.getByText(`Confirmation sent again to ${PENDING}.`)).toBeVisible();
+  const mails = await site.db.select().from(mailOutbox).where(eq(mailOutbox.to_address, PENDING));
+  expect(mails.map((m) => m.kind)).toEqual(['newsletter_confirm', 'newsletter_confirm']);
+  await expect(page.getByRole('row', { name: new RegExp(PENDING) })).toContainText('pending');
 });

@@ -417,3 +417,31 @@ export function sharedPermissiveStandIn(): Promise<DiscordStandIn> {
   shared ??= startDiscordStandIn({ permissive: true });
   return shared;
 }
+
+/**
+ * What `npm run discord:stand-in` reads (scripts/discord-stand-in.json): `invites` (code → invite),
+ * and for owner sign-in the `user` it signs in and that user's `guilds` (each `{ id, name, owner,
+ * permissions }`, Discord's shape), so a guild the user owns claims its listing at sign-in. A file
+ * that is only a code → invite map (the earlier shape) sets the invites alone.
+ */
+export interface StandInFile {
+  invites?: Record<string, StandInInvite>;
+  user?: StandInUser;
+  guilds?: StandInGuild[];
+}
+
+/** Applies a parsed stand-in file to a running stand-in; answers what it set, for the log line. */
+export function applyStandInFile(standIn: DiscordStandIn, file: unknown): string {
+  if (!file || typeof file !== 'object' || Array.isArray(file)) throw new Error('expected a JSON object');
+  const shaped = file as StandInFile & Record<string, unknown>;
+  const sections = 'invites' in shaped || 'guilds' in shaped || 'user' in shaped;
+  const invites = (sections ? shaped.invites : shaped) ?? {};
+  standIn.invites = new Map(Object.entries(invites as Record<string, StandInInvite>));
+  if (sections && shaped.user) standIn.oauth.user = { ...shaped.user };
+  if (sections && shaped.guilds) {
+    if (!Array.isArray(shaped.guilds)) throw new Error('"guilds" must be a list');
+    standIn.oauth.guilds = shaped.guilds.map((g) => ({ ...g }));
+  }
+  const guilds = standIn.oauth.guilds.map((g) => `${g.name}${g.owner ? ' (owner)' : ''}`);
+  return `invites: ${[...standIn.invites.keys()].join(', ') || 'none'}; signs in ${standIn.oauth.user.username} with guilds: ${guilds.join(', ') || 'none'}`;
+}

@@ -5,19 +5,29 @@ import { REPORT_LABELS } from '../../../src/lib/schemas/labels';
 import { reportSchema } from '../../../src/lib/schemas/report';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
+import { publicForm } from '../lib/form-redirect';
 import { body } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /**
  * `POST /api/reports`: a visitor's report about a listed server, recorded once as a `report`
- * interaction in the same write (the page sends no event of its own for it).
+ * interaction in the same write (the page sends no event of its own for it). The dialog's form
+ * posts as a plain form without JavaScript: it lands back on the server page's "report sent"
+ * note, and a refused one on /report/not-sent (the form lives in every server page, so there is
+ * no one page to fill in again).
  */
 export const reportRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post(
     '/',
+    publicForm({
+      path: '/report/not-sent',
+      action: '/api/reports',
+      labels: REPORT_LABELS,
+      fallback: (code) => `/report/not-sent?error=${encodeURIComponent(code)}`,
+    }),
     rateLimit(RATE_LIMITS.reports),
-    body(reportSchema, { labels: REPORT_LABELS }),
+    body(reportSchema, { labels: REPORT_LABELS, forms: true }),
     turnstile(deps),
     async (c) => {
       const input = c.req.valid('json');
@@ -49,6 +59,7 @@ export const reportRoutes = (deps: AppDeps) =>
           conversion_value: null,
         },
       );
+      if (c.get('body')?.kind === 'form') return c.redirect(`/server/${server.slug}#report-sent`, 303);
       return c.json({ report }, 201);
     },
   );

@@ -86,6 +86,23 @@ export function NewsletterScreen() {
           { header: 'Joined', cell: (s) => formatDate(s.created_at) },
         ]}
         actions={(s) => {
+          // Pending: the address is not confirmed yet; the console sends the link again, it never
+          // confirms for the owner.
+          if (s.status === 'pending') {
+            return (
+              <RowButton
+                label="Resend confirmation"
+                target={s.email}
+                onClick={() =>
+                  list.run(
+                    `Confirmation sent again to ${s.email}.`,
+                    () => client.api.admin.newsletter[':id'].resend.$post({ param: idParam(s) }),
+                    { publishes: false },
+                  )
+                }
+              />
+            );
+          }
           const active = s.status === 'active';
           return (
             <RowButton

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { EDIT_STATUSES, type EditStatus } from '~/lib/enums';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
+import { ReviewPanel } from './ReviewPanel';
 import { Badge, FilterSelect, formatDate, Notices } from './ui';
 import { useList } from './use-list';
 
@@ -65,10 +66,35 @@ export function OwnerEdits() {
       </div>
       <Notices error={list.error} done={list.done} />
       {selected && (
-        <article className="card detail" aria-labelledby="edit-detail">
-          <h3 id="edit-detail">
-            Edit of {selected.server_name} <Badge value={selected.status} />
-          </h3>
+        <ReviewPanel
+          id="edit-detail"
+          level={3}
+          title={`Edit of ${selected.server_name}`}
+          status={selected.status}
+          notes={
+            selected.status === 'pending'
+              ? { label: 'Notes (optional)', value: notes, rows: 2, onChange: setNotes }
+              : undefined
+          }
+          decisions={
+            selected.status === 'pending' && (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy}
+                  onClick={() => decide(selected, 'approve')}
+                >
+                  Approve edit
+                </button>
+                <button type="button" className="btn" disabled={busy} onClick={() => decide(selected, 'reject')}>
+                  Reject edit
+                </button>
+              </>
+            )
+          }
+          onClose={() => setSelected(null)}
+        >
           <p>
             By {selected.owner_username ?? 'a deleted account'} (verified owner) · {formatDate(selected.created_at)} ·{' '}
             <a href={`/server/${selected.server_slug}`} target="_blank" rel="noopener">
@@ -100,33 +126,7 @@ export function OwnerEdits() {
               </tbody>
             </table>
           </div>
-          {selected.status === 'pending' && (
-            <>
-              <label>
-                Notes (optional)
-                <textarea rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={2000} />
-              </label>
-              <div className="actions">
-                <button
-                  type="button"
-                  className="btn btn-primary"
-                  disabled={busy}
-                  onClick={() => decide(selected, 'approve')}
-                >
-                  Approve edit
-                </button>
-                <button type="button" className="btn" disabled={busy} onClick={() => decide(selected, 'reject')}>
-                  Reject edit
-                </button>
-              </div>
-            </>
-          )}
-          <div className="actions">
-            <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
-              Close
-            </button>
-          </div>
-        </article>
+        </ReviewPanel>
       )}
       <DataTable
         caption="Owner edits"

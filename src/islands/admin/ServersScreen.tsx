@@ -1,14 +1,20 @@
-import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
+import { type SubmitEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { CATEGORY_NAMES, isListedCategory } from '~/lib/categories';
 import { hasPage, whyUnlisted } from '~/lib/listing';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { LanguageOptions, RegionOptions } from '../LanguageOptions';
-import { ApiCallError, client, idParam, parseResponse } from './api';
+import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
 import type { ServerRow } from './types';
 import { FormActions, Notice, Notices, SearchForm } from './ui';
 import { useList } from './use-list';
+
+/** What a refused save says beside the Save button: the first reason, and how many more fields. */
+const notSaved = (messages: string[]): string => {
+  const more = messages.length - 1;
+  return `Not saved: ${messages[0] ?? 'the server refused the change.'}${more > 0 ? ` (and ${more} more field${more === 1 ? '' : 's'} marked above)` : ''}`;
+};
 
 /** Why a listing has no Join button and cannot be marked premium or sponsored. */
 const NO_LINK = 'No join link: no Join button; premium and sponsored need one.';
@@ -149,6 +155,23 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const [editing, setEditing] = useState<ServerRow | 'new' | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  // Why the last save was refused, said beside the Save button; `refusals` counts them so each
+  // refusal moves focus to the first bad field, even when it is the same field as last time.
+  const [formError, setFormError] = useState('');
+  const [refusals, setRefusals] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (refusals === 0) return;
+    const form = formRef.current;
+    (
+      form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('[type="submit"]')
+    )?.focus();
+  }, [refusals]);
+  const refuse = (errors: Record<string, string>, message: string) => {
+    setFieldErrors(errors);
+    setFormError(message);
+    setRefusals((n) => n + 1);
+  };
   const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
   const { run } = list;
 
@@ -168,6 +191,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     setEditing(s);
     setForm(s === 'new' ? EMPTY : toForm(s));
     setFieldErrors({});
+    setFormError('');
     setAnalyticsFor(null);
   };
 
@@ -178,18 +202,21 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     if (!parsed.success) {
       const errs: Record<string, string> = {};
       for (const i of parsed.error.issues) errs[String(i.path[0])] ??= i.message;
-      setFieldErrors(errs);
+      refuse(errs, notSaved(Object.values(errs)));
       return;
     }
     setFieldErrors({});
+    setFormError('');
     const ok = await run(editing === 'new' ? `Created “${form.name}”.` : `Saved “${form.name}”.`, async () => {
       try {
         if (editing === 'new') await client.api.admin.servers.$post({ json: input });
         else if (editing) await byId.$put({ param: idParam(editing), json: input });
       } catch (err) {
-        if (err instanceof ApiCallError && err.issues.length) {
-          setFieldErrors(Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0], i.message])));
-        }
+        const errs =
+          err instanceof ApiCallError
+            ? Object.fromEntries(err.issues.map((i) => [i.path.split('.')[0] ?? '', i.message]))
+            : {};
+        refuse(errs, notSaved(Object.keys(errs).length ? Object.values(errs) : [messageOf(err)]));
         throw err;
       }
     });
@@ -211,7 +238,12 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const area = (key: keyof FormState, label: string) => (
     <label>
       {label}
-      <textarea rows={3} value={form[key] as string} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+      <textarea
+        rows={3}
+        value={form[key] as string}
+        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
+        aria-invalid={fieldErrors[key] ? true : undefined}
+      />
       {fieldErrors[key] && <span className="field-error">{fieldErrors[key]}</span>}
     </label>
   );
@@ -233,7 +265,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
       <Notices error={list.error} done={list.done} />
 
       {editing && isAdmin && (
-        <form className="card server-form" onSubmit={save} noValidate aria-labelledby="server-form-title">
+        <form ref={formRef} className="card server-form" onSubmit={save} noValidate aria-labelledby="server-form-title">
           <h2 id="server-form-title">{editing === 'new' ? 'New server' : `Edit ${editing.name}`}</h2>
           <div className="form-grid">
             {field('name', 'Name', { required: true })}
@@ -302,6 +334,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
           <FormActions
             submit={editing === 'new' ? 'Create server' : 'Save changes'}
             onCancel={() => setEditing(null)}
+            error={formError}
           />
         </form>
       )}

@@ -7,6 +7,7 @@ import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';
+import { ReviewPanel } from './ReviewPanel';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
 import { useList } from './use-list';
 
@@ -105,10 +106,39 @@ export function SubmissionsScreen() {
       <Notices error={list.error} done={list.done} />
 
       {selected && (
-        <article className="card detail" aria-labelledby="sub-detail">
-          <h2 id="sub-detail">
-            {selected.server_name} <Badge value={selected.status} />
-          </h2>
+        <ReviewPanel
+          id="sub-detail"
+          level={2}
+          title={selected.server_name}
+          status={selected.status}
+          notes={{ label: 'Admin notes', value: notes, rows: 3, onChange: setNotes }}
+          decisions={
+            <>
+              {selected.status !== 'approved' && (
+                <>
+                  <button type="button" className="btn btn-primary" disabled={busy} onClick={() => approve(selected)}>
+                    Approve and publish
+                  </button>
+                  {REVIEW_STEPS.map(([status, label]) => (
+                    <button
+                      type="button"
+                      key={status}
+                      className="btn"
+                      disabled={busy}
+                      onClick={() => setSubmissionStatus(selected, status)}
+                    >
+                      {label}
+                    </button>
+                  ))}
+                </>
+              )}
+              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => remove(selected)}>
+                Delete
+              </button>
+            </>
+          }
+          onClose={() => setSelected(null)}
+        >
           <dl className="facts">
             <dt>Category</dt>
             <dd>
@@ -187,37 +217,7 @@ export function SubmissionsScreen() {
               </label>
             </>
           )}
-          <label>
-            Admin notes
-            <textarea rows={3} value={notes} onChange={(e) => setNotes(e.target.value)} maxLength={2000} />
-          </label>
-          <div className="actions">
-            {selected.status !== 'approved' && (
-              <>
-                <button type="button" className="btn btn-primary" disabled={busy} onClick={() => approve(selected)}>
-                  Approve and publish
-                </button>
-                {REVIEW_STEPS.map(([status, label]) => (
-                  <button
-                    type="button"
-                    key={status}
-                    className="btn"
-                    disabled={busy}
-                    onClick={() => setSubmissionStatus(selected, status)}
-                  >
-                    {label}
-                  </button>
-                ))}
-              </>
-            )}
-            <button type="button" className="btn btn-danger" disabled={busy} onClick={() => remove(selected)}>
-              Delete
-            </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setSelected(null)}>
-              Close
-            </button>
-          </div>
-        </article>
+        </ReviewPanel>
       )}
 
       <DataTable

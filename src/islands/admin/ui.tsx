@@ -28,8 +28,19 @@ export const Notices = ({ error, done }: { error: string; done: string }) => (
   </>
 );
 
-/** An edit form's last line: its submit button, and Cancel. */
-export const FormActions = ({ submit, onCancel }: { submit: string; onCancel: () => void }) => (
+/**
+ * An edit form's last line: its submit button, and Cancel; `error` says beside them why the last
+ * save was refused (where the operator is looking, not only at the top of the screen).
+ */
+export const FormActions = ({
+  submit,
+  onCancel,
+  error = '',
+}: {
+  submit: string;
+  onCancel: () => void;
+  error?: string;
+}) => (
   <div className="actions">
     <button type="submit" className="btn btn-primary">
       {submit}
@@ -37,6 +48,7 @@ export const FormActions = ({ submit, onCancel }: { submit: string; onCancel: ()
     <button type="button" className="btn btn-ghost" onClick={onCancel}>
       Cancel
     </button>
+    <Notice>{error}</Notice>
   </div>
 );
 

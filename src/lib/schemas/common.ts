@@ -107,6 +107,27 @@ export const publicImageUrl = (label: string) =>
     }
   }, `${label} must be on a public website: IP addresses, localhost and internal hosts are not allowed`);
 
+/** The icons the project ships for its sample servers (public/icons/servers/), served by the site itself. */
+export const SHIPPED_ICON_PATH = /^\/icons\/servers\/[a-z0-9][a-z0-9-]*\.(svg|png|webp)$/;
+
+/**
+ * A listing's icon as the console stores it: an icon the project ships (site-relative,
+ * `/icons/servers/<name>.svg`, what the sample servers hold) or a public https image
+ * (publicImageUrl, with its messages).
+ */
+export const listingIconUrl = (label: string) => {
+  const external = publicImageUrl(label);
+  return z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .superRefine((value, ctx) => {
+      if (SHIPPED_ICON_PATH.test(value)) return;
+      const result = external.safeParse(value);
+      if (!result.success)
+        for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    });
+};
+
 /** A search query parameter: trimmed, length-limited, control characters refused (400 naming it). */
 export const searchText = (max: number) =>
   z

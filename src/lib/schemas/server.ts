@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
 import { DEFAULT_SORT } from '../listing';
-import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
+import { count, httpsUrl, listingIconUrl, longText, searchText, text } from './common';
 import { optionalLanguage, optionalRegion, reviewedLanguage, reviewedRegion } from './language';
 import { listingLinksSchema } from './links';
 
@@ -41,8 +41,8 @@ export const serverSchema = z
     members: count,
     active_users: count,
     rating: z.coerce.number().min(0).max(5).default(0),
-    /** The icon every visitor's browser loads: https on a public host. */
-    image_url: publicImageUrl('Icon URL').nullable().optional(),
+    /** The icon every visitor's browser loads: one the site ships, or https on a public host. */
+    image_url: listingIconUrl('Icon URL').nullable().optional(),
     pros: list(20, 200),
     cons: list(20, 200),
     is_premium: z.boolean().default(false),

@@ -4,11 +4,15 @@ import {
   getNewsletterStats,
   listSubscribers,
   type Subscriber,
+  signUpEmail,
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
 import { previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
+import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
+import { newsletterConfirmMail } from '../../mail/newsletter-confirm';
+import { mailSite, newsletterLinks } from '../../mail/site';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam } from './shared';
 
@@ -69,6 +73,31 @@ export const newsletterRoutes = new Hono<AdminEnv>()
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="subscribers-${date}.csv"`,
     });
+  })
+  // A pending subscriber's confirmation mail again (the signup's own resend: at most one a minute);
+  // an operator never confirms an address for its owner.
+  .post('/:id/resend', idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    const deps = c.get('deps');
+    const subscriber = found(await updateSubscriber(deps.db, id, {}), 'subscriber', id);
+    if (subscriber.status !== 'pending') {
+      throw new ApiError(
+        409,
+        'not_pending',
+        `${subscriber.email} is ${subscriber.status}: only a pending subscriber is sent a confirmation`,
+      );
+    }
+    const links = await newsletterLinks(deps.env, subscriber.email);
+    const mail = newsletterConfirmMail(mailSite(deps.env), links);
+    const result = await signUpEmail(
+      deps.db,
+      subscriber.email,
+      { mail, headers: links.headers },
+      deps.now?.() ?? Date.now(),
+    );
+    if (!result.ok) throw new ApiError(409, 'not_pending', `${subscriber.email} is already confirmed`);
+    await audit(c, 'resend_confirmation', 'subscriber', id, { email: subscriber.email });
+    return c.json({ subscriber: result.subscriber, confirmation: 'sent' as const });
   })
   .patch('/:id', idParam, zValidator('json', subscriberPatchSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');

@@ -24,6 +24,15 @@ function serverActions(root: HTMLElement) {
   const done = q<HTMLElement>('.success');
   const server = { target_type: 'server', target_id: String(id), server_id: id } as const;
 
+  // The script runs: Save and Share work now, and this script opens and closes the dialog (the
+  // invoker commands are what a browser without it uses).
+  saveButton.hidden = false;
+  shareButton.hidden = false;
+  for (const el of root.querySelectorAll('[commandfor]')) {
+    el.removeAttribute('commandfor');
+    el.removeAttribute('command');
+  }
+
   // Saved state from localStorage; the view is recorded once per page load.
   const showSaved = (saved: boolean) => {
     saveButton.setAttribute('aria-pressed', String(saved));

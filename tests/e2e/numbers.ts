@@ -1,0 +1,66 @@
+import type { Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+/**
+ * Every number the page shows as text (counts such as "184,300", "249.5K", "#3", "12.4K members",
+ * times such as "7 years ago"), each checked where it stands: its characters sit on one line box
+ * (a number never wraps inside itself) and inside the block that holds it (nothing sticks out).
+ * Answers the offenders as "text in <tag.class>: why".
+ */
+export async function brokenNumbers(page: Page, within = 'main'): Promise<string[]> {
+  return page.evaluate((root) => {
+    const scope = document.querySelector(root) ?? document.body;
+    // A count with its separators and suffix, a rank, or a time ago.
+    const NUMBER = /#\d+|\d[\d,.]*\s?[KM%+]?(?:\s(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\sago)?/g;
+    const out: string[] = [];
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, noscript, template, [hidden], .visually-hidden, svg')) continue;
+      for (const m of text.matchAll(NUMBER)) {
+        const token = m[0].trim();
+        if (token.replace(/\D/g, '').length === 0) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].trimEnd().length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+        if (rects.length === 0) continue; // not rendered (a closed <details>, a hidden slide)
+        const lines = new Set(rects.map((r) => Math.round(r.top)));
+        const where = `${parent.tagName.toLowerCase()}.${[...parent.classList].join('.')}`;
+        if (lines.size > 1) out.push(`"${token}" in ${where}: split over ${lines.size} lines`);
+        // The nearest block box: the number stays inside it.
+        let block: Element = parent;
+        while (block.parentElement && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+        const b = block.getBoundingClientRect();
+        const r = range.getBoundingClientRect();
+        if (r.left < b.left - 1 || r.right > b.right + 1) out.push(`"${token}" in ${where}: sticks out of its box`);
+      }
+    }
+    return out;
+  }, within);
+}
+
+/** Fails naming every number broken over lines or out of its box (brokenNumbers). */
+export async function expectNumbersWhole(page: Page, what: string, within = 'main') {
+  expect(await brokenNumbers(page, within), what).toEqual([]);
+}
+
+/** Fails unless the element's text sits on one line (a button label such as "Join Premium"). */
+export async function expectOneLine(page: Page, selector: string, what: string) {
+  const lines = await page.locator(selector).evaluateAll((els) =>
+    els
+      .filter((el) => el.getClientRects().length > 0)
+      .map((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        return `${el.textContent?.trim()}: ${tops.size} line${tops.size === 1 ? '' : 's'}`;
+      }),
+  );
+  expect(lines.length, `${what}: some shown`).toBeGreaterThan(0);
+  expect(
+    lines.filter((l) => !l.endsWith(': 1 line')),
+    what,
+  ).toEqual([]);
+}
