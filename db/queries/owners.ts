@@ -9,6 +9,7 @@ import {
   discordServers,
   listingEdits,
   type OwnerRow,
+  oauthStates,
   ownerSessions,
   ownerUsers,
   serverClaims,
@@ -35,6 +36,35 @@ export interface ActiveOwnerSession {
   id: string;
   csrfToken: string;
   owner: PublicOwner;
+  /** The guilds the sign-in that made this session proved the owner's and the last sign-in still shows (guild id → proof). */
+  guilds: Readonly<Record<string, ClaimProof>>;
+  /** When that sign-in was (the proof's age). */
+  signedInAt: string;
+}
+
+/** Guild ids a session keeps at most (Discord lists up to 200 guilds; few are managed). */
+const MAX_PROVEN_GUILDS = 200;
+
+/**
+ * A session's proofs that the owner's last sign-in still shows: a session kept from before a
+ * sign-in that no longer listed a guild proves nothing of it.
+ */
+function stillProven(session: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>) {
+  const out: Record<string, ClaimProof> = {};
+  for (const [id, proof] of Object.entries(provenGuilds(session))) {
+    const now = last[id];
+    if (now === 'owner' || now === 'manage_guild') out[id] = now === proof ? proof : 'manage_guild';
+  }
+  return out;
+}
+
+/** A proof map as stored: only the two proofs, at most MAX_PROVEN_GUILDS. */
+function provenGuilds(managed: ReadonlyMap<string, ClaimProof> | Readonly<Record<string, unknown>>) {
+  const entries = managed instanceof Map ? [...managed] : Object.entries(managed);
+  const out: Record<string, ClaimProof> = {};
+  for (const [id, proof] of entries.slice(0, MAX_PROVEN_GUILDS))
+    if (proof === 'owner' || proof === 'manage_guild') out[id] = proof;
+  return out;
 }
 
 /** Creates the owner of a Discord user, or refreshes their name and avatar; returns the row. */
@@ -77,27 +107,33 @@ export async function deleteExpiredOwnerSessions(db: Db, now = Date.now()): Prom
 }
 
 /**
- * Starts an owner session: a random token for the cookie (only its SHA-256 is stored) and a CSRF
- * token for the account page's writes. Expired owner sessions are swept on the way.
+ * Starts an owner session: a random token for the cookie (only its SHA-256 is stored), a CSRF
+ * token for the account page's writes, and the guilds this sign-in proved the owner's (`managed`),
+ * kept with the session (a submission's proof) and on the owner (what the last sign-in showed, for
+ * the re-proof at approval). Expired owner sessions are swept on the way; one batch.
  */
 export async function createOwnerSession(
   db: Db,
   ownerId: number,
   now = Date.now(),
+  managed: ReadonlyMap<string, ClaimProof> = new Map(),
 ): Promise<{ token: string; csrfToken: string; expiresAt: string }> {
   const token = randomToken();
   const csrfToken = randomToken();
   const expiresAt = iso(now + OWNER_SESSION_ABSOLUTE_MS);
+  const guilds = provenGuilds(managed);
   await db.batch([
     db.delete(ownerSessions).where(expiredOwnerSessions(now)),
     db.insert(ownerSessions).values({
       id: await sha256Hex(token),
       owner_id: ownerId,
       csrf_token: csrfToken,
+      guilds,
       created_at: iso(now),
       last_seen_at: iso(now),
       expires_at: expiresAt,
     }),
+    db.update(ownerUsers).set({ managed_guilds: guilds }).where(eq(ownerUsers.id, ownerId)),
   ]);
   return { token, csrfToken, expiresAt };
 }
@@ -114,6 +150,9 @@ export async function getActiveOwnerSession(
     .select({
       id: ownerSessions.id,
       csrf: ownerSessions.csrf_token,
+      guilds: ownerSessions.guilds,
+      lastGuilds: ownerUsers.managed_guilds,
+      createdAt: ownerSessions.created_at,
       lastSeen: ownerSessions.last_seen_at,
       expiresAt: ownerSessions.expires_at,
       ownerId: ownerUsers.id,
@@ -139,6 +178,8 @@ export async function getActiveOwnerSession(
   return {
     id: row.id,
     csrfToken: row.csrf,
+    guilds: stillProven(row.guilds ?? {}, row.lastGuilds ?? {}),
+    signedInAt: row.createdAt,
     owner: {
       id: row.ownerId,
       discord_user_id: row.discordUserId,
@@ -147,6 +188,23 @@ export async function getActiveOwnerSession(
       avatar: row.avatar,
     },
   };
+}
+
+/**
+ * Records a sign-in's OAuth state as used (its SHA-256), sweeping states older than `ttlMs` (whose
+ * pending cookies are refused as expired anyway). False when it was used before: a replayed
+ * pending cookie cannot sign in twice. One batch.
+ */
+export async function useOAuthState(db: Db, state: string, now: number, ttlMs: number): Promise<boolean> {
+  const [, inserted] = await db.batch([
+    db.delete(oauthStates).where(lte(oauthStates.used_at, iso(now - ttlMs))),
+    db
+      .insert(oauthStates)
+      .values({ id: await sha256Hex(state), used_at: iso(now) })
+      .onConflictDoNothing()
+      .returning({ id: oauthStates.id }),
+  ]);
+  return inserted.length === 1;
 }
 
 /** Ends one owner session by its cookie token (sign-out). */
@@ -207,9 +265,19 @@ export async function syncClaims(
   return { claimed: keep, released: released.map((r) => r.id) };
 }
 
-/** Claims a listing for an owner (an owner-verified submission approved); a claim already there stays. */
-export async function claimServer(db: Db, serverId: number, ownerId: number, proof: ClaimProof): Promise<void> {
-  await db.insert(serverClaims).values({ server_id: serverId, owner_id: ownerId, proof }).onConflictDoNothing();
+/**
+ * Claims a listing for an owner (an owner-verified submission approved), re-proved now: only while
+ * the owner's last sign-in still showed them owning or managing `guildId`, with the proof it showed
+ * (a manager who lost Manage Server and signed in since claims nothing). One guarded INSERT … SELECT;
+ * a claim already there stays. Whether the listing is claimed.
+ */
+export async function claimServer(db: Db, serverId: number, ownerId: number, guildId: string): Promise<boolean> {
+  const proof = sql`json_extract(${ownerUsers.managed_guilds}, ${`$."${guildId.replace(/[^0-9]/g, '')}"`})`;
+  const result = await db.run(sql`INSERT INTO ${serverClaims} (server_id, owner_id, proof)
+SELECT ${serverId}, ${ownerId}, ${proof} FROM ${ownerUsers}
+WHERE ${ownerUsers.id} = ${ownerId} AND ${proof} IN ('owner', 'manage_guild')
+ON CONFLICT DO NOTHING`);
+  return result.rowsAffected === 1 || (await getClaim(db, ownerId, serverId)) !== null;
 }
 
 /** The audit action of a submission sent by a signed-in owner, with the proof their guild list gave. */

@@ -14,6 +14,7 @@ import {
   recordOwnerAudit,
   syncClaims,
   upsertOwner,
+  useOAuthState,
 } from '../../../db/queries/owners';
 import { deleteServer, getServerById, updateServer } from '../../../db/queries/servers';
 import { spendSubmissionLookup } from '../../../db/queries/submissions';
@@ -44,7 +45,7 @@ import {
   type OwnerEnv,
   ownerAuth,
   ownerCookieName,
-  setGuildProof,
+  SIGN_IN_TTL_MS,
   setOwnerCookie,
   setPendingSignIn,
   takePendingSignIn,
@@ -159,15 +160,19 @@ export const accountRoutes = (deps: AppDeps) => {
           state: started.state,
           codeVerifier: started.codeVerifier,
           redirectUri: uri,
+          startedAt: now(),
         });
         return c.redirect(started.url, 302);
       })
       // Discord's redirect back: the state must match the cookie's; then the user, their guilds, their claims.
       .get('/callback', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
-        const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET);
+        const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET, now());
         if (!oauth) return notConfigured(c);
         if (!pending) return c.redirect(accountPage('state'), 303);
+        // A state is good once, recorded here: a replayed pending cookie is refused before Discord is asked.
+        if (!(await useOAuthState(deps.db, pending.state, now(), SIGN_IN_TTL_MS)))
+          return c.redirect(accountPage('state'), 303);
         let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
         try {
           signedIn = await oauth.finish(new URL(c.req.url), pending);
@@ -178,9 +183,9 @@ export const accountRoutes = (deps: AppDeps) => {
         const owner = await upsertOwner(deps.db, signedIn.user, at);
         const managed = managedGuilds(signedIn.guilds);
         await syncClaims(deps.db, owner.id, managed, at);
-        const session = await createOwnerSession(deps.db, owner.id, at);
+        // The guilds this sign-in proved are kept with the new session (and as the owner's last list).
+        const session = await createOwnerSession(deps.db, owner.id, at, managed);
         setOwnerCookie(c, SITE_URL, session.token);
-        await setGuildProof(c, SITE_URL, SESSION_SECRET, owner.id, managed);
         return c.redirect(accountPage(), 303);
       })
       // A form post (works without JavaScript) or a JSON call: ends this browser's owner session.

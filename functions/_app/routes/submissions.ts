@@ -29,11 +29,10 @@ export const submissionRoutes = (deps: AppDeps) =>
     async (c) => {
       const input = c.req.valid('json');
       const { invite } = await checkInvite(deps, input.invite_link, { form: true });
-      // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at sign-in.
+      // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at this
+      // session's sign-in (kept with the session), and when that was.
       const owner = await currentOwner(c, deps);
-      const proof = owner
-        ? await guildProof(c, deps.env.SITE_URL, deps.env.SESSION_SECRET, owner.owner.id, invite.guildId)
-        : null;
+      const proof = owner ? guildProof(owner, invite.guildId) : null;
       const stored = await insertCheckedSubmission(
         deps.db,
         {
@@ -57,6 +56,7 @@ export const submissionRoutes = (deps: AppDeps) =>
           owner_id: owner?.owner.id ?? null,
           owner_verified: proof !== null,
           owner_proof: proof,
+          owner_proven_at: proof ? owner!.signedInAt : null,
         },
         // The "received" mail to the contact address, written with the submission (#16).
         {
