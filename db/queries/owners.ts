@@ -195,7 +195,7 @@ export async function getActiveOwnerSession(
  * pending cookies are refused as expired anyway). False when it was used before: a replayed
  * pending cookie cannot sign in twice. One batch.
  */
-export async function useOAuthState(db: Db, state: string, now: number, ttlMs: number): Promise<boolean> {
+export async function spendOAuthState(db: Db, state: string, now: number, ttlMs: number): Promise<boolean> {
   const [, inserted] = await db.batch([
     db.delete(oauthStates).where(lte(oauthStates.used_at, iso(now - ttlMs))),
     db

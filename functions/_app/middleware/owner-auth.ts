@@ -72,7 +72,7 @@ export async function setPendingSignIn(c: Context, siteUrl: string, secret: stri
 
 /**
  * The sign-in under way (and forgets it in the browser; the callback also records its state as
- * used, useOAuthState), or null when absent, forged or older than SIGN_IN_TTL_MS at `now`.
+ * used, spendOAuthState), or null when absent, forged or older than SIGN_IN_TTL_MS at `now`.
  */
 export async function takePendingSignIn(
   c: Context,

@@ -12,9 +12,9 @@ import {
   listingNumbers,
   listOwnerListings,
   recordOwnerAudit,
+  spendOAuthState,
   syncClaims,
   upsertOwner,
-  useOAuthState,
 } from '../../../db/queries/owners';
 import { deleteServer, getServerById, updateServer } from '../../../db/queries/servers';
 import { spendSubmissionLookup } from '../../../db/queries/submissions';
@@ -171,7 +171,7 @@ export const accountRoutes = (deps: AppDeps) => {
         if (!oauth) return notConfigured(c);
         if (!pending) return c.redirect(accountPage('state'), 303);
         // A state is good once, recorded here: a replayed pending cookie is refused before Discord is asked.
-        if (!(await useOAuthState(deps.db, pending.state, now(), SIGN_IN_TTL_MS)))
+        if (!(await spendOAuthState(deps.db, pending.state, now(), SIGN_IN_TTL_MS)))
           return c.redirect(accountPage('state'), 303);
         let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
         try {
