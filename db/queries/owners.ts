@@ -2,6 +2,7 @@
 // the listings their guild list proves theirs, and their account's deletion.
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
+import type { CheckResult } from '../../src/lib/freshness/state';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import {
@@ -13,6 +14,7 @@ import {
   ownerSessions,
   ownerUsers,
   serverClaims,
+  serverSnapshots,
   serverSubmissions,
   userInteractions,
 } from '../schema';
@@ -452,6 +454,22 @@ export async function listingNumbers(
   };
 }
 
+/** An owner's audit row as a statement, for a batch (recordOwnerAudit writes one alone). */
+function ownerAuditRow(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
+) {
+  return db.insert(auditLog).values({
+    operator_id: null,
+    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: String(entry.entityId),
+    details: { owner_id: owner.id, ...entry.details },
+  });
+}
+
 /**
  * Records an owner's own write (a replaced invite, a removed listing) in the audit log: operators
  * read who changed what there. The actor is the owner, named by Discord username and id.
@@ -461,14 +479,41 @@ export async function recordOwnerAudit(
   owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
   entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
 ): Promise<void> {
-  await db.insert(auditLog).values({
-    operator_id: null,
-    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
-    action: entry.action,
-    entity: entry.entity,
-    entity_id: String(entry.entityId),
-    details: { owner_id: owner.id, ...entry.details },
-  });
+  await ownerAuditRow(db, owner, entry);
+}
+
+/**
+ * An owner's replacement invite, checked: the check's result on the listing (status ok, counts,
+ * its history row), the new join link and code, and the owner's audit row, in one batch.
+ */
+export async function replaceListingInvite(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  listing: { id: number; affiliate_link: string | null; invite_status: string | null },
+  check: CheckResult,
+  link: { affiliate_link: string; invite_code: string },
+): Promise<void> {
+  const at = new Date().toISOString();
+  await db.batch([
+    db
+      .update(discordServers)
+      .set({ ...check.update, ...link, updated_at: at })
+      .where(eq(discordServers.id, listing.id)),
+    ...(check.snapshot
+      ? [
+          db
+            .insert(serverSnapshots)
+            .values({ server_id: listing.id, ...check.snapshot })
+            .onConflictDoNothing(),
+        ]
+      : []),
+    ownerAuditRow(db, owner, {
+      action: 'replace_invite',
+      entity: 'server',
+      entityId: listing.id,
+      details: { from: listing.affiliate_link, to: link.affiliate_link, was: listing.invite_status },
+    }),
+  ]);
 }
 
 /** What the audit log says of an owner's own writes once their account is deleted. */

@@ -3,7 +3,7 @@
 // and in the audit log (who sent what).
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getOwnerByDiscordId, OWNER_SUBMIT_ACTION } from '../../db/queries/owners';
+import { OWNER_SUBMIT_ACTION } from '../../db/queries/owners';
 import { auditLog, serverClaims, serverSubmissions } from '../../db/schema';
 import { validSubmission } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, PERMISSIONS, SITE } from './owner-harness';

@@ -28,10 +28,14 @@ export const submissionRoutes = (deps: AppDeps) =>
     turnstile(deps),
     async (c) => {
       const input = c.req.valid('json');
-      const { invite } = await checkInvite(deps, input.invite_link, { form: true });
       // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at this
-      // session's sign-in (kept with the session), and when that was.
+      // session's sign-in (kept with the session), and when that was; their check may use the reserve.
       const owner = await currentOwner(c, deps);
+      const { invite } = await checkInvite(deps, input.invite_link, {
+        form: true,
+        client: c.get('ipHash'),
+        owner: owner !== null,
+      });
       const proof = owner ? guildProof(owner, invite.guildId) : null;
       const stored = await insertCheckedSubmission(
         deps.db,
