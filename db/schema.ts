@@ -137,6 +137,8 @@ export const serverSubmissions = sqliteTable(
     owner_verified: bool('owner_verified').notNull().default(false),
     /** Which proof it was (#17): Discord's owner flag or the Manage Server bit; the claim its approval makes. */
     owner_proof: text('owner_proof', { enum: CLAIM_PROOFS }),
+    /** When the owner's sign-in proved the guild theirs (the session's sign-in time): the review queue shows its age. */
+    owner_proven_at: text('owner_proven_at'),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },
@@ -495,6 +497,8 @@ export const mailOutbox = sqliteTable(
     uniqueIndex('mail_outbox_dedupe_unique').on(t.dedupe_key),
     index('mail_outbox_status_next_idx').on(t.status, t.next_attempt_at),
     index('mail_outbox_created_idx').on(t.created_at),
+    // The per-recipient hourly cap counts a recipient's recent mails.
+    index('mail_outbox_to_created_idx').on(t.to_address, t.created_at),
   ],
 );
 
@@ -525,6 +529,11 @@ export const ownerUsers = sqliteTable(
     avatar: text('avatar'),
     created_at: createdAt(),
     last_login_at: text('last_login_at'),
+    /**
+     * What the owner's last sign-in showed (guild id → proof): an owner-verified submission is
+     * re-proved against it at approval, so a proof lost since submitting claims nothing.
+     */
+    managed_guilds: text('managed_guilds', { mode: 'json' }).$type<Record<string, string>>(),
   },
   (t) => [uniqueIndex('owner_users_discord_unique').on(t.discord_user_id)],
 );
@@ -538,6 +547,11 @@ export const ownerSessions = sqliteTable(
       .notNull()
       .references(() => ownerUsers.id, { onDelete: 'cascade' }),
     csrf_token: text('csrf_token').notNull(),
+    /**
+     * The guilds the sign-in that made this session proved the owner's (guild id → proof): kept
+     * with the session and gone with it, so a proof never outlives the sign-in that gave it.
+     */
+    guilds: text('guilds', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
     created_at: createdAt(),
     last_seen_at: text('last_seen_at').notNull().default(now),
     expires_at: text('expires_at').notNull(),
@@ -585,6 +599,43 @@ export const listingEdits = sqliteTable(
     index('listing_edits_status_created_idx').on(t.status, t.created_at),
     index('listing_edits_server_idx').on(t.server_id),
   ],
+);
+
+/**
+ * The OAuth states of owner sign-ins already used (their SHA-256): a replayed pending cookie
+ * cannot sign in twice. Rows older than a sign-in's life are swept.
+ */
+export const oauthStates = sqliteTable('oauth_states', {
+  id: text('id').primaryKey(),
+  used_at: text('used_at').notNull(),
+});
+
+/**
+ * Discord's recent answers per invite code (kind and what the submit check needs), unknown invites
+ * included, so a code asked again within its time costs no lookup of the site's budget.
+ */
+export const inviteAnswers = sqliteTable(
+  'invite_answers',
+  {
+    code: text('code').primaryKey(),
+    answer: text('answer', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    expires_at: text('expires_at').notNull(),
+  },
+  (t) => [index('invite_answers_expires_idx').on(t.expires_at)],
+);
+
+/**
+ * Fixed windows of a limit counted per client in the database (so every replica and the Worker
+ * share them): `name` is the limit and the client's IP hash, e.g. `invite-lookups:<hash>`.
+ */
+export const clientBudgets = sqliteTable(
+  'client_budgets',
+  {
+    name: text('name').primaryKey(),
+    window_start: text('window_start').notNull(),
+    window_count: integer('window_count').notNull().default(0),
+  },
+  (t) => [index('client_budgets_window_idx').on(t.window_start)],
 );
 
 export type MailRow = typeof mailOutbox.$inferSelect;

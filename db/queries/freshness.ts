@@ -193,6 +193,28 @@ export async function recordLookup(
   return (results.at(-1) as JobState[])[0]!;
 }
 
+/**
+ * Trips the breaker of job `name` (a submission check's lookup got a 429 or a block page: the
+ * refresh job waits too), never shortening a hold already there.
+ */
+export async function tripBreaker(db: Db, name: string, breaker: Breaker): Promise<void> {
+  await db.insert(jobState).values({ name }).onConflictDoNothing();
+  await db
+    .update(jobState)
+    .set({ blocked_until: breaker.blockedUntil, block_reason: breaker.reason, block_level: breaker.level })
+    .where(and(eq(jobState.name, name), sql`${jobState.blocked_until} < ${breaker.blockedUntil}`));
+}
+
+/** Clears the breaker of job `name` (an admin in the console): lookups resume at once, the ladder starts over. */
+export async function clearBreaker(db: Db, name: string): Promise<JobState | null> {
+  const [row] = await db
+    .update(jobState)
+    .set({ blocked_until: '', block_reason: null, block_level: 0 })
+    .where(eq(jobState.name, name))
+    .returning();
+  return row ?? null;
+}
+
 /** Who a listing's mails go to (#16): its name and slug, and the contact address of the submission it was approved from. */
 export async function getListingContact(
   db: Db,

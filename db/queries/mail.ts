@@ -41,11 +41,36 @@ const valuesOf = (input: Omit<MailInput, 'dedupeKey'>) => ({
 });
 
 /**
+ * The mails a stranger can cause to any address they type (the contact form's acknowledgement, the
+ * newsletter's confirmation, a submission's "received"): each recipient address gets at most
+ * RECIPIENT_HOURLY_CAP of them per hour across all senders, counted in the outbox itself (so the cap
+ * holds on every replica and the Worker). Mails to the site's own address and to confirmed
+ * subscribers and listed owners are not capped.
+ */
+export const STRANGER_MAIL_KINDS = ['contact_ack', 'newsletter_confirm', 'submission_received'] as const;
+
+/** At most this many STRANGER_MAIL_KINDS mails per recipient address per hour; past it, none is written. */
+export const RECIPIENT_HOURLY_CAP = 5;
+
+const capped = (kind: string) => (STRANGER_MAIL_KINDS as readonly string[]).includes(kind);
+
+/** True while `to` (case aside) has had fewer than the cap of capped mails in the last hour. */
+const underCap = (to: string | SQL) => sql`(SELECT count(*) FROM ${mailOutbox}
+  WHERE ${mailOutbox.created_at} > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 hour')
+    AND lower(${mailOutbox.to_address}) = lower(${to})
+    AND ${mailOutbox.kind} IN (${sql.join(
+      STRANGER_MAIL_KINDS.map((k) => sql`${k}`),
+      sql`, `,
+    )})) < ${RECIPIENT_HOURLY_CAP}`;
+
+/**
  * The outbox row of one mail, as a statement of the caller's transaction or db.batch: written
  * with the event that causes it, or not at all. The dedupe key makes it once per event: a key
- * already in the outbox writes nothing (never two mails for one event).
+ * already in the outbox writes nothing (never two mails for one event). A mail of
+ * STRANGER_MAIL_KINDS past its recipient's hourly cap is not written (the event still is).
  */
 export function enqueueMail(db: Writer, input: MailInput) {
+  if (capped(input.kind)) return enqueueMailWhen(db, { ...input, dedupeKey: sql`${input.dedupeKey}` }, sql`1 = 1`);
   return db
     .insert(mailOutbox)
     .values({ ...valuesOf(input), dedupe_key: input.dedupeKey })
@@ -56,7 +81,7 @@ export function enqueueMail(db: Writer, input: MailInput) {
  * enqueueMail for an event the batch only knows in SQL: the row is written when `when` holds at
  * that point of the batch, under a key computed in SQL (`'submission-received:' || last_insert_rowid()`
  * after the guarded INSERT that made the submission, with `changes() = 1` as `when`); the
- * address may be SQL too (the contact address of the row decided).
+ * address may be SQL too (the contact address of the row decided). The recipient cap applies as in enqueueMail.
  */
 export function enqueueMailWhen(
   db: Writer,
@@ -65,10 +90,11 @@ export function enqueueMailWhen(
 ) {
   const v = { ...valuesOf({ ...input, to: '' }), to_address: input.to };
   const headers = v.headers ? JSON.stringify(v.headers) : null;
+  const cap = capped(input.kind) ? sql` AND ${underCap(input.to)}` : sql``;
   return db.run(sql`INSERT INTO ${mailOutbox}
   (kind, dedupe_key, to_address, reply_to, subject, text_body, html_body, headers)
 SELECT ${v.kind}, ${input.dedupeKey}, ${v.to_address}, ${v.reply_to}, ${v.subject}, ${v.text_body}, ${v.html_body}, ${headers}
-WHERE ${when}
+WHERE ${when}${cap}
 ON CONFLICT (dedupe_key) DO NOTHING`);
 }
 

@@ -2,6 +2,7 @@
 // the listings their guild list proves theirs, and their account's deletion.
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
+import type { CheckResult } from '../../src/lib/freshness/state';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import {
@@ -9,9 +10,11 @@ import {
   discordServers,
   listingEdits,
   type OwnerRow,
+  oauthStates,
   ownerSessions,
   ownerUsers,
   serverClaims,
+  serverSnapshots,
   serverSubmissions,
   userInteractions,
 } from '../schema';
@@ -35,6 +38,35 @@ export interface ActiveOwnerSession {
   id: string;
   csrfToken: string;
   owner: PublicOwner;
+  /** The guilds the sign-in that made this session proved the owner's and the last sign-in still shows (guild id → proof). */
+  guilds: Readonly<Record<string, ClaimProof>>;
+  /** When that sign-in was (the proof's age). */
+  signedInAt: string;
+}
+
+/** Guild ids a session keeps at most (Discord lists up to 200 guilds; few are managed). */
+const MAX_PROVEN_GUILDS = 200;
+
+/**
+ * A session's proofs that the owner's last sign-in still shows: a session kept from before a
+ * sign-in that no longer listed a guild proves nothing of it.
+ */
+function stillProven(session: Readonly<Record<string, unknown>>, last: Readonly<Record<string, unknown>>) {
+  const out: Record<string, ClaimProof> = {};
+  for (const [id, proof] of Object.entries(provenGuilds(session))) {
+    const now = last[id];
+    if (now === 'owner' || now === 'manage_guild') out[id] = now === proof ? proof : 'manage_guild';
+  }
+  return out;
+}
+
+/** A proof map as stored: only the two proofs, at most MAX_PROVEN_GUILDS. */
+function provenGuilds(managed: ReadonlyMap<string, ClaimProof> | Readonly<Record<string, unknown>>) {
+  const entries = managed instanceof Map ? [...managed] : Object.entries(managed);
+  const out: Record<string, ClaimProof> = {};
+  for (const [id, proof] of entries.slice(0, MAX_PROVEN_GUILDS))
+    if (proof === 'owner' || proof === 'manage_guild') out[id] = proof;
+  return out;
 }
 
 /** Creates the owner of a Discord user, or refreshes their name and avatar; returns the row. */
@@ -77,27 +109,33 @@ export async function deleteExpiredOwnerSessions(db: Db, now = Date.now()): Prom
 }
 
 /**
- * Starts an owner session: a random token for the cookie (only its SHA-256 is stored) and a CSRF
- * token for the account page's writes. Expired owner sessions are swept on the way.
+ * Starts an owner session: a random token for the cookie (only its SHA-256 is stored), a CSRF
+ * token for the account page's writes, and the guilds this sign-in proved the owner's (`managed`),
+ * kept with the session (a submission's proof) and on the owner (what the last sign-in showed, for
+ * the re-proof at approval). Expired owner sessions are swept on the way; one batch.
  */
 export async function createOwnerSession(
   db: Db,
   ownerId: number,
   now = Date.now(),
+  managed: ReadonlyMap<string, ClaimProof> = new Map(),
 ): Promise<{ token: string; csrfToken: string; expiresAt: string }> {
   const token = randomToken();
   const csrfToken = randomToken();
   const expiresAt = iso(now + OWNER_SESSION_ABSOLUTE_MS);
+  const guilds = provenGuilds(managed);
   await db.batch([
     db.delete(ownerSessions).where(expiredOwnerSessions(now)),
     db.insert(ownerSessions).values({
       id: await sha256Hex(token),
       owner_id: ownerId,
       csrf_token: csrfToken,
+      guilds,
       created_at: iso(now),
       last_seen_at: iso(now),
       expires_at: expiresAt,
     }),
+    db.update(ownerUsers).set({ managed_guilds: guilds }).where(eq(ownerUsers.id, ownerId)),
   ]);
   return { token, csrfToken, expiresAt };
 }
@@ -114,6 +152,9 @@ export async function getActiveOwnerSession(
     .select({
       id: ownerSessions.id,
       csrf: ownerSessions.csrf_token,
+      guilds: ownerSessions.guilds,
+      lastGuilds: ownerUsers.managed_guilds,
+      createdAt: ownerSessions.created_at,
       lastSeen: ownerSessions.last_seen_at,
       expiresAt: ownerSessions.expires_at,
       ownerId: ownerUsers.id,
@@ -139,6 +180,8 @@ export async function getActiveOwnerSession(
   return {
     id: row.id,
     csrfToken: row.csrf,
+    guilds: stillProven(row.guilds ?? {}, row.lastGuilds ?? {}),
+    signedInAt: row.createdAt,
     owner: {
       id: row.ownerId,
       discord_user_id: row.discordUserId,
@@ -147,6 +190,23 @@ export async function getActiveOwnerSession(
       avatar: row.avatar,
     },
   };
+}
+
+/**
+ * Records a sign-in's OAuth state as used (its SHA-256), sweeping states older than `ttlMs` (whose
+ * pending cookies are refused as expired anyway). False when it was used before: a replayed
+ * pending cookie cannot sign in twice. One batch.
+ */
+export async function spendOAuthState(db: Db, state: string, now: number, ttlMs: number): Promise<boolean> {
+  const [, inserted] = await db.batch([
+    db.delete(oauthStates).where(lte(oauthStates.used_at, iso(now - ttlMs))),
+    db
+      .insert(oauthStates)
+      .values({ id: await sha256Hex(state), used_at: iso(now) })
+      .onConflictDoNothing()
+      .returning({ id: oauthStates.id }),
+  ]);
+  return inserted.length === 1;
 }
 
 /** Ends one owner session by its cookie token (sign-out). */
@@ -207,9 +267,19 @@ export async function syncClaims(
   return { claimed: keep, released: released.map((r) => r.id) };
 }
 
-/** Claims a listing for an owner (an owner-verified submission approved); a claim already there stays. */
-export async function claimServer(db: Db, serverId: number, ownerId: number, proof: ClaimProof): Promise<void> {
-  await db.insert(serverClaims).values({ server_id: serverId, owner_id: ownerId, proof }).onConflictDoNothing();
+/**
+ * Claims a listing for an owner (an owner-verified submission approved), re-proved now: only while
+ * the owner's last sign-in still showed them owning or managing `guildId`, with the proof it showed
+ * (a manager who lost Manage Server and signed in since claims nothing). One guarded INSERT … SELECT;
+ * a claim already there stays. Whether the listing is claimed.
+ */
+export async function claimServer(db: Db, serverId: number, ownerId: number, guildId: string): Promise<boolean> {
+  const proof = sql`json_extract(${ownerUsers.managed_guilds}, ${`$."${guildId.replace(/[^0-9]/g, '')}"`})`;
+  const result = await db.run(sql`INSERT INTO ${serverClaims} (server_id, owner_id, proof)
+SELECT ${serverId}, ${ownerId}, ${proof} FROM ${ownerUsers}
+WHERE ${ownerUsers.id} = ${ownerId} AND ${proof} IN ('owner', 'manage_guild')
+ON CONFLICT DO NOTHING`);
+  return result.rowsAffected === 1 || (await getClaim(db, ownerId, serverId)) !== null;
 }
 
 /** The audit action of a submission sent by a signed-in owner, with the proof their guild list gave. */
@@ -384,6 +454,22 @@ export async function listingNumbers(
   };
 }
 
+/** An owner's audit row as a statement, for a batch (recordOwnerAudit writes one alone). */
+function ownerAuditRow(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
+) {
+  return db.insert(auditLog).values({
+    operator_id: null,
+    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: String(entry.entityId),
+    details: { owner_id: owner.id, ...entry.details },
+  });
+}
+
 /**
  * Records an owner's own write (a replaced invite, a removed listing) in the audit log: operators
  * read who changed what there. The actor is the owner, named by Discord username and id.
@@ -393,14 +479,41 @@ export async function recordOwnerAudit(
   owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
   entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
 ): Promise<void> {
-  await db.insert(auditLog).values({
-    operator_id: null,
-    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
-    action: entry.action,
-    entity: entry.entity,
-    entity_id: String(entry.entityId),
-    details: { owner_id: owner.id, ...entry.details },
-  });
+  await ownerAuditRow(db, owner, entry);
+}
+
+/**
+ * An owner's replacement invite, checked: the check's result on the listing (status ok, counts,
+ * its history row), the new join link and code, and the owner's audit row, in one batch.
+ */
+export async function replaceListingInvite(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  listing: { id: number; affiliate_link: string | null; invite_status: string | null },
+  check: CheckResult,
+  link: { affiliate_link: string; invite_code: string },
+): Promise<void> {
+  const at = new Date().toISOString();
+  await db.batch([
+    db
+      .update(discordServers)
+      .set({ ...check.update, ...link, updated_at: at })
+      .where(eq(discordServers.id, listing.id)),
+    ...(check.snapshot
+      ? [
+          db
+            .insert(serverSnapshots)
+            .values({ server_id: listing.id, ...check.snapshot })
+            .onConflictDoNothing(),
+        ]
+      : []),
+    ownerAuditRow(db, owner, {
+      action: 'replace_invite',
+      entity: 'server',
+      entityId: listing.id,
+      details: { from: listing.affiliate_link, to: link.affiliate_link, was: listing.invite_status },
+    }),
+  ]);
 }
 
 /** What the audit log says of an owner's own writes once their account is deleted. */

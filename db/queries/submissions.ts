@@ -43,6 +43,7 @@ export type SubmissionWrite = Pick<
   | 'owner_id'
   | 'owner_verified'
   | 'owner_proof'
+  | 'owner_proven_at'
 >;
 
 /** Submissions still waiting for a decision: their guild cannot be submitted again meanwhile. */
@@ -108,12 +109,13 @@ export async function insertCheckedSubmission(
   const insert = db.all<{ id: number }>(sql`INSERT INTO ${serverSubmissions}
   (server_name, server_description, category, subcategory, invite_link, server_image, contact_email, features,
    member_count, active_users, submitter_name, is_owner, status, guild_id, guild_icon, invite_code,
-   owner_id, owner_verified, owner_proof, language, region)
+   owner_id, owner_verified, owner_proof, owner_proven_at, language, region)
 SELECT ${input.server_name}, ${input.server_description}, ${input.category}, ${input.subcategory ?? null},
   ${input.invite_link}, ${input.server_image}, ${input.contact_email}, ${input.features ?? null},
   ${input.member_count ?? 0}, ${input.active_users ?? 0}, ${input.submitter_name}, ${input.is_owner === false ? 0 : 1},
   'pending', ${input.guild_id}, ${input.guild_icon ?? null}, ${input.invite_code ?? null},
-  ${input.owner_id ?? null}, ${input.owner_verified ? 1 : 0}, ${input.owner_proof ?? null}, ${input.language ?? null},
+  ${input.owner_id ?? null}, ${input.owner_verified ? 1 : 0}, ${input.owner_proof ?? null}, ${input.owner_proven_at ?? null},
+  ${input.language ?? null},
   ${input.region ?? null}
 WHERE NOT EXISTS (SELECT 1 FROM ${discordServers} WHERE guild_id = ${input.guild_id})
   AND NOT EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE guild_id = ${input.guild_id} AND status IN (${open}))

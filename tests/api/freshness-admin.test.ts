@@ -181,6 +181,29 @@ describe('POST /api/admin/freshness/servers/:id/refresh', () => {
     expect(discord.requests.length).toBe(asked);
   });
 
+  it('an admin clears the breaker (audited) and lookups resume at once; a moderator may not', async () => {
+    const server = await listing({ invite_code: `cleared${unique()}` });
+    discord.invites.set(server.invite_code!, {
+      guild: { id: '613425648685547542', name: 'Cleared', icon: null },
+      memberCount: 10,
+      onlineCount: 1,
+    });
+    await unblock();
+    await h.db
+      .update(jobState)
+      .set({ blocked_until: '2058-01-01T00:00:00.000Z', block_reason: 'rate_limited', block_level: 2 })
+      .where(eq(jobState.name, 'refresh'));
+    expect((await h.call(moderator, 'POST', '/api/admin/freshness/breaker/clear', {})).status).toBe(403);
+    const admin = await h.signIn('admin');
+    expect((await h.call(admin, 'POST', '/api/admin/freshness/breaker/clear', {})).status).toBe(200);
+    const [state] = await h.db.select().from(jobState).where(eq(jobState.name, 'refresh'));
+    expect(state).toMatchObject({ blocked_until: '', block_level: 0 });
+    const [entry] = await h.db.select().from(auditLog).where(eq(auditLog.action, 'clear_breaker'));
+    expect(entry).toMatchObject({ entity: 'job', entity_id: 'refresh' });
+    expect(entry!.details).toMatchObject({ blocked_until: '2058-01-01T00:00:00.000Z', level: 2 });
+    expect((await h.call(moderator, 'POST', `/api/admin/freshness/servers/${server.id}/refresh`, {})).status).toBe(200);
+  });
+
   it('checks one listing against Discord now, writes its counts and history, and is audited', async () => {
     const code = `now${unique()}`;
     discord.invites.set(code, {

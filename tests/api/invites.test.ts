@@ -1,8 +1,7 @@
 // GET /api/invites/:code, the submit form's live check, against a loopback Discord stand-in:
 // each kind of answer Discord gives, a guild already listed or waiting, and Discord unreachable.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHECK_BUDGETS } from '../../functions/_app/lib/invite-check';
-import { BUDGET } from '../../src/lib/freshness/budget';
+import { INVITE_CHECKS } from '../../src/lib/freshness/budget';
 import { type DiscordStandIn, type StandInInvite, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 
@@ -140,18 +139,24 @@ describe('GET /api/invites/:code', () => {
   });
 
   it('answers 503 with Retry-After when Discord cannot be asked: 5xx, its rate limit, a block page, no answer', async () => {
+    // Each on a fresh app: a rate limit or a block page trips the breaker (the next test).
     const modes: [DiscordStandIn['mode'], string][] = [
       [{ kind: 'server_error', status: 502 }, '30'],
       [{ kind: 'rate_limited', retryAfter: 7.5 }, '8'],
-      [{ kind: 'cloudflare_block' }, '30'],
-      [{ kind: 'ip_ban' }, '30'],
+      [{ kind: 'cloudflare_block' }, '3600'],
+      [{ kind: 'ip_ban' }, '3600'],
     ];
     for (const [mode, retryAfter] of modes) {
-      discord.mode = mode;
-      const res = await lookup('pixelraid');
-      expect(res.status, mode.kind).toBe(503);
-      expect(res.headers.get('retry-after'), mode.kind).toBe(retryAfter);
-      expect(((await res.json()) as Refusal).error.code, mode.kind).toBe('discord_unavailable');
+      const app = await createTestApp({ DISCORD_API_BASE: discord.url });
+      try {
+        discord.mode = mode;
+        const res = await app.app.request('/api/invites/pixelraid', { headers: { origin: ORIGIN } });
+        expect(res.status, mode.kind).toBe(503);
+        expect(res.headers.get('retry-after'), mode.kind).toBe(retryAfter);
+        expect(((await res.json()) as Refusal).error.code, mode.kind).toBe('discord_unavailable');
+      } finally {
+        app.cleanup();
+      }
     }
     const gone = await startDiscordStandIn();
     await gone.close();
@@ -162,6 +167,30 @@ describe('GET /api/invites/:code', () => {
       expect(res.headers.get('retry-after')).toBe('30');
     } finally {
       offline.cleanup();
+    }
+  });
+
+  it('a 429 with retry_after 999999999 holds lookups for at most 5 minutes, and a later healthy answer is served', async () => {
+    let now = Date.parse('2026-11-23T12:00:00.000Z');
+    const app = await createTestApp({ DISCORD_API_BASE: discord.url }, { now: () => now });
+    try {
+      discord.mode = { kind: 'rate_limited', retryAfter: 999_999_999 };
+      const ask = () => app.app.request('/api/invites/pixelraid', { headers: { origin: ORIGIN } });
+      const limited = await ask();
+      expect(limited.status).toBe(503);
+      expect(Number(limited.headers.get('retry-after'))).toBe(300);
+      const [state] = (await app.client.execute("SELECT blocked_until FROM job_state WHERE name = 'refresh'")).rows;
+      expect(Date.parse(String(state?.blocked_until)) - now).toBe(5 * 60_000);
+      // Held: Discord is not asked again meanwhile.
+      discord.mode = { kind: 'normal' };
+      const asked = discord.requests.length;
+      now += 4 * 60_000;
+      expect((await ask()).status).toBe(503);
+      expect(discord.requests.length).toBe(asked);
+      now += 60_000;
+      expect((await ask()).status).toBe(200);
+    } finally {
+      app.cleanup();
     }
   });
 
@@ -178,65 +207,83 @@ describe('GET /api/invites/:code', () => {
     expect(discord.requests.length).toBe(before);
   });
 
-  it("spends at most 25 Discord lookups per 10 minutes on live checks for all addresses together, then 503 until the window closes; a submission's check keeps its own 15", async () => {
+  it('a code asked again within its time costs no lookup, an unknown one included', async () => {
+    expect((await lookup('pixelraid')).status).toBe(200);
+    expect((await lookup('madeup123')).status).toBe(400);
+    const asked = discord.requests.length;
+    for (let i = 0; i < 3; i++) {
+      expect((await lookup('pixelraid')).status).toBe(200);
+      expect((await lookup('madeup123')).status).toBe(400);
+    }
+    expect(discord.requests.length).toBe(asked);
+    // Not an invite at all: refused before any lookup.
+    expect((await lookup('not an invite!')).status).toBe(400);
+    expect(discord.requests.length).toBe(asked);
+  });
+
+  it(`one address gets ${INVITE_CHECKS.perClient} new lookups per 10 minutes (429 after), others keep theirs`, async () => {
+    const ask = (code: string, ip: string) => lookup(code, { 'cf-connecting-ip': ip });
+    for (let i = 0; i < INVITE_CHECKS.perClient; i++)
+      expect((await ask(`madeup${i}`, '203.0.113.1')).status, `lookup ${i + 1}`).toBe(400);
+    const asked = discord.requests.length;
+    const spent = await ask('madeupx', '203.0.113.1');
+    expect(spent.status).toBe(429);
+    expect(((await spent.json()) as Refusal).error.code).toBe('invite_checks_spent');
+    expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect(discord.requests.length).toBe(asked);
+    // A code already answered still costs nothing, and another address is answered.
+    expect((await ask('madeup0', '203.0.113.1')).status).toBe(400);
+    expect((await ask('pixelraid', '203.0.113.2')).status).toBe(200);
+  });
+
+  it("made-up invites from many addresses spend only the site's open share: the reserve answers a real owner's first check", async () => {
     let now = Date.parse('2026-11-23T12:00:00.000Z');
     const app = await createTestApp({ DISCORD_API_BASE: discord.url }, { now: () => now });
     try {
-      const ask = (i: number) =>
-        app.app.request('/api/invites/pixelraid', {
-          headers: { origin: ORIGIN, 'cf-connecting-ip': `203.0.113.${i}` },
-        });
-      expect(CHECK_BUDGETS.live.perWindow + CHECK_BUDGETS.submit.perWindow).toBe(BUDGET.submissionsPerWindow);
-      for (let i = 0; i < CHECK_BUDGETS.live.perWindow; i++) {
-        expect((await ask(i)).status, `lookup ${i + 1}`).toBe(200);
-        now += 1000;
-      }
-      const before = discord.requests.length;
-      const spent = await ask(201);
-      expect(spent.status).toBe(503);
-      expect(((await spent.json()) as Refusal).error.code).toBe('discord_unavailable');
-      // The window closes 10 minutes after its last lookup (1 s before this one).
-      expect(Number(spent.headers.get('retry-after'))).toBe(599);
-      expect(discord.requests.length).toBe(before);
-
-      // A real submission is still checked: its share is its own.
-      const posted = await postJson(app.app, '/api/submissions', validSubmission(), {
-        'cf-connecting-ip': '198.51.100.7',
+      const open = INVITE_CHECKS.perWindow - INVITE_CHECKS.reserve;
+      // Strangers with a lookup in hand already (not their first) spend the open share: 6 addresses × 5.
+      let made = 0;
+      for (let ip = 0; made < open; ip++)
+        for (let k = 0; k < INVITE_CHECKS.perClient && made < open; k++, made++) {
+          const res = await app.app.request(`/api/invites/fake${made}x`, {
+            headers: { origin: ORIGIN, 'cf-connecting-ip': `203.0.113.${ip}` },
+          });
+          expect([400, 503], `lookup ${made + 1}`).toContain(res.status);
+          now += 1000;
+        }
+      // A returning client past its first lookup: the open share is spent.
+      const returning = await app.app.request('/api/invites/fakeagain', {
+        headers: { origin: ORIGIN, 'cf-connecting-ip': '203.0.113.0' },
       });
-      expect(posted.status).toBe(201);
-      expect(discord.requests.length).toBe(before + 1);
-
-      now += 599_000;
-      discord.invites.set('other', { ...PIXEL, guild: { ...PIXEL.guild, id: '713425648685547541' } });
-      expect((await app.app.request('/api/invites/other', { headers: { origin: ORIGIN } })).status).toBe(200);
+      expect([429, 503]).toContain(returning.status);
+      // A new client's first check uses the reserve.
+      const real = await app.app.request('/api/invites/pixelraid', {
+        headers: { origin: ORIGIN, 'cf-connecting-ip': '198.51.100.7' },
+      });
+      expect(real.status).toBe(200);
     } finally {
       app.cleanup();
     }
   });
 
-  it("a submission's checks stop at 15 per 10 minutes, answering 503 and storing nothing", async () => {
+  it('20 submissions with made-up invites from 4 addresses leave a real submission from a fifth answered 201', async () => {
     const app = await createTestApp({ DISCORD_API_BASE: discord.url });
     try {
-      for (let i = 0; i < CHECK_BUDGETS.submit.perWindow; i++) {
-        const code = `guild${i}`;
-        discord.invites.set(code, { ...PIXEL, guild: { ...PIXEL.guild, id: `71342564868554${String(1000 + i)}` } });
+      for (let i = 0; i < 20; i++) {
         const res = await postJson(
           app.app,
           '/api/submissions',
-          validSubmission({ invite_link: `https://discord.gg/${code}` }),
-          {
-            'cf-connecting-ip': `198.51.100.${i}`,
-          },
+          validSubmission({ invite_link: `https://discord.gg/madeup${i}` }),
+          { 'cf-connecting-ip': `203.0.113.${i % 4}` },
         );
-        expect(res.status, code).toBe(201);
+        expect([400, 429, 503], `submission ${i + 1}`).toContain(res.status);
       }
-      const res = await postJson(app.app, '/api/submissions', validSubmission(), {
-        'cf-connecting-ip': '198.51.100.99',
+      const real = await postJson(app.app, '/api/submissions', validSubmission(), {
+        'cf-connecting-ip': '198.51.100.5',
       });
-      expect(res.status).toBe(503);
-      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(real.status).toBe(201);
       const rows = await app.client.execute('SELECT count(*) AS n FROM server_submissions');
-      expect(Number(rows.rows[0]?.n)).toBe(CHECK_BUDGETS.submit.perWindow);
+      expect(Number(rows.rows[0]?.n)).toBe(1);
     } finally {
       app.cleanup();
     }

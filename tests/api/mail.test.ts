@@ -1,7 +1,7 @@
 import type { ServerType } from '@hono/node-server';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueMail, listMails } from '../../db/queries/mail';
+import { enqueueMail, listMails, RECIPIENT_HOURLY_CAP } from '../../db/queries/mail';
 import { getSubscriberByEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
 import { createApp } from '../../functions/_app/app';
@@ -256,11 +256,79 @@ describe('contact mails, over SMTP', () => {
     await deliver();
     const [ack] = await smtp.waitFor(visitor);
     expect(ack!.subject).toBe('We received your message: Technical support');
-    expect(ack!.text).toContain('The search box <b>is</b> slow.');
+    // The visitor's address is unproven: the acknowledgement quotes nothing they typed.
+    expect(ack!.text).not.toContain('search box');
+    expect(ack!.html).not.toContain('search box');
     const toSupport = smtp.to('support@guildrank.test').find((m) => m.headers['reply-to'] === visitor)!;
     expect(toSupport.subject).toBe('[Contact] Technical support: Grace');
     expect(toSupport.text).toContain('The search box <b>is</b> slow.');
     expect(toSupport.html).toContain('The search box &lt;b&gt;is&lt;/b&gt; slow.');
+  });
+});
+
+describe('newsletter confirmation links expire', () => {
+  it('a link older than 7 days answers 410 and confirms nothing; signing up again sends a new link that works', async () => {
+    const reader = 'reader-late@example.com';
+    expect((await http('POST', '/api/newsletter', { json: { email: reader } })).status).toBe(201);
+    await deliver();
+    const [first] = await smtp.waitFor(reader);
+    const oldUrl = linksOf(first!).find((l) => l.includes('/newsletter/confirm?token='))!;
+    clock += 7 * 24 * HOUR + 60_000;
+    try {
+      const page = await http('GET', oldUrl, { origin: false });
+      expect(page.status).toBe(410);
+      expect(await page.text()).toContain('This link has expired');
+      expect((await http('POST', oldUrl, { form: {} })).status).toBe(410);
+      expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('pending');
+      // A re-signup gets a new link, which works.
+      expect((await http('POST', '/api/newsletter', { json: { email: reader } })).status).toBe(201);
+      await deliver();
+      const mails = await smtp.waitFor(reader, 2);
+      const newUrl = linksOf(mails[1]!).find((l) => l.includes('/newsletter/confirm?token='))!;
+      expect(newUrl).not.toBe(oldUrl);
+      expect((await http('POST', newUrl, { form: {} })).status).toBe(200);
+      expect((await getSubscriberByEmail(tdb.db, reader))?.status).toBe('active');
+    } finally {
+      clock -= 7 * 24 * HOUR + 60_000;
+    }
+  });
+});
+
+describe('no mail relay through the contact form', () => {
+  it(`50 contact posts from 10 addresses to one recipient deliver at most ${RECIPIENT_HOURLY_CAP} mails, none with the sender's text`, async () => {
+    const victim = 'relay-victim@example.com';
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${site}/api/contact`, {
+        method: 'POST',
+        headers: { origin: site, 'content-type': 'application/json', 'cf-connecting-ip': `198.51.100.${i % 10}` },
+        body: JSON.stringify({
+          name: 'Buy cheap pills at spam.example',
+          // Case varies: the cap counts the address, not its spelling.
+          email: i % 2 ? victim : victim.toUpperCase(),
+          subject: 'general',
+          message: `Attacker text ${i}: visit https://spam.example now`,
+        }),
+      });
+      statuses.push(res.status);
+    }
+    // Every message reached the team (stored, and mailed to SUPPORT_EMAIL): only the acknowledgements stop.
+    expect(statuses.every((s) => s === 201)).toBe(true);
+    await deliver();
+    await smtp.waitFor(victim, 1);
+    await deliver();
+    const got = smtp.mails.filter((m) => m.envelope.to.some((r) => r.toLowerCase() === victim));
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThanOrEqual(RECIPIENT_HOURLY_CAP);
+    for (const mail of got)
+      expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/Attacker text|spam\.example/);
+    // The newsletter's confirmation to the same address counts against the same cap.
+    expect((await http('POST', '/api/newsletter', { json: { email: victim } })).status).toBe(201);
+    const outbox = await tdb.client.execute({
+      sql: 'SELECT count(*) AS n FROM mail_outbox WHERE lower(to_address) = ?',
+      args: [victim],
+    });
+    expect(Number(outbox.rows[0]?.n)).toBe(RECIPIENT_HOURLY_CAP);
   });
 });
 

@@ -3,7 +3,7 @@
 // and in the audit log (who sent what).
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getOwnerByDiscordId, OWNER_SUBMIT_ACTION } from '../../db/queries/owners';
+import { OWNER_SUBMIT_ACTION } from '../../db/queries/owners';
 import { auditLog, serverClaims, serverSubmissions } from '../../db/schema';
 import { validSubmission } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, PERMISSIONS, SITE } from './owner-harness';
@@ -97,7 +97,7 @@ describe("an approved owner's submission is claimed by its real proof", () => {
     expect(await claimOf(await approve(await submitAs(null, 'anonguild', 'Anon Guild')))).toEqual([]);
   });
 
-  it('a verified submission with no recorded proof claims by Manage Server', async () => {
+  it('the claim follows the last sign-in: an owner shown only Manage Server now claims by it', async () => {
     h = await createOwnerHarness();
     h.discord.invites.set('oldguild', {
       guild: { id: '610000000000000005', name: 'Old' },
@@ -106,16 +106,58 @@ describe("an approved owner's submission is claimed by its real proof", () => {
     });
     const owner = await h.signInOwner([guild('610000000000000005', { owner: true })]);
     const id = await submitAs(owner, 'oldguild', 'Old Guild');
-    await h.db.update(serverSubmissions).set({ owner_proof: null }).where(eq(serverSubmissions.id, id));
     const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
-    expect(row!.owner_verified).toBe(true);
-    const serverId = await approve(id);
-    expect(await claimOf(serverId)).toEqual(['manage_guild']);
-    // The next sign-in re-checks the claim against Discord's list and records the owner flag.
-    await h.signInOwner([guild('610000000000000005', { owner: true })]);
-    const ownerRow = await getOwnerByDiscordId(h.db, h.discord.oauth.user.id);
-    expect(await h.db.select().from(serverClaims).where(eq(serverClaims.owner_id, ownerRow!.id))).toMatchObject([
-      { server_id: serverId, proof: 'owner' },
-    ]);
+    expect(row).toMatchObject({ owner_verified: true, owner_proof: 'owner' });
+    // The review queue shows how old the proof is: the sign-in's time.
+    expect(Date.parse(row!.owner_proven_at!)).toBeLessThanOrEqual(Date.parse(row!.created_at));
+    await h.signInOwner([guild('610000000000000005', { permissions: PERMISSIONS.manageGuild })]);
+    expect(await claimOf(await approve(id))).toEqual(['manage_guild']);
+  });
+});
+
+describe('a stale proof claims nothing (security round 3)', () => {
+  it('a session kept from before losing Manage Server sends an unverified submission and gets no claim', async () => {
+    h = await createOwnerHarness();
+    h.discord.invites.set('takeover', {
+      guild: { id: '610000000000000006', name: 'Takeover' },
+      memberCount: 100,
+      onlineCount: 10,
+    });
+    // A manager signs in and keeps a copy of every cookie the sign-in set.
+    const before = await h.signInOwner([guild('610000000000000006', { permissions: PERMISSIONS.manageGuild })]);
+    // They lose Manage Server and sign in again (which releases their claims)...
+    await h.signInOwner([guild('610000000000000006')]);
+    // ...then send the old cookies with a new submission of the guild.
+    const id = await submitAs(before, 'takeover', 'Takeover');
+    const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
+    expect(row).toMatchObject({ owner_verified: false, owner_proof: null, owner_proven_at: null });
+    expect(await claimOf(await approve(id))).toEqual([]);
+  });
+
+  it('a proof lost between submitting and approval claims nothing: approval re-proves it', async () => {
+    h = await createOwnerHarness();
+    h.discord.invites.set('lostproof', {
+      guild: { id: '610000000000000007', name: 'Lost' },
+      memberCount: 100,
+      onlineCount: 10,
+    });
+    const owner = await h.signInOwner([guild('610000000000000007', { permissions: PERMISSIONS.manageGuild })]);
+    const id = await submitAs(owner, 'lostproof', 'Lost Proof');
+    await h.signInOwner([]);
+    expect(await claimOf(await approve(id))).toEqual([]);
+  });
+
+  it('the proof ends with its session: signed out, the same cookies prove nothing', async () => {
+    h = await createOwnerHarness();
+    h.discord.invites.set('signedout', {
+      guild: { id: '610000000000000008', name: 'Signed out' },
+      memberCount: 100,
+      onlineCount: 10,
+    });
+    const owner = await h.signInOwner([guild('610000000000000008', { owner: true })]);
+    expect((await h.ownerCall(owner, 'POST', '/api/account/sign-out')).status).toBe(200);
+    const id = await submitAs(owner, 'signedout', 'Signed Out');
+    const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
+    expect(row).toMatchObject({ owner_id: null, owner_verified: false });
   });
 });

@@ -67,7 +67,16 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
     // Discord's token is never stored: the owner row holds the user's id, name and avatar only.
     const owner = await getOwnerByDiscordId(h.db, h.discord.oauth.user.id);
     expect(Object.keys(owner!).sort()).toEqual(
-      ['avatar', 'created_at', 'discord_user_id', 'global_name', 'id', 'last_login_at', 'username'].sort(),
+      [
+        'avatar',
+        'created_at',
+        'discord_user_id',
+        'global_name',
+        'id',
+        'last_login_at',
+        'managed_guilds',
+        'username',
+      ].sort(),
     );
   });
 
@@ -98,8 +107,23 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
     const { authorize, stateCookie } = await h.start();
     const back = await h.authorize(authorize);
     expect((await h.callback(back, stateCookie?.pair)).headers.get('location')).toBe('/account');
-    // The state cookie is gone after use; even with it the code is spent at Discord.
-    expect((await h.callback(back, stateCookie?.pair)).headers.get('location')).toBe('/account?error=discord');
+    // The state cookie is gone after use, and its state is recorded as used: a replay of it is
+    // refused before Discord is asked again.
+    const tokenRequests = h.discord.oauth.tokenRequests.length;
+    expect((await h.callback(back, stateCookie?.pair)).headers.get('location')).toBe('/account?error=state');
+    expect(h.discord.oauth.tokenRequests).toHaveLength(tokenRequests);
+  });
+
+  it('a replayed pending cookie with a fresh code from Discord still cannot sign in twice', async () => {
+    h = await createOwnerHarness();
+    const { authorize, stateCookie } = await h.start();
+    expect((await h.callback(await h.authorize(authorize), stateCookie?.pair)).headers.get('location')).toBe(
+      '/account',
+    );
+    // The same authorize URL (same state) gives a new, unspent code; the old cookie goes with it.
+    const again = await h.callback(await h.authorize(authorize), stateCookie?.pair);
+    expect(again.headers.get('location')).toBe('/account?error=state');
+    expect(cookiesOf(again).has('gr_owner')).toBe(false);
   });
 
   it('an owner who cancels at Discord is told so and not signed in', async () => {

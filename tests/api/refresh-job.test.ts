@@ -314,6 +314,32 @@ describe('the refresh job', () => {
     ]);
   });
 
+  it('a 429 with retry_after 999999999 holds the job at most 5 minutes, and a healthy answer after it checks on', async () => {
+    const h = await harness();
+    await h.addListings(2);
+    h.discord.mode = { kind: 'rate_limited', retryAfter: 999_999_999 };
+    expect(await pass(h, T0)).toMatchObject({ lookups: 1, blockedUntil: iso(T0 + 5 * MINUTE) });
+    h.discord.mode = { kind: 'normal' };
+    expect(await pass(h, T0 + 5 * MINUTE - 1)).toMatchObject({ lookups: 0 });
+    expect(await pass(h, T0 + 5 * MINUTE)).toMatchObject({ checked: 2 });
+    expect((await getJobState(h.db, REFRESH_JOB))?.block_level).toBe(0);
+  });
+
+  it('a global 429 follows its ladder (1 min, 10 min, 1 h), whatever retry_after says', async () => {
+    const h = await harness();
+    await h.addListings(1);
+    h.discord.mode = { kind: 'rate_limited', retryAfter: 999_999_999, global: true, scope: 'global' };
+    let at = T0;
+    const holds: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const summary = await pass(h, at);
+      if (summary === 'busy' || !summary.blockedUntil) throw new Error('expected a hold');
+      holds.push(Date.parse(summary.blockedUntil) - at);
+      at = Date.parse(summary.blockedUntil);
+    }
+    expect(holds).toEqual([5 * MINUTE, 10 * MINUTE, HOUR, HOUR]);
+  });
+
   it('a block page holds the job 1 h, then 6 h, then 24 h, and Discord answering again resets the ladder', async () => {
     const h = await harness();
     await h.addListings(2);

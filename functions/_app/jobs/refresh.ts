@@ -18,6 +18,7 @@ import {
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
 import { rankAfterRefresh } from '../../../db/queries/rank';
+import { holdFor } from '../../../src/lib/freshness/backoff';
 import { budgetAt } from '../../../src/lib/freshness/budget';
 import type { InviteAnswer } from '../../../src/lib/freshness/classify';
 import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/freshness/state';
@@ -35,13 +36,8 @@ export const REFRESH_EVERY_MS = 60_000;
 /** A pass holds the lease this long at most: 160 lookups at the client's 5 s timeout fit well within it. */
 export const LEASE_MS = 15 * 60_000;
 
-const HOUR = 3_600_000;
-
-/** The breaker after a block page or an IP ban: 1 h, then 6 h, then 24 h while they keep coming. */
-export const BLOCK_LADDER_MS = [1 * HOUR, 6 * HOUR, 24 * HOUR] as const;
-
-/** The breaker after an auth error: the token needs a person; look again in a day. */
-export const AUTH_BLOCK_MS = 24 * HOUR;
+/** The breaker's ladders (src/lib/freshness/backoff.ts), named here for the job's readers. */
+export { AUTH_BLOCK_MS, BLOCK_LADDER_MS } from '../../../src/lib/freshness/backoff';
 
 /** Consecutive network or 5xx failures that end a pass: Discord or the network is down, spare the budget. */
 export const STOP_AFTER_FAILURES = 3;
@@ -74,29 +70,14 @@ export interface RefreshOptions {
 const iso = (ms: number) => new Date(ms).toISOString();
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
-/** The breaker an answer trips, if any: 429 → its retry_after; block page → the ladder; auth → a day. */
-function breakerFor(answer: InviteAnswer, state: JobState, now: number): Breaker | undefined {
-  switch (answer.kind) {
-    case 'rate_limited':
-      return {
-        blockedUntil: iso(now + answer.retryAfterMs),
-        reason: `rate_limited${answer.scope ? ` (${answer.scope})` : ''}`,
-        level: state.block_level,
-      };
-    case 'blocked': {
-      const level = Math.min(state.block_level + 1, BLOCK_LADDER_MS.length);
-      const ms = Math.max(BLOCK_LADDER_MS[level - 1]!, answer.retryAfterMs ?? 0);
-      return { blockedUntil: iso(now + ms), reason: `blocked (${answer.source} ${answer.status})`, level };
-    }
-    case 'auth_error':
-      return {
-        blockedUntil: iso(now + AUTH_BLOCK_MS),
-        reason: `auth_error (${answer.status})`,
-        level: state.block_level,
-      };
-    default:
-      return undefined;
-  }
+/** The breaker an answer trips, if any (holdFor: every upstream figure clamped). */
+export function breakerFor(
+  answer: InviteAnswer,
+  state: Pick<JobState, 'block_level'>,
+  now: number,
+): Breaker | undefined {
+  const hold = holdFor(answer, state.block_level);
+  return hold ? { blockedUntil: iso(now + hold.ms), reason: hold.reason, level: hold.level } : undefined;
 }
 
 /**

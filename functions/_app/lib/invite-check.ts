@@ -1,11 +1,17 @@
-// The submission check (#15): what Discord says of an owner's invite, run by the form's live
-// lookup (GET /api/invites/:code) and again on submit (POST /api/submissions), so an invite is
-// never accepted unchecked. Only a permanent invite to a guild that is neither listed nor waiting
-// for review passes; when Discord cannot be asked, the answer is a 503, never a guess.
-import { getJobState } from '../../../db/queries/freshness';
+// The one invite check (#15): what Discord says of an invite an owner typed, run by the submit
+// form's live lookup (GET /api/invites/:code), again on submit (POST /api/submissions), and for an
+// owner's replacement invite (POST /api/account/listings/:id/invite). One budget, spent fairly:
+// the syntax first, then a recent answer for the code (unknown invites included), then the
+// client's own share and the site-wide budget with its reserve, and only then Discord. When
+// Discord cannot be asked, the answer is a 503, never a guess.
+
+import { spendClientBudget } from '../../../db/queries/client-budgets';
+import { clearBreaker, getJobState, tripBreaker } from '../../../db/queries/freshness';
+import { cacheInviteAnswer, getCachedInviteAnswer } from '../../../db/queries/invite-answers';
 import { guildTaken, spendSubmissionLookup } from '../../../db/queries/submissions';
-import { BUDGET } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer, InviteSnapshot } from '../../../src/lib/freshness/classify';
+import { holdFor, visitorRetryAfter } from '../../../src/lib/freshness/backoff';
+import { BUDGET, INVITE_CHECKS, inviteCheckCeiling } from '../../../src/lib/freshness/budget';
+import { type InviteAnswer, type InviteSnapshot, isDefinitive } from '../../../src/lib/freshness/classify';
 import { guildIconUrl } from '../../../src/lib/freshness/guild-icon';
 import { inviteCode } from '../../../src/lib/freshness/invite-code';
 import { invalidFieldsSummary, SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
@@ -14,19 +20,12 @@ import type { AppDeps } from '../context';
 import { REFRESH_JOB } from '../jobs/refresh';
 import { ApiError } from './errors';
 
-/** Seconds to wait when Discord could not be asked and said nothing of when to ask again. */
-const DISCORD_RETRY_AFTER_S = 30;
+/** The site-wide budget's job_state row: one for every kind of invite check. */
+export const INVITE_CHECK_BUDGET = 'invite-checks';
+/** The per-client share's name in client_budgets. */
+const CLIENT_SHARE = 'invite-lookups';
 
 const L = SUBMISSION_LABELS.invite_link;
-
-/**
- * The submission checks' 40 lookups per 10 minutes (BUDGET), split so that spending the public live
- * check's share (no bot check in front of it) never stops a real submission's check on submit.
- */
-export const CHECK_BUDGETS = {
-  submit: { name: 'submission-checks', perWindow: 15 },
-  live: { name: 'invite-previews', perWindow: BUDGET.submissionsPerWindow - 15 },
-} as const;
 
 /** What the form shows of a checked invite: Discord's own name, icon and approximate counts. */
 export interface InvitePreview {
@@ -41,88 +40,178 @@ export interface InvitePreview {
   online_count: number;
 }
 
+/** Who asks, and for what: the answer's shape and which share of the budget it may use. */
+export interface InviteCheckOptions {
+  /** The check on submit: the submit form's `validation_failed` with its summary, and no listed-or-pending read. */
+  form?: boolean | undefined;
+  /** The client's IP hash: its share of the budget. */
+  client: string;
+  /** A signed-in owner: may use the reserve. */
+  owner?: boolean | undefined;
+  /** An owner's replacement invite: it must open this guild (the listing's), and may be listed already. */
+  guildId?: string | null | undefined;
+}
+
 /** The 400 of an invite Discord refuses, on the invite field (`code` names the envelope). */
 const refused = (code: 'invite_unusable' | 'validation_failed', message: string, summary?: string) =>
   new ApiError(400, code, summary ?? message, [{ path: 'invite_link', message }]);
 
 /** Why Discord's answer refuses the invite; null when it is a working, permanent guild invite. */
-function refusal(answer: InviteAnswer): string | null {
+function refusal(answer: InviteAnswer, replacing: boolean): string | null {
+  const field = replacing ? 'This invite' : L;
   switch (answer.kind) {
     case 'ok':
       return null;
     case 'unknown_invite':
-      return `${L}: Discord does not know this invite (it expired or was deleted). Create a new invite set to never expire.`;
+      return `${replacing ? '' : `${L}: `}Discord does not know this invite (it expired or was deleted). Create a new invite set to never expire.`;
     case 'expiring':
-      return `${L} expires (${answer.invite.expiresAt.slice(0, 16).replace('T', ' ')} UTC): in Discord, create an invite set to never expire.`;
+      return `${field} expires (${answer.invite.expiresAt.slice(0, 16).replace('T', ' ')} UTC): in Discord, create an invite set to never expire.`;
     case 'paused':
-      return `${L} cannot be used: this server has paused its invites. Resume invites in Discord, then try again.`;
+      return `${field} cannot be used: this server has paused its invites. Resume invites in Discord, then try again.`;
     case 'wrong_guild':
-      return `${L} must open a Discord server, not a group chat.`;
+      return replacing
+        ? 'This invite opens another Discord server, not the one listed.'
+        : `${L} must open a Discord server, not a group chat.`;
     default:
       return null;
   }
 }
 
-/** The 503 of a lookup that could not be made (Discord busy, rate limited, blocked, unreachable). */
+/** The 503 of a lookup that could not be made (Discord busy, rate limited, blocked, unreachable, budget spent). */
 function unavailable(retryAfterMs: number | null): ApiError {
-  const seconds = Math.max(1, Math.ceil((retryAfterMs ?? DISCORD_RETRY_AFTER_S * 1000) / 1000));
   return new ApiError(
     503,
     'discord_unavailable',
     'We cannot check the invite with Discord right now. Please try again in a minute.',
     undefined,
-    { 'Retry-After': String(seconds) },
+    { 'Retry-After': String(visitorRetryAfter(retryAfterMs)) },
   );
 }
 
-/**
- * Checks what an owner typed as an invite: the code is read from the link, Discord is asked once
- * (unless the refresh job's breaker says the site is blocked: asking again would only prolong it;
- * or this kind of check's share of the 40 lookups per 10 minutes is spent, CHECK_BUDGETS), and the
- * guild must be neither listed nor waiting for review. Throws the answer's ApiError: 400 on
- * `invite_link` (not an invite; unknown, expiring, paused, a group chat), 409 (listed or pending),
- * 503 with Retry-After (Discord could not be asked). `form` (the check on submit) throws the submit
- * form's `validation_failed` with its summary instead of `invite_unusable`, and leaves the listed or
- * pending check to the guarded insert that follows (insertCheckedSubmission).
- */
-export async function checkInvite(
-  deps: AppDeps,
-  typed: string,
-  { form = false }: { form?: boolean } = {},
-): Promise<{ preview: InvitePreview; invite: InviteSnapshot }> {
-  const code = inviteCode(typed);
-  const summary = form ? invalidFieldsSummary(['invite_link'], SUBMISSION_LABELS) : undefined;
-  const kind = form ? 'validation_failed' : 'invite_unusable';
-  if (!code) throw refused(kind, `${L} must be a Discord invite, like https://discord.gg/abc123.`, summary);
+/** The 429 of a client past its own share: the others' checks go on. */
+function shareSpent(retryAfterMs: number): ApiError {
+  return new ApiError(
+    429,
+    'invite_checks_spent',
+    `You have checked ${INVITE_CHECKS.perClient} new invites in 10 minutes. Please wait before checking another.`,
+    undefined,
+    { 'Retry-After': String(visitorRetryAfter(retryAfterMs)) },
+  );
+}
 
+/** How long an answer is reused for its code; 0 for one that says nothing of the invite. */
+function cacheMsOf(answer: InviteAnswer): number {
+  switch (answer.kind) {
+    case 'ok':
+      return INVITE_CHECKS.cacheMs.ok;
+    case 'unknown_invite':
+      return INVITE_CHECKS.cacheMs.unknown_invite;
+    case 'expiring':
+    case 'paused':
+    case 'wrong_guild':
+      return INVITE_CHECKS.cacheMs.refused;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * Discord's answer for `code`: a recent one from the cache, else one lookup, made only while the
+ * breaker is closed, the client has its share left, and the site-wide budget (its reserve for an
+ * owner or a client's first lookup) allows it. A 429 or a block page trips the refresh job's
+ * breaker (clamped, backoff.ts), so nobody asks again too soon.
+ */
+async function answerFor(deps: AppDeps, code: string, options: InviteCheckOptions): Promise<InviteAnswer> {
   const now = deps.now?.() ?? Date.now();
+  const cached = await getCachedInviteAnswer(deps.db, code, now);
+  // The check on submit takes a working invite fresh from Discord (what is stored are Discord's
+  // counts at submission); a refused code is never asked twice within its time, on any path.
+  if (cached && !(options.form && cached.kind === 'ok')) return cached;
+
   const breaker = await getJobState(deps.db, REFRESH_JOB);
   const blockedUntil = breaker?.blocked_until ? Date.parse(breaker.blocked_until) : Number.NaN;
   if (blockedUntil > now) throw unavailable(blockedUntil - now);
-  // The submission checks' share of the site's Discord budget (off with the rate limits, for benchmarks).
+  // The budget (off with the rate limits, for benchmarks): the client's share first, then the site's.
   if (deps.env.RATE_LIMITS) {
-    const budget = form ? CHECK_BUDGETS.submit : CHECK_BUDGETS.live;
-    const spent = await spendSubmissionLookup(deps.db, budget.name, now, {
-      perWindow: budget.perWindow,
+    const share = await spendClientBudget(deps.db, CLIENT_SHARE, options.client, now, {
+      perWindow: INVITE_CHECKS.perClient,
+      windowMs: BUDGET.windowMs,
+    });
+    if (!share.ok) throw shareSpent(share.retryAfterMs);
+    const spent = await spendSubmissionLookup(deps.db, INVITE_CHECK_BUDGET, now, {
+      perWindow: inviteCheckCeiling(options.owner === true || share.spentBefore === 0),
       windowMs: BUDGET.windowMs,
     });
     if (!spent.ok) throw unavailable(spent.retryAfterMs);
   }
 
   const answer = await discordFor(deps).lookupInvite(code);
-  const why = refusal(answer);
-  if (why) throw refused(kind, why, summary);
-  if (answer.kind !== 'ok') {
-    const wait = answer.kind === 'rate_limited' || answer.kind === 'blocked' ? answer.retryAfterMs : null;
-    throw unavailable(wait);
+  const hold = holdFor(answer, breaker?.block_level ?? 0);
+  if (hold) {
+    await tripBreaker(deps.db, REFRESH_JOB, {
+      blockedUntil: new Date(now + hold.ms).toISOString(),
+      reason: hold.reason,
+      level: hold.level,
+    });
+    throw unavailable(hold.ms);
   }
+  // Discord answering again ends the ladder (as the refresh job does).
+  if (isDefinitive(answer) && (breaker?.block_level ?? 0) > 0) await clearBreaker(deps.db, REFRESH_JOB);
+  const ttl = cacheMsOf(answer);
+  if (ttl > 0) await cacheInviteAnswer(deps.db, code, answer, now, ttl);
+  return answer;
+}
+
+/**
+ * Checks an invite an owner typed: the code is read from the link (nothing asked of Discord for
+ * anything that is not one), Discord's answer (answerFor) must be a working permanent invite to a
+ * guild, and that guild neither listed nor waiting for review (or, replacing an invite, the
+ * listing's own). Throws the answer's ApiError: 400 on `invite_link` (not an invite; unknown,
+ * expiring, paused, a group chat, another guild), 409 (listed or pending), 429 (this client's
+ * share spent), 503 with Retry-After (Discord could not be asked). `form` throws the submit form's
+ * `validation_failed` with its summary instead of `invite_unusable`, and leaves the listed or
+ * pending check to the guarded insert that follows (insertCheckedSubmission).
+ */
+export async function checkInvite(
+  deps: AppDeps,
+  typed: string,
+  options: InviteCheckOptions,
+): Promise<{ preview: InvitePreview; invite: InviteSnapshot; answer: InviteAnswer & { kind: 'ok' } }> {
+  const { form = false } = options;
+  const replacing = options.guildId !== undefined;
+  const code = inviteCode(typed);
+  const summary = form ? invalidFieldsSummary(['invite_link'], SUBMISSION_LABELS) : undefined;
+  const kind = form ? 'validation_failed' : 'invite_unusable';
+  if (!code)
+    throw refused(
+      kind,
+      replacing
+        ? 'Enter a Discord invite, like https://discord.gg/abc123.'
+        : `${L} must be a Discord invite, like https://discord.gg/abc123.`,
+      summary,
+    );
+
+  let answer = await answerFor(deps, code, options);
+  // Replacing: the cached answer is the invite's, whichever guild the listing has.
+  if (answer.kind === 'ok' && options.guildId && answer.invite.guildId !== options.guildId)
+    answer = {
+      kind: 'wrong_guild',
+      expectedGuildId: options.guildId,
+      guildId: answer.invite.guildId,
+      name: answer.invite.name,
+      rateLimit: null,
+    };
+  const why = refusal(answer, replacing);
+  if (why) throw refused(kind, why, summary);
+  if (answer.kind !== 'ok') throw unavailable(null);
 
   const { invite } = answer;
   // On submit the guarded insert (insertCheckedSubmission) is the check: no read before it.
-  const taken = form ? null : await guildTaken(deps.db, invite.guildId);
+  const taken = form || replacing ? null : await guildTaken(deps.db, invite.guildId);
   if (taken) throw alreadyThere(taken);
   return {
     invite,
+    answer,
     preview: {
       code: invite.code,
       guild_id: invite.guildId,

@@ -17,13 +17,14 @@ export interface NewsletterLinks {
   headers: Record<string, string>;
 }
 
-/** The confirmation and unsubscribe links of `email`, signed with SESSION_SECRET. */
+/** The confirmation (issued at `now`, good for 7 days) and unsubscribe links of `email`, signed with SESSION_SECRET. */
 export async function newsletterLinks(
   env: Pick<Env, 'SITE_URL' | 'SESSION_SECRET'>,
   email: string,
+  now = Date.now(),
 ): Promise<NewsletterLinks> {
   const base = env.SITE_URL.replace(/\/+$/, '');
   const unsubscribeUrl = `${base}/unsubscribe?token=${await unsubscribeToken(env.SESSION_SECRET, email)}`;
-  const confirmUrl = `${base}/newsletter/confirm?token=${await confirmToken(env.SESSION_SECRET, email)}`;
+  const confirmUrl = `${base}/newsletter/confirm?token=${await confirmToken(env.SESSION_SECRET, email, now)}`;
   return { confirmUrl, unsubscribeUrl, headers: newsletterHeaders(unsubscribeUrl) };
 }

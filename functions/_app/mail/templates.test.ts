@@ -36,7 +36,7 @@ const ALL = {
     priority: 'normal',
     message: evil,
   }),
-  ack: contactAckMail(site, { name: evil, subject: 'General', message: evil }),
+  ack: contactAckMail(site, { subject: 'General' }),
   confirm: newsletterConfirmMail(site, {
     confirmUrl: 'https://guildrank.example/newsletter/confirm?token=a.b',
     unsubscribeUrl: unsub,

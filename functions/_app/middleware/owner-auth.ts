@@ -34,7 +34,7 @@ export function setOwnerCookie(c: Context, siteUrl: string, token: string): void
   });
 }
 
-/** Removes the owner session cookie and the guild proof that goes with it. */
+/** Removes the owner session cookie (and the guild-proof cookie earlier versions set beside it). */
 export function clearOwnerCookies(c: Context, siteUrl: string): void {
   const options = { path: '/', secure: secureOn(siteUrl), httpOnly: true, sameSite: 'Strict' } as const;
   deleteCookie(c, ownerCookieName(siteUrl), options);
@@ -43,12 +43,16 @@ export function clearOwnerCookies(c: Context, siteUrl: string): void {
 
 /** How long a sign-in may take at Discord before its state and verifier are forgotten. */
 const SIGN_IN_TTL_S = 10 * 60;
+/** The same, in ms: a pending sign-in older than this is refused, and its used state may be swept. */
+export const SIGN_IN_TTL_MS = SIGN_IN_TTL_S * 1000;
 
 /** What the callback must match: the state, the PKCE verifier and the redirect URI sent to Discord. */
 export interface PendingSignIn {
   state: string;
   codeVerifier: string;
   redirectUri: string;
+  /** When the sign-in started (ms): the cookie's own max-age binds a browser, this binds a replay. */
+  startedAt?: number;
 }
 
 /**
@@ -56,7 +60,8 @@ export interface PendingSignIn {
  * (HttpOnly; SameSite=Lax, because Discord's redirect back is a cross-site navigation).
  */
 export async function setPendingSignIn(c: Context, siteUrl: string, secret: string, pending: PendingSignIn) {
-  await setSignedCookie(c, cookieName(siteUrl, 'gr_owner_oauth'), JSON.stringify(pending), secret, {
+  const value = JSON.stringify({ ...pending, startedAt: pending.startedAt ?? Date.now() });
+  await setSignedCookie(c, cookieName(siteUrl, 'gr_owner_oauth'), value, secret, {
     httpOnly: true,
     secure: secureOn(siteUrl),
     sameSite: 'Lax',
@@ -65,8 +70,16 @@ export async function setPendingSignIn(c: Context, siteUrl: string, secret: stri
   });
 }
 
-/** The sign-in under way (and forgets it: a state is good once), or null when absent, forged or expired. */
-export async function takePendingSignIn(c: Context, siteUrl: string, secret: string): Promise<PendingSignIn | null> {
+/**
+ * The sign-in under way (and forgets it in the browser; the callback also records its state as
+ * used, spendOAuthState), or null when absent, forged or older than SIGN_IN_TTL_MS at `now`.
+ */
+export async function takePendingSignIn(
+  c: Context,
+  siteUrl: string,
+  secret: string,
+  now = Date.now(),
+): Promise<PendingSignIn | null> {
   const name = cookieName(siteUrl, 'gr_owner_oauth');
   const value = await getSignedCookie(c, secret, name);
   deleteCookie(c, name, { path: '/', secure: secureOn(siteUrl), httpOnly: true, sameSite: 'Lax' });
@@ -75,55 +88,20 @@ export async function takePendingSignIn(c: Context, siteUrl: string, secret: str
     const parsed = JSON.parse(value) as Partial<PendingSignIn>;
     if (typeof parsed.state !== 'string' || typeof parsed.codeVerifier !== 'string') return null;
     if (typeof parsed.redirectUri !== 'string') return null;
-    return { state: parsed.state, codeVerifier: parsed.codeVerifier, redirectUri: parsed.redirectUri };
+    const startedAt = parsed.startedAt;
+    if (typeof startedAt !== 'number' || !(now - startedAt < SIGN_IN_TTL_MS) || startedAt > now + 60_000) return null;
+    return { state: parsed.state, codeVerifier: parsed.codeVerifier, redirectUri: parsed.redirectUri, startedAt };
   } catch {
     return null;
   }
 }
-
-/** Guild ids in the proof cookie at most (Discord lists up to 200 guilds; few are managed). */
-const MAX_PROVEN_GUILDS = 100;
 
 /**
- * Remembers, for the session, which guilds Discord's list proved the owner's at sign-in (guild id →
- * proof), signed with SESSION_SECRET and bound to the owner: a submission sent while signed in
- * carries that proof (the review queue's "verified owner") without keeping Discord's token.
+ * The proof the sign-in of this session found for `guildId` (kept with the session in the
+ * database, so it expires with it and a copied cookie of an older sign-in proves nothing), or null.
  */
-export async function setGuildProof(
-  c: Context,
-  siteUrl: string,
-  secret: string,
-  ownerId: number,
-  managed: ReadonlyMap<string, ClaimProof>,
-): Promise<void> {
-  const g = Object.fromEntries([...managed].slice(0, MAX_PROVEN_GUILDS));
-  await setSignedCookie(c, cookieName(siteUrl, 'gr_owner_guilds'), JSON.stringify({ o: ownerId, g }), secret, {
-    httpOnly: true,
-    secure: secureOn(siteUrl),
-    sameSite: 'Strict',
-    path: '/',
-    maxAge: Math.floor(OWNER_SESSION_ABSOLUTE_MS / 1000),
-  });
-}
-
-/** The proof the sign-in found for `guildId`, for this owner; null when none (or the cookie is not theirs). */
-export async function guildProof(
-  c: Context,
-  siteUrl: string,
-  secret: string,
-  ownerId: number,
-  guildId: string,
-): Promise<ClaimProof | null> {
-  const value = await getSignedCookie(c, secret, cookieName(siteUrl, 'gr_owner_guilds'));
-  if (!value) return null;
-  try {
-    const parsed = JSON.parse(value) as { o?: unknown; g?: Record<string, ClaimProof> };
-    if (parsed.o !== ownerId || !parsed.g) return null;
-    const proof = parsed.g[guildId];
-    return proof === 'owner' || proof === 'manage_guild' ? proof : null;
-  } catch {
-    return null;
-  }
+export function guildProof(session: ActiveOwnerSession, guildId: string): ClaimProof | null {
+  return Object.hasOwn(session.guilds, guildId) ? (session.guilds[guildId] ?? null) : null;
 }
 
 /** The signed-in owner of this request, or null (no cookie, unknown, idle or expired session). */

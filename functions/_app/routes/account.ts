@@ -2,7 +2,6 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { applyServerCheck } from '../../../db/queries/freshness';
 import { type EditChanges, saveListingEdit } from '../../../db/queries/listing-edits';
 import {
   createOwnerSession,
@@ -12,15 +11,13 @@ import {
   listingNumbers,
   listOwnerListings,
   recordOwnerAudit,
+  replaceListingInvite,
+  spendOAuthState,
   syncClaims,
   upsertOwner,
 } from '../../../db/queries/owners';
-import { deleteServer, getServerById, updateServer } from '../../../db/queries/servers';
-import { spendSubmissionLookup } from '../../../db/queries/submissions';
+import { deleteServer, getServerById } from '../../../db/queries/servers';
 import { subcategoryNames } from '../../../src/lib/categories';
-import { BUDGET } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer } from '../../../src/lib/freshness/classify';
-import { inviteCode } from '../../../src/lib/freshness/invite-code';
 import { applyCheck } from '../../../src/lib/freshness/state';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
@@ -31,12 +28,11 @@ import {
   replaceInviteSchema,
 } from '../../../src/lib/schemas/owner';
 import { subcategoryMessage } from '../../../src/lib/schemas/submission';
-import { discordFor } from '../clients/discord';
 import { discordOAuthFor, SignInFailure } from '../clients/discord-oauth';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
-import { CHECK_BUDGETS } from '../lib/invite-check';
+import { checkInvite } from '../lib/invite-check';
 import { validationHook } from '../lib/validate';
 import {
   clearOwnerCookies,
@@ -44,7 +40,7 @@ import {
   type OwnerEnv,
   ownerAuth,
   ownerCookieName,
-  setGuildProof,
+  SIGN_IN_TTL_MS,
   setOwnerCookie,
   setPendingSignIn,
   takePendingSignIn,
@@ -95,24 +91,6 @@ const notConfigured = (c: Context) =>
 /** The 404 of a listing that is not the signed-in owner's (unknown or claimed by someone else alike). */
 const notYours = (id: number) => new ApiError(404, 'not_found', `No listing ${id} of yours`);
 
-/** Why Discord's answer refuses an owner's new invite; null when it works. */
-function inviteRefusal(answer: InviteAnswer): string | null {
-  switch (answer.kind) {
-    case 'ok':
-      return null;
-    case 'unknown_invite':
-      return 'Discord does not know this invite (it expired or was deleted). Create a new invite set to never expire.';
-    case 'expiring':
-      return 'This invite expires: in Discord, create an invite set to never expire.';
-    case 'paused':
-      return 'This server has paused its invites. Resume invites in Discord, then try again.';
-    case 'wrong_guild':
-      return 'This invite opens another Discord server, not the one listed.';
-    default:
-      return null;
-  }
-}
-
 /**
  * `/api/account`: owner accounts (#17). Sign-in with Discord (OAuth2 code flow with PKCE and state,
  * clients/discord-oauth.ts), which claims every listing whose guild the owner's Discord guild list
@@ -159,15 +137,19 @@ export const accountRoutes = (deps: AppDeps) => {
           state: started.state,
           codeVerifier: started.codeVerifier,
           redirectUri: uri,
+          startedAt: now(),
         });
         return c.redirect(started.url, 302);
       })
       // Discord's redirect back: the state must match the cookie's; then the user, their guilds, their claims.
       .get('/callback', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
-        const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET);
+        const pending = await takePendingSignIn(c, SITE_URL, SESSION_SECRET, now());
         if (!oauth) return notConfigured(c);
         if (!pending) return c.redirect(accountPage('state'), 303);
+        // A state is good once, recorded here: a replayed pending cookie is refused before Discord is asked.
+        if (!(await spendOAuthState(deps.db, pending.state, now(), SIGN_IN_TTL_MS)))
+          return c.redirect(accountPage('state'), 303);
         let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
         try {
           signedIn = await oauth.finish(new URL(c.req.url), pending);
@@ -178,9 +160,9 @@ export const accountRoutes = (deps: AppDeps) => {
         const owner = await upsertOwner(deps.db, signedIn.user, at);
         const managed = managedGuilds(signedIn.guilds);
         await syncClaims(deps.db, owner.id, managed, at);
-        const session = await createOwnerSession(deps.db, owner.id, at);
+        // The guilds this sign-in proved are kept with the new session (and as the owner's last list).
+        const session = await createOwnerSession(deps.db, owner.id, at, managed);
         setOwnerCookie(c, SITE_URL, session.token);
-        await setGuildProof(c, SITE_URL, SESSION_SECRET, owner.id, managed);
         return c.redirect(accountPage(), 303);
       })
       // A form post (works without JavaScript) or a JSON call: ends this browser's owner session.
@@ -219,55 +201,24 @@ export const accountRoutes = (deps: AppDeps) => {
         const edit = await saveListingEdit(deps.db, id, owner.id, changes);
         return c.json({ edit }, 201);
       })
-      // A new invite, checked with Discord now: it must open this listing's guild and never expire.
+      // A new invite, checked with Discord now (the one invite check and budget): it must open this
+      // listing's guild and never expire; the check's result, the new link and the audit row are one batch.
       .post('/listings/:id/invite', idParam, zValidator('json', replaceInviteSchema, validationHook), async (c) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const listing = await ownedListing(owner.id, id);
-        const code = inviteCode(c.req.valid('json').invite_link);
-        const refuse = (message: string) =>
-          new ApiError(400, 'invite_unusable', message, [{ path: 'invite_link', message }]);
-        if (!code) throw refuse('Enter a Discord invite, like https://discord.gg/abc123.');
-        const at = now();
-        const unavailable = (ms: number | null) =>
-          new ApiError(
-            503,
-            'discord_unavailable',
-            'We cannot check the invite with Discord right now. Try again in a minute.',
-            undefined,
-            {
-              'Retry-After': String(Math.max(1, Math.ceil((ms ?? 30_000) / 1000))),
-            },
-          );
-        // The submission checks' share of the site's Discord lookups (off with the rate limits, for benchmarks).
-        if (deps.env.RATE_LIMITS) {
-          const spent = await spendSubmissionLookup(deps.db, CHECK_BUDGETS.submit.name, at, {
-            perWindow: CHECK_BUDGETS.submit.perWindow,
-            windowMs: BUDGET.windowMs,
-          });
-          if (!spent.ok) throw unavailable(spent.retryAfterMs);
-        }
-        const answer = await discordFor(deps).lookupInvite(code, listing.guild_id);
-        const why = inviteRefusal(answer);
-        if (why) throw refuse(why);
-        if (answer.kind !== 'ok')
-          throw unavailable(answer.kind === 'rate_limited' || answer.kind === 'blocked' ? answer.retryAfterMs : null);
-        // The check's own result (status ok, counts, history row): a listing off the lists for a dead invite is back.
-        await applyServerCheck(deps.db, id, applyCheck(listing, answer, at));
-        const updated = await updateServer(deps.db, id, {
-          affiliate_link: `https://discord.gg/${code}`,
-          invite_code: code,
+        const { answer, invite } = await checkInvite(deps, c.req.valid('json').invite_link, {
+          client: c.get('ipHash'),
+          owner: true,
+          guildId: listing.guild_id ?? null,
         });
-        await recordOwnerAudit(deps.db, owner, {
-          action: 'replace_invite',
-          entity: 'server',
-          entityId: id,
-          details: { from: listing.affiliate_link, to: updated?.affiliate_link, was: listing.invite_status },
+        const affiliateLink = `https://discord.gg/${invite.code}`;
+        await replaceListingInvite(deps.db, owner, listing, applyCheck(listing, answer, now()), {
+          affiliate_link: affiliateLink,
+          invite_code: invite.code,
         });
         deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
-        return c.json({
-          listing: { id, affiliate_link: updated?.affiliate_link ?? null, invite_status: 'ok' as const },
-        });
+        return c.json({ listing: { id, affiliate_link: affiliateLink, invite_status: 'ok' as const } });
       })
       // Takes the listing off the directory for good (its page, history and claims go with it).
       .delete('/listings/:id', idParam, async (c) => {

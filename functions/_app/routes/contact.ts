@@ -52,7 +52,7 @@ export const contactRoutes = (deps: AppDeps) =>
             kind: 'contact_ack',
             dedupeKey: `${event}:ack`,
             to: input.email,
-            mail: contactAckMail(site, { name: input.name, subject, message: input.message }),
+            mail: contactAckMail(site, { subject }),
           },
         ],
       );

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
 import { checkInvite } from '../lib/invite-check';
+import { currentOwner } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /**
@@ -11,6 +12,10 @@ import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
  */
 export const inviteRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().get('/:code', rateLimit(RATE_LIMITS.invites), async (c) => {
-    const { preview } = await checkInvite(deps, c.req.param('code'));
+    const owner = await currentOwner(c, deps);
+    const { preview } = await checkInvite(deps, c.req.param('code'), {
+      client: c.get('ipHash'),
+      owner: owner !== null,
+    });
     return c.json({ invite: preview }, 200);
   });

@@ -68,6 +68,13 @@ export const unsubscribeLinkRoutes = (deps: AppDeps) =>
       );
     });
 
+/** A confirmation link older than 7 days: a new signup sends a new one. */
+const expiredPage = () =>
+  linkPage(
+    'This link has expired',
+    '<p>Confirmation links work for 7 days. To subscribe, sign up again on the <a href="/#newsletter">home page</a>: we send a new link.</p>',
+  );
+
 /**
  * `/newsletter/confirm?token=…`, the link of the confirmation mail (double opt-in): a GET shows one
  * button; its POST makes the pending subscriber active and writes the welcome mail in the same batch.
@@ -78,7 +85,8 @@ export const confirmLinkRoutes = (deps: AppDeps) =>
     .get('/', async (c) => {
       c.header('Cache-Control', 'no-store');
       const token = tokenOf(c);
-      const email = await verifyConfirmToken(deps.env.SESSION_SECRET, token);
+      const email = await verifyConfirmToken(deps.env.SESSION_SECRET, token, deps.now?.() ?? Date.now());
+      if (email === 'expired') return c.html(expiredPage(), 410);
       if (!email) return c.html(invalid('confirmation'), 400);
       return c.html(
         buttonPage(
@@ -91,7 +99,8 @@ export const confirmLinkRoutes = (deps: AppDeps) =>
     })
     .post('/', async (c) => {
       c.header('Cache-Control', 'no-store');
-      const email = await verifyConfirmToken(deps.env.SESSION_SECRET, tokenOf(c));
+      const email = await verifyConfirmToken(deps.env.SESSION_SECRET, tokenOf(c), deps.now?.() ?? Date.now());
+      if (email === 'expired') return c.html(expiredPage(), 410);
       if (!email) return c.html(invalid('confirmation'), 400);
       const links = await newsletterLinks(deps.env, email);
       const welcome = newsletterWelcomeMail(mailSite(deps.env), { unsubscribeUrl: links.unsubscribeUrl });

@@ -48,7 +48,7 @@ export const newsletterRoutes = (deps: AppDeps) =>
       async (c) => {
         // Double opt-in (#16): the confirmation mail is written with the pending subscriber.
         const email = c.req.valid('json').email;
-        const links = await newsletterLinks(deps.env, email);
+        const links = await newsletterLinks(deps.env, email, deps.now?.() ?? Date.now());
         const confirmation = newsletterConfirmMail(mailSite(deps.env), links);
         const result = await signUpEmail(
           deps.db,

@@ -28,12 +28,15 @@ export const submissionRoutes = (deps: AppDeps) =>
     turnstile(deps),
     async (c) => {
       const input = c.req.valid('json');
-      const { invite } = await checkInvite(deps, input.invite_link, { form: true });
-      // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at sign-in.
+      // A signed-in owner's submission (#17) carries the proof their Discord guild list gave at this
+      // session's sign-in (kept with the session), and when that was; their check may use the reserve.
       const owner = await currentOwner(c, deps);
-      const proof = owner
-        ? await guildProof(c, deps.env.SITE_URL, deps.env.SESSION_SECRET, owner.owner.id, invite.guildId)
-        : null;
+      const { invite } = await checkInvite(deps, input.invite_link, {
+        form: true,
+        client: c.get('ipHash'),
+        owner: owner !== null,
+      });
+      const proof = owner ? guildProof(owner, invite.guildId) : null;
       const stored = await insertCheckedSubmission(
         deps.db,
         {
@@ -57,6 +60,7 @@ export const submissionRoutes = (deps: AppDeps) =>
           owner_id: owner?.owner.id ?? null,
           owner_verified: proof !== null,
           owner_proof: proof,
+          owner_proven_at: proof ? owner!.signedInAt : null,
         },
         // The "received" mail to the contact address, written with the submission (#16).
         {

@@ -44,6 +44,12 @@ export function FreshnessScreen() {
       await overview.reload();
     });
 
+  // Admins only (the route answers 403 to a moderator, shown as the error notice).
+  const clearBreaker = () =>
+    overview.run('Discord lookups resume now; the block is cleared (recorded in the audit log).', () =>
+      client.api.admin.freshness.breaker.clear.$post(),
+    );
+
   const { refresh, statuses, queueTotal } = overview.data ?? {};
   const summary = refresh?.lastRunSummary as Record<string, unknown> | null | undefined;
   return (
@@ -72,6 +78,14 @@ export function FreshnessScreen() {
             {refresh.blockedUntil
               ? `${formatDate(refresh.blockedUntil)} · ${refresh.blockReason ?? ''}`
               : 'Not blocked'}
+            {refresh.blockedUntil && (
+              <>
+                {' '}
+                <button type="button" className="btn btn-small" onClick={clearBreaker}>
+                  Clear the block
+                </button>
+              </>
+            )}
           </dd>
         </dl>
       )}

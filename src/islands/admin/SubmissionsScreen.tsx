@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { languageLabel, regionName } from '~/lib/languages';
+import { proofAge } from '~/lib/owners/proof';
 import { isSafeImageSrc } from '~/lib/url-safety';
 import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
@@ -167,7 +168,7 @@ export function SubmissionsScreen() {
             </dd>
             <dt>Ownership</dt>
             <dd>
-              <OwnerProof verified={selected.owner_verified} />
+              <OwnerProof verified={selected.owner_verified} provenAt={selected.owner_proven_at} />
             </dd>
             <dt>Submitted</dt>
             <dd>{formatDate(selected.created_at)}</dd>
@@ -233,7 +234,7 @@ export function SubmissionsScreen() {
           { header: 'Members', cell: (s) => s.member_count.toLocaleString() },
           { header: 'Submitted', cell: (s) => formatDate(s.created_at) },
           { header: 'Status', cell: (s) => <Badge value={s.status} /> },
-          { header: 'Owner', cell: (s) => <OwnerProof verified={s.owner_verified} /> },
+          { header: 'Owner', cell: (s) => <OwnerProof verified={s.owner_verified} provenAt={s.owner_proven_at} /> },
         ]}
         actions={(s) => <RowButton label="Review" target={s.server_name} onClick={() => open(s)} />}
       />
@@ -242,9 +243,13 @@ export function SubmissionsScreen() {
   );
 }
 
-/** Whether Discord's guild list proved the submitter the server's owner or manager (#17). */
-const OwnerProof = ({ verified }: { verified: boolean }) => (
+/**
+ * Whether Discord's guild list proved the submitter the server's owner or manager (#17), and how old
+ * that proof is now (the sign-in's; approval re-proves it against the owner's last sign-in).
+ */
+const OwnerProof = ({ verified, provenAt }: { verified: boolean; provenAt: string | null }) => (
   <span className={`badge ${verified ? 'badge-approved' : 'badge-pending'}`}>
     {verified ? 'verified owner' : 'unverified'}
+    {verified && provenAt ? `, proof ${proofAge(provenAt, Date.now())} old` : ''}
   </span>
 );

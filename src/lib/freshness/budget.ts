@@ -58,3 +58,23 @@ export function budgetAt(
   if (now >= last + BUDGET.windowMs) return { opensNew: true, left: perWindow };
   return { opensNew: false, left: Math.max(0, perWindow - window.count) };
 }
+
+/**
+ * How the submission checks' lookups (the form's live check, the check on submit, an owner's
+ * replacement invite: one budget) are spent fairly. Of BUDGET.submissionsPerWindow per window,
+ * `reserve` are kept for signed-in owners and a client's first lookup of the window, so strangers
+ * spending everything else still leave a real owner's check answered; each client (IP hash) gets
+ * at most `perClient` lookups per window, so one address cannot take everyone's share.
+ */
+export const INVITE_CHECKS = {
+  perWindow: BUDGET.submissionsPerWindow,
+  reserve: 10,
+  perClient: 5,
+  /** How long an answer is reused per code: a working invite briefly (its counts move), a dead one an hour. */
+  cacheMs: { ok: 5 * 60_000, unknown_invite: 60 * 60_000, refused: 10 * 60_000 },
+} as const;
+
+/** The site-wide lookups a check may reach: all of them with the reserve, the rest without. */
+export function inviteCheckCeiling(mayUseReserve: boolean): number {
+  return mayUseReserve ? INVITE_CHECKS.perWindow : INVITE_CHECKS.perWindow - INVITE_CHECKS.reserve;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { upstreamWaitMs } from './backoff';
 import { SNOWFLAKE } from './guild-icon';
 
 /** What a lookup of the invite saw of the guild; documented fields only (Discord's Invite and Guild objects). */
@@ -205,7 +206,8 @@ export function classifyInviteAnswer(response: InviteResponse): InviteAnswer {
   const headerRetryAfter = headerNumber(headers.get('retry-after'));
   const retryAfterMs = (...values: (number | null | undefined)[]) => {
     const known = values.filter((v): v is number => typeof v === 'number');
-    return known.length === 0 ? null : Math.ceil(Math.max(...known) * 1000);
+    // Clamped: an upstream's figure is never taken as is (backoff.ts holds the real limits).
+    return known.length === 0 ? null : upstreamWaitMs(Math.max(...known));
   };
 
   if (status === 429 || status === 403) {

@@ -1,10 +1,11 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { countFlagQueue, getFlag, listFlagQueue, reviewFlag } from '../../../../db/queries/flags';
-import { getJobState, type JobState } from '../../../../db/queries/freshness';
+import { clearBreaker, getJobState, type JobState } from '../../../../db/queries/freshness';
 import { countByInviteStatus, listByInviteStatus } from '../../../../db/queries/invite-states';
 import { ANOMALY_JOB } from '../../../../db/queries/rank';
 import { getServerById } from '../../../../db/queries/servers';
+import { visitorRetryAfter } from '../../../../src/lib/freshness/backoff';
 import { budgetAt } from '../../../../src/lib/freshness/budget';
 import { flagReviewSchema, inviteStateQuerySchema } from '../../../../src/lib/schemas/freshness';
 import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
@@ -81,6 +82,19 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     }
     return c.json({ flag });
   })
+  // An admin lifts the breaker (audited): Discord lookups resume at once, the ladder starts over.
+  .post('/breaker/clear', requireRole('admin'), async (c) => {
+    const { db, now } = c.get('deps');
+    const before = await getJobState(db, REFRESH_JOB);
+    await clearBreaker(db, REFRESH_JOB);
+    await audit(c, 'clear_breaker', 'job', REFRESH_JOB, {
+      blocked_until: before?.blocked_until || null,
+      reason: before?.block_reason ?? null,
+      level: before?.block_level ?? 0,
+      at: new Date(now?.() ?? Date.now()).toISOString(),
+    });
+    return c.json({ ok: true as const });
+  })
   .post('/servers/:id/refresh', idParam, async (c) => {
     const { id } = c.req.valid('param');
     const deps = c.get('deps');
@@ -88,7 +102,7 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     if (result.status === 'not_found') throw new ApiError(404, 'not_found', `No server ${id} with an invite code`);
     if (result.status === 'blocked') {
       throw new ApiError(503, 'refresh_blocked', `Discord lookups are paused until ${result.blockedUntil}`, undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil((Date.parse(result.blockedUntil) - Date.now()) / 1000))),
+        'Retry-After': String(visitorRetryAfter(Date.parse(result.blockedUntil) - Date.now())),
       });
     }
     if (result.status === 'budget') {

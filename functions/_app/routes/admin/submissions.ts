@@ -95,15 +95,10 @@ export const submissionRoutes = new Hono<AdminEnv>()
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
     }
     await audit(c, 'approve', 'submission', id, { server_id: result.server.id, slug: result.server.slug });
-    // A verified owner's submission (#17) is theirs to manage at once (re-checked at their next sign-in),
-    // by the proof it carried (owner_proof); one without a recorded proof claims by the lesser, Manage Server.
-    if (result.submission.owner_id && result.submission.owner_verified) {
-      await claimServer(
-        db,
-        result.server.id,
-        result.submission.owner_id,
-        result.submission.owner_proof ?? 'manage_guild',
-      );
+    // A verified owner's submission (#17) is theirs to manage at once, re-proved now: only while
+    // their last sign-in still showed them owning or managing the guild (claimServer).
+    if (result.submission.owner_id && result.submission.owner_verified && result.submission.guild_id) {
+      await claimServer(db, result.server.id, result.submission.owner_id, result.submission.guild_id);
     }
     requestRebuild(c, `approved ${result.server.slug}`, [result.server.slug]);
     return c.json({ submission: result.submission, server: result.server });
