@@ -39,8 +39,6 @@ export function createApp(deps: AppDeps) {
   assertRealSecrets(deps.env);
 
   const app = new Hono<AppEnv>()
-    // The one speed path (lib/event-sink.ts), ahead of the chain: its handler does the chain's jobs in one pass.
-    .route('/api/events', eventRoutes(deps))
     .use(requestId())
     .use(securityHeaders(deps.contentSecurityPolicy))
     .use('/api/*', noStore)
@@ -73,6 +71,7 @@ export function createApp(deps: AppDeps) {
     .route('/api/newsletter', newsletterRoutes(deps))
     .route('/api/reports', reportRoutes(deps))
     .route('/api/contact', contactRoutes(deps))
+    .route('/api/events', eventRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
     .route('/go', goRoutes(deps))
     // The sitemap from the database (#18): /sitemap-index.xml and its files.
