@@ -206,7 +206,7 @@ const MAX_PREPARED = 128;
  * client retires it.
  *
  * Like the client, it never waits on a lock inside SQLite (busy timeout 0) and retries on timers.
- * A busy failure leaves the failed statement un-reset (see retryLockedStatements), so the
+ * A busy failure leaves the failed statement un-reset (see LockTolerantClient), so the
  * connection and its statements are dropped then and opened afresh by the next attempt.
  */
 function nativePreparedStatements(path: string, client: Client): () => PreparedStatements | undefined {
