@@ -56,14 +56,3 @@ export function registerWriteProbe(client: Client, probe: () => Promise<void>): 
 export function writeProbeFor(client: Client): (() => Promise<void>) | undefined {
   return writeProbes.get(client);
 }
-
-/**
- * Whether `err` (or drizzle's wrapper around it) is a UNIQUE or primary-key constraint failing: a
- * duplicate the caller answers with a conflict or retries with another value. The one copy for
- * db/queries and the handlers; another constraint (NOT NULL, a foreign key) is not a duplicate.
- */
-export function isUniqueViolation(err: unknown): boolean {
-  return /UNIQUE constraint failed|SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/i.test(
-    `${String(err)} ${String((err as { cause?: unknown } | null)?.cause)}`,
-  );
-}

@@ -1,8 +1,17 @@
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type Client, createClient, LibsqlError, type TransactionMode } from '@libsql/client';
+import {
+  type Client,
+  createClient,
+  type InArgs,
+  type InStatement,
+  LibsqlError,
+  type Replicated,
+  type ResultSet,
+  type Transaction,
+  type TransactionMode,
+} from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import type NativeDatabase from 'libsql';
+import NativeDatabase from 'libsql';
 import { BUSY_BUDGET_MS, isBusyError, registerWriteProbe, retryWhileBusy } from './busy';
 import { type PreparedStatements, registerPreparedStatements } from './prepared';
 import { setReadCache } from './queries/connection';
@@ -24,7 +33,7 @@ export const DEFAULT_DATABASE_URL = 'file:db/local.db';
  * Opens a Node libSQL client. File databases run in WAL mode with foreign keys on, and never
  * wait on a lock inside SQLite: the native driver is synchronous, so its busy timeout would hold
  * the whole event loop (pages, health, every request) for as long as another process holds the
- * write lock. Statements fail at once instead and are retried on timers (db/busy.ts).
+ * write lock. Statements fail at once instead and are retried on timers (LockTolerantClient).
  */
 export async function openClient(config: DbConfig): Promise<Client> {
   const isFile = config.url.startsWith('file:');
@@ -34,29 +43,21 @@ export async function openClient(config: DbConfig): Promise<Client> {
     // Busy timeout 0: SQLite answers SQLITE_BUSY at once rather than sleeping on the event loop.
     ...(isFile ? { timeout: 0 } : {}),
   });
-  if (isFile) {
-    retryLockedStatements(client);
-    await client.execute('PRAGMA journal_mode = WAL');
-    await client.execute('PRAGMA synchronous = NORMAL');
-    await setReadCache(client);
-    const path = plainFilePath(config.url);
-    if (path) registerPreparedStatements(client, nativePreparedStatements(path, client));
-  }
-  return client;
-}
-
-/** A client method that returns a promise (execute, batch, transaction...). */
-type AsyncMethod = (...args: never[]) => Promise<unknown>;
-
-/** Replaces the client's own `name` method with `wrap(original)` (the instance keeps its identity for drizzle and the registries). */
-function wrapMethod(target: object, name: string, wrap: (original: AsyncMethod) => AsyncMethod): void {
-  const methods = target as Record<string, AsyncMethod>;
-  methods[name] = wrap(methods[name]!.bind(target));
+  if (!isFile) return client;
+  const tolerant = new LockTolerantClient(client);
+  await tolerant.execute('PRAGMA journal_mode = WAL');
+  await tolerant.execute('PRAGMA synchronous = NORMAL');
+  await setReadCache(tolerant);
+  registerWriteProbe(tolerant, () => tolerant.probeWriteLock());
+  const path = plainFilePath(config.url);
+  if (path) registerPreparedStatements(tolerant, nativePreparedStatements(path, tolerant));
+  return tolerant;
 }
 
 /**
- * Makes the file client wait out a locked database on timers: execute, batch, migrate and the
- * start of a transaction are retried while SQLITE_BUSY (each either runs whole or changes nothing).
+ * The file client drizzle and the queries call: the same methods as the libSQL client, delegated
+ * to it, but a locked database is waited out on timers. execute, batch, migrate and the start of
+ * a transaction are retried while SQLITE_BUSY (each either runs whole or changes nothing).
  * Statements inside an interactive transaction and executeMultiple scripts are not retried:
  * SQLite advises rolling such a transaction back, and a script may have committed part of itself.
  *
@@ -65,80 +66,128 @@ function wrapMethod(target: object, name: string, wrap: (original: AsyncMethod) 
  * and later writes fail with SQLITE_BUSY_SNAPSHOT. So after a busy failure the pool's connections
  * are replaced (`reconnect`) before the next operation, once no transaction holds one.
  */
-function retryLockedStatements(client: Client): void {
-  let stale = false;
-  let openTransactions = 0;
-  const execute = client.execute.bind(client);
-  const transaction = client.transaction.bind(client);
+class LockTolerantClient implements Client {
+  private stale = false;
+  private openTransactions = 0;
 
-  const freshConnections = async () => {
-    if (!stale || openTransactions > 0 || client.closed) return;
-    stale = false;
-    await client.reconnect();
-    await execute('PRAGMA synchronous = NORMAL');
-    await setReadCache({ execute });
-  };
-  const noteBusy = (err: unknown) => {
-    if (isBusyError(err)) stale = true;
+  constructor(private readonly inner: Client) {}
+
+  get closed(): boolean {
+    return this.inner.closed;
+  }
+  get protocol(): string {
+    return this.inner.protocol;
+  }
+
+  execute(stmt: InStatement): Promise<ResultSet>;
+  execute(sql: string, args?: InArgs): Promise<ResultSet>;
+  execute(stmt: InStatement | string, args?: InArgs): Promise<ResultSet> {
+    return this.retried(() => (typeof stmt === 'string' ? this.inner.execute(stmt, args) : this.inner.execute(stmt)));
+  }
+  batch(stmts: Array<InStatement | [string, InArgs?]>, mode?: TransactionMode): Promise<ResultSet[]> {
+    return this.retried(() => this.inner.batch(stmts, mode));
+  }
+  migrate(stmts: InStatement[]): Promise<ResultSet[]> {
+    return this.retried(() => this.inner.migrate(stmts));
+  }
+  async executeMultiple(sql: string): Promise<void> {
+    await this.freshConnections();
+    return this.inner.executeMultiple(sql).catch(this.noteBusy);
+  }
+  transaction(mode?: TransactionMode): Promise<Transaction> {
+    return this.retried(async () => {
+      const tx = await this.inner.transaction(mode);
+      this.openTransactions++;
+      return new CountedTransaction(tx, this.noteBusy, () => this.openTransactions--);
+    });
+  }
+  sync(): Promise<Replicated> {
+    return this.inner.sync();
+  }
+  close(): void {
+    this.inner.close();
+  }
+  reconnect(): void {
+    this.inner.reconnect();
+  }
+
+  /** Takes the write lock and gives it back at once, failing rather than waiting if it is held (health). */
+  async probeWriteLock(): Promise<void> {
+    await this.freshConnections();
+    const tx = await this.inner.transaction('write').catch(this.noteBusy);
+    await tx.rollback();
+  }
+
+  private readonly noteBusy = (err: unknown): never => {
+    if (isBusyError(err)) this.stale = true;
     throw err;
   };
-  const observed =
-    (original: AsyncMethod): AsyncMethod =>
-    (...args) =>
-      original(...args).catch(noteBusy);
-  // `reconnect` closes a connection another operation has borrowed but not used yet; that
-  // operation changed nothing, so it is retried like a busy one.
-  const retryable = (err: unknown) =>
-    isBusyError(err) || (!client.closed && /in flight/.test(String((err as { message?: unknown })?.message)));
-  const retried =
-    (original: AsyncMethod): AsyncMethod =>
-    (...args) =>
-      retryWhileBusy(
-        async () => {
-          if (stale) await freshConnections();
-          return original(...args).catch(noteBusy);
-        },
-        BUSY_BUDGET_MS,
-        retryable,
-      );
 
-  for (const name of ['execute', 'batch', 'migrate']) wrapMethod(client, name, retried);
-  wrapMethod(client, 'executeMultiple', (original) => async (...args) => {
-    if (stale) await freshConnections();
-    return observed(original)(...args);
-  });
-  wrapMethod(client, 'transaction', () =>
-    retried(async (mode?: TransactionMode) => {
-      const tx = await transaction(mode);
-      openTransactions++;
-      let settled = false;
-      const settle = () => {
-        if (!settled) openTransactions--;
-        settled = true;
-      };
-      for (const name of ['execute', 'batch', 'executeMultiple']) wrapMethod(tx, name, observed);
-      const commit = tx.commit.bind(tx);
-      const rollback = tx.rollback.bind(tx);
-      const close = tx.close.bind(tx);
-      tx.commit = () => commit().finally(settle);
-      tx.rollback = () => rollback().finally(settle);
-      tx.close = () => {
-        try {
-          close();
-        } finally {
-          settle();
-        }
-      };
-      return tx;
-    }),
-  );
+  /** Replaces the pool's connections after a busy failure, once no transaction holds one. */
+  private async freshConnections(): Promise<void> {
+    if (!this.stale || this.openTransactions > 0 || this.inner.closed) return;
+    this.stale = false;
+    await this.inner.reconnect();
+    await this.inner.execute('PRAGMA synchronous = NORMAL');
+    await setReadCache(this.inner);
+  }
 
-  // Health: take the write lock and give it back at once, failing rather than waiting if it is held.
-  registerWriteProbe(client, async () => {
-    if (stale) await freshConnections();
-    const tx = await transaction('write').catch(noteBusy);
-    await tx.rollback();
-  });
+  private retried<T>(attempt: () => Promise<T>): Promise<T> {
+    return retryWhileBusy(
+      async () => {
+        await this.freshConnections();
+        return attempt().catch(this.noteBusy);
+      },
+      BUSY_BUDGET_MS,
+      // `reconnect` closes a connection another operation has borrowed but not used yet; that
+      // operation changed nothing, so it is retried like a busy one.
+      (err) =>
+        isBusyError(err) || (!this.inner.closed && /in flight/.test(String((err as { message?: unknown })?.message))),
+    );
+  }
+}
+
+/** An interactive transaction that notes busy failures and tells its client when it settles. */
+class CountedTransaction implements Transaction {
+  private settled = false;
+
+  constructor(
+    private readonly inner: Transaction,
+    private readonly noteBusy: (err: unknown) => never,
+    private readonly onSettle: () => void,
+  ) {}
+
+  get closed(): boolean {
+    return this.inner.closed;
+  }
+
+  execute(stmt: InStatement): Promise<ResultSet> {
+    return this.inner.execute(stmt).catch(this.noteBusy);
+  }
+  batch(stmts: InStatement[]): Promise<ResultSet[]> {
+    return this.inner.batch(stmts).catch(this.noteBusy);
+  }
+  executeMultiple(sql: string): Promise<void> {
+    return this.inner.executeMultiple(sql).catch(this.noteBusy);
+  }
+  commit(): Promise<void> {
+    return this.inner.commit().finally(this.settle);
+  }
+  rollback(): Promise<void> {
+    return this.inner.rollback().finally(this.settle);
+  }
+  close(): void {
+    try {
+      this.inner.close();
+    } finally {
+      this.settle();
+    }
+  }
+
+  private readonly settle = (): void => {
+    if (!this.settled) this.onSettle();
+    this.settled = true;
+  };
 }
 
 /** The path of a plain `file:` URL; undefined for in-memory databases and URLs with options. */
@@ -152,11 +201,12 @@ const MAX_PREPARED = 128;
 
 /**
  * A second connection to the same file, opened on first use, that keeps hot-path statements
- * prepared. It uses the native driver @libsql/client itself runs file databases on (resolved
- * through the client, so both are one build). Closing the client retires it.
+ * prepared. It uses `libsql`, the native driver @libsql/client itself runs file databases on,
+ * declared at the version the client resolves (one build of it in node_modules). Closing the
+ * client retires it.
  *
  * Like the client, it never waits on a lock inside SQLite (busy timeout 0) and retries on timers.
- * A busy failure leaves the failed statement un-reset (see retryLockedStatements), so the
+ * A busy failure leaves the failed statement un-reset (see LockTolerantClient), so the
  * connection and its statements are dropped then and opened afresh by the next attempt.
  */
 function nativePreparedStatements(path: string, client: Client): () => PreparedStatements | undefined {
@@ -173,9 +223,7 @@ function nativePreparedStatements(path: string, client: Client): () => PreparedS
       throw new LibsqlError('The client is closed', 'CLIENT_CLOSED');
     }
     if (!conn) {
-      const require = createRequire(createRequire(import.meta.url).resolve('@libsql/client'));
-      const Database = require('libsql') as typeof NativeDatabase;
-      conn = new Database(path, { timeout: 0 });
+      conn = new NativeDatabase(path, { timeout: 0 });
       conn.exec('PRAGMA synchronous = NORMAL');
       conn.exec('PRAGMA foreign_keys = ON');
     }

@@ -4,7 +4,7 @@
 
 import { countMailsByStatus } from '../db/queries/mail';
 import { nodeMailFor } from '../functions/_app/clients/mail-smtp';
-import { run } from '../functions/_app/jobs/mail-sender';
+import { JOBS } from '../functions/_app/jobs/schedule';
 import { displayUrl } from './lib/database';
 import { openMailScript } from './lib/mail-env';
 
@@ -16,7 +16,10 @@ try {
       'No SMTP_URL or MAIL_API_URL set: nothing can be sent; the mails wait in the outbox (console: Outbox).',
     );
   } else {
-    const result = await run({ db, env, mail }, Date.now(), { log: (line) => console.log(line) });
+    const result = await JOBS.mail.run(
+      { db, env, mail, runtime: 'node', log: (line) => console.log(line) },
+      Date.now(),
+    );
     console.log(
       `Mail of ${displayUrl(env.DATABASE_URL)} through ${mail.transport}: sent ${result.sent}, to retry ${result.retried}, given up ${result.failed}.`,
     );

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { countDueServers } from '../db/queries/freshness';
 import { run } from '../functions/_app/jobs/refresh';
+import { JOBS } from '../functions/_app/jobs/schedule';
 import { HookRebuildTrigger } from '../functions/_app/lib/rebuild-hook';
 import { capacityLine } from '../src/lib/freshness/budget';
 import { displayUrl, openMigratedDatabase } from './lib/database';
@@ -17,7 +18,9 @@ try {
   const hook = env.REBUILD_HOOK_URL ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log }) : undefined;
   const now = Date.now();
   const result = await run({ db, env, rebuild: hook }, now, { all: values.all, log });
-  console.log(`Refresh of ${displayUrl(env.DATABASE_URL)} against ${env.DISCORD_API_BASE}`);
+  console.log(
+    `Refresh of ${displayUrl(env.DATABASE_URL)} against ${env.DISCORD_API_BASE} (npm start and the Worker run it on the cron '${JOBS.refresh.cron}')`,
+  );
   if (result === 'busy') {
     console.log('Another runner holds the lease (npm start or the Cron Trigger): nothing done.');
   } else {

@@ -9,6 +9,8 @@ mkdirSync('.tmp', { recursive: true });
 
 let passed = 0;
 let failed = 0;
+/** Tests a runner skipped (`.skip`, `.todo`, a skip at run time), shown beside the closing line. */
+const skipped = { vitest: 0, playwright: 0 };
 const failures: string[] = [];
 
 /** Runs a command with inherited output; returns true on exit 0. */
@@ -52,6 +54,7 @@ run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tm
 if (existsSync('.tmp/vitest.json')) {
   const report = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
   passed += report.numPassedTests;
+  skipped.vitest = report.numPendingTests + report.numTodoTests;
   failed +=
     report.numFailedTests +
     (report.numTotalTestSuites > 0 && report.success === false && report.numFailedTests === 0 ? 1 : 0);
@@ -69,6 +72,7 @@ if (ensureChromium()) {
   if (existsSync('.tmp/playwright.json')) {
     const { stats } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
     passed += stats.expected;
+    skipped.playwright = stats.skipped;
     failed += stats.unexpected + stats.flaky;
     if (stats.unexpected + stats.flaky > 0) failures.push('playwright');
   } else {
@@ -83,5 +87,8 @@ if (ensureChromium()) {
 if (existsSync('scripts/check-html.ts')) step('HTML validation and internal links', 'tsx', ['scripts/check-html.ts']);
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(
+  `${skipped.vitest + skipped.playwright} skipped (vitest ${skipped.vitest}, playwright ${skipped.playwright})`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { UNLISTED_INVITE_STATUSES } from '../../src/lib/listing';
-import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
+import { isUniqueViolation } from '../errors';
 import {
   discordServers,
   mailOutbox,

@@ -3,8 +3,8 @@ import type { SubmissionStatus } from '../../src/lib/enums';
 import { SCHEDULE } from '../../src/lib/freshness/state';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
-import { isUniqueViolation } from '../busy';
 import type { Db } from '../client';
+import { isUniqueViolation } from '../errors';
 import {
   discordServers,
   jobState,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
-import { TrieRouter } from 'hono/router/trie-router';
 import { dbHealth } from '../../db/queries/health';
 import type { AppDeps, AppEnv } from './context';
 import { assertRealSecrets } from './env';
@@ -38,9 +38,8 @@ const DB_RETRY_AFTER_S = 5;
 export function createApp(deps: AppDeps) {
   assertRealSecrets(deps.env);
 
-  const app = new Hono<AppEnv>()
-    // The one speed path (lib/event-sink.ts), ahead of the chain: its handler does the chain's jobs in one pass.
-    .route('/api/events', eventRoutes(deps))
+  const root = new Hono<AppEnv>();
+  const app = root
     .use(requestId())
     .use(securityHeaders(deps.contentSecurityPolicy))
     .use('/api/*', noStore)
@@ -55,7 +54,17 @@ export function createApp(deps: AppDeps) {
         },
       }),
     )
-    .use('/api/*', originCheck(deps.env.SITE_URL));
+    .use('/api/*', originCheck(deps.env.SITE_URL))
+    // 405 with Allow for a path some route serves with other methods (hono/method-not-allowed
+    // turns the not-found answer into it), in the one error envelope.
+    .use(
+      '/api/*',
+      methodNotAllowed({
+        app: root,
+        onMethodNotAllowed: (c, methods) =>
+          c.json(envelope('method_not_allowed', `Use ${methods.join(', ')}`), 405, { Allow: methods.join(', ') }),
+      }),
+    );
 
   const routes = app
     .get('/api/health', async (c) => {
@@ -73,6 +82,7 @@ export function createApp(deps: AppDeps) {
     .route('/api/newsletter', newsletterRoutes(deps))
     .route('/api/reports', reportRoutes(deps))
     .route('/api/contact', contactRoutes(deps))
+    .route('/api/events', eventRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
     .route('/go', goRoutes(deps))
     // The sitemap from the database (#18): /sitemap-index.xml and its files.
@@ -81,16 +91,8 @@ export function createApp(deps: AppDeps) {
     .route('/unsubscribe', unsubscribeLinkRoutes(deps))
     .route('/newsletter/confirm', confirmLinkRoutes(deps));
 
-  const allowedMethods = methodsOf(app);
   app.notFound(async (c) => {
     if (c.req.path.startsWith('/api/')) {
-      // 405 for a path some route serves with other methods.
-      const methods = allowedMethods(c.req.path);
-      if (methods.length > 0 && !methods.includes(c.req.method)) {
-        return c.json(envelope('method_not_allowed', `Use ${methods.join(', ')}`), 405, {
-          Allow: methods.join(', '),
-        });
-      }
       return c.json(envelope('not_found', `No route for ${c.req.method} ${c.req.path}`), 404);
     }
     return (await deps.staticSite?.(c)) ?? c.text('Not found', 404);
@@ -118,25 +120,3 @@ const noStore = async (c: import('hono').Context, next: () => Promise<void>) => 
   await next();
   if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store');
 };
-
-/** The methods the app's routes serve for a path (what hono/method-not-allowed would say), built on first use. */
-function methodsOf(app: Hono<AppEnv>): (path: string) => string[] {
-  let router: TrieRouter<string[]> | undefined;
-  return (path) => {
-    if (!router) {
-      const byPath = new Map<string, Set<string>>();
-      for (const route of app.routes) {
-        if (route.method === 'ALL' || route.method === 'HEAD') continue;
-        const methods = byPath.get(route.path) ?? new Set<string>();
-        methods.add(route.method);
-        if (route.method === 'GET') methods.add('HEAD');
-        byPath.set(route.path, methods);
-      }
-      router = new TrieRouter<string[]>();
-      for (const [p, methods] of byPath) router.add('ALL', p, [...methods]);
-    }
-    const allowed = new Set<string>();
-    for (const [methods] of router.match('ALL', path)[0]) for (const m of methods) allowed.add(m);
-    return [...allowed];
-  };
-}

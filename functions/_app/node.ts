@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
+import { Cron } from 'croner';
 import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
 import { ensureFirstOperator } from '../../db/queries/operators';
@@ -9,12 +10,8 @@ import { createApp } from './app';
 import { nodeMailFor } from './clients/mail-smtp';
 import type { RebuildTrigger } from './context';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
-import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
-import { run as sendNewsletter } from './jobs/newsletter';
-import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
-import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
+import { type JobContext, SCHEDULE } from './jobs/schedule';
 import { localSecrets } from './local-secrets';
-import { nextWeeklySend } from './mail/week';
 import { createOnDemandPages } from './on-demand';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
@@ -119,57 +116,34 @@ export async function startNodeServer(options: NodeServerOptions) {
   const address = httpServer.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   log(`Listening on http://localhost:${port}`);
-  // The session sweep (jobs/session-sweep.ts) on a timer that never keeps the process alive by itself.
-  const sweep = setInterval(() => {
-    sweepSessions({ db }, Date.now()).catch((err: unknown) => log(`Session sweep failed: ${String(err)}`));
-  }, SESSION_SWEEP_EVERY_MS).unref();
-  // The refresh job (jobs/refresh.ts) every minute, unless REFRESH_ENABLED=false; its lease in the
-  // database keeps this timer, `npm run refresh` and other replicas from overlapping.
-  let refreshing: Promise<unknown> | null = null;
-  const refresh = env.REFRESH_ENABLED
-    ? setInterval(() => {
-        refreshing ??= refreshInvites({ db, env, rebuild }, Date.now(), { log })
-          .catch((err: unknown) => log(`Refresh failed: ${String(err)}`))
-          .finally(() => {
-            refreshing = null;
-          });
-      }, REFRESH_EVERY_MS).unref()
-    : undefined;
-  // The mail sender (jobs/mail-sender.ts) drains the outbox while a transport is configured; the
-  // claim in the database keeps this timer, `npm run mail:send` and other replicas from sending one mail twice.
-  let sending: Promise<unknown> | null = null;
-  const sender = mail
-    ? setInterval(() => {
-        sending ??= sendMail({ db, env, mail }, Date.now(), { log })
-          .catch((err: unknown) => log(`Mail sender failed: ${String(err)}`))
-          .finally(() => {
-            sending = null;
-          });
-      }, MAIL_SEND_EVERY_MS).unref()
-    : undefined;
-  // The weekly newsletter (jobs/newsletter.ts) on Mondays 09:00 UTC, as the Worker's Cron Trigger;
-  // once per ISO week whoever runs it (`npm run newsletter:send` sends a missed week by hand).
-  let weekly: NodeJS.Timeout | undefined;
-  const armWeekly = () => {
-    weekly = setTimeout(() => {
-      sendNewsletter({ db, env }, Date.now(), { log })
-        .catch((err: unknown) => log(`Newsletter failed: ${String(err)}`))
-        .finally(armWeekly);
-    }, nextWeeklySend(Date.now()) - Date.now()).unref();
-  };
-  armWeekly();
+  // Every scheduled job (jobs/schedule.ts) on its cron, in UTC, by croner: the refresh unless
+  // REFRESH_ENABLED=false, the mail sender while a transport is configured. A run still going when
+  // the next is due is not doubled (protect); each job's lease or claim in the database keeps
+  // `npm run <job>`, the Worker and other replicas from overlapping with it. The timers never keep
+  // the process alive by themselves (unref).
+  const jobContext: JobContext = { db, env, runtime: 'node', rebuild, mail, log };
+  const runs = new Set<Promise<unknown>>();
+  const crons = SCHEDULE.filter(
+    (job) => (job.name !== 'refresh' || env.REFRESH_ENABLED) && (job.name !== 'mail' || mail),
+  ).map(
+    (job) =>
+      new Cron(job.nodeCron ?? job.cron, { name: job.name, timezone: 'UTC', protect: true, unref: true }, async () => {
+        const run = job
+          .run(jobContext, Date.now())
+          .catch((err: unknown) => log(`Job ${job.name} failed: ${String(err)}`));
+        runs.add(run);
+        await run;
+        runs.delete(run);
+      }),
+  );
   return {
     port,
     builder,
     onDemand,
     db,
     close: async () => {
-      clearInterval(sweep);
-      clearInterval(refresh);
-      clearInterval(sender);
-      clearTimeout(weekly);
-      await refreshing;
-      await sending;
+      for (const cron of crons) cron.stop();
+      await Promise.all(runs);
       mail?.close?.();
       await new Promise<void>((ok) => httpServer.close(() => ok()));
       client.close();

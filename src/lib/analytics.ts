@@ -34,8 +34,7 @@ type EventBody = z.input<typeof interactionSchema>;
 /**
  * Sends one analytics event without ever blocking the page: sendBeacon, else fetch keepalive.
  * Referrer and UTM come from the current page; failures are swallowed on purpose. Not through the
- * `api` client: the events route is the app's speed path (functions/_app/lib/event-sink.ts), whose
- * plain Response gives `hc` no route type.
+ * `api` client: a beacon must outlive the page that sends it, which `hc`'s fetch does not promise.
  */
 export function track(event: TrackEvent): void {
   try {

@@ -117,7 +117,7 @@ describe('one header set, whichever path answers', () => {
   const headersOf = (res: Response) =>
     Object.fromEntries([...res.headers.entries()].filter(([name]) => name !== 'x-request-id'));
 
-  it('the events path (outside the chain) answers with exactly the headers the chain gives JSON', async () => {
+  it('the events route answers with exactly the headers the chain gives every JSON answer', async () => {
     t = await createTestApp();
     const event = await postJson(t.app, '/api/events', { interaction_type: 'view', target_type: 'server' });
     const refusedEvent = await postJson(t.app, '/api/events', { interaction_type: 'click', target_type: 'server' });

@@ -4,10 +4,10 @@
 import { createClient } from '@libsql/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBusyError } from '../../db/busy';
+import { isDbUnavailable } from '../../db/errors';
 import { dbHealth } from '../../db/queries/health';
 import { insertEvents } from '../../db/queries/interactions';
 import { insertSubmission } from '../../db/queries/submissions';
-import { isDbUnavailable } from '../../functions/_app/lib/errors';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { HOLDER_EMAIL, holdWriteLock } from '../helpers/lock-holder';
 

@@ -2,9 +2,6 @@ import { claimDueMails, markMailFailed, markMailSent, RETRY_DELAYS_MS, releaseMa
 import { MailSendError, mailFor, mailFrom } from '../clients/mail';
 import type { AppDeps } from '../context';
 
-/** How often `npm start` drains the outbox; the Worker's every-minute Cron Trigger does the same. */
-export const MAIL_SEND_EVERY_MS = 5_000;
-
 /** Transient failures in a row that end a pass: the mail server is down; the rest wait for the next pass. */
 export const STOP_AFTER_FAILURES = 2;
 

@@ -15,9 +15,6 @@ import { type IssueContent, type IssuePick, issueSubject, newsletterIssueMail } 
 import { mailSite, newsletterLinks } from '../mail/site';
 import { isoWeek } from '../mail/week';
 
-/** The Worker's Cron Trigger of the weekly send (wrangler.toml): Mondays 09:00 UTC, as nextWeeklySend. */
-export const NEWSLETTER_CRON = '0 9 * * 1';
-
 /** What a pass needs: the database and the settings (site address, signing secret). */
 export type NewsletterDeps = Pick<AppDeps, 'db' | 'env'>;
 
@@ -97,7 +94,7 @@ export interface NewsletterRunSummary {
 
 /**
  * The weekly send at `now` (`npm run newsletter:send`, the console's send button, the Worker's
- * Cron Trigger, npm start's Monday timer): composes this ISO week's issue once (stored in
+ * Cron Trigger, npm start's cron): composes this ISO week's issue once (stored in
  * newsletter_issues) and writes one copy per confirmed, active subscriber (confirmed by the time
  * it was composed) to the outbox, each with its own unsubscribe link and headers. Every copy is
  * keyed by week and subscriber, so a second run in the same week writes nothing, and a run that

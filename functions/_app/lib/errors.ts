@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { isDbUnavailable } from '../../../db/errors';
 import { type FieldLabels, invalidFieldsSummary } from '../../../src/lib/schemas/labels';
 
 /** One field problem in the error envelope. */
@@ -46,26 +47,6 @@ export const validationError = (error: z.ZodError, labels?: FieldLabels): ApiErr
     issues,
   );
 };
-
-/** True for errors that mean the database cannot be reached (as opposed to a bad query). */
-export function isDbUnavailable(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  let e: unknown = err;
-  while (e && typeof e === 'object' && !seen.has(e)) {
-    seen.add(e);
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    const text = `${String(code ?? '')} ${String(message ?? '')}`;
-    if (
-      /SQLITE_(CANTOPEN|BUSY|LOCKED|IOERR|NOTADB|READONLY)|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|fetch failed|SERVER_ERROR|HRANA_WEBSOCKET|database is locked|unable to open database|CLIENT_CLOSED|Network connection lost/i.test(
-        text,
-      )
-    ) {
-      return true;
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** Seconds a client should wait before retrying while the database is away. */
 const DB_RETRY_AFTER_S = 5;

@@ -12,10 +12,3 @@ export function isoWeek(ms: number): string {
   const week = Math.ceil(((day.getTime() - yearStart) / 86_400_000 + 1) / 7);
   return `${day.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
-
-/** The weekly send's moment (Monday 09:00 UTC, the Worker's Cron Trigger `0 9 * * 1`), the first after `ms`. */
-export function nextWeeklySend(ms: number): number {
-  const d = new Date(ms);
-  const monday = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - ((d.getUTCDay() + 6) % 7), 9);
-  return monday > ms ? monday : monday + 7 * 86_400_000;
-}

@@ -1,12 +1,12 @@
 import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
+import { isDbUnavailable } from '../../../db/errors';
 import { listPlacedServers, type Server, type ServerFilter } from '../../../db/queries/servers';
 import { listSampleServers } from '../../../db/sample-data';
 import { categoryFilterName, isPaidPlacement } from '../../../src/lib/listing';
 import { placedPage } from '../../../src/lib/placement';
 import { serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
-import { isDbUnavailable } from '../lib/errors';
 import { ListingCache, type WaitUntil } from '../lib/listing-cache';
 import { validationHook } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUDGET, budgetAt, capacityLine, listingsPerDay, refreshCycleDays } from './budget';
 
@@ -30,5 +31,38 @@ describe('refresh budget', () => {
     expect(budgetAt(window, 160, T0 + BUDGET.windowMs - 1)).toEqual({ opensNew: false, left: 10 });
     expect(budgetAt(window, 160, T0 + BUDGET.windowMs)).toEqual({ opensNew: true, left: 160 });
     expect(budgetAt({ lastLookupAt: '', count: 0 }, 160, T0)).toEqual({ opensNew: true, left: 160 });
+  });
+
+  it('never lets more than the budget through in any 10 minutes, wherever they start', () => {
+    // Lookups wanted at arbitrary moments (bursts, pauses, gaps around the window's length), each
+    // made only when budgetAt leaves room, the window then updated as recordLookup writes it.
+    const gap = fc.oneof(
+      fc.integer({ min: 0, max: 1_000 }),
+      fc.integer({ min: 0, max: 2 * BUDGET.windowMs }),
+      fc.constantFrom(BUDGET.windowMs - 1, BUDGET.windowMs, BUDGET.windowMs + 1),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(gap, { maxLength: 300 }), (perWindow, gaps) => {
+        let window = { lastLookupAt: '', count: 0 };
+        let now = T0;
+        const made: number[] = [];
+        for (const step of gaps) {
+          now += step;
+          const { opensNew, left } = budgetAt(window, perWindow, now);
+          if (left === 0) continue;
+          made.push(now);
+          window = { lastLookupAt: iso(now), count: opensNew ? 1 : window.count + 1 };
+        }
+        // Every span worth checking starts at a lookup: count the 10 minutes from each one.
+        for (const [i, start] of made.entries()) {
+          let inSpan = 0;
+          for (let j = i; j < made.length && made[j]! < start + BUDGET.windowMs; j++) inSpan++;
+          expect(inSpan).toBeLessThanOrEqual(perWindow);
+        }
+        // And the budget is spent, not hoarded: the first lookup always goes.
+        if (gaps.length > 0) expect(made[0]).toBe(T0 + gaps[0]!);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { isUniqueViolation } from '../../../../db/busy';
+import { isUniqueViolation } from '../../../../db/errors';
 import { recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';

@@ -1,4 +1,4 @@
-// Type tests (checked by tsc, which `npm test` runs through astro check): each shared zod schema
+// Type tests (vitest typecheck runs them through tsc, so a mismatch fails a counted test): each shared zod schema
 // stays in step with the table it writes. Every key a schema outputs, but for the form-only ones,
 // must be an insertable column that takes the schema's type: renaming or retyping a column, or a
 // field, fails the type check and names the key.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from './event-sink';
+import { GroupCommit } from './group-commit';
 
 describe('GroupCommit', () => {
   it('writes concurrent callers in one shared write and hands each its own outputs', async () => {

@@ -1,0 +1,169 @@
+// The previous speed path of `POST /api/events`, kept only so `npm run bench -- --only api` measures
+// it beside the route it gave way to (the events through the app's middleware chain): a handler
+// mounted ahead of the chain that did the chain's jobs in one pass (the origin check and rate
+// limit called directly, the body read straight from Node's request stream, the answer's headers
+// as one plain record). Both store through the same group commit (recordEvents, db/queries), so
+// the two rows differ only by the chain. Not part of the app.
+import type { Context, Handler } from 'hono';
+import { recordEvents } from '../../db/queries/interactions';
+import type { AppDeps, AppEnv } from '../../functions/_app/context';
+import { ApiError, errorAnswer } from '../../functions/_app/lib/errors';
+import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from '../../functions/_app/lib/validate';
+import { assertSameOrigin } from '../../functions/_app/middleware/origin-check';
+import { countRequest, RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
+import { API_HEADERS } from '../../functions/_app/middleware/security-headers';
+import { eventRows } from '../../functions/_app/routes/events';
+import { cachedIpHash, hashIp } from '../../src/lib/hash';
+import { eventBatchSchema, interactionSchema } from '../../src/lib/schemas/interaction';
+
+/** The part of Node's IncomingMessage the raw body read uses (kept structural: this file is bundled for the edge too). */
+interface NodeBody {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly complete: boolean;
+  readonly readableLength: number;
+  readonly readableFlowing: boolean | null;
+  readonly readableDidRead: boolean;
+  readonly readableEnded: boolean;
+  read(): Uint8Array | null;
+  pause(): unknown;
+  resume(): unknown;
+  on(event: string, fn: (arg: never) => void): unknown;
+  off(event: string, fn: (arg: never) => void): unknown;
+}
+
+/** The unread Node request stream @hono/node-server passes as `c.env.incoming`; undefined elsewhere (Worker, app.request()). */
+function nodeBody(c: Context): NodeBody | undefined {
+  const incoming = (c.env as { incoming?: Partial<NodeBody> } | undefined)?.incoming;
+  if (!incoming || typeof incoming.read !== 'function' || typeof incoming.on !== 'function') return undefined;
+  return incoming.readableDidRead || incoming.readableFlowing ? undefined : (incoming as NodeBody);
+}
+
+/**
+ * The request body straight from Node's stream, at most BODY_LIMIT_BYTES (413 past it, chunked
+ * bodies included). @hono/node-server's c.req.text() builds a web Request and stream around the
+ * same bytes; a small body has usually been parsed with the headers and is taken at once.
+ */
+async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
+  // Handlers start when the headers are parsed; a body in the same packet is buffered before
+  // microtasks run, so one turn later all its declared bytes are usually there to take at once.
+  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
+  if (!incoming.complete && declared >= 0) await undefined;
+  return takeNodeBody(incoming, declared) ?? streamNodeBody(incoming);
+}
+
+/** The whole body when it is already buffered (then the stream is left flowing, to end); else undefined. */
+function takeNodeBody(incoming: NodeBody, declared: number): Uint8Array | undefined {
+  if (incoming.readableFlowing !== null || !(incoming.complete || incoming.readableLength === declared)) return;
+  if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const body = incoming.read() ?? new Uint8Array(0);
+  // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
+  // the message: left paused it would still be open when the answer goes out, and
+  // @hono/node-server would then set two timers per request to drain it.
+  incoming.resume();
+  return body;
+}
+
+/** The body as it streams in, counted against BODY_LIMIT_BYTES. */
+function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const finish = (err: unknown, body?: Uint8Array) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      if (err) reject(err);
+      else resolve(body!);
+    };
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        // The rest is drained by the server once the 413 is sent.
+        incoming.pause();
+        finish(payloadTooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (chunks.length === 1) return finish(null, chunks[0]);
+      const body = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.length;
+      }
+      finish(null, body);
+    };
+    const onError = (err: unknown) => finish(err);
+    const onClose = () => {
+      if (!incoming.readableEnded) finish(new Error('The client closed the connection before the body ended'));
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Reads request headers (lower-case names): on Node from the IncomingMessage's parsed headers,
+ * which @hono/node-server keeps, so this path never builds a web Headers object; elsewhere
+ * (Worker, app.request()) from the Request.
+ */
+function headerReader(c: Context): (name: string) => string | undefined {
+  const headers = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)
+    ?.incoming?.headers;
+  if (!headers) return (name) => c.req.header(name);
+  return (name) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : value?.join(', ');
+  };
+}
+
+/** The body as bytes: from Node's stream when there is one, else from the web Request (Worker, app.request()). */
+async function readEventBody(c: Context): Promise<Uint8Array> {
+  const incoming = nodeBody(c);
+  if (incoming) return readNodeBody(incoming);
+  if (Number(c.req.header('content-length') ?? Number.NaN) > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
+  return bytes;
+}
+
+const json = (body: unknown, status: number, headers?: Record<string, string>) =>
+  new Response(JSON.stringify(body), { status, headers: headers ? { ...API_HEADERS, ...headers } : API_HEADERS });
+
+/** The previous `POST /api/events` handler, answering as the route does (tests/api/events.test.ts held it to that). */
+export function eventsFastPath(deps: AppDeps): Handler<AppEnv> {
+  const secret = deps.env.IP_HASH_SECRET;
+  return async (c) => {
+    try {
+      const header = headerReader(c);
+      assertSameOrigin(c, deps.env.SITE_URL, header);
+      const ip = deps.clientIp?.(c.req.raw, c.env) ?? header('cf-connecting-ip') ?? '0.0.0.0';
+      const ipHash = cachedIpHash(secret, ip) ?? (await hashIp(secret, ip));
+      const limited = countRequest(deps, RATE_LIMITS.events, ipHash);
+      if (limited) await limited;
+      const type = (header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json' && type !== 'text/plain') {
+        throw new ApiError(415, 'unsupported_media_type', 'Send application/json or text/plain JSON');
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(utf8.decode(await readEventBody(c)));
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        throw new ApiError(400, 'invalid_json', 'The body is not valid JSON');
+      }
+      const events = Array.isArray(data) ? parseWith(eventBatchSchema, data) : [parseWith(interactionSchema, data)];
+      const rows = eventRows(events, header('user-agent')?.slice(0, 256) ?? null, ipHash);
+      return json({ accepted: await recordEvents(deps.db, rows) }, 202);
+    } catch (err) {
+      // The chain (and its headers) is not around this handler: its errors are answered here, as app.onError would.
+      const { status, body, headers } = errorAnswer(err, crypto.randomUUID());
+      return json(body, status, headers);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+import type { Db } from '../../../db/client';
+import type { MailClient } from '../clients/mail';
+import type { RebuildTrigger } from '../context';
+import type { Env } from '../env';
+import { run as sendMail } from './mail-sender';
+import { run as sendNewsletter } from './newsletter';
+import { run as refreshInvites } from './refresh';
+import { run as sweepSessions } from './session-sweep';
+
+/** What a scheduled run is given by whoever runs it: `npm start`, the Worker's scheduled handler or a script. */
+export interface JobContext {
+  db: Db;
+  env: Env;
+  /** Where the run happens: the Worker's invocations have a subrequest budget (the Free plan's 50). */
+  runtime: 'node' | 'worker';
+  /** Asks for a site rebuild when a job changed public facts (npm start's builder, the Worker's deploy hook). */
+  rebuild?: RebuildTrigger | undefined;
+  /** The mail transport; without it mails wait in the outbox. */
+  mail?: MailClient | undefined;
+  log: (line: string) => void;
+}
+
+/** One scheduled job: its name, when it runs (a cron in UTC) and one run of it. */
+export interface ScheduledJob {
+  name: string;
+  /** The Cron Trigger (five fields, minutes at the finest): wrangler.toml `[triggers] crons` lists each one. */
+  cron: string;
+  /** Where `npm start` runs it more often than a Cron Trigger can (croner's six fields, seconds first). */
+  nodeCron?: string;
+  /** One run at `now` (the trigger's scheduled time). */
+  run: (ctx: JobContext, now: number) => Promise<unknown>;
+}
+
+/**
+ * Lookups per refresh pass on the Worker: each costs two subrequests (Discord, one database batch)
+ * and the Free plan allows 50 per invocation. 16 a minute is the budget's pace (160 per 10 minutes).
+ */
+const WORKER_LOOKUPS_PER_PASS = 16;
+
+/**
+ * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database) of
+ * the Free plan's 50, with the claim's. Every 2 minutes: 600 mails an hour; a weekly issue to more
+ * subscribers than that goes out over the following hours (Workers Paid allows raising it).
+ */
+const WORKER_MAILS_PER_PASS = 20;
+
+/**
+ * Every scheduled job, the one table `npm start` (croner), the Worker's `scheduled` handler
+ * (wrangler.toml's Cron Triggers, checked against this table by a test) and the scripts read
+ * (`npm run sessions:sweep` runs JOBS['session-sweep']). Each job's lease or claim in the
+ * database keeps two runners from overlapping.
+ */
+export const JOBS = {
+  refresh: {
+    // The invite refresh (jobs/refresh.ts): every minute within the Discord lookup budget.
+    name: 'refresh',
+    cron: '* * * * *',
+    run: async (ctx, now) => {
+      const result = await refreshInvites({ db: ctx.db, env: ctx.env, rebuild: ctx.rebuild }, now, {
+        log: ctx.log,
+        ...(ctx.runtime === 'worker' ? { maxLookups: WORKER_LOOKUPS_PER_PASS } : {}),
+      });
+      if (result !== 'busy' && result.lookups > 0) ctx.log(`Refresh: ${JSON.stringify(result)}`);
+      return result;
+    },
+  },
+  mail: {
+    // The mail sender (jobs/mail-sender.ts) drains the outbox: every 5 s under npm start, every
+    // 2 minutes on the Worker (its own trigger, so its subrequests are not the refresh pass's).
+    name: 'mail',
+    cron: '*/2 * * * *',
+    nodeCron: '*/5 * * * * *',
+    run: async (ctx, now) => {
+      const result = await sendMail({ db: ctx.db, env: ctx.env, mail: ctx.mail }, now, {
+        log: ctx.log,
+        ...(ctx.runtime === 'worker' ? { limit: WORKER_MAILS_PER_PASS } : {}),
+      });
+      if (result.claimed > 0) ctx.log(`Mail: ${JSON.stringify(result)}`);
+      return result;
+    },
+  },
+  newsletter: {
+    // The weekly newsletter (jobs/newsletter.ts) into the outbox, Mondays 09:00 UTC; once per ISO
+    // week whoever runs it (`npm run newsletter:send` sends a missed week by hand).
+    name: 'newsletter',
+    cron: '0 9 * * 1',
+    run: (ctx, now) => sendNewsletter({ db: ctx.db, env: ctx.env }, now, { log: ctx.log }),
+  },
+  'session-sweep': {
+    // Expired console and owner sessions deleted (jobs/session-sweep.ts).
+    name: 'session-sweep',
+    cron: '*/15 * * * *',
+    run: async (ctx, now) => {
+      const deleted = await sweepSessions({ db: ctx.db }, now);
+      if (deleted > 0) ctx.log(`Session sweep: ${deleted} expired session(s) deleted`);
+      return deleted;
+    },
+  },
+} satisfies Record<string, ScheduledJob>;
+
+/** The table as a list, in the order above. */
+export const SCHEDULE: readonly ScheduledJob[] = Object.values(JOBS);
