@@ -2,7 +2,7 @@
 // build folder) and saves Playwright screenshots of the main screens into docs/screenshots/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { loadEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
@@ -74,7 +74,10 @@ const env = loadEnv({
   HOST: '127.0.0.1',
   REFRESH_ENABLED: 'false',
 });
-const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
+// The build folder inside the project, as the e2e fixtures do: Astro resolves the project's
+// packages from beside the output folder.
+const buildsDir = join(process.cwd(), '.tmp', `shots-${basename(dir)}`);
+const server = await startNodeServer({ env, buildsDir, log: () => {} });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const shot of SHOTS) {
@@ -106,4 +109,5 @@ try {
   await browser.close();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(buildsDir, { recursive: true, force: true });
 }
