@@ -35,7 +35,7 @@ const SHOTS: Shot[] = [
     height: 844,
     fullPage: false,
     element: '#servers',
-    open: '#servers summary',
+    open: '.filters-fold > summary',
   },
   { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
 ];
