@@ -14,7 +14,7 @@ interface Shot {
   width: number;
   height: number;
   fullPage: boolean;
-  /** Only this element, after `open` is clicked (the home filters' fold). */
+  /** Only this element, after the <details> `open` names is opened (the home filters' fold). */
   element?: string;
   open?: string;
 }
@@ -35,7 +35,7 @@ const SHOTS: Shot[] = [
     height: 844,
     fullPage: false,
     element: '#servers',
-    open: '.filters-fold > summary',
+    open: '.filters-fold',
   },
   { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
 ];
@@ -92,7 +92,8 @@ try {
       window.scrollTo(0, 0);
     });
     await page.waitForLoadState('networkidle');
-    if (shot.open) await page.locator(shot.open).click();
+    // Opened as a click would (the <details> element's own state), without waiting on the page to settle.
+    if (shot.open) await page.locator(shot.open).evaluate((el) => el.setAttribute('open', ''));
     if (shot.element) {
       // The element's top part: the filters and the first results.
       const box = (await page.locator(shot.element).boundingBox())!;
