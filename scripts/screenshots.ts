@@ -2,7 +2,7 @@
 // build folder) and saves Playwright screenshots of the main screens into docs/screenshots/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { loadEnv } from '../functions/_app/env';
 import { startNodeServer } from '../functions/_app/node';
@@ -14,7 +14,7 @@ interface Shot {
   width: number;
   height: number;
   fullPage: boolean;
-  /** Only this element, after `open` is clicked (the home filters' fold). */
+  /** Only this element, after the <details> `open` names is opened (the home filters' fold). */
   element?: string;
   open?: string;
 }
@@ -35,7 +35,7 @@ const SHOTS: Shot[] = [
     height: 844,
     fullPage: false,
     element: '#servers',
-    open: '#servers summary',
+    open: '.filters-fold',
   },
   { file: 'submit.png', path: '/submit-server', width: 1280, height: 800, fullPage: true },
 ];
@@ -74,7 +74,10 @@ const env = loadEnv({
   HOST: '127.0.0.1',
   REFRESH_ENABLED: 'false',
 });
-const server = await startNodeServer({ env, buildsDir: join(dir, 'builds'), log: () => {} });
+// The build folder inside the project, as the e2e fixtures do: Astro resolves the project's
+// packages from beside the output folder.
+const buildsDir = join(process.cwd(), '.tmp', `shots-${basename(dir)}`);
+const server = await startNodeServer({ env, buildsDir, log: () => {} });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const shot of SHOTS) {
@@ -89,7 +92,8 @@ try {
       window.scrollTo(0, 0);
     });
     await page.waitForLoadState('networkidle');
-    if (shot.open) await page.locator(shot.open).click();
+    // Opened as a click would (the <details> element's own state), without waiting on the page to settle.
+    if (shot.open) await page.locator(shot.open).evaluate((el) => el.setAttribute('open', ''));
     if (shot.element) {
       // The element's top part: the filters and the first results.
       const box = (await page.locator(shot.element).boundingBox())!;
@@ -106,4 +110,5 @@ try {
   await browser.close();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(buildsDir, { recursive: true, force: true });
 }

@@ -77,73 +77,71 @@ export default function HomeServers({ initial, initialTotal, categories, regions
     <div className="home-servers">
       {/* On a phone the bar folds into one "Filters" control (a plain <details>: no script needed);
           on wide screens the summary is hidden and the bar always shows (global.css). */}
-      <details className="filters-fold">
+      <details className="filter-bar filters-fold">
         <summary>Filters{setCount > 0 ? <span className="filters-count"> ({setCount} set)</span> : null}</summary>
-        <div className="filter-bar">
-          <fieldset className="filter-cats">
-            <legend className="visually-hidden">Category</legend>
-            {['All', ...categories.map((c) => c.name)].map((name) => (
-              <button
-                key={name}
-                type="button"
-                className="chip"
-                aria-pressed={category === name}
-                onClick={() => update({ category: name })}
-              >
-                {name}
-              </button>
-            ))}
-          </fieldset>
-          <div className="filter-side">
+        <fieldset className="filter-cats">
+          <legend className="visually-hidden">Category</legend>
+          {['All', ...categories.map((c) => c.name)].map((name) => (
             <button
-              type="button"
-              className="chip chip-premium"
-              aria-pressed={premiumOnly}
-              onClick={() => update({ premiumOnly: !premiumOnly })}
-            >
-              Premium Only
-            </button>
-            <button
+              key={name}
               type="button"
               className="chip"
-              aria-pressed={query.checked24h}
-              disabled={!ready}
-              onClick={() => update({ checked24h: !query.checked24h })}
+              aria-pressed={category === name}
+              onClick={() => update({ category: name })}
             >
-              Checked in the last 24 hours
+              {name}
             </button>
-            <label className="sort">
-              <span>Size</span>
-              <select
-                name="size"
-                value={query.size}
-                disabled={!ready}
-                onChange={(e) => update({ size: e.currentTarget.value as MemberRangeKey })}
-              >
-                {MEMBER_RANGES.map((r) => (
-                  <option key={r.key} value={r.key}>
-                    {r.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="sort">
-              <span>Online now</span>
-              <select
-                name="min_online_share"
-                value={String(query.share)}
-                disabled={!ready}
-                onChange={(e) => update({ share: Number(e.currentTarget.value) })}
-              >
-                {ONLINE_SHARE_CHOICES.map((c) => (
-                  <option key={c} value={String(c)}>
-                    {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
-          </div>
+          ))}
+        </fieldset>
+        <div className="filter-side">
+          <button
+            type="button"
+            className="chip chip-premium"
+            aria-pressed={premiumOnly}
+            onClick={() => update({ premiumOnly: !premiumOnly })}
+          >
+            Premium Only
+          </button>
+          <button
+            type="button"
+            className="chip"
+            aria-pressed={query.checked24h}
+            disabled={!ready}
+            onClick={() => update({ checked24h: !query.checked24h })}
+          >
+            Checked in the last 24 hours
+          </button>
+          <label className="sort">
+            <span>Size</span>
+            <select
+              name="size"
+              value={query.size}
+              disabled={!ready}
+              onChange={(e) => update({ size: e.currentTarget.value as MemberRangeKey })}
+            >
+              {MEMBER_RANGES.map((r) => (
+                <option key={r.key} value={r.key}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="sort">
+            <span>Online now</span>
+            <select
+              name="min_online_share"
+              value={String(query.share)}
+              disabled={!ready}
+              onChange={(e) => update({ share: Number(e.currentTarget.value) })}
+            >
+              {ONLINE_SHARE_CHOICES.map((c) => (
+                <option key={c} value={String(c)}>
+                  {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
         </div>
       </details>
       <noscript>
