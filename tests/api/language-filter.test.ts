@@ -86,7 +86,9 @@ describe('GET /api/servers paid placement', () => {
       const { body } = await get(`/api/servers?per_page=5&page=${page}`);
       shown.push(...body.servers);
     }
-    const flags = shown.map(paid);
+    // Six paid among twelve organic: the last two have no one left to space them and end the list.
+    expect(shown).toHaveLength(18);
+    const flags = shown.map(paid).slice(0, -2);
     for (let i = 0; i < flags.length; i++) {
       expect(flags.slice(i, i + PAID_SPACING).filter(Boolean).length).toBeLessThanOrEqual(1);
     }
@@ -107,9 +109,11 @@ describe('GET /api/servers paid placement', () => {
     expect(shown.filter((s) => !paid(s)).map((s) => s.name)).toEqual(
       Array.from({ length: 12 }, (_, i) => `Organic ${i}`),
     );
-    // Twelve organic cards space three more paid ones after the first; the last two have no one left to space them.
-    expect(shown.filter(paid).map((s) => s.name)).toEqual(['Paid 0', 'Paid 1', 'Paid 2', 'Paid 3']);
-    expect((await get('/api/servers?per_page=5&page=4')).body.total).toBe(16);
+    // Twelve organic cards space three more paid ones after the first; the last two have no one
+    // left to space them: they end the list, and every count counts them.
+    expect(shown.filter(paid).map((s) => s.name)).toEqual(Array.from({ length: 6 }, (_, i) => `Paid ${i}`));
+    expect(shown.slice(-2).map((s) => s.name)).toEqual(['Paid 4', 'Paid 5']);
+    expect((await get('/api/servers?per_page=5&page=4')).body.total).toBe(18);
   });
 
   it('keeps a Premium Only list in its own order: every card is paid by the visitor’s choice', async () => {

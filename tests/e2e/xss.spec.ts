@@ -800,7 +800,7 @@ test.describe
         site,
       }) => {
         // Each payload's search page is rendered on request (issue 28 item 4), not read from a file.
-        test.setTimeout(120_000);
+        test.setTimeout(180_000);
         for (const p of chunk) {
           // /?search= opens the search page (issue 28 item 4), which writes the term into its count line.
           const term = page.locator('.search-results .count strong');
