@@ -590,3 +590,25 @@ export const listingEdits = sqliteTable(
 export type MailRow = typeof mailOutbox.$inferSelect;
 export type OwnerRow = typeof ownerUsers.$inferSelect;
 export type ListingEditRow = typeof listingEdits.$inferSelect;
+
+/**
+ * What changed since the live build: one row per change that asked for a rebuild (with `page`, a
+ * public path whose prerendered file it makes stale; null for a change without one). Kept in the
+ * database so a change made just before a restart, or whose deploy-hook call failed, still reaches
+ * the prerendered pages: `npm start` builds at start while rows newer than its live build remain,
+ * and the Worker's scheduled handler calls the hook again. A build that goes live deletes the rows
+ * requested before it began.
+ */
+export const siteChanges = sqliteTable(
+  'site_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reason: text('reason').notNull(),
+    page: text('page'),
+    /** When the change asked for the rebuild (ms since the epoch): a build that began later holds it. */
+    requested_at: integer('requested_at').notNull(),
+  },
+  (t) => [index('site_changes_requested_idx').on(t.requested_at)],
+);
+
+export type SiteChangeRow = typeof siteChanges.$inferSelect;

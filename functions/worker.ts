@@ -52,11 +52,12 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
     /** The Cron Triggers of wrangler.toml `[triggers]`: the scheduled jobs (functions/_app/jobs/). */
     scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
       if (controller.cron === CRONS.refresh) {
-        // A changed public fact asks the deploy hook for a rebuild, sent before the invocation ends.
+        // A changed public fact asks the deploy hook for a rebuild, sent before the invocation ends;
+        // then the changes recorded in site_changes that no successful hook call covered are sent again.
         const deps = edgeDeps(env);
         const log = (line: string) => console.log(line);
         const hook = deps.env.REBUILD_HOOK_URL
-          ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, log })
+          ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, db: deps.db, log })
           : undefined;
         const pass = refreshInvites({ ...deps, rebuild: hook }, controller.scheduledTime, {
           log,
@@ -64,6 +65,8 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
         }).then(async (r) => {
           if (r !== 'busy' && r.lookups > 0) log(`Refresh (${controller.cron}): ${JSON.stringify(r)}`);
           await hook?.flush();
+          // A change whose deploy-hook call failed (or never went out) is called again.
+          await hook?.retryFailed(controller.scheduledTime);
         });
         ctx.waitUntil(pass);
         return;

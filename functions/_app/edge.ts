@@ -74,7 +74,7 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
     const { env, db } = edgeDeps(bindings);
     const hook = env.REBUILD_HOOK_URL
-      ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log: (line) => console.log(line) })
+      ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, db, log: (line) => console.log(line) })
       : undefined;
     // Pages answered by the Worker (not-found screens) take the same policy as the static ones.
     const policy = await bindings.ASSETS.fetch(`https://assets.local/${CSP_POLICY_FILE}`)

@@ -266,7 +266,7 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
     await rankAfterRefresh(deps.db, new Date(now), { force: all });
-    if (changed > 0) deps.rebuild?.request('refresh');
+    if (changed > 0) await deps.rebuild?.request('refresh');
     return summary;
   } finally {
     await releaseLease(deps.db, REFRESH_JOB, holder);
@@ -306,6 +306,6 @@ export async function refreshServer(
     clock: () => now,
   });
   for (const alert of check.alerts) options.log?.(alertLine(server.id, alert));
-  if (check.publicChange) deps.rebuild?.request('refresh');
+  if (check.publicChange) await deps.rebuild?.request('refresh');
   return { status: 'checked', kind: answer.kind, check };
 }

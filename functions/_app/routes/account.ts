@@ -264,7 +264,7 @@ export const accountRoutes = (deps: AppDeps) => {
           entityId: id,
           details: { from: listing.affiliate_link, to: updated?.affiliate_link, was: listing.invite_status },
         });
-        deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
+        await deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
         return c.json({
           listing: { id, affiliate_link: updated?.affiliate_link ?? null, invite_status: 'ok' as const },
         });
@@ -281,7 +281,7 @@ export const accountRoutes = (deps: AppDeps) => {
           entityId: id,
           details: { name: listing.name, slug: listing.slug },
         });
-        deps.rebuild?.request(`owner removed ${listing.slug}`, [`/server/${listing.slug}`]);
+        await deps.rebuild?.request(`owner removed ${listing.slug}`, [`/server/${listing.slug}`]);
         return c.json({ ok: true as const });
       })
       // Views, join clicks and conversion for 7, 30 and 90 days; daily figures and the member history.

@@ -77,7 +77,7 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     // A confirmed flag appears on the listing's page.
     if (verdict === 'confirmed') {
       const server = await getServerById(db, flag.server_id);
-      requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`, [server?.slug]);
+      await requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`, [server?.slug]);
     }
     return c.json({ flag });
   })

@@ -105,7 +105,7 @@ export const submissionRoutes = new Hono<AdminEnv>()
         result.submission.owner_proof ?? 'manage_guild',
       );
     }
-    requestRebuild(c, `approved ${result.server.slug}`, [result.server.slug]);
+    await requestRebuild(c, `approved ${result.server.slug}`, [result.server.slug]);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {
