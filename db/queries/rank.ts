@@ -2,6 +2,8 @@ import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
 import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/freshness/anomalies';
 import { growthFraction, RANK, rankScore } from '../../src/lib/freshness/rank';
+import { hasPage, isListed } from '../../src/lib/listing';
+import { categoryRanks } from '../../src/lib/rank-explain';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { closeQuietFlags, openFlags, recordJobRun } from './flags';
@@ -64,7 +66,17 @@ export interface RankRun {
   listings: number;
   /** Listings whose score, parts or growth changed (the only ones written). */
   updated: number;
+  /**
+   * The slugs of the listed servers whose page shows something else now: their score, its parts
+   * or growth changed, or their place in their category moved (another listing passed them).
+   */
+  changedSlugs: string[];
   ms: number;
+}
+
+/** Which listings a recompute scores: all of them, or one category's (its niche median is the category's own). */
+export interface RankScope {
+  category?: string | undefined;
 }
 
 /**
@@ -74,7 +86,7 @@ export interface RankRun {
  * views per visitor and day over 7 days; open reports; open flags), then writes only the rows
  * that changed, a thousand per UPDATE, each its own short write so pages keep being served.
  */
-export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
+export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
   const client = rawClient(db);
   const prepared = preparedStatementsFor(db);
@@ -82,11 +94,17 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
   const growthSince = daysBefore(now, RANK.growthWindowDays);
   const interestSince = daysBefore(now, RANK.interestWindowDays);
   const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
+  // One category's listings and what they have in the other tables (an approval's recompute).
+  const only =
+    scope.category === undefined ? '' : 'AND server_id IN (SELECT id FROM discord_servers WHERE category = ?)';
+  const onlyArgs: InValue[] = scope.category === undefined ? [] : [scope.category];
   const [listingRows, medianRows, firstRows, interestRows, reportRows, flagRows] = await Promise.all([
     readAll(
       db,
-      `SELECT id, category, members, active_users, invite_status, last_ok_at, created_at, rank_score, growth_30d, rank_explain
-       FROM discord_servers`,
+      `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
+         rank_score, growth_30d, rank_explain
+       FROM discord_servers${scope.category === undefined ? '' : ' WHERE category = ?'}`,
+      onlyArgs,
     ),
     // The median of each listing's online counts: the middle row (or the two middle rows) by value.
     readAll(
@@ -96,16 +114,16 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
           row_number() OVER (PARTITION BY server_id ORDER BY online_count) AS rn,
           count(*) OVER (PARTITION BY server_id) AS n
         FROM server_snapshots
-        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL
+        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL ${only}
       ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`,
-      [onlineSince],
+      [onlineSince, ...onlyArgs],
     ),
     // SQLite takes the bare member_count from the row min() picked: the first check of the window.
     readAll(
       db,
       `SELECT server_id AS id, member_count AS v, min(checked_at) AS first_at FROM server_snapshots
-       WHERE checked_at >= ? AND member_count IS NOT NULL GROUP BY server_id`,
-      [growthSince],
+       WHERE checked_at >= ? AND member_count IS NOT NULL ${only} GROUP BY server_id`,
+      [growthSince, ...onlyArgs],
     ),
     // One join click and one view per visitor (salted address hash) and day.
     readAll(
@@ -114,19 +132,21 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
          count(DISTINCT CASE WHEN interaction_type = 'click' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS joins,
          count(DISTINCT CASE WHEN interaction_type = 'view' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS views
        FROM user_interactions
-       WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view')
+       WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view') ${only}
        GROUP BY server_id`,
-      [interestSince],
+      [interestSince, ...onlyArgs],
     ),
     // Distinct reporters (the tab's session) of open reports.
     readAll(
       db,
-      `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' GROUP BY server_id`,
+      `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' ${only} GROUP BY server_id`,
+      onlyArgs,
     ),
     // Open flags (unreviewed or confirmed; dismissed ones are closed); v = 1 when one is about growth.
     readAll(
       db,
-      `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL GROUP BY server_id`,
+      `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL ${only} GROUP BY server_id`,
+      onlyArgs,
     ),
   ]);
   const medianOnline = byServer(medianRows);
@@ -140,7 +160,10 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     const lastOk = text(r.last_ok_at);
     return {
       id,
+      slug: String(r.slug),
       category: String(r.category),
+      is_active: num(r.is_active) === 1,
+      sort_order: num(r.sort_order),
       members: num(r.members),
       // The 7-day median of checks; without history, the last check's count (if a check ever answered).
       online: medianOnline.get(id) ?? (lastOk ? num(r.active_users) : 0),
@@ -155,6 +178,7 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
   const shares = nicheShares(listings);
 
   const changed: (number | string)[][] = [];
+  const after = new Map<number, { score: number; growth: number }>();
   const nowMs = now.getTime();
   for (const l of listings) {
     const flag = flags.get(l.id);
@@ -175,6 +199,7 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     });
     const growth = growthFraction(before, l.members);
     const explain = JSON.stringify(parts);
+    after.set(l.id, { score, growth });
     if (score !== l.score || growth !== l.growth || explain !== l.explain) changed.push([l.id, score, explain, growth]);
   }
 
@@ -186,7 +211,45 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     if (prepared) await prepared.run(update, chunk.flat());
     else await client.execute({ sql: update, args: chunk.flat() });
   }
-  return { listings: listings.length, updated: changed.length, ms: Math.round(performance.now() - started) };
+  return {
+    listings: listings.length,
+    updated: changed.length,
+    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => Number(c[0])))),
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * The slugs of the servers with a page that a recompute changed: those it rewrote, and the listed
+ * ones whose place in their category (the Most Active order a server page prints) moved.
+ */
+function shownChanges(
+  listings: readonly {
+    id: number;
+    slug: string;
+    category: string;
+    is_active: boolean;
+    status: InviteStatus;
+    members: number;
+    sort_order: number;
+    createdAt: string;
+    score: number;
+    growth: number;
+  }[],
+  after: ReadonlyMap<number, { score: number; growth: number }>,
+  rewritten: ReadonlySet<number>,
+): string[] {
+  const withStatus = listings.map((l) => ({ ...l, invite_status: l.status }));
+  const listed = withStatus.filter(isListed);
+  const ranked = (pick: (l: (typeof listed)[number]) => { score: number; growth: number }) =>
+    categoryRanks(
+      listed.map((l) => ({ ...l, created_at: l.createdAt, rank_score: pick(l).score, growth_30d: pick(l).growth })),
+    );
+  const before = ranked((l) => l);
+  const now = ranked((l) => after.get(l.id) ?? l);
+  return withStatus
+    .filter((l) => hasPage(l) && (rewritten.has(l.id) || before.get(l.id)?.rank !== now.get(l.id)?.rank))
+    .map((l) => l.slug);
 }
 
 /** What one anomaly pass did. */

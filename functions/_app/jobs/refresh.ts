@@ -72,6 +72,8 @@ export interface RefreshOptions {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The public pages of some listings. */
+const serverPages = (slugs: readonly string[]) => slugs.map((slug) => `/server/${slug}`);
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 /** The breaker an answer trips, if any: 429 → its retry_after; block page → the ladder; auth → a day. */
@@ -265,8 +267,12 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     summary.changed = changed;
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
-    await rankAfterRefresh(deps.db, new Date(now), { force: all });
-    if (changed > 0) await deps.rebuild?.request('refresh');
+    const { ranks } = await rankAfterRefresh(deps.db, new Date(now), { force: all });
+    // A public fact changed, or the recompute changed what some server pages show (score, place).
+    const moved = ranks?.changedSlugs ?? [];
+    if (changed > 0 || moved.length > 0) {
+      await deps.rebuild?.request('refresh', serverPages(moved));
+    }
     return summary;
   } finally {
     await releaseLease(deps.db, REFRESH_JOB, holder);

@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { claimServer } from '../../../../db/queries/owners';
+import { recomputeRanks } from '../../../../db/queries/rank';
 import {
   approveSubmission,
   deleteSubmission,
@@ -105,7 +106,12 @@ export const submissionRoutes = new Hono<AdminEnv>()
         result.submission.owner_proof ?? 'manage_guild',
       );
     }
-    await requestRebuild(c, `approved ${result.server.slug}`, [result.server.slug]);
+    // Scored now, while its check at submission is fresh: its page shows its rank from the first
+    // build, and the pages of its category whose place it moved are rebuilt with it.
+    const ranked = await recomputeRanks(db, new Date(), { category: result.server.category });
+    await requestRebuild(c, `approved ${result.server.slug}`, [
+      ...new Set([result.server.slug, ...ranked.changedSlugs]),
+    ]);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {
