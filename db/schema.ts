@@ -68,7 +68,7 @@ export const discordServers = sqliteTable(
     first_fail_at: text('first_fail_at'),
     /** Consecutive transient failures (network, 5xx): they never change the status. */
     transient_streak: integer('transient_streak').notNull().default(0),
-    /** The rank score from checked signals only (src/lib/freshness/rank.ts) and its parts as JSON. */
+    /** The rank score from checked signals only (src/lib/ranking/formula.ts) and its parts as JSON. */
     rank_score: real('rank_score').notNull().default(0),
     rank_explain: text('rank_explain', { mode: 'json' }).$type<Record<string, number>>(),
     /** Member growth over 30 days as a fraction (0.05 = +5 %), from the history. */

@@ -1,9 +1,9 @@
 import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
-import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/freshness/anomalies';
-import { growthFraction, RANK, rankScore } from '../../src/lib/freshness/rank';
 import { hasPage, isListed } from '../../src/lib/listing';
-import { categoryRanks } from '../../src/lib/rank-explain';
+import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
+import { categoryRanks } from '../../src/lib/ranking/explanation';
+import { growthFraction, RANK, rankScore } from '../../src/lib/ranking/formula';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { closeQuietFlags, openFlags, recordJobRun } from './flags';
@@ -81,7 +81,7 @@ export interface RankScope {
 
 /**
  * Recomputes rank_score, rank_explain and growth_30d of every listing from checked signals
- * (src/lib/freshness/rank.ts). Set-based: one aggregate query per table (snapshots: the 7-day
+ * (src/lib/ranking/formula.ts). Set-based: one aggregate query per table (snapshots: the 7-day
  * median online and the first member count of 30 days; interactions: distinct join clicks and
  * views per visitor and day over 7 days; open reports; open flags), then writes only the rows
  * that changed, a thousand per UPDATE, each its own short write so pages keep being served.
@@ -260,7 +260,7 @@ export interface AnomalyRun {
 }
 
 /**
- * Runs the anomaly rules (src/lib/freshness/anomalies.ts) over the 30-day history of every
+ * Runs the anomaly rules (src/lib/ranking/anomalies.ts) over the 30-day history of every
  * listing checked since the previous pass (all listings with history on the first), opens a flag
  * per new finding and closes quiet ones; the pass's time is the next pass's watermark (job_state
  * row 'anomalies'). Histories are read by chunks of ids on the snapshots' primary key.

@@ -351,7 +351,7 @@ export type ListingRow = Omit<
 /**
  * The columns the build reads of every server with a page (#18): what places, filters, groups,
  * ranks, counts and keys a listing (src/lib/listing.ts, src/lib/placement.ts,
- * src/lib/rank-explain.ts, the cache keys), and nothing a card shows. Only the servers a written
+ * src/lib/ranking/explanation.ts, the cache keys), and nothing a card shows. Only the servers a written
  * page shows are read whole, by id.
  */
 const LISTING_KEY_COLUMNS = [

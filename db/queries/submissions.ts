@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
-import { SCHEDULE } from '../../src/lib/freshness/state';
+import { SCHEDULE } from '../../src/lib/invite-checks/state';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import { isUniqueViolation } from '../busy';

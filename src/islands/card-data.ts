@@ -1,8 +1,8 @@
 import type { CATEGORY_NAMES } from '~/lib/categories';
 import type { InviteStatus } from '~/lib/enums';
-import { guildIconUrl } from '~/lib/freshness/guild-icon';
-import { inviteView } from '~/lib/freshness/invite-state';
 import { joinTarget } from '~/lib/invite';
+import { guildIconUrl } from '~/lib/invite-checks/guild-icon';
+import { inviteView } from '~/lib/invite-checks/invite-state';
 
 /** The public fields a server card shows: what islands receive as props. */
 export interface CardServer {

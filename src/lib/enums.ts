@@ -180,7 +180,7 @@ export const LIMITS = {
 export const SITE_NAME = 'GuildRank';
 
 /**
- * What Discord last said of a listing's invite (src/lib/freshness): `unchecked` before the first
+ * What Discord last said of a listing's invite (src/lib/invite-checks): `unchecked` before the first
  * check; `ok`; `paused` (the server's admins paused invites); `expiring` (a temporary invite);
  * `suspect` (Discord stopped knowing it: the Join button gives way to a notice while we check
  * again); `dead` (unknown on repeated checks over at least 24 hours: off every listing until it

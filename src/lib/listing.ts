@@ -29,7 +29,7 @@ type SortColumn = 'members' | 'sort_order' | 'rank_score' | 'created_at' | 'grow
 
 /**
  * The columns each order sorts on, each descending; id ascending breaks the last tie, so pages
- * never overlap. 'active' is the rank score (checked signals only, src/lib/freshness/rank.ts),
+ * never overlap. 'active' is the rank score (checked signals only, src/lib/ranking/formula.ts),
  * 'growing' the 30-day member growth, both then members; 'newest' the listing's age;
  * 'featured' is the operators' curated order (sort_order), then members.
  */

@@ -2,7 +2,7 @@
 // each kind of answer Discord gives, a guild already listed or waiting, and Discord unreachable.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHECK_BUDGETS } from '../../functions/_app/lib/invite-check';
-import { BUDGET } from '../../src/lib/freshness/budget';
+import { BUDGET } from '../../src/lib/invite-checks/budget';
 import { type DiscordStandIn, type StandInInvite, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 

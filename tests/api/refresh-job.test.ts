@@ -13,7 +13,7 @@ import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
 import worker from '../../functions/worker';
-import { BUDGET } from '../../src/lib/freshness/budget';
+import { BUDGET } from '../../src/lib/invite-checks/budget';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';

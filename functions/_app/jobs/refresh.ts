@@ -18,9 +18,9 @@ import {
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
 import { rankAfterRefresh } from '../../../db/queries/rank';
-import { budgetAt } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer } from '../../../src/lib/freshness/classify';
-import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/freshness/state';
+import { budgetAt } from '../../../src/lib/invite-checks/budget';
+import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
+import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/invite-checks/state';
 import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
 import { inviteDeadMail } from '../mail/invite-dead';
@@ -181,7 +181,7 @@ const alertLine = (serverId: number, alert: FreshnessAlert) =>
  * One pass of the refresh job at `now`: takes the lease (or answers 'busy'), respects the breaker
  * and the budget (never more than REFRESH_PER_10MIN lookups in one window, 429s included: a 429
  * counts and ends the pass), looks each due listing up in turn, applies the answer
- * (src/lib/freshness/state.ts), releases the lease, records the summary and asks for a site
+ * (src/lib/invite-checks/state.ts), releases the lease, records the summary and asks for a site
  * rebuild when a public fact changed. No lookup is lost: a listing whose lookup was transient
  * backs off and stays due; one the budget or the breaker cut off keeps its place at the front.
  */

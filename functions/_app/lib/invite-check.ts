@@ -4,10 +4,10 @@
 // for review passes; when Discord cannot be asked, the answer is a 503, never a guess.
 import { getJobState } from '../../../db/queries/freshness';
 import { guildTaken, spendSubmissionLookup } from '../../../db/queries/submissions';
-import { BUDGET } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer, InviteSnapshot } from '../../../src/lib/freshness/classify';
-import { guildIconUrl } from '../../../src/lib/freshness/guild-icon';
-import { inviteCode } from '../../../src/lib/freshness/invite-code';
+import { BUDGET } from '../../../src/lib/invite-checks/budget';
+import type { InviteAnswer, InviteSnapshot } from '../../../src/lib/invite-checks/classify';
+import { guildIconUrl } from '../../../src/lib/invite-checks/guild-icon';
+import { inviteCode } from '../../../src/lib/invite-checks/invite-code';
 import { invalidFieldsSummary, SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';

@@ -18,10 +18,10 @@ import {
 import { deleteServer, getServerById, updateServer } from '../../../db/queries/servers';
 import { spendSubmissionLookup } from '../../../db/queries/submissions';
 import { subcategoryNames } from '../../../src/lib/categories';
-import { BUDGET } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer } from '../../../src/lib/freshness/classify';
-import { inviteCode } from '../../../src/lib/freshness/invite-code';
-import { applyCheck } from '../../../src/lib/freshness/state';
+import { BUDGET } from '../../../src/lib/invite-checks/budget';
+import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
+import { inviteCode } from '../../../src/lib/invite-checks/invite-code';
+import { applyCheck } from '../../../src/lib/invite-checks/state';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import {

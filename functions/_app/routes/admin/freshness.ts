@@ -5,7 +5,7 @@ import { getJobState, type JobState } from '../../../../db/queries/freshness';
 import { countByInviteStatus, listByInviteStatus } from '../../../../db/queries/invite-states';
 import { ANOMALY_JOB } from '../../../../db/queries/rank';
 import { getServerById } from '../../../../db/queries/servers';
-import { budgetAt } from '../../../../src/lib/freshness/budget';
+import { budgetAt } from '../../../../src/lib/invite-checks/budget';
 import { flagReviewSchema, inviteStateQuerySchema } from '../../../../src/lib/schemas/freshness';
 import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
 import { ApiError } from '../../lib/errors';
