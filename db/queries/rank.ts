@@ -1,9 +1,9 @@
 import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
-import { hasPage, isListed } from '../../src/lib/listing';
 import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
-import { categoryRanks } from '../../src/lib/ranking/explanation';
+import { ANOMALY_JOB, CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
 import { growthFraction, RANK, rankScore } from '../../src/lib/ranking/formula';
+import { nicheShares, shownChanges } from '../../src/lib/ranking/signals';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { closeQuietFlags, openFlags, recordJobRun } from './flags';
@@ -15,12 +15,6 @@ const HOUR = 3_600_000;
 const ROWS_PER_UPDATE = 1_000;
 /** Listing ids per history read of the anomaly pass. */
 const IDS_PER_READ = 500;
-/** job_state row of the anomaly pass: its last run is the watermark of the next. */
-export const ANOMALY_JOB = 'anomalies';
-/** Statuses whose counts come from a working check: the niche medians read only these. */
-const CHECKED_WORKING: readonly InviteStatus[] = ['ok', 'expiring', 'paused'];
-/** Listings smaller than this say little about their niche's online share. */
-export const NICHE_MIN_MEMBERS = 50;
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
@@ -40,25 +34,6 @@ async function readAll(db: Db, statement: string, args: InValue[] = []): Promise
   const prepared = preparedStatementsFor(db);
   if (prepared) return prepared.all(statement, args);
   return (await rawClient(db).execute({ sql: statement, args })).rows as unknown as Record<string, unknown>[];
-}
-
-/** Median of a list (mutates its order). */
-function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  const mid = values.length >> 1;
-  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-}
-
-/** Per category: the median online share of listings whose invite works. */
-function nicheShares(listings: Iterable<{ category: string; members: number; online: number; status: InviteStatus }>) {
-  const shares = new Map<string, number[]>();
-  for (const l of listings) {
-    if (!CHECKED_WORKING.includes(l.status) || l.members < NICHE_MIN_MEMBERS) continue;
-    const list = shares.get(l.category) ?? [];
-    list.push(Math.min(1, l.online / l.members));
-    shares.set(l.category, list);
-  }
-  return new Map([...shares].map(([category, list]) => [category, median(list)]));
 }
 
 /** What one recompute did. */
@@ -219,39 +194,6 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
   };
 }
 
-/**
- * The slugs of the servers with a page that a recompute changed: those it rewrote, and the listed
- * ones whose place in their category (the Most Active order a server page prints) moved.
- */
-function shownChanges(
-  listings: readonly {
-    id: number;
-    slug: string;
-    category: string;
-    is_active: boolean;
-    status: InviteStatus;
-    members: number;
-    sort_order: number;
-    createdAt: string;
-    score: number;
-    growth: number;
-  }[],
-  after: ReadonlyMap<number, { score: number; growth: number }>,
-  rewritten: ReadonlySet<number>,
-): string[] {
-  const withStatus = listings.map((l) => ({ ...l, invite_status: l.status }));
-  const listed = withStatus.filter(isListed);
-  const ranked = (pick: (l: (typeof listed)[number]) => { score: number; growth: number }) =>
-    categoryRanks(
-      listed.map((l) => ({ ...l, created_at: l.createdAt, rank_score: pick(l).score, growth_30d: pick(l).growth })),
-    );
-  const before = ranked((l) => l);
-  const now = ranked((l) => after.get(l.id) ?? l);
-  return withStatus
-    .filter((l) => hasPage(l) && (rewritten.has(l.id) || before.get(l.id)?.rank !== now.get(l.id)?.rank))
-    .map((l) => l.slug);
-}
-
 /** What one anomaly pass did. */
 export interface AnomalyRun {
   evaluated: number;
@@ -334,28 +276,4 @@ export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> 
   const run = { evaluated: checked.length, opened, closed };
   await recordJobRun(db, ANOMALY_JOB, now, { ...run });
   return run;
-}
-
-/** job_state row of the rank recompute (its last run and what it did). */
-export const RANK_JOB = 'rank';
-/** The refresh job runs every minute; the full recompute runs at most this often unless forced. */
-export const RANK_EVERY_MS = 10 * 60_000;
-
-/**
- * What follows every refresh pass: the anomaly rules over what was just checked, then the ranks
- * (so a flag opened now already weighs on the score). The recompute reads every listing, so it
- * runs at most every 10 minutes (`force`: now, e.g. after `npm run refresh -- --all`).
- */
-export async function rankAfterRefresh(
-  db: Db,
-  now: Date,
-  { force = false }: { force?: boolean } = {},
-): Promise<{ anomalies: AnomalyRun; ranks: RankRun | null }> {
-  const anomalies = await evaluateAnomalies(db, now);
-  const last = (await getJobState(db, RANK_JOB))?.last_run_at;
-  const due = force || !last || now.getTime() - Date.parse(last) >= RANK_EVERY_MS || anomalies.opened > 0;
-  if (!due) return { anomalies, ranks: null };
-  const ranks = await recomputeRanks(db, now);
-  await recordJobRun(db, RANK_JOB, now, { ...ranks });
-  return { anomalies, ranks };
 }

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
-import { evaluateAnomalies, rankAfterRefresh, recomputeRanks } from '../../db/queries/rank';
+import { evaluateAnomalies, recomputeRanks } from '../../db/queries/rank';
 import {
   discordServers,
   type NewServerRow,
@@ -10,6 +10,7 @@ import {
   serverSnapshots,
   userInteractions,
 } from '../../db/schema';
+import { run as rankPass } from '../../functions/_app/jobs/rank';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -187,7 +188,7 @@ describe('evaluateAnomalies', () => {
     ]);
     await listing('Healthy');
 
-    const first = await rankAfterRefresh(t.db, NOW);
+    const first = await rankPass({ db: t.db }, NOW.getTime());
     expect(first.anomalies).toMatchObject({ evaluated: 2, opened: 1 });
     const queue = await listFlagQueue(t.db);
     expect(queue).toHaveLength(1);

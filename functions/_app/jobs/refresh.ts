@@ -17,7 +17,6 @@ import {
   releaseLease,
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
-import { rankAfterRefresh } from '../../../db/queries/rank';
 import { budgetAt } from '../../../src/lib/invite-checks/budget';
 import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
 import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/invite-checks/state';
@@ -25,6 +24,7 @@ import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
 import { inviteDeadMail } from '../mail/invite-dead';
 import { mailSite } from '../mail/site';
+import { run as rankPass } from './rank';
 
 /** The job's row in job_state. */
 export const REFRESH_JOB = 'refresh';
@@ -72,8 +72,6 @@ export interface RefreshOptions {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** The public pages of some listings. */
-const serverPages = (slugs: readonly string[]) => slugs.map((slug) => `/server/${slug}`);
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 /** The breaker an answer trips, if any: 429 → its retry_after; block page → the ladder; auth → a day. */
@@ -267,12 +265,9 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     summary.changed = changed;
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
-    const { ranks } = await rankAfterRefresh(deps.db, new Date(now), { force: all });
+    const ranked = await rankPass(deps, now, { force: all });
     // A public fact changed, or the recompute changed what some server pages show (score, place).
-    const moved = ranks?.changedSlugs ?? [];
-    if (changed > 0 || moved.length > 0) {
-      await deps.rebuild?.request('refresh', serverPages(moved));
-    }
+    if (changed > 0 || ranked.pages.length > 0) await deps.rebuild?.request('refresh', ranked.pages);
     return summary;
   } finally {
     await releaseLease(deps.db, REFRESH_JOB, holder);

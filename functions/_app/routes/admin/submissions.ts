@@ -1,7 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { claimServer } from '../../../../db/queries/owners';
-import { recomputeRanks } from '../../../../db/queries/rank';
 import {
   approveSubmission,
   deleteSubmission,
@@ -14,6 +13,7 @@ import {
 import { subcategoryNames } from '../../../../src/lib/categories';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
+import { rankCategory } from '../../jobs/rank';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { mailSite } from '../../mail/site';
@@ -108,10 +108,8 @@ export const submissionRoutes = new Hono<AdminEnv>()
     }
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
-    const ranked = await recomputeRanks(db, new Date(), { category: result.server.category });
-    await requestRebuild(c, `approved ${result.server.slug}`, [
-      ...new Set([result.server.slug, ...ranked.changedSlugs]),
-    ]);
+    const moved = await rankCategory(c.get('deps'), result.server.category, Date.now());
+    await requestRebuild(c, `approved ${result.server.slug}`, [...new Set([result.server.slug, ...moved])]);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {
