@@ -395,13 +395,19 @@ export async function recordOwnerAudit(
 ): Promise<void> {
   await db.insert(auditLog).values({
     operator_id: null,
-    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+    operator_email: ownerAuthor(owner).name,
     action: entry.action,
     entity: entry.entity,
     entity_id: String(entry.entityId),
     details: { owner_id: owner.id, ...entry.details },
   });
 }
+
+/** How the audit log names an owner: by Discord username and id, with no operator id. */
+export const ownerAuthor = (owner: Pick<PublicOwner, 'username' | 'discord_user_id'>) => ({
+  operatorId: null,
+  name: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+});
 
 /** What the audit log says of an owner's own writes once their account is deleted. */
 export const DELETED_OWNER = 'owner (account deleted)';

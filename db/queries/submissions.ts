@@ -10,10 +10,13 @@ import {
   jobState,
   type ServerRow,
   type SubmissionRow,
+  serverClaims,
   serverSnapshots,
   serverSubmissions,
 } from '../schema';
+import { type AuditAuthor, auditRowWhen } from './audit';
 import { enqueueMailWhen, type MailInput } from './mail';
+import { OWNER_SUBMIT_ACTION } from './owners';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
@@ -100,6 +103,8 @@ export async function insertCheckedSubmission(
   input: SubmissionWrite & { guild_id: string },
   /** The "received" mail to the contact address (#16), written only with the row, keyed by its id. */
   received?: SubmissionMail,
+  /** A signed-in owner's submission (#17): its audit row, written only with the row. */
+  audit?: { author: AuditAuthor; details: Record<string, unknown> },
 ): Promise<{ ok: true; submission: SubmissionRecord } | { ok: false; taken: Exclude<GuildTaken, null> }> {
   const open = sql.join(
     OPEN_STATUSES.map((s) => sql`${s}`),
@@ -133,7 +138,24 @@ RETURNING id`);
         ),
       ]
     : [];
-  const [rows] = await db.batch([insert, ...mail]);
+  // Last: changes() is the mail's (written only with the row) or the INSERT's, so 1 only when the
+  // row was made; inside the batch's transaction the newest submission is this one.
+  const audited = audit
+    ? [
+        auditRowWhen(
+          db,
+          audit.author,
+          {
+            action: OWNER_SUBMIT_ACTION,
+            entity: 'submission',
+            entityId: sql`(SELECT max(id) FROM ${serverSubmissions})`,
+            details: audit.details,
+          },
+          sql`changes() = 1`,
+        ),
+      ]
+    : [];
+  const [rows] = await db.batch([insert, ...mail, ...audited]);
   const id = rows[0]?.id;
   if (id === undefined) return { ok: false, taken: (await guildTaken(db, input.guild_id)) ?? 'pending' };
   return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
@@ -300,6 +322,8 @@ export async function approveSubmission(
   approvedMail?: (submission: SubmissionRecord, slug: string) => SubmissionMail,
   /** The reviewer's language and region (#19): a value (null for none) replaces the owner's on both rows. */
   reviewed: { language?: string | null | undefined; region?: string | null | undefined } = {},
+  /** Who approved: the audit row, written in the approval's batch (only when this call approved it). */
+  approver?: AuditAuthor,
 ): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
     const stored = await getSubmissionById(db, id);
@@ -339,7 +363,33 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
           })
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),
+        // Right after the UPDATE: changes() is 1 only when this batch approved it.
+        ...(approver
+          ? [
+              auditRowWhen(
+                db,
+                approver,
+                {
+                  action: 'approve',
+                  entity: 'submission',
+                  entityId: id,
+                  details: { server_id: sql`(SELECT id FROM ${discordServers} WHERE slug = ${slug})`, slug },
+                },
+                sql`changes() = 1`,
+              ),
+            ]
+          : []),
         ...firstCheck,
+        // A verified owner's submission (#17) is theirs to manage at once (re-checked at their next
+        // sign-in), by the proof it carried; one without a recorded proof claims by the lesser, Manage Server.
+        ...(current.owner_id && current.owner_verified
+          ? [
+              db.run(sql`INSERT OR IGNORE INTO ${serverClaims} (server_id, owner_id, proof)
+SELECT id, ${current.owner_id}, ${current.owner_proof ?? 'manage_guild'} FROM ${discordServers}
+WHERE slug = ${slug} AND EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${id} AND status = 'approved'
+  AND server_id = ${discordServers}.id)`),
+            ]
+          : []),
         ...(approvedMail
           ? [
               enqueueMailWhen(

@@ -1,6 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { claimServer } from '../../../../db/queries/owners';
 import {
   approveSubmission,
   deleteSubmission,
@@ -83,6 +82,8 @@ export const submissionRoutes = new Hono<AdminEnv>()
         }),
       }),
       { language, region },
+      // The audit row and a verified owner's claim are written in the approval's batch.
+      { operatorId: c.get('operator').id, name: c.get('operator').email },
     );
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
@@ -94,17 +95,6 @@ export const submissionRoutes = new Hono<AdminEnv>()
         );
       }
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
-    }
-    await audit(c, 'approve', 'submission', id, { server_id: result.server.id, slug: result.server.slug });
-    // A verified owner's submission (#17) is theirs to manage at once (re-checked at their next sign-in),
-    // by the proof it carried (owner_proof); one without a recorded proof claims by the lesser, Manage Server.
-    if (result.submission.owner_id && result.submission.owner_verified) {
-      await claimServer(
-        db,
-        result.server.id,
-        result.submission.owner_id,
-        result.submission.owner_proof ?? 'manage_guild',
-      );
     }
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
