@@ -6,6 +6,15 @@ export function pageTitle(title: string): string {
 }
 
 /**
+ * The site's origin as Astro has it (`site` in astro.config.mjs, from SITE_URL, which always has a
+ * value): every page's canonical and structured-data URLs start here.
+ */
+export function siteOf(site: URL | undefined): URL {
+  if (!site) throw new Error('astro.config.mjs sets no `site` (SITE_URL)');
+  return site;
+}
+
+/**
  * The public path of a page. While building, Astro names pages by their file (build.format
  * 'file': `/help.html`, `/index.html`); the site serves them at `/help` and `/`.
  */
