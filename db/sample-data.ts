@@ -3,7 +3,7 @@ import type { Server, ServerFilter } from './queries/servers';
 import type { NewServerRow } from './schema';
 
 /**
- * The built-in sample set of SPEC section 3: seven servers with ids 1, 2, 3, 4, 9, 10 and 12.
+ * The built-in sample set: seven servers with ids 1, 2, 3, 4, 9, 10 and 12.
  * Seeded into an empty database; the Education one is stored but never listed.
  */
 export const SAMPLE_SERVERS: NewServerRow[] = [
@@ -222,7 +222,7 @@ function sampleServers(): Server[] {
   return samples;
 }
 
-/** listServers' answer over the built-in sample set (SPEC section 4's fallback), by the same listing rules. */
+/** listServers' answer over the built-in sample set (the fallback when the database cannot answer), by the same listing rules. */
 export function listSampleServers(filter: ServerFilter): { servers: Server[]; total: number } {
   return pageOfServers(sampleServers(), filter);
 }

@@ -22,7 +22,7 @@ export async function listPageContent(db: Db, page: string, section?: string): P
     .orderBy(asc(siteContent.sort_order), asc(siteContent.id));
 }
 
-/** One active content value; '' when absent or on any error (SPEC section 7). */
+/** One active content value; '' when absent or on any error. */
 export async function getContentValue(db: Db, page: string, section: string, key: string): Promise<string> {
   try {
     const [row] = await db

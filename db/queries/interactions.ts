@@ -11,7 +11,7 @@ export type Interaction = InteractionRow;
 /** An analytics event as stored (id and time are the database's). */
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
 
-/** Funnel counts over a window (SPEC section 7: last 7 days). */
+/** Funnel counts over a window (by default the last 7 days). */
 export interface Funnel {
   views: number;
   clicks: number;
@@ -54,8 +54,8 @@ const EVENT_COLUMNS = [
 /**
  * Stores browser-reported events in one statement: ids of unknown servers are kept only as
  * target_id (the join with discord_servers drops what the foreign key would refuse). Their
- * conversion_value stays null: nothing a browser sends is worth anything (SPEC section 9's
- * values are set by the server's own writes: a join through /go, a stored newsletter signup).
+ * conversion_value stays null: nothing a browser sends is worth anything (values are set by the
+ * server's own writes: a join through /go, a stored newsletter signup).
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -150,7 +150,7 @@ export interface ActionTotals {
   counts: Record<InteractionType, number>;
   /** Sum of conversion_value per kind (rows without a value are worth 0). */
   values: Record<InteractionType, number>;
-  /** Sum of every value: joins, signups and premium call-to-action clicks (SPEC section 9). */
+  /** Sum of every value: joins, signups and premium call-to-action clicks. */
   revenue: number;
 }
 

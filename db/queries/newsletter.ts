@@ -41,7 +41,7 @@ export type NewsletterStats = typeof newsletterStats.$inferSelect;
 const nowIso = () => new Date().toISOString();
 
 /**
- * Adds a confirmed, active subscriber directly (SPEC section 7: source homepage_signup, interests
+ * Adds a confirmed, active subscriber directly (source homepage_signup, interests
  * premium_servers, confirmed now), for operators' imports, seeds and tests. An active duplicate is
  * refused; an unsubscribed one is reactivated. The public signup is signUpEmail's double opt-in.
  */

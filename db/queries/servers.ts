@@ -599,7 +599,7 @@ function slugIndexOf(db: Db, now = Date.now()): Promise<SlugIndex> {
 
 /**
  * The current slug of the listed server a /server/{slug} URL means, or null. In order: the slug
- * itself, a slug the server had before a rename (server_slugs), then SPEC section 7's fallback:
+ * itself, a slug the server had before a rename (server_slugs), then the name-variant fallback:
  * a generated variant of a name (name slug, simplified slug, name without a trailing
  * server/discord/community/hub/group, alphanumerics only, first word), then a fuzzy match where
  * every word of the slug is a word of the name. Hidden and unlisted servers are never found.

@@ -281,7 +281,7 @@ function freshnessFrom(submission: SubmissionRecord) {
 }
 
 /**
- * The INSERT of the listing SPEC section 4 makes from a submission, guarded so it only
+ * The INSERT of the listing an approval makes from a submission (rating 0, not premium or sponsored, no cons or tags, sort_order 0, active, pros from the feature lines, the invite as the join link), guarded so it only
  * happens while the submission is not yet approved (a second approval inserts nothing). Discord's
  * guild id, icon, invite code and counts come with it (#15).
  */
@@ -307,7 +307,7 @@ async function listingOfGuild(db: Db, guildId: string | null): Promise<ServerRow
 }
 
 /**
- * Approves a submission: creates its listing (SPEC section 4) and marks it approved with the
+ * Approves a submission: creates its listing and marks it approved with the
  * new server_id in one atomic batch, so neither can happen without the other. A batch, not an
  * interactive transaction: on the embedded file database an open transaction would stall
  * every other writer of the process behind it. A `subcategory` (the reviewer's, null for none)

@@ -75,7 +75,7 @@ export interface FilterCategory {
 }
 
 /**
- * The Join link of SPEC section 2: /go/{slug} records the click and redirects to the stored link.
+ * The card's Join link: /go/{slug} records the click and redirects to the stored link.
  * Null without a link: a button that leads nowhere (the old 'Join Premium' plain button) is none.
  */
 export function joinProps(s: Pick<CardServer, 'slug' | 'is_premium' | 'is_sponsored' | 'has_link'>) {

@@ -1,5 +1,5 @@
 /**
- * The rules of the public listing, said once (SPEC section 7): which servers a filter keeps and in
+ * The rules of the public listing, said once: which servers a filter keeps and in
  * what order they come. The SQL of db/queries/servers.ts is built from these constants, and the
  * same rules run in JavaScript over the build's rows (src/data/site-data.ts, the pages) and over
  * the sample servers the API falls back to (db/sample-data.ts). Pure: runs in the browser too.

@@ -1,6 +1,6 @@
 import { SITE_NAME } from './enums';
 
-/** Appends the site suffix unless the title already names the site (SPEC section 2). */
+/** Appends the site suffix unless the title already names the site. */
 export function pageTitle(title: string): string {
   return title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
 }

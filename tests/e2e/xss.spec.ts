@@ -772,7 +772,7 @@ test.describe
       site,
       request,
     }) => {
-      // A word no listing has keeps the slug fallback (SPEC section 7) from finding a payload listing.
+      // A word no listing has keeps the slug fallback (name variants) from finding a payload listing.
       const missing = `Missing ${unique()}x`;
       for (const p of PAYLOADS) {
         const slug = `${missing} ${p.text}`;

@@ -59,7 +59,7 @@ export const serverRoutes = new Hono<AdminEnv>()
     const input = c.req.valid('json');
     const db = c.get('deps').db;
     const before = found(await getServerById(db, id), 'server', id);
-    // A name change without an explicit slug re-derives the slug (SPEC section 5).
+    // A name change without an explicit slug re-derives the slug from the new name.
     const slug = input.slug ?? (input.name === before.name ? before.slug : undefined);
     const server = found(await updateServer(db, id, { ...input, slug }).catch(slugTaken), 'server', id);
     const changed = Object.keys(input).filter(
