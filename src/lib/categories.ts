@@ -7,6 +7,12 @@
 export const CATEGORY_NAMES = ['Gaming', 'Crypto', 'Trading', 'Sports Betting', 'Investing'] as const;
 export type CategoryName = (typeof CATEGORY_NAMES)[number];
 
+/**
+ * Categories a stored listing may have: the listed ones, and Education, which the sample set
+ * carries and the public site never lists (isListedCategory).
+ */
+export const STORED_CATEGORY_NAMES = [...CATEGORY_NAMES, 'Education'] as const;
+
 export interface CategoryDef {
   name: CategoryName;
   /** URL slug: the page lives at /best-{slug}-discord. */

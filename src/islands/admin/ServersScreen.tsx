@@ -1,5 +1,5 @@
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
-import { CATEGORY_NAMES } from '~/lib/categories';
+import { STORED_CATEGORY_NAMES } from '~/lib/categories';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
 import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { ApiCallError, client, idParam, parseResponse } from './api';
@@ -11,7 +11,7 @@ import { useList } from './use-list';
 
 /** Why a listing has no Join button and cannot be marked premium or sponsored. */
 const NO_LINK = 'No join link: no Join button; premium and sponsored need one.';
-const CATEGORIES = [...CATEGORY_NAMES, 'Education'] as const;
+const CATEGORIES = STORED_CATEGORY_NAMES;
 /** The paid placements, a checkbox column each. */
 const PAID = [
   { header: 'Premium', isOn: (s: ServerRow) => s.is_premium, change: (on: boolean) => ({ is_premium: on }) },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATEGORY_NAMES } from '../categories';
+import { STORED_CATEGORY_NAMES } from '../categories';
 import { SORT_ORDERS } from '../enums';
 import { DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, longText, publicImageUrl, searchText, text } from './common';
@@ -28,7 +28,7 @@ export const serverSchema = z
   .object({
     name: text(100, 2),
     description: longText(2000),
-    category: z.enum([...CATEGORY_NAMES, 'Education'] as const),
+    category: z.enum(STORED_CATEGORY_NAMES),
     subcategory: z.string().trim().max(60).nullable().optional(),
     slug: z
       .string()
