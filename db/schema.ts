@@ -587,7 +587,6 @@ export const listingEdits = sqliteTable(
   ],
 );
 
-export type MailRow = typeof mailOutbox.$inferSelect;
 export type OwnerRow = typeof ownerUsers.$inferSelect;
 export type ListingEditRow = typeof listingEdits.$inferSelect;
 
@@ -610,5 +609,3 @@ export const siteChanges = sqliteTable(
   },
   (t) => [index('site_changes_requested_idx').on(t.requested_at)],
 );
-
-export type SiteChangeRow = typeof siteChanges.$inferSelect;

@@ -4,10 +4,8 @@ import { INTERACTION_TYPES, type InteractionType } from '../../src/lib/enums';
 import type { BrowserInteractionType } from '../../src/lib/schemas/interaction';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
-import { type InteractionRow, userInteractions } from '../schema';
+import { userInteractions } from '../schema';
 
-/** A stored analytics event. */
-export type Interaction = InteractionRow;
 /** An analytics event as stored (id and time are the database's). */
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
 
@@ -110,9 +108,6 @@ FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
 
 /** The libSQL client under drizzle (Node and web clients alike expose it as $client). */
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
-
-/** The insert statement of one interaction, for callers that batch it with another write. */
-export const interactionInsert = (db: Db, event: InteractionWrite) => db.insert(userInteractions).values(event);
 
 /** Views, clicks, signups and conversions of the last `days` days (7), optionally for one server. */
 export async function getFunnel(

@@ -279,11 +279,6 @@ export async function getIssueByWeek(db: Db, week: string): Promise<NewsletterIs
   return row ?? null;
 }
 
-/** The newest issues first. */
-export function listIssues(db: Db, limit = 10): Promise<NewsletterIssue[]> {
-  return db.select().from(newsletterIssues).orderBy(sql`${newsletterIssues.week} DESC`).limit(limit);
-}
-
 /**
  * Stores the week's issue as composed, once: a second call for the same week keeps the first
  * (its content and time, which fix who receives it). Returns the stored issue and whether this call made it.

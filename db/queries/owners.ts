@@ -207,11 +207,6 @@ export async function syncClaims(
   return { claimed: keep, released: released.map((r) => r.id) };
 }
 
-/** Claims a listing for an owner (an owner-verified submission approved); a claim already there stays. */
-export async function claimServer(db: Db, serverId: number, ownerId: number, proof: ClaimProof): Promise<void> {
-  await db.insert(serverClaims).values({ server_id: serverId, owner_id: ownerId, proof }).onConflictDoNothing();
-}
-
 /** The audit action of a submission sent by a signed-in owner, with the proof their guild list gave. */
 export const OWNER_SUBMIT_ACTION = 'owner_submit';
 

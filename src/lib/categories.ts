@@ -113,9 +113,6 @@ export const CATEGORIES: readonly CategoryDef[] = [
   },
 ];
 
-/** Category slugs, in display order. */
-export const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
-
 type SubSeed = readonly [key: string, name: string, slug: string];
 
 const SUBCATEGORY_SEEDS: Record<string, readonly SubSeed[]> = {
