@@ -6,7 +6,7 @@ import { countDueServers, countSnapshots } from '../db/queries/freshness';
 import { discordServers } from '../db/schema';
 import { loadEnv } from '../functions/_app/env';
 import { run } from '../functions/_app/jobs/refresh';
-import { BUDGET, listingsPerDay, refreshCycleDays } from '../src/lib/freshness/budget';
+import { BUDGET, listingsPerDay, refreshCycleDays } from '../src/lib/invite-checks/budget';
 import { startDiscordStandIn } from '../tests/helpers/discord-stand-in';
 import type { BenchModule } from './types';
 

@@ -26,9 +26,6 @@ export interface DbConfig {
   authToken?: string | undefined;
 }
 
-/** Default location of the embedded database. */
-export const DEFAULT_DATABASE_URL = 'file:db/local.db';
-
 /**
  * Opens a Node libSQL client. File databases run in WAL mode with foreign keys on, and never
  * wait on a lock inside SQLite: the native driver is synchronous, so its busy timeout would hold

@@ -3,7 +3,7 @@ import type { Server, ServerFilter } from './queries/servers';
 import type { NewServerRow } from './schema';
 
 /**
- * The built-in sample set of SPEC section 3: seven servers with ids 1, 2, 3, 4, 9, 10 and 12.
+ * The built-in sample set: seven servers with ids 1, 2, 3, 4, 9, 10 and 12.
  * Seeded into an empty database; the Education one is stored but never listed.
  */
 export const SAMPLE_SERVERS: NewServerRow[] = [
@@ -222,52 +222,7 @@ function sampleServers(): Server[] {
   return samples;
 }
 
-/** listServers' answer over the built-in sample set (SPEC section 4's fallback), by the same listing rules. */
+/** listServers' answer over the built-in sample set (the fallback when the database cannot answer), by the same listing rules. */
 export function listSampleServers(filter: ServerFilter): { servers: Server[]; total: number } {
   return pageOfServers(sampleServers(), filter);
 }
-
-export interface ContentDefault {
-  page: string;
-  section: string;
-  content_key: string;
-  content_value: string;
-  sort_order?: number;
-}
-
-/** Editable texts with their defaults; the site reads `site_content` and falls back to these. */
-export const CONTENT_DEFAULTS: ContentDefault[] = [
-  { page: 'home', section: 'hero', content_key: 'heading', content_value: 'Find the Best Discord Servers' },
-  {
-    page: 'home',
-    section: 'hero',
-    content_key: 'subheading',
-    content_value:
-      'Hand-reviewed gaming, crypto, trading, investing and sports betting communities, ranked by member count.',
-  },
-  {
-    page: 'home',
-    section: 'hero',
-    content_key: 'search_placeholder',
-    content_value: 'Search servers by name or topic…',
-  },
-  { page: 'home', section: 'categories', content_key: 'heading', content_value: 'Browse by Category' },
-  {
-    page: 'home',
-    section: 'categories',
-    content_key: 'subheading',
-    content_value: 'Five niches, every server reviewed by a person before it is listed.',
-  },
-  {
-    page: 'global',
-    section: 'footer',
-    content_key: 'tagline',
-    content_value: 'The honest directory of Discord communities for gamers, traders, investors and bettors.',
-  },
-  {
-    page: 'global',
-    section: 'footer',
-    content_key: 'copyright',
-    content_value: 'GuildRank. Not affiliated with Discord Inc.',
-  },
-];

@@ -68,7 +68,7 @@ export const discordServers = sqliteTable(
     first_fail_at: text('first_fail_at'),
     /** Consecutive transient failures (network, 5xx): they never change the status. */
     transient_streak: integer('transient_streak').notNull().default(0),
-    /** The rank score from checked signals only (src/lib/freshness/rank.ts) and its parts as JSON. */
+    /** The rank score from checked signals only (src/lib/ranking/formula.ts) and its parts as JSON. */
     rank_score: real('rank_score').notNull().default(0),
     rank_explain: text('rank_explain', { mode: 'json' }).$type<Record<string, number>>(),
     /** Member growth over 30 days as a fraction (0.05 = +5 %), from the history. */
@@ -641,3 +641,23 @@ export const clientBudgets = sqliteTable(
 export type MailRow = typeof mailOutbox.$inferSelect;
 export type OwnerRow = typeof ownerUsers.$inferSelect;
 export type ListingEditRow = typeof listingEdits.$inferSelect;
+
+/**
+ * What changed since the live build: one row per change that asked for a rebuild (with `page`, a
+ * public path whose prerendered file it makes stale; null for a change without one). Kept in the
+ * database so a change made just before a restart, or whose deploy-hook call failed, still reaches
+ * the prerendered pages: `npm start` builds at start while rows newer than its live build remain,
+ * and the Worker's scheduled handler calls the hook again. A build that goes live deletes the rows
+ * requested before it began.
+ */
+export const siteChanges = sqliteTable(
+  'site_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reason: text('reason').notNull(),
+    page: text('page'),
+    /** When the change asked for the rebuild (ms since the epoch): a build that began later holds it. */
+    requested_at: integer('requested_at').notNull(),
+  },
+  (t) => [index('site_changes_requested_idx').on(t.requested_at)],
+);

@@ -1,6 +1,7 @@
 import type { Db } from './client';
+import { CONTENT_DEFAULTS } from './content-defaults';
 import { countServers } from './queries/servers';
-import { CONTENT_DEFAULTS, SAMPLE_SERVERS } from './sample-data';
+import { SAMPLE_SERVERS } from './sample-data';
 import { discordServers, siteContent } from './schema';
 
 /** Writes the sample servers and content defaults into an empty database; true when it seeded. */

@@ -25,11 +25,19 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
     scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
       const { db, env: typed } = edgeDeps(env);
       const log = (line: string) => console.log(line);
-      const hook = typed.REBUILD_HOOK_URL ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, log }) : undefined;
+      const hook = typed.REBUILD_HOOK_URL
+        ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, db, log })
+        : undefined;
       for (const job of SCHEDULE) {
         if (job.cron !== controller.cron) continue;
         const context = { db, env: typed, runtime: 'worker' as const, rebuild: hook, log };
-        ctx.waitUntil(job.run(context, controller.scheduledTime).then(() => hook?.flush()));
+        ctx.waitUntil(
+          job.run(context, controller.scheduledTime).then(async () => {
+            await hook?.flush();
+            // A change whose deploy-hook call failed (or never went out) is called again (site_changes).
+            if (job.name === 'refresh') await hook?.retryFailed(controller.scheduledTime);
+          }),
+        );
       }
     },
   };

@@ -7,7 +7,7 @@ import { countDueServers } from '../db/queries/freshness';
 import { run } from '../functions/_app/jobs/refresh';
 import { JOBS } from '../functions/_app/jobs/schedule';
 import { HookRebuildTrigger } from '../functions/_app/lib/rebuild-hook';
-import { capacityLine } from '../src/lib/freshness/budget';
+import { capacityLine } from '../src/lib/invite-checks/budget';
 import { displayUrl, openMigratedDatabase } from './lib/database';
 
 const { values } = parseArgs({ options: { all: { type: 'boolean', default: false } } });

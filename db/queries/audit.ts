@@ -1,3 +1,4 @@
+import { is, SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type AuditRow, auditLog } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -25,6 +26,34 @@ export async function recordAudit(
     entity_id: entry.entityId == null ? null : String(entry.entityId),
     details: entry.details ?? null,
   });
+}
+
+/** Who an audit row names: an operator (id and e-mail), or an owner (no id, their Discord name). */
+export interface AuditAuthor {
+  operatorId: number | null;
+  name: string;
+}
+
+/**
+ * The INSERT of one audit row, written only while `when` holds, for a batch with the write it
+ * records: a failure of either leaves neither. `details` may hold SQL (an id the batch creates).
+ */
+export function auditRowWhen(
+  db: Db,
+  author: AuditAuthor,
+  entry: { action: string; entity: string; entityId: string | number | SQL; details: Record<string, unknown | SQL> },
+  when: SQL,
+) {
+  const details = sql.join(
+    Object.entries(entry.details).map(([key, value]) =>
+      is(value, SQL) ? sql`${key}, ${value}` : sql`${key}, json(${JSON.stringify(value ?? null)})`,
+    ),
+    sql`, `,
+  );
+  const entityId = is(entry.entityId, SQL) ? entry.entityId : sql`${String(entry.entityId)}`;
+  return db.run(sql`INSERT INTO ${auditLog} (operator_id, operator_email, action, entity, entity_id, details)
+SELECT ${author.operatorId}, ${author.name}, ${entry.action}, ${entry.entity}, CAST(${entityId} AS TEXT), json_object(${details})
+WHERE ${when}`);
 }
 
 /** One page of the audit log, newest first, with the total. */

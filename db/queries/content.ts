@@ -7,22 +7,7 @@ export type ContentItem = ContentRow;
 /** The fields an operator writes. */
 export type ContentWrite = Omit<ContentRow, 'id'>;
 
-/** Active content of a page (optionally one section), ordered by sort_order. */
-export async function listPageContent(db: Db, page: string, section?: string): Promise<ContentItem[]> {
-  return db
-    .select()
-    .from(siteContent)
-    .where(
-      and(
-        eq(siteContent.page, page),
-        eq(siteContent.is_active, true),
-        section ? eq(siteContent.section, section) : undefined,
-      ),
-    )
-    .orderBy(asc(siteContent.sort_order), asc(siteContent.id));
-}
-
-/** One active content value; '' when absent or on any error (SPEC section 7). */
+/** One active content value; '' when absent or on any error. */
 export async function getContentValue(db: Db, page: string, section: string, key: string): Promise<string> {
   try {
     const [row] = await db

@@ -1,7 +1,7 @@
 import type { Client, InStatement } from '@libsql/client';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FlagVerdict } from '../../src/lib/enums';
-import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/freshness/anomalies';
+import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/ranking/anomalies';
 import type { Db } from '../client';
 import { discordServers, jobState, serverFlags } from '../schema';
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
-import type { CheckResult, ListingFreshness } from '../../src/lib/freshness/state';
+import type { CheckResult, ListingFreshness } from '../../src/lib/invite-checks/state';
 import type { Db } from '../client';
 import { auditLog, discordServers, jobState, serverSnapshots, serverSubmissions } from '../schema';
 import { enqueueMail, type MailInput } from './mail';

@@ -5,14 +5,12 @@ import type { BrowserInteractionType } from '../../src/lib/schemas/interaction';
 import type { Db } from '../client';
 import { canGroupCommit, GroupCommit } from '../group-commit';
 import { preparedStatementsFor } from '../prepared';
-import { type InteractionRow, userInteractions } from '../schema';
+import { userInteractions } from '../schema';
 
-/** A stored analytics event. */
-export type Interaction = InteractionRow;
 /** An analytics event as stored (id and time are the database's). */
 export type InteractionWrite = Omit<typeof userInteractions.$inferInsert, 'id' | 'created_at'>;
 
-/** Funnel counts over a window (SPEC section 7: last 7 days). */
+/** Funnel counts over a window (by default the last 7 days). */
 export interface Funnel {
   views: number;
   clicks: number;
@@ -55,8 +53,8 @@ const EVENT_COLUMNS = [
 /**
  * Stores browser-reported events in one statement: ids of unknown servers are kept only as
  * target_id (the join with discord_servers drops what the foreign key would refuse). Their
- * conversion_value stays null: nothing a browser sends is worth anything (SPEC section 9's
- * values are set by the server's own writes: a join through /go, a stored newsletter signup).
+ * conversion_value stays null: nothing a browser sends is worth anything (values are set by the
+ * server's own writes: a join through /go, a stored newsletter signup).
  */
 export async function insertEvents(db: Db, events: EventWrite[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -148,9 +146,6 @@ FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
 /** The libSQL client under drizzle (Node and web clients alike expose it as $client). */
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 
-/** The insert statement of one interaction, for callers that batch it with another write. */
-export const interactionInsert = (db: Db, event: InteractionWrite) => db.insert(userInteractions).values(event);
-
 /** Views, clicks, signups and conversions of the last `days` days (7), optionally for one server. */
 export async function getFunnel(
   db: Db,
@@ -187,7 +182,7 @@ export interface ActionTotals {
   counts: Record<InteractionType, number>;
   /** Sum of conversion_value per kind (rows without a value are worth 0). */
   values: Record<InteractionType, number>;
-  /** Sum of every value: joins, signups and premium call-to-action clicks (SPEC section 9). */
+  /** Sum of every value: joins, signups and premium call-to-action clicks. */
   revenue: number;
 }
 

@@ -2,7 +2,7 @@
 // check on submit and an owner's replacement invite read them first, so a code asked again within
 // its time (an unknown one included) costs no lookup of the site's budget.
 import { and, eq, gt, lte } from 'drizzle-orm';
-import type { InviteAnswer } from '../../src/lib/freshness/classify';
+import type { InviteAnswer } from '../../src/lib/invite-checks/classify';
 import type { Db } from '../client';
 import { inviteAnswers } from '../schema';
 

@@ -41,7 +41,7 @@ export type NewsletterStats = typeof newsletterStats.$inferSelect;
 const nowIso = () => new Date().toISOString();
 
 /**
- * Adds a confirmed, active subscriber directly (SPEC section 7: source homepage_signup, interests
+ * Adds a confirmed, active subscriber directly (source homepage_signup, interests
  * premium_servers, confirmed now), for operators' imports, seeds and tests. An active duplicate is
  * refused; an unsubscribed one is reactivated. The public signup is signUpEmail's double opt-in.
  */
@@ -277,11 +277,6 @@ LIMIT ${limit}`);
 export async function getIssueByWeek(db: Db, week: string): Promise<NewsletterIssue | null> {
   const [row] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.week, week));
   return row ?? null;
-}
-
-/** The newest issues first. */
-export function listIssues(db: Db, limit = 10): Promise<NewsletterIssue[]> {
-  return db.select().from(newsletterIssues).orderBy(sql`${newsletterIssues.week} DESC`).limit(limit);
 }
 
 /**

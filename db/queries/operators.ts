@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/lib/password';
 import type { Db } from '../client';
 import { type OperatorRow, operators } from '../schema';
@@ -33,20 +33,6 @@ export async function createOperator(
 export async function getOperatorByEmail(db: Db, email: string): Promise<Operator | null> {
   const [row] = await db.select().from(operators).where(eq(operators.email, email.trim().toLowerCase())).limit(1);
   return row ?? null;
-}
-
-/** One operator by id, or null. */
-export async function getOperatorById(db: Db, id: number): Promise<Operator | null> {
-  const [row] = await db.select().from(operators).where(eq(operators.id, id)).limit(1);
-  return row ?? null;
-}
-
-/** Every operator, oldest first. */
-export async function listOperators(db: Db): Promise<PublicOperator[]> {
-  return db
-    .select({ id: operators.id, email: operators.email, role: operators.role })
-    .from(operators)
-    .orderBy(asc(operators.id));
 }
 
 /** How many operators exist. */

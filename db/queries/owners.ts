@@ -2,8 +2,8 @@
 // the listings their guild list proves theirs, and their account's deletion.
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
-import type { CheckResult } from '../../src/lib/freshness/state';
 import { base64url, sha256Hex } from '../../src/lib/hash';
+import type { CheckResult } from '../../src/lib/invite-checks/state';
 import type { Db } from '../client';
 import {
   auditLog,
@@ -268,19 +268,11 @@ export async function syncClaims(
 }
 
 /**
- * Claims a listing for an owner (an owner-verified submission approved), re-proved now: only while
- * the owner's last sign-in still showed them owning or managing `guildId`, with the proof it showed
- * (a manager who lost Manage Server and signed in since claims nothing). One guarded INSERT … SELECT;
- * a claim already there stays. Whether the listing is claimed.
+ * What the owner's last sign-in showed of `guildId` ('owner', 'manage_guild' or null), as SQL over
+ * `owner_users`: an approval claims a listing only while this still proves it.
  */
-export async function claimServer(db: Db, serverId: number, ownerId: number, guildId: string): Promise<boolean> {
-  const proof = sql`json_extract(${ownerUsers.managed_guilds}, ${`$."${guildId.replace(/[^0-9]/g, '')}"`})`;
-  const result = await db.run(sql`INSERT INTO ${serverClaims} (server_id, owner_id, proof)
-SELECT ${serverId}, ${ownerId}, ${proof} FROM ${ownerUsers}
-WHERE ${ownerUsers.id} = ${ownerId} AND ${proof} IN ('owner', 'manage_guild')
-ON CONFLICT DO NOTHING`);
-  return result.rowsAffected === 1 || (await getClaim(db, ownerId, serverId)) !== null;
-}
+export const lastSignInProof = (guildId: string) =>
+  sql`json_extract(${ownerUsers.managed_guilds}, ${`$."${guildId.replace(/[^0-9]/g, '')}"`})`;
 
 /** The audit action of a submission sent by a signed-in owner, with the proof their guild list gave. */
 export const OWNER_SUBMIT_ACTION = 'owner_submit';
@@ -515,6 +507,12 @@ export async function replaceListingInvite(
     }),
   ]);
 }
+
+/** How the audit log names an owner: by Discord username and id, with no operator id. */
+export const ownerAuthor = (owner: Pick<PublicOwner, 'username' | 'discord_user_id'>) => ({
+  operatorId: null,
+  name: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+});
 
 /** What the audit log says of an owner's own writes once their account is deleted. */
 export const DELETED_OWNER = 'owner (account deleted)';

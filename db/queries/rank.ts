@@ -1,7 +1,9 @@
 import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
-import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/freshness/anomalies';
-import { growthFraction, RANK, rankScore } from '../../src/lib/freshness/rank';
+import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
+import { ANOMALY_JOB, CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
+import { growthFraction, RANK, rankScore } from '../../src/lib/ranking/formula';
+import { nicheShares, shownChanges } from '../../src/lib/ranking/signals';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 import { closeQuietFlags, openFlags, recordJobRun } from './flags';
@@ -13,12 +15,6 @@ const HOUR = 3_600_000;
 const ROWS_PER_UPDATE = 1_000;
 /** Listing ids per history read of the anomaly pass. */
 const IDS_PER_READ = 500;
-/** job_state row of the anomaly pass: its last run is the watermark of the next. */
-export const ANOMALY_JOB = 'anomalies';
-/** Statuses whose counts come from a working check: the niche medians read only these. */
-const CHECKED_WORKING: readonly InviteStatus[] = ['ok', 'expiring', 'paused'];
-/** Listings smaller than this say little about their niche's online share. */
-export const NICHE_MIN_MEMBERS = 50;
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
@@ -40,41 +36,32 @@ async function readAll(db: Db, statement: string, args: InValue[] = []): Promise
   return (await rawClient(db).execute({ sql: statement, args })).rows as unknown as Record<string, unknown>[];
 }
 
-/** Median of a list (mutates its order). */
-function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  const mid = values.length >> 1;
-  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-}
-
-/** Per category: the median online share of listings whose invite works. */
-function nicheShares(listings: Iterable<{ category: string; members: number; online: number; status: InviteStatus }>) {
-  const shares = new Map<string, number[]>();
-  for (const l of listings) {
-    if (!CHECKED_WORKING.includes(l.status) || l.members < NICHE_MIN_MEMBERS) continue;
-    const list = shares.get(l.category) ?? [];
-    list.push(Math.min(1, l.online / l.members));
-    shares.set(l.category, list);
-  }
-  return new Map([...shares].map(([category, list]) => [category, median(list)]));
-}
-
 /** What one recompute did. */
 export interface RankRun {
   listings: number;
   /** Listings whose score, parts or growth changed (the only ones written). */
   updated: number;
+  /**
+   * The slugs of the listed servers whose page shows something else now: their score, its parts
+   * or growth changed, or their place in their category moved (another listing passed them).
+   */
+  changedSlugs: string[];
   ms: number;
+}
+
+/** Which listings a recompute scores: all of them, or one category's (its niche median is the category's own). */
+export interface RankScope {
+  category?: string | undefined;
 }
 
 /**
  * Recomputes rank_score, rank_explain and growth_30d of every listing from checked signals
- * (src/lib/freshness/rank.ts). Set-based: one aggregate query per table (snapshots: the 7-day
+ * (src/lib/ranking/formula.ts). Set-based: one aggregate query per table (snapshots: the 7-day
  * median online and the first member count of 30 days; interactions: distinct join clicks and
  * views per visitor and day over 7 days; open reports; open flags), then writes only the rows
  * that changed, a thousand per UPDATE, each its own short write so pages keep being served.
  */
-export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
+export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
   const client = rawClient(db);
   const prepared = preparedStatementsFor(db);
@@ -82,11 +69,17 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
   const growthSince = daysBefore(now, RANK.growthWindowDays);
   const interestSince = daysBefore(now, RANK.interestWindowDays);
   const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
+  // One category's listings and what they have in the other tables (an approval's recompute).
+  const only =
+    scope.category === undefined ? '' : 'AND server_id IN (SELECT id FROM discord_servers WHERE category = ?)';
+  const onlyArgs: InValue[] = scope.category === undefined ? [] : [scope.category];
   const [listingRows, medianRows, firstRows, interestRows, reportRows, flagRows] = await Promise.all([
     readAll(
       db,
-      `SELECT id, category, members, active_users, invite_status, last_ok_at, created_at, rank_score, growth_30d, rank_explain
-       FROM discord_servers`,
+      `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
+         rank_score, growth_30d, rank_explain
+       FROM discord_servers${scope.category === undefined ? '' : ' WHERE category = ?'}`,
+      onlyArgs,
     ),
     // The median of each listing's online counts: the middle row (or the two middle rows) by value.
     readAll(
@@ -96,16 +89,16 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
           row_number() OVER (PARTITION BY server_id ORDER BY online_count) AS rn,
           count(*) OVER (PARTITION BY server_id) AS n
         FROM server_snapshots
-        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL
+        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL ${only}
       ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`,
-      [onlineSince],
+      [onlineSince, ...onlyArgs],
     ),
     // SQLite takes the bare member_count from the row min() picked: the first check of the window.
     readAll(
       db,
       `SELECT server_id AS id, member_count AS v, min(checked_at) AS first_at FROM server_snapshots
-       WHERE checked_at >= ? AND member_count IS NOT NULL GROUP BY server_id`,
-      [growthSince],
+       WHERE checked_at >= ? AND member_count IS NOT NULL ${only} GROUP BY server_id`,
+      [growthSince, ...onlyArgs],
     ),
     // One join click and one view per visitor (salted address hash) and day.
     readAll(
@@ -114,19 +107,21 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
          count(DISTINCT CASE WHEN interaction_type = 'click' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS joins,
          count(DISTINCT CASE WHEN interaction_type = 'view' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS views
        FROM user_interactions
-       WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view')
+       WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view') ${only}
        GROUP BY server_id`,
-      [interestSince],
+      [interestSince, ...onlyArgs],
     ),
     // Distinct reporters (the tab's session) of open reports.
     readAll(
       db,
-      `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' GROUP BY server_id`,
+      `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' ${only} GROUP BY server_id`,
+      onlyArgs,
     ),
     // Open flags (unreviewed or confirmed; dismissed ones are closed); v = 1 when one is about growth.
     readAll(
       db,
-      `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL GROUP BY server_id`,
+      `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL ${only} GROUP BY server_id`,
+      onlyArgs,
     ),
   ]);
   const medianOnline = byServer(medianRows);
@@ -140,7 +135,10 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     const lastOk = text(r.last_ok_at);
     return {
       id,
+      slug: String(r.slug),
       category: String(r.category),
+      is_active: num(r.is_active) === 1,
+      sort_order: num(r.sort_order),
       members: num(r.members),
       // The 7-day median of checks; without history, the last check's count (if a check ever answered).
       online: medianOnline.get(id) ?? (lastOk ? num(r.active_users) : 0),
@@ -155,6 +153,7 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
   const shares = nicheShares(listings);
 
   const changed: (number | string)[][] = [];
+  const after = new Map<number, { score: number; growth: number }>();
   const nowMs = now.getTime();
   for (const l of listings) {
     const flag = flags.get(l.id);
@@ -175,6 +174,7 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     });
     const growth = growthFraction(before, l.members);
     const explain = JSON.stringify(parts);
+    after.set(l.id, { score, growth });
     if (score !== l.score || growth !== l.growth || explain !== l.explain) changed.push([l.id, score, explain, growth]);
   }
 
@@ -186,7 +186,12 @@ export async function recomputeRanks(db: Db, now: Date): Promise<RankRun> {
     if (prepared) await prepared.run(update, chunk.flat());
     else await client.execute({ sql: update, args: chunk.flat() });
   }
-  return { listings: listings.length, updated: changed.length, ms: Math.round(performance.now() - started) };
+  return {
+    listings: listings.length,
+    updated: changed.length,
+    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => Number(c[0])))),
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /** What one anomaly pass did. */
@@ -197,7 +202,7 @@ export interface AnomalyRun {
 }
 
 /**
- * Runs the anomaly rules (src/lib/freshness/anomalies.ts) over the 30-day history of every
+ * Runs the anomaly rules (src/lib/ranking/anomalies.ts) over the 30-day history of every
  * listing checked since the previous pass (all listings with history on the first), opens a flag
  * per new finding and closes quiet ones; the pass's time is the next pass's watermark (job_state
  * row 'anomalies'). Histories are read by chunks of ids on the snapshots' primary key.
@@ -271,28 +276,4 @@ export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> 
   const run = { evaluated: checked.length, opened, closed };
   await recordJobRun(db, ANOMALY_JOB, now, { ...run });
   return run;
-}
-
-/** job_state row of the rank recompute (its last run and what it did). */
-export const RANK_JOB = 'rank';
-/** The refresh job runs every minute; the full recompute runs at most this often unless forced. */
-export const RANK_EVERY_MS = 10 * 60_000;
-
-/**
- * What follows every refresh pass: the anomaly rules over what was just checked, then the ranks
- * (so a flag opened now already weighs on the score). The recompute reads every listing, so it
- * runs at most every 10 minutes (`force`: now, e.g. after `npm run refresh -- --all`).
- */
-export async function rankAfterRefresh(
-  db: Db,
-  now: Date,
-  { force = false }: { force?: boolean } = {},
-): Promise<{ anomalies: AnomalyRun; ranks: RankRun | null }> {
-  const anomalies = await evaluateAnomalies(db, now);
-  const last = (await getJobState(db, RANK_JOB))?.last_run_at;
-  const due = force || !last || now.getTime() - Date.parse(last) >= RANK_EVERY_MS || anomalies.opened > 0;
-  if (!due) return { anomalies, ranks: null };
-  const ranks = await recomputeRanks(db, now);
-  await recordJobRun(db, RANK_JOB, now, { ...ranks });
-  return { anomalies, ranks };
 }

@@ -351,7 +351,7 @@ export type ListingRow = Omit<
 /**
  * The columns the build reads of every server with a page (#18): what places, filters, groups,
  * ranks, counts and keys a listing (src/lib/listing.ts, src/lib/placement.ts,
- * src/lib/rank-explain.ts, the cache keys), and nothing a card shows. Only the servers a written
+ * src/lib/ranking/explanation.ts, the cache keys), and nothing a card shows. Only the servers a written
  * page shows are read whole, by id.
  */
 const LISTING_KEY_COLUMNS = [
@@ -602,7 +602,7 @@ function slugIndexOf(db: Db, now = Date.now()): Promise<SlugIndex> {
 
 /**
  * The current slug of the listed server a /server/{slug} URL means, or null. In order: the slug
- * itself, a slug the server had before a rename (server_slugs), then SPEC section 7's fallback:
+ * itself, a slug the server had before a rename (server_slugs), then the name-variant fallback:
  * a generated variant of a name (name slug, simplified slug, name without a trailing
  * server/discord/community/hub/group, alphanumerics only, first word), then a fuzzy match where
  * every word of the slug is a word of the name. Hidden and unlisted servers are never found.

@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, or } from 'drizzle-orm';
+import { eq, lte, or } from 'drizzle-orm';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { Db } from '../client';
 import { type OperatorRow, operators, sessions } from '../schema';
@@ -85,11 +85,6 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
 }
 
-/** Ends every session of an operator (password change, removal). */
-export async function deleteOperatorSessions(db: Db, operatorId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.operator_id, operatorId));
-}
-
 /**
  * Deletes every session getActiveSession would refuse at `now`: idle for SESSION_IDLE_MS or past
  * its absolute expiry (the session sweep, jobs/session-sweep.ts). Returns how many went.
@@ -104,13 +99,4 @@ export async function deleteExpiredSessions(db: Db, now = Date.now()): Promise<n
       ),
     );
   return result.rowsAffected;
-}
-
-/** Number of live sessions of an operator (tests, console). */
-export async function countOperatorSessions(db: Db, operatorId: number, now = Date.now()): Promise<number> {
-  const rows = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.operator_id, operatorId), gt(sessions.expires_at, new Date(now).toISOString())));
-  return rows.length;
 }

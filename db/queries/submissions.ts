@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
-import { SCHEDULE } from '../../src/lib/freshness/state';
+import { SCHEDULE } from '../../src/lib/invite-checks/state';
 import { featureLines } from '../../src/lib/schemas/submission';
 import { serverSlug } from '../../src/lib/slug';
 import type { Db } from '../client';
@@ -8,12 +8,16 @@ import { isUniqueViolation } from '../errors';
 import {
   discordServers,
   jobState,
+  ownerUsers,
   type ServerRow,
   type SubmissionRow,
+  serverClaims,
   serverSnapshots,
   serverSubmissions,
 } from '../schema';
+import { type AuditAuthor, auditRowWhen } from './audit';
 import { enqueueMailWhen, type MailInput } from './mail';
+import { lastSignInProof, OWNER_SUBMIT_ACTION } from './owners';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { uniqueSlug } from './servers';
 
@@ -101,6 +105,8 @@ export async function insertCheckedSubmission(
   input: SubmissionWrite & { guild_id: string },
   /** The "received" mail to the contact address (#16), written only with the row, keyed by its id. */
   received?: SubmissionMail,
+  /** A signed-in owner's submission (#17): its audit row, written only with the row. */
+  audit?: { author: AuditAuthor; details: Record<string, unknown> },
 ): Promise<{ ok: true; submission: SubmissionRecord } | { ok: false; taken: Exclude<GuildTaken, null> }> {
   const open = sql.join(
     OPEN_STATUSES.map((s) => sql`${s}`),
@@ -135,7 +141,24 @@ RETURNING id`);
         ),
       ]
     : [];
-  const [rows] = await db.batch([insert, ...mail]);
+  // Last: changes() is the mail's (written only with the row) or the INSERT's, so 1 only when the
+  // row was made; inside the batch's transaction the newest submission is this one.
+  const audited = audit
+    ? [
+        auditRowWhen(
+          db,
+          audit.author,
+          {
+            action: OWNER_SUBMIT_ACTION,
+            entity: 'submission',
+            entityId: sql`(SELECT max(id) FROM ${serverSubmissions})`,
+            details: audit.details,
+          },
+          sql`changes() = 1`,
+        ),
+      ]
+    : [];
+  const [rows] = await db.batch([insert, ...mail, ...audited]);
   const id = rows[0]?.id;
   if (id === undefined) return { ok: false, taken: (await guildTaken(db, input.guild_id)) ?? 'pending' };
   return { ok: true, submission: (await getSubmissionById(db, Number(id)))! };
@@ -261,7 +284,7 @@ function freshnessFrom(submission: SubmissionRecord) {
 }
 
 /**
- * The INSERT of the listing SPEC section 4 makes from a submission, guarded so it only
+ * The INSERT of the listing an approval makes from a submission (rating 0, not premium or sponsored, no cons or tags, sort_order 0, active, pros from the feature lines, the invite as the join link), guarded so it only
  * happens while the submission is not yet approved (a second approval inserts nothing). Discord's
  * guild id, icon, invite code and counts come with it (#15).
  */
@@ -287,7 +310,7 @@ async function listingOfGuild(db: Db, guildId: string | null): Promise<ServerRow
 }
 
 /**
- * Approves a submission: creates its listing (SPEC section 4) and marks it approved with the
+ * Approves a submission: creates its listing and marks it approved with the
  * new server_id in one atomic batch, so neither can happen without the other. A batch, not an
  * interactive transaction: on the embedded file database an open transaction would stall
  * every other writer of the process behind it. A `subcategory` (the reviewer's, null for none)
@@ -302,6 +325,8 @@ export async function approveSubmission(
   approvedMail?: (submission: SubmissionRecord, slug: string) => SubmissionMail,
   /** The reviewer's language and region (#19): a value (null for none) replaces the owner's on both rows. */
   reviewed: { language?: string | null | undefined; region?: string | null | undefined } = {},
+  /** Who approved: the audit row, written in the approval's batch (only when this call approved it). */
+  approver?: AuditAuthor,
 ): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
     const stored = await getSubmissionById(db, id);
@@ -341,7 +366,34 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
           })
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),
+        // Right after the UPDATE: changes() is 1 only when this batch approved it.
+        ...(approver
+          ? [
+              auditRowWhen(
+                db,
+                approver,
+                {
+                  action: 'approve',
+                  entity: 'submission',
+                  entityId: id,
+                  details: { server_id: sql`(SELECT id FROM ${discordServers} WHERE slug = ${slug})`, slug },
+                },
+                sql`changes() = 1`,
+              ),
+            ]
+          : []),
         ...firstCheck,
+        // A verified owner's submission is theirs to manage at once, re-proved now: only while the
+        // owner's last sign-in still showed them owning or managing the guild, with the proof it showed
+        // (a manager who lost Manage Server and signed in since claims nothing).
+        ...(current.owner_id && current.owner_verified && current.guild_id
+          ? [
+              db.run(sql`INSERT OR IGNORE INTO ${serverClaims} (server_id, owner_id, proof)
+SELECT s.id, ${current.owner_id}, ${lastSignInProof(current.guild_id)} FROM ${discordServers} s, ${ownerUsers}
+WHERE s.slug = ${slug} AND ${ownerUsers.id} = ${current.owner_id} AND ${lastSignInProof(current.guild_id)} IN ('owner', 'manage_guild')
+  AND EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${id} AND status = 'approved' AND server_id = s.id)`),
+            ]
+          : []),
         ...(approvedMail
           ? [
               enqueueMailWhen(

@@ -7,8 +7,10 @@ export interface RebuildTrigger {
    * Marks the site dirty; builds are coalesced, so a burst of calls gives one build. `pages`: the
    * public paths this change alters (a listing's /server/{slug}); where the runtime can, it renders
    * them on request until a build with the change is live, instead of serving stale files (#18).
+   * Resolves once the change is recorded where a restart (or a retry of a failed deploy hook)
+   * finds it: callers await it before answering.
    */
-  request(reason: string, pages?: readonly string[]): void;
+  request(reason: string, pages?: readonly string[]): void | Promise<void>;
   status(): RebuildStatus;
 }
 

@@ -215,9 +215,9 @@ export class PurgingRebuildTrigger implements RebuildTrigger {
     private readonly pages: EdgePages,
   ) {}
 
-  request(reason: string, pages?: readonly string[]): void {
+  request(reason: string, pages?: readonly string[]): void | Promise<void> {
     if (pages?.length) this.#purges.push(this.pages.purge(pages).catch(() => undefined));
-    this.inner.request(reason, pages);
+    return this.inner.request(reason, pages);
   }
 
   status(): RebuildStatus {

@@ -53,6 +53,8 @@ export async function startNodeServer(options: NodeServerOptions) {
       SUPPORT_EMAIL: env.SUPPORT_EMAIL,
     },
     log,
+    // What changed since the live build is kept in the database: a restart builds what it lacks.
+    db,
   });
   await builder.init();
 
@@ -69,24 +71,12 @@ export async function startNodeServer(options: NodeServerOptions) {
   const onDemand = createOnDemandPages({ entry: () => builder.serverEntry(), db, supportEmail: env.SUPPORT_EMAIL });
   // A changed listing's prerendered page is stale until a build that began after the change is
   // live: until then it is rendered on request, so an approval or an edit shows at once (#18).
-  const changedAt = new Map<string, number>();
   const rebuild: RebuildTrigger = {
-    request: (reason, pages = []) => {
-      const now = Date.now();
-      for (const page of pages) changedAt.set(page, now);
+    request: async (reason, pages = []) => {
       onDemand.invalidate();
-      builder.request(reason);
+      await builder.record(reason, pages);
     },
     status: () => builder.status(),
-  };
-  const stale = (path: string): boolean => {
-    const at = changedAt.get(path);
-    if (at === undefined) return false;
-    if (at < builder.liveBuildStartedAt()) {
-      changedAt.delete(path);
-      return false;
-    }
-    return true;
   };
 
   const app = createApp({
@@ -98,7 +88,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     staticSite: createStaticHandler(() => builder.liveDir(), {
       redirect: (path) => siteRedirect(db, path),
       onDemand: (request) => onDemand.render(request),
-      stale,
+      stale: (path) => builder.stale(path),
     }),
     sitePage: createPageReader(() => builder.liveDir()),
     clientIp: (_req, raw) =>

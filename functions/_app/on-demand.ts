@@ -105,5 +105,3 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
     size: () => cache.size,
   };
 }
-
-export type OnDemandPages = ReturnType<typeof createOnDemandPages>;

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Db } from '../../db/client';
+import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
 import type { RebuildStatus, RebuildTrigger } from './context';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
 
@@ -17,7 +19,15 @@ export interface SiteBuilderOptions {
   /** Builds kept besides the live one, for visitors still loading the previous site. */
   keep?: number;
   log?: (line: string) => void;
+  /**
+   * Where the record of what changed since the live build is kept (site_changes): with it, a change
+   * made before a restart is built at start, and `stale` survives the restart.
+   */
+  db?: Db | undefined;
 }
+
+/** A build's folder: `build-<ms since the epoch when it started reading the database>`. */
+const BUILD_NAME = /^build-(\d+)$/;
 
 /**
  * Rebuilds the static site in the background and swaps it in atomically: each build goes
@@ -26,8 +36,10 @@ export interface SiteBuilderOptions {
  */
 export class SiteBuilder implements RebuildTrigger {
   #live: string | null = null;
-  /** When the live build started (ms since the epoch): it holds every change made before; 0 for one found at start-up. */
+  /** When the live build started (ms since the epoch): it holds every change made before. */
   #liveStartedAt = 0;
+  /** The pages changed since the live build began, by when (a mirror of site_changes' rows with a page). */
+  #changedAt = new Map<string, number>();
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running: Promise<void> | null = null;
@@ -66,7 +78,7 @@ export class SiteBuilder implements RebuildTrigger {
     return this.#live && join(this.#live, 'server', 'entry.mjs');
   }
 
-  /** When the live build started reading the database (ms since the epoch); 0 when it is one a previous run left. */
+  /** When the live build started reading the database (ms since the epoch); 0 before the first build. */
   liveBuildStartedAt(): number {
     return this.#liveStartedAt;
   }
@@ -87,11 +99,53 @@ export class SiteBuilder implements RebuildTrigger {
       const dir = join(this.options.buildsDir, name);
       if (name && existsSync(join(dir, 'client', 'index.html')) && existsSync(join(dir, 'server', 'entry.mjs'))) {
         this.#live = dir;
+        this.#liveStartedAt = Number(BUILD_NAME.exec(name)?.[1] ?? 0);
         this.#state.liveSince = new Date().toISOString();
       }
     } catch {
       // no live build yet
     }
+    await this.#resumeChanges();
+  }
+
+  /**
+   * The changes a previous run recorded that the live build does not hold (a restart before their
+   * rebuild finished): their pages are stale, and a build starts now. Without a live build the
+   * first build holds them anyway.
+   */
+  async #resumeChanges(): Promise<void> {
+    if (!this.options.db) return;
+    const changes = await listSiteChanges(this.options.db, this.#liveStartedAt);
+    for (const change of changes) if (change.page) this.#changedAt.set(change.page, change.requestedAt);
+    if (changes.length === 0 || !this.#live) return;
+    const reasons = [...new Set(changes.map((c) => c.reason))];
+    this.options.log?.(`Rebuilding for ${changes.length} change(s) made before the restart`);
+    this.request(`before the restart: ${reasons.join(', ')}`);
+  }
+
+  /**
+   * Records a change in the database (site_changes), marks its pages stale and asks for a build:
+   * resolved once the record is written, so a change answered to its author survives a restart.
+   */
+  async record(reason: string, pages: readonly string[] = []): Promise<void> {
+    const at = Date.now();
+    if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at });
+    for (const page of pages) this.#changedAt.set(page, at);
+    this.request(reason);
+  }
+
+  /**
+   * Whether the live build's file of `path` predates a change to it: such a page is rendered on
+   * request until a build that began after the change is live.
+   */
+  stale(path: string): boolean {
+    const at = this.#changedAt.get(path);
+    if (at === undefined) return false;
+    if (at < this.#liveStartedAt) {
+      this.#changedAt.delete(path);
+      return false;
+    }
+    return true;
   }
 
   request(reason: string): void {
@@ -140,7 +194,7 @@ export class SiteBuilder implements RebuildTrigger {
     const started = performance.now();
     const startedAt = Date.now();
     this.#state = { ...this.#state, state: 'building', lastReason: reason };
-    const name = `build-${Date.now()}`;
+    const name = `build-${startedAt}`;
     const tmp = join(this.options.buildsDir, `${name}.tmp`);
     const dir = join(this.options.buildsDir, name);
     try {
@@ -151,6 +205,12 @@ export class SiteBuilder implements RebuildTrigger {
       await rename(join(this.options.buildsDir, 'current.tmp'), join(this.options.buildsDir, 'current'));
       this.#live = dir;
       this.#liveStartedAt = startedAt;
+      // What this build holds is no longer pending (a crash before this line only builds it again).
+      if (this.options.db) {
+        await clearSiteChanges(this.options.db, startedAt).catch((err: unknown) =>
+          this.options.log?.(`Could not clear the built changes: ${String(err)}`),
+        );
+      }
       this.#state = {
         state: 'idle',
         liveSince: new Date().toISOString(),
@@ -184,7 +244,7 @@ export class SiteBuilder implements RebuildTrigger {
 
   async #prune(): Promise<void> {
     const keep = this.options.keep ?? 1;
-    const builds = (await readdir(this.options.buildsDir)).filter((n) => /^build-\d+$/.test(n)).sort();
+    const builds = (await readdir(this.options.buildsDir)).filter((n) => BUILD_NAME.test(n)).sort();
     const live = this.#live ? this.#live.split(/[\\/]/).pop() : null;
     const old = builds.filter((n) => n !== live).slice(0, -keep || undefined);
     await Promise.all(old.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));

@@ -3,7 +3,7 @@ import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
-import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/rank-explain';
+import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/ranking/explanation';
 import { HISTORY_DAYS, type SiteData } from './site-data';
 
 /**

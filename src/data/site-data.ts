@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
@@ -12,7 +13,6 @@ import {
   type Server,
   serversByIds,
 } from '../../db/queries/servers';
-import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { processEnv, toolEnv } from '../../functions/_app/env';
 import { CATEGORIES, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';

@@ -1,8 +1,8 @@
 import type { CATEGORY_NAMES } from '~/lib/categories';
 import type { InviteStatus } from '~/lib/enums';
-import { guildIconUrl } from '~/lib/freshness/guild-icon';
-import { inviteView } from '~/lib/freshness/invite-state';
 import { joinTarget } from '~/lib/invite';
+import { guildIconUrl } from '~/lib/invite-checks/guild-icon';
+import { inviteView } from '~/lib/invite-checks/invite-state';
 
 /** The public fields a server card shows: what islands receive as props. */
 export interface CardServer {
@@ -75,7 +75,7 @@ export interface FilterCategory {
 }
 
 /**
- * The Join link of SPEC section 2: /go/{slug} records the click and redirects to the stored link.
+ * The card's Join link: /go/{slug} records the click and redirects to the stored link.
  * Null without a link: a button that leads nowhere (the old 'Join Premium' plain button) is none.
  */
 export function joinProps(s: Pick<CardServer, 'slug' | 'is_premium' | 'is_sponsored' | 'has_link'>) {

@@ -107,9 +107,6 @@ export const CATEGORIES: readonly CategoryDef[] = [
   },
 ];
 
-/** Category slugs, in display order. */
-export const CATEGORY_SLUGS = CATEGORIES.map((c) => c.slug);
-
 type SubSeed = readonly [key: string, name: string, slug: string];
 
 const SUBCATEGORY_SEEDS: Record<string, readonly SubSeed[]> = {
@@ -138,9 +135,14 @@ const SUBCATEGORY_SEEDS: Record<string, readonly SubSeed[]> = {
   ],
 };
 
+/** How a subcategory is named in titles and links: a sport's betting niche says so ("NFL Betting"). */
+export function subcategoryLabel(sub: { name: string; parentSlug: string }): string {
+  return sub.parentSlug === 'sports-betting' ? `${sub.name} Betting` : sub.name;
+}
+
 function buildSubcategory(parent: CategoryDef, [key, name, slug]: SubSeed): SubcategoryDef {
   const isBetting = parent.slug === 'sports-betting';
-  const label = isBetting ? `${name} Betting` : name;
+  const label = subcategoryLabel({ name, parentSlug: parent.slug });
   return {
     key,
     name,

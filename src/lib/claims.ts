@@ -9,7 +9,7 @@
  * mails exist (functions/_app/mail/, written to the outbox with their event) and are tested.
  */
 
-import { BUDGET, listingsPerDay } from './freshness/budget';
+import { BUDGET, listingsPerDay } from './invite-checks/budget';
 
 /** Facts read once per build (src/data/site-data.ts) that some claims state. */
 export interface ClaimFacts {
@@ -56,7 +56,7 @@ export const CLAIMS = {
   counts: `A refresh job looks up every listing's invite with Discord and takes its member and online counts from the answer (Discord's approximate figures). A working invite is looked up again within a day, for up to ${listingsPerDay(BUDGET.refreshPerWindow).toLocaleString('en-US')} listings (the lookups Discord's limits leave us); beyond that, the listings checked longest ago go first. Each server page says when it was last checked.`,
   /**
    * Public lists sort by members unless a visitor picks another order; the rank score behind Most
-   * Active reads checked signals only (src/lib/freshness/rank.ts), never a paid placement, and
+   * Active reads checked signals only (src/lib/ranking/formula.ts), never a paid placement, and
    * /ranking publishes its weights from the same constants.
    */
   ranking:

@@ -111,7 +111,7 @@ export const OPERATOR_ROLES = ['admin', 'moderator'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /**
- * Kinds of analytics rows: SPEC section 3's view, click, signup and conversion, and the visitor
+ * Kinds of analytics rows: view, click, signup and conversion, and the visitor
  * actions of section 7 (save, unsave, share, report) as kinds of their own, so a save is never
  * counted as a click. The column is plain text: adding a kind needs no migration.
  */
@@ -130,7 +130,7 @@ export const TARGET_TYPES = ['server', 'newsletter', 'premium_cta'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
- * Conversion values of SPEC section 9, the only rows worth anything: a join click on a server
+ * Conversion values, the only rows worth anything: a join click on a server
  * (1, 5 when it is premium or sponsored), a newsletter signup (2) and a premium call-to-action
  * click (10). Every other row (views, saves, shares, reports, the premium enquiry that is a
  * conversion) is stored without a value, i.e. worth 0.
@@ -146,7 +146,7 @@ export const CONVERSION_VALUES: readonly {
   { type: 'click', target: 'premium_cta', value: 10 },
 ];
 
-/** The conversion value of an event (SPEC section 9), or null (worth 0). */
+/** The conversion value of an event (a view is worth nothing), or null (worth 0). */
 export function conversionValue(type: InteractionType, target: TargetType, isPremium = false): number | null {
   const entry = CONVERSION_VALUES.find((c) => c.type === type && c.target === target);
   if (!entry) return null;
@@ -164,7 +164,7 @@ export type PremiumCtaPlace = (typeof PREMIUM_CTA_PLACES)[number];
 export const SORT_ORDERS = ['members', 'active', 'newest', 'growing', 'featured'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-/** Page sizes and limits of SPEC section 9. */
+/** Page sizes and limits: featured 6, home list 9, premium grid 6, structured data 10, card tags 3. */
 export const LIMITS = {
   featured: 6,
   homeList: 9,
@@ -180,7 +180,7 @@ export const LIMITS = {
 export const SITE_NAME = 'GuildRank';
 
 /**
- * What Discord last said of a listing's invite (src/lib/freshness): `unchecked` before the first
+ * What Discord last said of a listing's invite (src/lib/invite-checks): `unchecked` before the first
  * check; `ok`; `paused` (the server's admins paused invites); `expiring` (a temporary invite);
  * `suspect` (Discord stopped knowing it: the Join button gives way to a notice while we check
  * again); `dead` (unknown on repeated checks over at least 24 hours: off every listing until it

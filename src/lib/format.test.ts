@@ -6,7 +6,7 @@ describe('formatMembers', () => {
     expect(formatMembers(0)).toBe('0');
     expect(formatMembers(999)).toBe('999');
   });
-  it('abbreviates thousands with K and always one decimal (SPEC section 9)', () => {
+  it('abbreviates thousands with K and always one decimal', () => {
     expect(formatMembers(1000)).toBe('1.0K');
     expect(formatMembers(1500)).toBe('1.5K');
     expect(formatMembers(184_300)).toBe('184.3K');

@@ -1,5 +1,5 @@
 /**
- * Abbreviates a member count: K from 1,000, M from 1,000,000, always one decimal (SPEC section 9):
+ * Abbreviates a member count: K from 1,000, M from 1,000,000, always one decimal, as every card and page prints counts:
  * 950 -> '950', 1000 -> '1.0K', 1500 -> '1.5K', 2000000 -> '2.0M'. The decimal is cut, not
  * rounded, so 999,999 is '999.9K', never '1000.0K'.
  */

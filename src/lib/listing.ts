@@ -1,5 +1,5 @@
 /**
- * The rules of the public listing, said once (SPEC section 7): which servers a filter keeps and in
+ * The rules of the public listing, said once: which servers a filter keeps and in
  * what order they come. The SQL of db/queries/servers.ts is built from these constants, and the
  * same rules run in JavaScript over the build's rows (src/data/site-data.ts, the pages) and over
  * the sample servers the API falls back to (db/sample-data.ts). Pure: runs in the browser too.
@@ -29,7 +29,7 @@ type SortColumn = 'members' | 'sort_order' | 'rank_score' | 'created_at' | 'grow
 
 /**
  * The columns each order sorts on, each descending; id ascending breaks the last tie, so pages
- * never overlap. 'active' is the rank score (checked signals only, src/lib/freshness/rank.ts),
+ * never overlap. 'active' is the rank score (checked signals only, src/lib/ranking/formula.ts),
  * 'growing' the 30-day member growth, both then members; 'newest' the listing's age;
  * 'featured' is the operators' curated order (sort_order), then members.
  */

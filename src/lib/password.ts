@@ -1,4 +1,4 @@
-import { base64url, safeEqual } from './hash';
+import { base64url, fromBase64url, safeEqual } from './hash';
 
 /**
  * PBKDF2-SHA256 iterations. Cloudflare Workers refuses PBKDF2 above 100,000 iterations
@@ -9,14 +9,6 @@ import { base64url, safeEqual } from './hash';
 export const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
-
-const fromBase64url = (s: string): Uint8Array<ArrayBuffer> => {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-};
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(

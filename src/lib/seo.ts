@@ -1,8 +1,17 @@
 import { SITE_NAME } from './enums';
 
-/** Appends the site suffix unless the title already names the site (SPEC section 2). */
+/** Appends the site suffix unless the title already names the site. */
 export function pageTitle(title: string): string {
   return title.includes(SITE_NAME) ? title : `${title} | ${SITE_NAME}`;
+}
+
+/**
+ * The site's origin as Astro has it (`site` in astro.config.mjs, from SITE_URL, which always has a
+ * value): every page's canonical and structured-data URLs start here.
+ */
+export function siteOf(site: URL | undefined): URL {
+  if (!site) throw new Error('astro.config.mjs sets no `site` (SITE_URL)');
+  return site;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Longest slug we store; longer names are cut at a word boundary. */
 export const SLUG_MAX = 50;
 
-/** Words the server-slug variant drops (SPEC section 5). */
+/** Words the server-slug variant drops: the, and, or, but, in, on, at, to, for, of, with, by. */
 const STOP_WORDS = new Set(['the', 'and', 'or', 'but', 'in', 'on', 'at', 'to', 'for', 'of', 'with', 'by']);
 
 /** Keeps whole words while the joined slug fits SLUG_MAX; a single over-long word is cut. */

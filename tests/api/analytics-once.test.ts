@@ -25,7 +25,7 @@ async function lines(client: TestApp['client']) {
 
 const SESSION = '0b7c1a52-5f0e-4d8e-9a51-3f7d2f6a9c11';
 
-describe('analytics: one action, one row, at its SPEC value', () => {
+describe('analytics: one action, one row, at its conversion value', () => {
   it('the schema knows every interaction kind the app writes (plain text column: no migration)', () => {
     expect(userInteractions.interaction_type.enumValues).toEqual([...INTERACTION_TYPES]);
   });

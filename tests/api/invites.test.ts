@@ -1,7 +1,7 @@
 // GET /api/invites/:code, the submit form's live check, against a loopback Discord stand-in:
 // each kind of answer Discord gives, a guild already listed or waiting, and Discord unreachable.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INVITE_CHECKS } from '../../src/lib/freshness/budget';
+import { INVITE_CHECKS } from '../../src/lib/invite-checks/budget';
 import { type DiscordStandIn, type StandInInvite, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp, validSubmission } from './api-harness';
 

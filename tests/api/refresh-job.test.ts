@@ -13,7 +13,7 @@ import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
 import worker from '../../functions/worker';
-import { BUDGET } from '../../src/lib/freshness/budget';
+import { BUDGET } from '../../src/lib/invite-checks/budget';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
@@ -403,7 +403,7 @@ describe('the refresh job', () => {
 describe('the refresh budget over hours of passes', () => {
   /**
    * The rule itself ("never more than the budget in any 10 minutes") is proved on budgetAt with
-   * fast-check (src/lib/freshness/budget.test.ts); this run shows the job keeps it through the
+   * fast-check (src/lib/invite-checks/budget.test.ts); this run shows the job keeps it through the
    * database: 400 due listings, a budget of 40, a pass every fake minute for 3 hours (a 429 now
    * and then). Every lookup the stand-in receives is stamped with the fake minute, and no
    * 10-minute span, wherever it starts, holds more than the budget.

@@ -59,7 +59,7 @@ describe('a renamed server’s old address', () => {
     expect((await app.request('/server/retro-legends')).status).toBe(200);
   });
 
-  it('GET /server/{name variant, other case or words of the name} answers 301 (SPEC section 7 fallback)', async () => {
+  it('GET /server/{name variant, other case or words of the name} answers 301 (the name-variant fallback)', async () => {
     const { db, app } = await siteApp();
     await createServer(db, { name: 'Night Owls Community', slug: 'night-owls', category: 'Crypto' });
     for (const path of [

@@ -3,7 +3,7 @@
 // and approval copies Discord's facts to the listing as its first check.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertSubmission } from '../../db/queries/submissions';
-import { SCHEDULE } from '../../src/lib/freshness/state';
+import { SCHEDULE } from '../../src/lib/invite-checks/state';
 import { createAdminHarness } from '../helpers/admin';
 import { type DiscordStandIn, type StandInInvite, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { countRows, ORIGIN, postForm, postJson, seedServer, validSubmission } from './api-harness';

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
-import { evaluateAnomalies, rankAfterRefresh, recomputeRanks } from '../../db/queries/rank';
+import { evaluateAnomalies, recomputeRanks } from '../../db/queries/rank';
 import {
   discordServers,
   type NewServerRow,
@@ -10,6 +10,7 @@ import {
   serverSnapshots,
   userInteractions,
 } from '../../db/schema';
+import { run as rankPass } from '../../functions/_app/jobs/rank';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -129,6 +130,54 @@ describe('recomputeRanks', () => {
   });
 });
 
+describe('what a recompute changed on the pages', () => {
+  it('names the listings it rewrote and the ones another passed in their category, and nothing when nothing moved', async () => {
+    const first = await listing('First', { active_users: 900 });
+    const second = await listing('Second', { active_users: 600 });
+    const third = await listing('Third', { active_users: 300 });
+    const elsewhere = await listing('Elsewhere', { category: 'Crypto' });
+    const initial = await recomputeRanks(t.db, NOW);
+    expect(initial.changedSlugs.sort()).toEqual(['elsewhere', 'first', 'second', 'third']);
+    expect((await recomputeRanks(t.db, NOW)).changedSlugs).toEqual([]);
+
+    // Three open reports on First: its score falls below Second's. Second's score is as it was, but
+    // its place moved; Third stays third and Elsewhere is in another category.
+    await t.db
+      .insert(serverReports)
+      .values(['a', 'b', 'c'].map((session_id) => ({ server_id: first.id, reason: 'spam' as const, session_id })));
+    const moved = await recomputeRanks(t.db, NOW);
+    expect(moved.updated).toBe(1);
+    expect(moved.changedSlugs.sort()).toEqual(['first', 'second']);
+    expect([second.id, third.id, elsewhere.id]).toHaveLength(3);
+  });
+
+  it('a hidden listing with a new score changes no page', async () => {
+    await listing('Shown');
+    const hidden = await listing('Hidden', { is_active: false });
+    await recomputeRanks(t.db, NOW);
+    await t.db.insert(serverReports).values({ server_id: hidden.id, reason: 'spam', session_id: 'a' });
+    const run = await recomputeRanks(t.db, NOW);
+    expect(run.updated).toBe(1);
+    expect(run.changedSlugs).toEqual([]);
+  });
+
+  it("one category's recompute scores it as the full recompute does, and leaves the others alone", async () => {
+    const a = await listing('Gamer A', { active_users: 700 });
+    await dailyChecks(a.id, 10, () => [5_000, 700]);
+    await listing('Gamer B', { active_users: 200 });
+    const coin = await listing('Coin C', { category: 'Crypto' });
+    const scoped = await recomputeRanks(t.db, NOW, { category: 'Gaming' });
+    expect(scoped).toMatchObject({ listings: 2, updated: 2 });
+    expect(scoped.changedSlugs.sort()).toEqual(['gamer-a', 'gamer-b']);
+    const [untouched] = await t.db.select().from(discordServers).where(eq(discordServers.id, coin.id));
+    expect(untouched!.rank_score).toBe(0);
+    // The full recompute agrees on Gaming: it only writes the Crypto listing.
+    const full = await recomputeRanks(t.db, NOW);
+    expect(full.updated).toBe(1);
+    expect(full.changedSlugs).toEqual(['coin-c']);
+  });
+});
+
 describe('evaluateAnomalies', () => {
   it('opens one flag per listing and rule, takes growth credit away, and only confirmed flags are public', async () => {
     const spiky = await listing('Spiky', { members: 50_000, active_users: 600 });
@@ -139,7 +188,7 @@ describe('evaluateAnomalies', () => {
     ]);
     await listing('Healthy');
 
-    const first = await rankAfterRefresh(t.db, NOW);
+    const first = await rankPass({ db: t.db }, NOW.getTime());
     expect(first.anomalies).toMatchObject({ evaluated: 2, opened: 1 });
     const queue = await listFlagQueue(t.db);
     expect(queue).toHaveLength(1);

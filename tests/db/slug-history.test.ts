@@ -75,7 +75,7 @@ describe('slug history', () => {
   });
 });
 
-describe('the slug fallback (SPEC section 7)', () => {
+describe('the slug fallback (name variants)', () => {
   it('matches generated variants of the name: name slug, without a trailing word, alphanumerics, first word', async () => {
     await createServer(t.db, server('Apex Legends Hub', { slug: 'apex-custom' }));
     expect(await findServerSlug(t.db, 'apex-legends-hub')).toBe('apex-custom');

@@ -64,7 +64,7 @@ describe('submission queries', () => {
     expect(await updateSubmissionStatus(t.db, 9999, 'approved')).toBeNull();
   });
 
-  it('approveSubmission creates the listing of SPEC section 4 and links it', async () => {
+  it('approveSubmission creates the listing from the submission and links it', async () => {
     const row = await insertSubmission(t.db, input());
     const result = await approveSubmission(t.db, row.id, 'Looks good');
     if (!result.ok) throw new Error(result.reason);

@@ -67,7 +67,7 @@ test.beforeEach(async ({ site }) => {
   await site.db.delete(userInteractions);
 });
 
-test('every tracked action in Chromium stores exactly one row of its own kind and SPEC value', async ({
+test('every tracked action in Chromium stores exactly one row of its own kind and conversion value', async ({
   page,
   context,
   site,

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { createContactMessage } from '../../db/queries/contact';
 import { listAllContent, updateContent } from '../../db/queries/content';
 import { createOperator } from '../../db/queries/operators';
@@ -17,7 +18,6 @@ import {
   type Server,
 } from '../../db/queries/servers';
 import { deleteSubmission, insertSubmission } from '../../db/queries/submissions';
-import { CONTENT_DEFAULTS } from '../../db/sample-data';
 import { serverReports } from '../../db/schema';
 import { LIMITS } from '../../src/lib/enums';
 import { placeListing } from '../../src/lib/placement';
@@ -772,7 +772,7 @@ test.describe
       site,
       request,
     }) => {
-      // A word no listing has keeps the slug fallback (SPEC section 7) from finding a payload listing.
+      // A word no listing has keeps the slug fallback (name variants) from finding a payload listing.
       const missing = `Missing ${unique()}x`;
       for (const p of PAYLOADS) {
         const slug = `${missing} ${p.text}`;

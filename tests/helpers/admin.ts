@@ -11,8 +11,11 @@ export const ORIGIN = 'http://localhost:4321';
 /** A RebuildTrigger that remembers every request, for asserting what marks the site dirty. */
 export class RecordingRebuild implements RebuildTrigger {
   readonly reasons: string[] = [];
-  request(reason: string): void {
+  /** The pages each request named, in the same order as `reasons`. */
+  readonly pages: (readonly string[])[] = [];
+  request(reason: string, pages: readonly string[] = []): void {
     this.reasons.push(reason);
+    this.pages.push(pages);
   }
   status(): RebuildStatus {
     return {

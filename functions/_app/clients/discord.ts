@@ -1,5 +1,5 @@
-import { classifyInviteAnswer, type InviteAnswer, noAnswer } from '../../../src/lib/freshness/classify';
-import { inviteCode } from '../../../src/lib/freshness/invite-code';
+import { classifyInviteAnswer, type InviteAnswer, noAnswer } from '../../../src/lib/invite-checks/classify';
+import { inviteCode } from '../../../src/lib/invite-checks/invite-code';
 import type { AppDeps } from '../context';
 
 /** This client's version, for the User-Agent Discord requires: `DiscordBot ($url, $versionNumber)`. */

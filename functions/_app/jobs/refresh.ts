@@ -17,15 +17,15 @@ import {
   releaseLease,
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
-import { rankAfterRefresh } from '../../../db/queries/rank';
-import { holdFor } from '../../../src/lib/freshness/backoff';
-import { budgetAt } from '../../../src/lib/freshness/budget';
-import type { InviteAnswer } from '../../../src/lib/freshness/classify';
-import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/freshness/state';
+import { holdFor } from '../../../src/lib/invite-checks/backoff';
+import { budgetAt } from '../../../src/lib/invite-checks/budget';
+import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
+import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/invite-checks/state';
 import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
 import { inviteDeadMail } from '../mail/invite-dead';
 import { mailSite } from '../mail/site';
+import { run as rankPass } from './rank';
 
 /** The job's row in job_state. */
 export const REFRESH_JOB = 'refresh';
@@ -36,8 +36,8 @@ export const REFRESH_EVERY_MS = 60_000;
 /** A pass holds the lease this long at most: 160 lookups at the client's 5 s timeout fit well within it. */
 export const LEASE_MS = 15 * 60_000;
 
-/** The breaker's ladders (src/lib/freshness/backoff.ts), named here for the job's readers. */
-export { AUTH_BLOCK_MS, BLOCK_LADDER_MS } from '../../../src/lib/freshness/backoff';
+/** The breaker's ladders (src/lib/invite-checks/backoff.ts), named here for the job's readers. */
+export { AUTH_BLOCK_MS, BLOCK_LADDER_MS } from '../../../src/lib/invite-checks/backoff';
 
 /** Consecutive network or 5xx failures that end a pass: Discord or the network is down, spare the budget. */
 export const STOP_AFTER_FAILURES = 3;
@@ -160,7 +160,7 @@ const alertLine = (serverId: number, alert: FreshnessAlert) =>
  * One pass of the refresh job at `now`: takes the lease (or answers 'busy'), respects the breaker
  * and the budget (never more than REFRESH_PER_10MIN lookups in one window, 429s included: a 429
  * counts and ends the pass), looks each due listing up in turn, applies the answer
- * (src/lib/freshness/state.ts), releases the lease, records the summary and asks for a site
+ * (src/lib/invite-checks/state.ts), releases the lease, records the summary and asks for a site
  * rebuild when a public fact changed. No lookup is lost: a listing whose lookup was transient
  * backs off and stays due; one the budget or the breaker cut off keeps its place at the front.
  */
@@ -246,8 +246,9 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     summary.changed = changed;
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
-    await rankAfterRefresh(deps.db, new Date(now), { force: all });
-    if (changed > 0) deps.rebuild?.request('refresh');
+    const ranked = await rankPass(deps, now, { force: all });
+    // A public fact changed, or the recompute changed what some server pages show (score, place).
+    if (changed > 0 || ranked.pages.length > 0) await deps.rebuild?.request('refresh', ranked.pages);
     return summary;
   } finally {
     await releaseLease(deps.db, REFRESH_JOB, holder);
@@ -287,6 +288,6 @@ export async function refreshServer(
     clock: () => now,
   });
   for (const alert of check.alerts) options.log?.(alertLine(server.id, alert));
-  if (check.publicChange) deps.rebuild?.request('refresh');
+  if (check.publicChange) await deps.rebuild?.request('refresh');
   return { status: 'checked', kind: answer.kind, check };
 }

@@ -1,4 +1,9 @@
+import type { Db } from '../../../db/client';
+import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../../db/queries/site-changes';
 import type { RebuildStatus, RebuildTrigger } from '../context';
+
+/** A recorded change older than this whose hook call has not succeeded is called again (retryFailed). */
+export const HOOK_RETRY_AFTER_MS = 60_000;
 
 /** Where and how the production rebuild trigger calls the deploy hook. */
 export interface HookRebuildOptions {
@@ -9,6 +14,13 @@ export interface HookRebuildOptions {
   /** Quiet period that merges a burst of requests into one POST. */
   debounceMs?: number;
   log?: (line: string) => void;
+  /**
+   * Where each change is recorded until a hook call after it succeeds (site_changes): a change whose
+   * call failed, or whose isolate slept before calling, is called again by `retryFailed`.
+   */
+  db?: Db | undefined;
+  /** The clock (ms since the epoch); tests step it. */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -16,7 +28,8 @@ export interface HookRebuildOptions {
  * gives one POST. The hosting platform builds and deploys; from here the state goes
  * queued -> building (while the POST is in flight) -> idle, or failed with the error.
  * Coalescing is per process (per isolate on Workers, where the edge entry should keep
- * `flush()` alive with waitUntil).
+ * `flush()` alive with waitUntil). With `db`, every change is recorded until a call made after it
+ * succeeds, and the Worker's scheduled handler calls `retryFailed` to send what is still pending.
  */
 export class HookRebuildTrigger implements RebuildTrigger {
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
@@ -26,7 +39,33 @@ export class HookRebuildTrigger implements RebuildTrigger {
 
   constructor(private readonly options: HookRebuildOptions) {}
 
-  request(reason: string): void {
+  #now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /** Queues a POST for `reason`; resolves once the change is recorded (at once without `db`). */
+  request(reason: string, pages?: readonly string[]): Promise<void> {
+    const db = this.options.db;
+    const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now() }) : Promise.resolve();
+    this.#queue(reason);
+    return recorded;
+  }
+
+  /**
+   * Calls the hook again for the recorded changes older than HOOK_RETRY_AFTER_MS that no successful
+   * call has covered (a failed call, an isolate that slept first); answers how many there were.
+   */
+  async retryFailed(now = this.#now()): Promise<number> {
+    if (!this.options.db) return 0;
+    const stuck = (await listSiteChanges(this.options.db)).filter((c) => c.requestedAt <= now - HOOK_RETRY_AFTER_MS);
+    if (stuck.length === 0) return 0;
+    this.options.log?.(`Deploy hook: calling again for ${stuck.length} change(s) not yet built`);
+    this.#pending.push(`retry: ${[...new Set(stuck.map((c) => c.reason))].join(', ')}`);
+    await this.flush();
+    return stuck.length;
+  }
+
+  #queue(reason: string): void {
     this.#pending.push(reason);
     if (this.#state.state !== 'building') this.#state = { ...this.#state, state: 'queued' };
     if (this.#timer) clearTimeout(this.#timer);
@@ -61,6 +100,7 @@ export class HookRebuildTrigger implements RebuildTrigger {
 
   async #post(reason: string): Promise<void> {
     const started = Date.now();
+    const calledAt = this.#now();
     this.#state = { ...this.#state, state: 'building', lastReason: reason };
     const doFetch = this.options.fetch ?? fetch;
     try {
@@ -71,6 +111,8 @@ export class HookRebuildTrigger implements RebuildTrigger {
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) throw new Error(`Deploy hook answered ${res.status} ${res.statusText}`.trim());
+      // The build the hook starts reads the database after this call: it holds every change recorded before it.
+      if (this.options.db) await clearSiteChanges(this.options.db, calledAt + 1);
       this.#state = {
         state: 'idle',
         liveSince: new Date().toISOString(),

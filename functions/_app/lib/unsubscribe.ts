@@ -1,9 +1,9 @@
-import { base64url, hmac, safeEqual } from '../../../src/lib/hash';
+import { base64url, fromBase64url, hmac, safeEqual } from '../../../src/lib/hash';
 
-const fromBase64url = (s: string): string | null => {
+/** The UTF-8 text of base64url, or null when it is not base64 or not UTF-8. */
+const textOfBase64url = (s: string): string | null => {
   try {
-    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+    return new TextDecoder('utf-8', { fatal: true }).decode(fromBase64url(s));
   } catch {
     return null;
   }
@@ -19,7 +19,7 @@ async function signedToken(purpose: Purpose, secret: string, email: string): Pro
 async function verifySignedToken(purpose: Purpose, secret: string, token: string): Promise<string | null> {
   const dot = token.indexOf('.');
   if (dot <= 0 || dot !== token.lastIndexOf('.')) return null;
-  const email = fromBase64url(token.slice(0, dot));
+  const email = textOfBase64url(token.slice(0, dot));
   if (!email) return null;
   const expected = await hmac(secret, `${purpose}:${email}`);
   return safeEqual(expected, token.slice(dot + 1)) ? email : null;
@@ -58,7 +58,7 @@ export async function verifyConfirmToken(
 ): Promise<string | 'expired' | null> {
   const parts = token.split('.');
   if (parts.length !== 3 || !/^[0-9a-z]{1,12}$/.test(parts[1]!)) return null;
-  const email = fromBase64url(parts[0]!);
+  const email = textOfBase64url(parts[0]!);
   if (!email) return null;
   const expected = await hmac(secret, `confirm:${email}:${parts[1]}`);
   if (!safeEqual(expected, parts[2]!)) return null;

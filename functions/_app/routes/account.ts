@@ -18,7 +18,7 @@ import {
 } from '../../../db/queries/owners';
 import { deleteServer, getServerById } from '../../../db/queries/servers';
 import { subcategoryNames } from '../../../src/lib/categories';
-import { applyCheck } from '../../../src/lib/freshness/state';
+import { applyCheck } from '../../../src/lib/invite-checks/state';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import {
@@ -217,7 +217,7 @@ export const accountRoutes = (deps: AppDeps) => {
           affiliate_link: affiliateLink,
           invite_code: invite.code,
         });
-        deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
+        await deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
         return c.json({ listing: { id, affiliate_link: affiliateLink, invite_status: 'ok' as const } });
       })
       // Takes the listing off the directory for good (its page, history and claims go with it).
@@ -232,7 +232,7 @@ export const accountRoutes = (deps: AppDeps) => {
           entityId: id,
           details: { name: listing.name, slug: listing.slug },
         });
-        deps.rebuild?.request(`owner removed ${listing.slug}`, [`/server/${listing.slug}`]);
+        await deps.rebuild?.request(`owner removed ${listing.slug}`, [`/server/${listing.slug}`]);
         return c.json({ ok: true as const });
       })
       // Views, join clicks and conversion for 7, 30 and 90 days; daily figures and the member history.

@@ -16,7 +16,7 @@ import { turnstile } from '../middleware/turnstile';
 /**
  * `POST /api/contact`: a message for the team, stored with status 'new'. A message about a
  * Premium or Sponsored placement (where the premium call to action leads) is the conversion,
- * recorded here once, worth nothing itself (SPEC section 9 values the call-to-action click).
+ * recorded here once, worth nothing itself (the call-to-action click carries the value).
  */
 export const contactRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().post(
@@ -68,7 +68,7 @@ export const contactRoutes = (deps: AppDeps) =>
             conversion_value: null,
           });
         } catch (err) {
-          // Tracking errors are logged and swallowed (SPEC section 8); the message itself stands.
+          // Tracking errors are logged and swallowed; the message itself stands.
           console.warn(`[${c.get('requestId')}] premium conversion not recorded:`, err);
         }
       }

@@ -17,7 +17,7 @@ export function linkSessionId(value: string | undefined): string | null {
 
 /**
  * `GET /go/:slug`: the Join button (no JavaScript needed); 302 to an active server's link,
- * recorded once, here, as the join click worth SPEC section 9's 1 (5 premium or sponsored).
+ * recorded once, here, as the join click, worth 1 (5 premium or sponsored).
  * `GET /go/cta/premium`: the premium call to action, recorded here too (10).
  */
 export const goRoutes = (deps: AppDeps) =>
@@ -25,7 +25,7 @@ export const goRoutes = (deps: AppDeps) =>
     .use(rateLimit(RATE_LIMITS.go))
     /**
      * `GET /go/cta/premium?from=help|submit|listing`: the premium call to action, recorded here
-     * once as SPEC section 9's premium call-to-action click (10), then a 303 to the contact form
+     * once as the premium call-to-action click (worth 10), then a 303 to the contact form
      * with the Premium subject picked; the message sent from there is the conversion. Under /go
      * (two segments, so never a server's slug): robots keep out, the Worker runs it first, and
      * the join rate limit covers it.
@@ -78,7 +78,7 @@ export const goRoutes = (deps: AppDeps) =>
           conversion_value: conversionValue('click', 'server', server.is_premium || server.is_sponsored),
         });
       } catch (err) {
-        // Tracking errors are logged and swallowed (SPEC section 8): the visitor still gets to the server.
+        // Tracking errors are logged and swallowed: the visitor still gets to the server.
         console.warn(`[${c.get('requestId')}] join click not recorded:`, err);
       }
       c.header('Cache-Control', 'no-store');

@@ -72,7 +72,7 @@ export const newsletterRoutes = (deps: AppDeps) =>
               conversion_value: conversionValue('signup', 'newsletter'),
             });
           } catch (err) {
-            // Tracking errors are logged and swallowed (SPEC section 8); the signup itself stands.
+            // Tracking errors are logged and swallowed; the signup itself stands.
             console.warn(`[${c.get('requestId')}] newsletter signup not tracked:`, err);
           }
         }

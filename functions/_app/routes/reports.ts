@@ -55,7 +55,7 @@ export const reportRoutes = (deps: AppDeps) =>
           session_id: input.session_id || null,
           user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
           ip_address: c.get('ipHash'),
-          // A report is not a join: it is worth nothing (SPEC section 9).
+          // A report is not a join: it is worth nothing.
           conversion_value: null,
         },
       );

@@ -17,7 +17,7 @@ const decodeSafe = (s: string) => {
  * A trailing slash is ignored; the location has none, and is made only from known category
  * slugs and stored server slugs, never from the request's text.
  *
- * - `/server/{slug}`: the server's current slug (a rename, another case, SPEC section 7's fallback).
+ * - `/server/{slug}`: the server's current slug (a rename, another case, a variant of its name).
  * - `/best-{category}-discord/page/{n}` of a real category: a page past the end (the category
  *   shrank) or page 1, so the category page itself.
  * - `/best-{category}-discord/{sub}/page/{n}` of a real subcategory: the same, its page 1.

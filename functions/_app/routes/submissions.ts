@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { OWNER_SUBMIT_ACTION, recordOwnerAudit } from '../../../db/queries/owners';
+import { ownerAuthor } from '../../../db/queries/owners';
 import { insertCheckedSubmission } from '../../../db/queries/submissions';
 import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
@@ -69,18 +69,17 @@ export const submissionRoutes = (deps: AppDeps) =>
             submitterName: input.submitter_name,
           }),
         },
+        // Who sent it, with which proof (#17): the audit log's record of an owner's submission, in its batch.
+        owner
+          ? {
+              author: ownerAuthor(owner.owner),
+              details: { owner_id: owner.owner.id, guild_id: invite.guildId, proof },
+            }
+          : undefined,
       );
       // Submitted by someone else since the check: the guild is there now.
       if (!stored.ok) throw alreadyThere(stored.taken);
       const { submission } = stored;
-      // Who sent it, with which proof (#17): the audit log's record of an owner's submission.
-      if (owner)
-        await recordOwnerAudit(deps.db, owner.owner, {
-          action: OWNER_SUBMIT_ACTION,
-          entity: 'submission',
-          entityId: submission.id,
-          details: { guild_id: invite.guildId, proof },
-        });
       if (c.get('body')?.kind === 'form') {
         return c.redirect(`/submit-server/received?email=${encodeURIComponent(submission.contact_email)}`, 303);
       }

@@ -1,5 +1,5 @@
 import { INVITE_STATUSES, type InviteStatus } from '~/lib/enums';
-import { ANOMALY_LABELS, type AnomalyRule } from '~/lib/freshness/anomalies';
+import { ANOMALY_LABELS, type AnomalyRule } from '~/lib/ranking/anomalies';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';

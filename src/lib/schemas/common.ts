@@ -137,7 +137,7 @@ export const searchText = (max: number) =>
     .refine((v) => v.search(SEARCH_UNSAFE_CHARS) === -1, 'Search text cannot contain control characters')
     .optional();
 
-/** A whole, non-negative count; unparsable input becomes 0 (SPEC section 5). */
+/** A whole, non-negative count; unparsable input becomes 0, as the submit form's counts do. */
 export const count = z.preprocess((v) => {
   const n = typeof v === 'number' ? v : Number.parseInt(String(v ?? '').replace(/[,\s_]/g, ''), 10);
   return Number.isFinite(n) && n >= 0 ? Math.min(Math.trunc(n), 1_000_000_000) : 0;

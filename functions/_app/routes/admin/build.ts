@@ -21,7 +21,7 @@ export const buildRoutes = new Hono<AdminEnv>()
   })
   .post('/', requireRole('admin'), async (c) => {
     const rebuild = c.get('deps').rebuild;
-    rebuild?.request('requested from the console');
+    await rebuild?.request('requested from the console');
     await audit(c, 'rebuild', 'site', null);
     return c.json(rebuild ? { configured: true, ...rebuild.status() } : NO_TRIGGER, 202);
   });

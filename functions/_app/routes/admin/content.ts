@@ -22,7 +22,7 @@ export const contentRoutes = new Hono<AdminEnv>()
   .post('/', zValidator('json', contentSchema, validationHook), async (c) => {
     const item = await createContent(c.get('deps').db, c.req.valid('json')).catch(duplicateKey);
     await audit(c, 'create', 'content', item.id, { page: item.page, section: item.section, key: item.content_key });
-    requestRebuild(c, `content ${item.page}/${item.section}`);
+    await requestRebuild(c, `content ${item.page}/${item.section}`);
     return c.json({ item }, 201);
   })
   .put('/:id', idParam, zValidator('json', contentSchema, validationHook), async (c) => {
@@ -37,14 +37,14 @@ export const contentRoutes = new Hono<AdminEnv>()
       key: item.content_key,
       previous_value: before.content_value,
     });
-    requestRebuild(c, `content ${page}/${section}`);
+    await requestRebuild(c, `content ${page}/${section}`);
     return c.json({ item });
   })
   .post('/:id/toggle', idParam, async (c) => {
     const { id } = c.req.valid('param');
     const item = found(await toggleContent(c.get('deps').db, id), 'content', id);
     await audit(c, 'toggle', 'content', id, { is_active: item.is_active });
-    requestRebuild(c, `content ${item.page}/${item.section}`);
+    await requestRebuild(c, `content ${item.page}/${item.section}`);
     return c.json({ item });
   })
   .delete('/:id', idParam, async (c) => {
@@ -53,6 +53,6 @@ export const contentRoutes = new Hono<AdminEnv>()
     const { page, section, content_key } = found(await getContentById(db, id), 'content', id);
     if (!(await deleteContent(db, id))) throw notFound('content', id);
     await audit(c, 'delete', 'content', id, { page, section, key: content_key });
-    requestRebuild(c, `content ${page}/${section}`);
+    await requestRebuild(c, `content ${page}/${section}`);
     return c.json({ ok: true });
   });

@@ -30,7 +30,7 @@ export const editRoutes = new Hono<AdminEnv>()
       owner_id: edit.owner_id,
       changes: edit.changes,
     });
-    if (server) requestRebuild(c, `owner edit of ${server.slug} approved`, [server.slug]);
+    if (server) await requestRebuild(c, `owner edit of ${server.slug} approved`, [server.slug]);
     return c.json({ edit, server });
   })
   .post('/:id/reject', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {

@@ -3,10 +3,10 @@ import { Hono } from 'hono';
 import { countFlagQueue, getFlag, listFlagQueue, reviewFlag } from '../../../../db/queries/flags';
 import { clearBreaker, getJobState, type JobState } from '../../../../db/queries/freshness';
 import { countByInviteStatus, listByInviteStatus } from '../../../../db/queries/invite-states';
-import { ANOMALY_JOB } from '../../../../db/queries/rank';
 import { getServerById } from '../../../../db/queries/servers';
-import { visitorRetryAfter } from '../../../../src/lib/freshness/backoff';
-import { budgetAt } from '../../../../src/lib/freshness/budget';
+import { visitorRetryAfter } from '../../../../src/lib/invite-checks/backoff';
+import { budgetAt } from '../../../../src/lib/invite-checks/budget';
+import { ANOMALY_JOB } from '../../../../src/lib/ranking/constants';
 import { flagReviewSchema, inviteStateQuerySchema } from '../../../../src/lib/schemas/freshness';
 import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
 import { ApiError } from '../../lib/errors';
@@ -78,7 +78,7 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     // A confirmed flag appears on the listing's page.
     if (verdict === 'confirmed') {
       const server = await getServerById(db, flag.server_id);
-      requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`, [server?.slug]);
+      await requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`, [server?.slug]);
     }
     return c.json({ flag });
   })

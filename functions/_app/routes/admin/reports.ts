@@ -32,7 +32,7 @@ export const reportRoutes = new Hono<AdminEnv>()
       const others = await listReports(db, { status: 'open', serverId: report.server_id, perPage: 500 });
       await Promise.all(others.reports.map((r) => setReportStatus(db, r.id, 'resolved')));
       await audit(c, 'hide', 'server', report.server_id, { slug: server?.slug, report_id: id });
-      requestRebuild(c, `hid ${server?.slug ?? report.server_id} after a report`, [server?.slug]);
+      await requestRebuild(c, `hid ${server?.slug ?? report.server_id} after a report`, [server?.slug]);
     }
     await audit(c, action, 'report', id, { server_id: report.server_id, reason: report.reason });
     return c.json({ report });

@@ -44,14 +44,14 @@ export const serverRoutes = new Hono<AdminEnv>()
       const { is_active } = c.req.valid('json');
       const server = found(await setServerActive(c.get('deps').db, id, is_active), 'server', id);
       await audit(c, is_active ? 'show' : 'hide', 'server', id, { slug: server.slug });
-      requestRebuild(c, `${is_active ? 'showed' : 'hid'} ${server.slug}`, [server.slug]);
+      await requestRebuild(c, `${is_active ? 'showed' : 'hid'} ${server.slug}`, [server.slug]);
       return c.json({ server });
     },
   )
   .post('/', requireRole('admin'), zValidator('json', serverSchema, validationHook), async (c) => {
     const server = await createServer(c.get('deps').db, c.req.valid('json'));
     await audit(c, 'create', 'server', server.id, { name: server.name, slug: server.slug });
-    requestRebuild(c, `created ${server.slug}`, [server.slug]);
+    await requestRebuild(c, `created ${server.slug}`, [server.slug]);
     return c.json({ server }, 201);
   })
   .put('/:id', requireRole('admin'), idParam, zValidator('json', serverSchema, validationHook), async (c) => {
@@ -59,14 +59,14 @@ export const serverRoutes = new Hono<AdminEnv>()
     const input = c.req.valid('json');
     const db = c.get('deps').db;
     const before = found(await getServerById(db, id), 'server', id);
-    // A name change without an explicit slug re-derives the slug (SPEC section 5).
+    // A name change without an explicit slug re-derives the slug from the new name.
     const slug = input.slug ?? (input.name === before.name ? before.slug : undefined);
     const server = found(await updateServer(db, id, { ...input, slug }).catch(slugTaken), 'server', id);
     const changed = Object.keys(input).filter(
       (k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(server[k as keyof typeof server]),
     );
     await audit(c, 'update', 'server', id, { changed, slug: server.slug, previous_slug: before.slug });
-    requestRebuild(c, `edited ${server.slug}`, [server.slug, before.slug]);
+    await requestRebuild(c, `edited ${server.slug}`, [server.slug, before.slug]);
     return c.json({ server });
   })
   .patch(
@@ -92,7 +92,7 @@ export const serverRoutes = new Hono<AdminEnv>()
       };
       const server = await updateServer(db, id, patch);
       await audit(c, 'placement', 'server', id, patch);
-      requestRebuild(c, `placement of ${server?.slug}`, [server?.slug]);
+      await requestRebuild(c, `placement of ${server?.slug}`, [server?.slug]);
       return c.json({ server });
     },
   )
@@ -102,7 +102,7 @@ export const serverRoutes = new Hono<AdminEnv>()
     const server = found(await getServerById(db, id), 'server', id);
     if (!(await deleteServer(db, id))) throw notFound('server', id);
     await audit(c, 'delete', 'server', id, { name: server.name, slug: server.slug });
-    requestRebuild(c, `deleted ${server.slug}`, [server.slug]);
+    await requestRebuild(c, `deleted ${server.slug}`, [server.slug]);
     return c.json({ ok: true });
   })
   .get(

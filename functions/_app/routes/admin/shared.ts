@@ -38,9 +38,16 @@ export function audit(
   });
 }
 
-/** Marks the public site dirty after a change visitors see (coalesced by the trigger); `slugs`: the listings whose pages it changes. */
-export function requestRebuild(c: AdminContext, reason: string, slugs: readonly (string | undefined)[] = []): void {
-  c.get('deps').rebuild?.request(reason, serverPaths(slugs));
+/**
+ * Marks the public site dirty after a change visitors see (coalesced by the trigger); `slugs`: the
+ * listings whose pages it changes. Resolves once the change is recorded (it survives a restart).
+ */
+export async function requestRebuild(
+  c: AdminContext,
+  reason: string,
+  slugs: readonly (string | undefined)[] = [],
+): Promise<void> {
+  await c.get('deps').rebuild?.request(reason, serverPaths(slugs));
 }
 
 /** The server pages of some listings (a missing slug is skipped). */

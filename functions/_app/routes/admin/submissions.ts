@@ -1,6 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { claimServer } from '../../../../db/queries/owners';
 import {
   approveSubmission,
   deleteSubmission,
@@ -13,6 +12,7 @@ import {
 import { subcategoryNames } from '../../../../src/lib/categories';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
+import { rankCategory } from '../../jobs/rank';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { mailSite } from '../../mail/site';
@@ -82,6 +82,8 @@ export const submissionRoutes = new Hono<AdminEnv>()
         }),
       }),
       { language, region },
+      // The audit row and a verified owner's claim are written in the approval's batch.
+      { operatorId: c.get('operator').id, name: c.get('operator').email },
     );
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
@@ -94,13 +96,10 @@ export const submissionRoutes = new Hono<AdminEnv>()
       }
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
     }
-    await audit(c, 'approve', 'submission', id, { server_id: result.server.id, slug: result.server.slug });
-    // A verified owner's submission (#17) is theirs to manage at once, re-proved now: only while
-    // their last sign-in still showed them owning or managing the guild (claimServer).
-    if (result.submission.owner_id && result.submission.owner_verified && result.submission.guild_id) {
-      await claimServer(db, result.server.id, result.submission.owner_id, result.submission.guild_id);
-    }
-    requestRebuild(c, `approved ${result.server.slug}`, [result.server.slug]);
+    // Scored now, while its check at submission is fresh: its page shows its rank from the first
+    // build, and the pages of its category whose place it moved are rebuilt with it.
+    const moved = await rankCategory(c.get('deps'), result.server.category, Date.now());
+    await requestRebuild(c, `approved ${result.server.slug}`, [...new Set([result.server.slug, ...moved])]);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {

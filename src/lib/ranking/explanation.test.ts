@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RANK, rankScore } from './freshness/rank';
-import { categoryRanks, explainRank, formatFigure, readParts } from './rank-explain';
+import { categoryRanks, explainRank, formatFigure, readParts } from './explanation';
+import { RANK, rankScore } from './formula';
 
 const base = {
   status: 'ok' as const,

@@ -1,11 +1,11 @@
 /**
  * The rank score in plain words (#19): the figures "How ranking works" prints from the ranking
  * code's own constants, and the "Why this rank" lines a server page reads from the listing's
- * stored parts (rank_explain, src/lib/freshness/rank.ts). Pure: no I/O, no clock of its own.
+ * stored parts (rank_explain, src/lib/ranking/formula.ts). Pure: no I/O, no clock of its own.
  */
-import type { InviteStatus } from './enums';
-import { RANK, type RankParts } from './freshness/rank';
-import { compareServers, type ListedServer } from './listing';
+import type { InviteStatus } from '../enums';
+import { compareServers, type ListedServer } from '../listing';
+import { RANK, type RankParts } from './formula';
 
 /** How a published figure reads: a plain number, a share as a percentage, a duration in ms. */
 export type FigureUnit = 'number' | 'percent' | 'factor' | 'hours' | 'minutes' | 'days';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { growthFraction, RANK, type RankSignals, rankScore, wilsonLowerBound } from './rank';
+import { growthFraction, RANK, type RankSignals, rankScore, wilsonLowerBound } from './formula';
 
 /** A healthy, checked listing; each case changes what it is about. */
 const base: RankSignals = {

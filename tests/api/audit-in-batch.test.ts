@@ -1,0 +1,94 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listAudit } from '../../db/queries/audit';
+import { insertCheckedSubmission } from '../../db/queries/submissions';
+import { auditLog, discordServers, serverSubmissions } from '../../db/schema';
+import { createAdminHarness } from '../helpers/admin';
+
+let h: Awaited<ReturnType<typeof createAdminHarness>>;
+afterEach(() => h?.cleanup());
+
+const submission = (guild: string) => ({
+  server_name: `Batch Guild ${guild}`,
+  server_description: 'A guild whose approval is written all at once.',
+  category: 'Gaming',
+  invite_link: `https://discord.gg/batch${guild}`,
+  server_image: 'https://cdn.example.com/batch.png',
+  contact_email: 'owner@example.com',
+  member_count: 900,
+  active_users: 90,
+  submitter_name: 'Ana',
+  is_owner: true,
+  guild_id: `55500000000000000${guild}`,
+});
+
+/** Makes every audit_log insert fail (as a crash or a full disk would), until `allowAudit`. */
+const refuseAudit = () =>
+  h.db.run(
+    sql`CREATE TRIGGER audit_refused BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+  );
+const allowAudit = () => h.db.run(sql`DROP TRIGGER audit_refused`);
+
+describe('an audit row is written in the batch of the write it records', () => {
+  it('an approval whose audit row fails leaves no listing, no approval and no mail; a good one writes all of them', async () => {
+    h = await createAdminHarness();
+    const stored = await insertCheckedSubmission(h.db, submission('1'));
+    if (!stored.ok) throw new Error('not stored');
+    const s = await h.signIn('moderator');
+    const audited = (await listAudit(h.db)).total;
+
+    await refuseAudit();
+    const refused = await h.call(s, 'POST', `/api/admin/submissions/${stored.submission.id}/approve`, {});
+    expect(refused.status).toBe(500);
+    const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, stored.submission.id));
+    expect(row).toMatchObject({ status: 'pending', server_id: null });
+    expect(await h.db.select().from(discordServers)).toEqual([]);
+    expect((await h.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM mail_outbox`))[0]!.n).toBe(0);
+    expect((await listAudit(h.db)).total).toBe(audited);
+
+    await allowAudit();
+    const approved = await h.call(s, 'POST', `/api/admin/submissions/${stored.submission.id}/approve`, {});
+    expect(approved.status).toBe(200);
+    const { server } = (await approved.json()) as { server: { id: number; slug: string } };
+    const [entry] = await h.db.select().from(auditLog).where(eq(auditLog.action, 'approve'));
+    expect(entry).toMatchObject({
+      entity: 'submission',
+      entity_id: String(stored.submission.id),
+      details: { server_id: server.id, slug: server.slug },
+    });
+    expect(entry!.operator_email).toMatch(/^moderator-/);
+
+    // A second approval approves nothing and audits nothing.
+    expect((await h.call(s, 'POST', `/api/admin/submissions/${stored.submission.id}/approve`, {})).status).toBe(409);
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.action, 'approve'))).toHaveLength(1);
+  });
+
+  it("an owner's submission whose audit row fails is not stored; a good one is audited with its id", async () => {
+    h = await createAdminHarness();
+    const author = { operatorId: null, name: 'owner ana (Discord 42)' };
+    const audit = { author, details: { owner_id: 7, proof: 'manage_guild' } };
+    await refuseAudit();
+    await expect(insertCheckedSubmission(h.db, submission('2'), undefined, audit)).rejects.toThrow(/audit refused/);
+    expect(await h.db.select().from(serverSubmissions)).toEqual([]);
+
+    await allowAudit();
+    const stored = await insertCheckedSubmission(h.db, submission('2'), undefined, audit);
+    if (!stored.ok) throw new Error('not stored');
+    const rows = await h.db.select().from(auditLog).where(eq(auditLog.action, 'owner_submit'));
+    expect(rows).toEqual([
+      expect.objectContaining({
+        operator_id: null,
+        operator_email: 'owner ana (Discord 42)',
+        entity: 'submission',
+        entity_id: String(stored.submission.id),
+        details: { owner_id: 7, proof: 'manage_guild' },
+      }),
+    ]);
+    // The same guild again is refused as pending, and audits nothing.
+    expect(await insertCheckedSubmission(h.db, submission('2'), undefined, audit)).toEqual({
+      ok: false,
+      taken: 'pending',
+    });
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.action, 'owner_submit'))).toHaveLength(1);
+  });
+});

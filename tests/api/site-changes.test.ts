@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
+import { HOOK_RETRY_AFTER_MS, HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
+import { SiteBuilder } from '../../functions/_app/site-builder';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+let t: TestDb | undefined;
+const dirs: string[] = [];
+afterEach(() => {
+  t?.cleanup();
+  t = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A deploy hook that answers each call with the next status of `statuses` (the last one after that). */
+function hookAnswering(...statuses: number[]) {
+  const calls: string[] = [];
+  const fetchImpl = (async (_url: string | URL | Request, init?: RequestInit) => {
+    calls.push(JSON.parse(String(init?.body)).reason);
+    const status = statuses[Math.min(calls.length - 1, statuses.length - 1)]!;
+    return new Response(null, { status });
+  }) as typeof fetch;
+  return { calls, fetchImpl };
+}
+
+/** A builds folder holding one live build that began at `startedAt` (ms). */
+function buildsWithLive(startedAt: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
+  dirs.push(dir);
+  const name = `build-${startedAt}`;
+  mkdirSync(join(dir, name, 'client'), { recursive: true });
+  mkdirSync(join(dir, name, 'server'));
+  writeFileSync(join(dir, name, 'client', 'index.html'), '<h1>Live</h1>');
+  writeFileSync(join(dir, name, 'server', 'entry.mjs'), 'export {};');
+  writeFileSync(join(dir, 'current'), name);
+  return dir;
+}
+
+describe('the record of what changed since the live build', () => {
+  it('a change whose deploy-hook call failed is recorded and called again by retryFailed, then forgotten', async () => {
+    t = await createTestDb();
+    let now = 1_000_000;
+    const hook = hookAnswering(502, 200);
+    const trigger = new HookRebuildTrigger({
+      url: 'https://hooks.example/deploy',
+      fetch: hook.fetchImpl,
+      db: t.db,
+      now: () => now,
+      debounceMs: 60_000,
+    });
+    await trigger.request('approved a', ['/server/a']);
+    await trigger.flush();
+    expect(trigger.status().state).toBe('failed');
+    expect(await listSiteChanges(t.db)).toEqual([{ reason: 'approved a', page: '/server/a', requestedAt: 1_000_000 }]);
+
+    // Too soon: an isolate may still be about to call; nothing is sent.
+    now += HOOK_RETRY_AFTER_MS - 1;
+    expect(await trigger.retryFailed()).toBe(0);
+    expect(hook.calls).toEqual(['approved a']);
+
+    now += 1;
+    expect(await trigger.retryFailed()).toBe(1);
+    expect(hook.calls).toEqual(['approved a', 'retry: approved a']);
+    expect(trigger.status().state).toBe('idle');
+    expect(await listSiteChanges(t.db)).toEqual([]);
+    expect(await trigger.retryFailed(now + 10 * HOOK_RETRY_AFTER_MS)).toBe(0);
+  });
+
+  it('a successful call forgets what was recorded before it, not what came after', async () => {
+    t = await createTestDb();
+    let now = 5_000;
+    const hook = hookAnswering(200);
+    const trigger = new HookRebuildTrigger({
+      url: 'https://hooks.example/deploy',
+      fetch: hook.fetchImpl,
+      db: t.db,
+      now: () => now,
+    });
+    await trigger.request('edited b');
+    await trigger.flush();
+    now += 1;
+    await recordSiteChange(t.db, { reason: 'later', at: now });
+    expect((await listSiteChanges(t.db)).map((c) => c.reason)).toEqual(['later']);
+  });
+
+  it('a Node start finds the changes its live build lacks: their pages are stale and a build is queued', async () => {
+    t = await createTestDb();
+    const dir = buildsWithLive(2_000);
+    await recordSiteChange(t.db, { reason: 'built already', pages: ['/server/old'], at: 1_999 });
+    await recordSiteChange(t.db, { reason: 'approved new', pages: ['/server/new'], at: 2_500 });
+    const lines: string[] = [];
+    // A long quiet period: the queued build is observed, never run (this folder has no project to build).
+    const builder = new SiteBuilder({
+      root: dir,
+      buildsDir: dir,
+      env: {},
+      db: t.db,
+      debounceMs: 3_600_000,
+      log: (l) => lines.push(l),
+    });
+    await builder.init();
+    expect(builder.liveBuildStartedAt()).toBe(2_000);
+    expect(builder.stale('/server/new')).toBe(true);
+    expect(builder.stale('/server/old')).toBe(false);
+    expect(builder.status()).toMatchObject({ state: 'queued', lastReason: null });
+    expect(lines).toEqual(['Rebuilding for 1 change(s) made before the restart']);
+  });
+
+  it('a Node start with nothing pending queues no build', async () => {
+    t = await createTestDb();
+    const dir = buildsWithLive(2_000);
+    await recordSiteChange(t.db, { reason: 'built already', at: 1_000 });
+    const builder = new SiteBuilder({ root: dir, buildsDir: dir, env: {}, db: t.db, debounceMs: 3_600_000 });
+    await builder.init();
+    expect(builder.status().state).toBe('idle');
+  });
+});
