@@ -655,6 +655,8 @@ export const orders = sqliteTable(
     version: text('version').notNull(),
     stripe_session_id: text('stripe_session_id'),
     checkout_url: text('checkout_url'),
+    /** When Stripe lets the checkout session expire (ISO time): past it, a new Promote opens a new one. */
+    checkout_expires_at: text('checkout_expires_at'),
     stripe_payment_intent: text('stripe_payment_intent'),
     /** The payer's address from Checkout: receipt, reminder, end and refund mails go there. */
     customer_email: text('customer_email'),

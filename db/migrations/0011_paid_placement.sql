@@ -13,6 +13,7 @@ CREATE TABLE `orders` (
 	`version` text NOT NULL,
 	`stripe_session_id` text,
 	`checkout_url` text,
+	`checkout_expires_at` text,
 	`stripe_payment_intent` text,
 	`customer_email` text,
 	`paid_at` text,
