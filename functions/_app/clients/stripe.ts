@@ -52,7 +52,8 @@ export interface StripeClient {
   verifyEvent(rawBody: string, signature: string, nowMs: number): Promise<Stripe.Event>;
 }
 
-const sessionOf = (s: Stripe.Checkout.Session): CheckoutSession => {
+/** A Checkout session of the API or of an event, as the app reads it. */
+export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession => {
   const ref = Number(s.client_reference_id ?? s.metadata?.order_id);
   return {
     id: s.id,
@@ -62,7 +63,7 @@ const sessionOf = (s: Stripe.Checkout.Session): CheckoutSession => {
     customer_email: s.customer_details?.email ?? s.customer_email ?? null,
     order_id: Number.isSafeInteger(ref) && ref > 0 ? ref : null,
     url: s.url ?? null,
-    expires_at: s.expires_at,
+    expires_at: s.expires_at ?? 0,
     amount_total: s.amount_total ?? null,
     currency: s.currency ?? null,
   };
@@ -116,15 +117,15 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
         // A retried create (a lost answer) gives the same session, never a second one.
         { idempotencyKey: `checkout-order-${input.orderId}` },
       );
-      return sessionOf(session);
+      return toCheckoutSession(session);
     },
     async retrieveSession(id) {
-      return sessionOf(await stripe.checkout.sessions.retrieve(id));
+      return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
     },
     async sessionOfPaymentIntent(paymentIntent) {
       const list = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
       const first = list.data[0];
-      return first ? sessionOf(first) : null;
+      return first ? toCheckoutSession(first) : null;
     },
     async refund(paymentIntent, orderId) {
       const refund = await stripe.refunds.create(
