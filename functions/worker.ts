@@ -5,6 +5,8 @@
 import { createEdgeHandler, type EdgeBindings, type EdgeContext, type EdgeHandlerOptions, edgeDeps } from './_app/edge';
 import { run as sendMail } from './_app/jobs/mail-sender';
 import { NEWSLETTER_CRON, run as sendNewsletter } from './_app/jobs/newsletter';
+import { ORDER_RECONCILE_CRON, run as reconcileOrders } from './_app/jobs/order-reconcile';
+import { run as placementClock } from './_app/jobs/placement-clock';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './_app/jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './_app/jobs/session-sweep';
 import { HookRebuildTrigger } from './_app/lib/rebuild-hook';
@@ -42,6 +44,8 @@ const CRONS = {
   mail: everyMinutes(MAIL_SEND_EVERY_MS_WORKER),
   /** The weekly newsletter (#16): Mondays 09:00 UTC. */
   newsletter: NEWSLETTER_CRON,
+  /** Paid placement (#30): the reconcile job, hourly. (The placement clock rides the every-minute trigger.) */
+  orderReconcile: ORDER_RECONCILE_CRON,
 };
 
 /** The Worker: fetch answers requests (with `options`' on-demand pages, if any), scheduled runs the jobs. */
@@ -63,6 +67,9 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
           maxLookups: WORKER_LOOKUPS_PER_PASS,
         }).then(async (r) => {
           if (r !== 'busy' && r.lookups > 0) log(`Refresh (${controller.cron}): ${JSON.stringify(r)}`);
+          // Paid placement (#30): slots that end or start this minute, and reminders.
+          const tick = await placementClock({ ...deps, rebuild: hook }, controller.scheduledTime);
+          if (tick.ended + tick.synced + tick.reminded > 0) log(`Placement clock: ${JSON.stringify(tick)}`);
           await hook?.flush();
         });
         ctx.waitUntil(pass);
@@ -75,6 +82,19 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
           log: (line) => console.log(line),
         }).then((r) => {
           if (r.claimed > 0) console.log(`Mail (${controller.cron}): ${JSON.stringify(r)}`);
+        });
+        ctx.waitUntil(pass);
+        return;
+      }
+      if (controller.cron === CRONS.orderReconcile) {
+        const deps = edgeDeps(env);
+        const log = (line: string) => console.log(line);
+        const hook = deps.env.REBUILD_HOOK_URL
+          ? new HookRebuildTrigger({ url: deps.env.REBUILD_HOOK_URL, log })
+          : undefined;
+        const pass = reconcileOrders({ ...deps, rebuild: hook }, controller.scheduledTime, { log }).then(async (n) => {
+          if (n > 0) log(`Order reconcile (${controller.cron}): ${n} order(s) changed`);
+          await hook?.flush();
         });
         ctx.waitUntil(pass);
         return;

@@ -34,7 +34,7 @@ export async function getPlan(db: Db, id: number): Promise<PlanRow | null> {
 export async function updatePlan(
   db: Db,
   id: number,
-  changes: Partial<Pick<PlanRow, 'name' | 'term_days' | 'price_cents' | 'currency' | 'active'>>,
+  changes: { [K in 'name' | 'term_days' | 'price_cents' | 'currency' | 'active']?: PlanRow[K] | undefined },
 ): Promise<PlanRow | null> {
   const [row] = await db
     .update(plans)

@@ -11,6 +11,8 @@ import type { RebuildTrigger } from './context';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
 import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
 import { run as sendNewsletter } from './jobs/newsletter';
+import { ORDER_RECONCILE_EVERY_MS, run as reconcileOrders } from './jobs/order-reconcile';
+import { PLACEMENT_CLOCK_EVERY_MS, run as placementClock } from './jobs/placement-clock';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
 import { localSecrets } from './local-secrets';
@@ -147,6 +149,21 @@ export async function startNodeServer(options: NodeServerOptions) {
           });
       }, MAIL_SEND_EVERY_MS).unref()
     : undefined;
+  // Paid placement (#30): the placement clock every minute (slots end and scheduled ones start
+  // without an operator) and the reconcile job hourly (webhooks Stripe never delivered).
+  let ticking: Promise<unknown> | null = null;
+  const placements = setInterval(() => {
+    ticking ??= placementClock({ db, env, rebuild }, Date.now())
+      .catch((err: unknown) => log(`Placement clock failed: ${String(err)}`))
+      .finally(() => {
+        ticking = null;
+      });
+  }, PLACEMENT_CLOCK_EVERY_MS).unref();
+  const reconcile = setInterval(() => {
+    reconcileOrders({ db, env, rebuild }, Date.now(), { log }).catch((err: unknown) =>
+      log(`Order reconcile failed: ${String(err)}`),
+    );
+  }, ORDER_RECONCILE_EVERY_MS).unref();
   // The weekly newsletter (jobs/newsletter.ts) on Mondays 09:00 UTC, as the Worker's Cron Trigger;
   // once per ISO week whoever runs it (`npm run newsletter:send` sends a missed week by hand).
   let weekly: NodeJS.Timeout | undefined;
@@ -167,6 +184,9 @@ export async function startNodeServer(options: NodeServerOptions) {
       clearInterval(sweep);
       clearInterval(refresh);
       clearInterval(sender);
+      clearInterval(placements);
+      clearInterval(reconcile);
+      await ticking;
       clearTimeout(weekly);
       await refreshing;
       await sending;

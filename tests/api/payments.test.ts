@@ -286,4 +286,56 @@ describe('buying a placement', () => {
       /STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET/,
     );
   });
+
+  it('gives admins the orders with their events, refunds of any order, audited plan edits for new purchases only, comps and revenue', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const admin = await h.signIn('admin');
+    const moderator = await h.signIn('moderator');
+    expect((await h.call(moderator, 'GET', '/api/admin/orders')).status).toBe(403);
+    const list = (await (await h.call(admin, 'GET', '/api/admin/orders')).json()) as {
+      orders: { id: number; state: string; stripe_session_id: string; events: { type: string }[] }[];
+    };
+    const row = list.orders.find((o) => o.id === orderId)!;
+    expect(row.state).toBe('paid');
+    expect(row.stripe_session_id).toBe(sessionId);
+    expect(row.events.map((e) => e.type)).toEqual(['checkout.session.completed']);
+    // A price change applies to new purchases only.
+    const edit = await h.call(admin, 'PATCH', `/api/admin/orders/plans/${week.id}`, { price_cents: 5900 });
+    expect(edit.status).toBe(200);
+    expect((await orderRow(h, orderId)).amount_cents).toBe(week.price_cents);
+    const audits = (await (await h.call(admin, 'GET', '/api/admin/audit')).json()) as {
+      entries: { action: string; entity: string }[];
+    };
+    expect(audits.entries.some((e) => e.entity === 'plan' && e.action === 'update')).toBe(true);
+    // An admin refunds it (past any owner window too).
+    const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
+    expect(refund.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    const revenue = (await (await h.call(admin, 'GET', '/api/admin/orders/revenue')).json()) as {
+      days: { paid_cents: number; refunded_cents: number; net_cents: number }[];
+    };
+    expect(revenue.days.at(-1)).toMatchObject({
+      paid_cents: week.price_cents,
+      refunded_cents: week.price_cents,
+      net_cents: 0,
+    });
+    // A comp: free, audited, shown as such; no money counted.
+    const comp = await h.call(admin, 'POST', '/api/admin/orders/comps', {
+      server_id: listings[1]!.id,
+      placement: 'premium',
+      term_days: 14,
+      note: 'Launch partner',
+    });
+    expect(comp.status).toBe(201);
+    const listing = await getServerById(h.db, listings[1]!.id);
+    expect(listing?.is_premium).toBe(true);
+    expect(listing?.placement_kind).toBe('comp');
+    const audits2 = (await (await h.call(admin, 'GET', '/api/admin/audit')).json()) as {
+      entries: { action: string }[];
+    };
+    expect(audits2.entries.some((e) => e.action === 'comp')).toBe(true);
+    expect(await netToday(h)).toBe(0);
+  });
 });

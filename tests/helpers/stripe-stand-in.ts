@@ -63,7 +63,7 @@ export interface StandInEvent {
 }
 
 /** How the stand-in hands an event to the app: an HTTP POST to the webhook URL unless a test replaces it. */
-export type Deliver = (body: string, headers: Record<string, string>) => Promise<Response>;
+export type Deliver = (body: string, headers: Record<string, string>) => Response | Promise<Response>;
 
 export interface StripeStandIn {
   /** STRIPE_API_BASE: `http://127.0.0.1:PORT`. */

@@ -6,6 +6,9 @@ import { applyEvent, sessionEventInput } from '../lib/order-events';
 /** How often `npm start` reconciles (the Worker's hourly Cron Trigger runs on the same beat). */
 export const ORDER_RECONCILE_EVERY_MS = 60 * 60 * 1000;
 
+/** The Worker's Cron Trigger of the reconcile job (wrangler.toml): hourly, at minute 17. */
+export const ORDER_RECONCILE_CRON = '17 * * * *';
+
 export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch'>;
 
 /**
