@@ -415,8 +415,8 @@ export const accountRoutes = (deps: AppDeps) => {
             description: `${plan.placement === 'sponsored' ? 'Sponsored' : 'Premium'} placement for ${formatTerm(plan.term_days)} on ${site.replace(/^https?:\/\//, '')}, no renewal`,
             amountCents: order.amount_cents,
             currency: order.currency,
-            successUrl: `${site}/account/checkout/?result=paid&session_id={CHECKOUT_SESSION_ID}`,
-            cancelUrl: `${site}/account/checkout/?result=cancelled&order=${order.id}`,
+            successUrl: `${site}/account/paid?session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${site}/account/cancelled`,
             expiresAt: Math.floor(at / 1000) + CHECKOUT_MINUTES * 60,
           });
           await attachSession(deps.db, order.id, session);

@@ -52,3 +52,11 @@ export function refundableByOwner(paidAt: string | null, now: number): boolean {
   if (!paidAt) return false;
   return now - Date.parse(paidAt) <= REFUND_WINDOW_DAYS * DAY_MS;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The UTC day of an ISO time as pages say it: "3 Jan 2027" (no-break spaces: never wrapped inside). */
+export function placementDay(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getUTCDate()}\u00a0${MONTHS[d.getUTCMonth()]}\u00a0${d.getUTCFullYear()}`;
+}

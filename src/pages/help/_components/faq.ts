@@ -1,4 +1,4 @@
-import { CLAIMS, type ClaimFacts } from '~/lib/claims';
+import { CLAIMS, type ClaimFacts, pricingAnswer, sponsoredCap } from '~/lib/claims';
 
 /** One FAQ tab of the help page. */
 export interface FaqTab {
@@ -56,7 +56,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       },
       {
         q: 'Is listing free?',
-        a: `Yes. ${CLAIMS.free} ${CLAIMS.noSales}`,
+        a: `Yes. ${CLAIMS.free} Premium and Sponsored placements are optional and never change a rank.`,
       },
       {
         q: 'How do I manage my listing and see its numbers?',
@@ -81,8 +81,20 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
         a: CLAIMS.placement,
       },
       {
+        q: 'What does it cost?',
+        a: pricingAnswer(facts),
+      },
+      {
+        q: 'How many Sponsored listings can a category have?',
+        a: sponsoredCap(facts),
+      },
+      {
         q: 'How do I pay, and can I get a refund?',
-        a: CLAIMS.noSales,
+        a: `${facts.payments ? `${CLAIMS.payments} Press Promote beside your listing in My listings (/account).` : CLAIMS.paymentsClosed} ${CLAIMS.refunds}`,
+      },
+      {
+        q: 'Can a placement be free?',
+        a: CLAIMS.compPlacement,
       },
     ],
   },
