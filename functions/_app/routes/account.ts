@@ -91,16 +91,22 @@ const idParam = zValidator(
   validationHook,
 );
 
-/** Where Discord sends the browser back: this site's callback, on the origin the sign-in started from. */
-function redirectUri(siteUrl: string, requestUrl: string): string {
+/**
+ * The origin a browser is sent back to (from Discord's sign-in, from Stripe's checkout): the public
+ * site's own origin (its scheme, even behind a TLS proxy); a local run on another host or port
+ * (tests on 127.0.0.1) comes back where it started. Discord accepts only the redirect URIs
+ * registered for the application, and a checkout starts only from a signed-in owner's page (CSRF
+ * token and origin checked), so a forged Host gains nothing.
+ */
+function returnOrigin(siteUrl: string, requestUrl: string): string {
   const site = new URL(siteUrl);
   const request = new URL(requestUrl);
-  // The public site's own origin (its scheme, even behind a TLS proxy); a local run on another
-  // host or port (tests on 127.0.0.1) comes back where it started. Discord accepts only the
-  // redirect URIs registered for the application, so a forged Host gains nothing.
-  const origin = request.host === site.host ? site.origin : request.origin;
-  return `${origin}/api/account/callback`;
+  return request.host === site.host ? site.origin : request.origin;
 }
+
+/** Where Discord sends the browser back: this site's callback, on the origin the sign-in started from. */
+const redirectUri = (siteUrl: string, requestUrl: string) =>
+  `${returnOrigin(siteUrl, requestUrl)}/api/account/callback`;
 
 /** The account page, with an error code for it to explain (a sign-in refused). */
 const accountPage = (error?: string) => (error ? `/account?error=${encodeURIComponent(error)}` : '/account');
@@ -406,7 +412,7 @@ export const accountRoutes = (deps: AppDeps) => {
           });
           ({ order, created } = await open());
         }
-        const site = SITE_URL.replace(/\/+$/, '');
+        const site = returnOrigin(SITE_URL, c.req.url);
         try {
           const session = await stripe.createCheckout({
             orderId: order.id,
