@@ -94,6 +94,8 @@ test('an owner buys a Sponsored week, pays on Stripe, sees it labelled, refunds,
     .toEqual(['paid']);
 
   // The rebuild the webhook asked for: Sponsored in Premium Picks and first in its category.
+  await page.goto('/server/harbor-signals');
+  await expect(page.locator('.badge-sponsored').first()).toBeVisible();
   await expect.poll(() => labelled(page), { timeout: 180_000, intervals: [2000] }).toEqual({ picks: true, head: true });
   const card = page.locator('article.card').first();
   await card.getByText('About this placement').click();

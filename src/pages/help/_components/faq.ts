@@ -4,7 +4,8 @@ import { CLAIMS, type ClaimFacts, pricingAnswer, sponsoredCap } from '~/lib/clai
 export interface FaqTab {
   id: string;
   label: string;
-  items: { q: string; a: string }[];
+  /** An answer may end with one link (the Pricing & Billing answers link /pricing). */
+  items: { q: string; a: string; link?: { href: string; label: string } }[];
 }
 
 /**
@@ -71,6 +72,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       {
         q: 'What does Premium include?',
         a: CLAIMS.premium,
+        link: { href: '/pricing', label: 'Pricing' },
       },
       {
         q: 'What does Sponsored mean?',
@@ -83,6 +85,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       {
         q: 'What does it cost?',
         a: pricingAnswer(facts),
+        link: { href: '/pricing', label: 'Pricing' },
       },
       {
         q: 'How many Sponsored listings can a category have?',
