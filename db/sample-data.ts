@@ -202,6 +202,7 @@ function sampleServers(): Server[] {
     region: s.region ?? null,
     placement_started_at: s.placement_started_at ?? null,
     placement_ends_at: s.placement_ends_at ?? null,
+    placement_kind: s.placement_kind ?? null,
     created_at: s.created_at ?? '1970-01-01T00:00:00.000Z',
     updated_at: s.updated_at ?? s.created_at ?? '1970-01-01T00:00:00.000Z',
     // Never checked against Discord: the sample set is what the site shows with no database.

@@ -12,6 +12,9 @@ import {
   MAIL_STATUSES,
   NEWSLETTER_STATUSES,
   OPERATOR_ROLES,
+  ORDER_KINDS,
+  ORDER_STATES,
+  PLACEMENTS,
   REPORT_STATUSES,
   SUBMISSION_STATUSES,
   TARGET_TYPES,
@@ -80,6 +83,11 @@ export const discordServers = sqliteTable(
     /** The paid placement's period (#19), shown in "About this placement"; null: not recorded. */
     placement_started_at: text('placement_started_at'),
     placement_ends_at: text('placement_ends_at'),
+    /**
+     * How the running placement came (#30): 'checkout' (paid by the listing's owner), 'comp' (an
+     * operator's free grant); null when no order set it. placement_ends_at is its paid-until.
+     */
+    placement_kind: text('placement_kind', { enum: ORDER_KINDS }),
     /** The owner's links beside the join link (#17): website, socials; https only, at most LINKS_MAX. */
     links: text('links', { mode: 'json' }).$type<{ label: string; url: string }[]>().notNull().default(sql`'[]'`),
   },
@@ -356,7 +364,10 @@ export const newsletterStats = sqliteView('newsletter_stats', {
 FROM newsletter_subscribers`,
 );
 
-/** Per premium or sponsored server: traffic and revenue; daily_revenue averages the last 30 days. */
+/**
+ * Per premium or sponsored server: traffic and money (#30). total_revenue is what its orders took
+ * in minus refunds, in currency units; daily_revenue averages the last 30 days of the same.
+ */
 export const premiumServerPerformance = sqliteView('premium_server_performance', {
   server_id: integer('server_id').notNull(),
   name: text('name').notNull(),
@@ -370,15 +381,28 @@ export const premiumServerPerformance = sqliteView('premium_server_performance',
   daily_revenue: real('daily_revenue').notNull(),
 }).as(
   sql`SELECT s.id AS server_id, s.name AS name, s.slug AS slug, s.is_premium AS is_premium, s.is_sponsored AS is_sponsored,
-  coalesce(sum(i.interaction_type = 'view'), 0) AS views,
-  coalesce(sum(i.interaction_type = 'click'), 0) AS clicks,
-  coalesce(sum(i.interaction_type = 'conversion'), 0) AS conversions,
-  coalesce(sum(i.conversion_value), 0) AS total_revenue,
-  round(coalesce(sum(CASE WHEN i.created_at >= ${days(30)} THEN i.conversion_value END), 0) / 30.0, 2) AS daily_revenue
+  coalesce((SELECT sum(i.interaction_type = 'view') FROM user_interactions i WHERE i.server_id = s.id), 0) AS views,
+  coalesce((SELECT sum(i.interaction_type = 'click') FROM user_interactions i WHERE i.server_id = s.id), 0) AS clicks,
+  coalesce((SELECT sum(i.interaction_type = 'conversion') FROM user_interactions i WHERE i.server_id = s.id), 0) AS conversions,
+  coalesce((SELECT sum(CASE WHEN o.paid_at IS NOT NULL AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(o.refunded_cents) FROM orders o WHERE o.server_id = s.id), 0) / 100.0 AS total_revenue,
+  round(coalesce((SELECT sum(CASE WHEN o.paid_at >= ${days(30)} AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(CASE WHEN o.refunded_at >= ${days(30)} THEN o.refunded_cents ELSE 0 END) FROM orders o WHERE o.server_id = s.id), 0) / 100.0 / 30.0, 2) AS daily_revenue
 FROM discord_servers s
-LEFT JOIN user_interactions i ON i.server_id = s.id
-WHERE s.is_premium = 1 OR s.is_sponsored = 1
-GROUP BY s.id`,
+WHERE s.is_premium = 1 OR s.is_sponsored = 1 OR EXISTS (SELECT 1 FROM orders o WHERE o.server_id = s.id AND o.paid_at IS NOT NULL)`,
+);
+
+/** Money per UTC day and currency (#30): payments in minus refunds out, in the smallest unit. */
+export const dailyRevenue = sqliteView('daily_revenue', {
+  day: text('day').notNull(),
+  currency: text('currency').notNull(),
+  paid_cents: integer('paid_cents').notNull(),
+  refunded_cents: integer('refunded_cents').notNull(),
+  net_cents: integer('net_cents').notNull(),
+}).as(
+  sql`SELECT day, currency, sum(paid) AS paid_cents, sum(refunded) AS refunded_cents, sum(paid) - sum(refunded) AS net_cents FROM (
+  SELECT substr(paid_at, 1, 10) AS day, currency, amount_cents AS paid, 0 AS refunded FROM orders WHERE paid_at IS NOT NULL AND kind = 'checkout'
+  UNION ALL
+  SELECT substr(refunded_at, 1, 10) AS day, currency, 0 AS paid, refunded_cents AS refunded FROM orders WHERE refunded_at IS NOT NULL AND refunded_cents > 0
+) GROUP BY day, currency`,
 );
 
 /** Per server and UTC day: views, clicks, signups, conversions and revenue. */
@@ -661,3 +685,88 @@ export const siteChanges = sqliteTable(
   },
   (t) => [index('site_changes_requested_idx').on(t.requested_at)],
 );
+
+/** What the site sells (#30): one row per plan; a change applies to new purchases only (orders copy price and term). */
+export const plans = sqliteTable('plans', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  placement: text('placement', { enum: PLACEMENTS }).notNull(),
+  term_days: integer('term_days').notNull(),
+  /** In the currency's smallest unit (cents). */
+  price_cents: integer('price_cents').notNull(),
+  /** ISO 4217, lower case as Stripe writes it ('usd'). */
+  currency: text('currency').notNull().default('usd'),
+  active: bool('active').notNull().default(true),
+  created_at: createdAt(),
+  updated_at: text('updated_at').notNull().default(now),
+});
+
+/**
+ * One purchase (or comp) of a placement for a listing (#30). Price, currency, placement and term
+ * are copied from the plan at checkout. `version` is a fresh token at every change: a write is
+ * applied only over the version it was computed from (db/queries/orders.ts).
+ */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    owner_id: integer('owner_id').references(() => ownerUsers.id, { onDelete: 'set null' }),
+    plan_id: integer('plan_id').references(() => plans.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ORDER_KINDS }).notNull().default('checkout'),
+    placement: text('placement', { enum: PLACEMENTS }).notNull(),
+    /** The listing's category when ordered: sponsored slots are counted per category. */
+    category: text('category').notNull(),
+    term_days: integer('term_days').notNull(),
+    amount_cents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    state: text('state', { enum: ORDER_STATES }).notNull().default('open'),
+    version: text('version').notNull(),
+    stripe_session_id: text('stripe_session_id'),
+    checkout_url: text('checkout_url'),
+    /** When Stripe lets the checkout session expire (ISO time): past it, a new Promote opens a new one. */
+    checkout_expires_at: text('checkout_expires_at'),
+    stripe_payment_intent: text('stripe_payment_intent'),
+    /** The payer's address from Checkout: receipt, reminder, end and refund mails go there. */
+    customer_email: text('customer_email'),
+    /** Money in (ISO time), the slot's start and end (ISO times; the start may be scheduled later). */
+    paid_at: text('paid_at'),
+    starts_at: text('starts_at'),
+    ends_at: text('ends_at'),
+    refunded_cents: integer('refunded_cents').notNull().default(0),
+    refunded_at: text('refunded_at'),
+    refund_reason: text('refund_reason'),
+    /** Who granted a comp (operator email). */
+    granted_by: text('granted_by'),
+    created_at: createdAt(),
+    updated_at: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('orders_session_unique').on(t.stripe_session_id).where(sql`stripe_session_id IS NOT NULL`),
+    // One open checkout per listing and plan.
+    uniqueIndex('orders_open_unique').on(t.server_id, t.plan_id).where(sql`state = 'open'`),
+    index('orders_payment_intent_idx').on(t.stripe_payment_intent),
+    index('orders_state_idx').on(t.state, t.ends_at),
+    index('orders_slots_idx').on(t.placement, t.category, t.state, t.ends_at),
+    index('orders_server_idx').on(t.server_id),
+  ],
+);
+
+/** Every Stripe event applied (#30), once: a replay finds its id here and changes nothing. */
+export const stripeEvents = sqliteTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    order_id: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    /** The order's state after the event (null: no order, or nothing changed). */
+    outcome: text('outcome'),
+    created_at: createdAt(),
+  },
+  (t) => [index('stripe_events_order_idx').on(t.order_id)],
+);
+
+export type PlanRow = typeof plans.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;

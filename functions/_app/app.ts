@@ -23,6 +23,7 @@ import { reportRoutes } from './routes/reports';
 import { serverRoutes } from './routes/servers';
 import { sitemapRoutes } from './routes/sitemap';
 import { submissionRoutes } from './routes/submissions';
+import { stripeWebhookRoutes } from './routes/webhooks/stripe';
 
 /** Seconds a client should wait before retrying while the database is away. */
 const DB_RETRY_AFTER_S = 5;
@@ -45,6 +46,8 @@ export function createApp(deps: AppDeps) {
     .use('/api/*', noStore)
     .use('/admin/*', noStore)
     .use(clientContext(deps))
+    // Stripe's signed events (#30): their own body limit, and no origin check (a server, not a browser, posts them).
+    .route('/api/webhooks/stripe', stripeWebhookRoutes(deps))
     .use(
       '/api/*',
       bodyLimit({

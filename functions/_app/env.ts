@@ -72,6 +72,22 @@ export const envSchema = z.object({
    * runs (functions/_app/lib/listing-cache.ts); it is fresh for the first 2. Tests shorten it.
    */
   LISTING_STALE_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
+  /**
+   * Paid placement (#30): the Stripe account's secret key (sk_live_… / sk_test_…) and the webhook
+   * endpoint's signing secret (whsec_…); both or neither. Unset: the pricing page shows the plans
+   * and a contact link, no buy button.
+   */
+  STRIPE_SECRET_KEY: optional,
+  STRIPE_WEBHOOK_SECRET: optional,
+  /** Stripe's API origin; tests and `npm run stripe:stand-in` point it at a loopback stand-in. */
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
+  /** 'true' asks Stripe Tax to calculate tax at checkout (`automatic_tax`; switch Stripe Tax on in the dashboard first). */
+  STRIPE_AUTOMATIC_TAX: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Sponsored listings per category at once (#30): the one-in-five rule of every list holds with 3. */
+  SPONSORED_SLOTS_PER_CATEGORY: z.coerce.number().int().min(1).max(10).default(3),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])
@@ -137,6 +153,9 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   // Owner sign-in needs both halves of the Discord application's credentials, or neither.
   if (parsed.success && !parsed.data.DISCORD_CLIENT_ID !== !parsed.data.DISCORD_CLIENT_SECRET)
     issues.push('  DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET: set both (owner sign-in) or neither');
+  // Payments need both the API key and the webhook's signing secret, or neither.
+  if (parsed.success && !parsed.data.STRIPE_SECRET_KEY !== !parsed.data.STRIPE_WEBHOOK_SECRET)
+    issues.push('  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both (payments) or neither');
   if (!parsed.success || issues.length > 0) throw new Error(`Invalid environment:\n${issues.join('\n')}`);
   const data = parsed.data;
   const generated = SECRET_NAMES.filter((name) => !data[name]);

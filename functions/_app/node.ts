@@ -51,6 +51,11 @@ export async function startNodeServer(options: NodeServerOptions) {
       SITE_URL: env.SITE_URL,
       // The address the pages show is the one this app was started with (claims.ts).
       SUPPORT_EMAIL: env.SUPPORT_EMAIL,
+      // Whether /pricing offers buying (#30) and the sponsored cap it states: this app's settings.
+      SPONSORED_SLOTS_PER_CATEGORY: String(env.SPONSORED_SLOTS_PER_CATEGORY),
+      ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET }
+        : {}),
     },
     log,
     // What changed since the live build is kept in the database: a restart builds what it lacks.

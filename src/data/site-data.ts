@@ -4,6 +4,7 @@ import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
+import { listPlans } from '../../db/queries/orders';
 import {
   countServersWithPages,
   type ListingKey,
@@ -19,6 +20,7 @@ import type { ClaimFacts } from '../lib/claims';
 import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import { listingPlacement } from '../lib/placement';
+import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
 export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
@@ -131,7 +133,13 @@ export function getSiteData(): Promise<SiteData> {
         builtAt,
       );
       const content = mergeContent(rows);
-      const facts: ClaimFacts = { supportEmail: env.SUPPORT_EMAIL, subscribers: newsletter.active };
+      const facts: ClaimFacts = {
+        supportEmail: env.SUPPORT_EMAIL,
+        subscribers: newsletter.active,
+        plans: await listPlans(db, { activeOnly: true }),
+        payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
+        sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
+      };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
         servers,
@@ -143,7 +151,9 @@ export function getSiteData(): Promise<SiteData> {
         history,
         builtAt,
         confirmedFlags: flags,
-        contentVersion: digest(JSON.stringify([content, facts.supportEmail])),
+        contentVersion: digest(
+          JSON.stringify([content, facts.supportEmail, facts.plans, facts.payments, facts.sponsoredSlots]),
+        ),
       };
     } catch (err) {
       throw new Error(
@@ -163,6 +173,9 @@ export interface OnDemandContext {
   supportEmail: string;
   /** The time the page is rendered at: its "checked N ago" counts from it, as a built page's from builtAt. */
   now: Date;
+  /** Whether buying is open (both Stripe keys set) and SPONSORED_SLOTS_PER_CATEGORY; absent: closed, the default cap. */
+  payments?: boolean;
+  sponsoredSlots?: number;
   /** The editable texts and facts, read once per request (the layout and the footer both ask). */
   basics?: Promise<PageBasics>;
   /**
@@ -192,7 +205,13 @@ export function pageBasics(locals: App.Locals): Promise<PageBasics> {
       const [rows, newsletter] = await Promise.all([listActiveContent(live.db), getNewsletterStats(live.db)]);
       return {
         content: mergeContent(rows),
-        facts: { supportEmail: live.supportEmail, subscribers: newsletter.active },
+        facts: {
+          supportEmail: live.supportEmail,
+          subscribers: newsletter.active,
+          plans: await listPlans(live.db, { activeOnly: true }),
+          payments: live.payments ?? false,
+          sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
+        },
       };
     })();
   }

@@ -3,7 +3,7 @@ import { type KeyboardEvent, useRef, useState } from 'react';
 interface Tab {
   id: string;
   label: string;
-  items: { q: string; a: string }[];
+  items: { q: string; a: string; link?: { href: string; label: string } | undefined }[];
 }
 
 interface Props {
@@ -100,6 +100,12 @@ export default function HelpFaq({ tabs }: Props) {
                   </h2>
                   <div id={`${uid}-a-${key}`} className="faq-a" hidden={!expanded}>
                     {item.a}
+                    {item.link ? (
+                      <>
+                        {' '}
+                        <a href={item.link.href}>{item.link.label}</a>
+                      </>
+                    ) : null}
                   </div>
                 </li>
               );

@@ -2,6 +2,7 @@ import { CLAIMS } from '~/lib/claims';
 import { formatMembers } from '~/lib/format';
 import { getLanguage } from '~/lib/languages';
 import { organicRanks } from '~/lib/placement';
+import { placementDay } from '~/lib/pricing/plans';
 import { type CardServer, joinProps } from './card-data';
 import { ServerIcon } from './ServerIcon';
 
@@ -19,37 +20,31 @@ const RANK_CLASS = ['', 'rank-gold', 'rank-silver', 'rank-bronze'];
 export const isPaidCard = (s: Pick<CardServer, 'is_premium' | 'is_sponsored'>): boolean =>
   s.is_premium || s.is_sponsored;
 
-/** A day of an ISO time, as <time> text: the same on the server and in any browser. */
-const day = (iso: string) => <time dateTime={iso}>{iso.slice(0, 10)}</time>;
+/** A day of an ISO time as "3 Jan 2027" in a <time>: the same on the server and in any browser (UTC). */
+const day = (iso: string) => <time dateTime={iso}>{placementDay(iso)}</time>;
 
 /**
- * "About this placement" (#19): who paid (the listing's owner), for how long (when recorded), and
- * that it does not change the organic rank. A <details> element: keyboard accessible and working
- * without JavaScript, so static cards (never hydrated) open it too.
+ * "About this placement" (#19, #30): who paid (the listing's owner) or that operators granted it
+ * free, until when (the paid-until of its order), and that it does not change the organic rank.
+ * Without a recorded end it says nothing about the period. A <details> element: keyboard
+ * accessible and working without JavaScript, so static cards (never hydrated) open it too.
  */
 function PlacementNote({ s }: { s: CardServer }) {
   const kind = s.is_sponsored ? 'Sponsored' : 'Premium';
-  const from = s.placement_started_at;
-  const to = s.placement_ends_at;
+  const until = s.placement_ends_at;
   return (
     <details className="placement">
       <summary>About this placement</summary>
       <div className="placement-body">
         <p>
-          {kind} placement paid for by the owner of {s.name}.
-        </p>
-        <p>
-          {from && to ? (
-            <>
-              Paid period: {day(from)} to {day(to)}.
-            </>
-          ) : from ? (
-            <>Paid since {day(from)}; no end date is recorded.</>
-          ) : to ? (
-            <>Paid until {day(to)}; the start is not recorded.</>
+          {s.placement_kind === 'comp' ? (
+            <>{kind} placement granted free of charge by the operators of this site</>
           ) : (
-            'The paid period is not recorded.'
+            <>
+              {kind} placement paid for by the owner of {s.name}
+            </>
           )}
+          {until ? <>, until {day(until)}</> : null}.
         </p>
         <p>
           {CLAIMS.placementRank} <a href="/ranking#placement">How ranking works</a>

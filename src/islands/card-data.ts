@@ -26,6 +26,8 @@ export interface CardServer {
   /** The paid placement's period (ISO), null when not recorded: "About this placement" says which. */
   placement_started_at: string | null;
   placement_ends_at: string | null;
+  /** How the running placement came (#30): 'checkout' (paid by the owner), 'comp' (granted free by operators), null unknown. */
+  placement_kind: 'checkout' | 'comp' | null;
 }
 
 /** A listing's icon: the guild's icon on Discord's CDN once checked, else the stored image (else initials). */
@@ -39,7 +41,13 @@ export function iconSrc(s: { image_url: string | null; guild_id?: unknown; guild
 export function toCard(
   s: Omit<
     CardServer,
-    'has_link' | 'invite_notice' | 'language' | 'region' | 'placement_started_at' | 'placement_ends_at'
+    | 'has_link'
+    | 'invite_notice'
+    | 'language'
+    | 'region'
+    | 'placement_started_at'
+    | 'placement_ends_at'
+    | 'placement_kind'
   > & {
     affiliate_link?: string | null | undefined;
     invite_status?: InviteStatus | null | undefined;
@@ -63,6 +71,7 @@ export function toCard(
     region: typeof s.region === 'string' ? s.region : null,
     placement_started_at: typeof s.placement_started_at === 'string' ? s.placement_started_at : null,
     placement_ends_at: typeof s.placement_ends_at === 'string' ? s.placement_ends_at : null,
+    placement_kind: s.placement_kind === 'checkout' || s.placement_kind === 'comp' ? s.placement_kind : null,
   };
 }
 

@@ -10,6 +10,7 @@
  */
 
 import { BUDGET, listingsPerDay } from './invite-checks/budget';
+import { formatPrice, formatTerm, type Plan, REFUND_RULE } from './pricing/plans';
 
 /** Facts read once per build (src/data/site-data.ts) that some claims state. */
 export interface ClaimFacts {
@@ -17,6 +18,12 @@ export interface ClaimFacts {
   supportEmail: string;
   /** Active newsletter subscribers when the site was built. */
   subscribers: number;
+  /** The plans on sale (the plans table, #30), cheapest first within each placement. */
+  plans: Pick<Plan, 'name' | 'placement' | 'term_days' | 'price_cents' | 'currency'>[];
+  /** Whether buying is open: both Stripe keys are set. */
+  payments: boolean;
+  /** SPONSORED_SLOTS_PER_CATEGORY. */
+  sponsoredSlots: number;
 }
 
 /** The claims, each a sentence or two; those that state a build-time fact are the functions below. */
@@ -88,9 +95,16 @@ export const CLAIMS = {
   /** What the sponsored flag changes, and what it does not. */
   sponsored:
     'Sponsored servers get a Sponsored label and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists: a paid placement never changes a rank.',
-  /** There is no checkout; the flags are set by operators only. */
-  noSales:
-    'Nothing is sold on this site: there is no checkout and no payment, so there is nothing to refund. Premium and Sponsored placements are agreed with us by message and switched on by an operator.',
+  /** Checkout (#30): Stripe Checkout in payment mode, a fixed term, no subscription; the flags follow the order. */
+  payments:
+    'Premium and Sponsored placements are a one-off card payment through Stripe Checkout for a fixed term. Nothing renews by itself: when the term ends, the placement ends. Listing stays free.',
+  /** The owner's refund route (30 days from payment), the admins' refund of any order, disputes suspending. */
+  refunds: `${REFUND_RULE} A card dispute suspends the placement while it lasts.`,
+  /** Without Stripe keys the pricing page shows the plans and this instead of a buy button. */
+  paymentsClosed: 'Buying online is not open on this site yet: write to us and an operator answers by email.',
+  /** A comp order (an operator's free grant) says so on the card. */
+  compPlacement:
+    'Operators can also grant a placement free of charge; its card then says so in "About this placement".',
   /** What the premium call to action leads to. */
   premiumCta: 'Tell us about your server and the placement you want; an operator answers by email.',
   /** Contact messages land in the console's inbox. */
@@ -129,3 +143,18 @@ export function newsletterPitch(facts: Pick<ClaimFacts, 'subscribers'>): string 
   const figure = subscriberFigure(facts.subscribers);
   return figure ? `${CLAIMS.newsletter} ${figure} readers have signed up so far.` : CLAIMS.newsletter;
 }
+
+/** Each plan as one line: "Sponsored week: $49.00 for 7 days". */
+export const planLines = (facts: Pick<ClaimFacts, 'plans'>): string[] =>
+  facts.plans.map((p) => `${p.name}: ${formatPrice(p.price_cents, p.currency)} for ${formatTerm(p.term_days)}`);
+
+/** The prices as the FAQ states them, from the plans table (or that none is on sale). */
+export function pricingAnswer(facts: Pick<ClaimFacts, 'plans' | 'payments'>): string {
+  const lines = planLines(facts);
+  const prices = lines.length > 0 ? `${lines.join('; ')}. ` : 'No plan is on sale at the moment. ';
+  return `${prices}${facts.payments ? CLAIMS.payments : CLAIMS.paymentsClosed} The pricing page (/pricing) lists every plan.`;
+}
+
+/** The sponsored cap as pages state it (SPONSORED_SLOTS_PER_CATEGORY). */
+export const sponsoredCap = (facts: Pick<ClaimFacts, 'sponsoredSlots'>): string =>
+  `At most ${facts.sponsoredSlots} listings per category are Sponsored at once. When a category is full, a purchase is scheduled to start when the next slot frees, never overbooked.`;

@@ -95,6 +95,10 @@ export const MAIL_KINDS = [
   'newsletter_confirm',
   'newsletter_welcome',
   'newsletter_issue',
+  'order_receipt',
+  'placement_reminder',
+  'placement_ended',
+  'order_refunded',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -196,3 +200,20 @@ export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
 /** A moderator's verdict on an anomaly flag: only confirmed flags show publicly. */
 export const FLAG_VERDICTS = ['confirmed', 'dismissed'] as const;
 export type FlagVerdict = (typeof FLAG_VERDICTS)[number];
+
+/** What a plan sells (#30): premium (badges, Premium Picks) or sponsored (also capped per category). */
+export const PLACEMENTS = ['premium', 'sponsored'] as const;
+export type Placement = (typeof PLACEMENTS)[number];
+
+/**
+ * An order of a placement (#30), moved only by the order machine (src/lib/pricing/order-machine.ts):
+ * `open` (checkout started), `paid` (money in: the slot runs, or waits for its scheduled start),
+ * `expired` (checkout left unpaid), `failed` (a delayed payment failed), `refunded`, `disputed`
+ * (placement suspended), `ended` (the term is over).
+ */
+export const ORDER_STATES = ['open', 'paid', 'expired', 'failed', 'refunded', 'disputed', 'ended'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** How an order came: a Stripe Checkout payment, or an operator's free grant (a comp, audited). */
+export const ORDER_KINDS = ['checkout', 'comp'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];

@@ -8,6 +8,7 @@ import { listMails } from '../../db/queries/mail';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { recomputeRanks } from '../../db/queries/rank';
 import { getServerById } from '../../db/queries/servers';
+import { orders } from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
@@ -21,9 +22,12 @@ import type { InviteSnapshot } from '../../src/lib/invite-checks/classify';
 import { applyCheck, SCHEDULE } from '../../src/lib/invite-checks/state';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
 import { PAID_SPACING } from '../../src/lib/placement';
+import { transition } from '../../src/lib/pricing/order-machine';
+import { REFUND_WINDOW_DAYS, refundableByOwner } from '../../src/lib/pricing/plans';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordStandIn } from '../helpers/discord-stand-in';
+import { STAND_IN_KEYS, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { postJson, seedServer, validSubmission } from './api-harness';
 import { createOwnerHarness, guild, PERMISSIONS } from './owner-harness';
 
@@ -66,6 +70,37 @@ async function withSubmission(overrides: Record<string, unknown> = {}) {
   return { harness: h, id: submission.id, admin };
 }
 
+/** An owner with one listing, payments against a fresh Stripe stand-in, and a sponsored week in checkout (paid with `pay`). */
+async function promoted(opts: { pay?: boolean } = {}) {
+  const stripe = await startStripeStandIn();
+  const shop = await createOwnerHarness({
+    STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+    STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+  });
+  stripe.deliver = (body, headers) =>
+    shop.app.request('http://localhost:4321/api/webhooks/stripe', { method: 'POST', body, headers });
+  const listing = await seedServer(shop.db, { guild_id: '820000000000000002', invite_status: 'ok' });
+  const owner = await shop.signInOwner([guild('820000000000000002', { owner: true })]);
+  const plans = (await (await shop.ownerCall(owner, 'GET', `/api/account/listings/${listing.id}/promote`)).json()) as {
+    plans: { id: number; placement: string; term_days: number; price_cents: number }[];
+  };
+  const plan = plans.plans.find((p) => p.placement === 'sponsored')!;
+  const res = await shop.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/checkout`, { plan_id: plan.id });
+  const { url, order_id } = (await res.json()) as { url: string; order_id: number };
+  const session = stripe.sessions.get(url.split('/').pop()!)!;
+  if (opts.pay) await stripe.pay(session.id);
+  cleanups.push(async () => {
+    await shop.cleanup();
+    await stripe.close();
+  });
+  return { shop, stripe, owner, session, plan, orderId: order_id, listingId: listing.id };
+}
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
 /** The public listing's answer for a search, as the islands read it. */
 async function search(app: NonNullable<typeof h>['app'], term: string) {
   const res = await app.request(`/api/servers?search=${encodeURIComponent(term)}`);
@@ -95,11 +130,14 @@ const discordInvite = (over: Partial<InviteSnapshot>): InviteSnapshot => ({
 /** The behaviour behind each claim: one check per key of CLAIMS. */
 const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void> | void }> = {
   free: {
-    behaviour: 'a submission is stored without any payment, and no route takes one',
+    behaviour:
+      'a submission is stored without any payment; the only routes about money are the placement checkout, orders and refunds of /api/account and the console, and the Stripe webhook',
     check: async () => {
       await withSubmission();
-      const paths = h!.app.routes.map((r) => r.path);
-      expect(paths.filter((p) => /pay|checkout|billing|stripe|order|purchase|refund/i.test(p))).toEqual([]);
+      const paths = [...new Set(h!.app.routes.map((r) => r.path))];
+      const money = paths.filter((p) => /pay|checkout|billing|stripe|order|purchase|refund/i.test(p));
+      expect(money.filter((p) => !/^\/api\/(account|admin\/orders|webhooks\/stripe)(\/|$)/.test(p))).toEqual([]);
+      expect(money.some((p) => p.startsWith('/api/submissions'))).toBe(false);
     },
   },
   reviewedByHand: {
@@ -116,8 +154,9 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   reviewTime: {
     behaviour: 'no claim states a review time (none is measured)',
     check: () => {
-      for (const text of Object.values(CLAIMS))
-        expect(text).not.toMatch(/\d+\s*(?:[-–]|to)?\s*\d*\s*(?:hours?|days?|minutes?)/i);
+      // The refund claim states the refund window (30 days from payment), a rule the refunds row checks.
+      for (const [key, text] of Object.entries(CLAIMS))
+        if (key !== 'refunds') expect(text).not.toMatch(/\d+\s*(?:[-–]|to)?\s*\d*\s*(?:hours?|days?|minutes?)/i);
     },
   },
   liveOnApproval: {
@@ -320,7 +359,7 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   },
   placement: {
     behaviour:
-      'a paid card carries its label, its own colours and "About this placement" (owner, period or "not recorded", organic rank unchanged); GET /api/servers gives paid cards at most one position in five, never moving one up, and ends the list with the ones no unpaid server is left to space (never leaving one out); Premium Only and Premium Picks are paid cards alone',
+      'a paid card carries its label, its own colours and "About this placement" (who paid or that operators granted it, until when when recorded and nothing about the period otherwise, organic rank unchanged); GET /api/servers gives paid cards at most one position in five, never moving one up, and ends the list with the ones no unpaid server is left to space (never leaving one out); Premium Only and Premium Picks are paid cards alone',
     check: async () => {
       tdb = await createTestDb();
       const period = {
@@ -332,13 +371,20 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       expect(html).toContain('class="card card-paid"');
       expect(html).toMatch(/<span class="badge badge-sponsored">Sponsored<\/span>/);
       expect(html).toMatch(/<details class="placement"><summary>About this placement<\/summary>/);
-      expect(html).toContain('Sponsored placement paid for by the owner of Paid Guild.');
-      expect(html).toContain('<time dateTime="2026-03-01T00:00:00.000Z">2026-03-01</time> to');
+      expect(html).toContain(
+        'Sponsored placement paid for by the owner of Paid Guild, until <time dateTime="2026-05-31T00:00:00.000Z">31\u00a0May\u00a02026</time>.',
+      );
       expect(html).toContain(CLAIMS.placementRank);
       const premium = toCard(await seedServer(tdb.db, { name: 'Unrecorded Guild', is_premium: true }));
-      expect(renderToStaticMarkup(createElement(ServerCard, { server: premium }))).toContain(
-        'The paid period is not recorded.',
+      const unrecorded = renderToStaticMarkup(createElement(ServerCard, { server: premium }));
+      expect(unrecorded).toContain('Premium placement paid for by the owner of Unrecorded Guild.');
+      expect(unrecorded).not.toMatch(/not recorded|until/);
+      const comp = toCard(
+        await seedServer(tdb.db, { name: 'Comp Guild', is_premium: true, placement_ends_at: period.placement_ends_at }),
       );
+      expect(
+        renderToStaticMarkup(createElement(ServerCard, { server: { ...comp, placement_kind: 'comp' } })),
+      ).toContain('Premium placement granted free of charge by the operators of this site, until');
       const plain = toCard(await seedServer(tdb.db, { name: 'Plain Guild' }));
       expect(renderToStaticMarkup(createElement(ServerCard, { server: plain }))).not.toMatch(/placement|card-paid/);
 
@@ -389,8 +435,9 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       await BACKED_BY.placement.check();
     },
   },
-  noSales: {
-    behaviour: 'no payment route exists, and nothing a visitor sends can set premium or sponsored',
+  payments: {
+    behaviour:
+      "a Promote opens a Stripe Checkout session in payment mode (no subscription) at the plan's price; the order has a fixed term; nothing a visitor sends sets premium or sponsored",
     check: async () => {
       const { harness, id, admin } = await withSubmission({
         server_name: 'Wants Free Premium',
@@ -402,8 +449,60 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
         .execute("SELECT is_premium, is_sponsored FROM discord_servers WHERE name = 'Wants Free Premium'")
         .then((r) => r.rows);
       expect([Number(row?.is_premium), Number(row?.is_sponsored)]).toEqual([0, 0]);
-      const paths = harness.app.routes.map((r) => r.path);
-      expect(paths.filter((p) => /pay|checkout|stripe|refund/i.test(p))).toEqual([]);
+      const { shop, session, plan } = await promoted();
+      expect(session.mode).toBe('payment');
+      expect(session.amount_total).toBe(plan.price_cents);
+      const [order] = await shop.db.select().from(orders);
+      expect(order?.term_days).toBe(plan.term_days);
+    },
+  },
+  refunds: {
+    behaviour:
+      'an owner refunds a paid order within 30 days in one call and the placement ends at once; past 30 days it is refused; admins refund any order; a dispute suspends the placement',
+    check: async () => {
+      expect(REFUND_WINDOW_DAYS).toBe(30);
+      const { shop, stripe, owner, orderId, listingId } = await promoted({ pay: true });
+      const res = await shop.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {});
+      expect(res.status).toBe(200);
+      expect((await getServerById(shop.db, listingId))?.is_sponsored).toBe(false);
+      expect(transition('paid', 'disputed')).toEqual({ state: 'disputed', effects: ['deactivate'] });
+      expect(shop.app.routes.some((r) => r.path === '/api/admin/orders/:id/refund' && r.method === 'POST')).toBe(true);
+      expect(refundableByOwner(new Date(Date.now() - 31 * DAY).toISOString(), Date.now())).toBe(false);
+      expect(stripe.events.map((e) => e.event.type)).toContain('checkout.session.completed');
+    },
+  },
+  paymentsClosed: {
+    behaviour: "without Stripe keys no checkout can start (503) and the owner's page is told payments are off",
+    check: async () => {
+      const shop = await createOwnerHarness();
+      try {
+        const listing = await seedServer(shop.db, { guild_id: '820000000000000001', invite_status: 'ok' });
+        const owner = await shop.signInOwner([guild('820000000000000001', { owner: true })]);
+        const offer = await shop.ownerCall(owner, 'GET', `/api/account/listings/${listing.id}/promote`);
+        expect(((await offer.json()) as { payments: boolean }).payments).toBe(false);
+        const res = await shop.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/checkout`, { plan_id: 1 });
+        expect(res.status).toBe(503);
+      } finally {
+        await shop.cleanup();
+      }
+    },
+  },
+  compPlacement: {
+    behaviour: "an admin's comp is audited and its card says it was granted free of charge",
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      const listing = await seedServer(h.db, { name: 'Comped Guild' });
+      const admin = await h.signIn('admin');
+      const res = await h.call(admin, 'POST', '/api/admin/orders/comps', {
+        server_id: listing.id,
+        placement: 'premium',
+        term_days: 7,
+      });
+      expect(res.status).toBe(201);
+      const card = toCard((await getServerById(h.db, listing.id))!);
+      expect(renderToStaticMarkup(createElement(ServerCard, { server: card }))).toContain(
+        'granted free of charge by the operators of this site',
+      );
     },
   },
   premiumCta: {

@@ -4,6 +4,8 @@ import type { RebuildTrigger } from '../context';
 import type { Env } from '../env';
 import { run as sendMail } from './mail-sender';
 import { run as sendNewsletter } from './newsletter';
+import { ORDER_RECONCILE_CRON, run as reconcileOrders } from './order-reconcile';
+import { run as placementClock } from './placement-clock';
 import { run as refreshInvites } from './refresh';
 import { run as sweepSessions } from './session-sweep';
 
@@ -17,6 +19,8 @@ export interface JobContext {
   rebuild?: RebuildTrigger | undefined;
   /** The mail transport; without it mails wait in the outbox. */
   mail?: MailClient | undefined;
+  /** The fetch outside calls use (Stripe's client); tests pass their own. */
+  fetch?: typeof fetch | undefined;
   log: (line: string) => void;
 }
 
@@ -85,6 +89,32 @@ export const JOBS = {
     name: 'newsletter',
     cron: '0 9 * * 1',
     run: (ctx, now) => sendNewsletter({ db: ctx.db, env: ctx.env }, now, { log: ctx.log }),
+  },
+  'placement-clock': {
+    // Paid placement (jobs/placement-clock.ts): slots that end or start this minute, and the
+    // reminders 3 days before an end, with no operator.
+    name: 'placement-clock',
+    cron: '* * * * *',
+    run: async (ctx, now) => {
+      const tick = await placementClock({ db: ctx.db, env: ctx.env, rebuild: ctx.rebuild }, now);
+      if (tick.ended + tick.synced + tick.reminded > 0) ctx.log(`Placement clock: ${JSON.stringify(tick)}`);
+      return tick;
+    },
+  },
+  'order-reconcile': {
+    // Paid placement (jobs/order-reconcile.ts): every open order's Checkout session asked of Stripe
+    // hourly, applying what a lost webhook would have.
+    name: 'order-reconcile',
+    cron: ORDER_RECONCILE_CRON,
+    run: async (ctx, now) => {
+      const changed = await reconcileOrders(
+        { db: ctx.db, env: ctx.env, rebuild: ctx.rebuild, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) },
+        now,
+        { log: ctx.log },
+      );
+      if (changed > 0) ctx.log(`Order reconcile: ${changed} order(s) changed`);
+      return changed;
+    },
   },
   'session-sweep': {
     // Expired console and owner sessions deleted (jobs/session-sweep.ts).

@@ -4,6 +4,16 @@ import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { type EditChanges, saveListingEdit } from '../../../db/queries/listing-edits';
 import {
+  attachSession,
+  dropUnstartedOrder,
+  getOrder,
+  getPlan,
+  listOwnerOrders,
+  listPlans,
+  openOrder,
+  takenSlots,
+} from '../../../db/queries/orders';
+import {
   createOwnerSession,
   deleteOwner,
   deleteOwnerSession,
@@ -21,6 +31,9 @@ import { subcategoryNames } from '../../../src/lib/categories';
 import { applyCheck } from '../../../src/lib/invite-checks/state';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
+import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
+import { nextSlotStart } from '../../../src/lib/pricing/slots';
+import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
 import {
   EDITABLE_FIELDS,
   listingEditSchema,
@@ -29,10 +42,12 @@ import {
 } from '../../../src/lib/schemas/owner';
 import { subcategoryMessage } from '../../../src/lib/schemas/submission';
 import { discordOAuthFor, SignInFailure } from '../clients/discord-oauth';
+import { paymentsConfigured, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite } from '../lib/invite-check';
+import { applyEvent } from '../lib/order-events';
 import { validationHook } from '../lib/validate';
 import {
   clearOwnerCookies,
@@ -48,6 +63,18 @@ import {
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
 
+/** How long a Checkout session stays payable (Stripe allows 30 minutes to 24 hours). */
+const CHECKOUT_MINUTES = 60;
+
+/** Why a listing cannot be promoted now, or null: only a live listing with a working join link. */
+function promoteRefusal(listing: { is_active: boolean; affiliate_link: string | null; invite_status: string }) {
+  if (!listing.is_active) return 'This listing is not live: only listings shown in the directory can be promoted.';
+  if (!listing.affiliate_link) return 'This listing has no join link: a paid placement needs one.';
+  if (listing.invite_status === 'dead' || listing.invite_status === 'wrong_guild')
+    return 'This listing is off the lists until its invite works again.';
+  return null;
+}
+
 /** The `:id` of a listing in an owner path. */
 const idParam = zValidator(
   'param',
@@ -60,16 +87,22 @@ const idParam = zValidator(
   validationHook,
 );
 
-/** Where Discord sends the browser back: this site's callback, on the origin the sign-in started from. */
-function redirectUri(siteUrl: string, requestUrl: string): string {
+/**
+ * The origin a browser is sent back to (from Discord's sign-in, from Stripe's checkout): the public
+ * site's own origin (its scheme, even behind a TLS proxy); a local run on another host or port
+ * (tests on 127.0.0.1) comes back where it started. Discord accepts only the redirect URIs
+ * registered for the application, and a checkout starts only from a signed-in owner's page (CSRF
+ * token and origin checked), so a forged Host gains nothing.
+ */
+function returnOrigin(siteUrl: string, requestUrl: string): string {
   const site = new URL(siteUrl);
   const request = new URL(requestUrl);
-  // The public site's own origin (its scheme, even behind a TLS proxy); a local run on another
-  // host or port (tests on 127.0.0.1) comes back where it started. Discord accepts only the
-  // redirect URIs registered for the application, so a forged Host gains nothing.
-  const origin = request.host === site.host ? site.origin : request.origin;
-  return `${origin}/api/account/callback`;
+  return request.host === site.host ? site.origin : request.origin;
 }
+
+/** Where Discord sends the browser back: this site's callback, on the origin the sign-in started from. */
+const redirectUri = (siteUrl: string, requestUrl: string) =>
+  `${returnOrigin(siteUrl, requestUrl)}/api/account/callback`;
 
 /** The account page, with an error code for it to explain (a sign-in refused). */
 const accountPage = (error?: string) => (error ? `/account?error=${encodeURIComponent(error)}` : '/account');
@@ -101,6 +134,24 @@ const notYours = (id: number) => new ApiError(404, 'not_found', `No listing ${id
 export const accountRoutes = (deps: AppDeps) => {
   const { SITE_URL, SESSION_SECRET } = deps.env;
   const now = () => deps.now?.() ?? Date.now();
+
+  /** When each active plan's slot would start for a listing in `category` (sponsored slots are capped per category). */
+  const plansFor = async (category: string) => {
+    const at = now();
+    const taken = await takenSlots(deps.db, category, new Date(at).toISOString());
+    return (await listPlans(deps.db, { activeOnly: true })).map((p) => {
+      const start =
+        p.placement === 'sponsored'
+          ? nextSlotStart(taken, at, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
+          : at;
+      return {
+        ...p,
+        price: formatPrice(p.price_cents, p.currency),
+        term: formatTerm(p.term_days),
+        starts_at: start > at ? new Date(start).toISOString() : null,
+      };
+    });
+  };
 
   /** The signed-in owner's claimed listing, or the 404. */
   const ownedListing = async (ownerId: number, id: number) => {
@@ -241,6 +292,139 @@ export const accountRoutes = (deps: AppDeps) => {
         const { id } = c.req.valid('param');
         await ownedListing(owner.id, id);
         return c.json(await listingNumbers(deps.db, id, NUMBER_WINDOWS, now()));
+      })
+      // Paid placement (#30): the owner's orders, with whether each can still be refunded here.
+      .get('/orders', async (c) => {
+        const { owner } = c.get('ownerSession');
+        const at = now();
+        const orders = (await listOwnerOrders(deps.db, owner.id)).map((o) => ({
+          id: o.id,
+          server_id: o.server_id,
+          server_name: o.server_name,
+          server_slug: o.server_slug,
+          placement: o.placement,
+          state: o.state,
+          amount: formatPrice(o.amount_cents, o.currency),
+          term: formatTerm(o.term_days),
+          paid_at: o.paid_at,
+          starts_at: o.starts_at,
+          ends_at: o.ends_at,
+          refunded_at: o.refunded_at,
+          checkout_url: o.state === 'open' ? o.checkout_url : null,
+          refundable: o.kind === 'checkout' && o.state === 'paid' && refundableByOwner(o.paid_at, at),
+        }));
+        return c.json({ orders, payments: paymentsConfigured(deps.env) });
+      })
+      // What a listing can buy: the active plans, their price and term, and when a slot would start.
+      .get('/listings/:id/promote', idParam, async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const listing = await ownedListing(owner.id, id);
+        return c.json({
+          payments: paymentsConfigured(deps.env),
+          refused: promoteRefusal(listing),
+          plans: await plansFor(listing.category),
+        });
+      })
+      // Starts (or resumes) the Stripe Checkout of a plan for a listing: the amount, currency and
+      // listing come from the server; one open checkout per listing and plan.
+      .post('/listings/:id/checkout', idParam, zValidator('json', checkoutSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const stripe = stripeFor(deps);
+        if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site yet.');
+        const listing = await ownedListing(owner.id, id);
+        const refusal = promoteRefusal(listing);
+        if (refusal) throw new ApiError(409, 'not_promotable', refusal);
+        const plan = await getPlan(deps.db, c.req.valid('json').plan_id);
+        if (!plan?.active) {
+          const message = 'Pick one of the plans on offer';
+          throw new ApiError(400, 'validation_failed', message, [{ path: 'plan_id', message }]);
+        }
+        const at = now();
+        const open = () => openOrder(deps.db, { serverId: id, ownerId: owner.id, plan, category: listing.category });
+        let { order, created } = await open();
+        // The open checkout of this listing and plan, while Stripe still takes payment on it.
+        if (
+          !created &&
+          order.checkout_url &&
+          order.checkout_expires_at &&
+          Date.parse(order.checkout_expires_at) > at + 60_000
+        )
+          return c.json({ url: order.checkout_url, order_id: order.id });
+        if (!created && order.stripe_session_id) {
+          // Its session has expired (and the webhook saying so has not come yet): close it, open another.
+          await applyEvent(deps, {
+            eventId: `checkout-replaced:${order.stripe_session_id}`,
+            type: 'app.checkout_replaced',
+            orderId: order.id,
+            event: 'expired',
+            at,
+          });
+          ({ order, created } = await open());
+        }
+        const site = returnOrigin(SITE_URL, c.req.url);
+        try {
+          const session = await stripe.createCheckout({
+            orderId: order.id,
+            listingId: id,
+            productName: `${plan.name}: ${listing.name}`,
+            description: `${plan.placement === 'sponsored' ? 'Sponsored' : 'Premium'} placement for ${formatTerm(plan.term_days)} on ${site.replace(/^https?:\/\//, '')}, no renewal`,
+            amountCents: order.amount_cents,
+            currency: order.currency,
+            successUrl: `${site}/account/paid?session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${site}/account/cancelled`,
+            expiresAt: Math.floor(at / 1000) + CHECKOUT_MINUTES * 60,
+          });
+          await attachSession(deps.db, order.id, session);
+          await recordOwnerAudit(deps.db, owner, {
+            action: 'checkout',
+            entity: 'order',
+            entityId: order.id,
+            details: { server_id: id, plan_id: plan.id, amount_cents: order.amount_cents, currency: order.currency },
+          });
+          return c.json({ url: session.url, order_id: order.id });
+        } catch (error) {
+          if (!order.stripe_session_id) await dropUnstartedOrder(deps.db, order.id);
+          if (error instanceof ApiError) throw error;
+          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+        }
+      })
+      // A refund within the window, at once through Stripe; the slot ends at once and a mail goes out.
+      .post('/orders/:id/refund', idParam, zValidator('json', refundSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const order = await getOrder(deps.db, id);
+        const mine = order && order.owner_id === owner.id && (await getClaim(deps.db, owner.id, order.server_id));
+        if (!order || !mine) throw new ApiError(404, 'not_found', `No order ${id} of yours`);
+        const at = now();
+        if (order.kind !== 'checkout' || order.state !== 'paid' || !order.stripe_payment_intent)
+          throw new ApiError(409, 'not_refundable', 'Only a running or scheduled paid placement can be refunded here.');
+        if (!refundableByOwner(order.paid_at, at))
+          throw new ApiError(409, 'refund_window_over', 'The 30 days for a refund here are over: write to support.');
+        const stripe = stripeFor(deps);
+        if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
+        const reason = c.req.valid('json').reason ?? null;
+        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch(() => {
+          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+        });
+        const outcome = await applyEvent(deps, {
+          eventId: `refund:${refund.id}`,
+          type: 'app.refund',
+          orderId: order.id,
+          event: 'refunded',
+          at,
+          refundedCents: refund.amount,
+          refundReason: reason,
+        });
+        await recordOwnerAudit(deps.db, owner, {
+          action: 'refund',
+          entity: 'order',
+          entityId: order.id,
+          details: { refund: refund.id, amount_cents: refund.amount, reason },
+        });
+        const state = outcome.kind === 'applied' ? outcome.order.state : 'refunded';
+        return c.json({ order: { id: order.id, state } });
       })
       // Deletes the account and everything tied to it; the public listings stay, unclaimed.
       .delete('/', async (c) => {

@@ -3,6 +3,8 @@ import { OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
 import { SIGN_IN_ERRORS, SIGN_IN_NOT_CONFIGURED } from '~/lib/owners/sign-in';
 import { client, messageOf, parseResponse, setCsrfToken } from './api';
 import { ListingPanel } from './ListingPanel';
+import { OrdersPanel } from './OrdersPanel';
+import { PromotePanel } from './PromotePanel';
 
 type Me = Awaited<ReturnType<typeof loadMe>>;
 const loadMe = () => parseResponse(client.api.account.me.$get());
@@ -130,9 +132,16 @@ export default function AccountApp() {
             signed in and it is yours once approved.
           </p>
         ) : (
-          listings.map((listing) => <ListingPanel key={listing.id} listing={listing} onChanged={reload} />)
+          listings.map((listing) => (
+            <div key={listing.id} className="account-listing">
+              <ListingPanel listing={listing} onChanged={reload} />
+              <PromotePanel listing={listing} />
+            </div>
+          ))
         )}
       </section>
+
+      <OrdersPanel />
 
       {pending.length > 0 && (
         <section aria-labelledby="in-review">

@@ -7,6 +7,7 @@ import { ContentEditor } from './ContentEditor';
 import { DashboardScreen } from './DashboardScreen';
 import { FreshnessScreen } from './FreshnessScreen';
 import { NewsletterScreen } from './NewsletterScreen';
+import { OrdersScreen } from './OrdersScreen';
 import { OutboxScreen } from './OutboxScreen';
 import { ReportsScreen } from './ReportsScreen';
 import { ServersScreen } from './ServersScreen';
@@ -25,6 +26,7 @@ const SCREENS = [
   { id: 'newsletter', label: 'Newsletter', admin: true },
   { id: 'contact', label: 'Contact inbox', admin: true },
   { id: 'outbox', label: 'Outbox', admin: true },
+  { id: 'orders', label: 'Orders', admin: true },
   { id: 'audit', label: 'Audit log', admin: true },
 ] as const;
 type ScreenId = (typeof SCREENS)[number]['id'];
@@ -125,6 +127,7 @@ export default function AdminApp() {
         {current.id === 'newsletter' && <NewsletterScreen />}
         {current.id === 'contact' && <ContactInbox />}
         {current.id === 'outbox' && <OutboxScreen />}
+        {current.id === 'orders' && <OrdersScreen />}
         {current.id === 'audit' && <AuditLog />}
       </main>
     </div>

@@ -10,6 +10,7 @@ import { editRoutes } from './edits';
 import { freshnessRoutes } from './freshness';
 import { mailRoutes } from './mail';
 import { newsletterRoutes } from './newsletter';
+import { orderRoutes } from './orders';
 import { reportRoutes } from './reports';
 import { serverRoutes } from './servers';
 import { submissionRoutes } from './submissions';
@@ -32,5 +33,6 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/newsletter', newsletterRoutes)
   .route('/contact', contactRoutes)
   .route('/mail', mailRoutes)
+  .route('/orders', orderRoutes)
   .route('/audit', auditRoutes)
   .route('/build', buildRoutes);

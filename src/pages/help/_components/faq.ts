@@ -1,10 +1,11 @@
-import { CLAIMS, type ClaimFacts } from '~/lib/claims';
+import { CLAIMS, type ClaimFacts, pricingAnswer, sponsoredCap } from '~/lib/claims';
 
 /** One FAQ tab of the help page. */
 export interface FaqTab {
   id: string;
   label: string;
-  items: { q: string; a: string }[];
+  /** An answer may end with one link (the Pricing & Billing answers link /pricing). */
+  items: { q: string; a: string; link?: { href: string; label: string } }[];
 }
 
 /**
@@ -56,7 +57,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       },
       {
         q: 'Is listing free?',
-        a: `Yes. ${CLAIMS.free} ${CLAIMS.noSales}`,
+        a: `Yes. ${CLAIMS.free} Premium and Sponsored placements are optional and never change a rank.`,
       },
       {
         q: 'How do I manage my listing and see its numbers?',
@@ -71,6 +72,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       {
         q: 'What does Premium include?',
         a: CLAIMS.premium,
+        link: { href: '/pricing', label: 'Pricing' },
       },
       {
         q: 'What does Sponsored mean?',
@@ -81,8 +83,21 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
         a: CLAIMS.placement,
       },
       {
+        q: 'What does it cost?',
+        a: pricingAnswer(facts),
+        link: { href: '/pricing', label: 'Pricing' },
+      },
+      {
+        q: 'How many Sponsored listings can a category have?',
+        a: sponsoredCap(facts),
+      },
+      {
         q: 'How do I pay, and can I get a refund?',
-        a: CLAIMS.noSales,
+        a: `${facts.payments ? `${CLAIMS.payments} Press Promote beside your listing in My listings (/account).` : CLAIMS.paymentsClosed} ${CLAIMS.refunds}`,
+      },
+      {
+        q: 'Can a placement be free?',
+        a: CLAIMS.compPlacement,
       },
     ],
   },

@@ -1,0 +1,488 @@
+// Paid placement (#30): plans, orders, the Stripe event ledger, and the listing flags that follow
+// the orders. Every event (a webhook, a refund made through the API, the reconcile job, the clock)
+// goes through applyOrderEvent: the order machine's transition and its effects in ONE batch,
+// applied only over the order version it was computed from, with the event id recorded once.
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
+import type { Placement } from '../../src/lib/enums';
+import { type OrderEffect, type OrderEvent, transition } from '../../src/lib/pricing/order-machine';
+import { DAY_MS } from '../../src/lib/pricing/plans';
+import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
+import type { Db } from '../client';
+import { dailyRevenue, discordServers, type OrderRow, orders, type PlanRow, plans, stripeEvents } from '../schema';
+import { enqueueMailWhen, type RenderedMail } from './mail';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const newVersion = () => crypto.randomUUID();
+
+// ---------------------------------------------------------------- plans
+
+/** The plans, cheapest first within each placement; `activeOnly` for what can be bought. */
+export async function listPlans(db: Db, opts: { activeOnly?: boolean } = {}): Promise<PlanRow[]> {
+  return db
+    .select()
+    .from(plans)
+    .where(opts.activeOnly ? eq(plans.active, true) : undefined)
+    .orderBy(asc(plans.placement), asc(plans.term_days), asc(plans.id));
+}
+
+export async function getPlan(db: Db, id: number): Promise<PlanRow | null> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id));
+  return row ?? null;
+}
+
+/** An admin's change of a plan; orders already made keep the price and term they were sold at. */
+export async function updatePlan(
+  db: Db,
+  id: number,
+  changes: { [K in 'name' | 'term_days' | 'price_cents' | 'currency' | 'active']?: PlanRow[K] | undefined },
+): Promise<PlanRow | null> {
+  const [row] = await db
+    .update(plans)
+    .set({ ...changes, updated_at: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` })
+    .where(eq(plans.id, id))
+    .returning();
+  return row ?? null;
+}
+
+export async function createPlan(
+  db: Db,
+  input: Pick<PlanRow, 'name' | 'placement' | 'term_days' | 'price_cents' | 'currency'>,
+): Promise<PlanRow> {
+  const [row] = await db.insert(plans).values(input).returning();
+  return row!;
+}
+
+// ---------------------------------------------------------------- orders
+
+export async function getOrder(db: Db, id: number): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  return row ?? null;
+}
+
+export async function orderBySession(db: Db, sessionId: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.stripe_session_id, sessionId));
+  return row ?? null;
+}
+
+export async function orderByPaymentIntent(db: Db, paymentIntent: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.stripe_payment_intent, paymentIntent));
+  return row ?? null;
+}
+
+/** The open checkout of a listing and plan, if any (at most one: a partial unique index). */
+export async function openOrderFor(db: Db, serverId: number, planId: number): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.server_id, serverId), eq(orders.plan_id, planId), eq(orders.state, 'open')));
+  return row ?? null;
+}
+
+/**
+ * Opens the order of a checkout, with the plan's price and term copied; the existing open order
+ * instead when there is one (two clicks or two tabs make one checkout).
+ */
+export async function openOrder(
+  db: Db,
+  input: { serverId: number; ownerId: number; plan: PlanRow; category: string },
+): Promise<{ order: OrderRow; created: boolean }> {
+  const [row] = await db
+    .insert(orders)
+    .values({
+      server_id: input.serverId,
+      owner_id: input.ownerId,
+      plan_id: input.plan.id,
+      kind: 'checkout',
+      placement: input.plan.placement,
+      category: input.category,
+      term_days: input.plan.term_days,
+      amount_cents: input.plan.price_cents,
+      currency: input.plan.currency,
+      state: 'open',
+      version: newVersion(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (row) return { order: row, created: true };
+  const existing = await openOrderFor(db, input.serverId, input.plan.id);
+  if (!existing) throw new Error('open order vanished');
+  return { order: existing, created: false };
+}
+
+/** Stores the Checkout session of an open order (its id, page and expiry). */
+export async function attachSession(
+  db: Db,
+  orderId: number,
+  session: { id: string; url: string | null; expires_at: number },
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({
+      stripe_session_id: session.id,
+      checkout_url: session.url,
+      checkout_expires_at: iso(session.expires_at * 1000),
+      version: newVersion(),
+    })
+    .where(and(eq(orders.id, orderId), eq(orders.state, 'open')));
+}
+
+/** Removes an open order whose checkout could not be created (nothing was sold). */
+export async function dropUnstartedOrder(db: Db, orderId: number): Promise<void> {
+  await db.delete(orders).where(and(eq(orders.id, orderId), eq(orders.state, 'open'), sql`stripe_session_id IS NULL`));
+}
+
+/** Sponsored slots taken (paid, running or scheduled) in a category from `fromIso` on, other than `exceptId`'s. */
+export async function takenSlots(db: Db, category: string, fromIso: string, exceptId = 0): Promise<Slot[]> {
+  const rows = await db
+    .select({ starts_at: orders.starts_at, ends_at: orders.ends_at })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.placement, 'sponsored'),
+        eq(orders.category, category),
+        eq(orders.state, 'paid'),
+        gt(orders.ends_at, fromIso),
+        ne(orders.id, exceptId),
+      ),
+    );
+  return rows
+    .filter((r) => r.starts_at && r.ends_at)
+    .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+}
+
+// ---------------------------------------------------------------- the listing's flags
+
+/** The orders of a listing whose slot runs at `at` (SQL, over an `o` alias). */
+const running = (serverId: SQL | number, at: string, placement?: Placement) =>
+  sql`o.server_id = ${serverId} AND o.state = 'paid' AND o.starts_at <= ${at} AND o.ends_at > ${at}${
+    placement ? sql` AND o.placement = ${placement}` : sql``
+  }`;
+
+/**
+ * The statement that sets a listing's premium and sponsored flags and its placement period from
+ * its orders at `at` (a listing without orders keeps what operators set by hand), when `when` holds.
+ */
+function syncListing(db: Db, serverId: number, at: string, when: SQL = sql`1`) {
+  return db.run(sql`UPDATE ${discordServers} SET
+  is_premium = EXISTS (SELECT 1 FROM orders o WHERE ${running(serverId, at, 'premium')}),
+  is_sponsored = EXISTS (SELECT 1 FROM orders o WHERE ${running(serverId, at, 'sponsored')}),
+  placement_started_at = (SELECT min(o.starts_at) FROM orders o WHERE ${running(serverId, at)}),
+  placement_ends_at = (SELECT max(o.ends_at) FROM orders o WHERE ${running(serverId, at)}),
+  placement_kind = (SELECT o.kind FROM orders o WHERE ${running(serverId, at)} ORDER BY o.kind = 'checkout' DESC LIMIT 1),
+  updated_at = ${at}
+WHERE id = ${serverId} AND EXISTS (SELECT 1 FROM orders o WHERE o.server_id = ${serverId}) AND ${when}`);
+}
+
+/** Listings whose flags differ from their orders at `at` (a scheduled slot started, one ended). */
+export async function listingsOutOfStep(db: Db, at: string): Promise<{ id: number; slug: string }[]> {
+  return db.all<{ id: number; slug: string }>(sql`SELECT s.id, s.slug FROM discord_servers s
+WHERE EXISTS (SELECT 1 FROM orders o WHERE o.server_id = s.id)
+  AND (s.is_premium != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'premium')})
+    OR s.is_sponsored != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'sponsored')}))`);
+}
+
+/** Brings these listings' flags in step with their orders at `at`, in one batch. */
+export async function syncListings(db: Db, ids: readonly number[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  const [first, ...rest] = ids.map((id) => syncListing(db, id, at));
+  await db.batch([first!, ...rest]);
+}
+
+// ---------------------------------------------------------------- events
+
+/** What an event tells beside its kind: ids, the payer, the amount refunded. */
+export interface OrderEventInput {
+  /** Stripe's event id, or the app's own (`refund:re_…`, `reconcile:cs_…:paid`, `clock:ended:42`). */
+  eventId: string;
+  /** Stripe's event type (or the app's: 'app.refund', 'reconcile', 'clock'). */
+  type: string;
+  orderId: number | null;
+  event: OrderEvent | null;
+  /** ms since epoch. */
+  at: number;
+  paymentIntent?: string | null | undefined;
+  sessionId?: string | null | undefined;
+  customerEmail?: string | null | undefined;
+  /** The total refunded (charge.amount_refunded, or the refund's amount). */
+  refundedCents?: number | null | undefined;
+  refundReason?: string | null | undefined;
+}
+
+/** The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts). */
+export type OrderMails = Partial<Record<'mail_receipt' | 'mail_refund' | 'mail_end', (o: OrderRow) => RenderedMail>>;
+
+export type ApplyOutcome =
+  | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } }
+  | { kind: 'replay' }
+  | { kind: 'no_order' };
+
+const isUniqueViolation = (err: unknown): boolean => {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, extendedCode, message } = e as { code?: unknown; extendedCode?: unknown; message?: unknown };
+    if (/SQLITE_CONSTRAINT/.test(`${String(code)} ${String(extendedCode)} ${String(message)}`)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+};
+
+/**
+ * Applies one event to its order: the machine's new state and effects (money in, the slot, money
+ * out, mails, the listing's flags) and the ledger row, in one batch. The batch is applied over the
+ * order's version as read (a fresh token every change), and a sponsored slot only while its
+ * category holds fewer than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
+ * An event id already in the ledger changes nothing (`replay`).
+ */
+export async function applyOrderEvent(
+  db: Db,
+  input: OrderEventInput,
+  opts: { slotsPerCategory: number; mails: OrderMails },
+): Promise<ApplyOutcome> {
+  const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
+  if (seen) return { kind: 'replay' };
+  if (input.orderId === null || input.event === null) {
+    await db
+      .insert(stripeEvents)
+      .values({ id: input.eventId, type: input.type, order_id: null, outcome: null })
+      .onConflictDoNothing();
+    return { kind: 'no_order' };
+  }
+  const at = iso(input.at);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const order = await getOrder(db, input.orderId);
+    if (!order) {
+      const done = await db
+        .insert(stripeEvents)
+        .values({ id: input.eventId, type: input.type, order_id: null, outcome: null })
+        .onConflictDoNothing()
+        .returning();
+      return done.length > 0 ? { kind: 'no_order' } : { kind: 'replay' };
+    }
+    const t = transition(order.state, input.event);
+    const set: Record<string, SQL | string | number | null> = {};
+    let slotGuard: SQL = sql`1`;
+    if (t.effects.includes('record_payment')) set.paid_at = order.paid_at ?? at;
+    if (t.effects.includes('activate')) {
+      const termMs = order.term_days * DAY_MS;
+      let start = input.at;
+      if (order.placement === 'sponsored') {
+        const taken = await takenSlots(db, order.category, at, order.id);
+        start = nextSlotStart(taken, input.at, termMs, opts.slotsPerCategory);
+        const startIso = iso(start);
+        const endIso = iso(start + termMs);
+        slotGuard = sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
+  AND x.state = 'paid' AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`;
+      }
+      set.starts_at = iso(start);
+      set.ends_at = iso(start + termMs);
+    }
+    if (t.effects.includes('deactivate') && order.ends_at && order.ends_at > at) {
+      // A refund or a dispute ends the slot now (a scheduled one that never started ends before its start).
+      set.ends_at = at;
+      if (order.starts_at && order.starts_at > at) set.starts_at = at;
+    }
+    if (t.effects.includes('record_refund')) {
+      set.refunded_cents = input.refundedCents ?? order.amount_cents;
+      set.refunded_at = at;
+      if (input.refundReason) set.refund_reason = input.refundReason;
+    }
+    if (input.paymentIntent && !order.stripe_payment_intent) set.stripe_payment_intent = input.paymentIntent;
+    if (input.customerEmail && !order.customer_email) set.customer_email = input.customerEmail;
+    if (input.sessionId && !order.stripe_session_id) set.stripe_session_id = input.sessionId;
+
+    const version = newVersion();
+    const after: OrderRow = { ...order, ...(set as Partial<OrderRow>), state: t.state, version, updated_at: at };
+    const mine = sql`(SELECT version FROM orders WHERE id = ${order.id}) = ${version}`;
+    const assignments = sql.join(
+      [
+        sql`state = ${t.state}`,
+        sql`version = ${version}`,
+        sql`updated_at = ${at}`,
+        ...Object.entries(set).map(([k, v]) => sql`${sql.identifier(k)} = ${v}`),
+      ],
+      sql`, `,
+    );
+    const statements = [
+      db.run(
+        sql`UPDATE orders SET ${assignments} WHERE id = ${order.id} AND version = ${order.version} AND ${slotGuard}`,
+      ),
+      // A plain INSERT: an id already recorded fails the whole batch (a replay raced this one).
+      db.run(sql`INSERT INTO stripe_events (id, type, order_id, outcome, created_at)
+SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${mine}`),
+      syncListing(db, order.server_id, at, mine),
+    ];
+    const email = after.customer_email;
+    if (email && order.kind === 'checkout') {
+      for (const effect of ['mail_receipt', 'mail_refund', 'mail_end'] as const) {
+        const render = opts.mails[effect];
+        if (!t.effects.includes(effect) || !render) continue;
+        const kind =
+          effect === 'mail_receipt' ? 'order_receipt' : effect === 'mail_refund' ? 'order_refunded' : 'placement_ended';
+        statements.push(
+          enqueueMailWhen(db, { kind, dedupeKey: sql`${`${kind}:${order.id}`}`, to: email, mail: render(after) }, mine),
+        );
+      }
+    }
+    let results: Awaited<ReturnType<typeof db.batch>>;
+    try {
+      const [first, ...rest] = statements;
+      results = await db.batch([first!, ...rest]);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const [again] = await db
+          .select({ id: stripeEvents.id })
+          .from(stripeEvents)
+          .where(eq(stripeEvents.id, input.eventId));
+        if (again) return { kind: 'replay' };
+      }
+      throw err;
+    }
+    const updated = (results[0] as { rowsAffected: number }).rowsAffected;
+    if (updated === 1) return { kind: 'applied', order: after, effects: t.effects, listing: { id: order.server_id } };
+    // Another event changed the order (or took the slot) first: read again and recompute.
+  }
+  throw new Error(`order ${input.orderId}: too many concurrent changes`);
+}
+
+/** Whether an event id is already in the ledger. */
+export async function eventRecorded(db: Db, eventId: string): Promise<boolean> {
+  const [row] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, eventId));
+  return Boolean(row);
+}
+
+// ---------------------------------------------------------------- the clock and the reconcile job
+
+/** Paid orders whose term is over at `at`. */
+export async function ordersDueToEnd(db: Db, at: string): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.state, 'paid'), lte(orders.ends_at, at)))
+    .orderBy(asc(orders.ends_at))
+    .limit(500);
+}
+
+/** Paid checkout orders ending within `withinMs` of `at`, with a payer to remind. */
+export async function ordersToRemind(db: Db, at: number, withinMs: number): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.state, 'paid'),
+        eq(orders.kind, 'checkout'),
+        isNotNull(orders.customer_email),
+        lte(orders.starts_at, iso(at)),
+        gt(orders.ends_at, iso(at)),
+        lte(orders.ends_at, iso(at + withinMs)),
+        sql`NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.dedupe_key = 'placement_reminder:' || ${orders.id})`,
+      ),
+    )
+    .limit(500);
+}
+
+/** Open orders with a Checkout session: the reconcile job asks Stripe about each. */
+export async function openOrdersWithSessions(db: Db, limit = 500): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.state, 'open'), isNotNull(orders.stripe_session_id)))
+    .orderBy(asc(orders.id))
+    .limit(limit);
+}
+
+// ---------------------------------------------------------------- reads for pages and the console
+
+/** An order as the owner's page and the console list it, with its listing's name and slug. */
+export type OrderListItem = OrderRow & { server_name: string; server_slug: string };
+
+const withListing = {
+  server_name: discordServers.name,
+  server_slug: discordServers.slug,
+};
+
+/** The signed-in owner's orders, newest first (only for listings they still hold). */
+export async function listOwnerOrders(db: Db, ownerId: number): Promise<OrderListItem[]> {
+  const rows = await db
+    .select({ order: orders, ...withListing })
+    .from(orders)
+    .innerJoin(discordServers, eq(discordServers.id, orders.server_id))
+    .where(
+      and(
+        eq(orders.owner_id, ownerId),
+        sql`EXISTS (SELECT 1 FROM server_claims c WHERE c.server_id = ${orders.server_id} AND c.owner_id = ${ownerId})`,
+      ),
+    )
+    .orderBy(desc(orders.id))
+    .limit(200);
+  return rows.map((r) => ({ ...r.order, server_name: r.server_name, server_slug: r.server_slug }));
+}
+
+/** Every order for the console, newest first, with the events each received. */
+export async function listOrdersForConsole(
+  db: Db,
+  opts: { limit?: number; offset?: number } = {},
+): Promise<{
+  orders: (OrderListItem & { events: { id: string; type: string; outcome: string | null; created_at: string }[] })[];
+  total: number;
+}> {
+  const rows = await db
+    .select({ order: orders, ...withListing })
+    .from(orders)
+    .innerJoin(discordServers, eq(discordServers.id, orders.server_id))
+    .orderBy(desc(orders.id))
+    .limit(opts.limit ?? 100)
+    .offset(opts.offset ?? 0);
+  const ids = rows.map((r) => r.order.id);
+  const events =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(stripeEvents)
+          .where(inArray(stripeEvents.order_id, ids))
+          .orderBy(asc(stripeEvents.created_at));
+  const [count] = await db.select({ n: sql<number>`count(*)` }).from(orders);
+  return {
+    total: count?.n ?? 0,
+    orders: rows.map((r) => ({
+      ...r.order,
+      server_name: r.server_name,
+      server_slug: r.server_slug,
+      events: events
+        .filter((e) => e.order_id === r.order.id)
+        .map((e) => ({ id: e.id, type: e.type, outcome: e.outcome, created_at: e.created_at })),
+    })),
+  };
+}
+
+/** Money per UTC day of the last `days` days: payments in minus refunds, per currency. */
+export async function revenueByDay(db: Db, days: number, now: number) {
+  const since = iso(now - days * DAY_MS).slice(0, 10);
+  return db.select().from(dailyRevenue).where(sql`${dailyRevenue.day} >= ${since}`).orderBy(asc(dailyRevenue.day));
+}
+
+/**
+ * An operator's free grant of a placement (a comp): an order of kind 'comp' that starts like a
+ * paid one (the slot rule holds), recorded with who granted it; no money counted.
+ */
+export async function createCompOrder(
+  db: Db,
+  input: { serverId: number; category: string; placement: Placement; termDays: number; grantedBy: string },
+): Promise<OrderRow> {
+  const [row] = await db
+    .insert(orders)
+    .values({
+      server_id: input.serverId,
+      kind: 'comp',
+      placement: input.placement,
+      category: input.category,
+      term_days: input.termDays,
+      amount_cents: 0,
+      currency: 'usd',
+      state: 'open',
+      version: newVersion(),
+      granted_by: input.grantedBy,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,56 @@
+import { enqueueMail } from '../../../db/queries/mail';
+import { listingsOutOfStep, ordersDueToEnd, ordersToRemind, syncListings } from '../../../db/queries/orders';
+import { getServerById } from '../../../db/queries/servers';
+import { DAY_MS, REMINDER_DAYS } from '../../../src/lib/pricing/plans';
+import type { AppDeps } from '../context';
+import { applyEvent } from '../lib/order-events';
+import { placementReminderMail } from '../mail/orders';
+import { mailSite } from '../mail/site';
+
+export type PlacementClockDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild'>;
+
+/**
+ * One tick of the placement clock (#30), so expiry needs no operator: ends the paid orders whose
+ * term is over (the order machine's `ended`: the end mail, the listing's flags), starts scheduled
+ * slots whose time has come (flags brought in step with the orders), requests the rebuild of the
+ * pages that changed, and queues the reminder 3 days before a slot ends. Idempotent: ends are
+ * events of their own id (`clock:ended:{order}`), reminders have their outbox key.
+ */
+export async function run(
+  deps: PlacementClockDeps,
+  now: number,
+): Promise<{ ended: number; synced: number; reminded: number }> {
+  let ended = 0;
+  const at = new Date(now).toISOString();
+  for (const order of await ordersDueToEnd(deps.db, at)) {
+    const outcome = await applyEvent(deps, {
+      eventId: `clock:ended:${order.id}`,
+      type: 'clock',
+      orderId: order.id,
+      event: 'ended',
+      at: now,
+    });
+    if (outcome.kind === 'applied') ended++;
+  }
+  const stale = await listingsOutOfStep(deps.db, at);
+  await syncListings(
+    deps.db,
+    stale.map((s) => s.id),
+    at,
+  );
+  for (const s of stale) deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`]);
+  const site = mailSite(deps.env);
+  let reminded = 0;
+  for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS * DAY_MS)) {
+    const listing = await getServerById(deps.db, order.server_id);
+    if (!listing) continue;
+    await enqueueMail(deps.db, {
+      kind: 'placement_reminder',
+      dedupeKey: `placement_reminder:${order.id}`,
+      to: order.customer_email!,
+      mail: placementReminderMail(site, order, listing),
+    });
+    reminded++;
+  }
+  return { ended, synced: stale.length, reminded };
+}

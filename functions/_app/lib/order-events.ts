@@ -1,0 +1,126 @@
+import {
+  type ApplyOutcome,
+  applyOrderEvent,
+  getOrder,
+  type OrderEventInput,
+  orderByPaymentIntent,
+  orderBySession,
+} from '../../../db/queries/orders';
+import { getServerById } from '../../../db/queries/servers';
+import type { OrderRow } from '../../../db/schema';
+import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
+import type { CheckoutSession, StripeClient } from '../clients/stripe';
+import type { AppDeps } from '../context';
+import { orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
+import { mailSite } from '../mail/site';
+
+/**
+ * Applies one order event (db/queries/orders.ts applyOrderEvent) with the payer's mails rendered
+ * for the order's listing, and asks for the rebuild of the pages a started or ended slot changes.
+ */
+export async function applyEvent(
+  deps: Pick<AppDeps, 'db' | 'env' | 'rebuild'>,
+  input: OrderEventInput,
+): Promise<ApplyOutcome> {
+  const order = input.orderId ? await getOrder(deps.db, input.orderId) : null;
+  const listing = order ? await getServerById(deps.db, order.server_id) : null;
+  const site = mailSite(deps.env);
+  const named = { name: listing?.name ?? 'your listing', slug: listing?.slug ?? '' };
+  const outcome = await applyOrderEvent(deps.db, input, {
+    slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,
+    mails: {
+      mail_receipt: (o) => orderReceiptMail(site, o, named),
+      mail_refund: (o) => orderRefundedMail(site, o, named),
+      mail_end: (o) => placementEndedMail(site, o, named),
+    },
+  });
+  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))
+    deps.rebuild?.request(`placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`, [
+      `/server/${listing.slug}`,
+    ]);
+  return outcome;
+}
+
+/** The order of a Checkout session: by the id the app gave Stripe, checked against the stored session. */
+async function orderOfSession(deps: Pick<AppDeps, 'db'>, session: CheckoutSession): Promise<OrderRow | null> {
+  const byId = session.order_id ? await getOrder(deps.db, session.order_id) : null;
+  const order = byId ?? (await orderBySession(deps.db, session.id));
+  if (!order) return null;
+  // Never another order's session, never another amount than the one the server set.
+  if (order.stripe_session_id && order.stripe_session_id !== session.id) return null;
+  if (session.amount_total !== null && session.amount_total !== order.amount_cents) return null;
+  if (session.currency && session.currency !== order.currency) return null;
+  return order;
+}
+
+/** What a Checkout session's state means for its order. */
+export function sessionEvent(type: string, session: CheckoutSession): OrderEvent | null {
+  switch (type) {
+    case 'checkout.session.completed':
+      // A delayed method (a bank debit) completes unpaid; its async_payment_* event decides.
+      return session.payment_status === 'paid' ? 'paid' : null;
+    case 'checkout.session.async_payment_succeeded':
+      return 'paid';
+    case 'checkout.session.async_payment_failed':
+      return 'payment_failed';
+    case 'checkout.session.expired':
+      return 'expired';
+    default:
+      return null;
+  }
+}
+
+/** A Checkout session event (from a webhook or the reconcile job) as an order event. */
+export async function sessionEventInput(
+  deps: Pick<AppDeps, 'db'>,
+  eventId: string,
+  type: string,
+  session: CheckoutSession,
+  at: number,
+): Promise<OrderEventInput> {
+  const order = await orderOfSession(deps, session);
+  return {
+    eventId,
+    type,
+    orderId: order?.id ?? null,
+    event: order ? sessionEvent(type, session) : null,
+    at,
+    sessionId: session.id,
+    paymentIntent: session.payment_intent,
+    customerEmail: session.customer_email,
+  };
+}
+
+/**
+ * A charge event (charge.refunded, charge.dispute.created) as an order event: the order by its
+ * payment intent, or, when the refund comes before the checkout's completion (events arrive out of
+ * order), by asking Stripe which Checkout session made that payment intent.
+ */
+export async function chargeEventInput(
+  deps: Pick<AppDeps, 'db'>,
+  stripe: StripeClient,
+  eventId: string,
+  type: string,
+  object: { payment_intent?: unknown; amount_refunded?: unknown },
+  at: number,
+): Promise<OrderEventInput> {
+  const pi = typeof object.payment_intent === 'string' ? object.payment_intent : null;
+  let order = pi ? await orderByPaymentIntent(deps.db, pi) : null;
+  let session: CheckoutSession | null = null;
+  if (!order && pi) {
+    session = await stripe.sessionOfPaymentIntent(pi);
+    order = session ? await orderOfSession(deps, session) : null;
+  }
+  const refunded = typeof object.amount_refunded === 'number' ? object.amount_refunded : null;
+  return {
+    eventId,
+    type,
+    orderId: order?.id ?? null,
+    event: order ? (type === 'charge.refunded' ? 'refunded' : 'disputed') : null,
+    at,
+    paymentIntent: pi,
+    sessionId: session?.id ?? null,
+    customerEmail: session?.customer_email ?? null,
+    refundedCents: refunded,
+  };
+}

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ORDER_STATES, type OrderState } from '../enums';
+import { holdsSlot, ORDER_EFFECTS, ORDER_EVENTS, type OrderEffect, type OrderEvent, transition } from './order-machine';
+
+/** Runs `events` from an open order: the final state and every effect in order. */
+function run(events: readonly OrderEvent[], from: OrderState = 'open') {
+  let state = from;
+  const effects: OrderEffect[] = [];
+  for (const e of events) {
+    const t = transition(state, e);
+    state = t.state;
+    effects.push(...t.effects);
+  }
+  return { state, effects };
+}
+const count = (effects: OrderEffect[], e: OrderEffect) => effects.filter((x) => x === e).length;
+const events = fc.array(fc.constantFrom(...ORDER_EVENTS), { maxLength: 12 });
+
+describe('the order machine', () => {
+  it('answers every (state, event) pair with a known state and known effects, each at most once', () => {
+    for (const s of ORDER_STATES)
+      for (const e of ORDER_EVENTS) {
+        const t = transition(s, e);
+        expect(ORDER_STATES).toContain(t.state);
+        for (const x of t.effects) expect(ORDER_EFFECTS).toContain(x);
+        expect(new Set(t.effects).size).toBe(t.effects.length);
+      }
+  });
+
+  it('changes nothing when an event arrives a second time (every state, every event)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ORDER_STATES), fc.constantFrom(...ORDER_EVENTS), (s, e) => {
+        const once = transition(s, e);
+        expect(transition(once.state, e)).toEqual({ state: once.state, effects: [] });
+      }),
+    );
+  });
+
+  it('activates on payment only from a state without money, and only paid orders hold a slot', () => {
+    for (const s of ORDER_STATES)
+      for (const e of ORDER_EVENTS) {
+        const t = transition(s, e);
+        if (t.effects.includes('activate')) {
+          expect(e).toBe('paid');
+          expect(['open', 'expired', 'failed']).toContain(s);
+        }
+        if (t.effects.includes('deactivate')) expect(s).toBe('paid');
+      }
+    expect(ORDER_STATES.filter(holdsSlot)).toEqual(['paid']);
+  });
+
+  it('in any order of events: money in once, money out once and never before money in, refunded is final', () => {
+    fc.assert(
+      fc.property(events, (evs) => {
+        const { state, effects } = run(evs);
+        expect(count(effects, 'record_payment')).toBeLessThanOrEqual(1);
+        expect(count(effects, 'record_refund')).toBeLessThanOrEqual(1);
+        const pay = effects.indexOf('record_payment');
+        const refund = effects.indexOf('record_refund');
+        if (refund >= 0) expect(pay).toBeGreaterThanOrEqual(0);
+        if (refund >= 0) expect(pay).toBeLessThan(refund);
+        if (evs.includes('refunded')) expect(state).toBe('refunded');
+        expect(count(effects, 'mail_receipt')).toBeLessThanOrEqual(1);
+        expect(count(effects, 'mail_refund')).toBe(count(effects, 'record_refund'));
+      }),
+    );
+  });
+
+  it('leaves a placement running exactly when the final state is paid, whatever the order of events', () => {
+    fc.assert(
+      fc.property(events, (evs) => {
+        const { state, effects } = run(evs);
+        const running = count(effects, 'activate') - count(effects, 'deactivate');
+        expect(running).toBe(state === 'paid' ? 1 : 0);
+      }),
+    );
+  });
+
+  it('ends a refund that arrives before the payment refunded, without a slot (the out-of-order case)', () => {
+    const r = run(['refunded', 'paid']);
+    expect(r.state).toBe('refunded');
+    expect(r.effects).not.toContain('activate');
+    expect(count(r.effects, 'record_payment')).toBe(1);
+    expect(count(r.effects, 'record_refund')).toBe(1);
+  });
+
+  it('takes nothing on an expired checkout, and a dispute suspends a running placement', () => {
+    expect(transition('open', 'expired')).toEqual({ state: 'expired', effects: [] });
+    expect(transition('paid', 'disputed')).toEqual({ state: 'disputed', effects: ['deactivate'] });
+  });
+});

@@ -1,0 +1,80 @@
+import type { OrderState } from '../enums';
+
+/**
+ * What can happen to an order (#30), from Stripe's events, the owner's or an admin's refund, the
+ * reconcile job and the clock:
+ * - `paid`: checkout.session.completed with payment_status 'paid', or async_payment_succeeded
+ * - `payment_failed`: checkout.session.async_payment_failed
+ * - `expired`: checkout.session.expired
+ * - `refunded`: charge.refunded, or a refund made through the API
+ * - `disputed`: charge.dispute.created
+ * - `ended`: the term is over (the clock)
+ */
+export const ORDER_EVENTS = ['paid', 'payment_failed', 'expired', 'refunded', 'disputed', 'ended'] as const;
+export type OrderEvent = (typeof ORDER_EVENTS)[number];
+
+/**
+ * What a transition asks the database to do, in the event's one batch:
+ * - `record_payment`: money in (paid_at, the amount counted as revenue)
+ * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
+ * - `record_refund`: money out (refunded_at, the amount counted against revenue)
+ * - `mail_receipt`, `mail_refund`, `mail_end`: the payer's mails through the outbox
+ */
+export const ORDER_EFFECTS = [
+  'record_payment',
+  'activate',
+  'deactivate',
+  'record_refund',
+  'mail_receipt',
+  'mail_refund',
+  'mail_end',
+] as const;
+export type OrderEffect = (typeof ORDER_EFFECTS)[number];
+
+export interface Transition {
+  state: OrderState;
+  effects: OrderEffect[];
+}
+
+const stay = (state: OrderState): Transition => ({ state, effects: [] });
+
+/**
+ * The one order state machine: (state, event) → (state, effects). Events arrive twice, late and
+ * out of order, so every pair has an answer and a repeated event changes nothing. Money taken is
+ * always recorded (a payment that follows a refund or a dispute still counts, and is netted by the
+ * refund); a placement runs only while an order is `paid`. `refunded` is final.
+ */
+export function transition(state: OrderState, event: OrderEvent): Transition {
+  switch (state) {
+    case 'open':
+    case 'expired':
+    case 'failed':
+      // A checkout left to expire or a failed delayed payment has taken no money; a payment that
+      // still arrives (out of order) is honoured, since it was taken.
+      if (event === 'paid') return { state: 'paid', effects: ['record_payment', 'activate', 'mail_receipt'] };
+      if (event === 'refunded')
+        return { state: 'refunded', effects: ['record_payment', 'record_refund', 'mail_refund'] };
+      if (event === 'disputed') return { state: 'disputed', effects: ['record_payment'] };
+      if (state === 'open' && event === 'expired') return stay('expired');
+      if (state === 'open' && event === 'payment_failed') return stay('failed');
+      return stay(state);
+    case 'paid':
+      if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'deactivate', 'mail_refund'] };
+      if (event === 'disputed') return { state: 'disputed', effects: ['deactivate'] };
+      if (event === 'ended') return { state: 'ended', effects: ['deactivate', 'mail_end'] };
+      return stay('paid');
+    case 'ended':
+      if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
+      if (event === 'disputed') return stay('disputed');
+      return stay('ended');
+    case 'disputed':
+      // A lost dispute comes back as a refund of the charge; a won one leaves the placement suspended.
+      if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
+      return stay('disputed');
+    case 'refunded':
+      return stay('refunded');
+  }
+}
+
+/** Whether an order in `state` holds (or waits for) a slot. */
+export const holdsSlot = (state: OrderState): boolean => state === 'paid';

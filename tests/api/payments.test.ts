@@ -1,0 +1,341 @@
+// Paid placement (#30) through the real app and the loopback Stripe stand-in: an owner signs in
+// with Discord (the Discord stand-in), starts a checkout, the stand-in "pays" and delivers signed
+// events to POST /api/webhooks/stripe, and the database says what happened.
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getServerById } from '../../db/queries/servers';
+import {
+  dailyRevenue,
+  discordServers,
+  mailOutbox,
+  orders,
+  premiumServerPerformance,
+  stripeEvents,
+} from '../../db/schema';
+import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
+import { run as clock } from '../../functions/_app/jobs/placement-clock';
+import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
+import { seedServer } from './api-harness';
+import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
+
+type Harness = Awaited<ReturnType<typeof createOwnerHarness>>;
+let h: Harness | undefined;
+let stripe: StripeStandIn | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  await stripe?.close();
+  h = undefined;
+  stripe = undefined;
+});
+
+const GUILDS = ['810000000000000001', '810000000000000002', '810000000000000003', '810000000000000004'];
+
+/** A harness with payments against a fresh stand-in that delivers to the in-process app; one owner of `count` Gaming listings. */
+async function shop(count = 1, clockMs?: () => number) {
+  stripe = await startStripeStandIn();
+  h = await createOwnerHarness(
+    {
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    },
+    clockMs ? { now: clockMs } : {},
+  );
+  const harness = h;
+  stripe.deliver = (body, headers) =>
+    harness.app.request(`${SITE}/api/webhooks/stripe`, { method: 'POST', body, headers });
+  const listings = [];
+  for (let i = 0; i < count; i++)
+    listings.push(await seedServer(h.db, { guild_id: GUILDS[i]!, category: 'Gaming', invite_status: 'ok' }));
+  const owner = await h.signInOwner(GUILDS.slice(0, count).map((g) => guild(g, { owner: true })));
+  const plans = (await (
+    await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+  ).json()) as {
+    plans: { id: number; name: string; placement: string; term_days: number; price_cents: number }[];
+  };
+  const week = plans.plans.find((p) => p.placement === 'sponsored' && p.term_days === 7)!;
+  return { h, stripe, owner, listings, week };
+}
+
+/** Starts a checkout: answers the stand-in's session id. */
+async function checkout(harness: Harness, owner: OwnerSession, listingId: number, planId: number) {
+  const res = await harness.ownerCall(owner, 'POST', `/api/account/listings/${listingId}/checkout`, {
+    plan_id: planId,
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { url: string; order_id: number };
+  return { sessionId: body.url.split('/').pop()!, orderId: body.order_id, url: body.url };
+}
+
+const orderRow = async (harness: Harness, id: number) =>
+  (await harness.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+const mails = async (harness: Harness, kind: string) =>
+  (await harness.db.select().from(mailOutbox)).filter((m) => m.kind === kind);
+const netToday = async (harness: Harness) =>
+  (await harness.db.select().from(dailyRevenue)).reduce((n, r) => n + r.net_cents, 0);
+
+describe('buying a placement', () => {
+  it('activates on the paid webhook: the listing is Sponsored until the end of the term, a receipt is queued, revenue counts it', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    expect(stripe.sessions.get(sessionId)!.amount_total).toBe(week.price_cents);
+    await stripe.pay(sessionId);
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('paid');
+    expect(Date.parse(order.ends_at!) - Date.parse(order.starts_at!)).toBe(7 * 86_400_000);
+    const listing = await getServerById(h.db, listings[0]!.id);
+    expect(listing?.is_sponsored).toBe(true);
+    expect(listing?.placement_ends_at).toBe(order.ends_at);
+    expect(listing?.placement_kind).toBe('checkout');
+    const receipts = await mails(h, 'order_receipt');
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.to_address).toBe('payer@example.com');
+    expect(receipts[0]!.text_body).toContain('$49.00');
+    expect(await netToday(h)).toBe(week.price_cents);
+    const [perf] = await h.db.select().from(premiumServerPerformance);
+    expect(perf?.total_revenue).toBe(week.price_cents / 100);
+    expect(h.rebuild.reasons.some((r) => r.includes(listing!.slug))).toBe(true);
+  });
+
+  it('applies the same event twice once: one activation, one receipt, the replay answered 200', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const [event] = await stripe.pay(sessionId);
+    const first = await orderRow(h, orderId);
+    expect(await stripe.send(event!)).toBe(200);
+    const again = await orderRow(h, orderId);
+    expect(again.version).toBe(first.version);
+    expect(again.starts_at).toBe(first.starts_at);
+    expect(await mails(h, 'order_receipt')).toHaveLength(1);
+    expect((await h.db.select().from(stripeEvents)).filter((e) => e.id === event!.id)).toHaveLength(1);
+  });
+
+  it('refuses a bad signature or an event older than 300 s with 400, and changes nothing', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const [event] = await stripe.pay(sessionId, { deliver: false });
+    expect(await stripe.send(event!, { secret: 'whsec_someone_else_entirely_0123456789' })).toBe(400);
+    expect(await stripe.send(event!, { timestamp: Math.floor(Date.now() / 1000) - 301 })).toBe(400);
+    const body = JSON.stringify(event);
+    const tampered = await h.app.request(`${SITE}/api/webhooks/stripe`, {
+      method: 'POST',
+      body: body.replace('"paid"', '"unpaid"'),
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripe.sign(body, Math.floor(Date.now() / 1000)),
+      },
+    });
+    expect(tampered.status).toBe(400);
+    expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe('signature_invalid');
+    const unsigned = await h.app.request(`${SITE}/api/webhooks/stripe`, { method: 'POST', body });
+    expect(unsigned.status).toBe(400);
+    expect((await orderRow(h, orderId)).state).toBe('open');
+    expect(await h.db.select().from(stripeEvents)).toHaveLength(0);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    // Within the tolerance it is taken.
+    expect(await stripe.send(event!, { timestamp: Math.floor(Date.now() / 1000) - 250 })).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+  });
+
+  it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    // One open checkout per listing and plan: a second Promote gets the same page.
+    const again = await checkout(h, owner, listings[0]!.id, week.id);
+    expect(again.sessionId).toBe(sessionId);
+    await stripe.expire(sessionId);
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('expired');
+    expect(order.paid_at).toBeNull();
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(await netToday(h)).toBe(0);
+    expect(await mails(h, 'order_receipt')).toHaveLength(0);
+    const fresh = await checkout(h, owner, listings[0]!.id, week.id);
+    expect(fresh.sessionId).not.toBe(sessionId);
+  });
+
+  it('refunds at the owner’s request: the slot ends at once, revenue drops, a mail goes out, the label is gone', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    expect(await netToday(h)).toBe(week.price_cents);
+    const listed = (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+      orders: { id: number; refundable: boolean }[];
+    };
+    expect(listed.orders.find((o) => o.id === orderId)?.refundable).toBe(true);
+    const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {
+      reason: 'Changed my mind',
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { order: { state: string } }).order.state).toBe('refunded');
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('refunded');
+    expect(order.refunded_cents).toBe(week.price_cents);
+    expect(Date.parse(order.ends_at!)).toBeLessThanOrEqual(Date.now());
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(await netToday(h)).toBe(0);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    // Stripe's own charge.refunded follows: recorded, nothing changes, no second mail.
+    await stripe.settled();
+    expect(stripe.events.at(-1)!.event.type).toBe('charge.refunded');
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    expect((await orderRow(h, orderId)).refunded_cents).toBe(week.price_cents);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    // A second refund is refused.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(409);
+  });
+
+  it('ends in refunded when charge.refunded arrives before checkout.session.completed', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const [completed] = await stripe.pay(sessionId, { deliver: false });
+    await stripe.refundFromDashboard(sessionId);
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    expect(await stripe.send(completed!)).toBe(200);
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('refunded');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(await netToday(h)).toBe(0);
+  });
+
+  it('suspends the placement on a dispute', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    await stripe.dispute(sessionId);
+    expect((await orderRow(h, orderId)).state).toBe('disputed');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+  });
+
+  it('recovers a lost webhook with the reconcile job', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId, { deliver: false });
+    expect((await orderRow(h, orderId)).state).toBe('open');
+    expect(await reconcile({ db: h.db, env: h.env, rebuild: h.rebuild }, Date.now())).toBe(1);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    // The webhook arriving late, and a second run, change nothing.
+    expect(await stripe.send(stripe.events.at(-1)!.event)).toBe(200);
+    expect(await reconcile({ db: h.db, env: h.env, rebuild: h.rebuild }, Date.now())).toBe(0);
+    expect(await mails(h, 'order_receipt')).toHaveLength(1);
+  });
+
+  it('schedules a fourth sponsored purchase in a full category when the first slot frees, and the clock starts and ends it', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(4, () => now);
+    const ids: number[] = [];
+    for (const listing of listings.slice(0, 3)) {
+      const { sessionId, orderId } = await checkout(h, owner, listing.id, week.id);
+      await stripe.pay(sessionId);
+      ids.push(orderId);
+      now += 60_000;
+    }
+    const promote = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[3]!.id}/promote`)
+    ).json()) as {
+      plans: { id: number; starts_at: string | null }[];
+    };
+    const first = await orderRow(h, ids[0]!);
+    expect(promote.plans.find((p) => p.id === week.id)?.starts_at).toBe(first.ends_at);
+    const fourth = await checkout(h, owner, listings[3]!.id, week.id);
+    await stripe.pay(fourth.sessionId);
+    const scheduled = await orderRow(h, fourth.orderId);
+    expect(scheduled.state).toBe('paid');
+    expect(scheduled.starts_at).toBe(first.ends_at);
+    expect((await getServerById(h.db, listings[3]!.id))?.is_sponsored).toBe(false);
+    // At the first slot's end the clock ends it and starts the scheduled one, with no operator.
+    now = Date.parse(first.ends_at!);
+    const tick = await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now);
+    expect(tick.ended).toBe(1);
+    expect((await orderRow(h, ids[0]!)).state).toBe('ended');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect((await getServerById(h.db, listings[3]!.id))?.is_sponsored).toBe(true);
+    expect(await mails(h, 'placement_ended')).toHaveLength(1);
+  });
+
+  it('refuses a checkout for a listing the owner no longer holds, or one not live', async () => {
+    const { h, listings, week } = await shop(2);
+    // The owner signs in again without the first guild: the claim goes.
+    const again = await h.signInOwner([guild(GUILDS[1]!, { owner: true })]);
+    const gone = await h.ownerCall(again, 'POST', `/api/account/listings/${listings[0]!.id}/checkout`, {
+      plan_id: week.id,
+    });
+    expect(gone.status).toBe(404);
+    // Nothing a browser sends sets the amount: an unknown plan is refused, naming the field.
+    const bogus = await h.ownerCall(again, 'POST', `/api/account/listings/${listings[1]!.id}/checkout`, {
+      plan_id: 999,
+    });
+    expect(bogus.status).toBe(400);
+    expect(((await bogus.json()) as { error: { issues: { path: string }[] } }).error.issues[0]?.path).toBe('plan_id');
+    await h.db.update(discordServers).set({ is_active: false });
+    const hidden = await h.ownerCall(again, 'POST', `/api/account/listings/${listings[1]!.id}/checkout`, {
+      plan_id: week.id,
+    });
+    expect(hidden.status).toBe(409);
+    expect(await h.db.select().from(orders)).toHaveLength(0);
+  });
+
+  it('answers 503 without Stripe keys and refuses one key alone at start', async () => {
+    h = await createOwnerHarness();
+    const res = await h.app.request(`${SITE}/api/webhooks/stripe`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(503);
+    await expect(createOwnerHarness({ STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey })).rejects.toThrow(
+      /STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET/,
+    );
+  });
+
+  it('gives admins the orders with their events, refunds of any order, audited plan edits for new purchases only, comps and revenue', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const admin = await h.signIn('admin');
+    const moderator = await h.signIn('moderator');
+    expect((await h.call(moderator, 'GET', '/api/admin/orders')).status).toBe(403);
+    const list = (await (await h.call(admin, 'GET', '/api/admin/orders')).json()) as {
+      orders: { id: number; state: string; stripe_session_id: string; events: { type: string }[] }[];
+    };
+    const row = list.orders.find((o) => o.id === orderId)!;
+    expect(row.state).toBe('paid');
+    expect(row.stripe_session_id).toBe(sessionId);
+    expect(row.events.map((e) => e.type)).toEqual(['checkout.session.completed']);
+    // A price change applies to new purchases only.
+    const edit = await h.call(admin, 'PATCH', `/api/admin/orders/plans/${week.id}`, { price_cents: 5900 });
+    expect(edit.status).toBe(200);
+    expect((await orderRow(h, orderId)).amount_cents).toBe(week.price_cents);
+    const audits = (await (await h.call(admin, 'GET', '/api/admin/audit')).json()) as {
+      entries: { action: string; entity: string }[];
+    };
+    expect(audits.entries.some((e) => e.entity === 'plan' && e.action === 'update')).toBe(true);
+    // An admin refunds it (past any owner window too).
+    const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
+    expect(refund.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    const revenue = (await (await h.call(admin, 'GET', '/api/admin/orders/revenue')).json()) as {
+      days: { paid_cents: number; refunded_cents: number; net_cents: number }[];
+    };
+    expect(revenue.days.at(-1)).toMatchObject({
+      paid_cents: week.price_cents,
+      refunded_cents: week.price_cents,
+      net_cents: 0,
+    });
+    // A comp: free, audited, shown as such; no money counted.
+    const comp = await h.call(admin, 'POST', '/api/admin/orders/comps', {
+      server_id: listings[1]!.id,
+      placement: 'premium',
+      term_days: 14,
+      note: 'Launch partner',
+    });
+    expect(comp.status).toBe(201);
+    const listing = await getServerById(h.db, listings[1]!.id);
+    expect(listing?.is_premium).toBe(true);
+    expect(listing?.placement_kind).toBe('comp');
+    const audits2 = (await (await h.call(admin, 'GET', '/api/admin/audit')).json()) as {
+      entries: { action: string }[];
+    };
+    expect(audits2.entries.some((e) => e.action === 'comp')).toBe(true);
+    expect(await netToday(h)).toBe(0);
+  });
+});
