@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { experimental_readRawConfig } from 'wrangler';
+import { parse as parseToml } from 'smol-toml';
 import { openDb } from '../db/client';
 import { migrateDb } from '../db/migrate';
 import { seedIfEmpty } from '../db/seed';
@@ -53,9 +53,13 @@ if (!env.DATABASE_AUTH_TOKEN && !env.DATABASE_URL?.startsWith('http://'))
 
 // The settings the build reads come from the Worker's [vars], never from a second place.
 const configFile = resolve(tools.WRANGLER_CONFIG);
-const { rawConfig } = experimental_readRawConfig({ config: configFile });
+// Parsed here rather than through wrangler, whose import alone takes seconds before any check.
+const configText = readFileSync(configFile, 'utf8');
+const rawConfig = (configFile.endsWith('.json') ? JSON.parse(configText) : parseToml(configText)) as {
+  vars?: Record<string, unknown>;
+};
 const vars: Record<string, string> = {};
-for (const [k, v] of Object.entries((rawConfig as { vars?: Record<string, unknown> }).vars ?? {})) {
+for (const [k, v] of Object.entries(rawConfig.vars ?? {})) {
   vars[k] = typeof v === 'string' ? v : JSON.stringify(v);
 }
 const buildVars: Record<string, string | undefined> = {};

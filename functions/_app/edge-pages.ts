@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { dbHealth } from '../../db/queries/health';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
@@ -59,11 +59,8 @@ export async function renderPage(
   const path = new URL(request.url).pathname;
   if (rendered && rendered.status >= 500) {
     await rendered.body?.cancel();
-    const down = await context.db.run(sql`select 1`).then(
-      () => null,
-      (err: unknown) => err,
-    );
-    if (down) throw new PageUnavailableError(path, { cause: down });
+    const health = await dbHealth(context.db);
+    if (health !== 'up') throw new PageUnavailableError(path, { cause: health });
     throw new Error(`The on-demand page ${path} answered ${rendered.status}`);
   }
   if (rendered?.status !== 200) return null;

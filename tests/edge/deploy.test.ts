@@ -11,7 +11,7 @@ describe('npm run deploy', () => {
       cwd: root,
       env,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 80_000,
     });
     expect(run.status).toBe(1);
     for (const name of [
@@ -24,7 +24,7 @@ describe('npm run deploy', () => {
       expect(run.stderr).toContain(name);
     }
     expect(run.stdout).not.toContain('== migrate');
-  });
+  }, 90_000);
 
   it('refuses a file database: production needs Turso', () => {
     const run = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts'], {
@@ -39,9 +39,9 @@ describe('npm run deploy', () => {
         CLOUDFLARE_ACCOUNT_ID: 'x',
       },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 80_000,
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/DATABASE_URL: the Turso URL/);
-  });
+  }, 90_000);
 });

@@ -133,6 +133,11 @@ beforeAll(async () => {
     members: 4321,
     affiliate_link: 'https://discord.gg/edgetwin',
   });
+  // Listed long ago: the page says "Listed … ago", and the build and the Worker render it minutes apart.
+  await tdb.client.execute({
+    sql: "UPDATE discord_servers SET created_at = '2024-01-01T00:00:00.000Z' WHERE id = ?",
+    args: [twin.id],
+  });
   sibling = await createServer(tdb.db, { name: 'Edge Static Sibling', category: 'Gaming', members: 99 });
   owned = await createServer(tdb.db, { name: 'Edge Owned Listing', category: 'Gaming', members: 77, guild_id: GUILD });
   discord = await startDiscordStandIn();
@@ -385,7 +390,12 @@ describe('the deployed Worker (npm run deploy -- --dry-run) in workerd', () => {
     } finally {
       libsql.setUnavailable(false);
     }
-    expect((await fetch(`${worker.url}/server/${probe.slug}`)).status).toBe(200);
+    // Back: the page answers again (the database client may spend its first request reconnecting).
+    await until('the page once the database is back', async () => {
+      const res = await fetch(`${worker.url}/server/${probe.slug}`);
+      await res.arrayBuffer();
+      return res.status === 200 ? true : undefined;
+    });
   });
 
   it('answers /_image with the type of each image, keyed by its full URL', async () => {
