@@ -1,5 +1,5 @@
+import type { Db } from '../../../db/client';
 import { addBadgeFetches, type BadgeFetchCount } from '../../../db/queries/badges';
-import type { AppDeps } from '../context';
 
 /**
  * Badge fetches counted in memory and added to the daily rows (badge_fetches) in one statement at
@@ -69,14 +69,14 @@ export class BadgeTally {
   }
 }
 
-const tallies = new WeakMap<AppDeps, BadgeTally>();
+const tallies = new WeakMap<Db, BadgeTally>();
 
-/** The app's tally of badge fetches (one per app: tests build many apps in one process). */
-export function badgeTallyFor(deps: AppDeps): BadgeTally {
-  let tally = tallies.get(deps);
+/** The tally of badge fetches of a database (one per database: tests build many in one process). */
+export function badgeTallyFor(db: Db): BadgeTally {
+  let tally = tallies.get(db);
   if (!tally) {
-    tally = new BadgeTally((counts) => addBadgeFetches(deps.db, counts));
-    tallies.set(deps, tally);
+    tally = new BadgeTally((counts) => addBadgeFetches(db, counts));
+    tallies.set(db, tally);
   }
   return tally;
 }

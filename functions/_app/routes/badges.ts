@@ -89,7 +89,7 @@ export const badgeRoutes = (deps: AppDeps) =>
     const place = live && variant === 'rank' ? await placeOf(deps, live) : undefined;
     const message = badgeMessage(live, variant, place);
     if (live) {
-      const flush = badgeTallyFor(deps).add(live.id);
+      const flush = badgeTallyFor(deps.db).add(live.id);
       if (flush) afterAnswer(c, flush);
     }
     return c.body(badgeSvg({ label: BADGE_LABEL, message, style, unavailable: !live }), 200, {
