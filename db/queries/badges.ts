@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { badgeFetches, discordServers, type ServerRow, serverSlugs } from '../schema';
+import { selectServerRows } from './server-rows';
 
 /** What a badge or an embedded card shows of a listing: a handful of columns, read by slug. */
 export const BADGE_COLUMNS = {
@@ -31,15 +32,26 @@ export type BadgeFacts = Pick<ServerRow, keyof typeof BADGE_COLUMNS>;
  * unique-index lookups at most, whatever the number of listings. Null when no listing has the slug.
  */
 export async function getBadgeFacts(db: Db, slug: string): Promise<BadgeFacts | null> {
-  const [row] = await db.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, slug)).limit(1);
-  if (row) return row as BadgeFacts;
-  const [former] = await db
-    .select(BADGE_COLUMNS)
-    .from(serverSlugs)
-    .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
-    .where(eq(serverSlugs.slug, slug))
-    .limit(1);
-  return (former as BadgeFacts | undefined) ?? null;
+  const only = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
+  // The native prepared connection on Node (selectServerRows): a badge read is one index lookup,
+  // and the client's own path would cost more than the lookup.
+  const [row] = await selectServerRows<BadgeFacts>(
+    db,
+    db.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, slug)).limit(1),
+    only,
+  );
+  if (row) return row;
+  const [former] = await selectServerRows<BadgeFacts>(
+    db,
+    db
+      .select(BADGE_COLUMNS)
+      .from(serverSlugs)
+      .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
+      .where(eq(serverSlugs.slug, slug))
+      .limit(1),
+    only,
+  );
+  return former ?? null;
 }
 
 /** One listing's fetches on one UTC day, to add to its row. */
