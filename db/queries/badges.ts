@@ -99,3 +99,20 @@ export async function badgeFetchTotals(
     .groupBy(badgeFetches.server_id);
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
 }
+
+/** Slugs of about `n` listings picked at random by id (the badge bench's requests); fewer where ids have gaps. */
+export async function randomServerSlugs(db: Db, n: number): Promise<string[]> {
+  const [top] = await db.select({ max: sql<number>`max(${discordServers.id})` }).from(discordServers);
+  const max = Number(top?.max ?? 0);
+  if (max === 0) return [];
+  const ids = Array.from({ length: n }, () => 1 + Math.floor(Math.random() * max));
+  const slugs: string[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .select({ slug: discordServers.slug })
+      .from(discordServers)
+      .where(inArray(discordServers.id, ids.slice(i, i + 500)));
+    for (const r of rows) slugs.push(r.slug);
+  }
+  return slugs;
+}

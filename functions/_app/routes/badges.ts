@@ -170,7 +170,8 @@ export const embedRoutes = (deps: AppDeps) =>
     const by = `<p class="by">Listed on ${external(url('/'), 'GuildRank')}</p>`;
     if (!facts || !hasPage(facts)) {
       const body = `<article class="card"><p>This listing is not available on GuildRank.</p>${by}</article>`;
-      return c.html(embedPage('Not available on GuildRank', body), 404, headers);
+      // Not cached: the listing may be approved or shown again at any moment.
+      return c.html(embedPage('Not available on GuildRank', body), 404, { ...headers, 'Cache-Control': 'no-store' });
     }
     const icon = iconSrc(facts);
     const name = escapeHtml(facts.name);
