@@ -770,3 +770,20 @@ export const stripeEvents = sqliteTable(
 
 export type PlanRow = typeof plans.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * How often a listing's badge (/badge/{slug}.svg, #33) was fetched, one row per listing and UTC
+ * day: fetches are tallied in memory and added here in batches, never a row per request.
+ */
+export const badgeFetches = sqliteTable(
+  'badge_fetches',
+  {
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    /** The UTC day, YYYY-MM-DD. */
+    day: text('day').notNull(),
+    fetches: integer('fetches').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.day] })],
+);

@@ -518,6 +518,18 @@ export async function listCategories(db: Db): Promise<string[]> {
   return ['All', ...rows.map((r) => r.category).sort()];
 }
 
+/** How many listed servers (isListed) each category and stored subcategory has: the public API's category counts. */
+export async function countListedBySubcategory(
+  db: Db,
+): Promise<{ category: string; subcategory: string | null; n: number }[]> {
+  const rows = await db
+    .select({ category: discordServers.category, subcategory: discordServers.subcategory, n: sql<number>`count(*)` })
+    .from(discordServers)
+    .where(listingWhere({}))
+    .groupBy(discordServers.category, discordServers.subcategory);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
 /** 'all' followed by the distinct, non-null subcategories of a category's active servers, sorted. */
 export async function listSubcategories(db: Db, category: string): Promise<string[]> {
   const rows = await db

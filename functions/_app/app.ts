@@ -13,6 +13,7 @@ import { originCheck } from './middleware/origin-check';
 import { securityHeaders } from './middleware/security-headers';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
+import { badgeRoutes, embedRoutes } from './routes/badges';
 import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
 import { goRoutes } from './routes/go';
@@ -23,6 +24,7 @@ import { reportRoutes } from './routes/reports';
 import { serverRoutes } from './routes/servers';
 import { sitemapRoutes } from './routes/sitemap';
 import { submissionRoutes } from './routes/submissions';
+import { v1Routes } from './routes/v1';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe';
 
 /** Seconds a client should wait before retrying while the database is away. */
@@ -87,7 +89,12 @@ export function createApp(deps: AppDeps) {
     .route('/api/contact', contactRoutes(deps))
     .route('/api/events', eventRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
+    // The public read API (#33): documented at /api/v1/openapi.json and /developers.
+    .route('/api/v1', v1Routes)
     .route('/go', goRoutes(deps))
+    // Badges and the embeddable card (#33), for owners' READMEs and sites.
+    .route('/badge', badgeRoutes(deps))
+    .route('/embed', embedRoutes(deps))
     // The sitemap from the database (#18): /sitemap-index.xml and its files.
     .route('/', sitemapRoutes(deps))
     // The links of the newsletter's mails (#16), outside /api: a one-click POST comes from a mail client.

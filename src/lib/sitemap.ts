@@ -22,7 +22,16 @@ export const SERVER_IDS_PER_FILE = SITEMAP_MAX_URLS;
  * is noindex (saved, offline, the not-found and thank-you pages, the console, the owner pages).
  * sitemap.test.ts holds this list against the files of src/pages.
  */
-export const FIXED_PAGES = ['/', '/servers', '/ranking', '/help', '/contact', '/submit-server'] as const;
+export const FIXED_PAGES = [
+  '/',
+  '/servers',
+  '/ranking',
+  '/help',
+  '/contact',
+  '/submit-server',
+  '/developers',
+  '/developers/guide',
+] as const;
 
 /** The numbered pages 2..N of a listing of `count` servers at `base` (page 1 is `base` itself). */
 const numberedPages = (count: number, base: string): string[] =>

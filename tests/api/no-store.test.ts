@@ -12,12 +12,21 @@ const CACHEABLE = new Set([
   'GET /sitemap-index.xml',
   'GET /:file{sitemap-[0-9]+\\.xml}',
   'GET /:file{sitemap-servers-[0-9]+\\.xml}',
+  // The public read API (#33): what the pages show, revalidated with its ETag.
+  'GET /api/v1/servers',
+  'GET /api/v1/servers/:slug',
+  'GET /api/v1/categories',
+  'GET /api/v1/openapi.json',
+  // Badges and the embeddable card (#33): public pictures of public pages, 10 minutes.
+  'GET /badge/:file{[^/]+\\.svg}',
+  'GET /embed/:slug',
 ]);
 
 /** Routes whose parameter is a pattern: a path it matches. */
 const EXAMPLES: Record<string, string> = {
   '/:file{sitemap-[0-9]+\\.xml}': '/sitemap-0.xml',
   '/:file{sitemap-servers-[0-9]+\\.xml}': '/sitemap-servers-0.xml',
+  '/badge/:file{[^/]+\\.svg}': '/badge/1.svg',
 };
 const concrete = (path: string) => EXAMPLES[path] ?? path.replace(/:[a-z_]+/gi, '1').replace(/\/\*$/, '/x');
 

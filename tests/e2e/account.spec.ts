@@ -135,6 +135,17 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   // Two points: the chart's data table is open beneath it.
   await expect(members.getByRole('table')).toContainText('5,100');
   await expect(members.getByRole('table')).toContainText('5,400');
+  // The badge and the card for the owner's own site (#33): previewed, with the code to copy.
+  await listing.getByText('Badge and card for your site').click();
+  const badge = listing.getByRole('img', { name: `The GuildRank badge of ${NAME}` });
+  await expect(badge).toBeVisible();
+  expect(await badge.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(listing.getByLabel('Badge, Markdown (a README)')).toHaveValue(
+    `[![GuildRank](${site.baseURL}/badge/${SLUG}.svg)](${site.baseURL}/server/${SLUG})`,
+  );
+  await expect(listing.getByLabel('Card, HTML')).toHaveValue(
+    new RegExp(`^<iframe src="${site.baseURL}/embed/${SLUG}"`),
+  );
 
   await page.screenshot({ path: testInfo.outputPath('account-desktop.png'), fullPage: true });
   // Signed in, with the numbers and charts on the page: no axe violation.

@@ -158,6 +158,10 @@ const PAGES: [string, string, number][] = [
   ['server not found', '/server/qqqq-zzzz-xxxx-no-such-server', 404],
   ['404', '/no/such/page/at/all', 404],
   ['console sign-in', '/admin', 200],
+  ['developers', '/developers', 200],
+  ['developers guide', '/developers/guide', 200],
+  ['embedded card', '/embed/apex-legends-hub', 200],
+  ['embedded card with long words', `/embed/${LONG_SLUG}`, 200],
 ];
 
 for (const width of WIDTHS) {

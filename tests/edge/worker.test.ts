@@ -130,6 +130,31 @@ describe('the Worker in workerd over HTTP libSQL', () => {
     expect(Number(clicks.rows[0]?.n)).toBe(1);
   });
 
+  it('serves the public API, a badge and the embeddable card from the Worker (#33)', async () => {
+    const server = await createServer(tdb.db, {
+      name: 'Edge Badge Guild',
+      category: 'Gaming',
+      members: 4_321,
+      active_users: 210,
+      affiliate_link: 'https://discord.gg/edgebadge',
+    });
+    const api = await fetch(`${worker.url}/api/v1/servers/${server.slug}`, {
+      headers: { origin: 'https://x.example' },
+    });
+    expect(api.status).toBe(200);
+    expect(api.headers.get('access-control-allow-origin')).toBe('*');
+    expect(api.headers.get('ratelimit-policy')).toMatch(/^"public_api";q=\d+;w=60$/);
+    expect(((await api.json()) as { members: number }).members).toBe(4_321);
+    const badge = await fetch(`${worker.url}/badge/${server.slug}.svg?variant=members`);
+    expect(badge.status).toBe(200);
+    expect(badge.headers.get('cache-control')).toBe('public, max-age=600');
+    expect(await badge.text()).toContain('>4.3K members</text>');
+    const card = await fetch(`${worker.url}/embed/${server.slug}`);
+    expect(card.status).toBe(200);
+    expect(card.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    expect(card.headers.get('x-frame-options')).toBeNull();
+  });
+
   it('answers unknown API paths with the JSON 404 envelope', async () => {
     const res = await fetch(`${worker.url}/api/no-such-route`);
     expect(res.status).toBe(404);

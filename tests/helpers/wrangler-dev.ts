@@ -72,7 +72,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
         'binding = "ASSETS"',
         'html_handling = "drop-trailing-slash"',
         'not_found_handling = "none"',
-        'run_worker_first = ["/api/*", "/go/*", "/*/"]',
+        'run_worker_first = ["/api/*", "/go/*", "/badge/*", "/embed/*", "/*/"]',
         options.extraConfig ?? '',
         '',
       ].join('\n'),

@@ -17,6 +17,8 @@ export interface RateLimitOutcome {
   ok: boolean;
   /** When the client may try again (ms since epoch). */
   resetAt: number;
+  /** Requests left in the window, when the store knows (the memory store does; a Cloudflare binding says only yes or no). */
+  remaining?: number | undefined;
 }
 
 /** Counts requests per rule and key: in memory on Node, the platform's bindings on Cloudflare. */
@@ -49,6 +51,13 @@ export const RATE_LIMITS = {
    * ten sign-ins; each one asks Discord's OAuth endpoints, whose limits are the site's.
    */
   ownerSignIn: { name: 'owner_sign_in', limit: 20, windowMs: 10 * MINUTE, namespaceId: 1010 },
+  /** The public read API (#33, /api/v1): a script's steady reads; answers carry RateLimit headers. */
+  publicApi: { name: 'public_api', limit: 120, windowMs: MINUTE, namespaceId: 1011 },
+  /**
+   * Badges and embedded cards (#33): other sites' pages load them, behind image proxies that share
+   * an address (GitHub's camo), so the room is wide; their answers are cached for 10 minutes.
+   */
+  badges: { name: 'badges', limit: 600, windowMs: MINUTE, namespaceId: 1012 },
 } as const satisfies Record<string, RateLimitRule>;
 
 interface Window {
@@ -87,7 +96,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.windows.set(k, w);
     }
     w.count++;
-    return { ok: w.count <= rule.limit, resetAt: w.resetAt };
+    return { ok: w.count <= rule.limit, resetAt: w.resetAt, remaining: Math.max(0, rule.limit - w.count) };
   }
 
   private evict(t: number) {
@@ -207,5 +216,45 @@ export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await countRequest(c.get('deps'), rule, c.get('ipHash'));
     await next();
+  };
+}
+
+/**
+ * The RateLimit-Policy and RateLimit headers of an answer (IETF draft-ietf-httpapi-ratelimit-headers:
+ * `"public_api";q=120;w=60` and `"public_api";r=87;t=42`). RateLimit needs the requests left,
+ * which only the memory store knows: with the Cloudflare binding only the policy is sent.
+ */
+export function rateLimitHeaders(
+  rule: RateLimitRule,
+  outcome: RateLimitOutcome,
+  now = Date.now(),
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Policy': `"${rule.name}";q=${rule.limit};w=${Math.round(rule.windowMs / 1000)}`,
+  };
+  if (outcome.remaining !== undefined) {
+    const reset = Math.max(0, Math.ceil((outcome.resetAt - now) / 1000));
+    headers.RateLimit = `"${rule.name}";r=${outcome.remaining};t=${reset}`;
+  }
+  return headers;
+}
+
+/**
+ * A public route's limit with its headers on every answer (#33's API): the same counting as
+ * rateLimit (the same store, the same RATE_LIMITS table), plus RateLimit-Policy / RateLimit on the
+ * answer and on the 429, whose Retry-After says when to come back.
+ */
+export function rateLimitWithHeaders(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const deps = c.get('deps');
+    if (!deps.env.RATE_LIMITS) return next();
+    const outcome = await storeFor(deps).hit(rule, c.get('ipHash'));
+    const headers = rateLimitHeaders(rule, outcome);
+    if (!outcome.ok) {
+      const refused = tooMany(outcome.resetAt);
+      throw new ApiError(429, refused.code, refused.message, undefined, { ...refused.headers, ...headers });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

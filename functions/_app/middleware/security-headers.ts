@@ -170,5 +170,10 @@ export function securityHeaders(getPolicy: () => string = () => BASE_CONTENT_SEC
       c.res = new Response(c.res.body, c.res);
       await set(c, done);
     }
+    // The one answer any page may frame (the embeddable card, routes/badges.ts) says so in its own
+    // policy; X-Frame-Options has no value for that, so it goes (browsers would ignore it anyway).
+    if (/(?:^|;)\s*frame-ancestors \*\s*(?:;|$)/.test(c.res.headers.get('content-security-policy') ?? '')) {
+      c.res.headers.delete('X-Frame-Options');
+    }
   };
 }

@@ -70,7 +70,8 @@ export const goRoutes = (deps: AppDeps) =>
           target_type: 'server',
           target_id: server.slug,
           server_id: server.id,
-          metadata: { action: 'join' },
+          // A join through the card other sites embed (/embed/{slug}, #33) says so: ?from=embed.
+          metadata: c.req.query('from') === 'embed' ? { action: 'join', source: 'embed' } : { action: 'join' },
           session_id: linkSessionId(c.req.query('s')),
           user_agent: c.req.header('user-agent')?.slice(0, 256) ?? null,
           ip_address: c.get('ipHash'),

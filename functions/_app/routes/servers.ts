@@ -5,14 +5,14 @@ import { listPlacedServers, type Server, type ServerFilter } from '../../../db/q
 import { listSampleServers } from '../../../db/sample-data';
 import { categoryFilterName, isPaidPlacement } from '../../../src/lib/listing';
 import { placedPage } from '../../../src/lib/placement';
-import { serverQuerySchema } from '../../../src/lib/schemas/server';
+import { type ServerQuery, serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
 import { ListingCache, type WaitUntil } from '../lib/listing-cache';
 import { validationHook } from '../lib/validate';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /** One page of the listing as the API answers it. */
-interface ServerPage {
+export interface ServerPage {
   servers: Server[];
   /** How many servers pass the filter; when total_exact is false, a search's count that stopped at this many ("1,000+"). */
   total: number;
@@ -22,7 +22,7 @@ interface ServerPage {
 }
 
 /** The Worker's `waitUntil` for work that outlives the response; undefined on Node (no ExecutionContext). */
-function backgroundOf(c: Context): WaitUntil | undefined {
+export function backgroundOf(c: Context): WaitUntil | undefined {
   try {
     const ctx = c.executionCtx;
     return (work) => ctx.waitUntil(work);
@@ -42,6 +42,47 @@ function cacheFor(deps: AppDeps): ListingCache<ServerPage> {
   return cache;
 }
 
+/** The listing filter of a validated listing query (GET /api/servers and GET /api/v1/servers alike). */
+export function serverFilterOf(q: ServerQuery): ServerFilter {
+  return {
+    category: categoryFilterName(q.category),
+    subcategory: q.subcategory || undefined,
+    search: q.search || undefined,
+    premiumOnly: q.premium,
+    minMembers: q.min_members,
+    maxMembers: q.max_members,
+    minOnlineShare: q.min_online_share,
+    checked24h: q.checked_24h,
+    language: q.language,
+    region: q.region,
+    sort: q.sort,
+    page: q.page,
+    perPage: q.per_page,
+  };
+}
+
+/**
+ * One page of the public listing with paid cards placed (listPlacedServers), through the app's
+ * listing cache: the one query behind the site's GET /api/servers and the public GET /api/v1/servers.
+ */
+export async function readServerPage(deps: AppDeps, q: ServerQuery, background?: WaitUntil): Promise<ServerPage> {
+  const filter = serverFilterOf(q);
+  return cacheFor(deps).get(
+    JSON.stringify(filter),
+    async () => {
+      const result = await listPlacedServers(deps.db, filter);
+      return {
+        servers: result.servers,
+        total: result.total,
+        total_exact: result.totalExact ?? true,
+        page: q.page,
+        per_page: q.per_page,
+      };
+    },
+    background,
+  );
+}
+
 /**
  * `GET /api/servers`: one page of the public listing for the islands' search, filters and
  * pages past the prebuilt first one. Falls back to the sample set, visibly, when the database
@@ -54,21 +95,7 @@ export const serverRoutes = (deps: AppDeps) =>
     zValidator('query', serverQuerySchema, validationHook),
     async (c) => {
       const q = c.req.valid('query');
-      const filter: ServerFilter = {
-        category: categoryFilterName(q.category),
-        subcategory: q.subcategory || undefined,
-        search: q.search || undefined,
-        premiumOnly: q.premium,
-        minMembers: q.min_members,
-        maxMembers: q.max_members,
-        minOnlineShare: q.min_online_share,
-        checked24h: q.checked_24h,
-        language: q.language,
-        region: q.region,
-        sort: q.sort,
-        page: q.page,
-        perPage: q.per_page,
-      };
+      const filter = serverFilterOf(q);
       const page = (result: { servers: Server[]; total: number; totalExact?: boolean }): ServerPage => ({
         servers: result.servers,
         total: result.total,
@@ -77,12 +104,7 @@ export const serverRoutes = (deps: AppDeps) =>
         per_page: q.per_page,
       });
       try {
-        const cached = await cacheFor(deps).get(
-          JSON.stringify(filter),
-          async () => page(await listPlacedServers(deps.db, filter)),
-          backgroundOf(c),
-        );
-        return c.json(cached, 200, {
+        return c.json(await readServerPage(deps, q, backgroundOf(c)), 200, {
           'Cache-Control': 'public, max-age=30, s-maxage=60',
           'X-Data-Source': 'database',
         });

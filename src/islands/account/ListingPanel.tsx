@@ -4,6 +4,7 @@ import { LINK_LABEL_MAX, LINKS_MAX } from '~/lib/links';
 import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
 import { type ListingEditInput, listingEditSchema } from '~/lib/schemas/owner';
 import { ApiCallError, client, messageOf, parseResponse } from './api';
+import { ListingEmbeds } from './ListingEmbeds';
 import { ListingNumbers } from './ListingNumbers';
 
 type Listing = Awaited<ReturnType<typeof listingsOf>>['listings'][number];
@@ -269,6 +270,7 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
       </details>
 
       <ListingNumbers id={listing.id} name={listing.name} />
+      <ListingEmbeds id={listing.id} name={listing.name} slug={listing.slug} />
 
       <div>
         <button type="button" className="btn btn-outline account-remove" disabled={busy} onClick={() => void remove()}>

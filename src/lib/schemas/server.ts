@@ -90,33 +90,50 @@ const memberBound = (label: string) =>
       .max(1_000_000_000, `${label} is at most 1,000,000,000`),
   );
 
-/** Query of the public listing endpoint and the islands' filters. */
+/**
+ * Query of the public listing endpoint and the islands' filters; the public API (#33) takes the
+ * same, and each field's description is what its OpenAPI document and /developers print.
+ */
 export const serverQuerySchema = z
   .object({
-    category: z.string().trim().max(40).optional(),
-    subcategory: z.string().trim().max(60).optional(),
-    search: searchText(100),
-    premium: queryFlag,
-    /** members (default), active (rank score), newest, growing (30-day growth), featured (curated). */
-    sort: z.enum(SORT_ORDERS, { error: `Sort must be one of ${SORT_ORDERS.join(', ')}` }).default(DEFAULT_SORT),
-    page: z.coerce.number().int().min(1).max(100_000).default(1),
-    per_page: z.coerce.number().int().min(1).max(100).default(9),
-    /** Member range, both ends included. */
-    min_members: memberBound('Minimum members'),
-    max_members: memberBound('Maximum members'),
-    /** Online share (online / members, Discord's counts) at least this: 0 to 1. */
+    category: z.string().trim().max(40).optional().meta({
+      description:
+        'A category name (`Crypto`, `Sports Betting`) or slug (`sports-betting`); absent or `All`: every category.',
+    }),
+    subcategory: z
+      .string()
+      .trim()
+      .max(60)
+      .optional()
+      .meta({ description: 'A subcategory key of `GET /api/v1/categories` (`bitcoin`); absent or `all`: every one.' }),
+    search: searchText(100).meta({
+      description: 'Words to find in the name, the description or a tag (case-insensitive).',
+    }),
+    premium: queryFlag.meta({ description: '`true`: premium and sponsored listings only.' }),
+    sort: z
+      .enum(SORT_ORDERS, { error: `Sort must be one of ${SORT_ORDERS.join(', ')}` })
+      .default(DEFAULT_SORT)
+      .meta({
+        description:
+          'The order: `members` (most members), `active` (rank score), `newest`, `growing` (30-day growth), `featured` (curated).',
+      }),
+    page: z.coerce.number().int().min(1).max(100_000).default(1).meta({ description: 'The page, from 1.' }),
+    per_page: z.coerce.number().int().min(1).max(100).default(9).meta({ description: 'Listings per page.' }),
+    min_members: memberBound('Minimum members').meta({ description: 'At least this many members (included).' }),
+    max_members: memberBound('Maximum members').meta({ description: 'At most this many members (included).' }),
     min_online_share: queryNumber(
       z
         .number({ error: 'Minimum online share must be a number' })
         .min(0, 'Minimum online share must be between 0 and 1')
         .max(1, 'Minimum online share must be between 0 and 1'),
-    ),
-    /** Only servers whose invite answered within the last 24 hours. */
-    checked_24h: queryFlag,
-    /** Primary language, an ISO 639-1 code of src/lib/languages.ts ('en'); empty: every language. */
-    language: optionalLanguage,
-    /** Region, an ISO 3166-1 alpha-2 code ('US'); empty: every region. */
-    region: optionalRegion,
+    ).meta({ description: 'Online members / members at least this, from 0 to 1 (Discord’s counts).' }),
+    checked_24h: queryFlag.meta({
+      description: '`true`: only listings whose invite answered within the last 24 hours.',
+    }),
+    language: optionalLanguage.meta({
+      description: 'Primary language, an ISO 639-1 code (`en`); empty: every language.',
+    }),
+    region: optionalRegion.meta({ description: 'Region, an ISO 3166-1 alpha-2 code (`US`); empty: every region.' }),
   })
   .refine((q) => q.min_members === undefined || q.max_members === undefined || q.max_members >= q.min_members, {
     path: ['max_members'],

@@ -1,0 +1,16 @@
+// The server of `npm run bench`'s badge section, in a process of its own (forked by
+// bench/badges.ts): the app over the bench's libSQL file (rate limits off), as `npm start` serves
+// it, so the load generator never shares its event loop. Sends { port } over IPC once listening.
+import { serve } from '@hono/node-server';
+import { openDb } from '../../db/client';
+import { createApp } from '../../functions/_app/app';
+import { loadEnv } from '../../functions/_app/env';
+
+const url = process.argv[2] ?? '';
+const { db } = await openDb({ url });
+const env = loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http://127.0.0.1' });
+const app = createApp({ db, env });
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+  process.send?.({ port: info.port });
+});
+process.on('disconnect', () => server.close(() => process.exit(0)));
