@@ -8,7 +8,7 @@ import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { nodeMailFor } from './clients/mail-smtp';
 import type { RebuildTrigger } from './context';
-import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
+import { type Env, loadEnv, rawProcessEnv, setProcessEnv, startProblems } from './env';
 import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
 import { run as sendNewsletter } from './jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
@@ -180,8 +180,16 @@ export async function startNodeServer(options: NodeServerOptions) {
 // `npm start`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
-  // Secrets not set in the environment come from (or are made once into) a git-ignored file.
   const given = rawProcessEnv();
-  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), given), ...given });
+  // A public (https) site starts only with its secrets and support address set; a local one is told what it lacks.
+  const problems = startProblems(given);
+  for (const warning of problems.warnings) console.warn(`Warning: ${warning}`);
+  if (problems.errors.length > 0) {
+    console.error(`Invalid environment:\n${problems.errors.join('\n')}`);
+    process.exit(1);
+  }
+  // Secrets not set in the environment come from (or are made once into) a git-ignored file (local runs only).
+  const local = given.SITE_URL?.startsWith('https:') ? {} : localSecrets(resolve('.local-secrets.json'), given);
+  const env = loadEnv({ ...local, ...given });
   await startNodeServer({ env, root: resolve('.') });
 }
