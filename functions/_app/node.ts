@@ -13,8 +13,10 @@ import { MAIL_SEND_EVERY_MS, run as sendMail } from './jobs/mail-sender';
 import { run as sendNewsletter } from './jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refreshInvites } from './jobs/refresh';
 import { SESSION_SWEEP_EVERY_MS, run as sweepSessions } from './jobs/session-sweep';
+import { createRenderGate, RenderRefused } from './lib/render-gate';
 import { localSecrets } from './local-secrets';
 import { nextWeeklySend } from './mail/week';
+import { MemoryRateLimitStore, RATE_LIMITS } from './middleware/rate-limit';
 import { createOnDemandPages } from './on-demand';
 import { siteRedirect } from './routes/site-redirects';
 import { SiteBuilder } from './site-builder';
@@ -69,7 +71,20 @@ export async function startNodeServer(options: NodeServerOptions) {
 
   // The pages the build did not prerender (#18), rendered by the live build's page code and cached
   // here; every change that asks for a rebuild forgets the cached ones at once.
-  const onDemand = createOnDemandPages({ entry: () => builder.serverEntry(), db, supportEmail: env.SUPPORT_EMAIL });
+  // Renders are limited per client and bounded overall (lib/render-gate.ts); cached pages are not.
+  const limits = new MemoryRateLimitStore();
+  const gate = createRenderGate({
+    countClient: (client) => {
+      if (!env.RATE_LIMITS) return;
+      if (!limits.hit(RATE_LIMITS.renders, client).ok) throw new RenderRefused(429, 60);
+    },
+  });
+  const onDemand = createOnDemandPages({
+    entry: () => builder.serverEntry(),
+    db,
+    supportEmail: env.SUPPORT_EMAIL,
+    gate,
+  });
   // A changed listing's prerendered page is stale until a build that began after the change is
   // live: until then it is rendered on request, so an approval or an edit shows at once (#18).
   const changedAt = new Map<string, number>();
@@ -100,7 +115,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
     staticSite: createStaticHandler(() => builder.liveDir(), {
       redirect: (path) => siteRedirect(db, path),
-      onDemand: (request) => onDemand.render(request),
+      onDemand: (request, client) => onDemand.render(request, client),
       stale,
     }),
     sitePage: createPageReader(() => builder.liveDir()),

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { type EdgeRenderer, renderedHtml } from './edge-pages';
+import type { RenderGate } from './lib/render-gate';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
 interface OnDemandEntry {
@@ -22,6 +23,8 @@ export interface OnDemandPagesOptions {
   supportEmail: string;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
+  /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
+  gate?: RenderGate;
 }
 
 /**
@@ -54,7 +57,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
      * The page at `request`'s path (GET or HEAD), from the cache or rendered now; null when the
      * live build has no on-demand page there (the caller answers its not-found screen).
      */
-    async render(request: Request): Promise<RenderedPage | null> {
+    async render(request: Request, client = ''): Promise<RenderedPage | null> {
       const entry = options.entry();
       if (!entry) return null;
       // A new build: new page code and assets, so nothing rendered by the old one is kept.
@@ -71,11 +74,10 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const html = await renderedHtml(renderOnDemand, request, {
-        db: options.db,
-        supportEmail: options.supportEmail,
-        generation,
-      });
+      const renderNow = () =>
+        renderedHtml(renderOnDemand, request, { db: options.db, supportEmail: options.supportEmail, generation });
+      // Throws RenderRefused past the client's share or the queue's depth (static.ts answers it).
+      const html = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (html === null) return null;
       const body = Buffer.from(html);
       const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { RenderRefused } from './lib/render-gate';
 import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG } from './routes/site-redirects';
 
 const TYPES: Record<string, string> = {
@@ -33,7 +34,7 @@ export interface StaticOptions {
    * The page of a path the build did not prerender, rendered on request (on-demand.ts, #18), or
    * null when there is none: asked after the files, before the redirects and not-found screens.
    */
-  onDemand?: ((request: Request) => Promise<{ body: Buffer; gzip: Buffer | null } | null>) | undefined;
+  onDemand?: ((request: Request, client: string) => Promise<{ body: Buffer; gzip: Buffer | null } | null>) | undefined;
   /**
    * Whether the live build's file at a path is out of date (its listing changed after the build
    * began, #18): such a path is rendered on request, or gets its not-found screen, never the file.
@@ -145,7 +146,18 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     }
     // Not prerendered: the same page code renders it now. Sent as a built page of the same path
     // is (an .html file's headers), so a visitor or a crawler cannot tell the two apart.
-    const page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw) : null;
+    let page: { body: Buffer; gzip: Buffer | null } | null | undefined = null;
+    try {
+      page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw, c.get('ipHash') ?? '') : null;
+    } catch (error) {
+      // Past the client's share of renders or the queue's depth (lib/render-gate.ts).
+      if (!(error instanceof RenderRefused)) throw error;
+      const message =
+        error.status === 429
+          ? 'Too many pages opened at once from your connection. Please wait a moment and reload.'
+          : 'The site is busy. Please reload in a few seconds.';
+      return c.text(message, error.status, { 'Retry-After': String(error.retryAfterS), 'Cache-Control': 'no-store' });
+    }
     if (page) return respond(c, `${list[0]!.replace(/\.html$/, '')}.html`, { mtimeMs: 0, ...page }, 200);
     const miss = answerMiss(c.req.url, path, await redirectFor(root, path));
     if (miss.kind === 'redirect') return c.redirect(miss.location, 301);

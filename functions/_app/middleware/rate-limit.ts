@@ -49,6 +49,11 @@ export const RATE_LIMITS = {
    * ten sign-ins; each one asks Discord's OAuth endpoints, whose limits are the site's.
    */
   ownerSignIn: { name: 'owner_sign_in', limit: 20, windowMs: 10 * MINUTE, namespaceId: 1010 },
+  /**
+   * Pages rendered on request (not cached, not prerendered: lib/render-gate.ts): a reader or a
+   * crawler opens a page every half second at most; cached and prerendered pages are not counted.
+   */
+  renders: { name: 'renders', limit: 120, windowMs: MINUTE, namespaceId: 1011 },
 } as const satisfies Record<string, RateLimitRule>;
 
 interface Window {
