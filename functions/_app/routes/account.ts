@@ -33,18 +33,17 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite } from '../lib/invite-check';
-import { validationHook } from '../lib/validate';
 import {
   clearOwnerCookies,
   currentOwner,
-  type OwnerEnv,
-  ownerAuth,
   ownerCookieName,
   SIGN_IN_TTL_MS,
   setOwnerCookie,
   setPendingSignIn,
   takePendingSignIn,
-} from '../middleware/owner-auth';
+} from '../lib/owner-session';
+import { validationHook } from '../lib/validate';
+import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
 

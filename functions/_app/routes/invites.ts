@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
 import { checkInvite } from '../lib/invite-check';
-import { currentOwner } from '../middleware/owner-auth';
+import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 
 /**

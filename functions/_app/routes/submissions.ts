@@ -6,10 +6,10 @@ import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
 import { alreadyThere, checkInvite } from '../lib/invite-check';
+import { currentOwner, guildProof } from '../lib/owner-session';
 import { body } from '../lib/validate';
 import { mailSite } from '../mail/site';
 import { submissionReceivedMail } from '../mail/submission-received';
-import { currentOwner, guildProof } from '../middleware/owner-auth';
 import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
