@@ -11,8 +11,9 @@ import { createApp } from '../../functions/_app/app';
 import type { AppDeps } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { eventRows } from '../../functions/_app/lib/event-sink';
+import { RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { body } from '../../functions/_app/lib/validate';
-import { RATE_LIMITS, rateLimit } from '../../functions/_app/middleware/rate-limit';
+import { rateLimit } from '../../functions/_app/middleware/rate-limit';
 import { eventsSchema } from '../../src/lib/schemas/interaction';
 
 /** What the parent passes as the one argument (JSON). */

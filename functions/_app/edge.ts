@@ -5,8 +5,8 @@ import { createApp } from './app';
 import type { RebuildTrigger } from './context';
 import { createEdgePages, type EdgePages, type EdgeRenderer, PurgingRebuildTrigger } from './edge-pages';
 import { type Env, loadEnv } from './env';
+import { BindingRateLimitStore } from './lib/rate-limits';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
-import { BindingRateLimitStore } from './middleware/rate-limit';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
 import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG, siteRedirect } from './routes/site-redirects';
 

@@ -9,9 +9,9 @@ import {
   interactionSchema,
 } from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
-import { countRequest, RATE_LIMITS } from '../middleware/rate-limit';
 import { API_HEADERS } from '../middleware/security-headers';
 import { ApiError, errorAnswer, isDbUnavailable } from './errors';
+import { countRequest, RATE_LIMITS } from './rate-limits';
 import { assertSameOrigin } from './same-origin';
 import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from './validate';
 

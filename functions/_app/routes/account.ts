@@ -42,9 +42,10 @@ import {
   setPendingSignIn,
   takePendingSignIn,
 } from '../lib/owner-session';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { validationHook } from '../lib/validate';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
 
 /** The `:id` of a listing in an owner path. */

@@ -5,8 +5,9 @@ import { REPORT_LABELS } from '../../../src/lib/schemas/labels';
 import { reportSchema } from '../../../src/lib/schemas/report';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { body } from '../lib/validate';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /**
