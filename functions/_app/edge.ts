@@ -7,7 +7,7 @@ import { createEdgePages, type EdgePages, type EdgeRenderer, PurgingRebuildTrigg
 import { type Env, loadEnv } from './env';
 import { BindingRateLimitStore } from './lib/rate-limits';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
-import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
 import { answerMiss, movedTo, notFoundScreenPath, REQUESTED_SLUG, siteRedirect } from './routes/site-redirects';
 
 /** The bindings the Worker gets from wrangler.toml: vars, secrets and the static assets. */

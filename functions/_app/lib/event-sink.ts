@@ -9,10 +9,10 @@ import {
   interactionSchema,
 } from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
-import { API_HEADERS } from '../middleware/security-headers';
 import { ApiError, errorAnswer, isDbUnavailable } from './errors';
 import { countRequest, RATE_LIMITS } from './rate-limits';
 import { assertSameOrigin } from './same-origin';
+import { API_HEADERS } from './security-headers';
 import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from './validate';
 
 /**
