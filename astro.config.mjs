@@ -3,11 +3,7 @@ import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
 import { BUILD_SETTINGS_FILE, buildSettingsOf } from './functions/_app/build-settings.ts';
 import { processEnv, toolEnv } from './functions/_app/env.ts';
-import {
-  CSP_DIRECTIVES,
-  CSP_SCRIPT_RESOURCES,
-  CSP_STYLE_RESOURCES,
-} from './functions/_app/middleware/security-headers.ts';
+import { CSP_DIRECTIVES, CSP_SCRIPT_RESOURCES, CSP_STYLE_RESOURCES } from './functions/_app/lib/security-headers.ts';
 import { onDemandAdapter, staticHeaders, withStaticHeaders } from './src/integrations/headers.ts';
 import { islandStylesInHead } from './src/integrations/island-styles.ts';
 

@@ -49,7 +49,7 @@ export interface AppDeps {
   /** Replaces global fetch for outbound calls (Turnstile, deploy hook) in tests. */
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */
-  rateLimitStore?: import('./middleware/rate-limit').RateLimitStore | undefined;
+  rateLimitStore?: import('./lib/rate-limits').RateLimitStore | undefined;
   /** The console's clock (ms since epoch): sign-in throttle, session expiry and sweep; tests step it. */
   now?: (() => number) | undefined;
 }

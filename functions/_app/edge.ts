@@ -13,9 +13,9 @@ import {
   pageUnavailable,
 } from './edge-pages';
 import { type Env, loadEnv } from './env';
+import { BindingRateLimitStore } from './lib/rate-limits';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
-import { BindingRateLimitStore } from './middleware/rate-limit';
-import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
 import {
   answerMiss,
   finalLocation,

@@ -180,6 +180,45 @@ export function assertRealSecrets(env: Env): void {
   );
 }
 
+/** What `npm start` refuses to start with (errors) or starts with but says (warnings). */
+export interface StartProblems {
+  errors: string[];
+  warnings: string[];
+}
+
+/**
+ * The start checks of `npm start`, on the environment as given (before local-secrets.ts fills
+ * anything in): on an https SITE_URL (a public site) IP_HASH_SECRET, SESSION_SECRET and
+ * SUPPORT_EMAIL must be set (replicas must share the secrets; support@ the site's host may be
+ * nobody's inbox); on a bare IP or localhost without SUPPORT_EMAIL the pages and mails would
+ * publish support@127.0.0.1, which is said at start.
+ */
+export function startProblems(source: Record<string, string | undefined>): StartProblems {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  let site: URL;
+  try {
+    site = new URL(source.SITE_URL || envSchema.shape.SITE_URL.parse(undefined));
+  } catch {
+    return { errors, warnings };
+  }
+  const supportEmail = source.SUPPORT_EMAIL?.trim();
+  if (site.protocol === 'https:') {
+    for (const name of SECRET_NAMES)
+      if (!source[name]?.trim())
+        errors.push(`  ${name}: required when SITE_URL is https (set a random value of 32+ bytes)`);
+    if (!supportEmail)
+      errors.push('  SUPPORT_EMAIL: required when SITE_URL is https (the address the site and its mails show)');
+  } else if (!supportEmail) {
+    const host = site.hostname.replace(/^\[|\]$/g, '');
+    if (host === 'localhost' || host.endsWith('.localhost') || /^[\d.]+$/.test(host) || host.includes(':'))
+      warnings.push(
+        `SUPPORT_EMAIL is not set: the footer, the contact page and the mails show ${supportEmailFor(site.href)}, which nobody reads. Set SUPPORT_EMAIL to a real address.`,
+      );
+  }
+  return { errors, warnings };
+}
+
 let fromProcess: Env | undefined;
 
 /**

@@ -9,8 +9,10 @@ import { seedIfEmpty } from '../../db/seed';
 import { createApp } from './app';
 import { nodeMailFor } from './clients/mail-smtp';
 import type { RebuildTrigger } from './context';
-import { type Env, loadEnv, rawProcessEnv, setProcessEnv } from './env';
+import { type Env, loadEnv, rawProcessEnv, setProcessEnv, startProblems } from './env';
 import { type JobContext, SCHEDULE } from './jobs/schedule';
+import { MemoryRateLimitStore, RATE_LIMITS } from './lib/rate-limits';
+import { createRenderGate, RenderRefused } from './lib/render-gate';
 import { localSecrets } from './local-secrets';
 import { createOnDemandPages } from './on-demand';
 import { siteRedirect } from './routes/site-redirects';
@@ -73,7 +75,20 @@ export async function startNodeServer(options: NodeServerOptions) {
 
   // The pages the build did not prerender (#18), rendered by the live build's page code and cached
   // here; every change that asks for a rebuild forgets the cached ones at once.
-  const onDemand = createOnDemandPages({ entry: () => builder.serverEntry(), db, supportEmail: env.SUPPORT_EMAIL });
+  // Renders are limited per client and bounded overall (lib/render-gate.ts); cached pages are not.
+  const limits = new MemoryRateLimitStore();
+  const gate = createRenderGate({
+    countClient: (client) => {
+      if (!env.RATE_LIMITS) return;
+      if (!limits.hit(RATE_LIMITS.renders, client).ok) throw new RenderRefused(429, 60);
+    },
+  });
+  const onDemand = createOnDemandPages({
+    entry: () => builder.serverEntry(),
+    db,
+    supportEmail: env.SUPPORT_EMAIL,
+    gate,
+  });
   // A changed listing's prerendered page is stale until a build that began after the change is
   // live: until then it is rendered on request, so an approval or an edit shows at once (#18).
   const rebuild: RebuildTrigger = {
@@ -92,7 +107,7 @@ export async function startNodeServer(options: NodeServerOptions) {
     contentSecurityPolicy: () => builder.contentSecurityPolicy(),
     staticSite: createStaticHandler(() => builder.liveDir(), {
       redirect: (path) => siteRedirect(db, path),
-      onDemand: (request) => onDemand.render(request),
+      onDemand: (request, client) => onDemand.render(request, client),
       stale: (path) => builder.stale(path),
     }),
     sitePage: createPageReader(() => builder.liveDir()),
@@ -149,8 +164,16 @@ export async function startNodeServer(options: NodeServerOptions) {
 // `npm start`
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1' });
-  // Secrets not set in the environment come from (or are made once into) a git-ignored file.
   const given = rawProcessEnv();
-  const env = loadEnv({ ...localSecrets(resolve('.local-secrets.json'), given), ...given });
+  // A public (https) site starts only with its secrets and support address set; a local one is told what it lacks.
+  const problems = startProblems(given);
+  for (const warning of problems.warnings) console.warn(`Warning: ${warning}`);
+  if (problems.errors.length > 0) {
+    console.error(`Invalid environment:\n${problems.errors.join('\n')}`);
+    process.exit(1);
+  }
+  // Secrets not set in the environment come from (or are made once into) a git-ignored file (local runs only).
+  const local = given.SITE_URL?.startsWith('https:') ? {} : localSecrets(resolve('.local-secrets.json'), given);
+  const env = loadEnv({ ...local, ...given });
   await startNodeServer({ env, root: resolve('.') });
 }

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderPage } from './edge-pages';
+import type { RenderGate } from './lib/render-gate';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
 interface OnDemandEntry {
@@ -25,6 +26,8 @@ export interface OnDemandPagesOptions {
   supportEmail: string;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
+  /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
+  gate?: RenderGate;
 }
 
 /**
@@ -57,7 +60,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
      * The page at `request`'s path (GET or HEAD), from the cache or rendered now; null when the
      * live build has no on-demand page there (the caller answers its not-found screen).
      */
-    async render(request: Request): Promise<RenderedPage | null> {
+    async render(request: Request, client = ''): Promise<RenderedPage | null> {
       const entry = options.entry();
       if (!entry) return null;
       // A new build: new page code and assets, so nothing rendered by the old one is kept.
@@ -76,11 +79,10 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const rendered = await renderPage(renderOnDemand, request, {
-        db: options.db,
-        supportEmail: options.supportEmail,
-        generation,
-      });
+      const renderNow = () =>
+        renderPage(renderOnDemand, request, { db: options.db, supportEmail: options.supportEmail, generation });
+      // Throws RenderRefused past the client's share or the queue's depth (static.ts answers it).
+      const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
       if ('response' in rendered) {
         // Not a page (the cache is keyed by path; this answer depends on the query too).

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Db } from '../../db/client';
 import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
 import type { RebuildStatus, RebuildTrigger } from './context';
-import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './middleware/security-headers';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
 
 export interface SiteBuilderOptions {
   /** Project root (where astro.config.mjs is). */

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { searchPageFor } from '../../src/lib/search-page';
 import { PageUnavailableError, pageUnavailable } from './edge-pages';
+import { RenderRefused } from './lib/render-gate';
 import type { RenderedPage } from './on-demand';
 import {
   answerMiss,
@@ -43,7 +44,7 @@ export interface StaticOptions {
    * The page of a path the build did not prerender, rendered on request (on-demand.ts, #18), or
    * null when there is none: asked after the files, before the redirects and not-found screens.
    */
-  onDemand?: ((request: Request) => Promise<RenderedPage | null>) | undefined;
+  onDemand?: ((request: Request, client: string) => Promise<RenderedPage | null>) | undefined;
   /**
    * Whether the live build's file at a path is out of date (its listing changed after the build
    * began, #18): such a path is rendered on request, or gets its not-found screen, never the file.
@@ -148,8 +149,16 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
     // is (an .html file's headers), so a visitor or a crawler cannot tell the two apart.
     let page: RenderedPage | null | undefined = null;
     try {
-      page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw) : null;
+      page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw, c.get('ipHash') ?? '') : null;
     } catch (err) {
+      // Past the client's share of renders or the queue's depth (lib/render-gate.ts).
+      if (err instanceof RenderRefused) {
+        const message =
+          err.status === 429
+            ? 'Too many pages opened at once from your connection. Please wait a moment and reload.'
+            : 'The site is busy. Please reload in a few seconds.';
+        return c.text(message, err.status, { 'Retry-After': String(err.retryAfterS), 'Cache-Control': 'no-store' });
+      }
       // The database is away: the page may well exist, so never its not-found screen.
       if (!(err instanceof PageUnavailableError)) throw err;
       console.warn(err.message);

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { CSP_POLICY_FILE, canonicalPolicy, securityHeaderSet } from '../../functions/_app/middleware/security-headers';
+import { CSP_POLICY_FILE, canonicalPolicy, securityHeaderSet } from '../../functions/_app/lib/security-headers';
 
 /** Cloudflare ignores a `_headers` line longer than this, so the build refuses to write one. */
 export const HEADERS_MAX_LINE = 2000;

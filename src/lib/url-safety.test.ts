@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPublicHostname, isPublicHttpsUrl, isSafeImageSrc } from './url-safety';
+import { hasUserInfo, isPublicHostname, isPublicHttpsUrl, isSafeImageSrc } from './url-safety';
 
 const REFUSED = [
   // IPv4 literals, public and private, in every notation URL() accepts.
@@ -112,5 +112,15 @@ describe('isSafeImageSrc', () => {
     ]) {
       expect(isSafeImageSrc(src)).toBe(false);
     }
+  });
+});
+
+describe('hasUserInfo', () => {
+  it('refuses user:pass@ (and user@) in links and icons', () => {
+    expect(hasUserInfo('https://user:pass@example.com/x.png')).toBe(true);
+    expect(hasUserInfo('https://user@example.com/')).toBe(true);
+    expect(hasUserInfo('https://example.com/a@b')).toBe(false);
+    expect(isPublicHttpsUrl('https://user:pass@example.com/x.png')).toBe(false);
+    expect(isSafeImageSrc('https://discord.com:pw@evil.example/x.png')).toBe(false);
   });
 });

@@ -29,6 +29,19 @@ export function isPublicHostname(hostname: string): boolean {
   return !PRIVATE_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`));
 }
 
+/**
+ * True when a URL carries a user name or password (`https://user:pass@host/…`): refused for every
+ * link and icon, since a reader sees `user` where the host should be and a browser may send them.
+ */
+export function hasUserInfo(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '';
+  } catch {
+    return /^[a-z][a-z\d+.-]*:\/\/[^/?#]*@/i.test(value);
+  }
+}
+
 /** True for an absolute https: URL whose host is public (see isPublicHostname). */
 export function isPublicHttpsUrl(value: string): boolean {
   let url: URL;
@@ -37,7 +50,7 @@ export function isPublicHttpsUrl(value: string): boolean {
   } catch {
     return false;
   }
-  return url.protocol === 'https:' && isPublicHostname(url.hostname);
+  return url.protocol === 'https:' && isPublicHostname(url.hostname) && !hasUserInfo(value);
 }
 
 /**

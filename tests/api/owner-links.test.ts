@@ -109,6 +109,9 @@ describe("an owner's links go through review to the listing", () => {
     expect(await issues(await edit({ links: [{ label: 'x'.repeat(41), url: 'https://example.org/a' }] }))).toEqual([
       'links.0.label: Link label can be at most 40 characters.',
     ]);
+    expect(await issues(await edit({ links: [{ label: 'Wiki', url: 'https://user:pass@example.org/a' }] }))).toEqual([
+      'links.0.url: Link URL must not carry a user name or password (user:pass@).',
+    ]);
     expect((await issues(await edit({ links: 'https://example.org' })))[0]).toBe('links: Links must be a list');
     expect((await getServerById(harness.db, listing.id))!.links).toEqual([SITE_LINK]);
   });

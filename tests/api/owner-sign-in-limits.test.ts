@@ -3,7 +3,7 @@
 // with a readable page instead of a silent trip back to /account.
 import { HtmlValidate } from 'html-validate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
+import { RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { SIGN_IN_NOT_CONFIGURED } from '../../src/lib/owners/sign-in';
 import { createOwnerHarness, SITE } from './owner-harness';
 

@@ -2,7 +2,7 @@ import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSubmission } from '../../db/queries/submissions';
-import { MemoryRateLimitStore, RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
+import { MemoryRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { v1Document } from '../../functions/_app/routes/v1';
 import { createTestApp, ORIGIN, seedServer, type TestApp } from './api-harness';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../functions/_app/app';
-import { loadEnv, randomSecret } from '../../functions/_app/env';
+import { loadEnv, randomSecret, startProblems } from '../../functions/_app/env';
 import { localSecrets } from '../../functions/_app/local-secrets';
 import { createTestDb, type TestDb } from '../helpers/db';
 
@@ -54,6 +54,37 @@ describe('secrets on a public site', () => {
     expect(a.IP_HASH_SECRET).not.toBe(b.IP_HASH_SECRET);
     expect(a.SESSION_SECRET).not.toBe(b.SESSION_SECRET);
     expect(a.GENERATED_SECRETS).toEqual(['IP_HASH_SECRET', 'SESSION_SECRET']);
+  });
+});
+
+describe('npm start checks its settings before anything else', () => {
+  it('on an https SITE_URL it refuses to start without IP_HASH_SECRET, SESSION_SECRET and SUPPORT_EMAIL, naming each', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'gr-start-'));
+    dirs.push(dir);
+    const before = statSync(join(process.cwd(), '.local-secrets.json'), { throwIfNoEntry: false })?.mtimeMs;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'functions/_app/node.ts')], {
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH, SITE_URL: SITE, DATABASE_URL: `file:${join(dir, 'x.db')}` },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/IP_HASH_SECRET: required[\s\S]*SESSION_SECRET: required[\s\S]*SUPPORT_EMAIL: required/);
+    // Nothing was made up to get round it: the local secrets file is untouched.
+    expect(statSync(join(process.cwd(), '.local-secrets.json'), { throwIfNoEntry: false })?.mtimeMs).toBe(before);
+  });
+
+  it('warns on a bare IP or localhost without SUPPORT_EMAIL, and not with one', () => {
+    for (const site of ['http://127.0.0.1:4321', 'http://localhost:4321', 'http://[::1]:8080'])
+      expect(startProblems({ SITE_URL: site }).warnings.join(' ')).toMatch(/SUPPORT_EMAIL is not set/);
+    expect(startProblems({}).warnings).toHaveLength(1);
+    expect(startProblems({ SITE_URL: 'http://127.0.0.1:4321', SUPPORT_EMAIL: 'help@example.org' })).toEqual({
+      errors: [],
+      warnings: [],
+    });
+    const ok = { IP_HASH_SECRET: randomSecret(), SESSION_SECRET: randomSecret(), SUPPORT_EMAIL: 'help@example.org' };
+    expect(startProblems({ SITE_URL: SITE, ...ok })).toEqual({ errors: [], warnings: [] });
   });
 });
 

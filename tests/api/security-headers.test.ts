@@ -1,11 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  API_HEADERS,
-  BASE_CONTENT_SECURITY_POLICY,
-  canonicalPolicy,
-} from '../../functions/_app/middleware/security-headers';
+import { API_HEADERS, BASE_CONTENT_SECURITY_POLICY, canonicalPolicy } from '../../functions/_app/lib/security-headers';
 import { createTestApp, ORIGIN, postJson, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;

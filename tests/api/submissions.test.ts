@@ -300,6 +300,21 @@ describe('POST /api/submissions', () => {
     expect(other.status).toBe(201);
   });
 
+  it('refuses an icon URL with a user name and password (user:pass@), naming the field', async () => {
+    t = await createTestApp();
+    const res = await postJson(
+      t.app,
+      '/api/submissions',
+      validSubmission({ server_image: 'https://discord.com:x@evil.example/icon.png' }),
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { issues: { path: string; message: string }[] } };
+    expect(body.error.issues).toEqual([
+      expect.objectContaining({ path: 'server_image', message: expect.stringContaining('user name or password') }),
+    ]);
+    expect(await countRows(t.client, 'server_submissions')).toBe(0);
+  });
+
   it('applies no rate limit when RATE_LIMITS=false', async () => {
     t = await createTestApp({ RATE_LIMITS: 'false' });
     for (let i = 0; i < 7; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_CONTENT_SECURITY_POLICY, securityHeaderSet } from '../../functions/_app/middleware/security-headers';
+import { BASE_CONTENT_SECURITY_POLICY, securityHeaderSet } from '../../functions/_app/lib/security-headers';
 import { renderHeadersFile, sitePolicy } from '../../src/integrations/headers';
 
 const POLICY = `${BASE_CONTENT_SECURITY_POLICY} 'sha256-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa='`;

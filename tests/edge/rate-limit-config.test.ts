@@ -1,7 +1,7 @@
 // wrangler.toml's [[ratelimits]] are derived from the app's one rule table (RATE_LIMITS):
 // this fails, printing the entries to paste, when either side changes without the other.
 import { describe, expect, it } from 'vitest';
-import { edgeRateLimit, RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
+import { edgeRateLimit, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { type DeclaredRateLimit, declaredRateLimits, rateLimitsToml } from '../helpers/wrangler-config';
 
 /** The entries RATE_LIMITS asks for, as wrangler reads them. */

@@ -1,7 +1,7 @@
 // The public rate limits on Cloudflare: the Worker in workerd (wrangler dev, with wrangler.toml's
 // own [[ratelimits]] entries, which miniflare simulates) refuses through the binding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edgeRateLimit, RATE_LIMITS } from '../../functions/_app/middleware/rate-limit';
+import { edgeRateLimit, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { declaredRateLimits, rateLimitsToml } from '../helpers/wrangler-config';
 import { type EdgeStack, startEdgeStack, type WranglerDev } from '../helpers/wrangler-dev';
 

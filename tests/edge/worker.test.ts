@@ -2,7 +2,7 @@
 // against a libSQL database over HTTP (the Hrana fixture over a real file).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../db/queries/servers';
-import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from '../../functions/_app/middleware/security-headers';
+import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from '../../functions/_app/lib/security-headers';
 import { renderHeadersFile } from '../../src/integrations/headers';
 import type { LibsqlHttpServer } from '../fixtures/libsql-http-server';
 import type { TestDb } from '../helpers/db';

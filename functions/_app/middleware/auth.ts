@@ -1,13 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { getCookie } from 'hono/cookie';
 import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { getOperatorByEmail, type PublicOperator, toPublicOperator } from '../../../db/queries/operators';
-import { createSession, getActiveSession, SESSION_ABSOLUTE_MS } from '../../../db/queries/sessions';
+import { createSession, getActiveSession } from '../../../db/queries/sessions';
 import { safeEqual } from '../../../src/lib/hash';
 import type { OperatorRole } from '../../../src/lib/schemas/admin';
 import type { AppDeps, AppEnv } from '../context';
 import { run as sweepSessions } from '../jobs/session-sweep';
 import { ApiError } from '../lib/errors';
+import { sessionCookieName, setSessionCookie } from '../lib/operator-session';
 
 /** Hono environment of the /api/admin tree: the signed-in operator and their CSRF token. */
 export interface AdminEnv {
@@ -21,28 +22,6 @@ export interface AdminEnv {
 export const PUBLIC_ADMIN_PATHS: readonly string[] = ['/api/admin/login'];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** `__Host-` cookies need HTTPS; plain-HTTP local runs use an unprefixed name. */
-export const sessionCookieName = (siteUrl: string): string =>
-  siteUrl.startsWith('https:') ? '__Host-gr_session' : 'gr_session';
-
-/** Sets the session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS. */
-export function setSessionCookie(c: Context, siteUrl: string, token: string): void {
-  const secure = siteUrl.startsWith('https:');
-  setCookie(c, sessionCookieName(siteUrl), token, {
-    httpOnly: true,
-    secure,
-    sameSite: 'Strict',
-    path: '/',
-    maxAge: Math.floor(SESSION_ABSOLUTE_MS / 1000),
-  });
-}
-
-/** Removes the session cookie from the browser. */
-export function clearSessionCookie(c: Context, siteUrl: string): void {
-  const secure = siteUrl.startsWith('https:');
-  deleteCookie(c, sessionCookieName(siteUrl), { path: '/', secure, httpOnly: true, sameSite: 'Strict' });
-}
 
 const remoteKeys = new Map<string, JWTVerifyGetKey>();
 

@@ -48,19 +48,19 @@ import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite } from '../lib/invite-check';
 import { applyEvent } from '../lib/order-events';
-import { validationHook } from '../lib/validate';
 import {
   clearOwnerCookies,
   currentOwner,
-  type OwnerEnv,
-  ownerAuth,
   ownerCookieName,
   SIGN_IN_TTL_MS,
   setOwnerCookie,
   setPendingSignIn,
   takePendingSignIn,
-} from '../middleware/owner-auth';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+} from '../lib/owner-session';
+import { RATE_LIMITS } from '../lib/rate-limits';
+import { validationHook } from '../lib/validate';
+import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
+import { rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
 
 /** How long a Checkout session stays payable (Stripe allows 30 minutes to 24 hours). */

@@ -22,7 +22,8 @@ import type { AppDeps, AppEnv } from '../context';
 import { badgeTallyFor } from '../lib/badge-tally';
 import { escapeHtml } from '../lib/html';
 import { ListingCache } from '../lib/listing-cache';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../lib/rate-limits';
+import { rateLimit } from '../middleware/rate-limit';
 
 /** How long a browser or a CDN may keep a badge or a card (the 10 minutes). */
 export const BADGE_CACHE_CONTROL = 'public, max-age=600';

@@ -6,11 +6,12 @@ import { contactSchema } from '../../../src/lib/schemas/contact';
 import { CONTACT_LABELS } from '../../../src/lib/schemas/labels';
 import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { body } from '../lib/validate';
 import { contactAckMail } from '../mail/contact-ack';
 import { contactMessageMail } from '../mail/contact-message';
 import { mailSite } from '../mail/site';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /**

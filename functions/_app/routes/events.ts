@@ -8,8 +8,9 @@ import {
   interactionSchema,
 } from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { parseWith, readBody } from '../lib/validate';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 
 /** The rows of parsed events, with the request's user agent and hashed IP. */
 export function eventRows(events: InteractionInput[], userAgent: string | null, ipHash: string): EventWrite[] {

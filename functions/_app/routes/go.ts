@@ -5,7 +5,8 @@ import { conversionValue, PREMIUM_CTA_PLACES, type PremiumCtaPlace } from '../..
 import { joinTarget } from '../../../src/lib/invite';
 import { sessionIdParam } from '../../../src/lib/schemas/interaction';
 import type { AppDeps, AppEnv } from '../context';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { RATE_LIMITS } from '../lib/rate-limits';
+import { rateLimit } from '../middleware/rate-limit';
 
 /**
  * The tab's analytics session id a site link carries (`?s=`, added by site-client as the link is

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
 import { checkInvite } from '../lib/invite-check';
-import { currentOwner } from '../middleware/owner-auth';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { currentOwner } from '../lib/owner-session';
+import { RATE_LIMITS } from '../lib/rate-limits';
+import { rateLimit } from '../middleware/rate-limit';
 
 /**
  * `GET /api/invites/:code`: the submit form's live check of an invite (a bare code or a link):

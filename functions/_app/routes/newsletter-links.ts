@@ -3,10 +3,11 @@ import { confirmSubscriber, unsubscribeEmail } from '../../../db/queries/newslet
 import { SITE_NAME } from '../../../src/lib/enums';
 import type { AppDeps, AppEnv } from '../context';
 import { escapeHtml } from '../lib/html';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { verifyConfirmToken, verifyUnsubscribeToken } from '../lib/unsubscribe';
 import { newsletterWelcomeMail } from '../mail/newsletter-welcome';
 import { mailSite, newsletterLinks } from '../mail/site';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 
 /** A minimal page for the links of the newsletter's mails; no script, so the CSP needs no hash for it. */
 export const linkPage = (title: string, body: string) =>

@@ -8,11 +8,12 @@ import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
 import { publicForm } from '../lib/form-redirect';
 import { escapeHtml } from '../lib/html';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { verifyUnsubscribeToken } from '../lib/unsubscribe';
 import { body } from '../lib/validate';
 import { newsletterConfirmMail } from '../mail/newsletter-confirm';
 import { mailSite, newsletterLinks } from '../mail/site';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /** A minimal page for the email-link path; no script, so the CSP needs no hash for it. */

@@ -6,8 +6,9 @@ import { reportSchema } from '../../../src/lib/schemas/report';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
 import { publicForm } from '../lib/form-redirect';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { body } from '../lib/validate';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /**

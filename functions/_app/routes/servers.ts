@@ -8,8 +8,9 @@ import { placedPage } from '../../../src/lib/placement';
 import { type ServerQuery, serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
 import { ListingCache, type WaitUntil } from '../lib/listing-cache';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { validationHook } from '../lib/validate';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 
 /** One page of the listing as the API answers it. */
 export interface ServerPage {

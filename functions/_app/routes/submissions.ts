@@ -6,11 +6,12 @@ import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
 import { publicForm } from '../lib/form-redirect';
 import { alreadyThere, checkInvite } from '../lib/invite-check';
+import { currentOwner, guildProof } from '../lib/owner-session';
+import { RATE_LIMITS } from '../lib/rate-limits';
 import { body } from '../lib/validate';
 import { mailSite } from '../mail/site';
 import { submissionReceivedMail } from '../mail/submission-received';
-import { currentOwner, guildProof } from '../middleware/owner-auth';
-import { RATE_LIMITS, rateLimit } from '../middleware/rate-limit';
+import { rateLimit } from '../middleware/rate-limit';
 import { turnstile } from '../middleware/turnstile';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_UNSAFE_CHARS } from '../listing';
-import { isPublicHostname } from '../url-safety';
+import { hasUserInfo, isPublicHostname } from '../url-safety';
 
 // No generated code: zod otherwise probes `new Function('')` on first use, which the site's CSP
 // (no 'unsafe-eval') refuses and reports as a violation on every page that validates a form.
@@ -88,7 +88,13 @@ const httpsUrlWith = (message: string, label?: string) =>
       } catch {
         return false;
       }
-    }, message);
+    }, message)
+    .refine(
+      (v) => !hasUserInfo(v),
+      label
+        ? `${label} must not carry a user name or password (user:pass@).`
+        : 'Must not carry a user name or password (user:pass@)',
+    );
 
 /** An https: URL (javascript:, data: and plain http: are refused). */
 export const httpsUrl = httpsUrlWith('Must be an https:// URL');

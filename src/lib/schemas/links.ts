@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LINK_LABEL_MAX, LINKS_MAX } from '../links';
-import { isPublicHostname } from '../url-safety';
+import { hasUserInfo, isPublicHostname } from '../url-safety';
 import { text } from './common';
 
 /** An absolute https: URL without spaces or quotes; its host is checked apart (isPublicHostname). */
@@ -30,7 +30,8 @@ export const listingLinkSchema = z.object({
     .refine(
       (v) => !httpsOnly(v) || isPublicHostname(new URL(v).hostname),
       'Link URL must be on a public website: IP addresses, localhost and internal hosts are not allowed',
-    ),
+    )
+    .refine((v) => !hasUserInfo(v), 'Link URL must not carry a user name or password (user:pass@).'),
 });
 
 /** A listing's links: at most LINKS_MAX, in the order the page shows them. */

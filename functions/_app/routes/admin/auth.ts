@@ -15,8 +15,9 @@ import { loginSchema } from '../../../../src/lib/schemas/admin';
 import { SIGN_IN_THROTTLE, signInWaitMs } from '../../../../src/lib/sign-in-throttle';
 import { run as sweepSessions } from '../../jobs/session-sweep';
 import { ApiError } from '../../lib/errors';
+import { clearSessionCookie, sessionCookieName, setSessionCookie } from '../../lib/operator-session';
 import { validationHook } from '../../lib/validate';
-import { type AdminEnv, clearSessionCookie, sessionCookieName, setSessionCookie } from '../../middleware/auth';
+import type { AdminEnv } from '../../middleware/auth';
 import { audit } from './shared';
 
 const tooMany = (waitMs: number) =>

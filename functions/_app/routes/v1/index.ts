@@ -16,8 +16,9 @@ import { serverQuerySchema } from '../../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../../context';
 import { ApiError } from '../../lib/errors';
 import { ListingCache } from '../../lib/listing-cache';
+import { RATE_LIMITS } from '../../lib/rate-limits';
 import { validationHook } from '../../lib/validate';
-import { RATE_LIMITS, rateLimitWithHeaders } from '../../middleware/rate-limit';
+import { rateLimitWithHeaders } from '../../middleware/rate-limit';
 import { backgroundOf, readServerPage } from '../servers';
 import { toCategoryList, toPublicServer, toServerDetail } from './present';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BindingRateLimitStore, MemoryRateLimitStore, RATE_LIMITS, type RateLimitRule } from './rate-limit';
+import { BindingRateLimitStore, MemoryRateLimitStore, RATE_LIMITS, type RateLimitRule } from './rate-limits';
 
 const rule = (limit: number, windowMs: number): RateLimitRule => ({ name: 'r', limit, windowMs, namespaceId: 1 });
 
