@@ -110,7 +110,7 @@ export const CLAIMS = {
   /** Contact messages land in the console's inbox. */
   /** The message reaches SUPPORT_EMAIL and the console inbox; the visitor gets an acknowledgement by mail (#16). */
   contactReply:
-    'A person reads every message in our inbox and answers by email. We email you an acknowledgement with a copy of your message.',
+    'A person reads every message in our inbox and answers by email. We email you a short acknowledgement that it arrived; it never repeats what you wrote.',
   /** After a signup (#16, double opt-in): pending, with the confirmation mail and nothing else until it is followed. */
   subscribed:
     'We are sending you a confirmation link by email: your subscription starts when you follow it, and until then we send nothing else.',

@@ -16,12 +16,13 @@ const gapMs = (pattern: string) => {
 };
 
 describe('the schedule table', () => {
-  it("wrangler.toml's Cron Triggers are exactly the table's crons, one job each", () => {
+  it("wrangler.toml's Cron Triggers are exactly the table's crons, each listed once", () => {
     const { rawConfig } = experimental_readRawConfig({
       config: resolve(import.meta.dirname, '../../../wrangler.toml'),
     });
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
-    expect([...crons].sort()).toEqual(SCHEDULE.map((job) => job.cron).sort());
+    // Jobs may share a cron (the refresh and the placement clock, every minute): the Worker runs each one that matches.
+    expect([...crons].sort()).toEqual([...new Set(SCHEDULE.map((job) => job.cron))].sort());
     expect(new Set(crons).size).toBe(crons.length);
     // Cron Triggers take five fields (minutes at the finest).
     for (const job of SCHEDULE) expect(job.cron.split(' ')).toHaveLength(5);

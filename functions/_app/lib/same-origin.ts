@@ -1,5 +1,5 @@
 // The same-origin rule of every write (CSRF defence): the middleware (middleware/origin-check.ts)
-// and the events path (lib/event-sink.ts) both call it.
+// and the events path (routes/events.ts) both call it.
 import type { Context } from 'hono';
 import { ApiError } from './errors';
 
@@ -31,7 +31,7 @@ const forbidden = () =>
 
 /**
  * The check itself, for an unsafe method: throws the 403. `header` reads a request header
- * (lower-case name); the events path (lib/event-sink.ts) passes its own reader.
+ * (lower-case name); the events path (routes/events.ts) passes its own reader.
  */
 export function assertSameOrigin(
   c: Context,

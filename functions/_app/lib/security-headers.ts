@@ -71,7 +71,7 @@ export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY)
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * The API set as one plain record (the events path, lib/event-sink.ts, answers outside the chain):
+ * The API set as one plain record (for an answer made outside the chain: the bench's old events path):
  * exactly what the API secureHeaders below gives a JSON answer, plus its content type and no-store.
  */
 export const API_HEADERS: Readonly<Record<string, string>> = Object.freeze({
