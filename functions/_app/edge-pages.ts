@@ -4,6 +4,8 @@ import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import type { RebuildStatus, RebuildTrigger } from './context';
+import { RATE_LIMITS, type RateLimitStore } from './lib/rate-limits';
+import { createRenderGate, type RenderGate, RenderRefused } from './lib/render-gate';
 
 /**
  * Renders the page at a request's path with the build's on-demand routes (site-worker.ts: the
@@ -126,6 +128,24 @@ export interface EdgePagesOptions {
   origin: string;
   /** The data center's cache; undefined where there is none (every page is rendered). */
   cache: EdgeCache | undefined;
+  /** The limit on renders (lib/render-gate.ts, edgeRenderGate): a cached page never passes through it. */
+  gate?: RenderGate | undefined;
+}
+
+/**
+ * The Worker's render gate: each client's renders counted against RATE_LIMITS.renders in the
+ * Worker's rate-limit store (the RATE_LIMIT_RENDERS binding, shared by the isolates of a location;
+ * RATE_LIMITS=false counts nothing), at most PER_CLIENT_IN_FLIGHT of one client at once, and the
+ * renders of this isolate bounded with a queue, as on Node (node.ts).
+ */
+export function edgeRenderGate(store: RateLimitStore, enabled: boolean): RenderGate {
+  return createRenderGate({
+    countClient: async (client) => {
+      if (!enabled) return;
+      const { ok, resetAt } = await store.hit(RATE_LIMITS.renders, client);
+      if (!ok) throw new RenderRefused(429, Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)));
+    },
+  });
 }
 
 /**
@@ -158,8 +178,11 @@ export function createEdgePages(options: EdgePagesOptions) {
   };
 
   return {
-    /** The page at `request`'s path (GET or HEAD), cached or rendered now; null when there is none. */
-    async page(request: Request, waitUntil: (p: Promise<unknown>) => void): Promise<Response | null> {
+    /**
+     * The page at `request`'s path (GET or HEAD), cached or rendered now; null when there is none.
+     * A render past `client`'s share or the gate's depth throws RenderRefused (edge.ts answers it).
+     */
+    async page(request: Request, waitUntil: (p: Promise<unknown>) => void, client = ''): Promise<Response | null> {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
       const key = keyOf(new URL(request.url).pathname);
       const hit = key && cache ? await cache.match(key) : undefined;
@@ -167,11 +190,13 @@ export function createEdgePages(options: EdgePagesOptions) {
         const html = await hit.text();
         return answer(request, html, hit.headers.get('etag') ?? (await etagOf(html)));
       }
-      const rendered = await renderPage(options.render, request, {
-        db: options.db,
-        supportEmail: options.supportEmail,
-        generation: generation(),
-      });
+      const renderNow = () =>
+        renderPage(options.render, request, {
+          db: options.db,
+          supportEmail: options.supportEmail,
+          generation: generation(),
+        });
+      const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
       if ('response' in rendered) return rendered.response;
       const { html } = rendered;

@@ -8,6 +8,7 @@ import {
   createEdgePages,
   type EdgePages,
   type EdgeRenderer,
+  edgeRenderGate,
   PageUnavailableError,
   PurgingRebuildTrigger,
   pageUnavailable,
@@ -15,6 +16,7 @@ import {
 import { type Env, loadEnv } from './env';
 import { BindingRateLimitStore } from './lib/rate-limits';
 import { HookRebuildTrigger } from './lib/rebuild-hook';
+import { RenderRefused, renderRefusedAnswer } from './lib/render-gate';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
 import {
   answerMiss,
@@ -133,6 +135,8 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
           origin: env.SITE_URL,
           version,
           cache: defaultCache(),
+          // Renders limited per client through the RATE_LIMIT_RENDERS binding; cached pages are not.
+          gate: edgeRenderGate(rateLimitStore, env.RATE_LIMITS),
         })
       : undefined;
     // A change that names its pages deletes them from the cache, then asks the hook as before.
@@ -194,8 +198,14 @@ async function missedPath(bindings: EdgeBindings, db: Db, c: Context, pages: Edg
   if (canonical) return c.redirect(await finalLocation(canonical, (p) => siteRedirect(db, p)), 301);
   let onDemand: Response | null | undefined;
   try {
-    onDemand = await pages?.page(c.req.raw, (p) => c.executionCtx.waitUntil(p));
+    onDemand = await pages?.page(
+      c.req.raw,
+      (p) => c.executionCtx.waitUntil(p),
+      (c.get('ipHash') as string | undefined) ?? '',
+    );
   } catch (err) {
+    // Past the client's share of renders or the queue's depth (lib/render-gate.ts), as on Node.
+    if (err instanceof RenderRefused) return renderRefusedAnswer(err);
     // The database is away: the page may well exist, so never its not-found screen.
     if (!(err instanceof PageUnavailableError)) throw err;
     console.warn(err.message);

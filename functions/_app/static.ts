@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { searchPageFor } from '../../src/lib/search-page';
 import { PageUnavailableError, pageUnavailable } from './edge-pages';
-import { RenderRefused } from './lib/render-gate';
+import { RenderRefused, renderRefusedAnswer } from './lib/render-gate';
 import type { RenderedPage } from './on-demand';
 import {
   answerMiss,
@@ -152,13 +152,7 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       page = list.length > 0 && !extname(path) ? await options.onDemand?.(c.req.raw, c.get('ipHash') ?? '') : null;
     } catch (err) {
       // Past the client's share of renders or the queue's depth (lib/render-gate.ts).
-      if (err instanceof RenderRefused) {
-        const message =
-          err.status === 429
-            ? 'Too many pages opened at once from your connection. Please wait a moment and reload.'
-            : 'The site is busy. Please reload in a few seconds.';
-        return c.text(message, err.status, { 'Retry-After': String(err.retryAfterS), 'Cache-Control': 'no-store' });
-      }
+      if (err instanceof RenderRefused) return renderRefusedAnswer(err);
       // The database is away: the page may well exist, so never its not-found screen.
       if (!(err instanceof PageUnavailableError)) throw err;
       console.warn(err.message);

@@ -6,11 +6,14 @@ import type { RebuildStatus, RebuildTrigger } from '../../functions/_app/context
 import {
   createEdgePages,
   type EdgePagesOptions,
+  edgeRenderGate,
   etagOf,
   HTML_HEADERS,
   ON_DEMAND_CACHE_SECONDS,
   PurgingRebuildTrigger,
 } from '../../functions/_app/edge-pages';
+import { BindingRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
+import { RenderRefused, renderRefusedAnswer } from '../../functions/_app/lib/render-gate';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 let tdb: TestDb;
@@ -66,9 +69,9 @@ function setup(pages: Record<string, string>, overrides: Partial<EdgePagesOption
     ...overrides,
   });
   /** GETs `path` and waits for what the answer left to finish (the cache put). */
-  const get = async (path: string, method = 'GET', headers: Record<string, string> = {}) => {
+  const get = async (path: string, method = 'GET', headers: Record<string, string> = {}, client = '') => {
     const request = new Request(`https://guildrank.example${path}`, { method, headers });
-    const res = await edge.page(request, (p) => pending.push(p));
+    const res = await edge.page(request, (p) => pending.push(p), client);
     await Promise.all(pending.splice(0));
     return res;
   };
@@ -172,5 +175,49 @@ describe('on-demand pages on the Worker', () => {
     const b = await get('/_image?href=/b.png');
     expect(await b?.text()).toBe('?href=/b.png');
     expect(cache.stored.size).toBe(0);
+  });
+
+  it("limits each client's renders through the RATE_LIMIT_RENDERS binding; cached pages are never counted", async () => {
+    // The Rate Limiting binding's shape: yes while a key has asked at most `limit` times.
+    const limit = 2;
+    const asked: string[] = [];
+    const binding = {
+      limit: async ({ key }: { key: string }) => {
+        asked.push(key);
+        return { success: asked.filter((k) => k === key).length <= limit };
+      },
+    };
+    const store = new BindingRateLimitStore({ RATE_LIMIT_RENDERS: binding });
+    expect(store.missing).not.toContain('RATE_LIMIT_RENDERS');
+    const pages = Object.fromEntries(['a', 'b', 'c', 'd'].map((x) => [`/server/${x}`, `<p>${x}</p>`]));
+    const { get, renders } = setup(pages, { gate: edgeRenderGate(store, true) });
+    expect((await get('/server/a', 'GET', {}, 'flooder'))?.status).toBe(200);
+    expect((await get('/server/b', 'GET', {}, 'flooder'))?.status).toBe(200);
+    const refused = await get('/server/c', 'GET', {}, 'flooder').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RenderRefused);
+    const { status, retryAfterS } = refused as RenderRefused;
+    // The binding says only no: Retry-After is its whole period (60 s for the one-minute rule).
+    expect({ status, retryAfterS }).toEqual({ status: 429, retryAfterS: 60 });
+    // Another client renders at once; a page already cached is answered to the flooder, uncounted.
+    expect(await (await get('/server/d', 'GET', {}, 'reader'))?.text()).toBe('<p>d</p>');
+    expect(await (await get('/server/a', 'GET', {}, 'flooder'))?.text()).toBe('<p>a</p>');
+    expect(asked).toEqual(['flooder', 'flooder', 'flooder', 'reader']);
+    expect(renders).toEqual(['/server/a', '/server/b', '/server/d']);
+    expect(RATE_LIMITS.renders.windowMs).toBe(60_000);
+
+    // The answer edge.ts (and static.ts on Node) gives a refused render.
+    const answer = renderRefusedAnswer(refused as RenderRefused);
+    expect(answer.status).toBe(429);
+    expect(Object.fromEntries(answer.headers)).toMatchObject({ 'retry-after': '60', 'cache-control': 'no-store' });
+    expect(await answer.text()).toMatch(/Too many pages/);
+    const busy = renderRefusedAnswer(new RenderRefused(503, 2));
+    expect([busy.status, busy.headers.get('retry-after')]).toEqual([503, '2']);
+
+    // RATE_LIMITS=false: nothing is counted.
+    asked.length = 0;
+    const open = setup(pages, { gate: edgeRenderGate(store, false) });
+    for (const x of ['a', 'b', 'c', 'd'])
+      expect((await open.get(`/server/${x}`, 'GET', {}, 'flooder'))?.status).toBe(200);
+    expect(asked).toEqual([]);
   });
 });

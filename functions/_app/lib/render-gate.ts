@@ -73,3 +73,22 @@ export function createRenderGate(options: RenderGateOptions = {}) {
 }
 
 export type RenderGate = ReturnType<typeof createRenderGate>;
+
+/**
+ * The answer to a refused render, the same on Node (static.ts) and the Worker (edge.ts): a short
+ * text, the status (429 for the client's share, 503 for the queue's depth), Retry-After, no-store.
+ */
+export function renderRefusedAnswer(err: RenderRefused): Response {
+  const message =
+    err.status === 429
+      ? 'Too many pages opened at once from your connection. Please wait a moment and reload.'
+      : 'The site is busy. Please reload in a few seconds.';
+  return new Response(message, {
+    status: err.status,
+    headers: {
+      'content-type': 'text/plain; charset=UTF-8',
+      'retry-after': String(err.retryAfterS),
+      'cache-control': 'no-store',
+    },
+  });
+}
