@@ -39,11 +39,11 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(1);
 /** Seconds with two decimals: approval times are fractions of a second. */
 const secs = (n: number) => (n / 1000).toFixed(2);
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 /** The server of bench/lib/node-server.ts in a process of its own, and the messages it answers. */
-async function startServer(options: NodeServerBenchOptions) {
+export async function startServer(options: NodeServerBenchOptions) {
   const child: ChildProcess = fork(new URL('./lib/node-server.ts', import.meta.url), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -190,7 +190,7 @@ function listingInput(server: Record<string, unknown>, description: string): Rec
  * `count` listed servers' slugs spread over the whole id range (sitemap reads along the primary
  * key, a window at each of `windows` evenly spaced ids), none of them in `skip`.
  */
-async function spreadSlugs(db: Db, count: number, skip: ReadonlySet<string>): Promise<string[]> {
+export async function spreadSlugs(db: Db, count: number, skip: ReadonlySet<string>): Promise<string[]> {
   const { maxId } = await getSitemapCounts(db);
   const windows = 50;
   const per = Math.ceil(count / windows);

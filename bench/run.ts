@@ -8,7 +8,19 @@ import { setProcessEnv } from '../functions/_app/env';
 import type { BenchModule, BenchSection } from './types';
 
 /** Modules in the order they run; each is bench/<name>.ts exporting `bench`. */
-const MODULES = ['seed', 'build', 'api', 'pages', 'approval', 'scale', 'rank', 'refresh', 'badges', 'million'];
+const MODULES = [
+  'seed',
+  'build',
+  'api',
+  'pages',
+  'approval',
+  'scale',
+  'rank',
+  'refresh',
+  'badges',
+  'million',
+  'render-flood',
+];
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const only = values.only?.split(',');

@@ -14,6 +14,8 @@ export interface NodeServerBenchOptions {
   buildsDir: string;
   /** Environment of the rebuilds this server starts (the same heap limit as the measured build). */
   buildEnv: Record<string, string>;
+  /** The public rate limits on (RATE_LIMITS=true, the default of `npm start`); off unless asked. */
+  rateLimits?: boolean;
 }
 
 /** Where the server stands: the builder's status and the on-demand cache. */
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
       DATABASE_URL: options.url,
       PORT: '0',
       HOST: '127.0.0.1',
-      RATE_LIMITS: 'false',
+      RATE_LIMITS: options.rateLimits ? 'true' : 'false',
       REFRESH_ENABLED: 'false',
     }),
     root: options.root,
