@@ -7,7 +7,9 @@ import type { Db } from '../../db/client';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { createContactMessage } from '../../db/queries/contact';
 import { listAllContent, updateContent } from '../../db/queries/content';
+import { saveListingEdit } from '../../db/queries/listing-edits';
 import { createOperator } from '../../db/queries/operators';
+import { upsertOwner } from '../../db/queries/owners';
 import { createReport, setReportStatus } from '../../db/queries/reports';
 import {
   createServer,
@@ -277,7 +279,23 @@ interface Stored {
   };
   /** The listing of the submission posted to the API and approved in the console. */
   approved: { server: Server; description: string; features: string };
-  /** The submissions the corpus stored (one pending per payload, and the approved one). */
+  /**
+   * An owner's edit of a listing (#17) with every editable field holding payloads (links by
+   * their labels), approved in the console with payload notes; the listing also stores payloads
+   * as its language and region (codes the API refuses: stored before validation, never shown).
+   */
+  ownerEdit: {
+    server: Server;
+    description: string;
+    tags: string[];
+    features: string[];
+    labels: string[];
+  };
+  /** An owner's edit left pending: the console's review shows its diff. */
+  pendingEdit: { serverName: string; description: string; labels: string[]; owner: string };
+  /** Moderator notes: on a pending submission (the review panel's field) and a rejected one (its mail). */
+  notes: { pendingName: string; text: string; rejectedName: string };
+  /** The submissions the corpus stored (one pending per payload, the approved and the rejected one). */
   submissionIds: number[];
   contactName: string;
   reportDetails: string;
@@ -390,10 +408,73 @@ test.describe
           priority: 'normal',
         });
       }
+      // Owners' edits (#17), stored as the account page's handler stores them: a diff of the
+      // editable fields. Link labels are payloads; the addresses must be https on a public host.
+      const owner = await upsertOwner(db, {
+        id: `9${Date.now()}`,
+        username: PAYLOADS[4]!.text,
+        global_name: PAYLOADS[0]!.text,
+        avatar: null,
+      });
+      const labelPayloads = PAYLOADS.filter((p) => p.text.length <= 40).slice(0, 5);
+      const linksOf = (list: readonly Payload[]) =>
+        list.map((p) => ({ label: p.text, url: `https://links.example.com/p${p.n}` }));
+      const ownerTarget = await createServer(db, {
+        name: `Owner edit target ${tag}`,
+        description: 'Edited by its owner.',
+        category: 'Gaming',
+        members: 897_000_000,
+        active_users: 10,
+        language: `Lang ${PAYLOADS[0]!.text}`,
+        region: `Region ${PAYLOADS[4]!.text}`,
+      });
+      const ownerEdit: Stored['ownerEdit'] = {
+        server: ownerTarget,
+        description: joinedWithin(PAYLOADS.slice(14), 2000),
+        tags: PAYLOADS.filter((p) => p.text.length <= 40)
+          .slice(-12)
+          .map((p) => p.text),
+        features: PAYLOADS.slice(0, 20).map((p) => p.text),
+        labels: labelPayloads.map((p) => p.text),
+      };
+      const approvedEdit = await saveListingEdit(db, ownerTarget.id, owner.id, {
+        description: { from: ownerTarget.description, to: ownerEdit.description },
+        tags: { from: [], to: ownerEdit.tags },
+        features: { from: [], to: ownerEdit.features },
+        links: { from: [], to: linksOf(labelPayloads) },
+      });
+      const pendingTarget = servers[1]!.server;
+      const pendingLabels = PAYLOADS.filter((p) => p.text.length <= 40).slice(5, 10);
+      const pendingEdit: Stored['pendingEdit'] = {
+        serverName: pendingTarget.name,
+        description: joinedWithin(PAYLOADS.slice(30), 2000),
+        labels: pendingLabels.map((p) => p.text),
+        owner: owner.username,
+      };
+      await saveListingEdit(db, pendingTarget.id, owner.id, {
+        description: { from: pendingTarget.description, to: pendingEdit.description },
+        subcategory: { from: pendingTarget.subcategory, to: PAYLOADS[39]!.text },
+        links: { from: [], to: linksOf(pendingLabels) },
+      });
+      const rejectedName = `Rejected ${PAYLOADS[1]!.text}`;
+      const rejected = await insertSubmission(db, {
+        server_name: rejectedName,
+        server_description: PAYLOADS[1]!.text,
+        category: 'Gaming',
+        invite_link: 'https://discord.gg/xssrejected',
+        server_image: null,
+        contact_email: `rejected-${tag}@example.com`,
+        features: PAYLOADS[1]!.text,
+        member_count: 10,
+        active_users: 1,
+        submitter_name: PAYLOADS[2]!.text,
+        is_owner: true,
+      });
 
       // 2. The public API, once per kind of input, from a loopback address of our own. URL fields
       //    refuse javascript: and data: (and a payload is never a valid email).
       const address = ownLoopback();
+      const codesAddress = ownLoopback();
       const submittedName = `Submitted ${PAYLOADS[0]!.text}`;
       const submittedDescription = joinedWithin(PAYLOADS.slice(28), 2000);
       const submittedFeatures = joinedWithin(PAYLOADS.slice(0, 28), 2000);
@@ -416,8 +497,13 @@ test.describe
         { invite_link: PAYLOADS[13]!.text },
         { server_image: PAYLOADS[14]!.text },
         { server_image: 'javascript:alert(12)' },
+        // Language and region are codes: a payload is neither (sent from another address of
+        // ours, as the submission limit per client counts refused posts too).
+        { language: PAYLOADS[0]!.text },
+        { region: PAYLOADS[4]!.text },
       ]) {
-        const res = await postJsonFrom(address, baseURL, '/api/submissions', { ...submission, ...bad });
+        const from = 'language' in bad || 'region' in bad ? codesAddress : address;
+        const res = await postJsonFrom(from, baseURL, '/api/submissions', { ...submission, ...bad });
         expect(
           { status: res.status, fields: issuePaths(res.body) },
           `POST /api/submissions refuses ${JSON.stringify(bad)}`,
@@ -547,6 +633,32 @@ test.describe
       const approvedServer = (await listAllActiveServers(db)).find((s) => s.name === submittedName);
       expect(approvedServer, 'the approved submission is a listing').toBeDefined();
 
+      // Moderator notes: the approved owner edit's, a pending submission's (kept pending), and a
+      // rejected submission's (quoted in the mail the rejection writes).
+      const notesText = joinedWithin(PAYLOADS, 2000);
+      const approvedEditRes = await adminWrite(context.request, baseURL, 'POST', `/edits/${approvedEdit.id}/approve`, {
+        admin_notes: notesText,
+      });
+      expect(approvedEditRes.status(), await approvedEditRes.text()).toBe(200);
+      const notedPending = pending.find((s) => s.server_name === PAYLOADS[39]!.text)!;
+      for (const [id, status] of [
+        [notedPending.id, 'pending'],
+        [rejected.id, 'rejected'],
+      ] as const) {
+        const res = await context.request.fetch(`/api/admin/submissions/${id}`, {
+          method: 'PATCH',
+          data: { status, admin_notes: notesText },
+          headers: {
+            'x-csrf-token': ((await (await context.request.get('/api/admin/me')).json()) as { csrfToken: string })
+              .csrfToken,
+            origin: baseURL,
+          },
+        });
+        expect(res.status(), await res.text()).toBe(200);
+      }
+      ownerEdit.server = (await getServerById(db, ownerTarget.id))!;
+      expect(ownerEdit.server.links.map((l) => l.label)).toEqual(ownerEdit.labels);
+
       await waitForLiveBuild(context.request, since);
       expect(sinks).toEqual({ dialogs: [], attacker: [] });
 
@@ -554,7 +666,10 @@ test.describe
         servers,
         edited,
         approved: { server: approvedServer!, description: submittedDescription, features: submittedFeatures },
-        submissionIds: [...pending.map((s) => s.id), approvedId],
+        ownerEdit,
+        pendingEdit,
+        notes: { pendingName: notedPending.server_name, text: notesText, rejectedName },
+        submissionIds: [...pending.map((s) => s.id), approvedId, rejected.id],
         contactName,
         reportDetails,
         cookies: await context.cookies(),
@@ -570,7 +685,12 @@ test.describe
       test.setTimeout(300_000);
       if (!stored) return;
       const { db, baseURL } = workerSite;
-      const ids = [...stored.servers.map((s) => s.server.id), stored.edited.server.id, stored.approved.server.id];
+      const ids = [
+        ...stored.servers.map((s) => s.server.id),
+        stored.edited.server.id,
+        stored.approved.server.id,
+        stored.ownerEdit.server.id,
+      ];
       for (const id of ids) {
         for (const r of await db.select().from(serverReports).where(eq(serverReports.server_id, id))) {
           await setReportStatus(db, r.id, 'dismissed');
@@ -698,6 +818,26 @@ test.describe
       expect(await texts(page, 'h1')).toEqual([approved.server.name]);
       expect(await texts(page, '.panel h3 + p')).toEqual([approved.description]);
       expect(await texts(page, '.panel ul.list-check li')).toEqual(featureLines(approved.features));
+    });
+
+    test("an owner's approved edit shows its description, tags, features and link labels as text", async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const { ownerEdit } = stored;
+      await visit(page, sinks, site.baseURL, `/server/${ownerEdit.server.slug}`);
+      expect(await texts(page, 'h1')).toEqual([ownerEdit.server.name]);
+      expect(await texts(page, '.panel h3 + p')).toEqual([ownerEdit.description]);
+      expect(await texts(page, 'ul.tags li')).toEqual(ownerEdit.tags);
+      expect(await texts(page, '.panel ul.list-check li')).toEqual(ownerEdit.features);
+      expect(await texts(page, '.server-links li a')).toEqual(ownerEdit.labels);
+      const hrefs = await page.locator('.server-links li a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(ownerEdit.server.links.map((l) => l.url));
+      // The language and region stored as payloads are no known code: the page names neither.
+      const body = (await page.locator('main').textContent()) ?? '';
+      expect(body).not.toContain(ownerEdit.server.language!);
+      expect(body).not.toContain(ownerEdit.server.region!);
     });
 
     test('listings (all servers, a category and its later pages, a subcategory) show every payload name as text', async ({
@@ -1063,8 +1203,65 @@ test.describe
       await expectInert(page, sinks, site.baseURL);
 
       await openConsole(page, sinks, site.baseURL, 'newsletter', 'Newsletter');
+      await expectInert(page, sinks, site.baseURL);
       await openConsole(page, sinks, site.baseURL, 'audit', 'Audit log');
       const details = (await texts(page, 'td.details')).join('\n');
       expect(details).toContain(JSON.stringify(stored.edited.server.slug));
+    });
+
+    test("the console shows owner edits, moderator notes and the Outbox's mail previews as text", async ({
+      page,
+      sinks,
+      site,
+    }) => {
+      const { pendingEdit, notes, approved } = stored;
+      await openConsole(page, sinks, site.baseURL, 'submissions', 'Submissions');
+      // The pending submission's notes field holds the moderator's payload notes as its value.
+      const row = page.locator('tbody tr').filter({ has: page.locator('th', { hasText: notes.pendingName }) });
+      await row
+        .first()
+        .getByRole('button', { name: /Review/ })
+        .click();
+      await expect(page.getByLabel('Admin notes')).toHaveValue(notes.text);
+      await expectInert(page, sinks, site.baseURL);
+
+      // The owner edits queue: the pending edit's diff (description, subcategory, link labels) as text.
+      const edits = page.locator('section.owner-edits');
+      await edits.getByRole('button', { name: `Review edit ${pendingEdit.serverName}`, exact: true }).click();
+      const diff = page.locator('#edit-detail');
+      await expect(diff.locator('tbody th')).toHaveText(['description', 'subcategory', 'links']);
+      const asked = await texts(page, '#edit-detail tbody td ins');
+      expect(asked[0]).toBe(pendingEdit.description);
+      expect(asked[1]).toBe(PAYLOADS[39]!.text);
+      for (const label of pendingEdit.labels) expect(asked[2]).toContain(`${label}: https://links.example.com/`);
+      expect(await diff.textContent()).toContain(`By ${pendingEdit.owner} (verified owner)`);
+      await expectInert(page, sinks, site.baseURL);
+
+      // The Outbox: the received and approved mails of the approved submission, and the rejected
+      // one's mail quoting the moderator's notes, each opened as sent (text part, sandboxed HTML).
+      await openConsole(page, sinks, site.baseURL, 'outbox', 'Outbox');
+      const mails: [kind: string, subject: string, body: string][] = [
+        ['submission_received', `We received ${approved.server.name}`, approved.server.name],
+        ['submission_approved', `${approved.server.name} is approved`, approved.server.name],
+        ['submission_rejected', `${notes.rejectedName} was not approved`, notes.text],
+      ];
+      for (const [kind, subject, body] of mails) {
+        await page.getByLabel('Kind').selectOption(kind);
+        const mailRow = page.locator('tbody tr').filter({ has: page.locator('th', { hasText: subject }) });
+        await expect(mailRow.first()).toBeVisible();
+        expect(await mailRow.first().locator('th').textContent()).toBe(subject);
+        await expectInert(page, sinks, site.baseURL);
+        await mailRow.first().getByRole('button', { name: /^Open/ }).click();
+        const view = page.locator('article.mail-view');
+        await expect(view.locator('h2')).toHaveText(subject);
+        expect(await view.locator('pre.mail-text').textContent()).toContain(body);
+        // The HTML part shows the payloads as text: nothing in it is markup of theirs.
+        const frame = page.frameLocator('iframe.mail-html');
+        await expect(frame.locator('body')).toContainText(body.split('\n')[0]!);
+        expect(await frame.locator('[id^="xss" i], [onerror], [onload], script').count()).toBe(0);
+        expect(await view.locator('iframe').getAttribute('sandbox')).toBe('');
+        await expectInert(page, sinks, site.baseURL);
+        await view.getByRole('button', { name: 'Close' }).click();
+      }
     });
   });
