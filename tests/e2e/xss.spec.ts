@@ -1228,9 +1228,9 @@ test.describe
       // The owner edits queue: the pending edit's diff (description, subcategory, link labels) as text.
       const edits = page.locator('section.owner-edits');
       await edits.getByRole('button', { name: `Review edit ${pendingEdit.serverName}`, exact: true }).click();
-      const diff = page.locator('#edit-detail');
+      const diff = page.locator('article[aria-labelledby="edit-detail"]');
       await expect(diff.locator('tbody th')).toHaveText(['description', 'subcategory', 'links']);
-      const asked = await texts(page, '#edit-detail tbody td ins');
+      const asked = await texts(page, 'article[aria-labelledby="edit-detail"] tbody td ins');
       expect(asked[0]).toBe(pendingEdit.description);
       expect(asked[1]).toBe(PAYLOADS[39]!.text);
       for (const label of pendingEdit.labels) expect(asked[2]).toContain(`${label}: https://links.example.com/`);
@@ -1254,7 +1254,9 @@ test.describe
         await mailRow.first().getByRole('button', { name: /^Open/ }).click();
         const view = page.locator('article.mail-view');
         await expect(view.locator('h2')).toHaveText(subject);
-        expect(await view.locator('pre.mail-text').textContent()).toContain(body);
+        // The text part quotes the notes line by line ("> "): every line is there as typed.
+        const textPart = (await view.locator('pre.mail-text').textContent()) ?? '';
+        for (const line of body.split('\n')) expect(textPart).toContain(line);
         // The HTML part shows the payloads as text: nothing in it is markup of theirs.
         const frame = page.frameLocator('iframe.mail-html');
         await expect(frame.locator('body')).toContainText(body.split('\n')[0]!);
