@@ -17,6 +17,8 @@ import {
 const NOT_INDEXED = [
   '/404',
   '/account',
+  '/account/cancelled',
+  '/account/paid',
   '/admin',
   '/category-not-found',
   '/contact/sent',

@@ -60,7 +60,8 @@ const TARGETS: Target[] = [
       "SELECT (SELECT count(*) FROM server_reports) || '/' || (SELECT count(*) FROM user_interactions WHERE metadata LIKE '%report%')",
     keys: ['server_id', 'reason', 'details', 'session_id', 'website'],
     valid: () => ({ server_id: serverId, reason: 'spam', details: 'fuzz' }),
-    accepted: (r) => r.status === 201,
+    // A form post (the dialog without JavaScript) is answered 303 to the server page's note.
+    accepted: (r) => r.status === 201 || (r.headers.get('location') ?? '').endsWith('#report-sent'),
   },
   {
     path: '/api/contact',

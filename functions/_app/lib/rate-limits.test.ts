@@ -8,12 +8,12 @@ describe('MemoryRateLimitStore', () => {
     let now = 1_000;
     const store = new MemoryRateLimitStore(() => now);
     const r = rule(2, 60_000);
-    expect(store.hit(r, 'a')).toEqual({ ok: true, resetAt: 61_000 });
+    expect(store.hit(r, 'a')).toEqual({ ok: true, resetAt: 61_000, remaining: 1 });
     expect(store.hit(r, 'a').ok).toBe(true);
-    expect(store.hit(r, 'a')).toEqual({ ok: false, resetAt: 61_000 });
+    expect(store.hit(r, 'a')).toEqual({ ok: false, resetAt: 61_000, remaining: 0 });
     expect(store.hit(r, 'b').ok).toBe(true);
     now = 61_000;
-    expect(store.hit(r, 'a')).toEqual({ ok: true, resetAt: 121_000 });
+    expect(store.hit(r, 'a')).toEqual({ ok: true, resetAt: 121_000, remaining: 1 });
   });
 
   it('keeps separate counts per rule for the same address', () => {
@@ -46,7 +46,7 @@ describe('MemoryRateLimitStore', () => {
     store.hit(long, 'new');
     // The five expired windows went; every live one is still counting.
     expect(store.size).toBe(6);
-    expect(store.hit(long, 'old-live-0')).toEqual({ ok: true, resetAt: 60_000 });
+    expect(store.hit(long, 'old-live-0')).toEqual({ ok: true, resetAt: 60_000, remaining: 3 });
     for (let i = 0; i < 50; i++) store.hit(long, `more-${i}`);
     expect(store.size).toBeLessThanOrEqual(10);
     // The newest window survived the evictions with its count; the oldest one starts over.
