@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
-import { countRows } from '../db/queries/maintenance';
+import { type CountedTable, countRows } from '../db/queries/maintenance';
 import { startDiscordStandIn } from '../tests/helpers/discord-stand-in';
 import type { ApiServerOptions, ApiServerReply } from './lib/api-server';
 
@@ -224,7 +224,7 @@ export const bench: BenchModule = async (ctx) => {
      * buffer, start after that, and be stored (and answered) between the two counts, which made
      * the 10,000 chain row read "4228 stored = 4227 2xx". Returns how many looks that took.
      */
-    const snapshot = async (path: string, table: string) => {
+    const snapshot = async (path: string, table: CountedTable) => {
       for (let looks = 1; ; looks++) {
         await settled();
         const first = await srv.answered();
