@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
-import { countRows } from '../db/queries/maintenance';
+import { type CountedTable, countRows } from '../db/queries/maintenance';
 import { startDiscordStandIn } from '../tests/helpers/discord-stand-in';
 import type { ApiServerOptions, ApiServerReply } from './lib/api-server';
 
@@ -214,9 +214,28 @@ export const bench: BenchModule = async (ctx) => {
     const { base, helloUrl } = srv;
     // This process reads the table's row counts through a connection of its own.
     const counter = await openDb({ url });
-    const answeredAt = async (path: string) => (await srv.answered()).answered[`${base}${path}`] ?? 0;
     const settled = async () => {
       while ((await srv.answered()).inflight > 0) await new Promise((r) => setTimeout(r, 20));
+    };
+    /**
+     * The table's rows and the path's 2xx answers at one quiet moment: nothing in flight before or
+     * after the rows are counted, and no answer sent meanwhile. "Nothing in flight" alone is not
+     * quiet: a request autocannon sent just before it stopped can still sit unread in a socket
+     * buffer, start after that, and be stored (and answered) between the two counts, which made
+     * the 10,000 chain row read "4228 stored = 4227 2xx". Returns how many looks that took.
+     */
+    const snapshot = async (path: string, table: CountedTable) => {
+      for (let looks = 1; ; looks++) {
+        await settled();
+        const first = await srv.answered();
+        const rows = await countRows(counter.client, table);
+        const then = await srv.answered();
+        const ok = then.answered[`${base}${path}`] ?? 0;
+        if (first.inflight === 0 && then.inflight === 0 && (first.answered[`${base}${path}`] ?? 0) === ok) {
+          return { rows, ok, looks };
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
     };
 
     try {
@@ -242,9 +261,7 @@ export const bench: BenchModule = async (ctx) => {
         const table = path === '/api/submissions' ? 'server_submissions' : 'user_interactions';
         // Warm-up (JIT, statement caches), not measured.
         await load(`${base}${path}`, 1, { method: 'POST', body, contentType: 'application/json' });
-        await settled();
-        const before = await countRows(counter.client, table);
-        const answeredBefore = await answeredAt(path);
+        const start = await snapshot(path, table);
         // Several adjacent pairs (hello-world, then the endpoint); the row is the pair with the
         // median ratio, so one disturbed second on this shared machine does not make the figure.
         const pairs: { hello: number; r: Load; ratio: number }[] = [];
@@ -257,9 +274,12 @@ export const bench: BenchModule = async (ctx) => {
           received += r.ok;
           pairs.push({ hello, r, ratio: r.rps / hello });
         }
-        await settled();
-        const stored = (await countRows(counter.client, table)) - before;
-        const ok = (await answeredAt(path)) - answeredBefore;
+        const end = await snapshot(path, table);
+        const stored = end.rows - start.rows;
+        const ok = end.ok - start.ok;
+        if (start.looks > 1 || end.looks > 1) {
+          ctx.log(`${label}: requests still arriving after autocannon stopped (${start.looks} and ${end.looks} looks)`);
+        }
         const ratios = pairs.map((p) => p.ratio).sort((a, b) => a - b);
         const median = pairs.find((p) => p.ratio === ratios[Math.floor(ratios.length / 2)])!;
         rows.push([

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { dbHealth } from '../../db/queries/health';
@@ -8,6 +8,7 @@ import { assertRealSecrets } from './env';
 import { ApiError, envelope, errorAnswer } from './lib/errors';
 import { formFailure } from './lib/form-redirect';
 import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
+import { bodyLimit } from './middleware/body-limit';
 import { clientContext } from './middleware/client';
 import { originCheck } from './middleware/origin-check';
 import { securityHeaders } from './middleware/security-headers';
@@ -35,7 +36,7 @@ const DB_RETRY_AFTER_S = 5;
  * the tests each pass their own database and settings. Middleware, in order: a request id,
  * the security headers (hono/secure-headers, the set picked by the answer), `no-store` on
  * every API and console answer, the deps and the client's IP hash; then for /api the body limit
- * (hono/body-limit) and the one origin check. Each resource is one chained module under
+ * (hono/body-limit, asked only when the size is not declared) and the one origin check. Each resource is one chained module under
  * routes/; `app.onError` gives the one error envelope.
  */
 export function createApp(deps: AppDeps) {
@@ -124,9 +125,18 @@ export type AppType = ReturnType<typeof createApp>;
 
 /**
  * API and console answers are never stored by a browser or a shared cache (some hold personal
- * data); a handler that chose its own caching (the public listing read) keeps it.
+ * data); a handler that chose its own caching (the public listing read) keeps it. Set on the
+ * answer's own headers, as hono/secure-headers does: `c.header()` after `next()` rebuilds the
+ * finished answer around its body as a stream, which on @hono/node-server turns its lightweight
+ * Response into a real one written through a stream reader. Only an answer whose headers are
+ * immutable (one fetched from the Worker's assets binding) takes that copy.
  */
-const noStore = async (c: import('hono').Context, next: () => Promise<void>) => {
+const noStore = createMiddleware(async (c, next) => {
   await next();
-  if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store');
-};
+  if (c.res.headers.has('cache-control')) return;
+  try {
+    c.res.headers.set('Cache-Control', 'no-store');
+  } catch {
+    c.header('Cache-Control', 'no-store');
+  }
+});

@@ -109,6 +109,40 @@ describe('request bodies read from the Node stream', () => {
     expect((await post(`${base}/api/events`, 'application/json', EVENT)).status).toBe(202);
   });
 
+  it('checks a declared length from the header alone: the chain never opens the web body stream', async () => {
+    // hono/body-limit reads c.req.raw.body first; on @hono/node-server that builds an undici
+    // Request and a ReadableStream over the socket for every post, and the route then reads through
+    // it instead of straight from Node's request (half the events throughput).
+    t = await createTestApp();
+    let opened = 0;
+    const request = (body: string, headers: Record<string, string>) => {
+      const req = new Request('http://127.0.0.1/api/events', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, ...headers },
+        body,
+      });
+      const stream = req.body;
+      Object.defineProperty(req, 'body', {
+        get: () => {
+          opened++;
+          return stream;
+        },
+      });
+      return req;
+    };
+    const ok = await t.app.fetch(request(EVENT, { 'content-length': String(Buffer.byteLength(EVENT)) }));
+    expect(ok.status).toBe(202);
+    const big = JSON.stringify({ interaction_type: 'view', target_type: 'server', referrer: 'x'.repeat(40_000) });
+    const refused = await t.app.fetch(request(big, { 'content-length': String(Buffer.byteLength(big)) }));
+    expect(refused.status).toBe(413);
+    expect(opened).toBe(0);
+    // A body of unknown length is still counted as it streams (hono/body-limit).
+    const streamed = await t.app.fetch(request(big, { 'transfer-encoding': 'chunked' }));
+    expect(streamed.status).toBe(413);
+    expect(opened).toBeGreaterThan(0);
+    expect(await countRows(t.client, 'user_interactions')).toBe(1);
+  });
+
   it('answers 400 for malformed JSON and 415 for other content types', async () => {
     const base = await serveTestApp();
     const bad = await post(`${base}/api/events`, 'application/json', '{"interaction_type":');

@@ -4,7 +4,7 @@ import type { FieldLabels } from '../../../src/lib/schemas/labels';
 import type { AppEnv } from '../context';
 import { ApiError, validationError } from './errors';
 
-/** Largest request body any endpoint reads (hono/body-limit enforces it in app.ts). */
+/** Largest request body any endpoint reads (middleware/body-limit.ts enforces it in app.ts). */
 export const BODY_LIMIT_BYTES = 32 * 1024;
 
 /** How a body came: JSON (fetch, sendBeacon's text/plain) or a form post (a browser without JavaScript). */

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import type { OrderEventInput } from '../../../../db/queries/orders';
 import { stripeFor, toCheckoutSession } from '../../clients/stripe';
 import type { AppDeps, AppEnv } from '../../context';
 import { ApiError } from '../../lib/errors';
 import { applyEvent, chargeEventInput, sessionEventInput } from '../../lib/order-events';
+import { bodyLimit } from '../../middleware/body-limit';
 
 /** Stripe's events are larger than the app's forms; a checkout or charge event is a few kB. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
