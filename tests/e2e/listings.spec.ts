@@ -153,6 +153,8 @@ test('the category chip and a listing page search are kept in the URL and come b
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');
   await hydrated(page);
+  // On a phone the filter bar is folded into one "Filters" control: open it first.
+  await page.locator('summary', { hasText: 'Filters' }).click();
   const chips = page.getByRole('group', { name: 'Category' });
   await chips.getByRole('button', { name: 'Crypto', exact: true }).click();
   await expect(page).toHaveURL(/[?&]category=crypto(&|$)/);
