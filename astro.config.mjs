@@ -89,6 +89,9 @@ const browserWithoutProcessShim = {
 
 export default defineConfig({
   site,
+  // Markdown (the developer guide, docs/public-api.md) renders code blocks as plain <pre><code>:
+  // Shiki's colours are inline style attributes, which the Content-Security-Policy refuses.
+  markdown: { syntaxHighlight: false },
   // Each builder (npm start, a test worker, a bench run) keeps its own cache, so concurrent
   // builds never share the incremental-build manifest.
   cacheDir: tools.ASTRO_CACHE_DIR,

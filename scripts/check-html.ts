@@ -81,8 +81,8 @@ function resolves(pathname: string): boolean {
   return candidates.some((c) => existsSync(c) && statSync(c).isFile());
 }
 
-// Served by the app, not the build.
-const DYNAMIC = /^\/(api|go|admin)(\/|$)/;
+// Served by the app, not the build (the search page is rendered on request for every query).
+const DYNAMIC = /^\/(api|go|admin|search)(\/|$)/;
 const files = (await walk(dir)).filter((f) => f.endsWith('.html'));
 let invalid = 0;
 const broken: string[] = [];
