@@ -165,6 +165,10 @@ test('the category chip and a listing page search are kept in the URL and come b
   const filtered = await count.textContent();
   await page.reload();
   await hydrated(page);
+  // The folded bar says how many filters the URL set; open it to see them.
+  const fold = page.locator('summary', { hasText: 'Filters' });
+  await expect(fold).toContainText('2 set');
+  await fold.click();
   await expect(chips.getByRole('button', { name: 'Crypto', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Premium Only' })).toHaveAttribute('aria-pressed', 'true');
   await expect(count).toHaveText(filtered!);
