@@ -163,7 +163,8 @@ describe('server pages past PRERENDER_SERVERS (Node)', () => {
     await server.builder.idle();
     expect(server.builder.status().state).toBe('idle');
     expect((await fetch(`${base}/server/${top.slug}`)).status).toBe(404);
-  });
+    // A whole rebuild happens inside this test: its time, not the 30 s of a request-sized test.
+  }, 120_000);
 
   it('answers an on-demand page with a trailing slash 301 to its address without it', async () => {
     const tail = ranked.at(-3)!;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test as base } from '@playwright/test';
@@ -18,6 +18,46 @@ export interface SiteServer {
   discord: DiscordStandIn;
 }
 
+/** The settings every test site starts with (startSite's app settings add to them). */
+function siteEnv(dbUrl: string, discord: DiscordStandIn, appEnv?: Record<string, string>) {
+  return loadEnv({
+    DATABASE_URL: dbUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SITE_URL: 'http://localhost:4321',
+    REFRESH_ENABLED: 'false',
+    DISCORD_API_BASE: discord.url,
+    // Owner sign-in (#17) against the same stand-in's OAuth2.
+    DISCORD_OAUTH_BASE: discord.origin,
+    DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
+    DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
+    ...appEnv,
+  });
+}
+
+/** Where the run's template site is (tests/e2e/global-setup.ts): its database and its builds. */
+export const TEMPLATE_DIR_VAR = 'GUILDRANK_E2E_TEMPLATE';
+
+/**
+ * Builds the template site: the sample servers, migrated and seeded, and a live build of them.
+ * A site with nothing of its own before its build (no rows, no build settings, the default app
+ * settings) starts from a copy of it instead of building the same pages again.
+ */
+export async function buildTemplateSite(dir: string): Promise<void> {
+  const dbUrl = `file:${join(dir, 'site.db')}`;
+  const discord = await startDiscordStandIn({ permissive: true });
+  try {
+    const server = await startNodeServer({
+      env: siteEnv(dbUrl, discord),
+      buildsDir: join(dir, 'builds'),
+      log: () => {},
+    });
+    await server.close();
+  } finally {
+    await discord.close();
+  }
+}
+
 /**
  * Starts the production server as `npm start` does, on its own database in a temp dir, its own
  * build folder and a free port; `prepare` adds rows (after migrating) before the first build;
@@ -33,6 +73,17 @@ export async function startSite(
 ): Promise<{ site: SiteServer; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `guildrank-${name}-`));
   const dbUrl = `file:${join(dir, 'site.db')}`;
+  // Builds go inside the project: Astro stages prerender chunks beside an output folder within
+  // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
+  const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
+  const template = process.env[TEMPLATE_DIR_VAR];
+  if (!prepare && !buildEnv && !appEnv && template && existsSync(join(template, 'builds', 'current'))) {
+    // The template's database and live build, copied (a rebuild here must not touch the template's files).
+    for (const file of ['site.db', 'site.db-wal']) {
+      if (existsSync(join(template, file))) cpSync(join(template, file), join(dir, file));
+    }
+    cpSync(join(template, 'builds'), buildsDir, { recursive: true });
+  }
   if (prepare) {
     const seeding = await openDb({ url: dbUrl });
     await migrateDb(seeding.db);
@@ -43,22 +94,7 @@ export async function startSite(
   // No refresh timer: a test server never asks the real Discord (a spec that wants the job runs it against a stand-in).
   // Submission checks ask a loopback stand-in that knows every invite (specs add their own).
   const discord = await startDiscordStandIn({ permissive: true });
-  const env = loadEnv({
-    DATABASE_URL: dbUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SITE_URL: 'http://localhost:4321',
-    REFRESH_ENABLED: 'false',
-    DISCORD_API_BASE: discord.url,
-    // Owner sign-in (#17) against the same stand-in's OAuth2.
-    DISCORD_OAUTH_BASE: discord.origin,
-    DISCORD_CLIENT_ID: STAND_IN_CLIENT.id,
-    DISCORD_CLIENT_SECRET: STAND_IN_CLIENT.secret,
-    ...appEnv,
-  });
-  // Builds go inside the project: Astro stages prerender chunks beside an output folder within
-  // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
-  const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
+  const env = siteEnv(dbUrl, discord, appEnv);
   const server = await startNodeServer({ env, buildsDir, log: () => {}, ...(buildEnv && { buildEnv }) });
   const { db, client } = await openDb({ url: dbUrl });
   return {

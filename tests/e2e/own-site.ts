@@ -6,6 +6,8 @@ import { type SiteServer, startSite } from './fixtures';
  * A `test` whose worker gets a site of its own (startSite), for a spec that needs its own rows
  * before the build (`prepare`, after the sample servers), its own rate-limit budget (the
  * writes of the other specs count against the shared site's) or its own build variables (`buildEnv`).
+ * Without rows, build variables or app settings of its own, the site is a copy of the run's
+ * template (tests/e2e/global-setup.ts): its own database and builds, no build of its own.
  */
 export function testWithOwnSite(
   name: string,
@@ -18,7 +20,7 @@ export function testWithOwnSite(
     ownSite: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
       async ({}, use) => {
-        const { site, stop } = await startSite(name, prepare ?? (async () => {}), buildEnv, await appEnv?.());
+        const { site, stop } = await startSite(name, prepare, buildEnv, await appEnv?.());
         await use(site);
         await stop();
       },

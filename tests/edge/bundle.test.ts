@@ -12,6 +12,7 @@ import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { exclusive } from '../helpers/exclusive';
 
 const root = resolve(import.meta.dirname, '../..');
 let scratch: string;
@@ -22,8 +23,15 @@ let deployed: { code: number | null; out: string };
 let drifted: { code: number | null; out: string };
 let admin: { code: number | null; out: string };
 
-/** Runs an npm script's file with tsx in a child process (the database fixture answers from this one). */
+/**
+ * Runs an npm script's file with tsx in a child process (the database fixture answers from this one),
+ * one Cloudflare build of the checkout at a time (tests/helpers/exclusive.ts).
+ */
 function runScript(script: string, args: string[], env: Record<string, string>) {
+  return exclusive('cloudflare-build', () => runScriptNow(script, args, env));
+}
+
+function runScriptNow(script: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string }>((ok, fail) => {
     const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), script, ...args], {
       cwd: root,

@@ -1,0 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildTemplateSite, TEMPLATE_DIR_VAR } from './fixtures';
+
+/**
+ * Builds the run's template site once (fixtures.ts, buildTemplateSite): the shared site of each
+ * worker and every spec site without rows or settings of its own start from copies of it.
+ * The workers find it through the environment; the teardown removes it.
+ */
+export default async function globalSetup(): Promise<() => void> {
+  const dir = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-template-'));
+  await buildTemplateSite(dir);
+  process.env[TEMPLATE_DIR_VAR] = dir;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
