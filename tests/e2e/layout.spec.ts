@@ -164,26 +164,71 @@ const PAGES: [string, string, number][] = [
   ['embedded card with long words', `/embed/${LONG_SLUG}`, 200],
 ];
 
+/** Resizes the window and waits two frames: what reacts to the resize (the carousel) has laid out again. */
+async function resize(page: Page, width: number, height: number) {
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Checks the page as loaded at each phone width in turn (resized, not reloaded: one load per page). */
+async function expectFitsEvery(page: Page, what: string) {
+  for (const width of WIDTHS) {
+    await resize(page, width, 740);
+    await expectFits(page, `${what} at ${width} px`);
+  }
+}
+
+test.describe('on phones', () => {
+  // Each page is loaded at the narrowest width, then checked at every width.
+  test.use({ viewport: { width: WIDTHS[0], height: 740 } });
+
+  test(`every public page type fits the screen with no sideways scroll at ${WIDTHS.join(', ')} px`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // The saved page lists what localStorage holds: one long-named server in it.
+    await page.addInitScript((name) => {
+      localStorage.setItem(
+        'savedServers',
+        JSON.stringify([{ id: 999, name, category: 'Gaming', image_url: null, slug: 'x', savedAt: Date.now() }]),
+      );
+    }, `${LONG_WORD} United`);
+    for (const [what, path, status] of PAGES) {
+      await page.setViewportSize({ width: WIDTHS[0], height: 740 });
+      const res = await page.goto(path);
+      expect(res?.status(), what).toBe(status);
+      await hydrated(page);
+      await expectFitsEvery(page, what);
+    }
+  });
+
+  test('the console fits: sign-in and every screen signed in', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signIn(page);
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    for (const screen of [
+      'Dashboard',
+      'Submissions',
+      'Servers',
+      'Reports',
+      'Freshness',
+      'Content',
+      'Newsletter',
+      'Contact inbox',
+      'Audit log',
+    ]) {
+      await page.setViewportSize({ width: WIDTHS[0], height: 740 });
+      await nav.getByRole('link', { name: screen }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await expectFitsEvery(page, `console ${screen}`);
+    }
+  });
+});
+
 for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 740 } });
-
-    test('every public page type fits the screen with no sideways scroll', async ({ page }) => {
-      test.setTimeout(120_000);
-      // The saved page lists what localStorage holds: one long-named server in it.
-      await page.addInitScript((name) => {
-        localStorage.setItem(
-          'savedServers',
-          JSON.stringify([{ id: 999, name, category: 'Gaming', image_url: null, slug: 'x', savedAt: Date.now() }]),
-        );
-      }, `${LONG_WORD} United`);
-      for (const [what, path, status] of PAGES) {
-        const res = await page.goto(path);
-        expect(res?.status(), what).toBe(status);
-        await hydrated(page);
-        await expectFits(page, what);
-      }
-    });
 
     test('the open mobile menu, a listing search and a refused form fit too', async ({ page }) => {
       await page.goto('/best-gaming-discord');
@@ -203,28 +248,6 @@ for (const width of WIDTHS) {
       await page.getByRole('button', { name: 'Submit Server for Review' }).click();
       await expect(page.getByRole('alert').filter({ hasText: 'Submission Error' })).toBeVisible();
       await expectFits(page, 'refused submit form');
-    });
-
-    test('the console fits: sign-in and every screen signed in', async ({ page }) => {
-      test.setTimeout(120_000);
-      await signIn(page);
-      const nav = page.getByRole('navigation', { name: 'Console' });
-      for (const screen of [
-        'Dashboard',
-        'Submissions',
-        'Servers',
-        'Reports',
-        'Freshness',
-        'Content',
-        'Newsletter',
-        'Contact inbox',
-        'Audit log',
-      ]) {
-        await nav.getByRole('link', { name: screen }).click();
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        await page.waitForLoadState('networkidle');
-        await expectFits(page, `console ${screen}`);
-      }
     });
   });
 }
@@ -290,11 +313,13 @@ test('no number wraps inside itself or sticks out of its box, on listing and ser
   page,
 }) => {
   test.setTimeout(240_000);
-  for (const width of ALL_WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    for (const path of ['/', '/servers', '/best-gaming-discord', '/server/apex-legends-hub', `/server/${LONG_SLUG}`]) {
-      await page.goto(path);
-      await hydrated(page);
+  // Each page loaded once at the narrowest width, then resized through the others.
+  for (const path of ['/', '/servers', '/best-gaming-discord', '/server/apex-legends-hub', `/server/${LONG_SLUG}`]) {
+    await page.setViewportSize({ width: ALL_WIDTHS[0], height: 900 });
+    await page.goto(path);
+    await hydrated(page);
+    for (const width of ALL_WIDTHS) {
+      await resize(page, width, 900);
       await expectNumbersWhole(page, `${path} at ${width} px`);
     }
   }
