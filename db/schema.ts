@@ -886,7 +886,8 @@ export const reviewProofs = sqliteTable(
       .notNull()
       .references(() => discordServers.id, { onDelete: 'cascade' }),
     member: bool('member').notNull(),
-    manager: bool('manager').notNull(),
+    /** Their standing in the guild by its guild list: 'owner', 'manage_guild' (Manage Server), or null. */
+    role: text('role', { enum: CLAIM_PROOFS }),
     joined_at: text('joined_at'),
     checked_at: text('checked_at').notNull(),
   },

@@ -23,7 +23,7 @@ CREATE TABLE `review_proofs` (
 	`account_id` integer NOT NULL,
 	`server_id` integer NOT NULL,
 	`member` integer NOT NULL,
-	`manager` integer NOT NULL,
+	`role` text,
 	`joined_at` text,
 	`checked_at` text NOT NULL,
 	PRIMARY KEY(`account_id`, `server_id`),

@@ -525,11 +525,6 @@ export const DELETED_OWNER = 'owner (account deleted)';
  * stay, unclaimed. Their reviews and replies (#31) go too, with the averages of the listings they
  * reviewed; `pages` names those listings' pages, whose built HTML showed them.
  */
-export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
-  return (await deleteAccount(db, ownerId)).deleted;
-}
-
-/** deleteOwner, answering also the server pages that showed the account's reviews. */
 export async function deleteAccount(db: Db, ownerId: number): Promise<{ deleted: boolean; pages: string[] }> {
   const cleanup = await accountReviewCleanup(db, ownerId);
   const results = await db.batch([

@@ -42,7 +42,7 @@ function refreshAggregate(db: Db, serverId: number | SQL) {
 /** What Discord said of an account in a listing's guild at its review sign-in. */
 export interface ReviewProof {
   member: boolean;
-  manager: boolean;
+  role: 'owner' | 'manage_guild' | null;
   joined_at: string | null;
   checked_at: string;
 }
@@ -78,7 +78,7 @@ export async function getReviewProof(db: Db, accountId: number, serverId: number
   const [row] = await db
     .select({
       member: reviewProofs.member,
-      manager: reviewProofs.manager,
+      role: reviewProofs.role,
       joined_at: reviewProofs.joined_at,
       checked_at: reviewProofs.checked_at,
     })

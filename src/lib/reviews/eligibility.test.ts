@@ -39,7 +39,7 @@ describe('snowflakeTime', () => {
 const member = (over: Partial<ReviewerFacts> = {}): ReviewerFacts => ({
   discordUserId: snowflakeAt(Date.UTC(2015, 6, 1), 0),
   member: true,
-  manager: false,
+  role: null,
   claimedOwner: false,
   joinedAt: '2025-01-01T00:00:00.000Z',
   ...over,
@@ -96,12 +96,14 @@ describe('reviewRefusal', () => {
     );
   });
 
-  it('never lets the claimed owner, a manager or a non-member review, whatever the dates', () => {
+  it("never lets the guild's owner or managers, the claimed owner or a non-member review, whatever the dates", () => {
+    const roles = fc.constantFrom('owner' as const, 'manage_guild' as const, null);
     fc.assert(
-      fc.property(fc.boolean(), fc.boolean(), fc.boolean(), timeArb, (owner, manager, isMember, now) => {
-        fc.pre(owner || manager || !isMember);
-        const refusal = reviewRefusal(member({ claimedOwner: owner, manager, member: isMember }), now, 7);
-        expect(refusal?.rule).toBe(owner ? 'owner' : manager ? 'manager' : 'not_member');
+      fc.property(fc.boolean(), roles, fc.boolean(), timeArb, (claimed, role, isMember, now) => {
+        fc.pre(claimed || role !== null || !isMember);
+        const refusal = reviewRefusal(member({ claimedOwner: claimed, role, member: isMember }), now, 7);
+        const rule = role === 'owner' ? 'owner' : role === 'manage_guild' ? 'manager' : claimed ? 'owner' : 'not_member';
+        expect(refusal?.rule).toBe(rule);
         expect(refusal?.from).toBeNull();
       }),
     );
@@ -112,7 +114,7 @@ describe('reviewRefusal', () => {
       fc.property(
         fc.record({
           member: fc.boolean(),
-          manager: fc.boolean(),
+          role: fc.constantFrom('owner' as const, 'manage_guild' as const, null),
           claimedOwner: fc.boolean(),
           joinedAt: fc.option(timeArb.map((t) => new Date(t).toISOString())),
           discordUserId: timeArb.map((t) => snowflakeAt(t, 1)),

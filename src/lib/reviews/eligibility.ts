@@ -24,8 +24,8 @@ export interface ReviewerFacts {
   discordUserId: string;
   /** In the listing's guild now (the guild in their guild list). */
   member: boolean;
-  /** Owns the guild or holds Manage Server (or Administrator) there. */
-  manager: boolean;
+  /** Owns the guild ('owner') or holds Manage Server or Administrator there ('manage_guild'), by their guild list. */
+  role: 'owner' | 'manage_guild' | null;
   /** The listing's claimed owner on this site. */
   claimedOwner: boolean;
   /** When they joined the guild (`joined_at` of the member endpoint), ISO; null when unknown. */
@@ -54,20 +54,26 @@ export function daysAgo(since: number, now: number): string {
 
 /**
  * Null when the person may review the listing at `now`, else the first rule that refuses
- * (owner and managers first: they reply instead; then membership, the member's days in the
+ * (the guild's owner and managers and the listing's claimed owner first: they reply instead; then membership, the member's days in the
  * guild, and the account's age). `minMemberDays` is REVIEW_MIN_MEMBER_DAYS.
  */
 export function reviewRefusal(facts: ReviewerFacts, now: number, minMemberDays: number): ReviewRefusal | null {
+  if (facts.role === 'owner')
+    return {
+      rule: 'owner',
+      message: 'You own this server on Discord: owners cannot review it, but they can reply to its reviews.',
+      from: null,
+    };
+  if (facts.role === 'manage_guild')
+    return {
+      rule: 'manager',
+      message: 'You have Manage Server in this Discord server: its managers cannot review it.',
+      from: null,
+    };
   if (facts.claimedOwner)
     return {
       rule: 'owner',
-      message: 'You are the owner of this listing: owners cannot review it, but you can reply to its reviews.',
-      from: null,
-    };
-  if (facts.manager)
-    return {
-      rule: 'manager',
-      message: 'You own or manage this server on Discord (Manage Server): you cannot review it.',
+      message: 'You are the owner of this listing: owners cannot review it, but they can reply to its reviews.',
       from: null,
     };
   if (!facts.member)
