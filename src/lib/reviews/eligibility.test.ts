@@ -102,7 +102,8 @@ describe('reviewRefusal', () => {
       fc.property(fc.boolean(), roles, fc.boolean(), timeArb, (claimed, role, isMember, now) => {
         fc.pre(claimed || role !== null || !isMember);
         const refusal = reviewRefusal(member({ claimedOwner: claimed, role, member: isMember }), now, 7);
-        const rule = role === 'owner' ? 'owner' : role === 'manage_guild' ? 'manager' : claimed ? 'owner' : 'not_member';
+        const rule =
+          role === 'owner' ? 'owner' : role === 'manage_guild' ? 'manager' : claimed ? 'owner' : 'not_member';
         expect(refusal?.rule).toBe(rule);
         expect(refusal?.from).toBeNull();
       }),

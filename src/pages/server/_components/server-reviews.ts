@@ -3,9 +3,10 @@
 // seconds on prerendered and on-demand pages alike, without a rebuild), pages through them, and
 // for a signed-in person adds the review form (or says which rule refuses and from when), their
 // own review's state, the owner's replies and flags. Everything a person wrote is set as text.
-import type { ReviewPage } from '../../../../db/queries/reviews';
+
 import { reviewDate } from '~/lib/reviews/eligibility';
 import { averageLine, memberSince } from '~/lib/reviews/summary';
+import type { ReviewPage } from '../../../../db/queries/reviews';
 
 interface Mine {
   signedIn: boolean;
@@ -179,7 +180,12 @@ function reviewsBox(root: HTMLElement) {
         starSpan.setAttribute('aria-label', `${r.rating} of 5 stars`);
         const time = el('time', reviewDate(Date.parse(r.created_at)));
         time.dateTime = r.created_at;
-        head.append(starSpan, el('strong', r.display_name), el('span', `member since ${memberSince(r.member_since)}`, 'muted'), time);
+        head.append(
+          starSpan,
+          el('strong', r.display_name),
+          el('span', `member since ${memberSince(r.member_since)}`, 'muted'),
+          time,
+        );
         if (r.edited_at) head.append(el('span', 'edited', 'muted'));
         li.append(head, el('p', r.body, 'review-body'));
         if (r.reply) {
