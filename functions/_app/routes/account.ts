@@ -186,7 +186,7 @@ export const accountRoutes = (deps: AppDeps) => {
                 global_name: session.owner.global_name,
                 discord_user_id: session.owner.discord_user_id,
                 // "My listings" shows only to those who claim one (#31: one sign-in for everyone).
-                has_listings: (await listOwnerListings(deps.db, session.owner.id)).length > 0,
+                has_listings: (await listOwnerListings(deps.db, session.owner.id)).listings.length > 0,
               }
             : null,
           csrfToken: session?.csrfToken ?? null,

@@ -313,7 +313,7 @@ function reviewsBox(root: HTMLElement) {
     } else if (mine.refusal) {
       children.push(el('p', mine.refusal.message));
       if (mine.refusal.rule === 'membership_unknown') {
-        const a = el('a', 'Check my membership with Discord', 'btn btn-primary');
+        const a = el('a', 'Write a review', 'btn btn-primary');
         a.href = `/api/account/sign-in?review=${encodeURIComponent(slug)}`;
         children.push(a);
       }
