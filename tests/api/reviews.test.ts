@@ -183,6 +183,10 @@ describe('reviews from verified members', () => {
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {
     const server = await setup();
     const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const me = (await (await h!.ownerCall(owner, 'GET', '/api/account/me')).json()) as {
+      owner: { has_listings: boolean };
+    };
+    expect(me.owner.has_listings).toBe(true);
     expect((await h!.ownerCall(owner, 'PUT', '/api/account/settings', { email: 'owner@example.com' })).status).toBe(
       200,
     );
