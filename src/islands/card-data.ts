@@ -3,7 +3,7 @@ import type { InviteStatus } from '~/lib/enums';
 import { joinTarget } from '~/lib/invite';
 import { guildIconUrl } from '~/lib/invite-checks/guild-icon';
 import { inviteView } from '~/lib/invite-checks/invite-state';
-import { REVIEWS_SHOWN_MIN } from '~/lib/reviews/summary';
+import { shownRating } from '~/lib/reviews/summary';
 
 /** The public fields a server card shows: what islands receive as props. */
 export interface CardServer {
@@ -44,9 +44,7 @@ export function iconSrc(s: { image_url: string | null; guild_id?: unknown; guild
 
 /** A card's rating (#31): the average once at least REVIEWS_SHOWN_MIN member reviews show, else none. */
 function cardRating(s: Record<string, unknown>): { rating: number | null; review_count: number } {
-  const count = typeof s.review_count === 'number' ? s.review_count : 0;
-  const rating = typeof s.rating === 'number' && count >= REVIEWS_SHOWN_MIN ? s.rating : null;
-  return { rating, review_count: count };
+  return { rating: shownRating(s), review_count: typeof s.review_count === 'number' ? s.review_count : 0 };
 }
 
 /** Narrows a full server row (build data or API JSON) to the card's public fields. */

@@ -290,6 +290,10 @@ describe('reviews from verified members', () => {
     // The listing's average and count follow (the card's `rating`).
     const row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
     expect(row.rows[0]).toMatchObject({ rating: 5, review_count: 6 });
+    // The public API's `rating` and the badge's rating variant give the same average.
+    const v1 = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as { rating: number | null };
+    expect(v1.rating).toBe(5);
+    expect(await (await h!.app.request(`${SITE}/badge/${server.slug}.svg?variant=rating`)).text()).toContain('5.0 / 5');
   });
 
   it('deletes the reviews and replies of a deleted account, with the listing average', async () => {

@@ -39,6 +39,12 @@ export function summarise(ratings: readonly number[]): RatingSummary {
   return { count, average: count ? Math.round((sum / count) * 10) / 10 : 0, distribution };
 }
 
+/** The spec's `rating` of a listing as the site shows it (#31): its average once at least REVIEWS_SHOWN_MIN member reviews show, else null. */
+export const shownRating = (s: { rating?: unknown; review_count?: unknown }): number | null =>
+  typeof s.review_count === 'number' && s.review_count >= REVIEWS_SHOWN_MIN && typeof s.rating === 'number'
+    ? s.rating
+    : null;
+
 /** "4.3 from 12 verified members" (the average with its basis); null below REVIEWS_SHOWN_MIN. */
 export function averageLine(summary: Pick<RatingSummary, 'count' | 'average'>): string | null {
   if (summary.count < REVIEWS_SHOWN_MIN) return null;
