@@ -91,6 +91,7 @@ function reviewsBox(root: HTMLElement) {
         meter.min = 0;
         meter.max = summary.count;
         meter.value = summary.distribution[n - 1] ?? 0;
+        meter.setAttribute('aria-label', `${n} stars`);
         li.append(el('span', `${n} ★`), meter, el('span', String(summary.distribution[n - 1] ?? 0)));
         ul.append(li);
       }
