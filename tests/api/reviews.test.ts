@@ -291,7 +291,9 @@ describe('reviews from verified members', () => {
     const row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
     expect(row.rows[0]).toMatchObject({ rating: 5, review_count: 6 });
     // The public API's `rating` and the badge's rating variant give the same average.
-    const v1 = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as { rating: number | null };
+    const v1 = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as {
+      rating: number | null;
+    };
     expect(v1.rating).toBe(5);
     expect(await (await h!.app.request(`${SITE}/badge/${server.slug}.svg?variant=rating`)).text()).toContain('5.0 / 5');
   });
@@ -326,5 +328,19 @@ describe('reviews from verified members', () => {
       owner: { has_listings: boolean };
     };
     expect(me.owner.has_listings).toBe(false);
+  });
+
+  it('limits each account to 10 reviews or edits an hour, counted in the database', async () => {
+    const server = await setup({ RATE_LIMITS: 'true' });
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    for (let i = 0; i < 10; i++)
+      expect((await write(session, server.id, { ...goodReview, rating: 1 + (i % 5) })).status).toBeLessThan(300);
+    const refused = await write(session, server.id, goodReview);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const budget = await h!.client.execute(
+      "SELECT window_count FROM client_budgets WHERE name LIKE 'review-reviews:account:%'",
+    );
+    expect(Number(budget.rows[0]?.window_count)).toBe(10);
   });
 });
