@@ -3,9 +3,9 @@ import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
-import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 import { isListed } from '../lib/listing';
 import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/ranking/explanation';
+import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 import { HISTORY_DAYS, type SiteData } from './site-data';
 
 /**

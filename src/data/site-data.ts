@@ -3,10 +3,9 @@ import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
-import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
-import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
+import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
 import {
   countServersWithPages,
   type ListingKey,
@@ -23,6 +22,7 @@ import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
+import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
 export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
