@@ -5,8 +5,9 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createServer, listAllActiveServers } from '../../db/queries/servers';
-import { discordServers, ownerUsers, reviewReplies, reviews } from '../../db/schema';
+import { discordServers, ownerUsers, reviewFlags, reviewReplies, reviews } from '../../db/schema';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
+import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
 import { PAYLOADS } from './xss-payloads';
@@ -188,6 +189,15 @@ test('the XSS corpus in review texts, display names and replies shows as text on
   await site.db
     .insert(reviewReplies)
     .values({ review_id: written[0]!.id, account_id: accounts[1]!.id, body: chunks[0]! });
+  // Flagged, so the console's Reviews screen lists them too (with a payload as each flag's details).
+  await site.db.insert(reviewFlags).values(
+    written.map((r, i) => ({
+      review_id: r.id,
+      account_id: accounts[(i + 1) % accounts.length]!.id,
+      reason: 'spam',
+      details: PAYLOADS[i]!.text,
+    })),
+  );
 
   await page.goto(`/server/${listing.slug}`);
   await reviewsLoaded(page);
@@ -196,6 +206,10 @@ test('the XSS corpus in review texts, display names and replies shows as text on
   const bodies = await list.locator('.review-body').allTextContents();
   for (const c of chunks) expect(bodies).toContain(c);
   expect(await list.locator('.review-reply p').nth(1).textContent()).toBe(chunks[0]);
+  // The average with its basis, and AggregateRating in the JSON-LD (at least 3 reviews show).
+  await expect(page.locator('[data-reviews-average]')).toHaveText(`3.0 from ${rows} verified members`);
+  const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).join('\n');
+  expect(ld).toContain(`"@type":"AggregateRating","ratingValue":3,"ratingCount":${rows}`);
   expect(await page.locator('[id^="xss"]').count()).toBe(0);
   expect(dialogs).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
@@ -210,6 +224,19 @@ test('the XSS corpus in review texts, display names and replies shows as text on
   const mine = page.getByRole('region', { name: 'My reviews' });
   await expect(mine.locator('.review-body').first()).toBeVisible();
   expect(await mine.locator('.review-body').first().textContent()).toBe(chunks[0]);
+  expect(await page.locator('[id^="xss"]').count()).toBe(0);
+  expect(dialogs).toEqual([]);
+
+  // The console's Reviews screen (flagged) shows the texts, names and flag details as text.
+  await signIn(page, site.db);
+  await page.goto('/admin#reviews');
+  await hydrated(page);
+  const screen = page
+    .getByRole('region', { name: 'Reviews' })
+    .or(page.locator('section[aria-labelledby="reviews-title"]'));
+  await expect(screen.getByText(`Payload Reviews ${id}`).first()).toBeVisible();
+  const texts = await screen.locator('p.prewrap').allTextContents();
+  for (const c of chunks) expect(texts).toContain(c);
   expect(await page.locator('[id^="xss"]').count()).toBe(0);
   expect(dialogs).toEqual([]);
 });
