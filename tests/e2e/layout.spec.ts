@@ -7,7 +7,15 @@ import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
-import { mailOutbox, ownerUsers, reviewFlags, reviewReplies, reviews, serverReports } from '../../db/schema';
+import {
+  discordServers,
+  mailOutbox,
+  ownerUsers,
+  reviewFlags,
+  reviewReplies,
+  reviews,
+  serverReports,
+} from '../../db/schema';
 import { expectReadableChart } from './chart-check';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -80,6 +88,8 @@ const test = testWithOwnSite('layout', async (db) => {
   await db
     .insert(reviewFlags)
     .values({ review_id: written[0]!.id, account_id: reviewers[2]!.id, reason: 'spam', details: LONG_WORD });
+  // What the batch of a review change keeps (rating and count): the listing's cards show the average.
+  await db.update(discordServers).set({ rating: 4, review_count: 3 }).where(eq(discordServers.id, longListing!.id));
   const bitcoin = await createServer(db, {
     name: `${LONG_WORD} Bitcoin Desk`,
     description: 'Long words in the subcategory listing too.',
