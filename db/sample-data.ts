@@ -187,6 +187,8 @@ function sampleServers(): Server[] {
     members: s.members ?? 0,
     active_users: s.active_users ?? 0,
     rating: s.rating ?? 0,
+    // Sample servers have no member reviews (#31): their ratings never show as an average.
+    review_count: 0,
     image_url: s.image_url ?? null,
     pros: s.pros ?? [],
     cons: s.cons ?? [],

@@ -16,6 +16,7 @@ import {
   ORDER_STATES,
   PLACEMENTS,
   REPORT_STATUSES,
+  REVIEW_STATUSES,
   SUBMISSION_STATUSES,
   TARGET_TYPES,
 } from '../src/lib/enums';
@@ -38,7 +39,10 @@ export const discordServers = sqliteTable(
     slug: text('slug').notNull(),
     members: integer('members').notNull().default(0),
     active_users: integer('active_users').notNull().default(0),
+    /** The average of its shown member reviews (#31) once at least REVIEWS_SHOWN_MIN show, else 0. */
     rating: real('rating').notNull().default(0),
+    /** How many of its member reviews show (#31); kept with `rating` in the batch of each review change. */
+    review_count: integer('review_count').notNull().default(0),
     image_url: text('image_url'),
     pros: jsonList('pros'),
     cons: jsonList('cons'),
@@ -787,3 +791,117 @@ export const badgeFetches = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.server_id, t.day] })],
 );
+
+/**
+ * A member's review of a listing (#31): one per account and listing (a second one edits the
+ * first). `display_name` is the reviewer's Discord display name as they chose it when writing;
+ * `member_since` the `joined_at` Discord gave for the guild.
+ */
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    account_id: integer('account_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    body: text('body').notNull(),
+    display_name: text('display_name').notNull(),
+    member_since: text('member_since').notNull(),
+    status: text('status', { enum: REVIEW_STATUSES }).notNull().default('shown'),
+    /** The public reason of a moderator's hide ("off-topic"), shown in the review's place. */
+    hidden_reason: text('hidden_reason'),
+    /** Why it is held ("burst": more than REVIEW_BURST_LIMIT new reviews of the listing in 24 h). */
+    held_reason: text('held_reason'),
+    created_at: createdAt(),
+    /** Set when its author changes it after writing. */
+    edited_at: text('edited_at'),
+    /** Who hid or released it, and when (operator email). */
+    moderated_by: text('moderated_by'),
+    moderated_at: text('moderated_at'),
+  },
+  (t) => [
+    uniqueIndex('reviews_server_account_unique').on(t.server_id, t.account_id),
+    index('reviews_server_status_created_idx').on(t.server_id, t.status, t.created_at),
+    index('reviews_account_idx').on(t.account_id),
+    index('reviews_status_created_idx').on(t.status, t.created_at),
+  ],
+);
+
+/** The listing owner's one public reply to a review (#31). */
+export const reviewReplies = sqliteTable(
+  'review_replies',
+  {
+    review_id: integer('review_id')
+      .primaryKey()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    account_id: integer('account_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    created_at: createdAt(),
+    edited_at: text('edited_at'),
+  },
+  (t) => [index('review_replies_account_idx').on(t.account_id)],
+);
+
+/** A signed-in person's flag on a review (#31), for the console's Reviews screen; one per account and review. */
+export const reviewFlags = sqliteTable(
+  'review_flags',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    review_id: integer('review_id')
+      .notNull()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    account_id: integer('account_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    details: text('details'),
+    created_at: createdAt(),
+    /** When a moderator dealt with it (hid the review or dismissed the flag). */
+    resolved_at: text('resolved_at'),
+  },
+  (t) => [
+    uniqueIndex('review_flags_review_account_unique').on(t.review_id, t.account_id),
+    index('review_flags_open_idx').on(t.resolved_at, t.created_at),
+  ],
+);
+
+/**
+ * What Discord said of an account's membership in a listing's guild (#31), read with the
+ * `guilds.members.read` sign-in that starts a review (the token is revoked at once): whether they
+ * are in the guild, own or manage it, and when they joined. A review is checked against it.
+ */
+export const reviewProofs = sqliteTable(
+  'review_proofs',
+  {
+    account_id: integer('account_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    server_id: integer('server_id')
+      .notNull()
+      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    member: bool('member').notNull(),
+    /** Their standing in the guild by its guild list: 'owner', 'manage_guild' (Manage Server), or null. */
+    role: text('role', { enum: CLAIM_PROOFS }),
+    joined_at: text('joined_at'),
+    checked_at: text('checked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account_id, t.server_id] })],
+);
+
+/** A signed-in person's mail settings (#31): where the site may mail them, and whether about new reviews. */
+export const accountSettings = sqliteTable('account_settings', {
+  account_id: integer('account_id')
+    .primaryKey()
+    .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+  email: text('email'),
+  /** Mail the listing's owner when a new review shows (on by default). */
+  mail_new_reviews: bool('mail_new_reviews').notNull().default(true),
+});
+
+export type ReviewRow = typeof reviews.$inferSelect;

@@ -21,6 +21,9 @@ export const BADGE_COLUMNS = {
   affiliate_link: discordServers.affiliate_link,
   is_premium: discordServers.is_premium,
   is_sponsored: discordServers.is_sponsored,
+  // The member reviews' average and count (#31): the rating variant.
+  rating: discordServers.rating,
+  review_count: discordServers.review_count,
 } as const;
 
 /** A listing as its badge and embedded card read it. */

@@ -19,6 +19,7 @@ import {
   userInteractions,
 } from '../schema';
 import { memberHistory } from './history';
+import { accountReviewCleanup } from './reviews';
 
 /** An owner session ends after this long without a request (sliding). */
 export const OWNER_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -521,10 +522,12 @@ export const DELETED_OWNER = 'owner (account deleted)';
  * Deletes an owner's account and everything tied to it: sessions and claims (cascade), edits still
  * waiting for review; decided edits and submissions keep their rows without the owner (set null),
  * and the audit log keeps what they did without their Discord name and id. Their public listings
- * stay, unclaimed.
+ * stay, unclaimed. Their reviews and replies (#31) go too, with the averages of the listings they
+ * reviewed; `pages` names those listings' pages, whose built HTML showed them.
  */
-export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
-  const [, , gone] = await db.batch([
+export async function deleteAccount(db: Db, ownerId: number): Promise<{ deleted: boolean; pages: string[] }> {
+  const cleanup = await accountReviewCleanup(db, ownerId);
+  const results = await db.batch([
     db.delete(listingEdits).where(and(eq(listingEdits.owner_id, ownerId), eq(listingEdits.status, 'pending'))),
     db
       .update(auditLog)
@@ -536,7 +539,9 @@ export async function deleteOwner(db: Db, ownerId: number): Promise<boolean> {
           sql`json_extract(${auditLog.details}, '$.owner_id') = ${ownerId}`,
         ),
       ),
+    ...cleanup.statements,
     db.delete(ownerUsers).where(eq(ownerUsers.id, ownerId)).returning({ id: ownerUsers.id }),
   ]);
-  return gone.length > 0;
+  const gone = results[results.length - 1] as { id: number }[];
+  return { deleted: gone.length > 0, pages: cleanup.pages };
 }

@@ -340,7 +340,6 @@ export type ListingRow = Omit<
   | 'features'
   | 'rank_explain'
   | 'links'
-  | 'rating'
   | 'invite_code'
   | 'next_check_at'
   | 'fail_streak'

@@ -22,6 +22,7 @@ import { inviteRoutes } from './routes/invites';
 import { newsletterRoutes } from './routes/newsletter';
 import { confirmLinkRoutes, unsubscribeLinkRoutes } from './routes/newsletter-links';
 import { reportRoutes } from './routes/reports';
+import { reviewRoutes } from './routes/reviews';
 import { serverRoutes } from './routes/servers';
 import { sitemapRoutes } from './routes/sitemap';
 import { submissionRoutes } from './routes/submissions';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps) {
     .route('/api/invites', inviteRoutes(deps))
     .route('/api/newsletter', newsletterRoutes(deps))
     .route('/api/reports', reportRoutes(deps))
+    .route('/api/reviews', reviewRoutes(deps))
     .route('/api/contact', contactRoutes(deps))
     .route('/api/events', eventRoutes(deps))
     .route('/api/servers', serverRoutes(deps))

@@ -88,6 +88,10 @@ export const envSchema = z.object({
     .transform((v) => v === 'true'),
   /** Sponsored listings per category at once (#30): the one-in-five rule of every list holds with 3. */
   SPONSORED_SLOTS_PER_CATEGORY: z.coerce.number().int().min(1).max(10).default(3),
+  /** Reviews (#31): how many days a reviewer must have been a member of the server (Discord's joined_at). */
+  REVIEW_MIN_MEMBER_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** Reviews (#31): new reviews of one listing in 24 hours past this many are held for a moderator. */
+  REVIEW_BURST_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/client';
 import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
 import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/ranking/explanation';
+import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 import { HISTORY_DAYS, type SiteData } from './site-data';
 
 /**
@@ -20,6 +22,8 @@ export type ServerPageProps = {
   now: Date;
   /** Its place in its category by score; only a listed, scored server shows one. */
   place: CategoryRank | undefined;
+  /** The first page of its member reviews and their summary (#31); the page's script keeps them current. */
+  reviews: ReviewPage | null;
 };
 
 /** Whether a page shows the listing's place: listed and scored (a dead listing's page has none). */
@@ -33,6 +37,7 @@ export function serverPageFromBuild(data: SiteData, server: Server): ServerPageP
     flags: data.confirmedFlags.get(server.id) ?? [],
     now: data.builtAt,
     place: showsPlace(server) ? categoryRanksOf(data.servers).get(server.id) : undefined,
+    reviews: data.reviews.get(server.id) ?? null,
   };
 }
 
@@ -51,10 +56,19 @@ export function serverPageCacheKey(data: SiteData, server: Server, turnstile: st
 export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise<ServerPageProps | null> {
   const server = await getServerPageBySlug(db, slug);
   if (!server) return null;
-  const [history, flags, place] = await Promise.all([
+  const [history, flags, place, reviews] = await Promise.all([
     memberHistory(db, [server.id], HISTORY_DAYS, now),
     confirmedFlagsOf(db, server.id),
     showsPlace(server) ? categoryRankOf(db, server) : undefined,
+    listPublicReviews(db, server.id, 1, REVIEWS_PAGE_SIZE),
   ]);
-  return { server, history: history.get(server.id) ?? [], flags, now, place };
+  return {
+    server,
+    history: history.get(server.id) ?? [],
+    flags,
+    now,
+    place,
+    // As the build reads them: a listing without any public review has none.
+    reviews: reviews.total > 0 ? reviews : null,
+  };
 }

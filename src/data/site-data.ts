@@ -5,6 +5,7 @@ import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
+import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
 import {
   countServersWithPages,
   type ListingKey,
@@ -21,6 +22,7 @@ import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
+import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
 export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
@@ -64,6 +66,8 @@ export interface SiteData {
   builtAt: Date;
   /** Anomaly flags a moderator confirmed, by server id: the only ones a server page shows. */
   confirmedFlags: Map<number, PublicFlag[]>;
+  /** The first page of member reviews of each prerendered listing that has any (#31), by server id: in the HTML for crawlers. */
+  reviews: Map<number, ReviewPage>;
   /** Digest of the editable texts: part of every incremental-build cacheKey, since the layout shows them. */
   contentVersion: string;
 }
@@ -132,6 +136,11 @@ export function getSiteData(): Promise<SiteData> {
         HISTORY_DAYS,
         builtAt,
       );
+      const reviews = await firstReviewPages(
+        db,
+        prerendered.map((s) => s.id),
+        REVIEWS_PAGE_SIZE,
+      );
       const content = mergeContent(rows);
       const facts: ClaimFacts = {
         supportEmail: env.SUPPORT_EMAIL,
@@ -151,6 +160,7 @@ export function getSiteData(): Promise<SiteData> {
         history,
         builtAt,
         confirmedFlags: flags,
+        reviews,
         contentVersion: digest(
           JSON.stringify([content, facts.supportEmail, facts.plans, facts.payments, facts.sponsoredSlots]),
         ),

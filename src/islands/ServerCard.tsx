@@ -100,6 +100,12 @@ export function ServerCard({ server: s, rank, headingLevel = 3, eager = false }:
           />
         </svg>
         <span>{formatMembers(s.members)} members</span>
+        {s.rating !== null ? (
+          <span className="card-rating" title="Average of verified members' reviews">
+            <span aria-hidden="true">★</span> {s.rating.toFixed(1)}
+            <span className="muted"> ({s.review_count} reviews)</span>
+          </span>
+        ) : null}
       </p>
       {s.tags.length > 0 ? (
         <ul className="tags" aria-label="Tags">

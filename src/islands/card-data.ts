@@ -3,6 +3,7 @@ import type { InviteStatus } from '~/lib/enums';
 import { joinTarget } from '~/lib/invite';
 import { guildIconUrl } from '~/lib/invite-checks/guild-icon';
 import { inviteView } from '~/lib/invite-checks/invite-state';
+import { shownRating } from '~/lib/reviews/summary';
 
 /** The public fields a server card shows: what islands receive as props. */
 export interface CardServer {
@@ -28,6 +29,10 @@ export interface CardServer {
   placement_ends_at: string | null;
   /** How the running placement came (#30): 'checkout' (paid by the owner), 'comp' (granted free by operators), null unknown. */
   placement_kind: 'checkout' | 'comp' | null;
+  /** The average of its member reviews (#31, the spec's `rating`), null until REVIEWS_SHOWN_MIN show. */
+  rating: number | null;
+  /** How many member reviews show. */
+  review_count: number;
 }
 
 /** A listing's icon: the guild's icon on Discord's CDN once checked, else the stored image (else initials). */
@@ -35,6 +40,11 @@ export function iconSrc(s: { image_url: string | null; guild_id?: unknown; guild
   const fromDiscord =
     typeof s.guild_id === 'string' && typeof s.guild_icon === 'string' ? guildIconUrl(s.guild_id, s.guild_icon) : null;
   return fromDiscord ?? s.image_url;
+}
+
+/** A card's rating (#31): the average once at least REVIEWS_SHOWN_MIN member reviews show, else none. */
+function cardRating(s: Record<string, unknown>): { rating: number | null; review_count: number } {
+  return { rating: shownRating(s), review_count: typeof s.review_count === 'number' ? s.review_count : 0 };
 }
 
 /** Narrows a full server row (build data or API JSON) to the card's public fields. */
@@ -48,6 +58,8 @@ export function toCard(
     | 'placement_started_at'
     | 'placement_ends_at'
     | 'placement_kind'
+    | 'rating'
+    | 'review_count'
   > & {
     affiliate_link?: string | null | undefined;
     invite_status?: InviteStatus | null | undefined;
@@ -72,6 +84,7 @@ export function toCard(
     placement_started_at: typeof s.placement_started_at === 'string' ? s.placement_started_at : null,
     placement_ends_at: typeof s.placement_ends_at === 'string' ? s.placement_ends_at : null,
     placement_kind: s.placement_kind === 'checkout' || s.placement_kind === 'comp' ? s.placement_kind : null,
+    ...cardRating(s),
   };
 }
 

@@ -66,6 +66,12 @@ export const CLAIMS = {
    * Active reads checked signals only (src/lib/ranking/formula.ts), never a paid placement, and
    * /ranking publishes its weights from the same constants.
    */
+  /**
+   * Member reviews (#31) do not enter the rank score: src/lib/ranking/formula.ts reads checked
+   * signals only, and /ranking says so.
+   */
+  reviewsInRank:
+    'Member reviews do not count in the rank: the score reads only the signals above, so a server cannot raise its place with reviews, bought or real. Reviews show on the server page, with their average once at least 3 show.',
   ranking:
     'Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: Premium and Sponsored servers are placed ahead of others only in the labelled Premium Picks.',
   /**

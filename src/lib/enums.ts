@@ -99,6 +99,9 @@ export const MAIL_KINDS = [
   'placement_reminder',
   'placement_ended',
   'order_refunded',
+  'review_new',
+  'review_reply',
+  'review_hidden',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -217,3 +220,21 @@ export type OrderState = (typeof ORDER_STATES)[number];
 /** How an order came: a Stripe Checkout payment, or an operator's free grant (a comp, audited). */
 export const ORDER_KINDS = ['checkout', 'comp'] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
+
+/**
+ * Where a review stands (#31): `shown` on the listing's page, `held` for a moderator (a burst of new
+ * reviews of one listing), `hidden` by a moderator with a public reason.
+ */
+export const REVIEW_STATUSES = ['shown', 'held', 'hidden'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** Why someone flags a review (#31): the reasons the flag form offers. */
+export const REVIEW_FLAG_REASONS = [
+  { value: 'off_topic', label: 'Off-topic' },
+  { value: 'spam', label: 'Spam or advertising' },
+  { value: 'abuse', label: 'Abusive or hateful' },
+  { value: 'fake', label: 'Not a real member or bought' },
+  { value: 'personal_info', label: 'Personal information' },
+  { value: 'other', label: 'Other' },
+] as const;
+export type ReviewFlagReason = (typeof REVIEW_FLAG_REASONS)[number]['value'];

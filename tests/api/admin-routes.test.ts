@@ -27,6 +27,9 @@ const MODERATOR_ROUTES = new Set([
   'PATCH /api/admin/servers/:id/visibility',
   'GET /api/admin/reports',
   'PATCH /api/admin/reports/:id',
+  // Member reviews (#31): the moderators' queue and actions.
+  'GET /api/admin/reviews',
+  'POST /api/admin/reviews/:id',
   'GET /api/admin/freshness',
   'GET /api/admin/freshness/servers',
   'PATCH /api/admin/freshness/flags/:id',

@@ -8,7 +8,7 @@ import { listMails } from '../../db/queries/mail';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { recomputeRanks } from '../../db/queries/rank';
 import { getServerById } from '../../db/queries/servers';
-import { orders } from '../../db/schema';
+import { orders, ownerUsers, reviews } from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
@@ -260,6 +260,40 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const perDay = listingsPerDay(BUDGET.refreshPerWindow);
       expect(perDay).toBeGreaterThanOrEqual(10_000);
       expect(CLAIMS.counts).toContain(`up to ${perDay.toLocaleString('en-US')} listings`);
+    },
+  },
+  reviewsInRank: {
+    behaviour:
+      'two listings alike but for five 5-star member reviews on one get the same rank score, and /ranking prints the claim',
+    check: async () => {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      const twin = {
+        members: 800,
+        active_users: 200,
+        invite_status: 'ok' as const,
+        last_ok_at: new Date().toISOString(),
+      };
+      const plain = await seedServer(h.db, { name: 'Review Twin Plain', ...twin });
+      const reviewed = await seedServer(h.db, { name: 'Review Twin Reviewed', ...twin });
+      for (let i = 1; i <= 5; i++) {
+        const [account] = await h.db
+          .insert(ownerUsers)
+          .values({ discord_user_id: `8035111022467890${i}`, username: `reviewer${i}` })
+          .returning();
+        await h.db.insert(reviews).values({
+          server_id: reviewed.id,
+          account_id: account!.id,
+          rating: 5,
+          body: 'A great community with fair moderators and useful channels.',
+          display_name: `Reviewer ${i}`,
+          member_since: '2024-01-01T00:00:00.000Z',
+        });
+      }
+      await recomputeRanks(h.db, new Date());
+      const score = async (id: number) => (await getServerById(h!.db, id))?.rank_score;
+      expect(await score(reviewed.id)).toBe(await score(plain.id));
+      expect(await score(plain.id)).toBeGreaterThan(0);
+      expect(readFileSync(join(process.cwd(), 'src/pages/ranking.astro'), 'utf8')).toContain('{CLAIMS.reviewsInRank}');
     },
   },
   ranking: {

@@ -20,6 +20,8 @@ const CACHEABLE = new Set([
   // Badges and the embeddable card (#33): public pictures of public pages, 10 minutes.
   'GET /badge/:file{[^/]+\\.svg}',
   'GET /embed/:slug',
+  // A listing's public reviews (#31): what its page shows, for at most 5 seconds.
+  'GET /api/reviews/servers/:id',
 ]);
 
 /** Routes whose parameter is a pattern: a path it matches. */

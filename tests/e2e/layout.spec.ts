@@ -7,7 +7,15 @@ import { createOperator } from '../../db/queries/operators';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
-import { mailOutbox, serverReports } from '../../db/schema';
+import {
+  discordServers,
+  mailOutbox,
+  ownerUsers,
+  reviewFlags,
+  reviewReplies,
+  reviews,
+  serverReports,
+} from '../../db/schema';
 import { expectReadableChart } from './chart-check';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -33,8 +41,9 @@ const PENDING = 'waiting-to-confirm@example.com';
 
 const test = testWithOwnSite('layout', async (db) => {
   // 30 more Gaming servers: the category and /servers get a page 2.
+  let longListing: { id: number } | undefined;
   for (let i = 1; i <= 30; i++) {
-    await createServer(db, {
+    const created = await createServer(db, {
       name: i === 1 ? `${LONG_WORD} United` : `Layout Probe Guild ${i}`,
       description:
         i === 1
@@ -51,7 +60,36 @@ const test = testWithOwnSite('layout', async (db) => {
       affiliate_link: 'https://discord.gg/layoutprobe',
       image_url: null,
     });
+    if (i === 1) longListing = created;
   }
+  // Member reviews (#31) with long words on the long-word listing's page (average, distribution, a
+  // reply), one of them flagged for the console's Reviews screen.
+  const reviewers = await db
+    .insert(ownerUsers)
+    .values([1, 2, 3].map((n) => ({ discord_user_id: `8035111022467891${n}`, username: `${LONG_WORD}${n}` })))
+    .returning();
+  const written = await db
+    .insert(reviews)
+    .values(
+      reviewers.map((r, n) => ({
+        server_id: longListing!.id,
+        account_id: r.id,
+        rating: 3 + n,
+        body: `${LONG_WORD} ${LONG_WORD}: https://example.com/${LONG_WORD}/${LONG_WORD}/rules`,
+        display_name: `${LONG_WORD}${LONG_WORD}`.slice(0, 80),
+        member_since: '2024-03-01T00:00:00.000Z',
+        edited_at: n === 0 ? '2025-01-02T00:00:00.000Z' : null,
+      })),
+    )
+    .returning();
+  await db
+    .insert(reviewReplies)
+    .values({ review_id: written[0]!.id, account_id: reviewers[1]!.id, body: `${LONG_WORD} thanks` });
+  await db
+    .insert(reviewFlags)
+    .values({ review_id: written[0]!.id, account_id: reviewers[2]!.id, reason: 'spam', details: LONG_WORD });
+  // What the batch of a review change keeps (rating and count): the listing's cards show the average.
+  await db.update(discordServers).set({ rating: 4, review_count: 3 }).where(eq(discordServers.id, longListing!.id));
   const bitcoin = await createServer(db, {
     name: `${LONG_WORD} Bitcoin Desk`,
     description: 'Long words in the subcategory listing too.',
@@ -211,6 +249,7 @@ test.describe('on phones', () => {
       'Submissions',
       'Servers',
       'Reports',
+      'Reviews',
       'Freshness',
       'Content',
       'Newsletter',

@@ -15,11 +15,12 @@ let tdb: TestDb;
 let libsql: LibsqlHttpServer;
 let worker: WranglerDev;
 let discord: DiscordStandIn;
+let edgeListing: { id: number; slug: string };
 
 beforeAll(async () => {
   const token = randomSecret();
   tdb = await createTestDb();
-  await createServer(tdb.db, { name: 'Edge Owned', category: 'Gaming', guild_id: GUILD });
+  edgeListing = await createServer(tdb.db, { name: 'Edge Owned', category: 'Gaming', guild_id: GUILD });
   libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, ''), authToken: token });
   discord = await startDiscordStandIn();
   mkdirSync(join(tdb.dir, 'assets'), { recursive: true });
@@ -94,5 +95,41 @@ describe('owner sign-in in workerd', () => {
     expect(discord.oauth.liveTokens.size).toBe(0);
     // The owner cookie is nothing to the console.
     expect((await fetch(`${worker.url}/api/admin/me`, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('takes a member review at the edge (#31): the review sign-in reads joined_at, the review is stored in Turso and read back', async () => {
+    // A member of 10 days with an old Discord account (the stand-in's default user id is from 2016).
+    discord.oauth.user = { id: '80351110224678912', username: 'edge-member', global_name: 'Edge Member', avatar: null };
+    discord.oauth.guilds = [
+      {
+        id: GUILD,
+        name: 'Edge Owned',
+        owner: false,
+        permissions: '0',
+        joined_at: new Date(Date.now() - 10 * 86_400_000).toISOString(),
+      },
+    ];
+    const start = await fetch(`${worker.url}/api/account/sign-in?review=${edgeListing.slug}`, { redirect: 'manual' });
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.searchParams.get('scope')).toBe('identify guilds guilds.members.read');
+    const back = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
+    const done = await fetch(back, { redirect: 'manual', headers: { cookie: cookieHeader(start) } });
+    expect(done.headers.get('location')).toBe(`/server/${edgeListing.slug}#write-review`);
+    const cookie = cookieHeader(done);
+    const me = (await (await fetch(`${worker.url}/api/account/me`, { headers: { cookie } })).json()) as {
+      csrfToken: string;
+    };
+    const id = edgeListing.id;
+    const body = 'Reviewed at the edge: quick answers and fair moderators.';
+    const res = await fetch(`${worker.url}/api/reviews/servers/${id}`, {
+      method: 'POST',
+      headers: { cookie, origin: worker.url, 'content-type': 'application/json', 'x-csrf-token': me.csrfToken },
+      body: JSON.stringify({ rating: 5, body }),
+    });
+    expect(res.status).toBe(201);
+    const list = await fetch(`${worker.url}/api/reviews/servers/${id}`);
+    expect(list.headers.get('cache-control')).toBe('public, max-age=5');
+    const page = (await list.json()) as { reviews: { body: string; display_name: string }[] };
+    expect(page.reviews).toEqual([expect.objectContaining({ body, display_name: 'Edge Member' })]);
   });
 });

@@ -76,6 +76,11 @@ export interface StandInGuild {
   owner: boolean;
   /** The user's permissions in the guild, a decimal string of bits (0x20 is Manage Server). */
   permissions: string;
+  /**
+   * When the user joined the guild (#31), ISO-8601 as Discord writes it: what
+   * `GET /users/@me/guilds/{guild.id}/member` answers as `joined_at` (default: 2020-01-01).
+   */
+  joined_at?: string;
 }
 
 /**
@@ -161,7 +166,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 /** The paths of Discord's OAuth2 and user endpoints. */
-const OAUTH_PATHS = /^\/(oauth2\/authorize|api\/v10\/oauth2\/token(\/revoke)?|api\/v10\/users\/@me(\/guilds)?)$/;
+const OAUTH_PATHS =
+  /^\/(oauth2\/authorize|api\/v10\/oauth2\/token(\/revoke)?|api\/v10\/users\/@me(\/guilds(\/\d+\/member)?)?)$/;
 
 /** A code the authorize endpoint gave out: what the token request must match, and whom it signs in. */
 interface IssuedCode {
@@ -169,10 +175,11 @@ interface IssuedCode {
   redirectUri: string;
   user: StandInUser;
   guilds: StandInGuild[];
+  scopes: string[];
 }
 
-/** The user and guilds behind each live token. */
-const tokenOwners = new Map<string, { user: StandInUser; guilds: StandInGuild[] }>();
+/** The user, guilds and granted scopes behind each live token. */
+const tokenOwners = new Map<string, { user: StandInUser; guilds: StandInGuild[]; scopes: string[] }>();
 
 const randomCode = () => randomBytes(24).toString('base64url');
 
@@ -225,6 +232,7 @@ async function oauthAnswer(
         redirectUri,
         user: { ...oauth.user },
         guilds: oauth.guilds.map((g) => ({ ...g })),
+        scopes,
       });
       back.searchParams.set('code', code);
     }
@@ -251,13 +259,13 @@ async function oauthAnswer(
       return send(res, 400, { error: 'invalid_grant' });
     const token = randomCode();
     oauth.liveTokens.add(token);
-    tokenOwners.set(token, { user: issued.user, guilds: issued.guilds });
+    tokenOwners.set(token, { user: issued.user, guilds: issued.guilds, scopes: issued.scopes });
     return send(res, 200, {
       access_token: token,
       token_type: 'Bearer',
       expires_in: 604800,
       refresh_token: randomCode(),
-      scope: 'identify guilds',
+      scope: issued.scopes.filter(Boolean).join(' '),
     });
   }
   if (url.pathname === '/api/v10/oauth2/token/revoke' && method === 'POST') {
@@ -270,11 +278,31 @@ async function oauthAnswer(
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const owner = oauth.liveTokens.has(token) ? tokenOwners.get(token) : undefined;
     if (!owner) return send(res, 401, { message: '401: Unauthorized', code: 0 });
+    const memberOf = /\/guilds\/(\d+)\/member$/.exec(url.pathname)?.[1];
+    if (memberOf) {
+      // Needs the guilds.members.read scope; a guild the user is not in is Unknown Guild (10004).
+      if (!owner.scopes.includes('guilds.members.read'))
+        return send(res, 401, { message: '401: Unauthorized', code: 0 });
+      const guild = owner.guilds.find((g) => g.id === memberOf);
+      if (!guild) return send(res, 404, { message: 'Unknown Guild', code: 10004 });
+      return send(res, 200, {
+        user: { id: owner.user.id, username: owner.user.username, global_name: owner.user.global_name ?? null },
+        nick: null,
+        avatar: null,
+        roles: [],
+        joined_at: guild.joined_at ?? '2020-01-01T00:00:00.000000+00:00',
+        premium_since: null,
+        deaf: false,
+        mute: false,
+        flags: 0,
+        pending: false,
+      });
+    }
     if (url.pathname.endsWith('/guilds'))
       return send(
         res,
         200,
-        owner.guilds.map((g) => ({ ...g, icon: null, banner: null, features: [] })),
+        owner.guilds.map(({ joined_at: _joined, ...g }) => ({ ...g, icon: null, banner: null, features: [] })),
       );
     const { user } = owner;
     return send(res, 200, {

@@ -8,6 +8,17 @@ import type { AppDeps } from '../context';
 
 /** What the owner is asked to share: who they are and the guilds they are in (with their permissions). */
 export const OWNER_SCOPES = 'identify guilds';
+/**
+ * What someone starting a review is asked to share (#31): the owner scopes and their member
+ * object in a guild (`GET /users/@me/guilds/{guild.id}/member`: when they joined). Asked only then.
+ */
+export const REVIEW_SCOPES = 'identify guilds guilds.members.read';
+
+/** The user's member object in one guild, as far as a review reads it; null when not a member. */
+export interface DiscordMember {
+  joined_at: string | null;
+  nick: string | null;
+}
 
 /** Discord's user, as far as an owner account keeps it. */
 export interface DiscordUser {
@@ -38,8 +49,11 @@ export class SignInFailure extends Error {
 
 /** Discord's OAuth2 as the owner sign-in uses it. */
 export interface DiscordOAuth {
-  /** A fresh state and PKCE verifier, and Discord's authorize URL carrying the state and the S256 challenge. */
-  start(redirectUri: string): Promise<SignInStart>;
+  /**
+   * A fresh state and PKCE verifier, and Discord's authorize URL carrying the state and the S256
+   * challenge; `scope` is OWNER_SCOPES unless a review asks for REVIEW_SCOPES.
+   */
+  start(redirectUri: string, scope?: string): Promise<SignInStart>;
   /**
    * Checks the callback's state against the expected one, trades the code (with the verifier) for
    * a token, reads the user and their guilds, and revokes the token. Throws SignInFailure.
@@ -47,7 +61,8 @@ export interface DiscordOAuth {
   finish(
     callback: URL,
     expected: { state: string; codeVerifier: string; redirectUri: string },
-  ): Promise<{ user: DiscordUser; guilds: DiscordGuild[] }>;
+    options?: { memberOf?: string | undefined },
+  ): Promise<{ user: DiscordUser; guilds: DiscordGuild[]; member?: DiscordMember | null }>;
 }
 
 /** Per call to Discord (token, user, guilds). */
@@ -84,8 +99,22 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
     return (await res.json()) as T;
   };
 
+  // The member object of one guild (#31): 404 (Unknown Guild, 10004) is "not a member", not a failure.
+  const readMember = async (guildId: string, token: string): Promise<DiscordMember | null> => {
+    if (!/^\d{1,20}$/.test(guildId)) return null;
+    const res = await fetchImpl(`${base}/api/v10/users/@me/guilds/${guildId}/member`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new SignInFailure('discord');
+    const body = (await res.json()) as { joined_at?: string | null; nick?: string | null };
+    return { joined_at: body.joined_at ?? null, nick: body.nick ?? null };
+  };
+
   return {
-    async start(redirectUri) {
+    async start(redirectUri, scope = OWNER_SCOPES) {
       const state = oauth.generateRandomState();
       const codeVerifier = oauth.generateRandomCodeVerifier();
       const url = new URL(as.authorization_endpoint!);
@@ -93,7 +122,7 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
         response_type: 'code',
         client_id: clientId,
         redirect_uri: redirectUri,
-        scope: OWNER_SCOPES,
+        scope,
         state,
         code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
         code_challenge_method: 'S256',
@@ -101,7 +130,7 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
       return { url: url.toString(), state, codeVerifier };
     },
 
-    async finish(callback, expected) {
+    async finish(callback, expected, finishOptions = {}) {
       if (callback.searchParams.has('error')) throw new SignInFailure('denied');
       let params: URLSearchParams;
       try {
@@ -125,13 +154,16 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
         throw new SignInFailure('discord');
       }
       try {
-        const [me, guilds] = await Promise.all([
+        const { memberOf } = finishOptions;
+        const [me, guilds, member] = await Promise.all([
           read<DiscordUser>('/users/@me', token),
           read<DiscordGuild[]>('/users/@me/guilds', token),
+          memberOf ? readMember(memberOf, token) : undefined,
         ]);
         return {
           user: { id: me.id, username: me.username, global_name: me.global_name ?? null, avatar: me.avatar ?? null },
           guilds: guilds.map((g) => ({ id: g.id, name: g.name, owner: g.owner, permissions: g.permissions })),
+          ...(memberOf ? { member: member ?? null } : {}),
         };
       } catch (error) {
         throw error instanceof SignInFailure ? error : new SignInFailure('discord');

@@ -44,6 +44,8 @@ export interface PendingSignIn {
   redirectUri: string;
   /** When the sign-in started (ms): the cookie's own max-age binds a browser, this binds a replay. */
   startedAt?: number;
+  /** The listing whose review this sign-in starts (#31): its guild's member object is read, then the page is shown again. */
+  review?: number | undefined;
 }
 
 /**
@@ -81,7 +83,14 @@ export async function takePendingSignIn(
     if (typeof parsed.redirectUri !== 'string') return null;
     const startedAt = parsed.startedAt;
     if (typeof startedAt !== 'number' || !(now - startedAt < SIGN_IN_TTL_MS) || startedAt > now + 60_000) return null;
-    return { state: parsed.state, codeVerifier: parsed.codeVerifier, redirectUri: parsed.redirectUri, startedAt };
+    const review = typeof parsed.review === 'number' && Number.isSafeInteger(parsed.review) ? parsed.review : undefined;
+    return {
+      state: parsed.state,
+      codeVerifier: parsed.codeVerifier,
+      redirectUri: parsed.redirectUri,
+      startedAt,
+      ...(review ? { review } : {}),
+    };
   } catch {
     return null;
   }

@@ -15,7 +15,7 @@ import {
 } from '../../../db/queries/orders';
 import {
   createOwnerSession,
-  deleteOwner,
+  deleteAccount,
   deleteOwnerSession,
   getClaim,
   listingNumbers,
@@ -26,6 +26,16 @@ import {
   syncClaims,
   upsertOwner,
 } from '../../../db/queries/owners';
+import {
+  getAccountSettings,
+  getReviewTarget,
+  getReviewTargetBySlug,
+  listAccountReplies,
+  listAccountReviews,
+  listReviewsOfOwnedListings,
+  saveAccountSettings,
+  saveReviewProofs,
+} from '../../../db/queries/reviews';
 import { deleteServer, getServerById } from '../../../db/queries/servers';
 import { subcategoryNames } from '../../../src/lib/categories';
 import { applyCheck } from '../../../src/lib/invite-checks/state';
@@ -40,8 +50,9 @@ import {
   NUMBER_WINDOWS,
   replaceInviteSchema,
 } from '../../../src/lib/schemas/owner';
+import { accountSettingsSchema } from '../../../src/lib/schemas/review';
 import { subcategoryMessage } from '../../../src/lib/schemas/submission';
-import { discordOAuthFor, SignInFailure } from '../clients/discord-oauth';
+import { discordOAuthFor, REVIEW_SCOPES, SignInFailure } from '../clients/discord-oauth';
 import { paymentsConfigured, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
@@ -170,25 +181,33 @@ export const accountRoutes = (deps: AppDeps) => {
           configured: discordOAuthFor(deps) !== null,
           owner: session
             ? {
+                id: session.owner.id,
                 username: session.owner.username,
                 global_name: session.owner.global_name,
                 discord_user_id: session.owner.discord_user_id,
+                // "My listings" shows only to those who claim one (#31: one sign-in for everyone).
+                has_listings: (await listOwnerListings(deps.db, session.owner.id)).listings.length > 0,
               }
             : null,
           csrfToken: session?.csrfToken ?? null,
         });
       })
-      // A link (no JavaScript needed): off to Discord with a fresh state and PKCE challenge.
+      // A link (no JavaScript needed): off to Discord with a fresh state and PKCE challenge. With
+      // `?review={slug}` (#31), the sign-in that starts a review: it also asks guilds.members.read.
       .get('/sign-in', rateLimit(RATE_LIMITS.ownerSignIn), async (c) => {
         const oauth = discordOAuthFor(deps);
         if (!oauth) return notConfigured(c);
+        const slug = c.req.query('review');
+        const target = slug ? await getReviewTargetBySlug(deps.db, slug) : null;
+        if (slug && !target?.guild_id) return c.redirect(`/account?error=${encodeURIComponent('review_target')}`, 303);
         const uri = redirectUri(SITE_URL, c.req.url);
-        const started = await oauth.start(uri);
+        const started = await oauth.start(uri, target ? REVIEW_SCOPES : undefined);
         await setPendingSignIn(c, SITE_URL, SESSION_SECRET, {
           state: started.state,
           codeVerifier: started.codeVerifier,
           redirectUri: uri,
           startedAt: now(),
+          ...(target ? { review: target.id } : {}),
         });
         return c.redirect(started.url, 302);
       })
@@ -201,9 +220,10 @@ export const accountRoutes = (deps: AppDeps) => {
         // A state is good once, recorded here: a replayed pending cookie is refused before Discord is asked.
         if (!(await spendOAuthState(deps.db, pending.state, now(), SIGN_IN_TTL_MS)))
           return c.redirect(accountPage('state'), 303);
+        const review = pending.review ? await getReviewTarget(deps.db, pending.review) : null;
         let signedIn: Awaited<ReturnType<typeof oauth.finish>>;
         try {
-          signedIn = await oauth.finish(new URL(c.req.url), pending);
+          signedIn = await oauth.finish(new URL(c.req.url), pending, { memberOf: review?.guild_id ?? undefined });
         } catch (error) {
           return c.redirect(accountPage(error instanceof SignInFailure ? error.reason : 'discord'), 303);
         }
@@ -214,6 +234,22 @@ export const accountRoutes = (deps: AppDeps) => {
         // The guilds this sign-in proved are kept with the new session (and as the owner's last list).
         const session = await createOwnerSession(deps.db, owner.id, at, managed);
         setOwnerCookie(c, SITE_URL, session.token);
+        if (review?.guild_id) {
+          // A review's sign-in (#31): what Discord said of the membership, checked when the review is sent.
+          const guildId = review.guild_id;
+          await saveReviewProofs(
+            deps.db,
+            owner.id,
+            guildId,
+            {
+              member: signedIn.guilds.some((g) => g.id === guildId) && signedIn.member != null,
+              role: managed.get(guildId) ?? null,
+              joined_at: signedIn.member?.joined_at ?? null,
+            },
+            at,
+          );
+          return c.redirect(`/server/${review.slug}#write-review`, 303);
+        }
         return c.redirect(accountPage(), 303);
       })
       // A form post (works without JavaScript) or a JSON call: ends this browser's owner session.
@@ -226,6 +262,25 @@ export const accountRoutes = (deps: AppDeps) => {
         return c.json({ ok: true as const });
       })
       .use(ownerAuth())
+      // "My reviews" (#31): the account's reviews and replies, and the reviews of listings it claims.
+      .get('/reviews', async (c) => {
+        const { owner } = c.get('ownerSession');
+        const [reviews, replies, received] = await Promise.all([
+          listAccountReviews(deps.db, owner.id),
+          listAccountReplies(deps.db, owner.id),
+          listReviewsOfOwnedListings(deps.db, owner.id),
+        ]);
+        return c.json({ reviews, replies, received });
+      })
+      // Mail settings (#31): the address the site may mail, and whether new reviews are mailed.
+      .get('/settings', async (c) => {
+        const { owner } = c.get('ownerSession');
+        return c.json(await getAccountSettings(deps.db, owner.id));
+      })
+      .put('/settings', zValidator('json', accountSettingsSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        return c.json(await saveAccountSettings(deps.db, owner.id, c.req.valid('json')));
+      })
       .get('/listings', async (c) => {
         const { owner } = c.get('ownerSession');
         return c.json(await listOwnerListings(deps.db, owner.id));
@@ -426,10 +481,12 @@ export const accountRoutes = (deps: AppDeps) => {
         const state = outcome.kind === 'applied' ? outcome.order.state : 'refunded';
         return c.json({ order: { id: order.id, state } });
       })
-      // Deletes the account and everything tied to it; the public listings stay, unclaimed.
+      // Deletes the account and everything tied to it (its reviews and replies too); the public listings stay, unclaimed.
       .delete('/', async (c) => {
         const { owner } = c.get('ownerSession');
-        await deleteOwner(deps.db, owner.id);
+        const { pages } = await deleteAccount(deps.db, owner.id);
+        // Their reviews were in those pages' built HTML: rendered on request until a build without them is live.
+        if (pages.length) await deps.rebuild?.request('account deleted with its reviews', pages);
         clearOwnerCookies(c, SITE_URL);
         return c.json({ ok: true as const });
       })

@@ -18,6 +18,7 @@ import { joinTarget } from '../../../src/lib/invite';
 import { timeAgo } from '../../../src/lib/invite-checks/display';
 import { inviteView } from '../../../src/lib/invite-checks/invite-state';
 import { hasPage, isListed } from '../../../src/lib/listing';
+import { shownRating } from '../../../src/lib/reviews/summary';
 import type { AppDeps, AppEnv } from '../context';
 import { badgeTallyFor } from '../lib/badge-tally';
 import { escapeHtml } from '../lib/html';
@@ -88,7 +89,7 @@ export const badgeRoutes = (deps: AppDeps) =>
     const facts = SLUG.test(slug) ? await factsOf(deps, slug) : null;
     const live = badgeShowsNumbers(facts) ? facts : null;
     const place = live && variant === 'rank' ? await placeOf(deps, live) : undefined;
-    const message = badgeMessage(live, variant, place);
+    const message = badgeMessage(live, variant, place, live ? shownRating(live) : null);
     if (live) {
       const flush = badgeTallyFor(deps.db).add(live.id);
       if (flush) afterAnswer(c, flush);

@@ -5,6 +5,7 @@ import { client, messageOf, parseResponse, setCsrfToken } from './api';
 import { ListingPanel } from './ListingPanel';
 import { OrdersPanel } from './OrdersPanel';
 import { PromotePanel } from './PromotePanel';
+import { ReviewsPanel } from './ReviewsPanel';
 
 type Me = Awaited<ReturnType<typeof loadMe>>;
 const loadMe = () => parseResponse(client.api.account.me.$get());
@@ -45,7 +46,7 @@ export default function AccountApp() {
   const deleteAccount = async () => {
     if (
       !window.confirm(
-        'Delete your account? Your sign-in, claims and edits waiting for review are deleted. Your public listings stay, unclaimed.',
+        'Delete your account? Your sign-in, claims, reviews, replies and edits waiting for review are deleted. Your public listings stay, unclaimed.',
       )
     )
       return;
@@ -69,7 +70,7 @@ export default function AccountApp() {
   if (!me.owner)
     return (
       <section className="account-panel" aria-labelledby="sign-in-title">
-        <h2 id="sign-in-title">Sign in to manage your listings</h2>
+        <h2 id="sign-in-title">Sign in with Discord</h2>
         {done && (
           <p className="alert alert-ok" role="status">
             {done}
@@ -86,8 +87,9 @@ export default function AccountApp() {
           </p>
         )}
         <p>
-          Sign in with the Discord account that owns your server, or has the Manage Server permission in it. We read
-          your Discord name and the list of servers you are in (to see which listings are yours), never your messages.
+          One sign-in for everyone: see and edit your reviews, and if you own a listed server (or have the Manage Server
+          permission in it), manage its listing. We read your Discord name and the list of servers you are in (to see
+          which listings are yours), never your messages. Reviewing a server also asks Discord when you joined it.
         </p>
         {me.configured ? (
           <a className="btn btn-primary" href="/api/account/sign-in">
@@ -119,29 +121,34 @@ export default function AccountApp() {
         </p>
       )}
 
-      <section aria-labelledby="my-listings">
-        <h2 id="my-listings">My listings</h2>
-        {!data ? (
-          <p className="muted" role="status">
-            Loading your listings…
-          </p>
-        ) : listings.length === 0 ? (
-          <p className="muted">
-            No listing is yours yet. A listing is yours when Discord shows you as its server's owner, or with the Manage
-            Server permission there; we check at every sign-in. <a href="/submit-server">Submit your server</a> while
-            signed in and it is yours once approved.
-          </p>
-        ) : (
-          listings.map((listing) => (
-            <div key={listing.id} className="account-listing">
-              <ListingPanel listing={listing} onChanged={reload} />
-              <PromotePanel listing={listing} />
-            </div>
-          ))
-        )}
-      </section>
+      {/* "My listings" only for those who claim a listing or have one in review (#31: one sign-in for everyone). */}
+      {me.owner.has_listings || pending.length > 0 ? (
+        <section aria-labelledby="my-listings">
+          <h2 id="my-listings">My listings</h2>
+          {!data ? (
+            <p className="muted" role="status">
+              Loading your listings…
+            </p>
+          ) : listings.length === 0 ? (
+            <p className="muted">
+              No listing is yours yet. A listing is yours when Discord shows you as its server's owner, or with the
+              Manage Server permission there; we check at every sign-in. <a href="/submit-server">Submit your server</a>{' '}
+              while signed in and it is yours once approved.
+            </p>
+          ) : (
+            listings.map((listing) => (
+              <div key={listing.id} className="account-listing">
+                <ListingPanel listing={listing} onChanged={reload} />
+                <PromotePanel listing={listing} />
+              </div>
+            ))
+          )}
+        </section>
+      ) : null}
 
-      <OrdersPanel />
+      {me.owner.has_listings ? <OrdersPanel /> : null}
+
+      <ReviewsPanel owner={me.owner.has_listings} />
 
       {pending.length > 0 && (
         <section aria-labelledby="in-review">
@@ -160,8 +167,8 @@ export default function AccountApp() {
       <section className="account-danger" aria-labelledby="delete-title">
         <h2 id="delete-title">Delete my account</h2>
         <p>
-          Deletes your sign-in, your claims and any edit still waiting for review. Your public listings stay on the
-          directory, unclaimed.
+          Deletes your sign-in, your claims, your reviews and replies, and any edit still waiting for review. Your
+          public listings stay on the directory, unclaimed.
         </p>
         <button type="button" className="btn btn-danger" onClick={() => void deleteAccount()}>
           Delete my account

@@ -10,6 +10,7 @@ import { NewsletterScreen } from './NewsletterScreen';
 import { OrdersScreen } from './OrdersScreen';
 import { OutboxScreen } from './OutboxScreen';
 import { ReportsScreen } from './ReportsScreen';
+import { ReviewsScreen } from './ReviewsScreen';
 import { ServersScreen } from './ServersScreen';
 import { SignIn } from './SignIn';
 import { SubmissionsScreen } from './SubmissionsScreen';
@@ -21,6 +22,7 @@ const SCREENS = [
   { id: 'submissions', label: 'Submissions', admin: false },
   { id: 'servers', label: 'Servers', admin: false },
   { id: 'reports', label: 'Reports', admin: false },
+  { id: 'reviews', label: 'Reviews', admin: false },
   { id: 'freshness', label: 'Freshness', admin: false },
   { id: 'content', label: 'Content', admin: true },
   { id: 'newsletter', label: 'Newsletter', admin: true },
@@ -122,6 +124,7 @@ export default function AdminApp() {
         {current.id === 'submissions' && <SubmissionsScreen />}
         {current.id === 'servers' && <ServersScreen isAdmin={operator.role === 'admin'} />}
         {current.id === 'reports' && <ReportsScreen />}
+        {current.id === 'reviews' && <ReviewsScreen />}
         {current.id === 'freshness' && <FreshnessScreen />}
         {current.id === 'content' && <ContentEditor />}
         {current.id === 'newsletter' && <NewsletterScreen />}

@@ -32,7 +32,6 @@ interface FormState {
   subcategory: string;
   members: string;
   active_users: string;
-  rating: string;
   image_url: string;
   affiliate_link: string;
   pros: string;
@@ -60,7 +59,6 @@ const EMPTY: FormState = {
   subcategory: '',
   members: '0',
   active_users: '0',
-  rating: '0',
   image_url: '',
   affiliate_link: '',
   pros: '',
@@ -92,7 +90,6 @@ const toForm = (s: ServerRow): FormState => ({
   subcategory: s.subcategory ?? '',
   members: String(s.members),
   active_users: String(s.active_users),
-  rating: String(s.rating),
   image_url: s.image_url ?? '',
   affiliate_link: s.affiliate_link ?? '',
   pros: s.pros.join('\n'),
@@ -118,7 +115,6 @@ const toInput = (f: FormState): ServerInput => ({
   subcategory: f.subcategory.trim() || null,
   members: f.members,
   active_users: f.active_users,
-  rating: f.rating,
   image_url: f.image_url.trim() || null,
   affiliate_link: f.affiliate_link.trim() || null,
   pros: lines(f.pros),
@@ -299,7 +295,6 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             </label>
             {field('members', 'Members', { inputMode: 'numeric' })}
             {field('active_users', 'Online members', { inputMode: 'numeric' })}
-            {field('rating', 'Rating (0–5)', { inputMode: 'decimal' })}
             {field('sort_order', 'Sort order', { inputMode: 'numeric' })}
             {field('image_url', 'Icon URL (https)')}
             {field('affiliate_link', 'Join link (https)', { 'aria-describedby': 'join-link-hint' })}

@@ -20,7 +20,7 @@ export type BadgeStyle = (typeof BADGE_STYLES)[number];
 export const BADGE_LABEL = 'GuildRank';
 /** The message of a listing that cannot be shown: hidden, removed, unknown, or its invite dead. */
 export const BADGE_UNAVAILABLE = 'unavailable';
-/** What the rating variant says while the directory has no member reviews (none are collected yet). */
+/** What the rating variant says until at least 3 member reviews of the listing show (#31). */
 export const BADGE_NO_REVIEWS = 'no reviews yet';
 
 /** The listing as a badge knows it. */
@@ -47,7 +47,7 @@ export const badgeShowsNumbers = (listing: BadgeListing | null): listing is Badg
 
 /**
  * The message of a badge: "12.4K members · 1.9K online", "12.4K members", "1.9K online",
- * "#3 in Gaming", the rating (none yet: "no reviews yet"), or "unavailable". Counts are written as
+ * "#3 in Gaming", the rating (fewer than 3 reviews: "no reviews yet"), or "unavailable". Counts are written as
  * the site writes them on cards (formatMembers). `place` is read only for the rank variant.
  */
 export function badgeMessage(

@@ -111,7 +111,7 @@ export const serverDetailSchema = publicServerSchema
       .meta({ description: 'How it ranks and why; paid placement never changes it.' }),
     rating: z.number().nullable().meta({
       description:
-        'The average member review rating out of 5, once reviews exist. Always null today: the directory collects no reviews yet.',
+        'The average of its verified members’ reviews out of 5, rounded to one decimal, once at least 3 reviews show; null before that.',
     }),
     history: z.array(historyPointSchema).meta({
       description: `Member counts over the last ${PUBLIC_HISTORY_DAYS} days, oldest first: each day’s last check.`,

@@ -40,7 +40,7 @@ export const serverSchema = z
       .or(z.literal('').transform(() => undefined)),
     members: count,
     active_users: count,
-    rating: z.coerce.number().min(0).max(5).default(0),
+    // No rating: a listing's `rating` is the average of its member reviews (#31), never set by hand.
     /** The icon every visitor's browser loads: one the site ships, or https on a public host. */
     image_url: listingIconUrl('Icon URL').nullable().optional(),
     pros: list(20, 200),

@@ -12,6 +12,7 @@ import { mailRoutes } from './mail';
 import { newsletterRoutes } from './newsletter';
 import { orderRoutes } from './orders';
 import { reportRoutes } from './reports';
+import { reviewModerationRoutes } from './reviews';
 import { serverRoutes } from './servers';
 import { submissionRoutes } from './submissions';
 
@@ -28,6 +29,7 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/edits', editRoutes)
   .route('/servers', serverRoutes)
   .route('/reports', reportRoutes)
+  .route('/reviews', reviewModerationRoutes)
   .route('/freshness', freshnessRoutes)
   .route('/content', contentRoutes)
   .route('/newsletter', newsletterRoutes)

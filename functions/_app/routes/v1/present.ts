@@ -6,6 +6,7 @@ import { joinTarget } from '../../../../src/lib/invite';
 import { inviteView } from '../../../../src/lib/invite-checks/invite-state';
 import { isPaidPlacement, matchesSubcategory } from '../../../../src/lib/listing';
 import { type CategoryRank, explainRank, readParts } from '../../../../src/lib/ranking/explanation';
+import { shownRating } from '../../../../src/lib/reviews/summary';
 import type { CategoryList, PublicServer, ServerDetail } from '../../../../src/lib/schemas/public-api';
 
 /** An absolute URL of this site (SITE_URL's origin and a path). */
@@ -64,8 +65,8 @@ export function toServerDetail(
         ? explainRank(parts, s.rank_score, s.invite_status).map((l) => ({ part: l.part, text: l.text }))
         : [],
     },
-    // No member reviews exist yet: the schema says so, and the field is null until they do.
-    rating: null,
+    // The member reviews' average (#31), once at least 3 show: the same figure as the page and the card.
+    rating: shownRating(s),
     history: history.map((p) => ({ checked_at: p.checked_at, members: p.members, online: p.online })),
   };
 }

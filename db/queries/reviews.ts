@@ -1,0 +1,651 @@
+// Member reviews (#31): reads and writes of reviews, owner replies, flags, membership proofs and
+// the account's mail settings. A review change and the listing's average and count (`rating`,
+// `review_count`), with any mail and audit row it causes, are one batch.
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { ReviewStatus } from '../../src/lib/enums';
+import {
+  type RatingSummary,
+  REVIEW_BURST_WINDOW_MS,
+  REVIEWS_SHOWN_MIN,
+  summarise,
+} from '../../src/lib/reviews/summary';
+import type { Db } from '../client';
+import {
+  accountSettings,
+  auditLog,
+  discordServers,
+  ownerUsers,
+  reviewFlags,
+  reviewProofs,
+  reviewReplies,
+  reviews,
+  serverClaims,
+} from '../schema';
+import { enqueueMail, enqueueMailWhen, type MailInput } from './mail';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The statement that brings a listing's `rating` (average of shown reviews, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
+function refreshAggregate(db: Db, serverId: number | SQL) {
+  const shown = sql`FROM ${reviews} WHERE ${reviews.server_id} = ${discordServers.id} AND ${reviews.status} = 'shown'`;
+  return db
+    .update(discordServers)
+    .set({
+      // The page's built HTML carries its first reviews: the next build rewrites it (cache keys read updated_at).
+      updated_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+      review_count: sql`(SELECT count(*) ${shown})`,
+      rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN round((SELECT avg(${reviews.rating}) ${shown}), 1) ELSE 0 END`,
+    })
+    .where(sql`${discordServers.id} = ${serverId}`);
+}
+
+/** What Discord said of an account in a listing's guild at its review sign-in. */
+export interface ReviewProof {
+  member: boolean;
+  role: 'owner' | 'manage_guild' | null;
+  joined_at: string | null;
+  checked_at: string;
+}
+
+/** Keeps what a review sign-in read of the account's membership in each listing of the guild. */
+export async function saveReviewProofs(
+  db: Db,
+  accountId: number,
+  guildId: string,
+  proof: Omit<ReviewProof, 'checked_at'>,
+  at: number,
+): Promise<number[]> {
+  const listings = await db
+    .select({ id: discordServers.id })
+    .from(discordServers)
+    .where(eq(discordServers.guild_id, guildId));
+  if (listings.length === 0) return [];
+  const [first, ...rest] = listings.map((l) =>
+    db
+      .insert(reviewProofs)
+      .values({ account_id: accountId, server_id: l.id, ...proof, checked_at: iso(at) })
+      .onConflictDoUpdate({
+        target: [reviewProofs.account_id, reviewProofs.server_id],
+        set: { ...proof, checked_at: iso(at) },
+      }),
+  );
+  await db.batch([first!, ...rest]);
+  return listings.map((l) => l.id);
+}
+
+/** The membership proof of an account for a listing, or null. */
+export async function getReviewProof(db: Db, accountId: number, serverId: number): Promise<ReviewProof | null> {
+  const [row] = await db
+    .select({
+      member: reviewProofs.member,
+      role: reviewProofs.role,
+      joined_at: reviewProofs.joined_at,
+      checked_at: reviewProofs.checked_at,
+    })
+    .from(reviewProofs)
+    .where(and(eq(reviewProofs.account_id, accountId), eq(reviewProofs.server_id, serverId)));
+  return row ?? null;
+}
+
+/** A listing as the review routes need it: its page, guild and the accounts that claim it. */
+export async function getReviewTarget(db: Db, serverId: number) {
+  const [listing] = await db
+    .select({
+      id: discordServers.id,
+      name: discordServers.name,
+      slug: discordServers.slug,
+      guild_id: discordServers.guild_id,
+      is_active: discordServers.is_active,
+    })
+    .from(discordServers)
+    .where(eq(discordServers.id, serverId));
+  if (!listing) return null;
+  const claims = await db
+    .select({ owner_id: serverClaims.owner_id })
+    .from(serverClaims)
+    .where(eq(serverClaims.server_id, serverId));
+  return { ...listing, ownerIds: claims.map((c) => c.owner_id) };
+}
+
+/** The listing of a slug (review sign-in starts from a page). */
+export async function getReviewTargetBySlug(db: Db, slug: string) {
+  const [row] = await db.select({ id: discordServers.id }).from(discordServers).where(eq(discordServers.slug, slug));
+  return row ? getReviewTarget(db, row.id) : null;
+}
+
+/** One review as the public page shows it; a hidden one without its text, with the moderators' reason. */
+export interface PublicReview {
+  id: number;
+  rating: number;
+  body: string | null;
+  display_name: string;
+  member_since: string;
+  created_at: string;
+  edited_at: string | null;
+  status: 'shown' | 'hidden';
+  hidden_reason: string | null;
+  reply: { body: string; created_at: string; edited_at: string | null } | null;
+}
+
+/** A page of a listing's reviews (newest first) with the summary of the shown ones. */
+export interface ReviewPage {
+  summary: RatingSummary;
+  reviews: PublicReview[];
+  /** Shown and hidden reviews on the public list (hidden ones say so), for paging. */
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+const publicColumns = {
+  id: reviews.id,
+  server_id: reviews.server_id,
+  rating: reviews.rating,
+  body: reviews.body,
+  display_name: reviews.display_name,
+  member_since: reviews.member_since,
+  created_at: reviews.created_at,
+  edited_at: reviews.edited_at,
+  status: reviews.status,
+  hidden_reason: reviews.hidden_reason,
+  reply_body: reviewReplies.body,
+  reply_created_at: reviewReplies.created_at,
+  reply_edited_at: reviewReplies.edited_at,
+};
+
+type PublicRow = {
+  id: number;
+  server_id: number;
+  rating: number;
+  body: string;
+  display_name: string;
+  member_since: string;
+  created_at: string;
+  edited_at: string | null;
+  status: ReviewStatus;
+  hidden_reason: string | null;
+  reply_body: string | null;
+  reply_created_at: string | null;
+  reply_edited_at: string | null;
+};
+
+const toPublic = (r: PublicRow): PublicReview => {
+  const hidden = r.status === 'hidden';
+  return {
+    id: r.id,
+    rating: hidden ? 0 : r.rating,
+    body: hidden ? null : r.body,
+    display_name: r.display_name,
+    member_since: r.member_since,
+    created_at: r.created_at,
+    edited_at: r.edited_at,
+    status: hidden ? 'hidden' : 'shown',
+    hidden_reason: r.hidden_reason,
+    reply:
+      !hidden && r.reply_body !== null
+        ? { body: r.reply_body, created_at: r.reply_created_at!, edited_at: r.reply_edited_at }
+        : null,
+  };
+};
+
+/** The ratings of a listing's shown reviews, summed (count, average, distribution). */
+export async function reviewSummary(db: Db, serverId: number): Promise<RatingSummary> {
+  const rows = await db
+    .select({ rating: reviews.rating, n: sql<number>`count(*)` })
+    .from(reviews)
+    .where(and(eq(reviews.server_id, serverId), eq(reviews.status, 'shown')))
+    .groupBy(reviews.rating);
+  return summarise(rows.flatMap((r) => Array<number>(Number(r.n)).fill(r.rating)));
+}
+
+/** One page (from 1) of a listing's public reviews, newest first: shown ones, and hidden ones with their reason. */
+export async function listPublicReviews(db: Db, serverId: number, page: number, pageSize: number): Promise<ReviewPage> {
+  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']));
+  const [rows, [count], summary] = await Promise.all([
+    db
+      .select(publicColumns)
+      .from(reviews)
+      .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
+      .where(where)
+      .orderBy(desc(reviews.created_at), desc(reviews.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: sql<number>`count(*)` }).from(reviews).where(where),
+    reviewSummary(db, serverId),
+  ]);
+  return { summary, reviews: rows.map(toPublic), total: Number(count?.n ?? 0), page, pageSize };
+}
+
+/**
+ * The first page of public reviews and the summary of each listing in `serverIds` (the build's one
+ * read for its prerendered server pages), by server id; a listing with no review is absent.
+ */
+export async function firstReviewPages(db: Db, serverIds: readonly number[], pageSize: number) {
+  const out = new Map<number, ReviewPage>();
+  const any = await db
+    .select({ id: reviews.server_id })
+    .from(reviews)
+    .where(inArray(reviews.status, ['shown', 'hidden']))
+    .groupBy(reviews.server_id);
+  const wanted = new Set(serverIds);
+  for (const { id } of any) if (wanted.has(id)) out.set(id, await listPublicReviews(db, id, 1, pageSize));
+  return out;
+}
+
+/** The account's own review of a listing (any status), or null. */
+export async function getOwnReview(db: Db, accountId: number, serverId: number) {
+  const [row] = await db
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.account_id, accountId), eq(reviews.server_id, serverId)));
+  return row ?? null;
+}
+
+/** A review by id, with its listing's name and slug. */
+export async function getReview(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      review: reviews,
+      server_name: discordServers.name,
+      server_slug: discordServers.slug,
+      reply_account_id: reviewReplies.account_id,
+    })
+    .from(reviews)
+    .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
+    .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
+    .where(eq(reviews.id, id));
+  return row ?? null;
+}
+
+/** The mail address of an account (account_settings), and whether it wants new-review mails. */
+export async function getAccountSettings(db: Db, accountId: number) {
+  const [row] = await db.select().from(accountSettings).where(eq(accountSettings.account_id, accountId));
+  return { email: row?.email ?? null, mail_new_reviews: row?.mail_new_reviews ?? true };
+}
+
+/** Saves an account's mail settings (unset fields keep their value). */
+export async function saveAccountSettings(
+  db: Db,
+  accountId: number,
+  input: { email?: string | null | undefined; mail_new_reviews?: boolean | undefined },
+) {
+  const set: { email?: string | null; mail_new_reviews?: boolean } = {};
+  if (input.email !== undefined) set.email = input.email || null;
+  if (input.mail_new_reviews !== undefined) set.mail_new_reviews = input.mail_new_reviews;
+  await db
+    .insert(accountSettings)
+    .values({ account_id: accountId, ...set })
+    .onConflictDoUpdate({
+      target: accountSettings.account_id,
+      set: Object.keys(set).length ? set : { account_id: accountId },
+    });
+  return getAccountSettings(db, accountId);
+}
+
+/** The addresses the owners of a listing gave that want new-review mails. */
+export async function ownerMailsOf(db: Db, serverId: number): Promise<{ accountId: number; email: string }[]> {
+  const rows = await db
+    .select({ accountId: serverClaims.owner_id, email: accountSettings.email })
+    .from(serverClaims)
+    .innerJoin(accountSettings, eq(accountSettings.account_id, serverClaims.owner_id))
+    .where(and(eq(serverClaims.server_id, serverId), eq(accountSettings.mail_new_reviews, true)));
+  return rows.filter((r): r is { accountId: number; email: string } => !!r.email);
+}
+
+/** What saveReview did: wrote a new review (shown or held) or edited the account's earlier one. */
+export interface SavedReview {
+  id: number;
+  status: ReviewStatus;
+  created: boolean;
+}
+
+/**
+ * Writes an account's review of a listing: a new one is held when the burst rule says so (counted
+ * in the same statement, so two at once cannot both slip under the limit), a second one edits the
+ * first. The listing's average and count, and the owners' mails (only for a new review that
+ * shows; `mails` are built by the caller), are in the same batch.
+ */
+export async function saveReview(
+  db: Db,
+  input: {
+    serverId: number;
+    accountId: number;
+    rating: number;
+    body: string;
+    displayName: string;
+    memberSince: string;
+    at: number;
+    burstLimit: number;
+    mails: Omit<MailInput, 'dedupeKey'>[];
+  },
+): Promise<SavedReview> {
+  const existing = await getOwnReview(db, input.accountId, input.serverId);
+  if (existing) {
+    await db.batch([
+      db
+        .update(reviews)
+        .set({
+          rating: input.rating,
+          body: input.body,
+          display_name: input.displayName,
+          member_since: input.memberSince,
+          edited_at: iso(input.at),
+        })
+        .where(eq(reviews.id, existing.id)),
+      refreshAggregate(db, input.serverId),
+    ]);
+    return { id: existing.id, status: existing.status, created: false };
+  }
+  const since = iso(input.at - REVIEW_BURST_WINDOW_MS);
+  const recent = sql`(SELECT count(*) FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.created_at} > ${since})`;
+  const mine = sql`(SELECT ${reviews.id} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId})`;
+  const shows = sql`(SELECT ${reviews.status} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId}) = 'shown'`;
+  await db.batch([
+    db
+      .insert(reviews)
+      .values({
+        server_id: input.serverId,
+        account_id: input.accountId,
+        rating: input.rating,
+        body: input.body,
+        display_name: input.displayName,
+        member_since: input.memberSince,
+        created_at: iso(input.at),
+        // holdsForBurst(recent, limit), in SQL: past the limit in 24 hours, held.
+        status: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
+        held_reason: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
+      })
+      .onConflictDoNothing(),
+    refreshAggregate(db, input.serverId),
+    ...input.mails.map((m) =>
+      enqueueMailWhen(db, { ...m, dedupeKey: sql`'review-new:' || ${mine} || ':' || ${m.to}` }, shows),
+    ),
+  ]);
+  const saved = await getOwnReview(db, input.accountId, input.serverId);
+  if (!saved) throw new Error('review not saved');
+  return { id: saved.id, status: saved.status, created: true };
+}
+
+/** Deletes an account's own review (and its reply and flags), with the listing's average and count. */
+export async function deleteOwnReview(db: Db, accountId: number, reviewId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ server_id: reviews.server_id })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), eq(reviews.account_id, accountId)));
+  if (!row) return false;
+  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id)]);
+  return true;
+}
+
+/** Writes or edits the owner's one reply to a review; a new reply's mail to the reviewer is in the same batch. */
+export async function saveReply(
+  db: Db,
+  input: { reviewId: number; accountId: number; body: string; at: number; mail: Omit<MailInput, 'dedupeKey'> | null },
+): Promise<{ created: boolean }> {
+  const [existing] = await db
+    .select({ id: reviewReplies.review_id })
+    .from(reviewReplies)
+    .where(eq(reviewReplies.review_id, input.reviewId));
+  if (existing) {
+    await db
+      .update(reviewReplies)
+      .set({ body: input.body, account_id: input.accountId, edited_at: iso(input.at) })
+      .where(eq(reviewReplies.review_id, input.reviewId));
+    return { created: false };
+  }
+  const insert = db
+    .insert(reviewReplies)
+    .values({ review_id: input.reviewId, account_id: input.accountId, body: input.body, created_at: iso(input.at) })
+    .onConflictDoNothing();
+  if (input.mail)
+    await db.batch([
+      insert,
+      enqueueMail(db, { ...input.mail, dedupeKey: `review-reply:${input.reviewId}:${input.at}` }),
+    ]);
+  else await insert;
+  return { created: true };
+}
+
+/** Deletes the reply to a review. */
+export async function deleteReply(db: Db, reviewId: number): Promise<boolean> {
+  const gone = await db
+    .delete(reviewReplies)
+    .where(eq(reviewReplies.review_id, reviewId))
+    .returning({ id: reviewReplies.review_id });
+  return gone.length > 0;
+}
+
+/** Records an account's flag on a review (a second flag by the same account replaces its reason). */
+export async function flagReview(
+  db: Db,
+  input: { reviewId: number; accountId: number; reason: string; details: string | null; at: number },
+): Promise<void> {
+  await db
+    .insert(reviewFlags)
+    .values({
+      review_id: input.reviewId,
+      account_id: input.accountId,
+      reason: input.reason,
+      details: input.details,
+      created_at: iso(input.at),
+    })
+    .onConflictDoUpdate({
+      target: [reviewFlags.review_id, reviewFlags.account_id],
+      set: { reason: input.reason, details: input.details, created_at: iso(input.at), resolved_at: null },
+    });
+}
+
+/** The console's Reviews screen: held, flagged (open flags) or hidden reviews, newest first, with reasons. */
+export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' | 'hidden', limit = 100) {
+  const openFlags = sql<number>`(SELECT count(*) FROM ${reviewFlags} WHERE ${reviewFlags.review_id} = ${reviews.id} AND ${reviewFlags.resolved_at} IS NULL)`;
+  const where = view === 'flagged' ? sql`${openFlags} > 0` : eq(reviews.status, view === 'held' ? 'held' : 'hidden');
+  const rows = await db
+    .select({
+      id: reviews.id,
+      server_id: reviews.server_id,
+      server_name: discordServers.name,
+      server_slug: discordServers.slug,
+      rating: reviews.rating,
+      body: reviews.body,
+      display_name: reviews.display_name,
+      status: reviews.status,
+      hidden_reason: reviews.hidden_reason,
+      held_reason: reviews.held_reason,
+      created_at: reviews.created_at,
+      moderated_by: reviews.moderated_by,
+      moderated_at: reviews.moderated_at,
+      open_flags: openFlags,
+    })
+    .from(reviews)
+    .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
+    .where(where)
+    .orderBy(desc(reviews.created_at))
+    .limit(limit);
+  const ids = rows.map((r) => r.id);
+  const flags = ids.length
+    ? await db
+        .select({
+          review_id: reviewFlags.review_id,
+          reason: reviewFlags.reason,
+          details: reviewFlags.details,
+          created_at: reviewFlags.created_at,
+          resolved_at: reviewFlags.resolved_at,
+        })
+        .from(reviewFlags)
+        .where(inArray(reviewFlags.review_id, ids))
+    : [];
+  return rows.map((r) => ({
+    ...r,
+    open_flags: Number(r.open_flags),
+    flags: flags.filter((f) => f.review_id === r.id),
+  }));
+}
+
+/** Who moderates: the operator's id and e-mail, written to the review and the audit log. */
+export interface Moderator {
+  id: number;
+  email: string;
+}
+
+/**
+ * A moderator's action on a review, with its audit row, the listing's average and count, and
+ * (for a hide) the reviewer's mail, in one batch: `hide` with a public reason (its open flags are
+ * resolved), `show` (a held review released, or a hidden one shown again), `dismiss_flags`.
+ */
+export async function moderateReview(
+  db: Db,
+  input: {
+    reviewId: number;
+    serverId: number;
+    moderator: Moderator;
+    action: 'hide' | 'show' | 'dismiss_flags';
+    reason?: string | undefined;
+    at: number;
+    mail: Omit<MailInput, 'dedupeKey'> | null;
+    ownerMails?: Omit<MailInput, 'dedupeKey'>[] | undefined;
+  },
+): Promise<void> {
+  const at = iso(input.at);
+  const audit = db.insert(auditLog).values({
+    operator_id: input.moderator.id,
+    operator_email: input.moderator.email,
+    action: `review_${input.action}`,
+    entity: 'review',
+    entity_id: String(input.reviewId),
+    details: { server_id: input.serverId, ...(input.reason ? { reason: input.reason } : {}) },
+  });
+  const resolveFlags = db
+    .update(reviewFlags)
+    .set({ resolved_at: at })
+    .where(and(eq(reviewFlags.review_id, input.reviewId), isNull(reviewFlags.resolved_at)));
+  if (input.action === 'dismiss_flags') {
+    await db.batch([resolveFlags, audit]);
+    return;
+  }
+  const update = db
+    .update(reviews)
+    .set(
+      input.action === 'hide'
+        ? {
+            status: 'hidden',
+            hidden_reason: input.reason ?? null,
+            moderated_by: input.moderator.email,
+            moderated_at: at,
+          }
+        : {
+            status: 'shown',
+            hidden_reason: null,
+            held_reason: null,
+            moderated_by: input.moderator.email,
+            moderated_at: at,
+          },
+    )
+    .where(eq(reviews.id, input.reviewId));
+  const mails = [
+    ...(input.mail
+      ? [enqueueMail(db, { ...input.mail, dedupeKey: `review-${input.action}:${input.reviewId}:${at}` })]
+      : []),
+    ...(input.ownerMails ?? []).map((m) =>
+      enqueueMail(db, { ...m, dedupeKey: `review-new:${input.reviewId}:${m.to}` }),
+    ),
+  ];
+  await db.batch([
+    update,
+    refreshAggregate(db, input.serverId),
+    audit,
+    ...(input.action === 'hide' ? [resolveFlags] : []),
+    ...mails,
+  ]);
+}
+
+/** The account's reviews (any status) with their listings and replies, newest first (/account "My reviews"). */
+export async function listAccountReviews(db: Db, accountId: number) {
+  return db
+    .select({
+      id: reviews.id,
+      server_id: reviews.server_id,
+      server_name: discordServers.name,
+      server_slug: discordServers.slug,
+      rating: reviews.rating,
+      body: reviews.body,
+      display_name: reviews.display_name,
+      status: reviews.status,
+      hidden_reason: reviews.hidden_reason,
+      created_at: reviews.created_at,
+      edited_at: reviews.edited_at,
+      reply: reviewReplies.body,
+    })
+    .from(reviews)
+    .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
+    .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
+    .where(eq(reviews.account_id, accountId))
+    .orderBy(desc(reviews.created_at));
+}
+
+/** The replies the account wrote, with the review and listing they answer (/account). */
+export async function listAccountReplies(db: Db, accountId: number) {
+  return db
+    .select({
+      review_id: reviewReplies.review_id,
+      body: reviewReplies.body,
+      created_at: reviewReplies.created_at,
+      edited_at: reviewReplies.edited_at,
+      server_name: discordServers.name,
+      server_slug: discordServers.slug,
+      reviewer: reviews.display_name,
+    })
+    .from(reviewReplies)
+    .innerJoin(reviews, eq(reviews.id, reviewReplies.review_id))
+    .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
+    .where(eq(reviewReplies.account_id, accountId))
+    .orderBy(desc(reviewReplies.created_at));
+}
+
+/** The reviews of the listings an owner claims, newest first, with any reply (for replying from /account). */
+export async function listReviewsOfOwnedListings(db: Db, accountId: number, limit = 50) {
+  const rows = await db
+    .select(publicColumns)
+    .from(reviews)
+    .innerJoin(serverClaims, and(eq(serverClaims.server_id, reviews.server_id), eq(serverClaims.owner_id, accountId)))
+    .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
+    .where(eq(reviews.status, 'shown'))
+    .orderBy(desc(reviews.created_at))
+    .limit(limit);
+  const names = rows.length
+    ? await db
+        .select({ id: discordServers.id, name: discordServers.name, slug: discordServers.slug })
+        .from(discordServers)
+        .where(inArray(discordServers.id, [...new Set(rows.map((r) => r.server_id))]))
+    : [];
+  return rows.map((r) => ({ ...toPublic(r), server: names.find((n) => n.id === r.server_id)! }));
+}
+
+/**
+ * The statements account deletion adds to its batch, before the account's row goes: the
+ * averages and counts of the listings it reviewed, as if its reviews were gone (they go with the
+ * account by cascade), and the slugs of those pages.
+ */
+export async function accountReviewCleanup(db: Db, accountId: number) {
+  const listed = await db
+    .select({ server_id: reviews.server_id, slug: discordServers.slug })
+    .from(reviews)
+    .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
+    .where(eq(reviews.account_id, accountId));
+  return {
+    statements: [
+      db.delete(reviews).where(eq(reviews.account_id, accountId)),
+      db.delete(reviewReplies).where(eq(reviewReplies.account_id, accountId)),
+      ...listed.map((l) => refreshAggregate(db, l.server_id)),
+    ],
+    pages: listed.map((l) => `/server/${l.slug}`),
+  };
+}
+
+/** The account's Discord name (global name, else username) for a review's default display name. */
+export async function accountName(db: Db, accountId: number): Promise<string> {
+  const [row] = await db
+    .select({ global_name: ownerUsers.global_name, username: ownerUsers.username })
+    .from(ownerUsers)
+    .where(eq(ownerUsers.id, accountId));
+  return row?.global_name || row?.username || 'Member';
+}

@@ -1,0 +1,79 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  getAccountSettings,
+  getReview,
+  listReviewsForModeration,
+  moderateReview,
+  ownerMailsOf,
+} from '../../../../db/queries/reviews';
+import { reviewModerationSchema } from '../../../../src/lib/schemas/review';
+import { validationHook } from '../../lib/validate';
+import { reviewHiddenMail, reviewNewMail } from '../../mail/reviews';
+import { mailSite } from '../../mail/site';
+import { type AdminEnv, requireRole } from '../../middleware/auth';
+import { found, idParam, requestRebuild } from './shared';
+
+/**
+ * The console's Reviews screen (#31): held, flagged and hidden reviews with their reasons, and
+ * what moderators do (hide with a public reason and the reviewer is mailed; show a held or hidden
+ * one; dismiss the flags). Every action is audited in the batch that makes it.
+ */
+export const reviewModerationRoutes = new Hono<AdminEnv>()
+  .use(requireRole('moderator'))
+  .get(
+    '/',
+    zValidator('query', z.object({ view: z.enum(['held', 'flagged', 'hidden']).default('flagged') }), validationHook),
+    async (c) => {
+      const { view } = c.req.valid('query');
+      return c.json({ view, reviews: await listReviewsForModeration(c.get('deps').db, view) });
+    },
+  )
+  .post('/:id', idParam, zValidator('json', reviewModerationSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const input = c.req.valid('json');
+    const deps = c.get('deps');
+    const row = found(await getReview(deps.db, id), 'review', id);
+    const site = mailSite(deps.env);
+    const serverUrl = `${site.url}/server/${row.server_slug}`;
+    const at = deps.now?.() ?? Date.now();
+    const reviewerMail =
+      input.action === 'hide' ? (await getAccountSettings(deps.db, row.review.account_id)).email : null;
+    // A held review released shows for the first time: its owners are told as for any new review.
+    const released = input.action === 'show' && row.review.status === 'held';
+    const ownerMails = released
+      ? (await ownerMailsOf(deps.db, row.review.server_id)).map((o) => ({
+          kind: 'review_new' as const,
+          to: o.email,
+          mail: reviewNewMail(site, {
+            serverName: row.server_name,
+            serverUrl,
+            reviewer: row.review.display_name,
+            rating: row.review.rating,
+            body: row.review.body,
+          }),
+        }))
+      : [];
+    await moderateReview(deps.db, {
+      reviewId: id,
+      serverId: row.review.server_id,
+      moderator: c.get('operator'),
+      action: input.action,
+      reason: input.action === 'hide' ? input.reason : undefined,
+      at,
+      mail:
+        input.action === 'hide' && reviewerMail
+          ? {
+              kind: 'review_hidden',
+              to: reviewerMail,
+              mail: reviewHiddenMail(site, { serverName: row.server_name, serverUrl, reason: input.reason }),
+            }
+          : null,
+      ownerMails,
+    });
+    // A hidden review leaves the page's built HTML: served on request until a build without it is live.
+    if (input.action !== 'dismiss_flags')
+      await requestRebuild(c, `review ${input.action} on ${row.server_slug}`, [row.server_slug]);
+    return c.json({ ok: true as const });
+  });

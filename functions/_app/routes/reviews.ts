@@ -1,0 +1,283 @@
+// `/api/reviews` (#31): member reviews. Public: a listing's reviews as JSON (cached a few seconds,
+// so a new review is on every page within seconds without a rebuild). Signed in (the one Discord
+// sign-in, middleware/owner-auth.ts, CSRF on writes): the account's own review of a listing and
+// whether it may write one, writing (a second review edits the first) and deleting it, the
+// listing owner's one reply, and flags. Moderation is the console's (routes/admin/reviews.ts).
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { spendClientBudget } from '../../../db/queries/client-budgets';
+import {
+  accountName,
+  deleteOwnReview,
+  deleteReply,
+  flagReview,
+  getAccountSettings,
+  getOwnReview,
+  getReview,
+  getReviewProof,
+  getReviewTarget,
+  listPublicReviews,
+  ownerMailsOf,
+  saveReply,
+  saveReview,
+} from '../../../db/queries/reviews';
+import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
+import { REVIEWS_PAGE_SIZE } from '../../../src/lib/reviews/summary';
+import { replySchema, reviewFlagSchema, reviewSchema } from '../../../src/lib/schemas/review';
+import type { AppDeps } from '../context';
+import { ApiError } from '../lib/errors';
+import { currentOwner } from '../lib/owner-session';
+import { RATE_LIMITS } from '../lib/rate-limits';
+import { validationHook } from '../lib/validate';
+import { reviewNewMail, reviewReplyMail } from '../mail/reviews';
+import { mailSite } from '../mail/site';
+import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
+import { rateLimit } from '../middleware/rate-limit';
+
+/** How long a review sign-in's membership check counts for a new review. */
+export const REVIEW_PROOF_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Writes per account (counted in the database, client_budgets, so they hold on every replica and
+ * the Worker): reviews and their edits, replies, flags.
+ */
+export const REVIEW_WRITE_LIMITS = {
+  reviews: { perWindow: 10, windowMs: 60 * 60 * 1000 },
+  replies: { perWindow: 30, windowMs: 60 * 60 * 1000 },
+  flags: { perWindow: 20, windowMs: 60 * 60 * 1000 },
+} as const;
+
+/** How long a listing's public reviews may be cached (seconds): a new review shows within it. */
+export const REVIEWS_MAX_AGE_S = 5;
+
+const idParam = zValidator(
+  'param',
+  z.object({
+    id: z
+      .string()
+      .regex(/^[1-9]\d{0,11}$/, 'Must be an id')
+      .transform(Number),
+  }),
+  validationHook,
+);
+
+const pageQuery = zValidator(
+  'query',
+  z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) }),
+  validationHook,
+);
+
+/** The 403 of a rule that refuses a review: the rule as the code, the sentence with its date as the message. */
+const refusedBy = (r: ReviewRefusal) => new ApiError(403, r.rule, r.message);
+
+/** The review routes, mounted at /api/reviews. */
+export const reviewRoutes = (deps: AppDeps) => {
+  const now = () => deps.now?.() ?? Date.now();
+  const site = () => mailSite(deps.env);
+  const pageUrl = (slug: string) => `${site().url}/server/${slug}`;
+
+  /** Spends one of the account's writes of `kind`, or answers 429. */
+  const spend = async (kind: keyof typeof REVIEW_WRITE_LIMITS, accountId: number) => {
+    if (!deps.env.RATE_LIMITS) return;
+    const spent = await spendClientBudget(
+      deps.db,
+      `review-${kind}`,
+      `account:${accountId}`,
+      now(),
+      REVIEW_WRITE_LIMITS[kind],
+    );
+    if (!spent.ok)
+      throw new ApiError(429, 'rate_limited', `Too many ${kind} from your account: try again later.`, undefined, {
+        'Retry-After': String(Math.ceil(spent.retryAfterMs / 1000)),
+      });
+  };
+
+  /** Why this account may not write a new review of the listing now, or null (the membership proof from its review sign-in). */
+  const refusalFor = async (
+    account: { id: number; discord_user_id: string },
+    target: { id: number; ownerIds: number[] },
+  ): Promise<ReviewRefusal | null> => {
+    const proof = await getReviewProof(deps.db, account.id, target.id);
+    const fresh = proof && now() - Date.parse(proof.checked_at) < REVIEW_PROOF_TTL_MS;
+    if (!fresh && !target.ownerIds.includes(account.id))
+      return {
+        rule: 'membership_unknown',
+        message: 'Sign in with Discord from this page to check your membership before reviewing.',
+        from: null,
+      };
+    return reviewRefusal(
+      {
+        discordUserId: account.discord_user_id,
+        member: proof?.member ?? false,
+        role: proof?.role ?? null,
+        claimedOwner: target.ownerIds.includes(account.id),
+        joinedAt: proof?.joined_at ?? null,
+      },
+      now(),
+      deps.env.REVIEW_MIN_MEMBER_DAYS,
+    );
+  };
+
+  const listing = async (id: number) => {
+    const target = await getReviewTarget(deps.db, id);
+    if (!target?.is_active) throw new ApiError(404, 'not_found', `No listing ${id}`);
+    return target;
+  };
+
+  return (
+    new Hono<OwnerEnv>()
+      // A listing's public reviews, newest first, a page at a time, with the average and distribution.
+      .get('/servers/:id', rateLimit(RATE_LIMITS.servers), idParam, pageQuery, async (c) => {
+        const { id } = c.req.valid('param');
+        const { page } = c.req.valid('query');
+        await listing(id);
+        const body = await listPublicReviews(deps.db, id, page, REVIEWS_PAGE_SIZE);
+        return c.json(body, 200, { 'Cache-Control': `public, max-age=${REVIEWS_MAX_AGE_S}` });
+      })
+      // For the page's island: who is signed in, their own review (any status), whether they may write one or reply.
+      .get('/servers/:id/mine', idParam, async (c) => {
+        const { id } = c.req.valid('param');
+        const target = await listing(id);
+        const session = await currentOwner(c, deps);
+        c.header('Cache-Control', 'no-store');
+        if (!session) return c.json({ signedIn: false as const, configured: !!deps.env.DISCORD_CLIENT_ID });
+        const { owner } = session;
+        const [own, refusal] = await Promise.all([getOwnReview(deps.db, owner.id, id), refusalFor(owner, target)]);
+        return c.json({
+          signedIn: true as const,
+          configured: true,
+          csrfToken: session.csrfToken,
+          name: owner.global_name || owner.username,
+          isOwner: target.ownerIds.includes(owner.id),
+          review: own
+            ? {
+                id: own.id,
+                rating: own.rating,
+                body: own.body,
+                display_name: own.display_name,
+                status: own.status,
+                hidden_reason: own.hidden_reason,
+                created_at: own.created_at,
+                edited_at: own.edited_at,
+              }
+            : null,
+          refusal: own ? null : refusal && { rule: refusal.rule, message: refusal.message },
+        });
+      })
+      .use(ownerAuth())
+      // Writes the account's review of a listing; a second one edits the first. 201 new, 200 edited.
+      .post('/servers/:id', idParam, zValidator('json', reviewSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const input = c.req.valid('json');
+        const target = await listing(id);
+        const existing = await getOwnReview(deps.db, owner.id, id);
+        let memberSince = existing?.member_since;
+        if (!existing) {
+          const refusal = await refusalFor(owner, target);
+          if (refusal) throw refusedBy(refusal);
+          memberSince = (await getReviewProof(deps.db, owner.id, id))?.joined_at ?? undefined;
+        }
+        await spend('reviews', owner.id);
+        const displayName = input.display_name ?? existing?.display_name ?? (await accountName(deps.db, owner.id));
+        const mails = existing
+          ? []
+          : (await ownerMailsOf(deps.db, id)).map((o) => ({
+              kind: 'review_new' as const,
+              to: o.email,
+              mail: reviewNewMail(site(), {
+                serverName: target.name,
+                serverUrl: pageUrl(target.slug),
+                reviewer: displayName,
+                rating: input.rating,
+                body: input.body,
+              }),
+            }));
+        const saved = await saveReview(deps.db, {
+          serverId: id,
+          accountId: owner.id,
+          rating: input.rating,
+          body: input.body,
+          displayName,
+          memberSince: memberSince ?? new Date(now()).toISOString(),
+          at: now(),
+          burstLimit: deps.env.REVIEW_BURST_LIMIT,
+          mails,
+        });
+        // An edit changes what the page's built HTML shows: served on request until the next build has it.
+        if (!saved.created) await deps.rebuild?.request(`review edited on ${target.slug}`, [`/server/${target.slug}`]);
+        return c.json(
+          {
+            review: { id: saved.id, status: saved.status },
+            message:
+              saved.status === 'held'
+                ? 'Held for review: this server got many new reviews today, so a moderator reads yours before it shows.'
+                : saved.created
+                  ? 'Your review is published.'
+                  : 'Your review is updated.',
+          },
+          saved.created ? 201 : 200,
+        );
+      })
+      // Deletes the account's own review (nobody else can delete it).
+      .delete('/:id', idParam, async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const row = await getReview(deps.db, id);
+        if (!row || row.review.account_id !== owner.id || !(await deleteOwnReview(deps.db, owner.id, id)))
+          throw new ApiError(404, 'not_found', `No review ${id} of yours`);
+        await deps.rebuild?.request(`review deleted on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        return c.json({ ok: true as const });
+      })
+      // The listing's claimed owner publishes (or edits) its one reply to a review; the reviewer is mailed once.
+      .put('/:id/reply', idParam, zValidator('json', replySchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const row = await getReview(deps.db, id);
+        const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+        if (!row || !target || row.review.status !== 'shown')
+          throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+        if (!target.ownerIds.includes(owner.id))
+          throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
+        await spend('replies', owner.id);
+        const body = c.req.valid('json').body;
+        const to = (await getAccountSettings(deps.db, row.review.account_id)).email;
+        const mail = to
+          ? {
+              kind: 'review_reply' as const,
+              to,
+              mail: reviewReplyMail(site(), {
+                serverName: row.server_name,
+                serverUrl: pageUrl(row.server_slug),
+                reply: body,
+              }),
+            }
+          : null;
+        const { created } = await saveReply(deps.db, { reviewId: id, accountId: owner.id, body, at: now(), mail });
+        if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        return c.json({ reply: { review_id: id, body } }, created ? 201 : 200);
+      })
+      .delete('/:id/reply', idParam, async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const row = await getReview(deps.db, id);
+        const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+        if (!row || !target?.ownerIds.includes(owner.id) || !(await deleteReply(deps.db, id)))
+          throw new ApiError(404, 'not_found', `No reply of yours to review ${id}`);
+        await deps.rebuild?.request(`reply deleted on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        return c.json({ ok: true as const });
+      })
+      // Anyone signed in flags a review for the moderators (the owner's flags join the same queue).
+      .post('/:id/flags', idParam, zValidator('json', reviewFlagSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { id } = c.req.valid('param');
+        const row = await getReview(deps.db, id);
+        if (!row || row.review.status === 'held') throw new ApiError(404, 'not_found', `No review ${id}`);
+        await spend('flags', owner.id);
+        const { reason, details } = c.req.valid('json');
+        await flagReview(deps.db, { reviewId: id, accountId: owner.id, reason, details: details ?? null, at: now() });
+        return c.json({ ok: true as const, message: 'Thank you: a moderator will look at this review.' }, 201);
+      })
+  );
+};

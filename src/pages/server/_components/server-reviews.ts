@@ -1,0 +1,364 @@
+// The server page's reviews (#31, ServerReviews.astro): reads the listing's current reviews from
+// GET /api/reviews/servers/:id (cached for at most a few seconds, so a new review shows within
+// seconds on prerendered and on-demand pages alike, without a rebuild), pages through them, and
+// for a signed-in person adds the review form (or says which rule refuses and from when), their
+// own review's state, the owner's replies and flags. Everything a person wrote is set as text.
+
+import { reviewDate } from '~/lib/reviews/eligibility';
+import { averageLine, memberSince } from '~/lib/reviews/summary';
+import type { ReviewPage } from '../../../../db/queries/reviews';
+
+interface Mine {
+  signedIn: boolean;
+  configured?: boolean;
+  csrfToken?: string;
+  name?: string;
+  isOwner?: boolean;
+  review?: {
+    id: number;
+    rating: number;
+    body: string;
+    display_name: string;
+    status: 'shown' | 'held' | 'hidden';
+    hidden_reason: string | null;
+  } | null;
+  refusal?: { rule: string; message: string } | null;
+}
+
+type ApiError = { error?: { message?: string; issues?: { path: string; message: string }[] } };
+
+const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(5 - n);
+
+/** An element with classes and text (never HTML). */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | null, className?: string) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function reviewsBox(root: HTMLElement) {
+  const id = Number(root.dataset.id);
+  const slug = root.dataset.slug ?? '';
+  const pageSize = Number(root.dataset.pageSize) || 10;
+  const q = <T extends Element>(s: string) => root.querySelector<T>(s)!;
+  const list = q<HTMLOListElement>('[data-reviews-list]');
+  const average = q<HTMLElement>('[data-reviews-average]');
+  const summaryBox = q<HTMLElement>('[data-reviews-summary]');
+  const pager = q<HTMLElement>('[data-reviews-pager]');
+  const newer = q<HTMLButtonElement>('[data-reviews-newer]');
+  const older = q<HTMLButtonElement>('[data-reviews-older]');
+  const more = q<HTMLElement>('[data-reviews-more]');
+  const write = q<HTMLElement>('[data-review-write]');
+  const status = q<HTMLElement>('[data-reviews-status]');
+  const flagReasons = q<HTMLTemplateElement>('[data-flag-reasons]');
+  let page = 1;
+  let mine: Mine = { signedIn: false };
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(mine.csrfToken ? { 'x-csrf-token': mine.csrfToken } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      credentials: 'same-origin',
+    });
+    const json = (await res.json().catch(() => ({}))) as ApiError & Record<string, unknown>;
+    if (!res.ok) {
+      const issue = json.error?.issues?.[0]?.message;
+      throw new Error(issue ?? json.error?.message ?? 'Something went wrong. Please try again.');
+    }
+    return json;
+  };
+
+  function renderSummary(data: ReviewPage) {
+    const { summary } = data;
+    average.textContent =
+      averageLine(summary) ??
+      (summary.count === 0
+        ? 'No reviews yet.'
+        : `${summary.count} ${summary.count === 1 ? 'review' : 'reviews'} from verified members: the average shows from 3.`);
+    summaryBox.querySelector('[data-reviews-distribution]')?.remove();
+    if (summary.count > 0) {
+      const ul = el('ul', null, 'reviews-distribution');
+      ul.dataset.reviewsDistribution = '';
+      ul.setAttribute('aria-label', 'Reviews by stars');
+      for (const n of [5, 4, 3, 2, 1]) {
+        const li = el('li');
+        const meter = el('meter');
+        meter.min = 0;
+        meter.max = summary.count;
+        meter.value = summary.distribution[n - 1] ?? 0;
+        meter.setAttribute('aria-label', `${n} stars`);
+        li.append(el('span', `${n} ★`), meter, el('span', String(summary.distribution[n - 1] ?? 0)));
+        ul.append(li);
+      }
+      summaryBox.append(ul);
+    }
+  }
+
+  function flagForm(reviewId: number, li: HTMLElement) {
+    const form = el('form', null, 'review-form');
+    const label = el('label', 'Why flag this review?');
+    const select = el('select');
+    select.name = 'reason';
+    select.append(flagReasons.content.cloneNode(true));
+    label.append(select);
+    const send = el('button', 'Send flag', 'btn btn-outline');
+    send.type = 'submit';
+    const msg = el('p', null, 'muted');
+    msg.setAttribute('role', 'status');
+    form.append(label, send, msg);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        const res = await call('POST', `/api/reviews/${reviewId}/flags`, { reason: select.value });
+        msg.textContent = String(res.message ?? 'Thank you.');
+        send.disabled = true;
+      } catch (err) {
+        msg.textContent = (err as Error).message;
+      }
+    });
+    li.append(form);
+  }
+
+  function replyForm(reviewId: number, li: HTMLElement, current: string | null) {
+    const form = el('form', null, 'review-form');
+    const label = el('label', current ? 'Edit your reply' : 'Reply as the owner');
+    const area = el('textarea');
+    area.name = 'reply';
+    area.rows = 3;
+    area.maxLength = 2000;
+    area.value = current ?? '';
+    label.append(area);
+    const send = el('button', current ? 'Save reply' : 'Publish reply', 'btn btn-primary');
+    send.type = 'submit';
+    const actions = el('div', null, 'review-actions');
+    actions.append(send);
+    if (current) {
+      const del = el('button', 'Delete reply', 'btn btn-outline');
+      del.type = 'button';
+      del.addEventListener('click', async () => {
+        try {
+          await call('DELETE', `/api/reviews/${reviewId}/reply`);
+          await load(true);
+        } catch (err) {
+          msg.textContent = (err as Error).message;
+        }
+      });
+      actions.append(del);
+    }
+    const msg = el('p', null, 'form-error');
+    msg.setAttribute('role', 'status');
+    form.append(label, actions, msg);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await call('PUT', `/api/reviews/${reviewId}/reply`, { body: area.value });
+        status.textContent = 'Your reply is published.';
+        await load(true);
+      } catch (err) {
+        msg.textContent = (err as Error).message;
+      }
+    });
+    li.append(form);
+  }
+
+  function renderList(data: ReviewPage) {
+    list.replaceChildren(
+      ...data.reviews.map((r) => {
+        const li = el('li', null, 'review');
+        li.dataset.reviewId = String(r.id);
+        if (r.status === 'hidden') {
+          li.append(el('p', `Hidden by moderators: ${r.hidden_reason ?? ''}`, 'muted'));
+          return li;
+        }
+        const head = el('p', null, 'review-head');
+        const starSpan = el('span', stars(r.rating), 'review-stars');
+        starSpan.setAttribute('role', 'img');
+        starSpan.setAttribute('aria-label', `${r.rating} of 5 stars`);
+        const time = el('time', reviewDate(Date.parse(r.created_at)));
+        time.dateTime = r.created_at;
+        head.append(
+          starSpan,
+          el('strong', r.display_name),
+          el('span', `member since ${memberSince(r.member_since)}`, 'muted'),
+          time,
+        );
+        if (r.edited_at) head.append(el('span', 'edited', 'muted'));
+        li.append(head, el('p', r.body, 'review-body'));
+        if (r.reply) {
+          const box = el('div', null, 'review-reply');
+          const title = el('p');
+          title.append(el('strong', 'Reply from the owner'));
+          if (r.reply.edited_at) title.append(el('span', ' (edited)', 'muted'));
+          box.append(title, el('p', r.reply.body));
+          li.append(box);
+        }
+        if (mine.signedIn) {
+          const own = mine.review?.id === r.id;
+          if (mine.isOwner) replyForm(r.id, li, r.reply?.body ?? null);
+          if (!own) {
+            const details = el('details');
+            details.append(el('summary', 'Flag this review'));
+            flagForm(r.id, details);
+            li.append(details);
+          }
+        }
+        return li;
+      }),
+    );
+    const pages = Math.max(1, Math.ceil(data.total / pageSize));
+    pager.hidden = pages <= 1;
+    newer.disabled = page <= 1;
+    older.disabled = page >= pages;
+    more.hidden = data.total <= pageSize;
+    more.textContent = `${data.total} reviews in all. Page ${page} of ${pages}.`;
+  }
+
+  function reviewForm(existing: Mine['review']) {
+    const form = el('form', null, 'review-form');
+    form.setAttribute('aria-label', existing ? 'Edit your review' : 'Write a review');
+    const rating = el('select');
+    rating.name = 'rating';
+    rating.required = true;
+    for (const n of [5, 4, 3, 2, 1]) {
+      const opt = el('option', `${stars(n)} (${n} of 5)`);
+      opt.value = String(n);
+      rating.append(opt);
+    }
+    rating.value = String(existing?.rating ?? 5);
+    const ratingLabel = el('label', 'Your rating');
+    ratingLabel.append(rating);
+    const area = el('textarea');
+    area.name = 'body';
+    area.rows = 5;
+    area.minLength = 20;
+    area.maxLength = 2000;
+    area.required = true;
+    area.value = existing?.body ?? '';
+    const bodyLabel = el('label', 'Your review (20 to 2,000 characters)');
+    bodyLabel.append(area);
+    const nameInput = el('input');
+    nameInput.name = 'display_name';
+    nameInput.maxLength = 80;
+    nameInput.value = existing?.display_name ?? mine.name ?? '';
+    const nameLabel = el('label', 'Shown as');
+    nameLabel.append(nameInput);
+    const send = el('button', existing ? 'Save changes' : 'Publish review', 'btn btn-primary');
+    send.type = 'submit';
+    const actions = el('div', null, 'review-actions');
+    actions.append(send);
+    const msg = el('p', null, 'form-error');
+    msg.setAttribute('role', 'alert');
+    if (existing) {
+      const del = el('button', 'Delete my review', 'btn btn-outline');
+      del.type = 'button';
+      del.addEventListener('click', async () => {
+        try {
+          await call('DELETE', `/api/reviews/${existing.id}`);
+          status.textContent = 'Your review is deleted.';
+          await refreshMine();
+          await load(true);
+        } catch (err) {
+          msg.textContent = (err as Error).message;
+        }
+      });
+      actions.append(del);
+    }
+    for (const label of [ratingLabel, bodyLabel, nameLabel]) {
+      const fs = el('fieldset');
+      fs.append(label);
+      form.append(fs);
+    }
+    form.append(actions, msg);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      send.disabled = true;
+      msg.textContent = '';
+      try {
+        const res = await call('POST', `/api/reviews/servers/${id}`, {
+          rating: Number(rating.value),
+          body: area.value,
+          display_name: nameInput.value.trim() || undefined,
+        });
+        status.textContent = String(res.message ?? '');
+        await refreshMine();
+        page = 1;
+        await load(true);
+      } catch (err) {
+        msg.textContent = (err as Error).message;
+      } finally {
+        send.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  function renderWrite() {
+    if (!mine.signedIn) return; // The sign-in link the page has stays.
+    const children: Node[] = [];
+    const own = mine.review;
+    if (own) {
+      const state =
+        own.status === 'held'
+          ? 'Your review is held for review: a moderator reads it before it shows.'
+          : own.status === 'hidden'
+            ? `Your review is hidden by moderators: ${own.hidden_reason ?? ''}`
+            : 'Your review is published. You can edit or delete it.';
+      children.push(el('h3', 'Your review'), el('p', state, 'muted'), reviewForm(own));
+    } else if (mine.isOwner) {
+      children.push(el('p', 'You own this listing: you can reply to each review once, but not review it.', 'muted'));
+    } else if (mine.refusal) {
+      children.push(el('p', mine.refusal.message));
+      if (mine.refusal.rule === 'membership_unknown') {
+        const a = el('a', 'Write a review', 'btn btn-primary');
+        a.href = `/api/account/sign-in?review=${encodeURIComponent(slug)}`;
+        children.push(a);
+      }
+    } else {
+      children.push(el('h3', 'Write a review'), reviewForm(null));
+    }
+    write.replaceChildren(...children);
+  }
+
+  async function refreshMine() {
+    try {
+      const res = await fetch(`/api/reviews/servers/${id}/mine`, { credentials: 'same-origin', cache: 'no-store' });
+      if (res.ok) mine = (await res.json()) as Mine;
+    } catch {
+      // Offline or refused: the page keeps its sign-in link.
+    }
+    renderWrite();
+  }
+
+  /** Reads a page of reviews; `fresh` skips every cache (the author sees their change at once). */
+  async function load(fresh = false) {
+    try {
+      const res = await fetch(`/api/reviews/servers/${id}?page=${page}${fresh ? `&fresh=${Date.now()}` : ''}`, {
+        cache: fresh ? 'no-store' : 'default',
+      });
+      if (!res.ok) return;
+      const data = (await res.json()) as ReviewPage;
+      renderSummary(data);
+      renderList(data);
+      root.dataset.reviewsLoaded = String(Date.now());
+    } catch {
+      // The built reviews stay.
+    }
+  }
+
+  newer.addEventListener('click', () => {
+    page = Math.max(1, page - 1);
+    void load();
+  });
+  older.addEventListener('click', () => {
+    page += 1;
+    void load();
+  });
+  void refreshMine().then(() => load());
+}
+
+for (const root of document.querySelectorAll<HTMLElement>('[data-reviews]')) reviewsBox(root);

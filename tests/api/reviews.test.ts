@@ -1,0 +1,346 @@
+// Member reviews (#31) through the app and the Discord stand-in: the review sign-in (with
+// guilds.members.read), each eligibility rule, edits, replies, flags, hides, the burst hold and
+// account deletion; every call real HTTP into the app over a libSQL file.
+import { eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mailOutbox, reviews } from '../../db/schema';
+import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
+import type { StandInGuild } from '../helpers/discord-stand-in';
+import { seedServer } from './api-harness';
+import { cookiesOf, createOwnerHarness, guild, type OwnerSession, PERMISSIONS, SITE } from './owner-harness';
+
+const DAY = 86_400_000;
+const GUILD = '222000000000000001';
+
+let h: Awaited<ReturnType<typeof createOwnerHarness>> | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  h = undefined;
+});
+
+/** A Discord user id made `days` ago (the account's age is read from it). */
+const userIdAged = (days: number, n = 1) =>
+  ((BigInt(Date.now() - days * DAY - DISCORD_EPOCH_MS) << 22n) | BigInt(n)).toString();
+
+let users = 0;
+/** A member of GUILD who joined `days` ago. */
+const memberOf = (days: number, extra: Partial<StandInGuild> = {}): StandInGuild => ({
+  ...guild(GUILD),
+  joined_at: new Date(Date.now() - days * DAY).toISOString(),
+  ...extra,
+});
+
+async function setup(env: Record<string, string> = {}) {
+  h = await createOwnerHarness(env);
+  const server = await seedServer(h.db, { name: 'Alpha Traders', guild_id: GUILD });
+  return server;
+}
+
+/** Signs a Discord user in through the review sign-in of `slug` (the authorize asks guilds.members.read). */
+async function reviewSignIn(slug: string, guilds: StandInGuild[], user: { id?: string; global_name?: string } = {}) {
+  users++;
+  h!.discord.oauth.guilds = guilds;
+  h!.discord.oauth.user = {
+    id: user.id ?? userIdAged(400, users),
+    username: `member${users}`,
+    global_name: user.global_name ?? `Member ${users}`,
+    avatar: null,
+  };
+  const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${slug}`);
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.get('location')!);
+  const stateCookie = [...cookiesOf(start).values()].find((c) => c.pair.includes('gr_owner_oauth'));
+  const back = await h!.authorize(authorize);
+  const done = await h!.callback(back, stateCookie?.pair);
+  expect(done.status).toBe(303);
+  expect(done.headers.get('location')).toBe(`/server/${slug}#write-review`);
+  const cookie = cookiesOf(done).get('gr_owner')!.pair;
+  const me = (await (await h!.app.request(`${SITE}/api/account/me`, { headers: { cookie } })).json()) as {
+    csrfToken: string;
+  };
+  return { session: { cookie, csrf: me.csrfToken } as OwnerSession, authorize };
+}
+
+const write = (s: OwnerSession, serverId: number, body: Record<string, unknown>) =>
+  h!.ownerCall(s, 'POST', `/api/reviews/servers/${serverId}`, body);
+
+const goodReview = { rating: 4, body: 'Good signals, a calm chat and helpful moderators every day.' };
+
+const publicReviews = async (serverId: number) =>
+  (await (await h!.app.request(`${SITE}/api/reviews/servers/${serverId}`)).json()) as {
+    summary: { count: number; average: number; distribution: number[] };
+    reviews: {
+      id: number;
+      body: string | null;
+      status: string;
+      hidden_reason: string | null;
+      reply: { body: string } | null;
+      display_name: string;
+    }[];
+    total: number;
+  };
+
+describe('reviews from verified members', () => {
+  it('lets a member of 10 days review after the review sign-in, which alone asks for guilds.members.read', async () => {
+    const server = await setup();
+    const { session, authorize } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect(authorize.searchParams.get('scope')).toBe('identify guilds guilds.members.read');
+    const member = h!.discord.requests.find((r) => r.path === `/api/v10/users/@me/guilds/${GUILD}/member`);
+    expect(member).toBeDefined();
+    // The token was still revoked after use.
+    expect(h!.discord.oauth.liveTokens.size).toBe(0);
+
+    const mine = await (await h!.ownerCall(session, 'GET', `/api/reviews/servers/${server.id}/mine`)).json();
+    expect(mine).toMatchObject({ signedIn: true, refusal: null, review: null });
+
+    const res = await write(session, server.id, goodReview);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ review: { status: 'shown' } });
+    const list = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}`);
+    expect(list.headers.get('cache-control')).toBe('public, max-age=5');
+    const body = await publicReviews(server.id);
+    expect(body.reviews).toHaveLength(1);
+    expect(body.reviews[0]).toMatchObject({ body: goodReview.body, display_name: `Member ${users}` });
+    expect(body.summary).toMatchObject({ count: 1, distribution: [0, 0, 0, 1, 0] });
+  });
+
+  it('refuses a member of 3 days, naming the rule and the day they may review from', async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(3)]);
+    const res = await write(session, server.id, goodReview);
+    expect(res.status).toBe(403);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('member_too_new');
+    const from = new Date(Date.parse(memberOf(3).joined_at!) + 7 * DAY).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    expect(error.message).toBe(
+      `Reviews need 7 days of membership: you joined 3 days ago, so you can review from ${from}.`,
+    );
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+  });
+
+  it('refuses a non-member, an account of 5 days, the owner and a manager, each with its rule', async () => {
+    const server = await setup();
+    const refusalOf = async (guilds: StandInGuild[], user: { id?: string } = {}) => {
+      const { session } = await reviewSignIn(server.slug, guilds, user);
+      const res = await write(session, server.id, goodReview);
+      expect(res.status).toBe(403);
+      return ((await res.json()) as { error: { code: string; message: string } }).error;
+    };
+    expect((await refusalOf([guild('999000000000000001')])).code).toBe('not_member');
+    const young = await refusalOf([memberOf(10)], { id: userIdAged(5) });
+    expect(young.code).toBe('account_too_new');
+    expect(young.message).toMatch(
+      /at least 30 days old: yours was made 5 days ago, so you can review from \d{1,2} \w{3} \d{4}\.$/,
+    );
+    expect((await refusalOf([memberOf(400, { owner: true })])).code).toBe('owner');
+    expect((await refusalOf([memberOf(400, { permissions: PERMISSIONS.manageGuild })])).code).toBe('manager');
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+  });
+
+  it('refuses a review without a review sign-in (no membership check)', async () => {
+    const server = await setup();
+    const owner = await h!.signInOwner([memberOf(100)]);
+    const res = await write(owner, server.id, goodReview);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('membership_unknown');
+  });
+
+  it('refuses text under 20 characters, naming the field, and stores nothing', async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    const res = await write(session, server.id, { rating: 5, body: 'Too short' });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as { error: { issues: { path: string }[] } };
+    expect(error.issues.map((i) => i.path)).toContain('body');
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+  });
+
+  it('makes a second review by the same account an edit of the first, marked edited', async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const again = await write(session, server.id, {
+      rating: 2,
+      body: 'On second thought, the signals were late twice.',
+    });
+    expect(again.status).toBe(200);
+    const rows = await h!.db.select().from(reviews);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ rating: 2, body: 'On second thought, the signals were late twice.' });
+    expect(rows[0]!.edited_at).not.toBeNull();
+    // Its author deletes it; nobody else can.
+    const other = await reviewSignIn(server.slug, [memberOf(20)]);
+    expect((await h!.ownerCall(other.session, 'DELETE', `/api/reviews/${rows[0]!.id}`)).status).toBe(404);
+    expect((await h!.ownerCall(session, 'DELETE', `/api/reviews/${rows[0]!.id}`)).status).toBe(200);
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+  });
+
+  it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {
+    const server = await setup();
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const me = (await (await h!.ownerCall(owner, 'GET', '/api/account/me')).json()) as {
+      owner: { has_listings: boolean };
+    };
+    expect(me.owner.has_listings).toBe(true);
+    expect((await h!.ownerCall(owner, 'PUT', '/api/account/settings', { email: 'owner@example.com' })).status).toBe(
+      200,
+    );
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    const newMail = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_new'));
+    expect(newMail.map((m) => m.to_address)).toEqual(['owner@example.com']);
+
+    // Only the claimed owner replies.
+    expect((await h!.ownerCall(session, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thanks!' })).status).toBe(
+      403,
+    );
+    expect(
+      (await h!.ownerCall(owner, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thank you for the kind words.' }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await h!.ownerCall(owner, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thank you, see you in chat.' }))
+        .status,
+    ).toBe(200);
+    expect((await publicReviews(server.id)).reviews[0]!.reply?.body).toBe('Thank you, see you in chat.');
+    const replyMails = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_reply'));
+    expect(replyMails.map((m) => m.to_address)).toEqual(['member@example.com']);
+    expect(replyMails[0]!.text_body).toContain('Thank you for the kind words.');
+
+    // The owner turns the new-review mails off in /account: the next review mails nobody.
+    await h!.ownerCall(owner, 'PUT', '/api/account/settings', { mail_new_reviews: false });
+    const second = await reviewSignIn(server.slug, [memberOf(30)]);
+    expect((await write(second.session, server.id, goodReview)).status).toBe(201);
+    expect(await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_new'))).toHaveLength(1);
+
+    expect((await h!.ownerCall(owner, 'DELETE', `/api/reviews/${review!.id}/reply`)).status).toBe(200);
+    expect((await publicReviews(server.id)).reviews.find((r) => r.id === review!.id)?.reply).toBeNull();
+  });
+
+  it('takes a flag from anyone signed in, and a moderator hides the review with a public reason, audited, the reviewer told', async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
+    await write(session, server.id, goodReview);
+    const [review] = await h!.db.select().from(reviews);
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const flag = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'off_topic' });
+    expect(flag.status).toBe(201);
+    const refused = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'nonsense' });
+    expect(refused.status).toBe(400);
+
+    const mod = await h!.signIn('moderator');
+    const queue = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=flagged')).json()) as {
+      reviews: { id: number; open_flags: number; flags: { reason: string }[] }[];
+    };
+    expect(queue.reviews).toMatchObject([{ id: review!.id, open_flags: 1, flags: [{ reason: 'off_topic' }] }]);
+    const hide = await h!.call(mod, 'POST', `/api/admin/reviews/${review!.id}`, {
+      action: 'hide',
+      reason: 'off-topic',
+    });
+    expect(hide.status).toBe(200);
+
+    const shown = await publicReviews(server.id);
+    expect(shown.reviews[0]).toMatchObject({ status: 'hidden', body: null, hidden_reason: 'off-topic' });
+    expect(shown.summary.count).toBe(0);
+    const audit = await h!.client.execute("SELECT action, entity, entity_id FROM audit_log WHERE entity = 'review'");
+    expect(audit.rows.map((r) => r.action)).toEqual(['review_hide']);
+    const told = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_hidden'));
+    expect(told.map((m) => m.to_address)).toEqual(['member@example.com']);
+    expect(told[0]!.text_body).toContain('hidden by moderators: off-topic');
+    expect(h!.rebuild.pages.flat()).toContain(`/server/${server.slug}`);
+    const hidden = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=hidden')).json()) as {
+      reviews: unknown[];
+    };
+    expect(hidden.reviews).toHaveLength(1);
+  });
+
+  it('holds the sixth new review of a listing in 24 hours for a moderator, "held for review" to its author', async () => {
+    const server = await setup();
+    const statuses: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { session } = await reviewSignIn(server.slug, [memberOf(10 + i)]);
+      const res = await write(session, server.id, { ...goodReview, rating: 5 });
+      statuses.push(((await res.json()) as { review: { status: string } }).review.status);
+      if (i === 5) {
+        const mine = (await (await h!.ownerCall(session, 'GET', `/api/reviews/servers/${server.id}/mine`)).json()) as {
+          review: { status: string };
+        };
+        expect(mine.review.status).toBe('held');
+      }
+    }
+    expect(statuses).toEqual(['shown', 'shown', 'shown', 'shown', 'shown', 'held']);
+    expect((await publicReviews(server.id)).summary.count).toBe(5);
+    const mod = await h!.signIn('moderator');
+    const held = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=held')).json()) as {
+      reviews: { id: number; held_reason: string }[];
+    };
+    expect(held.reviews).toMatchObject([{ held_reason: 'burst' }]);
+    expect((await h!.call(mod, 'POST', `/api/admin/reviews/${held.reviews[0]!.id}`, { action: 'show' })).status).toBe(
+      200,
+    );
+    expect((await publicReviews(server.id)).summary.count).toBe(6);
+    // The listing's average and count follow (the card's `rating`).
+    const row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
+    expect(row.rows[0]).toMatchObject({ rating: 5, review_count: 6 });
+    // The public API's `rating` and the badge's rating variant give the same average.
+    const v1 = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as {
+      rating: number | null;
+    };
+    expect(v1.rating).toBe(5);
+    expect(await (await h!.app.request(`${SITE}/badge/${server.slug}.svg?variant=rating`)).text()).toContain('5.0 / 5');
+  });
+
+  it('deletes the reviews and replies of a deleted account, with the listing average', async () => {
+    const server = await setup();
+    const sessions: OwnerSession[] = [];
+    for (const rating of [5, 4, 3]) {
+      const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+      await write(session, server.id, { ...goodReview, rating });
+      sessions.push(session);
+    }
+    let row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
+    expect(row.rows[0]).toMatchObject({ rating: 4, review_count: 3 });
+    expect((await h!.ownerCall(sessions[0]!, 'DELETE', '/api/account')).status).toBe(200);
+    expect(await h!.db.select().from(reviews)).toHaveLength(2);
+    row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
+    // Two left: below three, no average shows.
+    expect(row.rows[0]).toMatchObject({ rating: 0, review_count: 2 });
+    expect(h!.rebuild.pages.flat()).toContain(`/server/${server.slug}`);
+  });
+
+  it("lists the account's reviews and replies under /api/account/reviews", async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    await write(session, server.id, goodReview);
+    const mine = (await (await h!.ownerCall(session, 'GET', '/api/account/reviews')).json()) as {
+      reviews: { server_slug: string; status: string }[];
+    };
+    expect(mine.reviews).toMatchObject([{ server_slug: server.slug, status: 'shown' }]);
+    const me = (await (await h!.ownerCall(session, 'GET', '/api/account/me')).json()) as {
+      owner: { has_listings: boolean };
+    };
+    expect(me.owner.has_listings).toBe(false);
+  });
+
+  it('limits each account to 10 reviews or edits an hour, counted in the database', async () => {
+    const server = await setup({ RATE_LIMITS: 'true' });
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    for (let i = 0; i < 10; i++)
+      expect((await write(session, server.id, { ...goodReview, rating: 1 + (i % 5) })).status).toBeLessThan(300);
+    const refused = await write(session, server.id, goodReview);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const budget = await h!.client.execute(
+      "SELECT window_count FROM client_budgets WHERE name LIKE 'review-reviews:account:%'",
+    );
+    expect(Number(budget.rows[0]?.window_count)).toBe(10);
+  });
+});

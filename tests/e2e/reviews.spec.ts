@@ -1,0 +1,242 @@
+// Member reviews (#31) in Chromium on the shared site, against its Discord stand-in: a member signs
+// in from a server page, writes a review and sees it at once; another browser sees it within 10 s
+// on a prerendered and on an on-demand page (no rebuild); the owner replies from /account. Then the
+// XSS corpus goes through review texts, display names and replies on those pages.
+import type { BrowserContext, Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { createServer, listAllActiveServers } from '../../db/queries/servers';
+import { discordServers, ownerUsers, reviewFlags, reviewReplies, reviews } from '../../db/schema';
+import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
+import { signIn } from './console-sign-in';
+import { expect, test } from './fixtures';
+import { hydrated } from './hydration';
+import { PAYLOADS } from './xss-payloads';
+
+const DAY = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+const userIdAged = (days: number, n: number) =>
+  ((BigInt(Date.now() - days * DAY - DISCORD_EPOCH_MS) << 22n) | BigInt(n)).toString();
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+/** Waits until the page's reviews script has read the current reviews from the API. */
+const reviewsLoaded = (page: Page) => expect(page.locator('[data-reviews][data-reviews-loaded]')).toBeAttached();
+
+/** Signs in from a server page's "Write a review", writes one, and expects it on the page at once. */
+async function writeReview(page: Page, slug: string, text: string) {
+  await page.goto(`/server/${slug}`);
+  await reviewsLoaded(page);
+  await page.getByRole('link', { name: 'Write a review' }).click();
+  await expect(page).toHaveURL(new RegExp(`/server/${slug}#write-review$`));
+  const form = page.getByRole('form', { name: 'Write a review' });
+  await form.getByLabel('Your rating').selectOption('4');
+  await form.getByLabel(/Your review/).fill(text);
+  await form.getByRole('button', { name: 'Publish review' }).click();
+  await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible();
+  await expect(page.getByText('Your review is published. You can edit or delete it.')).toBeVisible();
+}
+
+/** Another browser's view of a page: the review shows within 10 s, reloading until it does. */
+async function seesWithin10s(context: BrowserContext, slug: string, text: string) {
+  const page = await context.newPage();
+  await expect(async () => {
+    await page.goto(`/server/${slug}`);
+    await reviewsLoaded(page);
+    await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 10_000 });
+  await page.close();
+}
+
+test('a member reviews from a server page, another browser sees it within 10 s on a prerendered and an on-demand page, the owner replies', async ({
+  page,
+  browser,
+  site,
+}) => {
+  test.setTimeout(120_000);
+  const id = unique();
+  const prerenderedGuild = `77${Date.now()}1`.slice(0, 18);
+  const onDemandGuild = `78${Date.now()}2`.slice(0, 18);
+  // A listing the build prerendered (the sample set: every listing is prerendered up to PRERENDER_SERVERS),
+  // given a guild; and one made after the build, whose page is rendered on request.
+  const [prerendered] = (await listAllActiveServers(site.db)).filter((s) => !s.guild_id);
+  await site.db
+    .update(discordServers)
+    .set({ guild_id: prerenderedGuild })
+    .where(eq(discordServers.id, prerendered!.id));
+  const onDemand = await createServer(site.db, {
+    name: `Review Harbour ${id}`,
+    description: 'A listing made after the build, so its page is rendered on request.',
+    category: 'Trading',
+    members: 3200,
+    affiliate_link: `https://discord.gg/review${id}`,
+    guild_id: onDemandGuild,
+    invite_status: 'ok',
+    last_checked_at: daysAgo(0.1),
+    last_ok_at: daysAgo(0.1),
+  });
+
+  // The member: in both guilds for 10 days, a Discord account of 400 days.
+  site.discord.oauth.user = {
+    id: userIdAged(400, 7),
+    username: `member-${id}`,
+    global_name: `Member ${id}`,
+    avatar: null,
+  };
+  site.discord.oauth.guilds = [prerenderedGuild, onDemandGuild].map((g) => ({
+    id: g,
+    name: `Guild ${g}`,
+    owner: false,
+    permissions: String(0x400 | 0x800),
+    joined_at: daysAgo(10),
+  }));
+  const first = `Prerendered page review ${id}: fast answers and a friendly crowd.`;
+  const second = `On-demand page review ${id}: clear rules and honest signals.`;
+  await writeReview(page, prerendered!.slug, first);
+  // The sign-in that started it asked Discord for guilds.members.read.
+  expect(site.discord.oauth.authorizations.at(-1)?.get('scope')).toBe('identify guilds guilds.members.read');
+  await writeReview(page, onDemand.slug, second);
+
+  const other = await browser.newContext();
+  await seesWithin10s(other, prerendered!.slug, first);
+  await seesWithin10s(other, onDemand.slug, second);
+
+  // The owner of the on-demand listing's guild signs in (the one sign-in) and replies from /account.
+  const owner = await browser.newContext();
+  const ownerPage = await owner.newPage();
+  site.discord.oauth.user = {
+    id: userIdAged(900, 9),
+    username: `owner-${id}`,
+    global_name: `Owner ${id}`,
+    avatar: null,
+  };
+  site.discord.oauth.guilds = [{ id: onDemandGuild, name: 'Harbour', owner: true, permissions: '8' }];
+  await ownerPage.goto('/account');
+  await hydrated(ownerPage);
+  await ownerPage.getByRole('link', { name: 'Sign in with Discord' }).click();
+  await expect(ownerPage).toHaveURL(/\/account$/);
+  await expect(ownerPage.getByRole('heading', { name: 'My listings' })).toBeVisible();
+  const received = ownerPage.getByRole('region', { name: 'Reviews of my listings' });
+  await expect(received.getByText(second)).toBeVisible();
+  const reply = `Thank you ${id}, glad the rules help.`;
+  await received.getByLabel('Reply as the owner').fill(reply);
+  await received.getByRole('button', { name: 'Publish reply' }).click();
+  await expect(received.getByText('Your reply is published.')).toBeVisible();
+  await seesWithin10s(other, onDemand.slug, reply);
+
+  // The member's own account page lists the review with the owner's reply; no "My listings" for them.
+  await page.goto('/account');
+  await hydrated(page);
+  const mine = page.getByRole('region', { name: 'My reviews' });
+  await expect(mine.getByText(second)).toBeVisible();
+  await expect(mine.getByText(reply)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'My listings' })).toHaveCount(0);
+  await other.close();
+  await owner.close();
+});
+
+test('the XSS corpus in review texts, display names and replies shows as text on the server page and in /account', async ({
+  page,
+  site,
+}) => {
+  test.setTimeout(120_000);
+  const id = unique();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss().catch(() => {});
+  });
+  const listing = await createServer(site.db, {
+    name: `Payload Reviews ${id}`,
+    description: 'A listing whose reviews carry the XSS corpus.',
+    category: 'Gaming',
+    members: 900,
+    guild_id: `79${Date.now()}3`.slice(0, 18),
+  });
+  // Every payload in a review's text (some texts hold several), as a display name (those that fit 80) and as a reply.
+  const chunks: string[] = [];
+  let chunk = '';
+  for (const p of PAYLOADS) {
+    if (chunk.length + p.text.length + 1 > 1900) {
+      chunks.push(chunk);
+      chunk = '';
+    }
+    chunk += `${chunk ? '\n' : ''}${p.text}`;
+  }
+  chunks.push(chunk);
+  const names = PAYLOADS.map((p) => p.text).filter((t) => t.length <= 80);
+  const rows = Math.max(chunks.length, 3);
+  const accounts = await site.db
+    .insert(ownerUsers)
+    .values(
+      Array.from({ length: rows }, (_, i) => ({
+        discord_user_id: `9${i}${Date.now()}`.slice(0, 18),
+        username: `p${id}${i}`,
+      })),
+    )
+    .returning();
+  const written = await site.db
+    .insert(reviews)
+    .values(
+      accounts.map((a, i) => ({
+        server_id: listing.id,
+        account_id: a.id,
+        rating: 3,
+        body: chunks[i % chunks.length]!,
+        display_name: names[i % names.length]!,
+        member_since: '2024-02-01T00:00:00.000Z',
+      })),
+    )
+    .returning();
+  await site.db
+    .insert(reviewReplies)
+    .values({ review_id: written[0]!.id, account_id: accounts[1]!.id, body: chunks[0]! });
+  // Flagged, so the console's Reviews screen lists them too (with a payload as each flag's details).
+  await site.db.insert(reviewFlags).values(
+    written.map((r, i) => ({
+      review_id: r.id,
+      account_id: accounts[(i + 1) % accounts.length]!.id,
+      reason: 'spam',
+      details: PAYLOADS[i]!.text,
+    })),
+  );
+
+  await page.goto(`/server/${listing.slug}`);
+  await reviewsLoaded(page);
+  const list = page.locator('[data-reviews-list]');
+  await expect(list.locator('.review-body').first()).toBeVisible();
+  const bodies = await list.locator('.review-body').allTextContents();
+  for (const c of chunks) expect(bodies).toContain(c);
+  expect(await list.locator('.review-reply p').nth(1).textContent()).toBe(chunks[0]);
+  // The average with its basis, and AggregateRating in the JSON-LD (at least 3 reviews show).
+  await expect(page.locator('[data-reviews-average]')).toHaveText(`3.0 from ${rows} verified members`);
+  const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).join('\n');
+  expect(ld).toContain(`"@type":"AggregateRating","ratingValue":3,"ratingCount":${rows}`);
+  expect(await page.locator('[id^="xss"]').count()).toBe(0);
+  expect(dialogs).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+
+  // The reviewer's own /account page shows their review and the reply as text too.
+  site.discord.oauth.user = { id: accounts[0]!.discord_user_id, username: accounts[0]!.username, avatar: null };
+  site.discord.oauth.guilds = [];
+  await page.goto('/account');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  const mine = page.getByRole('region', { name: 'My reviews' });
+  await expect(mine.locator('.review-body').first()).toBeVisible();
+  expect(await mine.locator('.review-body').first().textContent()).toBe(chunks[0]);
+  expect(await page.locator('[id^="xss"]').count()).toBe(0);
+  expect(dialogs).toEqual([]);
+
+  // The console's Reviews screen (flagged) shows the texts, names and flag details as text.
+  await signIn(page, site.db);
+  await page.goto('/admin#reviews');
+  await hydrated(page);
+  const screen = page
+    .getByRole('region', { name: 'Reviews' })
+    .or(page.locator('section[aria-labelledby="reviews-title"]'));
+  await expect(screen.getByText(`Payload Reviews ${id}`).first()).toBeVisible();
+  const texts = await screen.locator('p.prewrap').allTextContents();
+  for (const c of chunks) expect(texts).toContain(c);
+  expect(await page.locator('[id^="xss"]').count()).toBe(0);
+  expect(dialogs).toEqual([]);
+});
