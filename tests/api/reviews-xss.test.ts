@@ -104,5 +104,6 @@ describe('the public reviews JSON gives every payload back as text', () => {
     );
     // The owner's new-review mails were not written (no address given); the outbox holds none with markup either way.
     expect(await h.db.select().from(mailOutbox)).toHaveLength(0);
-  });
+    // The whole corpus (three writes per payload) in one test: more than a request-sized test's 30 s on a busy machine.
+  }, 90_000);
 });
