@@ -153,6 +153,8 @@ export async function startNodeServer(options: NodeServerOptions) {
     db,
     close: async () => {
       for (const cron of crons) cron.stop();
+      // A rebuild still running is stopped: its folder is removed, the live build stays.
+      await builder.close();
       await Promise.all(runs);
       mail?.close?.();
       await new Promise<void>((ok) => httpServer.close(() => ok()));

@@ -45,6 +45,8 @@ export class SiteBuilder implements RebuildTrigger {
   #running: Promise<void> | null = null;
   #pending: string[] = [];
   #waiters: (() => void)[] = [];
+  /** Stops a running `astro build` when the server closes. */
+  #stop = new AbortController();
 
   constructor(private readonly options: SiteBuilderOptions) {}
 
@@ -148,7 +150,20 @@ export class SiteBuilder implements RebuildTrigger {
     return true;
   }
 
+  /**
+   * Stops building: nothing queued starts, and a running build is killed (its `.tmp` folder
+   * removed, the live build untouched). Resolves once the build process has exited.
+   */
+  async close(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#pending = [];
+    this.#stop.abort();
+    await this.#running;
+  }
+
   request(reason: string): void {
+    if (this.#stop.signal.aborted) return;
     this.#pending.push(reason);
     if (this.#state.state !== 'building') this.#state.state = 'queued';
     if (this.#timer) clearTimeout(this.#timer);
@@ -233,13 +248,18 @@ export class SiteBuilder implements RebuildTrigger {
   }
 
   #runAstro(outDir: string): Promise<void> {
-    return runAstroBuild(this.options.root, outDir, {
-      ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
-      // Builds here follow each other with the cache kept: re-render only what changed.
-      ASTRO_INCREMENTAL: '1',
-      ...this.options.env,
-      ASTRO_TELEMETRY_DISABLED: '1',
-    });
+    return runAstroBuild(
+      this.options.root,
+      outDir,
+      {
+        ASTRO_CACHE_DIR: join(this.options.buildsDir, '.astro-cache'),
+        // Builds here follow each other with the cache kept: re-render only what changed.
+        ASTRO_INCREMENTAL: '1',
+        ...this.options.env,
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
+      this.#stop.signal,
+    );
   }
 
   async #prune(): Promise<void> {
@@ -253,15 +273,21 @@ export class SiteBuilder implements RebuildTrigger {
 
 /**
  * `astro build` of the project at `root` into `outDir`, with exactly `env`; rejects with the
- * last lines of its output when it fails.
+ * last lines of its output when it fails, or when `signal` stops it (the process is killed).
  */
-export function runAstroBuild(root: string, outDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+export function runAstroBuild(
+  root: string,
+  outDir: string,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const astro = join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
     const child = spawn(process.execPath, [astro, 'build', '--outDir', outDir], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(signal && { signal }),
     });
     let tail = '';
     const keep = (chunk: Buffer) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,5 +31,44 @@ describe('SiteBuilder start-up', () => {
     expect(builder.liveDir()).toBe(join(dir, 'build-100', 'client'));
     expect(builder.serverEntry()).toBe(join(dir, 'build-100', 'server', 'entry.mjs'));
     expect(existsSync(join(dir, 'build-200.tmp'))).toBe(false);
+  });
+
+  it('stops a running build when it closes: the process is killed, its folder removed, the live build kept', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
+    const root = join(dir, 'project');
+    const builds = join(dir, 'builds');
+    // An `astro build` that writes its output folder and then takes far longer than this test.
+    mkdirSync(join(root, 'node_modules', 'astro', 'bin'), { recursive: true });
+    writeFileSync(
+      join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'),
+      [
+        "import { mkdirSync, writeFileSync } from 'node:fs';",
+        "const out = process.argv[process.argv.indexOf('--outDir') + 1];",
+        "mkdirSync(out + '/client', { recursive: true });",
+        "writeFileSync(out + '/pid', String(process.pid));",
+        'setTimeout(() => {}, 600_000);',
+      ].join('\n'),
+    );
+    mkdirSync(join(builds, 'build-100', 'client'), { recursive: true });
+    mkdirSync(join(builds, 'build-100', 'server'));
+    writeFileSync(join(builds, 'build-100', 'client', 'index.html'), '<h1>Live</h1>');
+    writeFileSync(join(builds, 'build-100', 'server', 'entry.mjs'), 'export {};');
+    writeFileSync(join(builds, 'current'), 'build-100');
+    const builder = new SiteBuilder({ root, buildsDir: builds, env: { PATH: process.env.PATH }, debounceMs: 0 });
+    await builder.init();
+
+    builder.request('an approval');
+    const started = () => readdirSync(builds).find((n) => n.endsWith('.tmp') && existsSync(join(builds, n, 'pid')));
+    while (!started()) await new Promise((ok) => setTimeout(ok, 20));
+    const pid = Number(readFileSync(join(builds, started()!, 'pid'), 'utf8'));
+
+    await builder.close();
+    expect(readdirSync(builds).sort()).toEqual(['build-100', 'current']);
+    expect(builder.liveDir()).toBe(join(builds, 'build-100', 'client'));
+    expect(() => process.kill(pid, 0)).toThrow();
+    // Closed: a later change asks for nothing.
+    builder.request('after close');
+    await builder.idle();
+    expect(readdirSync(builds).sort()).toEqual(['build-100', 'current']);
   });
 });
