@@ -101,11 +101,12 @@ if (ensureChromium()) {
   rmSync('.tmp/playwright.json', { force: true });
   run('playwright', ['test']);
   if (existsSync('.tmp/playwright.json')) {
-    const { stats } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
+    const { stats, errors = [] } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
     passed += stats.expected;
     skipped.playwright = stats.skipped;
-    failed += stats.unexpected + stats.flaky;
-    if (stats.unexpected + stats.flaky > 0) failures.push('playwright');
+    // An error outside any test (a fixture's teardown, the global setup) fails the run as one more.
+    failed += stats.unexpected + stats.flaky + errors.length;
+    if (stats.unexpected + stats.flaky + errors.length > 0) failures.push('playwright');
   } else {
     failed++;
     failures.push('playwright (no report)');
