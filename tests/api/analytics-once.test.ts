@@ -85,7 +85,7 @@ describe('analytics: one action, one row, at its conversion value', () => {
     expect(await lines(t.client)).toEqual([`conversion premium_cta 0 - ${stored.id}`]);
   });
 
-  it('the dashboard counts each kind once at its worth: a premium join 5, a signup 2, revenue 7; saves and shares 0', async () => {
+  it('the dashboard counts each kind once at its worth: a premium join 5, a signup 2, worth 7 in all; saves and shares 0', async () => {
     h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
     const premium = await seedServer(h.db, { is_premium: true, affiliate_link: 'https://discord.gg/pr' });
     const view = { target_type: 'server', server_id: premium.id, session_id: SESSION };
@@ -106,6 +106,6 @@ describe('analytics: one action, one row, at its conversion value', () => {
     expect(dashboard.funnel).toEqual({ views: 1, clicks: 1, signups: 1, conversions: 0 });
     expect(dashboard.totals.counts).toMatchObject({ view: 1, save: 1, share: 1, click: 1, signup: 1, unsave: 0 });
     expect(dashboard.totals.values).toMatchObject({ view: 0, save: 0, share: 0, click: 5, signup: 2 });
-    expect(dashboard.totals.revenue).toBe(7);
+    expect(dashboard.totals.worth).toBe(7);
   });
 });

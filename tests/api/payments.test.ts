@@ -328,6 +328,11 @@ describe('buying a placement', () => {
       refunded_cents: week.price_cents,
       net_cents: 0,
     });
+    // The Dashboard's revenue per day is the same series (money in minus refunds), not clicks' worth.
+    const dashboard = (await (await h.call(admin, 'GET', '/api/admin/dashboard')).json()) as {
+      revenue: unknown[];
+    };
+    expect(dashboard.revenue).toEqual(revenue.days);
     // A comp: free, audited, shown as such; no money counted.
     const comp = await h.call(admin, 'POST', '/api/admin/orders/comps', {
       server_id: listings[1]!.id,

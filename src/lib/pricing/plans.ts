@@ -19,6 +19,9 @@ export const REFUND_WINDOW_DAYS = 30;
 /** Days before a slot ends that its reminder mail goes out. */
 export const REMINDER_DAYS = 3;
 
+/** Days of revenue per day the console shows (the Dashboard and the Orders screen). */
+export const REVENUE_DAYS = 30;
+
 /** Sponsored listings per category at once unless SPONSORED_SLOTS_PER_CATEGORY says otherwise. */
 export const DEFAULT_SPONSORED_SLOTS = 3;
 
