@@ -1,7 +1,10 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { InValue } from '@libsql/client';
+import { and, eq, gte, inArray, Placeholder, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
+import { preparedStatementsFor } from '../prepared';
 import { badgeFetches, discordServers, type ServerRow, serverSlugs } from '../schema';
-import { selectServerRows } from './server-rows';
+import { decodeServerRows } from './server-rows';
 
 /** What a badge or an embedded card shows of a listing: a handful of columns, read by slug. */
 export const BADGE_COLUMNS = {
@@ -32,27 +35,48 @@ export type BadgeFacts = Pick<ServerRow, keyof typeof BADGE_COLUMNS>;
  * unique-index lookups at most, whatever the number of listings. Null when no listing has the slug.
  */
 export async function getBadgeFacts(db: Db, slug: string): Promise<BadgeFacts | null> {
-  const only = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
-  // The native prepared connection on Node (selectServerRows): a badge read is one index lookup,
-  // and the client's own path would cost more than the lookup.
-  const [row] = await selectServerRows<BadgeFacts>(
-    db,
-    db.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, slug)).limit(1),
-    only,
-  );
+  const prepared = preparedStatementsFor(db);
+  if (prepared) {
+    // The native prepared connection on Node, with the statements' SQL built once: a badge read
+    // is one index lookup, and building the query and the client's own path cost more than it.
+    const [row] = decodeServerRows<BadgeFacts>(await prepared.all(...BADGE_SQL.current(slug)), BADGE_KEYS);
+    if (row) return row;
+    const [former] = decodeServerRows<BadgeFacts>(await prepared.all(...BADGE_SQL.former(slug)), BADGE_KEYS);
+    return former ?? null;
+  }
+  const [row] = await bySlug(db, slug);
   if (row) return row;
-  const [former] = await selectServerRows<BadgeFacts>(
-    db,
-    db
-      .select(BADGE_COLUMNS)
-      .from(serverSlugs)
-      .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
-      .where(eq(serverSlugs.slug, slug))
-      .limit(1),
-    only,
-  );
+  const [former] = await byFormerSlug(db, slug);
   return former ?? null;
 }
+
+const BADGE_KEYS = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
+
+/** A listing's badge facts by its slug. */
+const bySlug = (db: Pick<Db, 'select'> | QueryBuilder, slug: unknown) =>
+  db
+    .select(BADGE_COLUMNS)
+    .from(discordServers)
+    .where(eq(discordServers.slug, slug as string))
+    .limit(1);
+
+/** A listing's badge facts by a slug it had before a rename. */
+const byFormerSlug = (db: Pick<Db, 'select'> | QueryBuilder, slug: unknown) =>
+  db
+    .select(BADGE_COLUMNS)
+    .from(serverSlugs)
+    .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
+    .where(eq(serverSlugs.slug, slug as string))
+    .limit(1);
+
+/** A read's SQL built once with the slug as a placeholder: its statement and arguments for a slug. */
+function builtOnce(read: typeof bySlug): (slug: string) => [string, InValue[]] {
+  const { sql: text, params } = read(new QueryBuilder(), sql.placeholder('slug')).toSQL();
+  return (slug) => [text, params.map((p) => (p instanceof Placeholder ? slug : (p as InValue)))];
+}
+
+/** Both reads' SQL, built once. */
+const BADGE_SQL = { current: builtOnce(bySlug), former: builtOnce(byFormerSlug) };
 
 /** One listing's fetches on one UTC day, to add to its row. */
 export interface BadgeFetchCount {
