@@ -1,4 +1,4 @@
-import type { InValue } from '@libsql/client';
+import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, inArray, Placeholder, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
@@ -35,48 +35,46 @@ export type BadgeFacts = Pick<ServerRow, keyof typeof BADGE_COLUMNS>;
  * unique-index lookups at most, whatever the number of listings. Null when no listing has the slug.
  */
 export async function getBadgeFacts(db: Db, slug: string): Promise<BadgeFacts | null> {
-  const prepared = preparedStatementsFor(db);
-  if (prepared) {
-    // The native prepared connection on Node, with the statements' SQL built once: a badge read
-    // is one index lookup, and building the query and the client's own path cost more than it.
-    const [row] = decodeServerRows<BadgeFacts>(await prepared.all(...BADGE_SQL.current(slug)), BADGE_KEYS);
-    if (row) return row;
-    const [former] = decodeServerRows<BadgeFacts>(await prepared.all(...BADGE_SQL.former(slug)), BADGE_KEYS);
-    return former ?? null;
-  }
-  const [row] = await bySlug(db, slug);
+  const [row] = await readFacts(db, BADGE_SQL.current, slug);
   if (row) return row;
-  const [former] = await byFormerSlug(db, slug);
+  const [former] = await readFacts(db, BADGE_SQL.former, slug);
   return former ?? null;
 }
 
 const BADGE_KEYS = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
+const builder = new QueryBuilder();
+const SLUG = sql.placeholder('slug');
 
-/** A listing's badge facts by its slug. */
-const bySlug = (db: Pick<Db, 'select'> | QueryBuilder, slug: unknown) =>
-  db
-    .select(BADGE_COLUMNS)
-    .from(discordServers)
-    .where(eq(discordServers.slug, slug as string))
-    .limit(1);
-
-/** A listing's badge facts by a slug it had before a rename. */
-const byFormerSlug = (db: Pick<Db, 'select'> | QueryBuilder, slug: unknown) =>
-  db
+/**
+ * Both reads' SQL, built once with the slug as a placeholder: a badge read is one index lookup,
+ * and building the query for each one cost more than the lookup (bench: Storage seam).
+ */
+const BADGE_SQL = {
+  current: builder.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, SLUG)).limit(1).toSQL(),
+  former: builder
     .select(BADGE_COLUMNS)
     .from(serverSlugs)
     .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
-    .where(eq(serverSlugs.slug, slug as string))
-    .limit(1);
+    .where(eq(serverSlugs.slug, SLUG))
+    .limit(1)
+    .toSQL(),
+};
 
-/** A read's SQL built once with the slug as a placeholder: its statement and arguments for a slug. */
-function builtOnce(read: typeof bySlug): (slug: string) => [string, InValue[]] {
-  const { sql: text, params } = read(new QueryBuilder(), sql.placeholder('slug')).toSQL();
-  return (slug) => [text, params.map((p) => (p instanceof Placeholder ? slug : (p as InValue)))];
+/**
+ * The rows of a read built once, for `slug`: on the native prepared connection on Node (a file
+ * database), else through the client (the Worker's Turso); decoded as drizzle decodes them.
+ */
+async function readFacts(db: Db, query: { sql: string; params: unknown[] }, slug: string): Promise<BadgeFacts[]> {
+  const args = query.params.map((p) => (p instanceof Placeholder ? slug : (p as InValue)));
+  const prepared = preparedStatementsFor(db);
+  const rows = prepared
+    ? await prepared.all(query.sql, args)
+    : ((await (db as Db & { $client: Client }).$client.execute({ sql: query.sql, args })).rows as unknown as Record<
+        string,
+        unknown
+      >[]);
+  return decodeServerRows<BadgeFacts>(rows, BADGE_KEYS);
 }
-
-/** Both reads' SQL, built once. */
-const BADGE_SQL = { current: builtOnce(bySlug), former: builtOnce(byFormerSlug) };
 
 /** One listing's fetches on one UTC day, to add to its row. */
 export interface BadgeFetchCount {

@@ -187,7 +187,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     // The list of every server is not a category's: its Sponsored cards are never moved up.
     const all = listingPageFromList(listed, 1, cardsFrom(listed));
     all.shown.forEach((s, position) => {
-      if (s.is_sponsored) expect(position).toBeGreaterThanOrEqual(listed.indexOf(s));
+      if (s.is_sponsored) expect(position).toBeGreaterThanOrEqual(listed.findIndex((l) => l.id === s.id));
     });
   });
 
