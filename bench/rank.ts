@@ -4,7 +4,7 @@ import { openDb } from '../db/client';
 import { insertFakeServers } from '../db/fake';
 import { migrateDb } from '../db/migrate';
 import { insertFakeHistory } from '../db/queries/fake-history';
-import { evaluateAnomalies, recomputeRanks } from '../db/queries/rank';
+import { evaluateAnomalies, recomputeRanks } from '../functions/_app/jobs/rank';
 import { seconds } from './lib/measure';
 import type { BenchModule } from './types';
 

@@ -18,6 +18,7 @@ const MODULES = [
   'rank',
   'refresh',
   'badges',
+  'storage',
   'million',
   'render-flood',
 ];

@@ -14,7 +14,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import NativeDatabase from 'libsql';
 import { BUSY_BUDGET_MS, isBusyError, registerWriteProbe, retryWhileBusy } from './busy';
 import { type PreparedStatements, registerPreparedStatements } from './prepared';
-import { setReadCache } from './queries/connection';
+import { READ_CACHE_PRAGMA, setReadCache } from './queries/connection';
 import * as schema from './schema';
 
 /** The drizzle database the app, the build and the scripts share. */
@@ -223,6 +223,8 @@ function nativePreparedStatements(path: string, client: Client): () => PreparedS
       conn = new NativeDatabase(path, { timeout: 0 });
       conn.exec('PRAGMA synchronous = NORMAL');
       conn.exec('PRAGMA foreign_keys = ON');
+      // The same page cache as the client's connections: badge and build reads run here.
+      conn.exec(READ_CACHE_PRAGMA);
     }
     return conn;
   };

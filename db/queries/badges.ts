@@ -1,7 +1,10 @@
-import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Client, InValue } from '@libsql/client';
+import { and, eq, gte, inArray, Placeholder, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
+import { preparedStatementsFor } from '../prepared';
 import { badgeFetches, discordServers, type ServerRow, serverSlugs } from '../schema';
-import { selectServerRows } from './server-rows';
+import { decodeServerRows } from './server-rows';
 
 /** What a badge or an embedded card shows of a listing: a handful of columns, read by slug. */
 export const BADGE_COLUMNS = {
@@ -35,26 +38,45 @@ export type BadgeFacts = Pick<ServerRow, keyof typeof BADGE_COLUMNS>;
  * unique-index lookups at most, whatever the number of listings. Null when no listing has the slug.
  */
 export async function getBadgeFacts(db: Db, slug: string): Promise<BadgeFacts | null> {
-  const only = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
-  // The native prepared connection on Node (selectServerRows): a badge read is one index lookup,
-  // and the client's own path would cost more than the lookup.
-  const [row] = await selectServerRows<BadgeFacts>(
-    db,
-    db.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, slug)).limit(1),
-    only,
-  );
+  const [row] = await readFacts(db, BADGE_SQL.current, slug);
   if (row) return row;
-  const [former] = await selectServerRows<BadgeFacts>(
-    db,
-    db
-      .select(BADGE_COLUMNS)
-      .from(serverSlugs)
-      .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
-      .where(eq(serverSlugs.slug, slug))
-      .limit(1),
-    only,
-  );
+  const [former] = await readFacts(db, BADGE_SQL.former, slug);
   return former ?? null;
+}
+
+const BADGE_KEYS = Object.keys(BADGE_COLUMNS) as (keyof typeof BADGE_COLUMNS)[];
+const builder = new QueryBuilder();
+const SLUG = sql.placeholder('slug');
+
+/**
+ * Both reads' SQL, built once with the slug as a placeholder: a badge read is one index lookup,
+ * and building the query for each one cost more than the lookup (bench: Storage seam).
+ */
+const BADGE_SQL = {
+  current: builder.select(BADGE_COLUMNS).from(discordServers).where(eq(discordServers.slug, SLUG)).limit(1).toSQL(),
+  former: builder
+    .select(BADGE_COLUMNS)
+    .from(serverSlugs)
+    .innerJoin(discordServers, eq(discordServers.id, serverSlugs.server_id))
+    .where(eq(serverSlugs.slug, SLUG))
+    .limit(1)
+    .toSQL(),
+};
+
+/**
+ * The rows of a read built once, for `slug`: on the native prepared connection on Node (a file
+ * database), else through the client (the Worker's Turso); decoded as drizzle decodes them.
+ */
+async function readFacts(db: Db, query: { sql: string; params: unknown[] }, slug: string): Promise<BadgeFacts[]> {
+  const args = query.params.map((p) => (p instanceof Placeholder ? slug : (p as InValue)));
+  const prepared = preparedStatementsFor(db);
+  const rows = prepared
+    ? await prepared.all(query.sql, args)
+    : ((await (db as Db & { $client: Client }).$client.execute({ sql: query.sql, args })).rows as unknown as Record<
+        string,
+        unknown
+      >[]);
+  return decodeServerRows<BadgeFacts>(rows, BADGE_KEYS);
 }
 
 /** One listing's fetches on one UTC day, to add to its row. */

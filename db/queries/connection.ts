@@ -11,7 +11,10 @@ import type { Client } from '@libsql/client';
  */
 const READ_CACHE_KIB = 64 * 1024;
 
+/** The pragma that gives a connection a page cache of READ_CACHE_KIB. */
+export const READ_CACHE_PRAGMA = `PRAGMA cache_size = -${READ_CACHE_KIB}`;
+
 /** Gives the connection `client` runs its next statement on a page cache of READ_CACHE_KIB. */
 export async function setReadCache(client: Pick<Client, 'execute'>): Promise<void> {
-  await client.execute(`PRAGMA cache_size = -${READ_CACHE_KIB}`);
+  await client.execute(READ_CACHE_PRAGMA);
 }

@@ -182,8 +182,8 @@ export interface ActionTotals {
   counts: Record<InteractionType, number>;
   /** Sum of conversion_value per kind (rows without a value are worth 0). */
   values: Record<InteractionType, number>;
-  /** Sum of every value: joins, signups and premium call-to-action clicks. */
-  revenue: number;
+  /** Sum of every value: joins, signups and premium call-to-action clicks (their worth, not money: revenue is orders'). */
+  worth: number;
 }
 
 /** Row count and value of each kind over the last `days` days (7), so one action shows once, at its worth. */
@@ -199,14 +199,14 @@ export async function getActionTotals(db: Db, options: { days?: number } = {}): 
     .where(gte(userInteractions.created_at, since))
     .groupBy(userInteractions.interaction_type);
   const zero = () => Object.fromEntries(INTERACTION_TYPES.map((t) => [t, 0])) as Record<InteractionType, number>;
-  const totals: ActionTotals = { counts: zero(), values: zero(), revenue: 0 };
+  const totals: ActionTotals = { counts: zero(), values: zero(), worth: 0 };
   for (const r of rows) {
-    // A kind this build does not know (written by a newer one) still counts toward revenue.
+    // A kind this build does not know (written by a newer one) still counts toward the worth.
     if (r.type in totals.counts) {
       totals.counts[r.type] = Number(r.n);
       totals.values[r.type] = Number(r.value);
     }
-    totals.revenue += Number(r.value);
+    totals.worth += Number(r.value);
   }
   return totals;
 }

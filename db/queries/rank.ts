@@ -1,23 +1,16 @@
+// The rank job's reads and writes (functions/_app/jobs/rank.ts scores and judges them with
+// src/lib/ranking/): queries only.
 import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
-import { ANOMALY, detectAnomalies, GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
-import { ANOMALY_JOB, CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
-import { growthFraction, RANK, rankScore } from '../../src/lib/ranking/formula';
-import { nicheShares, shownChanges } from '../../src/lib/ranking/signals';
+import { GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
+import { CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
-import { closeQuietFlags, openFlags, recordJobRun } from './flags';
-import { getJobState } from './freshness';
 
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 /** Listings written per UPDATE statement (4 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
-/** Listing ids per history read of the anomaly pass. */
-const IDS_PER_READ = 500;
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
-const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v ?? 0));
 const text = (v: unknown): string | null => (v == null ? null : String(v));
 
@@ -36,17 +29,21 @@ async function readAll(db: Db, statement: string, args: InValue[] = []): Promise
   return (await rawClient(db).execute({ sql: statement, args })).rows as unknown as Record<string, unknown>[];
 }
 
-/** What one recompute did. */
-export interface RankRun {
-  listings: number;
-  /** Listings whose score, parts or growth changed (the only ones written). */
-  updated: number;
-  /**
-   * The slugs of the listed servers whose page shows something else now: their score, its parts
-   * or growth changed, or their place in their category moved (another listing passed them).
-   */
-  changedSlugs: string[];
-  ms: number;
+/** A listing as the recompute reads it (its stored score, parts and growth, and what they come from). */
+export interface RankListing {
+  id: number;
+  slug: string;
+  category: string;
+  is_active: boolean;
+  sort_order: number;
+  members: number;
+  active_users: number;
+  status: InviteStatus;
+  lastOk: string | null;
+  createdAt: string;
+  score: number;
+  growth: number;
+  explain: string | null;
 }
 
 /** Which listings a recompute scores: all of them, or one category's (its niche median is the category's own). */
@@ -54,20 +51,34 @@ export interface RankScope {
   category?: string | undefined;
 }
 
+/** Where each signal's window starts (ISO times), from the rank formula's windows. */
+export interface RankWindows {
+  onlineSince: string;
+  growthSince: string;
+  interestSince: string;
+}
+
+/** Everything the rank formula reads, per listing id (absent: no such row). */
+export interface RankInputs {
+  listings: RankListing[];
+  /** The median of the listing's online counts in the online window. */
+  medianOnline: Map<number, number>;
+  /** The member count of the listing's first check in the growth window. */
+  firstMembers: Map<number, number>;
+  /** Distinct join clicks and views (one per visitor and day) in the interest window. */
+  interest: Map<number, { joins: number; views: number }>;
+  /** Distinct reporters of open reports. */
+  reports: Map<number, number>;
+  /** Open flags: 1 when one is about growth, else 0. */
+  flags: Map<number, number>;
+}
+
 /**
- * Recomputes rank_score, rank_explain and growth_30d of every listing from checked signals
- * (src/lib/ranking/formula.ts). Set-based: one aggregate query per table (snapshots: the 7-day
- * median online and the first member count of 30 days; interactions: distinct join clicks and
- * views per visitor and day over 7 days; open reports; open flags), then writes only the rows
- * that changed, a thousand per UPDATE, each its own short write so pages keep being served.
+ * The rank formula's inputs (jobs/rank.ts scores them), set-based: the listings, then one
+ * aggregate query per table (snapshots: the median online in the window and the first member
+ * count; interactions: distinct join clicks and views per visitor and day; open reports; open flags).
  */
-export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
-  const started = performance.now();
-  const client = rawClient(db);
-  const prepared = preparedStatementsFor(db);
-  const onlineSince = daysBefore(now, RANK.onlineWindowDays);
-  const growthSince = daysBefore(now, RANK.growthWindowDays);
-  const interestSince = daysBefore(now, RANK.interestWindowDays);
+export async function readRankInputs(db: Db, windows: RankWindows, scope: RankScope = {}): Promise<RankInputs> {
   const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
   // One category's listings and what they have in the other tables (an approval's recompute).
   const only =
@@ -91,14 +102,14 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
         FROM server_snapshots
         WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL ${only}
       ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`,
-      [onlineSince, ...onlyArgs],
+      [windows.onlineSince, ...onlyArgs],
     ),
     // SQLite takes the bare member_count from the row min() picked: the first check of the window.
     readAll(
       db,
       `SELECT server_id AS id, member_count AS v, min(checked_at) AS first_at FROM server_snapshots
        WHERE checked_at >= ? AND member_count IS NOT NULL ${only} GROUP BY server_id`,
-      [growthSince, ...onlyArgs],
+      [windows.growthSince, ...onlyArgs],
     ),
     // One join click and one view per visitor (salted address hash) and day.
     readAll(
@@ -109,7 +120,7 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
        FROM user_interactions
        WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view') ${only}
        GROUP BY server_id`,
-      [interestSince, ...onlyArgs],
+      [windows.interestSince, ...onlyArgs],
     ),
     // Distinct reporters (the tab's session) of open reports.
     readAll(
@@ -124,156 +135,107 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
       onlyArgs,
     ),
   ]);
-  const medianOnline = byServer(medianRows);
-  const firstMembers = byServer(firstRows);
-  const interest = new Map(interestRows.map((r) => [num(r.id), { joins: num(r.joins), views: num(r.views) }]));
-  const reports = byServer(reportRows);
-  const flags = byServer(flagRows);
-
-  const listings = listingRows.map((r) => {
-    const id = num(r.id);
-    const lastOk = text(r.last_ok_at);
-    return {
-      id,
+  return {
+    listings: listingRows.map((r) => ({
+      id: num(r.id),
       slug: String(r.slug),
       category: String(r.category),
       is_active: num(r.is_active) === 1,
       sort_order: num(r.sort_order),
       members: num(r.members),
-      // The 7-day median of checks; without history, the last check's count (if a check ever answered).
-      online: medianOnline.get(id) ?? (lastOk ? num(r.active_users) : 0),
+      active_users: num(r.active_users),
       status: String(r.invite_status) as InviteStatus,
-      lastOk,
+      lastOk: text(r.last_ok_at),
       createdAt: String(r.created_at),
       score: num(r.rank_score),
       growth: num(r.growth_30d),
       explain: text(r.rank_explain),
-    };
-  });
-  const shares = nicheShares(listings);
-
-  const changed: (number | string)[][] = [];
-  const after = new Map<number, { score: number; growth: number }>();
-  const nowMs = now.getTime();
-  for (const l of listings) {
-    const flag = flags.get(l.id);
-    const before = firstMembers.get(l.id) ?? null;
-    const { score, parts } = rankScore({
-      status: l.status,
-      members: l.members,
-      online: l.online,
-      membersBefore: before,
-      nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
-      joins: interest.get(l.id)?.joins ?? 0,
-      views: interest.get(l.id)?.views ?? 0,
-      hoursSinceOk: l.lastOk ? Math.max(0, (nowMs - Date.parse(l.lastOk)) / HOUR) : null,
-      openReports: reports.get(l.id) ?? 0,
-      flagOpen: flag !== undefined,
-      growthFlagOpen: flag === 1,
-      ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
-    });
-    const growth = growthFraction(before, l.members);
-    const explain = JSON.stringify(parts);
-    after.set(l.id, { score, growth });
-    if (score !== l.score || growth !== l.growth || explain !== l.explain) changed.push([l.id, score, explain, growth]);
-  }
-
-  for (let start = 0; start < changed.length; start += ROWS_PER_UPDATE) {
-    const chunk = changed.slice(start, start + ROWS_PER_UPDATE);
-    const update = `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
-      FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`;
-    // Each chunk its own short write: requests keep being answered between them.
-    if (prepared) await prepared.run(update, chunk.flat());
-    else await client.execute({ sql: update, args: chunk.flat() });
-  }
-  return {
-    listings: listings.length,
-    updated: changed.length,
-    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => Number(c[0])))),
-    ms: Math.round(performance.now() - started),
+    })),
+    medianOnline: byServer(medianRows),
+    firstMembers: byServer(firstRows),
+    interest: new Map(interestRows.map((r) => [num(r.id), { joins: num(r.joins), views: num(r.views) }])),
+    reports: byServer(reportRows),
+    flags: byServer(flagRows),
   };
 }
 
-/** What one anomaly pass did. */
-export interface AnomalyRun {
-  evaluated: number;
-  opened: number;
-  closed: number;
+/** A listing's new score, its parts (JSON) and its growth. */
+export interface RankUpdate {
+  id: number;
+  score: number;
+  explain: string;
+  growth: number;
 }
 
 /**
- * Runs the anomaly rules (src/lib/ranking/anomalies.ts) over the 30-day history of every
- * listing checked since the previous pass (all listings with history on the first), opens a flag
- * per new finding and closes quiet ones; the pass's time is the next pass's watermark (job_state
- * row 'anomalies'). Histories are read by chunks of ids on the snapshots' primary key.
+ * Writes new scores, a thousand listings per UPDATE, each chunk its own short write so pages keep
+ * being served between them.
  */
-export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> {
-  const previous = await getJobState(db, ANOMALY_JOB);
-  const since = previous?.last_run_at ?? '';
-  const historySince = daysBefore(now, ANOMALY.unknownWindowDays);
-  const checkedRows = await readAll(
+export async function writeRankScores(db: Db, updates: readonly RankUpdate[]): Promise<void> {
+  const prepared = preparedStatementsFor(db);
+  for (let start = 0; start < updates.length; start += ROWS_PER_UPDATE) {
+    const chunk = updates.slice(start, start + ROWS_PER_UPDATE);
+    const update = `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
+      FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`;
+    const args = chunk.flatMap((u) => [u.id, u.score, u.explain, u.growth]);
+    if (prepared) await prepared.run(update, args);
+    else await rawClient(db).execute({ sql: update, args });
+  }
+}
+
+/** The listings checked since `since` (the previous anomaly pass) and within the history window, with their category. */
+export async function listCheckedSince(
+  db: Db,
+  since: string,
+  historySince: string,
+): Promise<{ id: number; category: string }[]> {
+  const rows = await readAll(
     db,
     'SELECT id, category FROM discord_servers WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?',
     [since, historySince],
   );
-  // The niche medians in SQL (one row per category), and only when there is something to judge.
-  const shareRows =
-    checkedRows.length === 0
-      ? []
-      : await readAll(
-          db,
-          `SELECT category, avg(share) AS share FROM (
-             SELECT category, share,
-               row_number() OVER (PARTITION BY category ORDER BY share) AS rn,
-               count(*) OVER (PARTITION BY category) AS n
-             FROM (SELECT category, min(1.0, active_users * 1.0 / members) AS share FROM discord_servers
-                   WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')}))
-           ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY category`,
-          [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
-        );
-  const shares = new Map(shareRows.map((r) => [String(r.category), num(r.share)]));
-  const checked = checkedRows.map((r) => ({ id: num(r.id), category: String(r.category) }));
-  const found: Parameters<typeof openFlags>[1][number][] = [];
-  const firing = new Map<number, Set<(typeof found)[number]['anomaly']['rule']>>();
+  return rows.map((r) => ({ id: num(r.id), category: String(r.category) }));
+}
 
-  for (let start = 0; start < checked.length; start += IDS_PER_READ) {
-    const chunk = checked.slice(start, start + IDS_PER_READ);
-    const rows = await readAll(
-      db,
-      `SELECT server_id, checked_at, outcome, member_count, online_count FROM server_snapshots
-       WHERE server_id IN (${chunk.map(() => '?').join(', ')}) AND checked_at >= ? ORDER BY server_id, checked_at`,
-      [...chunk.map((l) => l.id), historySince],
-    );
-    const histories = new Map<number, HistoryPoint[]>();
-    for (const r of rows) {
-      const id = num(r.server_id);
-      const list = histories.get(id) ?? [];
-      list.push({
-        checked_at: String(r.checked_at),
-        outcome: String(r.outcome) as CheckOutcome,
-        member_count: r.member_count == null ? null : num(r.member_count),
-        online_count: r.online_count == null ? null : num(r.online_count),
-      });
-      histories.set(id, list);
-    }
-    for (const l of chunk) {
-      const anomalies = detectAnomalies(histories.get(l.id) ?? [], {
-        nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
-        niche: l.category,
-        now,
-      });
-      firing.set(l.id, new Set(anomalies.map((a) => a.rule)));
-      for (const anomaly of anomalies) found.push({ serverId: l.id, anomaly });
-    }
-  }
-  const opened = await openFlags(db, found, now);
-  const closed = await closeQuietFlags(
+/** Per category, the median online share of the listings whose invite works (with NICHE_MIN_MEMBERS or more), in SQL. */
+export async function nicheShareMedians(db: Db): Promise<Map<string, number>> {
+  const rows = await readAll(
     db,
-    firing,
-    checked.map((l) => l.id),
-    now,
+    `SELECT category, avg(share) AS share FROM (
+       SELECT category, share,
+         row_number() OVER (PARTITION BY category ORDER BY share) AS rn,
+         count(*) OVER (PARTITION BY category) AS n
+       FROM (SELECT category, min(1.0, active_users * 1.0 / members) AS share FROM discord_servers
+             WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')}))
+     ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY category`,
+    [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
   );
-  const run = { evaluated: checked.length, opened, closed };
-  await recordJobRun(db, ANOMALY_JOB, now, { ...run });
-  return run;
+  return new Map(rows.map((r) => [String(r.category), num(r.share)]));
+}
+
+/** The check history since `since` of each of `ids` (at most a few hundred per call), by the snapshots' primary key, oldest first. */
+export async function readHistories(
+  db: Db,
+  ids: readonly number[],
+  since: string,
+): Promise<Map<number, HistoryPoint[]>> {
+  const rows = await readAll(
+    db,
+    `SELECT server_id, checked_at, outcome, member_count, online_count FROM server_snapshots
+     WHERE server_id IN (${ids.map(() => '?').join(', ')}) AND checked_at >= ? ORDER BY server_id, checked_at`,
+    [...ids, since],
+  );
+  const histories = new Map<number, HistoryPoint[]>();
+  for (const r of rows) {
+    const id = num(r.server_id);
+    const list = histories.get(id) ?? [];
+    list.push({
+      checked_at: String(r.checked_at),
+      outcome: String(r.outcome) as CheckOutcome,
+      member_count: r.member_count == null ? null : num(r.member_count),
+      online_count: r.online_count == null ? null : num(r.online_count),
+    });
+    histories.set(id, list);
+  }
+  return histories;
 }

@@ -32,8 +32,17 @@ export async function selectServerRows<T = ServerRow>(
   const prepared = preparedStatementsFor(db);
   if (!prepared) return query;
   const { sql, params } = query.toSQL();
-  const rows = await prepared.all(sql, params as InValue[]);
-  // A narrower select (`only`: the keys it selects, as drizzle names them) decodes just those.
+  return decodeServerRows<T>(await prepared.all(sql, params as InValue[]), only);
+}
+
+/**
+ * Rows of discord_servers columns as the native driver gives them (by column name), decoded as
+ * drizzle would: only the `only` keys (as drizzle names them) when given.
+ */
+export function decodeServerRows<T = ServerRow>(
+  rows: readonly Record<string, unknown>[],
+  only?: readonly (keyof ServerRow)[],
+): T[] {
   const columns = only ? COLUMNS.filter((c) => only.includes(c.key as keyof ServerRow)) : COLUMNS;
   return rows.map((raw) => {
     const row: Record<string, unknown> = {};

@@ -32,7 +32,7 @@ import {
   subcategoryNeedle,
   UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
-import { placedPage } from '../../src/lib/placement';
+import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
@@ -191,10 +191,27 @@ export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.
   return { servers, total: Math.min(found, SEARCH_TOTAL_CAP), totalExact: found <= SEARCH_TOTAL_CAP };
 }
 
+/** Most Sponsored listings a category's list leads with (the slots cap them at a few; comps too). */
+const HEAD_LIMIT = 100;
+
+/**
+ * The Sponsored listings that lead a category's list (placesAtHead, isHeadPlacement) passing the
+ * filter, in the list's order.
+ */
+async function listHeadServers(db: Db, filter: ServerFilter, now: number): Promise<Server[]> {
+  return db
+    .select()
+    .from(discordServers)
+    .where(and(listingWhere(filter, false, now), eq(discordServers.is_sponsored, true)))
+    .orderBy(...listingOrder(filter.sort))
+    .limit(HEAD_LIMIT);
+}
+
 /**
  * One page of the public listing with paid cards placed (src/lib/placement.ts: at most one in
- * five positions, never moved up): what GET /api/servers answers. Premium Only lists are all
- * paid by the visitor's choice and keep their order. Reads prefixes of the listing (listServers).
+ * five positions; a category's Sponsored listings at its head, the others never moved up): what
+ * GET /api/servers answers. Premium Only lists are all paid by the visitor's choice and keep
+ * their order. Reads prefixes of the listing (listServers).
  */
 export async function listPlacedServers(
   db: Db,
@@ -204,12 +221,17 @@ export async function listPlacedServers(
   if (filter.premiumOnly) return listServers(db, filter, now);
   // A search's count may stop at its cap (#18): the page says so as its last read did.
   let totalExact = true;
+  const heads = placesAtHead(filter) ? await listHeadServers(db, filter, now) : [];
   const placed = await placedPage(
-    async (n) => {
-      const read = await listServers(db, { ...filter, page: 1, perPage: n }, now);
-      totalExact = read.totalExact;
-      return read;
-    },
+    readHeadFirst(
+      async (n) => {
+        const read = await listServers(db, { ...filter, page: 1, perPage: n }, now);
+        totalExact = read.totalExact;
+        return read;
+      },
+      heads,
+      (s) => s.id,
+    ),
     isPaidPlacement,
     filter.page ?? 1,
     filter.perPage ?? DEFAULT_PAGE_SIZE,
@@ -436,6 +458,8 @@ export interface ListingAnchor {
   members: number;
   /** 0-based position in the listing. */
   position: number;
+  /** A Sponsored listing (its placement leads a category's list: isHeadPlacement). */
+  sponsored: boolean;
 }
 
 const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_sponsored} = 1)`;
@@ -454,8 +478,8 @@ export async function listingOutline(
   const order = sql.join(listingOrder(), sql`, `);
   const [counted, paid, regions] = await Promise.all([
     db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
-    db.all<{ id: number; members: number; position: number }>(
-      sql`SELECT id, members, position FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
+    db.all<{ id: number; members: number; position: number; sponsored: number }>(
+      sql`SELECT id, members, position, sponsored FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${discordServers.is_sponsored} AS sponsored, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
     ),
     db
       .selectDistinct({ region: discordServers.region })
@@ -466,7 +490,12 @@ export async function listingOutline(
     total: Number(counted[0]?.n ?? 0),
     // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
     paid: paid
-      .map((r) => ({ id: Number(r.id), members: Number(r.members), position: Number(r.position) }))
+      .map((r) => ({
+        id: Number(r.id),
+        members: Number(r.members),
+        position: Number(r.position),
+        sponsored: Boolean(r.sponsored),
+      }))
       .sort((a, b) => a.position - b.position),
     regions: regions.map((r) => r.region as string),
   };

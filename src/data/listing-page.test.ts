@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placePaid } from '../lib/placement';
+import { headFirst, placePaid } from '../lib/placement';
 import { pageParam, paidPositions } from './listing-page';
 
 /** A small deterministic generator (mulberry32), so a failure names its seed. */
@@ -26,6 +26,29 @@ describe('paidPositions', () => {
       expect(placed.length, `seed ${seed}`).toBe(length);
       const expected = items.filter((item) => item.paid).map((item) => placed.indexOf(item));
       expect(paidPositions(length, organic), `seed ${seed}`).toEqual(expected);
+    }
+  });
+
+  it("places every paid item where placePaid does when a category's Sponsored items lead the list (headFirst)", () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const next = random(seed);
+      const length = Math.floor(next() * 80);
+      const density = next();
+      const items = Array.from({ length }, (_, id) => {
+        const paid = next() < density;
+        return { id, paid, head: paid && next() < 0.3 };
+      });
+      const paid = items.filter((item) => item.paid);
+      const { placed } = placePaid(
+        headFirst(items, (item) => item.head),
+        (item) => item.paid,
+      );
+      const got = paidPositions(
+        length,
+        paid.map((item) => item.id),
+        paid.map((item) => item.head),
+      );
+      expect(got, `seed ${seed}`).toEqual(paid.map((item) => placed.indexOf(item)));
     }
   });
 });

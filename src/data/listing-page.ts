@@ -11,7 +11,7 @@ import {
 } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
-import { listingPlacement, PAID_SPACING } from '../lib/placement';
+import { listingPlacement, PAID_SPACING, placesAtHead } from '../lib/placement';
 import { cardsOf, podiumOf, totals } from './site-data';
 
 /**
@@ -55,9 +55,11 @@ export function listingPageFromList(
   servers: ListingKey[],
   page: number,
   cards: ReadonlyMap<number, ListingRow>,
+  /** A category's or subcategory's list: its Sponsored cards lead it (placesAtHead). */
+  head = false,
 ): ListingPage {
   // Placed once per list (listingPlacement caches it): a build renders every page from the same array.
-  const { placed, organicBefore } = listingPlacement(servers);
+  const { placed, organicBefore } = listingPlacement(servers, head);
   const last = Math.max(1, Math.ceil(placed.length / size));
   const start = (page - 1) * size;
   return {
@@ -83,9 +85,33 @@ function listingStats(servers: readonly ListingKey[], cards: ReadonlyMap<number,
  * max(o, previous + PAID_SPACING); the positions before it hold the k paid items before it and
  * unpaid ones, so when the list has fewer than (that position - k) unpaid items nothing is left
  * to space it out: it and every later one end the list (position unpaid + k). `organic`
- * ascending; the unit test compares this with placePaid on random lists.
+ * ascending; `head` (a category's list) says which of them lead it (placesAtHead): they are
+ * placed as if the list began with them (headFirst). Positions come in the order of `organic`;
+ * the unit test compares this with placePaid on random lists.
  */
-export function paidPositions(total: number, organic: readonly number[]): number[] {
+export function paidPositions(total: number, organic: readonly number[], head?: readonly boolean[]): number[] {
+  if (!head?.some(Boolean)) return spacedPositions(total, organic);
+  // Moving the heads to the front puts the k-th of them at k and every other item behind the
+  // heads that followed it in the organic order.
+  const heads = organic.filter((_, i) => head[i]);
+  const order = organic.map((o, i) => ({
+    i,
+    at: head[i] ? heads.indexOf(o) : o + heads.filter((h) => h > o).length,
+  }));
+  order.sort((a, b) => a.at - b.at);
+  const placed = spacedPositions(
+    total,
+    order.map((x) => x.at),
+  );
+  const positions = new Array<number>(organic.length);
+  order.forEach((x, k) => {
+    positions[x.i] = placed[k]!;
+  });
+  return positions;
+}
+
+/** paidPositions of a list whose paid items stand at `organic` (ascending), none leading it. */
+function spacedPositions(total: number, organic: readonly number[]): number[] {
   const unpaid = total - organic.length;
   const positions: number[] = [];
   let previous = -PAID_SPACING;
@@ -151,6 +177,7 @@ export async function listingPageFromDb(
   const positions = paidPositions(
     length,
     paid.map((p) => p.position),
+    placesAtHead(filter) ? paid.map((p) => p.sponsored) : undefined,
   );
   const last = Math.max(1, Math.ceil(length / size));
   if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;

@@ -111,20 +111,24 @@ describe('cardIds', () => {
     // Only the named cards: a page needing another one throws.
     const cards = new Map([...named].map((id) => [id, all.get(id)!]));
     const pages = toolEnv().PRERENDER_LISTING_PAGES;
-    const lists = [servers, ...CATEGORIES.map((c) => serversInCategory(servers, c.name))];
-    for (const list of lists) {
-      const last = listingPageFromList(list, 1, all).last;
+    // A category's list is led by its Sponsored cards (placesAtHead), as its pages place it.
+    const lists: [ListingKey[], boolean][] = [
+      [servers, false],
+      ...CATEGORIES.map((c): [ListingKey[], boolean] => [serversInCategory(servers, c.name), true]),
+    ];
+    for (const [list, head] of lists) {
+      const last = listingPageFromList(list, 1, all, head).last;
       for (let page = 1; page <= Math.min(pages, last); page++) {
-        const page1 = listingPageFromList(list, page, cards);
-        expect(page1).toEqual(listingPageFromList(list, page, all));
+        const page1 = listingPageFromList(list, page, cards, head);
+        expect(page1).toEqual(listingPageFromList(list, page, all, head));
       }
     }
     // Subcategory listings page like categories: their prerendered numbered pages have their cards too.
     for (const sub of SUBCATEGORIES) {
       const list = serversInSubcategory(servers, sub.parentCategory, sub.key);
-      const last = listingPageFromList(list, 1, all).last;
+      const last = listingPageFromList(list, 1, all, true).last;
       for (let page = 1; page <= Math.min(pages, last); page++) {
-        expect(listingPageFromList(list, page, cards)).toEqual(listingPageFromList(list, page, all));
+        expect(listingPageFromList(list, page, cards, true)).toEqual(listingPageFromList(list, page, all, true));
       }
       expect(() => cardsOf(cards, list.slice(0, LIMITS.structuredData))).not.toThrow();
     }

@@ -352,16 +352,17 @@ export function cardIds(servers: ListingKey[]): Set<number> {
     for (const s of list) ids.add(s.id);
   };
   const size = LIMITS.categoryPageSize;
-  const listing = (list: ListingKey[], pages: number) => {
-    add(listingPlacement(list).placed.slice(0, pages * size));
+  const listing = (list: ListingKey[], pages: number, head = false) => {
+    add(listingPlacement(list, head).placed.slice(0, pages * size));
     // Each page's JSON-LD list starts at the page's first position, in the listing's own order.
     add(list.slice(0, (pages - 1) * size + LIMITS.structuredData));
     add(podiumOf(list));
   };
   const pages = Math.max(1, toolEnv().PRERENDER_LISTING_PAGES);
   listing(servers, pages);
-  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), pages);
-  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), pages);
+  // A category's and a subcategory's list are led by their Sponsored cards (placesAtHead).
+  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), pages, true);
+  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), pages, true);
   add(premiumPicks(servers, LIMITS.premiumGrid));
   return ids;
 }

@@ -27,3 +27,38 @@ export function RegionOptions({ empty }: { empty: string }) {
     </>
   );
 }
+
+/**
+ * The console's language and region menus of a listing ("Not set" empties either), with `note`
+ * after each label: the servers screen edits them, the submissions screen sets them at approval.
+ */
+export function LanguageRegionFields({
+  language,
+  region,
+  onLanguage,
+  onRegion,
+  note = '',
+}: {
+  language: string;
+  region: string;
+  onLanguage: (value: string) => void;
+  onRegion: (value: string) => void;
+  note?: string;
+}) {
+  return (
+    <>
+      <label>
+        Language{note}
+        <select value={language} onChange={(e) => onLanguage(e.target.value)}>
+          <LanguageOptions empty="Not set" />
+        </select>
+      </label>
+      <label>
+        Region{note}
+        <select value={region} onChange={(e) => onRegion(e.target.value)}>
+          <RegionOptions empty="Not set" />
+        </select>
+      </label>
+    </>
+  );
+}

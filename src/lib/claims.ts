@@ -73,16 +73,16 @@ export const CLAIMS = {
   reviewsInRank:
     'Member reviews do not count in the rank: the score reads only the signals above, so a server cannot raise its place with reviews, bought or real. Reviews show on the server page, with their average once at least 3 show.',
   ranking:
-    'Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: Premium and Sponsored servers are placed ahead of others only in the labelled Premium Picks.',
+    "Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: rank numbers count unpaid servers only. Paid servers stand ahead of others only in the labelled Premium Picks and, for Sponsored ones, at the head of their own category's list, labelled.",
   /**
    * How paid cards stand in lists (src/lib/placement.ts, used by the pages, the islands and
    * GET /api/servers) and how they are disclosed (ServerCard: label, colours, "About this placement").
    */
   /** The last line of every "About this placement" note (ServerCard). */
   placementRank:
-    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five (any that no other server is left to space out end the list); Premium Picks shows paid cards only.',
+    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five (any that no other server is left to space out end the list); Sponsored cards lead the list of their category; Premium Picks shows paid cards only.',
   placement:
-    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five: a paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; paid cards that no other server is left to space out stand at the end of the list, so every listed server has a card in every list it belongs to and every count counts it. The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
+    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five. Sponsored cards lead the list of their category and of its subcategories (not a search): the first stands first, each next one five positions after the one before. Any other paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; paid cards that no other server is left to space out stand at the end of the list, so every listed server has a card in every list it belongs to and every count counts it. The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
   /**
    * Owner accounts (#17): sign-in with Discord claims the listings whose guild the owner's guild list
    * shows them owning or managing; edits wait for a moderator (listing_edits), a replaced invite is
@@ -100,7 +100,7 @@ export const CLAIMS = {
     'Premium servers get a Premium badge, a Join Premium button that opens their invite directly, and a turn in Premium Picks on the home page (six at a time, in our curated order).',
   /** What the sponsored flag changes, and what it does not. */
   sponsored:
-    'Sponsored servers get a Sponsored label and a turn in Premium Picks on the home page, like Premium ones. They are not moved up in lists: a paid placement never changes a rank.',
+    "Sponsored servers get a Sponsored label, a turn in Premium Picks on the home page like Premium ones, and the head of their category's list (and of its subcategory's): the first Sponsored card stands first, the next one five positions later. In any other list, and in a search, they are never moved up, and a paid placement never changes a rank.",
   /** Checkout (#30): Stripe Checkout in payment mode, a fixed term, no subscription; the flags follow the order. */
   payments:
     'Premium and Sponsored placements are a one-off card payment through Stripe Checkout for a fixed term. Nothing renews by itself: when the term ends, the placement ends. Listing stays free.',

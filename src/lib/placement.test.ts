@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_PLACED_POSITIONS, organicRanks, PAID_SPACING, placedPage, placePaid } from './placement';
+import {
+  headFirst,
+  isHeadPlacement,
+  listingPlacement,
+  MAX_PLACED_POSITIONS,
+  organicRanks,
+  PAID_SPACING,
+  placedPage,
+  placePaid,
+  placesAtHead,
+  readHeadFirst,
+} from './placement';
 
 interface Item {
   id: number;
@@ -162,5 +173,112 @@ describe('placedPage', () => {
     };
     expect(await placedPage(read, isPaid, MAX_PLACED_POSITIONS / 10 + 1, 10)).toEqual({ servers: [], total: 20_000 });
     expect(reads).toEqual([1]);
+  });
+});
+
+/** A category's list: paid listings, some of them Sponsored (the head-of-category plan), in organic order. */
+interface Listing {
+  id: number;
+  is_premium: boolean;
+  is_sponsored: boolean;
+}
+const categoryLists = fc
+  .tuple(
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean()), { maxLength: 120 }),
+  )
+  .map(([density, sponsoredShare, draws]) =>
+    draws.map(([d, premium], id): Listing => {
+      const paid = d < density;
+      const sponsored = paid && d < density * sponsoredShare;
+      return { id, is_premium: paid && (!sponsored || premium), is_sponsored: sponsored };
+    }),
+  );
+const isPaidListing = (s: Listing) => s.is_premium || s.is_sponsored;
+
+describe('the head of a category (the Sponsored plans)', () => {
+  it('places every listing exactly once, paid cards at most one in five but for the trailing ones nothing could space', () => {
+    fc.assert(
+      fc.property(categoryLists, (items) => {
+        const { placed } = listingPlacement(items, true);
+        expect([...placed].sort((a, b) => a.id - b.id)).toEqual(items);
+        let tail = placed.length;
+        while (tail > 0 && isPaidListing(placed[tail - 1]!)) tail--;
+        placed.forEach((a, i) => {
+          if (!isPaidListing(a)) return;
+          for (let j = i + 1; j < Math.min(placed.length, i + PAID_SPACING); j++) {
+            if (isPaidListing(placed[j]!)) expect(j).toBeGreaterThanOrEqual(tail);
+          }
+        });
+      }),
+    );
+  });
+
+  it('puts the first Sponsored listing at the head and each next one five positions later, ahead of every Premium one', () => {
+    fc.assert(
+      fc.property(categoryLists, (items) => {
+        const { placed } = listingPlacement(items, true);
+        const heads = items.filter(isHeadPlacement);
+        const unpaid = items.filter((s) => !isPaidListing(s)).length;
+        heads.forEach((s, k) => {
+          // Enough other listings to space them: the k-th stands at k * PAID_SPACING exactly.
+          if (unpaid >= k * (PAID_SPACING - 1)) expect(placed.indexOf(s)).toBe(k * PAID_SPACING);
+        });
+        // Sponsored listings in their own order, every one of them before any Premium one.
+        const paid = placed.filter(isPaidListing);
+        expect(paid.slice(0, heads.length)).toEqual(heads);
+        if (heads.length > 0) expect(placed[0]).toBe(heads[0]);
+      }),
+    );
+  });
+
+  it('changes nothing but the Sponsored cards: unpaid cards keep their order and rank numbers', () => {
+    fc.assert(
+      fc.property(categoryLists, (items) => {
+        const { placed, organicBefore } = listingPlacement(items, true);
+        expect(placed.filter((s) => !isPaidListing(s))).toEqual(items.filter((s) => !isPaidListing(s)));
+        expect(organicBefore(placed.length)).toBe(items.filter((s) => !isPaidListing(s)).length);
+        // Without Sponsored listings a category's list is placed as any other list.
+        const noHeads = items.map((s) => ({ ...s, is_sponsored: false, is_premium: isPaidListing(s) }));
+        expect(listingPlacement(noHeads, true).placed).toEqual(listingPlacement(noHeads).placed);
+      }),
+    );
+  });
+
+  it("never moves a card up in a list that is not a category's", () => {
+    fc.assert(
+      fc.property(categoryLists, (items) => {
+        listingPlacement(items).placed.forEach((s, position) => {
+          if (isPaidListing(s)) expect(position).toBeGreaterThanOrEqual(s.id);
+        });
+      }),
+    );
+  });
+
+  it('answers each page of a category read in prefixes as the whole list placed', async () => {
+    await fc.assert(
+      fc.asyncProperty(categoryLists, fc.integer({ min: 1, max: 12 }), async (items, perPage) => {
+        const whole = placePaid(headFirst(items, isHeadPlacement), isPaidListing).placed;
+        const read = readHeadFirst(
+          (n: number) => ({ servers: items.slice(0, n), total: items.length }),
+          items.filter(isHeadPlacement),
+          (s) => s.id,
+        );
+        const pages = Math.max(1, Math.ceil(items.length / perPage));
+        for (let page = 1; page <= pages; page++) {
+          const got = await placedPage(read, isPaidListing, page, perPage);
+          expect(got.servers).toEqual(whole.slice((page - 1) * perPage, page * perPage));
+        }
+      }),
+    );
+  });
+
+  it("is a category's or subcategory's list without a search", () => {
+    expect(placesAtHead({ category: 'Crypto' })).toBe(true);
+    expect(placesAtHead({ category: 'Crypto', search: '  ' })).toBe(true);
+    expect(placesAtHead({ category: 'Crypto', search: 'defi' })).toBe(false);
+    expect(placesAtHead({ category: 'all' })).toBe(false);
+    expect(placesAtHead({})).toBe(false);
   });
 });

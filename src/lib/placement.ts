@@ -1,9 +1,16 @@
 /**
- * Where paid cards (Premium and Sponsored listings) may stand in a list (#19): the rule spaces
- * them out, it never hides one. The list keeps its organic order; a paid card is never moved up,
- * only down (behind enough other servers) when it would stand too close to the paid card before
- * it. Paid cards that no other server is left to space out stand at the end of the list, in their
- * order: every listed server has a card in every list it belongs to, and every count counts it.
+ * Where paid cards (Premium and Sponsored listings) may stand in a list (#19, #30): the rule
+ * spaces them out, it never hides one. The list keeps its organic order; a Premium card is never
+ * moved up, only down (behind enough other servers) when it would stand too close to the paid card
+ * before it. Paid cards that no other server is left to space out stand at the end of the list, in
+ * their order: every listed server has a card in every list it belongs to, and every count counts it.
+ *
+ * The one placement that moves a card up is the one sold as "at the head of its category" (the
+ * Sponsored plans): in a list of one category or one of its subcategories (not a search), the
+ * Sponsored cards come first, the first at the head of the list and each next one at the earliest
+ * position the spacing allows (0, 5, 10: at most DEFAULT_SPONSORED_SLOTS of them per category), ahead
+ * of every Premium card. That is the same rule over the list with the Sponsored cards moved to its
+ * front (headFirst).
  *
  * The rule, exactly (placement.test.ts proves it on random lists): two paid cards stand fewer than
  * PAID_SPACING positions apart only when every card from the later one to the end of the list is
@@ -11,7 +18,7 @@
  * only. Pure: pages, islands and GET /api/servers all place cards with it.
  */
 
-import { isPaidPlacement, type ListedServer } from './listing';
+import { isAll, isPaidPlacement, type ListedServer, searchTerm } from './listing';
 
 /** At most one paid card in this many consecutive positions. */
 export const PAID_SPACING = 5;
@@ -62,6 +69,37 @@ export function placePaid<T>(
     placed.push(...waiting);
     return { placed, settled: placed.length };
   }
+}
+
+/** Which lists place Sponsored cards at their head: one category's or one subcategory's, without a search. */
+export const placesAtHead = (list: { category?: string | undefined; search?: string | undefined }): boolean =>
+  !isAll(list.category) && !searchTerm(list.search);
+
+/** The placement "at the head of its category" (the Sponsored plans, #30). */
+export const isHeadPlacement = (s: Pick<ListedServer, 'is_sponsored'>): boolean => s.is_sponsored;
+
+/** The list with the items for which `isHead` holds moved to its front, each part in its own order. */
+export function headFirst<T>(items: readonly T[], isHead: (item: T) => boolean): T[] {
+  const heads = items.filter(isHead);
+  return heads.length === 0 ? [...items] : [...heads, ...items.filter((item) => !isHead(item))];
+}
+
+/**
+ * A reader of prefixes of a list with `heads` at its front (headFirst), from a reader of its
+ * organic order: `heads` are every item of the list that goes first (read on their own: a few per
+ * category), `key` says which organic items they are, so none is placed twice.
+ */
+export function readHeadFirst<T>(
+  read: (n: number) => Promise<{ servers: T[]; total: number }> | { servers: T[]; total: number },
+  heads: readonly T[],
+  key: (item: T) => unknown,
+): (n: number) => Promise<{ servers: T[]; total: number }> {
+  const keys = new Set(heads.map(key));
+  return async (n) => {
+    const { servers, total } = await read(n);
+    if (keys.size === 0) return { servers, total };
+    return { servers: [...heads, ...servers.filter((s) => !keys.has(key(s)))].slice(0, n), total };
+  };
 }
 
 /** The organic rank number of each placed item (1-based, `first` for the first organic one), null for paid ones. */
@@ -115,17 +153,25 @@ export interface ListingPlacement<T> extends Placement<T> {
 }
 
 /**
- * Placements of the build's listings by list: a build renders every numbered page of a listing
- * from the same array (src/data/site-data.ts reads the rows once), and placing it again for each
- * of hundreds of pages made the build quadratic in the listing's size.
+ * Placements of the build's listings by list (and whether Sponsored cards lead it): a build
+ * renders every numbered page of a listing from the same array (src/data/site-data.ts reads the
+ * rows once), and placing it again for each of hundreds of pages made the build quadratic in the
+ * listing's size.
  */
-const listingPlacements = new WeakMap<readonly object[], ListingPlacement<never>>();
+const listingPlacements = {
+  organic: new WeakMap<readonly object[], ListingPlacement<never>>(),
+  head: new WeakMap<readonly object[], ListingPlacement<never>>(),
+};
 
-/** A whole listing placed (paid cards at most one in five), for the pages built from every row; once per list. */
-export function listingPlacement<T extends Paid>(servers: readonly T[]): ListingPlacement<T> {
-  const known = listingPlacements.get(servers) as ListingPlacement<T> | undefined;
+/**
+ * A whole listing placed (paid cards at most one in five; with `head`, a category's list, its
+ * Sponsored cards first: placesAtHead), for the pages built from every row; once per list.
+ */
+export function listingPlacement<T extends Paid>(servers: readonly T[], head = false): ListingPlacement<T> {
+  const cache = head ? listingPlacements.head : listingPlacements.organic;
+  const known = cache.get(servers) as ListingPlacement<T> | undefined;
   if (known) return known;
-  const placement = placePaid(servers, isPaidPlacement);
+  const placement = placePaid(head ? headFirst(servers, isHeadPlacement) : servers, isPaidPlacement);
   const before = new Uint32Array(placement.placed.length + 1);
   placement.placed.forEach((s, i) => {
     before[i + 1] = before[i]! + (isPaidPlacement(s) ? 0 : 1);
@@ -134,9 +180,10 @@ export function listingPlacement<T extends Paid>(servers: readonly T[]): Listing
     ...placement,
     organicBefore: (position) => before[Math.min(Math.max(0, position), placement.placed.length)]!,
   };
-  listingPlacements.set(servers, result as ListingPlacement<never>);
+  cache.set(servers, result as ListingPlacement<never>);
   return result;
 }
 
-/** A whole listing placed (paid cards at most one in five), for the pages built from every row. */
-export const placeListing = <T extends Paid>(servers: readonly T[]): T[] => listingPlacement(servers).placed;
+/** A whole listing placed (listingPlacement), for the pages built from every row. */
+export const placeListing = <T extends Paid>(servers: readonly T[], head = false): T[] =>
+  listingPlacement(servers, head).placed;

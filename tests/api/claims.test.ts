@@ -6,11 +6,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listMails } from '../../db/queries/mail';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
-import { recomputeRanks } from '../../db/queries/rank';
 import { getServerById } from '../../db/queries/servers';
 import { orders, ownerUsers, reviews } from '../../db/schema';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
+import { recomputeRanks } from '../../functions/_app/jobs/rank';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
 import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
@@ -384,9 +384,35 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   sponsored: {
-    behaviour: 'a sponsored server is not moved up the list (ranking check) and is in Premium Picks',
+    behaviour:
+      "a sponsored server leads its category's list (GET /api/servers?category=, as the category pages place it), the next paid card five positions later; it is not moved up a search (ranking check) and is in Premium Picks",
     check: async () => {
       await BACKED_BY.ranking.check();
+      // The same servers as the ranking check, in the Crypto category's list: the Sponsored one leads it.
+      const crypto = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+      cleanups.push(async () => crypto.cleanup());
+      await seedServer(crypto.db, {
+        name: 'Head Small Sponsored',
+        category: 'Crypto',
+        members: 10,
+        is_sponsored: true,
+      });
+      await seedServer(crypto.db, { name: 'Head Big Plain', category: 'Crypto', members: 9000 });
+      await seedServer(crypto.db, { name: 'Head Mid Premium', category: 'Crypto', members: 500, is_premium: true });
+      for (const n of [400, 300, 200, 100]) {
+        await seedServer(crypto.db, { name: `Head Plain ${n}`, category: 'Crypto', members: n });
+      }
+      await seedServer(crypto.db, { name: 'Head Other Category', category: 'Gaming', members: 20, is_sponsored: true });
+      const res = await crypto.app.request('/api/servers?category=Crypto&per_page=20');
+      expect(((await res.json()) as { servers: { name: string }[] }).servers.map((s) => s.name)).toEqual([
+        'Head Small Sponsored',
+        'Head Big Plain',
+        'Head Plain 400',
+        'Head Plain 300',
+        'Head Plain 200',
+        'Head Mid Premium',
+        'Head Plain 100',
+      ]);
       // Premium Picks takes sponsored servers as well as premium ones (the premium check runs the picks).
       await BACKED_BY.premium.check();
     },

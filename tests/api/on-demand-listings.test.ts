@@ -17,7 +17,7 @@ import { moveIslandStyle } from '../../src/integrations/island-styles';
 import { CATEGORIES, SUBCATEGORIES } from '../../src/lib/categories';
 import { LIMITS } from '../../src/lib/enums';
 import { isListed } from '../../src/lib/listing';
-import { placeListing } from '../../src/lib/placement';
+import { PAID_SPACING, placeListing } from '../../src/lib/placement';
 
 // #18: the build prerenders only the first PRERENDER_LISTING_PAGES numbered pages of each listing;
 // every later one is rendered on request from the database by the same view, with the same HTML
@@ -155,12 +155,12 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
 
   it('ends the last page with the paid listings nothing could space out, as the build would, hiding none', async () => {
     const crypto = serversInCategory(listed, 'Crypto');
-    const fromList = listingPageFromList(crypto, 1, cardsFrom(crypto));
+    const fromList = listingPageFromList(crypto, 1, cardsFrom(crypto), true);
     const last = fromList.last;
     expect(last).toBeGreaterThan(PRERENDERED_PAGES);
     // Every Crypto server has a card on exactly one page: the pages hold the whole listing.
     expect(last).toBe(Math.ceil(crypto.length / size));
-    const lastPage = listingPageFromList(crypto, last, cardsFrom(crypto));
+    const lastPage = listingPageFromList(crypto, last, cardsFrom(crypto), true);
     // The crowded ones come last in Crypto's own order: at least the last two trail the list.
     expect(crowded.map((s) => s.id)).toEqual(expect.arrayContaining(lastPage.shown.slice(-2).map((s) => s.id)));
     expect(lastPage.shown.slice(-2).every((s) => s.is_premium || s.is_sponsored)).toBe(true);
@@ -171,6 +171,26 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     for (const s of crowded) expect(slugs).toContain(s.slug);
   });
 
+  it("leads a category's pages with its Sponsored listings (the head of its category), read from the database as the build places them", async () => {
+    const crypto = serversInCategory(listed, 'Crypto');
+    const sponsored = crypto.filter((s) => s.is_sponsored);
+    expect(sponsored.length).toBeGreaterThan(1);
+    const first = listingPageFromList(crypto, 1, cardsFrom(crypto), true);
+    expect(first.shown[0]?.id).toBe(sponsored[0]!.id);
+    expect(first.shown[PAID_SPACING]?.id).toBe(sponsored[1]!.id);
+    for (const page of [1, 2, PRERENDERED_PAGES + 1]) {
+      const fromDb = await listingPageFromDb(db, { category: 'Crypto' }, page);
+      expect(outline(fromDb!), `page ${page}`).toEqual(
+        outline(listingPageFromList(crypto, page, cardsFrom(crypto), true)),
+      );
+    }
+    // The list of every server is not a category's: its Sponsored cards are never moved up.
+    const all = listingPageFromList(listed, 1, cardsFrom(listed));
+    all.shown.forEach((s, position) => {
+      if (s.is_sponsored) expect(position).toBeGreaterThanOrEqual(listed.findIndex((l) => l.id === s.id));
+    });
+  });
+
   it('renders a later subcategory page on request with its slice of the placed listing, and none past its last', async () => {
     const defi = serversInSubcategory(listed, 'Crypto', 'defi');
     const page = PRERENDERED_PAGES + 1;
@@ -179,7 +199,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     expect(res?.status).toBe(200);
     const html = await res!.text();
     expect(cardSlugs(html)).toEqual(
-      placeListing(defi)
+      placeListing(defi, true)
         .slice((page - 1) * size, page * size)
         .map((s) => s.slug),
     );
@@ -192,7 +212,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     const last = listingPageFromList(listed, 1, cardsFrom(listed)).last;
     expect(await render(`/servers/page/${last}`)).toBeDefined();
     expect(await render(`/servers/page/${last + 1}`)).toBeUndefined();
-    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1, cardsFrom(listed)).last;
+    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1, cardsFrom(listed), true).last;
     expect(await render(`/best-gaming-discord/page/${gaming + 1}`)).toBeUndefined();
     for (const path of ['/servers/page/1', '/servers/page/04', '/servers/page/4/5', '/best-nothing-discord/page/4']) {
       expect(await render(path), path).toBeUndefined();
@@ -209,13 +229,15 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
       })),
     ];
     for (const { filter, servers } of listings) {
-      const last = listingPageFromList(servers, 1, cardsFrom(servers)).last;
+      // A category's or subcategory's list is led by its Sponsored listings (placesAtHead).
+      const head = filter.category !== undefined;
+      const last = listingPageFromList(servers, 1, cardsFrom(servers), head).last;
       for (let page = 2; page <= last; page++) {
         const fromDb = await listingPageFromDb(db, filter, page);
         expect(
           fromDb && outline(fromDb),
           `${filter.category ?? 'all'}/${filter.subcategory ?? ''} page ${page}`,
-        ).toEqual(outline(listingPageFromList(servers, page, cardsFrom(servers))));
+        ).toEqual(outline(listingPageFromList(servers, page, cardsFrom(servers), head)));
       }
       expect(await listingPageFromDb(db, filter, last + 1)).toBeNull();
     }

@@ -12,8 +12,12 @@ import {
   premiumServerPerformance,
   stripeEvents,
 } from '../../db/schema';
+import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
+import { JOBS, type JobContext } from '../../functions/_app/jobs/schedule';
+import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
+import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
@@ -21,11 +25,14 @@ import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harn
 type Harness = Awaited<ReturnType<typeof createOwnerHarness>>;
 let h: Harness | undefined;
 let stripe: StripeStandIn | undefined;
+let smtp: SmtpStandIn | undefined;
 afterEach(async () => {
   await h?.cleanup();
   await stripe?.close();
+  await smtp?.stop();
   h = undefined;
   stripe = undefined;
+  smtp = undefined;
 });
 
 const GUILDS = ['810000000000000001', '810000000000000002', '810000000000000003', '810000000000000004'];
@@ -321,6 +328,11 @@ describe('buying a placement', () => {
       refunded_cents: week.price_cents,
       net_cents: 0,
     });
+    // The Dashboard's revenue per day is the same series (money in minus refunds), not clicks' worth.
+    const dashboard = (await (await h.call(admin, 'GET', '/api/admin/dashboard')).json()) as {
+      revenue: unknown[];
+    };
+    expect(dashboard.revenue).toEqual(revenue.days);
     // A comp: free, audited, shown as such; no money counted.
     const comp = await h.call(admin, 'POST', '/api/admin/orders/comps', {
       server_id: listings[1]!.id,
@@ -337,5 +349,70 @@ describe('buying a placement', () => {
     };
     expect(audits2.entries.some((e) => e.action === 'comp')).toBe(true);
     expect(await netToday(h)).toBe(0);
+  });
+});
+
+describe('the reminder before a placement ends', () => {
+  it('is sent once, by the scheduled placement clock and the mail sender over SMTP, 3 days before the end, and never again', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    smtp = await startSmtpStandIn();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('paid');
+    const endsAt = Date.parse(order.ends_at!);
+    const remindAt = endsAt - REMINDER_DAYS * DAY_MS;
+    // The jobs as npm start and the Worker run them: the one schedule table, the SMTP transport.
+    const ctx: JobContext = {
+      db: h.db,
+      env: h.env,
+      runtime: 'node',
+      rebuild: h.rebuild,
+      mail: smtpMailClient(smtp.url),
+      log: () => {},
+    };
+    const tick = async (at: number) => {
+      now = at;
+      const result = (await JOBS['placement-clock'].run(ctx, at)) as { reminded: number };
+      await JOBS.mail.run(ctx, at);
+      return result.reminded;
+    };
+    // Every minute up to the last one before "3 days before the end": nothing.
+    expect(await tick(Date.parse(order.starts_at!) + 60_000)).toBe(0);
+    expect(await tick(remindAt - DAY_MS)).toBe(0);
+    expect(await tick(remindAt - 60_000)).toBe(0);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(0);
+    // At 3 days before the end: one reminder, delivered.
+    expect(await tick(remindAt)).toBe(1);
+    const [reminder] = await smtp.waitFor('payer@example.com', 2);
+    const received = smtp.to('payer@example.com').filter((m) => m.subject.includes('placement ends on'));
+    expect(received).toHaveLength(1);
+    expect(reminder).toBeDefined();
+    expect(received[0]!.text).toContain(`ends on ${order.ends_at!.slice(0, 10)} (UTC)`);
+    expect(received[0]!.text).toContain('does not renew by itself');
+    // The next minutes, days, and the end itself: no second reminder, in the outbox or over SMTP.
+    for (const at of [remindAt + 60_000, remindAt + DAY_MS, endsAt - 60_000]) expect(await tick(at)).toBe(0);
+    await tick(endsAt);
+    expect((await orderRow(h, orderId)).state).toBe('ended');
+    expect(await tick(endsAt + DAY_MS)).toBe(0);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(1);
+    const all = await smtp.waitFor('payer@example.com', 3);
+    expect(all.filter((m) => m.subject.includes('placement ends on'))).toHaveLength(1);
+    expect(all.filter((m) => m.subject.includes('placement ended'))).toHaveLength(1);
+  });
+
+  it('is not sent for a placement refunded before its last 3 days', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const termEnd = Date.parse((await orderRow(h, orderId)).ends_at!);
+    const refund = await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {});
+    expect(refund.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    now = termEnd - REMINDER_DAYS * DAY_MS;
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).reminded).toBe(0);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(0);
   });
 });

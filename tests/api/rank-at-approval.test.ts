@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recomputeRanks } from '../../db/queries/rank';
 import { insertCheckedSubmission } from '../../db/queries/submissions';
 import { discordServers } from '../../db/schema';
+import { recomputeRanks } from '../../functions/_app/jobs/rank';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;

@@ -1,7 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
-import { evaluateAnomalies, recomputeRanks } from '../../db/queries/rank';
 import {
   discordServers,
   type NewServerRow,
@@ -10,7 +9,7 @@ import {
   serverSnapshots,
   userInteractions,
 } from '../../db/schema';
-import { run as rankPass } from '../../functions/_app/jobs/rank';
+import { evaluateAnomalies, run as rankPass, recomputeRanks } from '../../functions/_app/jobs/rank';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');

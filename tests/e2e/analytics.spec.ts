@@ -132,7 +132,7 @@ test('every tracked action in Chromium stores exactly one row of its own kind an
   expect(stored[7]?.session).toBe(session);
 });
 
-test('after one scripted visit the dashboard shows 1 click worth 5, 1 signup worth 2 and revenue 7', async ({
+test('after one scripted visit the dashboard shows 1 click worth 5, 1 signup worth 2 and worth 7 in all', async ({
   page,
   context,
   site,
@@ -165,5 +165,5 @@ test('after one scripted visit the dashboard shows 1 click worth 5, 1 signup wor
   await expect(row(/^Saves/).getByRole('cell')).toHaveText(['1', '0.00']);
   await expect(row(/^Shares/).getByRole('cell')).toHaveText(['1', '0.00']);
   await expect(row(/^Conversions/).getByRole('cell')).toHaveText(['0', '0.00']);
-  await expect(page.locator('.stat').filter({ hasText: 'Revenue' }).locator('.stat-value')).toHaveText('7.00');
+  await expect(page.locator('.stat').filter({ hasText: 'Worth of actions' }).locator('.stat-value')).toHaveText('7.00');
 });

@@ -209,14 +209,17 @@ test('paid cards carry their label and placement note and take at most one in fi
   await page.goto('/best-gaming-discord');
   const cards = page.locator('.listing-static .grid article');
   await expectSpaced(cards);
-  // The sponsored servers stay in members order, spaced by four organic cards, with no rank number.
+  // The head of the category (the Sponsored plans): the sponsored servers lead, in members order,
+  // spaced by four organic cards, with no rank number; the premium one is never moved up.
   const first = cards.nth(0);
   await expect(first).toContainText('Sponsor Alpha');
   await expect(first.locator('.badge-sponsored')).toHaveText('Sponsored');
   await expect(first.getByRole('img', { name: /^Rank/ })).toHaveCount(0);
   await expect(cards.nth(1).getByRole('img', { name: 'Rank 1' })).toBeVisible();
-  await expect(cards.nth(PAID_SPACING)).toContainText('Placement Dated Guild');
+  await expect(cards.nth(PAID_SPACING)).toContainText('Sponsor Beta');
+  await expect(cards.nth(PAID_SPACING).locator('.badge-sponsored')).toHaveText('Sponsored');
   await expect(cards.nth(PAID_SPACING + 1).getByRole('img', { name: 'Rank 5' })).toBeVisible();
+  await expect(cards.nth(2 * PAID_SPACING)).toContainText('Sponsor Gamma');
   // A distinct background, not only a label.
   const background = (card: Locator) => card.evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(await background(first)).not.toBe(await background(cards.nth(1)));
@@ -229,7 +232,7 @@ test('paid cards carry their label and placement note and take at most one in fi
   await expect(note).toContainText('Sponsored placement paid for by the owner of Sponsor Alpha.');
   await expect(note).not.toContainText('not recorded');
   await expect(note).toContainText('It does not change the organic rank');
-  const dated = cards.nth(PAID_SPACING).locator('details.placement');
+  const dated = cards.filter({ hasText: 'Placement Dated Guild' }).locator('details.placement');
   await dated.locator('summary').click();
   await expect(dated).toContainText(
     'Premium placement paid for by the owner of Placement Dated Guild, until 31\u00a0May\u00a02026.',
@@ -239,10 +242,11 @@ test('paid cards carry their label and placement note and take at most one in fi
     await expect(card.locator('.badge-sponsored, .badge-premium').first()).toBeVisible();
   }
 
-  // The two paid servers no unpaid one was left to space out: cards at the end of the list, never left out.
+  // The two paid servers no unpaid one was left to space out (the fourth sponsored one, then the
+  // premium one): cards at the end of the list, never left out.
   const count = await cards.count();
-  await expect(cards.nth(count - 1)).toContainText('Apex Legends Hub');
-  await expect(cards.nth(count - 2)).toContainText('Sponsor Gamma');
+  await expect(cards.nth(count - 1)).toContainText('Placement Dated Guild');
+  await expect(cards.nth(count - 2)).toContainText('Apex Legends Hub');
   await expect(cards.nth(count - 2).locator('.badge-sponsored')).toHaveText('Sponsored');
   await expect(page.getByRole('complementary', { name: /More paid placements/ })).toHaveCount(0);
 

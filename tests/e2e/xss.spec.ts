@@ -849,7 +849,13 @@ test.describe
       // Each listing as built: paid cards placed at most one in five (#19).
       const listings = [
         { base: '/servers', servers: placeListing(all) },
-        { base: '/best-gaming-discord', servers: placeListing(all.filter((s) => s.category === 'Gaming')) },
+        {
+          base: '/best-gaming-discord',
+          servers: placeListing(
+            all.filter((s) => s.category === 'Gaming'),
+            true,
+          ),
+        },
       ];
       for (const { base: path, servers } of listings) {
         const pages = Math.ceil(servers.length / PAGE_SIZE);
@@ -867,7 +873,7 @@ test.describe
       );
       const names = await texts(page, '.card-name a');
       expect(names).toEqual(
-        placeListing(bitcoin)
+        placeListing(bitcoin, true)
           .slice(0, PAGE_SIZE)
           .map((s) => s.name),
       );

@@ -1,8 +1,148 @@
-import { recordJobRun } from '../../../db/queries/flags';
+import type { Db } from '../../../db/client';
+import { closeQuietFlags, openFlags, recordJobRun } from '../../../db/queries/flags';
 import { getJobState } from '../../../db/queries/freshness';
-import { type AnomalyRun, evaluateAnomalies, type RankRun, recomputeRanks } from '../../../db/queries/rank';
-import { RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
+import {
+  listCheckedSince,
+  nicheShareMedians,
+  type RankScope,
+  type RankUpdate,
+  readHistories,
+  readRankInputs,
+  writeRankScores,
+} from '../../../db/queries/rank';
+import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
+import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
+import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
+import { nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
 import type { AppDeps } from '../context';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Listing ids per history read of the anomaly pass. */
+const IDS_PER_READ = 500;
+
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
+
+/** What one recompute did. */
+export interface RankRun {
+  listings: number;
+  /** Listings whose score, parts or growth changed (the only ones written). */
+  updated: number;
+  /**
+   * The slugs of the listed servers whose page shows something else now: their score, its parts
+   * or growth changed, or their place in their category moved (another listing passed them).
+   */
+  changedSlugs: string[];
+  ms: number;
+}
+
+/**
+ * Recomputes rank_score, rank_explain and growth_30d of every listing (or one category's) from
+ * checked signals (src/lib/ranking/formula.ts): reads the inputs set-based (readRankInputs), scores
+ * each listing, then writes only the rows that changed (writeRankScores).
+ */
+export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
+  const started = performance.now();
+  const inputs = await readRankInputs(
+    db,
+    {
+      onlineSince: daysBefore(now, RANK.onlineWindowDays),
+      growthSince: daysBefore(now, RANK.growthWindowDays),
+      interestSince: daysBefore(now, RANK.interestWindowDays),
+    },
+    scope,
+  );
+  const listings = inputs.listings.map((l) => ({
+    ...l,
+    // The online-window median of checks; without history, the last check's count (if a check ever answered).
+    online: inputs.medianOnline.get(l.id) ?? (l.lastOk ? l.active_users : 0),
+  }));
+  const shares = nicheShares(listings);
+  const changed: RankUpdate[] = [];
+  const after = new Map<number, { score: number; growth: number }>();
+  const nowMs = now.getTime();
+  for (const l of listings) {
+    const flag = inputs.flags.get(l.id);
+    const before = inputs.firstMembers.get(l.id) ?? null;
+    const interest = inputs.interest.get(l.id);
+    const { score, parts } = rankScore({
+      status: l.status,
+      members: l.members,
+      online: l.online,
+      membersBefore: before,
+      nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
+      joins: interest?.joins ?? 0,
+      views: interest?.views ?? 0,
+      hoursSinceOk: l.lastOk ? Math.max(0, (nowMs - Date.parse(l.lastOk)) / HOUR) : null,
+      openReports: inputs.reports.get(l.id) ?? 0,
+      flagOpen: flag !== undefined,
+      growthFlagOpen: flag === 1,
+      ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
+    });
+    const growth = growthFraction(before, l.members);
+    const explain = JSON.stringify(parts);
+    after.set(l.id, { score, growth });
+    if (score !== l.score || growth !== l.growth || explain !== l.explain)
+      changed.push({ id: l.id, score, explain, growth });
+  }
+  await writeRankScores(db, changed);
+  return {
+    listings: listings.length,
+    updated: changed.length,
+    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => c.id))),
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** What one anomaly pass did. */
+export interface AnomalyRun {
+  evaluated: number;
+  opened: number;
+  closed: number;
+}
+
+/**
+ * Runs the anomaly rules (src/lib/ranking/anomalies.ts) over the history of every listing checked
+ * since the previous pass (all listings with history on the first), opens a flag per new finding
+ * and closes quiet ones; the pass's time is the next pass's watermark (job_state row 'anomalies').
+ * Histories are read by chunks of ids.
+ */
+export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> {
+  const previous = await getJobState(db, ANOMALY_JOB);
+  const historySince = daysBefore(now, ANOMALY.unknownWindowDays);
+  const checked = await listCheckedSince(db, previous?.last_run_at ?? '', historySince);
+  // The niche medians, only when there is something to judge.
+  const shares = checked.length === 0 ? new Map<string, number>() : await nicheShareMedians(db);
+  const found: Parameters<typeof openFlags>[1][number][] = [];
+  const firing = new Map<number, Set<(typeof found)[number]['anomaly']['rule']>>();
+  for (let start = 0; start < checked.length; start += IDS_PER_READ) {
+    const chunk = checked.slice(start, start + IDS_PER_READ);
+    const histories = await readHistories(
+      db,
+      chunk.map((l) => l.id),
+      historySince,
+    );
+    for (const l of chunk) {
+      const anomalies = detectAnomalies(histories.get(l.id) ?? [], {
+        nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
+        niche: l.category,
+        now,
+      });
+      firing.set(l.id, new Set(anomalies.map((a) => a.rule)));
+      for (const anomaly of anomalies) found.push({ serverId: l.id, anomaly });
+    }
+  }
+  const opened = await openFlags(db, found, now);
+  const closed = await closeQuietFlags(
+    db,
+    firing,
+    checked.map((l) => l.id),
+    now,
+  );
+  const run = { evaluated: checked.length, opened, closed };
+  await recordJobRun(db, ANOMALY_JOB, now, { ...run });
+  return run;
+}
 
 /** The public pages of some listings. */
 export const serverPages = (slugs: readonly string[]): string[] => slugs.map((slug) => `/server/${slug}`);

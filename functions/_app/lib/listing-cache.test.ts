@@ -58,23 +58,17 @@ describe('ListingCache', () => {
     const cache = new ListingCache<number>(1000, 5000, 10, () => now);
     const kept: Promise<unknown>[] = [];
     let value = 1;
-    expect(
-      await cache.get(
+    const read = () =>
+      cache.get(
         'k',
         async () => value,
         (p) => kept.push(p),
-      ),
-    ).toBe(1);
+      );
+    expect(await read()).toBe(1);
     expect(kept).toHaveLength(0);
     value = 2;
     now = 2000;
-    expect(
-      await cache.get(
-        'k',
-        async () => value,
-        (p) => kept.push(p),
-      ),
-    ).toBe(1);
+    expect(await read()).toBe(1);
     expect(kept).toHaveLength(1);
     await Promise.all(kept);
     expect(await cache.get('k', async () => 99)).toBe(2);

@@ -4,6 +4,9 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { SESSION_ABSOLUTE_MS } from '../../../db/queries/sessions';
 
+/** Paths the console's auth middleware lets through without a session (sign-in only). */
+export const PUBLIC_ADMIN_PATHS: readonly string[] = ['/api/admin/login'];
+
 /** `__Host-` cookies need HTTPS; plain-HTTP local runs use an unprefixed name. */
 export const sessionCookieName = (siteUrl: string): string =>
   siteUrl.startsWith('https:') ? '__Host-gr_session' : 'gr_session';

@@ -21,14 +21,14 @@ const until = async (cond: () => boolean) => {
   expect(cond()).toBe(true);
 };
 
+/** A trigger posting to the fake hook after `debounceMs`. */
+const triggerOn = (hook: ReturnType<typeof fakeHook>, debounceMs: number) =>
+  new HookRebuildTrigger({ url: 'https://hooks.example/deploy', fetch: hook.fetchImpl, debounceMs });
+
 describe('HookRebuildTrigger', () => {
   it('a burst of requests gives one POST to the hook, reporting queued, building, then idle', async () => {
     const hook = fakeHook();
-    const trigger = new HookRebuildTrigger({
-      url: 'https://hooks.example/deploy',
-      fetch: hook.fetchImpl,
-      debounceMs: 20,
-    });
+    const trigger = triggerOn(hook, 20);
     trigger.request('approved a');
     trigger.request('approved b');
     trigger.request('edited c');
@@ -46,11 +46,7 @@ describe('HookRebuildTrigger', () => {
   it('a failing hook leaves the state failed with the error', async () => {
     const hook = fakeHook(502);
     hook.release();
-    const trigger = new HookRebuildTrigger({
-      url: 'https://hooks.example/deploy',
-      fetch: hook.fetchImpl,
-      debounceMs: 1,
-    });
+    const trigger = triggerOn(hook, 1);
     trigger.request('approved a');
     await trigger.flush();
     expect(trigger.status()).toMatchObject({ state: 'failed', lastError: 'Deploy hook answered 502 Bad Gateway' });
@@ -58,11 +54,7 @@ describe('HookRebuildTrigger', () => {
 
   it('a request during a POST gets exactly one more POST', async () => {
     const hook = fakeHook();
-    const trigger = new HookRebuildTrigger({
-      url: 'https://hooks.example/deploy',
-      fetch: hook.fetchImpl,
-      debounceMs: 60_000,
-    });
+    const trigger = triggerOn(hook, 60_000);
     trigger.request('first');
     const done = trigger.flush();
     await until(() => hook.calls.length === 1);

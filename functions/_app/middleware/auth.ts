@@ -8,7 +8,7 @@ import type { OperatorRole } from '../../../src/lib/schemas/admin';
 import type { AppDeps, AppEnv } from '../context';
 import { run as sweepSessions } from '../jobs/session-sweep';
 import { ApiError } from '../lib/errors';
-import { sessionCookieName, setSessionCookie } from '../lib/operator-session';
+import { PUBLIC_ADMIN_PATHS, sessionCookieName, setSessionCookie } from '../lib/operator-session';
 
 /** Hono environment of the /api/admin tree: the signed-in operator and their CSRF token. */
 export interface AdminEnv {
@@ -17,9 +17,6 @@ export interface AdminEnv {
     csrfToken: string;
   };
 }
-
-/** Paths the auth middleware lets through without a session (sign-in only). */
-export const PUBLIC_ADMIN_PATHS: readonly string[] = ['/api/admin/login'];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,10 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
+import { TURNSTILE_FIELD } from '../../../src/lib/turnstile';
 import { turnstileClient } from '../clients/turnstile';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../lib/errors';
-
-/** The form field Turnstile's widget fills in. */
-export const TURNSTILE_FIELD = 'cf-turnstile-response';
 
 /**
  * After the body validator: checks the post's Turnstile token (403 `turnstile_failed` when missing

@@ -11,7 +11,6 @@ import {
   type BadgeVariant,
   badgeMessage,
   badgeShowsNumbers,
-  badgeSvg,
 } from '../../../src/lib/badge/badge';
 import { formatNumber, initials } from '../../../src/lib/format';
 import { joinTarget } from '../../../src/lib/invite';
@@ -20,6 +19,7 @@ import { inviteView } from '../../../src/lib/invite-checks/invite-state';
 import { hasPage, isListed } from '../../../src/lib/listing';
 import { shownRating } from '../../../src/lib/reviews/summary';
 import type { AppDeps, AppEnv } from '../context';
+import { renderedBadge } from '../lib/badge-render';
 import { badgeTallyFor } from '../lib/badge-tally';
 import { escapeHtml } from '../lib/html';
 import { ListingCache } from '../lib/listing-cache';
@@ -94,9 +94,12 @@ export const badgeRoutes = (deps: AppDeps) =>
       const flush = badgeTallyFor(deps.db).add(live.id);
       if (flush) afterAnswer(c, flush);
     }
-    return c.body(badgeSvg({ label: BADGE_LABEL, message, style, unavailable: !live }), 200, {
+    // Drawn once per distinct drawing, with its ETag (etag() then only answers If-None-Match).
+    const { svg, etag: tag } = renderedBadge({ label: BADGE_LABEL, message, style, unavailable: !live });
+    return c.body(svg, 200, {
       'Content-Type': 'image/svg+xml; charset=utf-8',
       'Cache-Control': BADGE_CACHE_CONTROL,
+      ETag: tag,
     });
   });
 

@@ -4,7 +4,7 @@ import { isDbUnavailable } from '../../../db/errors';
 import { listPlacedServers, type Server, type ServerFilter } from '../../../db/queries/servers';
 import { listSampleServers } from '../../../db/sample-data';
 import { categoryFilterName, isPaidPlacement } from '../../../src/lib/listing';
-import { placedPage } from '../../../src/lib/placement';
+import { isHeadPlacement, placedPage, placesAtHead, readHeadFirst } from '../../../src/lib/placement';
 import { type ServerQuery, serverQuerySchema } from '../../../src/lib/schemas/server';
 import type { AppDeps, AppEnv } from '../context';
 import { ListingCache, type WaitUntil } from '../lib/listing-cache';
@@ -117,7 +117,13 @@ export const serverRoutes = (deps: AppDeps) =>
         const samples = filter.premiumOnly
           ? listSampleServers(filter)
           : await placedPage(
-              (n) => listSampleServers({ ...filter, page: 1, perPage: n }),
+              readHeadFirst(
+                (n) => listSampleServers({ ...filter, page: 1, perPage: n }),
+                placesAtHead(filter)
+                  ? listSampleServers({ ...filter, page: 1, perPage: 1000 }).servers.filter(isHeadPlacement)
+                  : [],
+                (s) => s.id,
+              ),
               isPaidPlacement,
               q.page,
               q.per_page,

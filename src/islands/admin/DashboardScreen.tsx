@@ -1,8 +1,10 @@
 import { type ReactNode, useMemo } from 'react';
+import { REVENUE_DAYS } from '~/lib/pricing/plans';
 import { client, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable } from './DataTable';
 import { subscriberStats } from './NewsletterScreen';
+import { netSince, RevenuePerDay } from './RevenuePerDay';
 import { formatDate, Notice, Stats } from './ui';
 import { useList } from './use-list';
 
@@ -18,7 +20,7 @@ const ACTION_ROWS = [
   ['report', 'Reports'],
 ] as const;
 
-/** The 7-day funnel, queues, newsletter figures and premium performance. */
+/** The 7-day funnel, revenue per day, queues, newsletter figures and premium performance. */
 export function DashboardScreen() {
   // Its list is the premium servers' performance; the rest are figures around it.
   const list = useList({
@@ -59,7 +61,9 @@ export function DashboardScreen() {
           ['Clicks', data.funnel.clicks],
           ['Signups', data.funnel.signups],
           ['Conversions', data.funnel.conversions],
-          ['Revenue', data.totals.revenue.toFixed(2)],
+          ['Worth of actions', data.totals.worth.toFixed(2)],
+          // Money: paid orders minus refunds over the last 7 UTC days (today and the 6 before).
+          ['Revenue', netSince(data.revenue, new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10))],
         ]}
       />
       <DataTable
@@ -74,6 +78,9 @@ export function DashboardScreen() {
         ]}
       />
       <Chart title="Funnel per day (last 7 days)" labels={labels} series={series} />
+
+      <h2>Revenue: money in minus refunds, per day (last {REVENUE_DAYS} days)</h2>
+      <RevenuePerDay title="Revenue per day" days={data.revenue} />
 
       <div className="grid-2">
         <Panel

@@ -1,8 +1,9 @@
 import { type SubmitEvent, useCallback, useEffect, useState } from 'react';
 import { PLACEMENTS } from '~/lib/enums';
-import { formatPrice } from '~/lib/pricing/plans';
+import { formatPrice, REVENUE_DAYS } from '~/lib/pricing/plans';
 import { client, idParam, messageOf, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
+import { RevenuePerDay } from './RevenuePerDay';
 import { formatDate, Notices } from './ui';
 
 type OrdersAnswer = Awaited<ReturnType<typeof loadOrders>>;
@@ -98,19 +99,8 @@ export function OrdersScreen() {
       <h1 id="orders-title">Orders</h1>
       <Notices error={error} done={done} />
 
-      <h2>Revenue: money in minus refunds, per day (last 30 days)</h2>
-      <DataTable
-        caption="Revenue per day"
-        rows={revenue?.days ?? null}
-        rowKey={(d) => `${d.day}-${d.currency}`}
-        empty="No payments yet."
-        columns={[
-          { header: 'Day', cell: (d) => d.day, rowHeader: true },
-          { header: 'Paid', cell: (d) => formatPrice(d.paid_cents, d.currency) },
-          { header: 'Refunded', cell: (d) => formatPrice(d.refunded_cents, d.currency) },
-          { header: 'Net', cell: (d) => formatPrice(d.net_cents, d.currency) },
-        ]}
-      />
+      <h2>Revenue: money in minus refunds, per day (last {REVENUE_DAYS} days)</h2>
+      <RevenuePerDay title="Revenue per day" days={revenue?.days ?? null} />
 
       <h2>Plans</h2>
       <p className="muted">A change applies to new purchases only, and is audited; /pricing is rebuilt from it.</p>

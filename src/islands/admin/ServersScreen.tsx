@@ -2,7 +2,7 @@ import { type SubmitEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { CATEGORY_NAMES, isListedCategory } from '~/lib/categories';
 import { hasPage, whyUnlisted } from '~/lib/listing';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
-import { LanguageOptions, RegionOptions } from '../LanguageOptions';
+import { LanguageRegionFields } from '../LanguageOptions';
 import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
@@ -281,18 +281,12 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
               </select>
             </label>
             {field('subcategory', 'Subcategory')}
-            <label>
-              Language
-              <select value={form.language} onChange={(e) => setForm({ ...form, language: e.target.value })}>
-                <LanguageOptions empty="Not set" />
-              </select>
-            </label>
-            <label>
-              Region
-              <select value={form.region} onChange={(e) => setForm({ ...form, region: e.target.value })}>
-                <RegionOptions empty="Not set" />
-              </select>
-            </label>
+            <LanguageRegionFields
+              language={form.language}
+              region={form.region}
+              onLanguage={(language) => setForm({ ...form, language })}
+              onRegion={(region) => setForm({ ...form, region })}
+            />
             {field('members', 'Members', { inputMode: 'numeric' })}
             {field('active_users', 'Online members', { inputMode: 'numeric' })}
             {field('sort_order', 'Sort order', { inputMode: 'numeric' })}

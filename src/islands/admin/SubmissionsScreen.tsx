@@ -4,7 +4,7 @@ import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { languageLabel, regionName } from '~/lib/languages';
 import { proofAge } from '~/lib/owners/proof';
 import { isSafeImageSrc } from '~/lib/url-safety';
-import { LanguageOptions, RegionOptions } from '../LanguageOptions';
+import { LanguageRegionFields } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';
@@ -203,20 +203,13 @@ export function SubmissionsScreen() {
             </label>
           )}
           {selected.status !== 'approved' && (
-            <>
-              <label>
-                Language (stored on the listing at approval)
-                <select value={language} onChange={(e) => setLanguage(e.target.value)}>
-                  <LanguageOptions empty="Not set" />
-                </select>
-              </label>
-              <label>
-                Region (stored on the listing at approval)
-                <select value={region} onChange={(e) => setRegion(e.target.value)}>
-                  <RegionOptions empty="Not set" />
-                </select>
-              </label>
-            </>
+            <LanguageRegionFields
+              language={language}
+              region={region}
+              onLanguage={setLanguage}
+              onRegion={setRegion}
+              note=" (stored on the listing at approval)"
+            />
           )}
         </ReviewPanel>
       )}

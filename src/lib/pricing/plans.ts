@@ -19,6 +19,9 @@ export const REFUND_WINDOW_DAYS = 30;
 /** Days before a slot ends that its reminder mail goes out. */
 export const REMINDER_DAYS = 3;
 
+/** Days of revenue per day the console shows (the Dashboard and the Orders screen). */
+export const REVENUE_DAYS = 30;
+
 /** Sponsored listings per category at once unless SPONSORED_SLOTS_PER_CATEGORY says otherwise. */
 export const DEFAULT_SPONSORED_SLOTS = 3;
 
@@ -41,7 +44,7 @@ export const formatTerm = (days: number): string => `${days}\u00a0${days === 1 ?
 export const PLACEMENT_WHERE: Record<Placement, string> = {
   premium: 'a Premium label and a turn in Premium Picks on the home page; lists keep their organic order and ranks',
   sponsored:
-    'a Sponsored label, a turn in Premium Picks on the home page and at the head of its category; lists keep their organic order and ranks',
+    "a Sponsored label, a turn in Premium Picks on the home page, and the head of its category's list (the first paid position; one paid card in five); other lists keep their organic order, and ranks never change",
 };
 
 /** The refund rule, as every page and mail says it. */

@@ -10,41 +10,37 @@ const slot = fc
 const peak = (slots: readonly Slot[]) =>
   Math.max(0, ...slots.map((s) => slots.filter((t) => t.start <= s.start && t.end > s.start).length));
 
+/** Slots taken, when a purchase may start, its term and the cap: what nextSlotStart is asked. */
+const requests = fc.tuple(
+  fc.array(slot, { maxLength: 10 }),
+  fc.integer({ min: 0, max: 1200 }),
+  fc.integer({ min: 1, max: 300 }),
+  fc.integer({ min: 1, max: 4 }),
+);
+
 describe('nextSlotStart', () => {
   it('never overbooks: with the new slot no moment holds more than the cap, if none did before', () => {
     fc.assert(
-      fc.property(
-        fc.array(slot, { maxLength: 10 }),
-        fc.integer({ min: 0, max: 1200 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 4 }),
-        (taken, from, term, cap) => {
-          fc.pre(peak(taken) <= cap);
-          const start = nextSlotStart(taken, from, term, cap);
-          expect(start).toBeGreaterThanOrEqual(from);
-          expect(peak([...taken, { start, end: start + term }])).toBeLessThanOrEqual(cap);
-          expect(overlapping(taken, start, start + term)).toBeLessThan(cap);
-        },
-      ),
+      fc.property(requests, ([taken, from, term, cap]) => {
+        fc.pre(peak(taken) <= cap);
+        const start = nextSlotStart(taken, from, term, cap);
+        expect(start).toBeGreaterThanOrEqual(from);
+        expect(peak([...taken, { start, end: start + term }])).toBeLessThanOrEqual(cap);
+        expect(overlapping(taken, start, start + term)).toBeLessThan(cap);
+      }),
     );
   });
 
   it('starts at once when the window is free, and never later than the last slot ends', () => {
     fc.assert(
-      fc.property(
-        fc.array(slot, { maxLength: 10 }),
-        fc.integer({ min: 0, max: 1200 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 4 }),
-        (taken, from, term, cap) => {
-          const start = nextSlotStart(taken, from, term, cap);
-          if (overlapping(taken, from, from + term) < cap) expect(start).toBe(from);
-          expect(start).toBeLessThanOrEqual(Math.max(from, ...taken.map((s) => s.end)));
-          // No earlier candidate (from, or a slot's end after it) would have done.
-          for (const c of [from, ...taken.map((s) => s.end)])
-            if (c >= from && c < start) expect(overlapping(taken, c, c + term)).toBeGreaterThanOrEqual(cap);
-        },
-      ),
+      fc.property(requests, ([taken, from, term, cap]) => {
+        const start = nextSlotStart(taken, from, term, cap);
+        if (overlapping(taken, from, from + term) < cap) expect(start).toBe(from);
+        expect(start).toBeLessThanOrEqual(Math.max(from, ...taken.map((s) => s.end)));
+        // No earlier candidate (from, or a slot's end after it) would have done.
+        for (const c of [from, ...taken.map((s) => s.end)])
+          if (c >= from && c < start) expect(overlapping(taken, c, c + term)).toBeGreaterThanOrEqual(cap);
+      }),
     );
   });
 

@@ -31,27 +31,22 @@ const textMessages = (min: number, max: number, label?: string) =>
         oneLine: 'Contains control characters',
       };
 
-/** Trimmed single-line text, length-limited, control characters refused; `label` names the field in messages. */
-export const text = (max: number, min = 1, label?: string) => {
+/** Trimmed text, length-limited, control characters refused; newlines only when `multiline`. */
+function textField(max: number, min: number, label: string | undefined, multiline: boolean) {
   const m = textMessages(min, max, label);
   return z
     .string({ error: m.type })
     .trim()
     .min(min, m.min)
     .max(max, m.max)
-    .refine((v) => !CONTROL_CHARS.test(v) && !/[\r\n]/.test(v), m.oneLine);
-};
+    .refine((v) => !CONTROL_CHARS.test(v) && (multiline || !/[\r\n]/.test(v)), multiline ? m.control : m.oneLine);
+}
+
+/** Trimmed single-line text, length-limited, control characters refused; `label` names the field in messages. */
+export const text = (max: number, min = 1, label?: string) => textField(max, min, label, false);
 
 /** Trimmed multi-line text (newlines allowed), length-limited; `label` names the field in messages. */
-export const longText = (max: number, min = 1, label?: string) => {
-  const m = textMessages(min, max, label);
-  return z
-    .string({ error: m.type })
-    .trim()
-    .min(min, m.min)
-    .max(max, m.max)
-    .refine((v) => !CONTROL_CHARS.test(v), m.control);
-};
+export const longText = (max: number, min = 1, label?: string) => textField(max, min, label, true);
 
 /** Optional text: empty strings and missing values become undefined. */
 export const optionalText = (max: number, label?: string) =>

@@ -57,7 +57,7 @@ export const publicServerSchema = z
     sponsored: z.boolean(),
     placement: z.enum(['paid', 'organic']).meta({
       description:
-        '`paid`: a premium or sponsored card, placed by the same rule as on the site (at most one in five positions, never moved up). Paid placement never changes the rank.',
+        '`paid`: a premium or sponsored card, placed by the same rule as on the site (at most one in five positions; the Sponsored listings of a category lead its list, no other card is moved up). Paid placement never changes the rank.',
     }),
     listed_at: isoTime('When the listing was added.'),
   })

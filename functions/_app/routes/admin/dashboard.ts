@@ -2,18 +2,25 @@ import { Hono } from 'hono';
 import { listDailyFunnel, listPremiumPerformance } from '../../../../db/queries/analytics';
 import { getActionTotals, getFunnel } from '../../../../db/queries/interactions';
 import { getNewsletterStats } from '../../../../db/queries/newsletter';
+import { revenueByDay } from '../../../../db/queries/orders';
 import { countReportsByServer } from '../../../../db/queries/reports';
 import { getSubmissionStats, listSubmissions } from '../../../../db/queries/submissions';
 import { LIMITS } from '../../../../src/lib/enums';
+import { REVENUE_DAYS } from '../../../../src/lib/pricing/plans';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 
-/** The dashboard in one call: funnel, each action's count and worth, queues, newsletter and premium performance; admins. */
+/**
+ * The dashboard in one call: funnel, each action's count and worth, revenue per day (money in
+ * minus refunds: the Orders screen's query), queues, newsletter and premium performance; admins.
+ */
 export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).get('/', async (c) => {
-  const db = c.get('deps').db;
-  const [funnel, totals, daily, submissions, pending, reports, newsletter, premium] = await Promise.all([
+  const deps = c.get('deps');
+  const db = deps.db;
+  const [funnel, totals, daily, revenue, submissions, pending, reports, newsletter, premium] = await Promise.all([
     getFunnel(db, { days: LIMITS.funnelDays }),
     getActionTotals(db, { days: LIMITS.funnelDays }),
     listDailyFunnel(db, LIMITS.funnelDays),
+    revenueByDay(db, REVENUE_DAYS, deps.now?.() ?? Date.now()),
     getSubmissionStats(db),
     listSubmissions(db, { status: 'pending', perPage: 5 }),
     countReportsByServer(db, 'open'),
@@ -24,6 +31,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     funnel,
     totals,
     daily,
+    revenue,
     submissions,
     pending: pending.submissions,
     openReports: { total: reports.reduce((n, r) => n + r.open, 0), byServer: reports.slice(0, 5) },

@@ -12,6 +12,7 @@ import {
   updatePlan,
 } from '../../../../db/queries/orders';
 import { getServerById } from '../../../../db/queries/servers';
+import { REVENUE_DAYS } from '../../../../src/lib/pricing/plans';
 import { adminRefundSchema, compSchema, planCreateSchema, planUpdateSchema } from '../../../../src/lib/schemas/orders';
 import { stripeFor } from '../../clients/stripe';
 import { ApiError } from '../../lib/errors';
@@ -38,10 +39,10 @@ export const orderRoutes = new Hono<AdminEnv>()
     const list = await listOrdersForConsole(c.get('deps').db, { limit: perPage, offset: (page - 1) * perPage });
     return c.json({ ...list, page, perPage });
   })
-  // Money in minus refunds per UTC day (the last 30 days).
+  // Money in minus refunds per UTC day (the last REVENUE_DAYS days).
   .get('/revenue', async (c) => {
     const deps = c.get('deps');
-    return c.json({ days: await revenueByDay(deps.db, 30, deps.now?.() ?? Date.now()) });
+    return c.json({ days: await revenueByDay(deps.db, REVENUE_DAYS, deps.now?.() ?? Date.now()) });
   })
   // An admin's refund of any paid, ended or disputed order, through Stripe at once.
   .post('/:id/refund', idParam, zValidator('json', adminRefundSchema, validationHook), async (c) => {
