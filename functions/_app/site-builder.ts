@@ -295,11 +295,19 @@ export function runAstroBuild(
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.on('error', reject);
+    // A stopped build (`signal`) answers once its process has exited, not when the kill is sent.
+    let failure: Error | null = null;
+    child.on('error', (err) => {
+      failure = err;
+      if (child.pid === undefined) reject(err);
+    });
     child.on('close', (code) => {
-      if (code === 0) resolve();
+      if (code === 0 && !failure) resolve();
       else
-        reject(new Error(`astro build exited with ${code}: ${tail.split('\n').filter(Boolean).slice(-8).join('\n')}`));
+        reject(
+          failure ??
+            new Error(`astro build exited with ${code}: ${tail.split('\n').filter(Boolean).slice(-8).join('\n')}`),
+        );
     });
   });
 }

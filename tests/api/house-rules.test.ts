@@ -56,7 +56,9 @@ const SQL = [/(?<![\w.])sql`/, /\.execute\(/, /\.prepare\(/, /['"`](SELECT|INSER
  * - db/client.ts: PRAGMA statements that set up each connection, and the native driver preparing
  *   a statement handed to it (`.prepare(sql)`: the statements themselves come from db/queries);
  * - bench/build.ts: the baseline is another, bare Astro project whose page source is written out
- *   as text; its one query belongs to that project, not to this one.
+ *   as text; its one query belongs to that project, not to this one;
+ * - bench/storage.ts: what it measures is the client under the query layer (SQLite's busy timeout
+ *   against the storage seam), so its lock holder and its one insert talk to the clients directly.
  */
 function sqlAllowed(l: Line): boolean {
   if (l.file === 'db/schema.ts') return SQL[0]!.test(l.text) && !/\.execute\(|\.prepare\(/.test(l.text);
@@ -68,6 +70,11 @@ function sqlAllowed(l: Line): boolean {
       /this\.inner\.execute\(stmt/.test(l.text)
     );
   if (l.file === 'bench/build.ts') return /client\.execute\('SELECT id, name FROM discord_servers'\)/.test(l.text);
+  if (l.file === 'bench/storage.ts')
+    return (
+      /holder\.exec\("UPDATE job_state SET last_run_at = 'held' WHERE 0"\)/.test(l.text) ||
+      /c\.execute\(`INSERT INTO job_state \(name, last_run_at\) VALUES/.test(l.text)
+    );
   return false;
 }
 

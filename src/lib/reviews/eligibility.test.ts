@@ -128,7 +128,7 @@ describe('reviewRefusal', () => {
           expect(refusal.message.length).toBeGreaterThan(10);
           if (refusal.rule === 'member_too_new' || refusal.rule === 'account_too_new') {
             expect(refusal.from).not.toBeNull();
-            expect(refusal.message).toMatch(/you can review from \d{1,2} \w{3} \d{4}\.$/);
+            expect(refusal.message).toMatch(/you can review from \d{1,2} \w{3,4} \d{4}\.$/);
           }
         },
       ),
