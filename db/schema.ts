@@ -787,3 +787,26 @@ export const badgeFetches = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.server_id, t.day] })],
 );
+
+/**
+ * The servers counted per group of what decides where they are listed (issue 35): listed or not,
+ * category, stored subcategory and region ('' for none), invite state and paid placement, with
+ * their members and active users summed. Triggers on discord_servers keep it in step (migration
+ * 0015), so a listing's size, sums, paid count and regions, and the home's category tiles, are a
+ * read of a few hundred rows instead of a walk of every listing (db/queries/listing-groups.ts).
+ */
+export const listingGroups = sqliteTable(
+  'listing_groups',
+  {
+    is_active: bool('is_active').notNull(),
+    category: text('category').notNull(),
+    subcategory: text('subcategory').notNull(),
+    invite_status: text('invite_status').notNull(),
+    region: text('region').notNull(),
+    paid: bool('paid').notNull(),
+    servers: integer('servers').notNull(),
+    members: integer('members').notNull(),
+    active_users: integer('active_users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.is_active, t.category, t.subcategory, t.invite_status, t.region, t.paid] })],
+);

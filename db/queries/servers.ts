@@ -424,11 +424,16 @@ export interface ListingOutline {
   total: number;
   /**
    * Its paid listings (isPaidPlacement) in listing order, each with its 0-based organic position
-   * and its member count (with the id, its place in the order: where a slice may start reading).
+   * and its member count (with the id, its place in the order: where a slice may start reading):
+   * all of them, or only those among its first `upTo` servers.
    */
   paid: ListingAnchor[];
+  /** How many paid listings it has in all (paid.length when paid holds all of them). */
+  paidTotal: number;
   /** The distinct regions its servers name (nulls left out), unordered. */
   regions: string[];
+  /** Set when `paid` holds only the paid listings among the first this many servers (listingHead). */
+  upTo?: number | undefined;
 }
 
 /** A server's place in the default order: a slice of the listing may start reading after it. */
@@ -442,35 +447,52 @@ export interface ListingAnchor {
 const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_sponsored} = 1)`;
 
 /**
- * A listing's outline in the default (members) order: a numbered listing page rendered on request
- * places its own slice from it (src/data/listing-page.ts) without reading the listing's rows.
- * SQLite walks the listing once per question (count, positions, regions); only the paid rows'
- * ids and positions and the region names come back.
+ * Where every paid listing of a listing stands in the default (members) order: SQLite walks the
+ * listing once (seconds at a million listings), only the paid rows' ids and positions come back.
+ * For a page past the listing's head (listingHead answers the pages before).
  */
-export async function listingOutline(
+export async function listingPaidPositions(
   db: Db,
   filter: Pick<ServerFilter, 'category' | 'subcategory'> = {},
-): Promise<ListingOutline> {
+): Promise<ListingAnchor[]> {
   const where = listingWhere({ category: filter.category, subcategory: filter.subcategory });
   const order = sql.join(listingOrder(), sql`, `);
-  const [counted, paid, regions] = await Promise.all([
-    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
-    db.all<{ id: number; members: number; position: number }>(
-      sql`SELECT id, members, position FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
-    ),
-    db
-      .selectDistinct({ region: discordServers.region })
-      .from(discordServers)
-      .where(and(where, isNotNull(discordServers.region))),
-  ]);
-  return {
-    total: Number(counted[0]?.n ?? 0),
-    // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
-    paid: paid
-      .map((r) => ({ id: Number(r.id), members: Number(r.members), position: Number(r.position) }))
-      .sort((a, b) => a.position - b.position),
-    regions: regions.map((r) => r.region as string),
-  };
+  const paid = await db.all<{ id: number; members: number; position: number }>(
+    sql`SELECT id, members, position FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
+  );
+  // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
+  return paid
+    .map((r) => ({ id: Number(r.id), members: Number(r.members), position: Number(r.position) }))
+    .sort((a, b) => a.position - b.position);
+}
+
+/**
+ * The paid listings among a listing's first `count` servers in the default order, with their
+ * positions: the index read of `count` rows (milliseconds at any size), which is all a page
+ * within them needs to place its paid cards (src/data/listing-page.ts).
+ */
+export async function listingHead(
+  db: Db,
+  filter: Pick<ServerFilter, 'category' | 'subcategory'>,
+  count: number,
+): Promise<ListingAnchor[]> {
+  const rows = await db
+    .select({ id: discordServers.id, members: discordServers.members, paid: isPaidSql.mapWith(Number) })
+    .from(discordServers)
+    .where(listingWhere({ category: filter.category, subcategory: filter.subcategory }))
+    .orderBy(...listingOrder())
+    .limit(count);
+  return rows.flatMap((r, position) => (r.paid ? [{ id: r.id, members: r.members, position }] : []));
+}
+
+/** The first `limit` paid listings (isPaidPlacement) in the curated ('featured') order: Premium Picks. */
+export async function paidListingHead(db: Db, limit: number): Promise<Server[]> {
+  return db
+    .select()
+    .from(discordServers)
+    .where(and(listingWhere({}), isPaidSql))
+    .orderBy(...listingOrder('featured'))
+    .limit(limit);
 }
 
 /**
