@@ -106,6 +106,9 @@ export const discordServers = sqliteTable(
     index('discord_servers_active_created_idx').on(t.is_active, t.created_at),
     index('discord_servers_active_growth_idx').on(t.is_active, t.growth_30d, t.members),
     index('discord_servers_active_language_idx').on(t.is_active, t.language, t.members),
+    // A dense search counts its listed matches (up to 1,001) by id (issue 35): from this index's
+    // small entries instead of each match's whole row, scattered over the table.
+    index('discord_servers_listed_idx').on(t.id, t.is_active, t.category, t.invite_status),
   ],
 );
 

@@ -11,7 +11,9 @@ CREATE TABLE `listing_groups` (
 	PRIMARY KEY(`is_active`, `category`, `subcategory`, `invite_status`, `region`, `paid`)
 );
 --> statement-breakpoint
--- Kept in step with discord_servers by these triggers; db/queries/bulk-load.ts sets them aside and fills the table again (fillListingGroups).
+CREATE INDEX `discord_servers_listed_idx` ON `discord_servers` (`id`,`is_active`,`category`,`invite_status`);
+--> statement-breakpoint
+-- Kept in step with discord_servers by these triggers; db/queries/bulk-load.ts sets them aside and fills the table again (refillListingGroups).
 CREATE TRIGGER `discord_servers_groups_ai` AFTER INSERT ON `discord_servers` BEGIN
   INSERT INTO `listing_groups` (`is_active`, `category`, `subcategory`, `invite_status`, `region`, `paid`, `servers`, `members`, `active_users`)
   VALUES (new.is_active, new.category, ifnull(new.subcategory, ''), new.invite_status, ifnull(new.region, ''), (new.is_premium OR new.is_sponsored), 1, new.members, new.active_users)

@@ -27,6 +27,16 @@ export interface PublishOptions {
   listingPages: number;
   /** PRERENDER_SERVERS of the live build: how many server pages are files (the top ones by rank). */
   serverPages: number;
+  /** The most server pages (files) one publish renders; more: PublishTooLarge, and the caller builds in full. */
+  maxServerPages: number;
+}
+
+/** A change whose server pages are more files than an incremental publish takes (a full build is cheaper). */
+export class PublishTooLarge extends Error {
+  constructor(pages: number, max: number) {
+    super(`${pages} server pages to render (an incremental publish takes at most ${max})`);
+    this.name = 'PublishTooLarge';
+  }
 }
 
 /** What an incremental publish did, by public path (`/`, `/servers/page/2`, `/server/x`). */
@@ -64,10 +74,19 @@ export async function publishChanges(options: PublishOptions): Promise<PublishRe
   const { live, out, db, render } = options;
   const liveClient = join(live, 'client');
   const outClient = join(out, 'client');
-  await linkTree(live, out);
   const result: PublishResult = { rendered: [], written: [], removed: [] };
 
   const slugs = [...new Set(options.pages.map((p) => SERVER_PAGE.exec(p)?.[1]).filter((s): s is string => Boolean(s)))];
+  // While every server page is a file (no more than PRERENDER_SERVERS have one), a new one gets
+  // its file too. Past that the build picks the top ones by rank: a page that is a file is
+  // rewritten (or removed), any other stays rendered on request until the next full build.
+  // (An approval names every listing whose place in its category it moved: most are not files.)
+  const everyPage = (await countServersWithPages(db)) <= options.serverPages;
+  const serverFiles = slugs.filter((slug) => everyPage || existsSync(join(liveClient, fileOfPath(`/server/${slug}`))));
+  if (serverFiles.length > options.maxServerPages) {
+    throw new PublishTooLarge(serverFiles.length, options.maxServerPages);
+  }
+  await linkTree(live, out);
   // The listings each server is in now, from its row.
   const listings = new Set<SiteListing>();
   for (const slug of slugs) {
@@ -124,14 +143,7 @@ export async function publishChanges(options: PublishOptions): Promise<PublishRe
     }
   }
   await publish('/', 'published');
-  // While every server page is a file (no more than PRERENDER_SERVERS have one), a new one gets
-  // its file too. Past that the build picks the top ones by rank: a page that is a file is
-  // rewritten (or removed), any other stays rendered on request until the next full build.
-  const everyPage = (await countServersWithPages(db)) <= options.serverPages;
-  for (const slug of slugs) {
-    const path = `/server/${slug}`;
-    if (everyPage || existsSync(join(liveClient, fileOfPath(path)))) await publish(path, 'page');
-  }
+  for (const slug of serverFiles) await publish(`/server/${slug}`, 'page');
   return result;
 }
 
