@@ -109,10 +109,13 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
     /**
      * Renders pages of the build whose server entry is `entry` for the incremental publish
      * (site-publish.ts): through its on-demand routes, or its publish route for the pages only the
-     * build writes. Never cached, never gated (one publish at a time). A listing's outline is
-     * shared with the requests of the current generation (both read after the change).
+     * build writes. Never cached, never gated (one publish at a time). Each publish starts a new
+     * generation: what pages keep from a whole listing is read again after the change (a
+     * publish made from the same build shares its page code, so nothing else would forget it),
+     * and the requests meanwhile share it.
      */
     publishRenderer(entry: string): PublishRender {
+      generation++;
       return async (path, route) => {
         const module = await moduleFor(entry);
         const render = route === 'published' ? module.renderPublished : module.renderOnDemand;

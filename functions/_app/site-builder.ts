@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Db } from '../../db/client';
 import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
 import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
 import { toolEnv } from './env';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
-import { type PublishRender, publishChanges } from './site-publish';
+import { type PublishRender, publishChanges, SERVER_FOLDER } from './site-publish';
 
 export interface SiteBuilderOptions {
   /** Project root (where astro.config.mjs is). */
@@ -328,7 +328,17 @@ export class SiteBuilder implements RebuildTrigger {
     const builds = (await readdir(this.options.buildsDir)).filter((n) => BUILD_NAME.test(n)).sort();
     const live = this.#live ? this.#live.split(/[\\/]/).pop() : null;
     const old = builds.filter((n) => n !== live).slice(0, -keep || undefined);
-    await Promise.all(old.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));
+    // A build whose server code a kept build (a publish made from it) links to stays.
+    const linked = new Set<string>();
+    for (const n of builds.filter((b) => !old.includes(b))) {
+      const target = await realpath(join(this.options.buildsDir, n, SERVER_FOLDER)).catch(() => null);
+      if (target) linked.add(basename(dirname(target)));
+    }
+    await Promise.all(
+      old
+        .filter((n) => !linked.has(n))
+        .map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })),
+    );
   }
 }
 

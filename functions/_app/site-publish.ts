@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Db } from '../../db/client';
 import { countServersWithPages, getServerBySlug } from '../../db/queries/servers';
@@ -86,7 +86,7 @@ export async function publishChanges(options: PublishOptions): Promise<PublishRe
   if (serverFiles.length > options.maxServerPages) {
     throw new PublishTooLarge(serverFiles.length, options.maxServerPages);
   }
-  await linkTree(live, out);
+  await linkBuild(live, out);
   // The listings each server is in now, from its row.
   const listings = new Set<SiteListing>();
   for (const slug of slugs) {
@@ -168,6 +168,28 @@ async function replaceFile(file: string, content: string): Promise<void> {
   await writeFile(tmp, content);
   await rename(tmp, file);
 }
+
+/**
+ * A new build folder `out` made of the live one: its static files hard-linked (linkTree), its
+ * server code (`server/`) a symbolic link to the folder of the build that wrote it. The server
+ * imports the live build's server entry (on-demand.ts), and Node keys a module by its real path:
+ * through the link the new build's entry is the module already loaded, where a copy at a new path
+ * would be imported again (a module is never unloaded, so every publish would keep another copy
+ * of the page code in memory). SiteBuilder's prune keeps a folder a kept build links to.
+ */
+export async function linkBuild(live: string, out: string): Promise<void> {
+  await mkdir(out, { recursive: true });
+  for (const e of await readdir(live, { withFileTypes: true })) {
+    const from = join(live, e.name);
+    const to = join(out, e.name);
+    if (e.name === SERVER_FOLDER) await symlink(await realpath(from), to, 'dir');
+    else if (e.isDirectory()) await linkTree(from, to);
+    else await link(from, to);
+  }
+}
+
+/** A build's server code (the on-demand pages' entry), shared by the publishes made from it. */
+export const SERVER_FOLDER = 'server';
 
 /** `to` as a tree of hard links to the files of `from` (folders created, no file copied). */
 export async function linkTree(from: string, to: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,11 +99,14 @@ describe('incremental publish (issue 35)', () => {
   it('renders the home and first pages with the build’s HTML: a change that alters nothing writes no listing page', async () => {
     const server = await prerenderedListing();
     const before = builder.liveDir()!;
+    const builtServer = realpathSync(builder.serverEntry()!);
     await builder.record(`touched ${server.slug}`, [`/server/${server.slug}`], 'listings');
     await builder.idle();
     expect(builder.status().state).toBe('idle');
     const result = builder.lastPublish!;
     expect(builder.liveDir()).not.toBe(before);
+    // The publish shares the build's server code (a link): the server does not import it again.
+    expect(realpathSync(builder.serverEntry()!)).toBe(builtServer);
     // Rendered: the home, the first pages of every listing it is in, their numbered pages, its page.
     expect(result.rendered).toEqual(
       expect.arrayContaining(['/', '/servers', '/best-crypto-discord', '/servers/page/2', `/server/${server.slug}`]),
@@ -152,6 +155,8 @@ describe('incremental publish (issue 35)', () => {
     expect(readFileSync(join(newClient, 'server', `${server.slug}.html`), 'utf8')).toContain(
       'Edited for the incremental publish test.',
     );
+    // The second publish's prune kept the first build: both publishes link to its server code.
+    expect(existsSync(realpathSync(builder.serverEntry()!))).toBe(true);
     // Every file it did not write is the live build's own file (a hard link: same inode).
     const written = new Set(result.written.map((p) => (p === '/' ? 'index.html' : `${p.slice(1)}.html`)));
     for (const file of files.filter((f) => !written.has(f))) {
