@@ -18,7 +18,7 @@ const TARGET_RATIO = 1.5;
  * the rows are used again under another path. Another project, so the URL, the page count and
  * the cache folder are written into it rather than read from our environment.
  */
-function writeBareProject(dir: string, url: string, pages: number, cacheDir: string): void {
+export function writeBareProject(dir: string, url: string, pages: number, cacheDir: string): void {
   mkdirSync(join(dir, 'src', 'pages'), { recursive: true });
   writeFileSync(
     join(dir, 'astro.config.mjs'),

@@ -110,6 +110,9 @@ export const discordServers = sqliteTable(
     index('discord_servers_active_created_idx').on(t.is_active, t.created_at),
     index('discord_servers_active_growth_idx').on(t.is_active, t.growth_30d, t.members),
     index('discord_servers_active_language_idx').on(t.is_active, t.language, t.members),
+    // A dense search counts its listed matches (up to 1,001) by id (issue 35): from this index's
+    // small entries instead of each match's whole row, scattered over the table.
+    index('discord_servers_listed_idx').on(t.id, t.is_active, t.category, t.invite_status),
   ],
 );
 
@@ -905,3 +908,26 @@ export const accountSettings = sqliteTable('account_settings', {
 });
 
 export type ReviewRow = typeof reviews.$inferSelect;
+
+/**
+ * The servers counted per group of what decides where they are listed (issue 35): listed or not,
+ * category, stored subcategory and region ('' for none), invite state and paid placement, with
+ * their members and active users summed. Triggers on discord_servers keep it in step (migration
+ * 0016), so a listing's size, sums, paid count and regions, and the home's category tiles, are a
+ * read of a few hundred rows instead of a walk of every listing (db/queries/listing-groups.ts).
+ */
+export const listingGroups = sqliteTable(
+  'listing_groups',
+  {
+    is_active: bool('is_active').notNull(),
+    category: text('category').notNull(),
+    subcategory: text('subcategory').notNull(),
+    invite_status: text('invite_status').notNull(),
+    region: text('region').notNull(),
+    paid: bool('paid').notNull(),
+    servers: integer('servers').notNull(),
+    members: integer('members').notNull(),
+    active_users: integer('active_users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.is_active, t.category, t.subcategory, t.invite_status, t.region, t.paid] })],
+);

@@ -24,6 +24,11 @@ export interface NodeServerState {
   /** When the live build began (ms since the epoch); 0 for the one found at start. */
   liveBuildStartedAt: number;
   cachedPages: number;
+  /** What the last incremental publish rendered, wrote and removed (pages), or null when none ran. */
+  publish: { rendered: number; written: number; removed: number } | null;
+  /** Incremental publishes and full builds done since the start. */
+  publishes: number;
+  builds: number;
 }
 
 /** Messages from this process to the bench. */
@@ -35,6 +40,8 @@ export type NodeServerReply =
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as NodeServerBenchOptions;
   let rebuiltAtStart = false;
+  let publishes = 0;
+  let builds = 0;
   const server = await startNodeServer({
     env: loadEnv({
       DATABASE_URL: options.url,
@@ -48,12 +55,24 @@ async function main(): Promise<void> {
     buildEnv: options.buildEnv,
     log: (line) => {
       if (line.startsWith('Building the site')) rebuiltAtStart = true;
+      if (line.startsWith('Published ')) publishes++;
+      if (line.startsWith('Site rebuilt ')) builds++;
+      if (line.startsWith('Incremental publish failed')) console.error(line);
     },
   });
   const state = (): NodeServerState => ({
     status: server.builder.status(),
     liveBuildStartedAt: server.builder.liveBuildStartedAt(),
     cachedPages: server.onDemand.size(),
+    publish: server.builder.lastPublish
+      ? {
+          rendered: server.builder.lastPublish.rendered.length,
+          written: server.builder.lastPublish.written.length,
+          removed: server.builder.lastPublish.removed.length,
+        }
+      : null,
+    publishes,
+    builds,
   });
   const send = (reply: NodeServerReply) => process.send?.(reply);
   process.on('message', (message: string) => {

@@ -1,5 +1,6 @@
 import type { Client, InStatement, InValue, Transaction } from '@libsql/client';
 import { setReadCache } from './connection';
+import { refillListingGroups } from './listing-groups';
 import type { BulkServer } from './servers';
 
 // Loading a great many servers at once (db:fake, the benchmarks): SQLite builds an index far
@@ -59,6 +60,8 @@ export async function loadServersInBulk(
     }
     await tx.execute(`INSERT INTO ${SEARCH_TABLE}(${SEARCH_TABLE}) VALUES ('rebuild')`);
     for (const o of kept) await tx.execute(o.sql);
+    // The counts the triggers keep (listing_groups) missed these rows: counted again in one pass.
+    await refillListingGroups(tx);
     await tx.commit();
   } finally {
     tx.close();

@@ -36,6 +36,7 @@ import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
+import { readListingGroups, summarize } from './listing-groups';
 import { selectServerRows } from './server-rows';
 
 export type Server = ServerRow;
@@ -165,13 +166,16 @@ export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.
   const where = listingWhere(filter, false, now);
   // A filter on row values (a size range, an online share, checked in 24 hours, premium, a
   // subcategory, a region) makes an exact count read every listing that passes it: at a million
-  // listings seconds, so such a count stops at the cap too. A category, a language or none keeps
-  // its exact count, one index range (and the same key every time for the listing cache).
+  // listings seconds, so such a count stops at the cap too. A category or none keeps its exact
+  // count from listing_groups (a read of a few hundred rows: counting the listing's rows took
+  // 130-250 ms at a million listings); a language its exact count, one index range.
   const capped =
     filter.minMembers !== undefined ||
     filter.maxMembers !== undefined ||
     Boolean(filter.minOnlineShare || filter.checked24h || filter.premiumOnly || filter.region) ||
     !isAll(filter.subcategory);
+  const grouped = !capped && !filter.language;
+  const category = filter.category && !isAll(filter.category) ? filter.category : undefined;
   const [servers, totals] = await Promise.all([
     db
       .select()
@@ -180,11 +184,13 @@ export async function listServers(db: Db, filter: ServerFilter = {}, now = Date.
       .orderBy(...listingOrder(filter.sort))
       .limit(perPage)
       .offset((page - 1) * perPage),
-    capped
-      ? db.all<{ n: number }>(
-          sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
-        )
-      : db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
+    grouped
+      ? readListingGroups(db).then((groups) => [{ n: summarize(groups, { category }).servers }])
+      : capped
+        ? db.all<{ n: number }>(
+            sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${where} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+          )
+        : db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
   ]);
   const found = Number(totals[0]?.n ?? 0);
   if (!capped) return { servers, total: found, totalExact: true };
@@ -302,10 +308,19 @@ async function searchServers(
     }
   }
   const rest = listingWhere({ ...filter, search: undefined }, false, now);
-  // CROSS JOIN keeps SQLite on the index's matches rather than scanning the table for them.
+  // CROSS JOIN keeps SQLite on the index's matches rather than scanning the table for them. With
+  // no filter but a category, what the listing rule reads is in discord_servers_listed_idx: each
+  // match is checked in that small index rather than in its row (the rows of a dense term's
+  // matches are scattered over the table: this count was the search's slowest read at a million
+  // listings, docs/SCALING.md).
+  const covered =
+    isAll(filter.subcategory) &&
+    filter.minMembers === undefined &&
+    filter.maxMembers === undefined &&
+    !(filter.minOnlineShare || filter.checked24h || filter.premiumOnly || filter.language || filter.region);
   const [capped] = indexed
     ? await db.all<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${phrase} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ${covered ? sql.raw('INDEXED BY discord_servers_listed_idx ') : sql``}ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${phrase} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
       )
     : await db.all<{ n: number }>(
         sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${listingWhere(filter, false, now)} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
@@ -445,11 +460,16 @@ export interface ListingOutline {
   total: number;
   /**
    * Its paid listings (isPaidPlacement) in listing order, each with its 0-based organic position
-   * and its member count (with the id, its place in the order: where a slice may start reading).
+   * and its member count (with the id, its place in the order: where a slice may start reading):
+   * all of them, or only those among its first `upTo` servers.
    */
   paid: ListingAnchor[];
+  /** How many paid listings it has in all (paid.length when paid holds all of them). */
+  paidTotal: number;
   /** The distinct regions its servers name (nulls left out), unordered. */
   regions: string[];
+  /** Set when `paid` holds only the paid listings among the first this many servers (listingHead). */
+  upTo?: number | undefined;
 }
 
 /** A server's place in the default order: a slice of the listing may start reading after it. */
@@ -465,40 +485,64 @@ export interface ListingAnchor {
 const isPaidSql = sql`(${discordServers.is_premium} = 1 OR ${discordServers.is_sponsored} = 1)`;
 
 /**
- * A listing's outline in the default (members) order: a numbered listing page rendered on request
- * places its own slice from it (src/data/listing-page.ts) without reading the listing's rows.
- * SQLite walks the listing once per question (count, positions, regions); only the paid rows'
- * ids and positions and the region names come back.
+ * Where every paid listing of a listing stands in the default (members) order: SQLite walks the
+ * listing once (seconds at a million listings), only the paid rows' ids and positions come back.
+ * For a page past the listing's head (listingHead answers the pages before).
  */
-export async function listingOutline(
+export async function listingPaidPositions(
   db: Db,
   filter: Pick<ServerFilter, 'category' | 'subcategory'> = {},
-): Promise<ListingOutline> {
+): Promise<ListingAnchor[]> {
   const where = listingWhere({ category: filter.category, subcategory: filter.subcategory });
   const order = sql.join(listingOrder(), sql`, `);
-  const [counted, paid, regions] = await Promise.all([
-    db.select({ n: sql<number>`count(*)` }).from(discordServers).where(where),
-    db.all<{ id: number; members: number; position: number; sponsored: number }>(
-      sql`SELECT id, members, position, sponsored FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${discordServers.is_sponsored} AS sponsored, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
-    ),
-    db
-      .selectDistinct({ region: discordServers.region })
-      .from(discordServers)
-      .where(and(where, isNotNull(discordServers.region))),
-  ]);
-  return {
-    total: Number(counted[0]?.n ?? 0),
-    // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
-    paid: paid
-      .map((r) => ({
-        id: Number(r.id),
-        members: Number(r.members),
-        position: Number(r.position),
-        sponsored: Boolean(r.sponsored),
-      }))
-      .sort((a, b) => a.position - b.position),
-    regions: regions.map((r) => r.region as string),
-  };
+  const paid = await db.all<{ id: number; members: number; position: number; sponsored: number }>(
+    sql`SELECT id, members, position, sponsored FROM (SELECT ${discordServers.id} AS id, ${discordServers.members} AS members, ${discordServers.is_sponsored} AS sponsored, ${isPaidSql} AS paid, row_number() OVER (ORDER BY ${order}) - 1 AS position FROM ${discordServers} WHERE ${where}) WHERE paid`,
+  );
+  // Sorted here: an ORDER BY over the window's output made SQLite sort it again (5x slower).
+  return paid
+    .map((r) => ({
+      id: Number(r.id),
+      members: Number(r.members),
+      position: Number(r.position),
+      sponsored: Boolean(r.sponsored),
+    }))
+    .sort((a, b) => a.position - b.position);
+}
+
+/**
+ * The paid listings among a listing's first `count` servers in the default order, with their
+ * positions: the index read of `count` rows (milliseconds at any size), which is all a page
+ * within them needs to place its paid cards (src/data/listing-page.ts).
+ */
+export async function listingHead(
+  db: Db,
+  filter: Pick<ServerFilter, 'category' | 'subcategory'>,
+  count: number,
+): Promise<ListingAnchor[]> {
+  const rows = await db
+    .select({
+      id: discordServers.id,
+      members: discordServers.members,
+      sponsored: discordServers.is_sponsored,
+      paid: isPaidSql.mapWith(Number),
+    })
+    .from(discordServers)
+    .where(listingWhere({ category: filter.category, subcategory: filter.subcategory }))
+    .orderBy(...listingOrder())
+    .limit(count);
+  return rows.flatMap((r, position) =>
+    r.paid ? [{ id: r.id, members: r.members, position, sponsored: Boolean(r.sponsored) }] : [],
+  );
+}
+
+/** The first `limit` paid listings (isPaidPlacement) in the curated ('featured') order: Premium Picks. */
+export async function paidListingHead(db: Db, limit: number): Promise<Server[]> {
+  return db
+    .select()
+    .from(discordServers)
+    .where(and(listingWhere({}), isPaidSql))
+    .orderBy(...listingOrder('featured'))
+    .limit(limit);
 }
 
 /**

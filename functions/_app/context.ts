@@ -8,11 +8,16 @@ export interface RebuildTrigger {
    * public paths this change alters (a listing's /server/{slug}); where the runtime can, it renders
    * them on request until a build with the change is live, instead of serving stale files (#18).
    * Resolves once the change is recorded where a restart (or a retry of a failed deploy hook)
-   * finds it: callers await it before answering.
+   * finds it: callers await it before answering. `scope` 'listings': the change alters only the
+   * listings of `pages` (their own pages, the listings they are in, the home), so Node publishes
+   * just those pages (functions/_app/site-publish.ts); 'site' (the default): anything, a full build.
    */
-  request(reason: string, pages?: readonly string[]): void | Promise<void>;
+  request(reason: string, pages?: readonly string[], scope?: ChangeScope): void | Promise<void>;
   status(): RebuildStatus;
 }
+
+/** What a change may alter: only the listings its pages name, or anything on the site (RebuildTrigger.request). */
+export type ChangeScope = 'listings' | 'site';
 
 export interface RebuildStatus {
   state: 'idle' | 'queued' | 'building' | 'failed';

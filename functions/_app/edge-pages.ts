@@ -3,7 +3,7 @@ import { dbHealth } from '../../db/queries/health';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
-import type { RebuildStatus, RebuildTrigger } from './context';
+import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
 import { RATE_LIMITS, type RateLimitStore } from './lib/rate-limits';
 import { createRenderGate, type RenderGate, RenderRefused } from './lib/render-gate';
 
@@ -237,9 +237,9 @@ export class PurgingRebuildTrigger implements RebuildTrigger {
     private readonly pages: EdgePages,
   ) {}
 
-  request(reason: string, pages?: readonly string[]): void | Promise<void> {
+  request(reason: string, pages?: readonly string[], scope?: ChangeScope): void | Promise<void> {
     if (pages?.length) this.#purges.push(this.pages.purge(pages).catch(() => undefined));
-    return this.inner.request(reason, pages);
+    return this.inner.request(reason, pages, scope);
   }
 
   status(): RebuildStatus {

@@ -92,6 +92,15 @@ export const envSchema = z.object({
   REVIEW_MIN_MEMBER_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** Reviews (#31): new reviews of one listing in 24 hours past this many are held for a moderator. */
   REVIEW_BURST_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * Set to 'false' to publish every change with a full `astro build` on Node, as before the
+   * incremental publish (functions/_app/site-publish.ts: a change to a few listings rewrites only
+   * their pages); the test of a change surviving a restart mid-build uses it.
+   */
+  INCREMENTAL_PUBLISH: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])
@@ -285,8 +294,8 @@ export const toolEnvSchema = z.object({
 export type ToolEnv = z.output<typeof toolEnvSchema>;
 
 /** The tools' variables of this process, checked (every bad one named). */
-export function toolEnv(): ToolEnv {
-  const parsed = toolEnvSchema.safeParse(process.env);
+export function toolEnv(env: NodeJS.ProcessEnv = process.env): ToolEnv {
+  const parsed = toolEnvSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   throw new Error(`Invalid environment:\n${issueLines(parsed.error).join('\n')}`);
 }

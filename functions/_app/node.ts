@@ -62,6 +62,9 @@ export async function startNodeServer(options: NodeServerOptions) {
     log,
     // What changed since the live build is kept in the database: a restart builds what it lacks.
     db,
+    // A change to a few listings is published by rendering only its pages with the live build's
+    // page code (site-publish.ts), not by a full build.
+    renderer: env.INCREMENTAL_PUBLISH ? (entry) => onDemand.publishRenderer(entry) : undefined,
   });
   await builder.init();
 
@@ -92,9 +95,9 @@ export async function startNodeServer(options: NodeServerOptions) {
   // A changed listing's prerendered page is stale until a build that began after the change is
   // live: until then it is rendered on request, so an approval or an edit shows at once (#18).
   const rebuild: RebuildTrigger = {
-    request: async (reason, pages = []) => {
+    request: async (reason, pages = [], scope = 'site') => {
       onDemand.invalidate();
-      await builder.record(reason, pages);
+      await builder.record(reason, pages, scope);
     },
     status: () => builder.status(),
   };

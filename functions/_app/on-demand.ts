@@ -4,10 +4,13 @@ import type { Db } from '../../db/client';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderPage } from './edge-pages';
 import type { RenderGate } from './lib/render-gate';
+import type { PublishRender } from './site-publish';
 
 /** The server entry of a Node build (src/integrations/on-demand-entry.ts), as the build writes it. */
 interface OnDemandEntry {
   renderOnDemand: EdgeRenderer;
+  /** src/pages/publish.astro's pages (the home, a listing's first page), for the incremental publish. */
+  renderPublished: EdgeRenderer;
 }
 
 /** A rendered page kept in memory: its HTML and that HTML gzipped once. */
@@ -102,6 +105,29 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
     invalidate(): void {
       cache.clear();
       generation++;
+    },
+    /**
+     * Renders pages of the build whose server entry is `entry` for the incremental publish
+     * (site-publish.ts): through its on-demand routes, or its publish route for the pages only the
+     * build writes. Never cached, never gated (one publish at a time). Each publish starts a new
+     * generation: what pages keep from a whole listing is read again after the change (a
+     * publish made from the same build shares its page code, so nothing else would forget it),
+     * and the requests meanwhile share it.
+     */
+    publishRenderer(entry: string): PublishRender {
+      generation++;
+      return async (path, route) => {
+        const module = await moduleFor(entry);
+        const render = route === 'published' ? module.renderPublished : module.renderOnDemand;
+        const rendered = await renderPage(render, new Request(new URL(path, 'http://localhost')), {
+          db: options.db,
+          supportEmail: options.supportEmail,
+          generation,
+        });
+        if (rendered === null) return null;
+        if ('response' in rendered) throw new Error(`${path} is not a page (${rendered.response.status})`);
+        return rendered.html;
+      };
     },
     /** How many pages are cached (tests, the bench). */
     size: () => cache.size,

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Db } from '../../db/client';
 import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
-import type { RebuildStatus, RebuildTrigger } from './context';
+import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
+import { toolEnv } from './env';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
+import { type PublishRender, publishChanges, SERVER_FOLDER } from './site-publish';
 
 export interface SiteBuilderOptions {
   /** Project root (where astro.config.mjs is). */
@@ -24,7 +26,28 @@ export interface SiteBuilderOptions {
    * made before a restart is built at start, and `stale` survives the restart.
    */
   db?: Db | undefined;
+  /**
+   * Renders pages of a build from the database (on-demand.ts's publishRenderer): with it, changes
+   * that touch only a few listings are published without a build (site-publish.ts). Without it,
+   * every change is a full build.
+   */
+  renderer?: ((serverEntry: string) => PublishRender) | undefined;
 }
+
+/** A change waiting for its publish: the pages it names, or null when it may touch anything (a full build). */
+interface PendingChange {
+  reason: string;
+  pages: readonly string[] | null;
+}
+
+/**
+ * The most server pages (files) one incremental publish renders, about 25 ms each at a million
+ * listings: an approval names every listing whose place in its category it moved, and past a few
+ * hundred files a full build is the cheaper way (site-publish.ts's PublishTooLarge).
+ */
+export const PUBLISH_MAX_SERVER_FILES = 200;
+/** The most pages a change may name and still be published incrementally (most of them are not files). */
+const PUBLISH_MAX_NAMED = 20_000;
 
 /** A build's folder: `build-<ms since the epoch when it started reading the database>`. */
 const BUILD_NAME = /^build-(\d+)$/;
@@ -43,7 +66,7 @@ export class SiteBuilder implements RebuildTrigger {
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running: Promise<void> | null = null;
-  #pending: string[] = [];
+  #pending: PendingChange[] = [];
   #waiters: (() => void)[] = [];
   /** Stops a running `astro build` when the server closes. */
   #stop = new AbortController();
@@ -129,11 +152,11 @@ export class SiteBuilder implements RebuildTrigger {
    * Records a change in the database (site_changes), marks its pages stale and asks for a build:
    * resolved once the record is written, so a change answered to its author survives a restart.
    */
-  async record(reason: string, pages: readonly string[] = []): Promise<void> {
+  async record(reason: string, pages: readonly string[] = [], scope: ChangeScope = 'site'): Promise<void> {
     const at = Date.now();
     if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at });
     for (const page of pages) this.#changedAt.set(page, at);
-    this.request(reason);
+    this.#enqueue({ reason, pages: scope === 'listings' && pages.length > 0 ? pages : null });
   }
 
   /**
@@ -162,9 +185,14 @@ export class SiteBuilder implements RebuildTrigger {
     await this.#running;
   }
 
+  /** Asks for a full build (coalesced with anything queued). */
   request(reason: string): void {
+    this.#enqueue({ reason, pages: null });
+  }
+
+  #enqueue(change: PendingChange): void {
     if (this.#stop.signal.aborted) return;
-    this.#pending.push(reason);
+    this.#pending.push(change);
     if (this.#state.state !== 'building') this.#state.state = 'queued';
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
@@ -195,8 +223,14 @@ export class SiteBuilder implements RebuildTrigger {
     if (this.#running) return; // the running loop picks up what is pending
     this.#running = (async () => {
       while (this.#pending.length > 0) {
-        const reasons = this.#pending.splice(0);
-        await this.#buildOnce(reasons.join(', '));
+        const changes = this.#pending.splice(0);
+        const reason = changes.map((c) => c.reason).join(', ');
+        const pages = new Set<string>();
+        for (const c of changes) for (const p of c.pages ?? []) pages.add(p);
+        const incremental =
+          this.options.renderer && this.#live && changes.every((c) => c.pages) && pages.size <= PUBLISH_MAX_NAMED;
+        if (incremental && (await this.#publishOnce(reason, [...pages]))) continue;
+        await this.#buildOnce(reason);
       }
     })();
     await this.#running;
@@ -205,36 +239,83 @@ export class SiteBuilder implements RebuildTrigger {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
+  /**
+   * Publishes changes that touch a few listings without a build (site-publish.ts): the live build
+   * hard-linked into a fresh folder, the touched pages rendered from the database and written,
+   * then swapped in as a build is. False when it failed (the caller builds in full instead).
+   */
+  async #publishOnce(reason: string, pages: string[]): Promise<boolean> {
+    const live = this.#live;
+    const entry = this.serverEntry();
+    if (!live || !entry || !this.options.renderer || !this.options.db) return false;
+    const started = performance.now();
+    const startedAt = Date.now();
+    this.#state = { ...this.#state, state: 'building', lastReason: reason };
+    const name = `build-${startedAt}`;
+    const tmp = join(this.options.buildsDir, `${name}.tmp`);
+    // The live build's prerender settings: its builds are given this environment.
+    const settings = toolEnv(this.options.env);
+    try {
+      const result = await publishChanges({
+        live,
+        out: tmp,
+        db: this.options.db,
+        pages,
+        render: this.options.renderer(entry),
+        listingPages: settings.PRERENDER_LISTING_PAGES,
+        serverPages: settings.PRERENDER_SERVERS,
+        maxServerPages: PUBLISH_MAX_SERVER_FILES,
+      });
+      this.lastPublish = result;
+      await this.#goLive(tmp, name, startedAt, started, reason);
+      this.options.log?.(
+        `Published ${result.written.length} page(s) of ${result.rendered.length} rendered, ${result.removed.length} removed, in ${(this.#state.lastDurationMs! / 1000).toFixed(1)} s (${reason})`,
+      );
+      return true;
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      this.options.log?.(`Incremental publish failed, building in full: ${err instanceof Error ? err.message : err}`);
+      return false;
+    }
+  }
+
+  /** What the last incremental publish rendered, wrote and removed (tests, the bench); null before one. */
+  lastPublish: import('./site-publish').PublishResult | null = null;
+
+  /** Swaps a finished build folder in: the pointer file first (for the next start), then the in-memory root. */
+  async #goLive(tmp: string, name: string, startedAt: number, started: number, reason: string): Promise<void> {
+    const dir = join(this.options.buildsDir, name);
+    await rename(tmp, dir);
+    await writeFile(join(this.options.buildsDir, 'current.tmp'), name);
+    await rename(join(this.options.buildsDir, 'current.tmp'), join(this.options.buildsDir, 'current'));
+    this.#live = dir;
+    this.#liveStartedAt = startedAt;
+    // What this build holds is no longer pending (a crash before this line only builds it again).
+    if (this.options.db) {
+      await clearSiteChanges(this.options.db, startedAt).catch((err: unknown) =>
+        this.options.log?.(`Could not clear the built changes: ${String(err)}`),
+      );
+    }
+    this.#state = {
+      state: 'idle',
+      liveSince: new Date().toISOString(),
+      lastDurationMs: Math.round(performance.now() - started),
+      lastError: null,
+      lastReason: reason,
+    };
+    await this.#prune();
+  }
+
   async #buildOnce(reason: string): Promise<void> {
     const started = performance.now();
     const startedAt = Date.now();
     this.#state = { ...this.#state, state: 'building', lastReason: reason };
     const name = `build-${startedAt}`;
     const tmp = join(this.options.buildsDir, `${name}.tmp`);
-    const dir = join(this.options.buildsDir, name);
     try {
       await this.#runAstro(tmp);
-      await rename(tmp, dir);
-      // Swap: the pointer file first (for the next start), then the in-memory root.
-      await writeFile(join(this.options.buildsDir, 'current.tmp'), name);
-      await rename(join(this.options.buildsDir, 'current.tmp'), join(this.options.buildsDir, 'current'));
-      this.#live = dir;
-      this.#liveStartedAt = startedAt;
-      // What this build holds is no longer pending (a crash before this line only builds it again).
-      if (this.options.db) {
-        await clearSiteChanges(this.options.db, startedAt).catch((err: unknown) =>
-          this.options.log?.(`Could not clear the built changes: ${String(err)}`),
-        );
-      }
-      this.#state = {
-        state: 'idle',
-        liveSince: new Date().toISOString(),
-        lastDurationMs: Math.round(performance.now() - started),
-        lastError: null,
-        lastReason: reason,
-      };
+      await this.#goLive(tmp, name, startedAt, started, reason);
       this.options.log?.(`Site rebuilt in ${(this.#state.lastDurationMs! / 1000).toFixed(1)} s (${reason})`);
-      await this.#prune();
     } catch (err) {
       await rm(tmp, { recursive: true, force: true });
       this.#state = {
@@ -267,7 +348,17 @@ export class SiteBuilder implements RebuildTrigger {
     const builds = (await readdir(this.options.buildsDir)).filter((n) => BUILD_NAME.test(n)).sort();
     const live = this.#live ? this.#live.split(/[\\/]/).pop() : null;
     const old = builds.filter((n) => n !== live).slice(0, -keep || undefined);
-    await Promise.all(old.map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })));
+    // A build whose server code a kept build (a publish made from it) links to stays.
+    const linked = new Set<string>();
+    for (const n of builds.filter((b) => !old.includes(b))) {
+      const target = await realpath(join(this.options.buildsDir, n, SERVER_FOLDER)).catch(() => null);
+      if (target) linked.add(basename(dirname(target)));
+    }
+    await Promise.all(
+      old
+        .filter((n) => !linked.has(n))
+        .map((n) => rm(join(this.options.buildsDir, n), { recursive: true, force: true })),
+    );
   }
 }
 

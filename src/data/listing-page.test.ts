@@ -46,6 +46,7 @@ describe('paidPositions', () => {
       const got = paidPositions(
         length,
         paid.map((item) => item.id),
+        paid.length,
         paid.map((item) => item.head),
       );
       expect(got, `seed ${seed}`).toEqual(paid.map((item) => placed.indexOf(item)));

@@ -1,14 +1,17 @@
 import type { Db } from '../../db/client';
+import { type ListingSummary, readListingGroups, summarize } from '../../db/queries/listing-groups';
 import {
   type ListingAnchor,
   type ListingKey,
   type ListingOutline,
   type ListingRow,
-  listingOutline,
+  listingHead,
+  listingPaidPositions,
   listingSlice,
   type Server,
   serversByIds,
 } from '../../db/queries/servers';
+import { CATEGORIES, categoryPath, SUBCATEGORIES, subcategoryPath } from '../lib/categories';
 import { LIMITS } from '../lib/enums';
 import { type RegionChoice, regionsOf } from '../lib/languages';
 import { listingPlacement, PAID_SPACING, placesAtHead } from '../lib/placement';
@@ -85,12 +88,19 @@ function listingStats(servers: readonly ListingKey[], cards: ReadonlyMap<number,
  * max(o, previous + PAID_SPACING); the positions before it hold the k paid items before it and
  * unpaid ones, so when the list has fewer than (that position - k) unpaid items nothing is left
  * to space it out: it and every later one end the list (position unpaid + k). `organic`
- * ascending; `head` (a category's list) says which of them lead it (placesAtHead): they are
- * placed as if the list began with them (headFirst). Positions come in the order of `organic`;
- * the unit test compares this with placePaid on random lists.
+ * ascending; the unit test compares this with placePaid on random lists. `paidTotal`: how many paid
+ * items the list has when `organic` holds only the first ones (a listing's head): the later ones
+ * cannot stand before them. `head` (a category's list) says which of them lead it (placesAtHead):
+ * they are placed as if the list began with them (headFirst); positions come in the order of
+ * `organic`. With heads, `organic` holds every paid item (outlineOf reads the whole listing then).
  */
-export function paidPositions(total: number, organic: readonly number[], head?: readonly boolean[]): number[] {
-  if (!head?.some(Boolean)) return spacedPositions(total, organic);
+export function paidPositions(
+  total: number,
+  organic: readonly number[],
+  paidTotal = organic.length,
+  head?: readonly boolean[],
+): number[] {
+  if (!head?.some(Boolean)) return spacedPositions(total, organic, paidTotal);
   // Moving the heads to the front puts the k-th of them at k and every other item behind the
   // heads that followed it in the organic order.
   const heads = organic.filter((_, i) => head[i]);
@@ -111,8 +121,8 @@ export function paidPositions(total: number, organic: readonly number[], head?: 
 }
 
 /** paidPositions of a list whose paid items stand at `organic` (ascending), none leading it. */
-function spacedPositions(total: number, organic: readonly number[]): number[] {
-  const unpaid = total - organic.length;
+function spacedPositions(total: number, organic: readonly number[], paidTotal = organic.length): number[] {
+  const unpaid = total - paidTotal;
   const positions: number[] = [];
   let previous = -PAID_SPACING;
   let trailing = false;
@@ -126,35 +136,90 @@ function spacedPositions(total: number, organic: readonly number[]): number[] {
   return positions;
 }
 
-/** Outlines kept per database while the seam's generation stays the same, by listing ('category/subcategory'). */
-const outlines = new WeakMap<Db, { generation: number; byListing: Map<string, Promise<ListingOutline>> }>();
-
-/**
- * A listing's outline: read now, or kept from an earlier request of the same `generation`
- * (OnDemandContext.generation). Reading it walks the whole listing (seconds at a million
- * listings), so a crawler paging through a listing after a change pays it once, not per page.
- */
 /** Which listing a page is of: every server, a category, or a subcategory of one (its key, src/lib/categories.ts). */
 export interface ListingOf {
   category?: string | undefined;
   subcategory?: string | undefined;
 }
 
-function outlineOf(db: Db, filter: ListingOf, generation: number | undefined) {
-  if (generation === undefined) return listingOutline(db, filter);
-  let kept = outlines.get(db);
-  if (kept?.generation !== generation) {
-    kept = { generation, byListing: new Map() };
-    outlines.set(db, kept);
+/**
+ * How many servers of a listing's start a page within them is placed from (100 pages): its paid
+ * listings among them are one index read (listingHead), where the pages after need a walk of the
+ * whole listing (listingPaidPositions, seconds at a million listings).
+ */
+export const LISTING_HEAD = 100 * LIMITS.categoryPageSize;
+
+/** What is kept per database while the seam's generation stays the same: the groups, and outlines by listing and reach. */
+const kept = new WeakMap<
+  Db,
+  { generation: number; groups: Promise<ListingSummaryOf> | null; outlines: Map<string, Promise<ListingOutline>> }
+>();
+
+type ListingSummaryOf = (filter: ListingOf) => ListingSummary;
+
+/** Memoizes `read` under `key` for this generation (none: read every time); a failed read is not kept. */
+function keptFor(db: Db, generation: number | undefined) {
+  if (generation === undefined) return null;
+  let k = kept.get(db);
+  if (k?.generation !== generation) {
+    k = { generation, groups: null, outlines: new Map() };
+    kept.set(db, k);
   }
-  const key = `${filter.category ?? ''}/${filter.subcategory ?? ''}`;
-  let outline = kept.byListing.get(key);
+  return k;
+}
+
+/** Every listing's summary (size, sums, paid count, regions), from listing_groups: a read of a few hundred rows. */
+function summariesOf(db: Db, generation: number | undefined): Promise<ListingSummaryOf> {
+  const k = keptFor(db, generation);
+  if (k?.groups) return k.groups;
+  const read = readListingGroups(db).then((groups) => (filter: ListingOf) => summarize(groups, filter));
+  if (k) {
+    k.groups = read;
+    read.catch(() => {
+      if (k.groups === read) k.groups = null;
+    });
+  }
+  return read;
+}
+
+/**
+ * A listing's outline for a page ending at `end` (exclusive, a position): its size, paid count
+ * and regions from listing_groups; where its paid listings stand from the listing's head when the
+ * page lies within it (and the listing has more unpaid servers than the head, so none of its paid
+ * listings is pushed to the end), else from a walk of the whole listing. Kept while `generation`
+ * stays the same (OnDemandContext.generation), so a crawler paging through a deep listing after a
+ * change pays the walk once, not per page.
+ */
+async function outlineOf(
+  db: Db,
+  filter: ListingOf,
+  summary: ListingSummary,
+  end: number,
+  generation: number | undefined,
+): Promise<ListingOutline> {
+  const head = end <= LISTING_HEAD && summary.servers - summary.paid >= LISTING_HEAD;
+  const read = async (): Promise<ListingOutline> => {
+    let first = head ? await listingHead(db, filter, LISTING_HEAD) : null;
+    // A Sponsored listing past the head still leads a category's list (placesAtHead): the head
+    // places a page alone only when it holds every paid listing of the list.
+    if (first && placesAtHead(filter) && first.length < summary.paid) first = null;
+    return {
+      total: summary.servers,
+      paid: first ?? (await listingPaidPositions(db, filter)),
+      paidTotal: summary.paid,
+      regions: summary.regions,
+      upTo: first ? LISTING_HEAD : undefined,
+    };
+  };
+  const k = keptFor(db, generation);
+  if (!k) return read();
+  const key = `${filter.category ?? ''}/${filter.subcategory ?? ''}/${head ? 'head' : 'all'}`;
+  let outline = k.outlines.get(key);
   if (!outline) {
-    const byListing = kept.byListing;
-    outline = listingOutline(db, filter);
-    // A failed read is not kept: the next request reads again.
-    outline.catch(() => byListing.delete(key));
-    byListing.set(key, outline);
+    const outlines = k.outlines;
+    outline = read();
+    outline.catch(() => outlines.delete(key));
+    outlines.set(key, outline);
   }
   return outline;
 }
@@ -171,16 +236,18 @@ export async function listingPageFromDb(
   page: number,
   generation?: number,
 ): Promise<ListingPage | null> {
-  const outline = await outlineOf(db, filter, generation);
+  const summary = (await summariesOf(db, generation))(filter);
+  const length = summary.servers;
+  const last = Math.max(1, Math.ceil(length / size));
+  if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
+  const outline = await outlineOf(db, filter, summary, page * size, generation);
   const { paid } = outline;
-  const length = outline.total;
   const positions = paidPositions(
     length,
     paid.map((p) => p.position),
+    outline.paidTotal,
     placesAtHead(filter) ? paid.map((p) => p.sponsored) : undefined,
   );
-  const last = Math.max(1, Math.ceil(length / size));
-  if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
   const start = (page - 1) * size;
   const end = Math.min(start + size, length);
   let paidBefore = 0;
@@ -195,10 +262,11 @@ export async function listingPageFromDb(
   const first = start - paidBefore;
   let paidAhead = 0;
   while (paidAhead < paid.length && paid[paidAhead]!.position - paidAhead <= first) paidAhead++;
-  const [unpaid, paidRows, structured] = await Promise.all([
+  const [unpaid, paidRows, structured, stats] = await Promise.all([
     listingSlice(db, filter, from(paid, paidAhead, first + paidAhead, end - start - paidHere.size), 'unpaid'),
     serversByIds(db, [...paidHere.values()]),
     listingSlice(db, filter, from(paid, countBefore(paid, start), start, LIMITS.structuredData)),
+    page === 1 ? listingStatsFromDb(db, filter, summary) : undefined,
   ]);
   const paidById = new Map(paidRows.map((s) => [s.id, s]));
   const shown: Server[] = [];
@@ -216,7 +284,22 @@ export async function listingPageFromDb(
     firstRank: start - paidBefore + 1,
     regions: regionsOf(outline.regions.map((region) => ({ region }))),
     structured,
-    stats: undefined,
+    stats,
+  };
+}
+
+/**
+ * A listing's statistics and podium read from the database (a first page rendered by the
+ * incremental publish, functions/_app/site-publish.ts), as listingStats gives them from the
+ * build's read: its size and sums in one walk, its first three unpaid servers.
+ */
+async function listingStatsFromDb(db: Db, filter: ListingOf, summary: ListingSummary): Promise<ListingStats> {
+  const head = await listingSlice(db, filter, { offset: 0, limit: 3 }, 'unpaid');
+  return {
+    servers: summary.servers,
+    members: summary.members,
+    active: summary.active,
+    podium: head.length === 3 ? head : [],
   };
 }
 
@@ -249,3 +332,22 @@ export function pageParam(value: string | undefined): number | null {
   const page = Number(value);
   return page >= 2 ? page : null;
 }
+
+/** A listing of the site: its first page's path (numbered pages follow at `${path}/page/N`) and which servers it lists. */
+export interface SiteListing {
+  path: string;
+  filter: ListingOf;
+}
+
+/** Every listing the site has: all servers, each category, each subcategory (27). */
+export const SITE_LISTINGS: readonly SiteListing[] = [
+  { path: '/servers', filter: {} },
+  ...CATEGORIES.map((c) => ({ path: categoryPath(c.slug), filter: { category: c.name } })),
+  ...SUBCATEGORIES.map((s) => ({
+    path: subcategoryPath(s),
+    filter: { category: s.parentCategory, subcategory: s.key },
+  })),
+];
+
+/** The listing whose first page is at `path`, if any. */
+export const siteListingAt = (path: string): SiteListing | undefined => SITE_LISTINGS.find((l) => l.path === path);

@@ -195,6 +195,12 @@ export interface OnDemandContext {
    * Without it nothing is kept: every page reads the listing afresh.
    */
   generation?: number;
+  /**
+   * Set by the incremental publish only (functions/_app/site-publish.ts): src/pages/publish.astro
+   * renders the first pages of listings and the home from the database for it, and answers 404
+   * to anyone else.
+   */
+  publishing?: boolean;
 }
 
 /** What every page's layout shows: the editable texts and the facts of the claims. */

@@ -23,3 +23,23 @@ export async function renderOnDemand(request: Request, onDemand: OnDemandContext
   });
   return response.status === 404 ? undefined : response;
 }
+
+/** The route of src/pages/publish.astro, found once by its own path. */
+let publishRoute: ReturnType<typeof app.match> | null = null;
+
+/**
+ * A prerendered page that no on-demand route renders (the home, a listing's first page), rendered
+ * from the database for the incremental publish (functions/_app/site-publish.ts): the request
+ * keeps its own URL (canonical, header, JSON-LD) and is given src/pages/publish.astro's route,
+ * which answers only when `onDemand.publishing` is set. Undefined when that page has none there.
+ */
+export async function renderPublished(request: Request, onDemand: OnDemandContext): Promise<Response | undefined> {
+  publishRoute ??= app.match(new Request(new URL('/publish', request.url)));
+  if (!publishRoute) throw new Error('This build has no /publish route (src/pages/publish.astro)');
+  const response = await app.render(request, {
+    routeData: publishRoute,
+    locals: { onDemand: { ...onDemand, publishing: true } },
+    prerenderedErrorPageFetch: async () => new Response(null, { status: 404 }),
+  });
+  return response.status === 404 ? undefined : response;
+}

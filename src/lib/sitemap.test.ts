@@ -24,6 +24,8 @@ const NOT_INDEXED = [
   '/contact/sent',
   '/newsletter/subscribed',
   '/offline',
+  // Answers only the incremental publish (a 404 to anyone else): the pages it renders have their own URLs.
+  '/publish',
   '/report/not-sent',
   '/robots.txt',
   '/saved',

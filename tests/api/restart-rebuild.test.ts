@@ -50,6 +50,9 @@ async function startServer(): Promise<{ child: ChildProcess; port: number; outpu
         HOST: '127.0.0.1',
         SITE_URL,
         REFRESH_ENABLED: 'false',
+        // The full build's durability: an incremental publish (a second or so here) is too short to
+        // kill midway, and it records and clears the change the same way (SiteBuilder.#goLive).
+        INCREMENTAL_PUBLISH: 'false',
         TEST_BUILDS_DIR: buildsDir,
         ASTRO_TELEMETRY_DISABLED: '1',
       },

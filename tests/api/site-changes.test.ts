@@ -109,6 +109,15 @@ describe('the record of what changed since the live build', () => {
     expect(lines).toEqual(['Rebuilding for 1 change(s) made before the restart']);
   });
 
+  it('records a change naming tens of thousands of pages (an approval at a million listings), every one', async () => {
+    t = await createTestDb();
+    const pages = Array.from({ length: 30_000 }, (_, i) => `/server/moved-${i}`);
+    await recordSiteChange(t.db, { reason: 'approved big-one', pages, at: 1_000 });
+    const recorded = await listSiteChanges(t.db);
+    expect(recorded).toHaveLength(30_000);
+    expect(new Set(recorded.map((c) => c.page))).toEqual(new Set(pages));
+  });
+
   it('a Node start with nothing pending queues no build', async () => {
     t = await createTestDb();
     const dir = buildsWithLive(2_000);

@@ -40,14 +40,17 @@ export function audit(
 
 /**
  * Marks the public site dirty after a change visitors see (coalesced by the trigger); `slugs`: the
- * listings whose pages it changes. Resolves once the change is recorded (it survives a restart).
+ * listings whose pages it changes: with them, the change touches only those listings (their pages,
+ * the listings they are in, the home), which Node publishes without a full build. Resolves once the
+ * change is recorded (it survives a restart).
  */
 export async function requestRebuild(
   c: AdminContext,
   reason: string,
   slugs: readonly (string | undefined)[] = [],
 ): Promise<void> {
-  await c.get('deps').rebuild?.request(reason, serverPaths(slugs));
+  const pages = serverPaths(slugs);
+  await c.get('deps').rebuild?.request(reason, pages, pages.length > 0 ? 'listings' : 'site');
 }
 
 /** The server pages of some listings (a missing slug is skipped). */
