@@ -192,7 +192,7 @@ export async function spendSubmissionLookup(
   return { ok: false, retryAfterMs: Math.max(1000, Date.parse(state?.window_start ?? at) + windowMs - now) };
 }
 
-/** Submissions newest first, optionally of one status, one page of them, with the total. */
+/** Submissions newest first (or oldest first), optionally of one status, one page of them, with the total. */
 export async function listSubmissions(
   db: Db,
   options: SubmissionListOptions = {},
@@ -363,6 +363,7 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
             region: current.region,
             ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
             updated_at: new Date().toISOString(),
+            decided_at: new Date().toISOString(),
           })
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),

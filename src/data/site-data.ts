@@ -21,6 +21,7 @@ import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
+import { DEFAULT_MIN_MEMBERS } from '../lib/requirements';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
 export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
@@ -139,6 +140,7 @@ export function getSiteData(): Promise<SiteData> {
         plans: await listPlans(db, { activeOnly: true }),
         payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
         sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
+        minMembers: env.MIN_MEMBERS,
       };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
@@ -152,7 +154,14 @@ export function getSiteData(): Promise<SiteData> {
         builtAt,
         confirmedFlags: flags,
         contentVersion: digest(
-          JSON.stringify([content, facts.supportEmail, facts.plans, facts.payments, facts.sponsoredSlots]),
+          JSON.stringify([
+            content,
+            facts.supportEmail,
+            facts.plans,
+            facts.payments,
+            facts.sponsoredSlots,
+            facts.minMembers,
+          ]),
         ),
       };
     } catch (err) {
@@ -176,6 +185,8 @@ export interface OnDemandContext {
   /** Whether buying is open (both Stripe keys set) and SPONSORED_SLOTS_PER_CATEGORY; absent: closed, the default cap. */
   payments?: boolean;
   sponsoredSlots?: number;
+  /** MIN_MEMBERS (#32); absent: the default. */
+  minMembers?: number;
   /** The editable texts and facts, read once per request (the layout and the footer both ask). */
   basics?: Promise<PageBasics>;
   /**
@@ -211,6 +222,7 @@ export function pageBasics(locals: App.Locals): Promise<PageBasics> {
           plans: await listPlans(live.db, { activeOnly: true }),
           payments: live.payments ?? false,
           sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
+          minMembers: live.minMembers ?? DEFAULT_MIN_MEMBERS,
         },
       };
     })();

@@ -24,6 +24,8 @@ export interface ClaimFacts {
   payments: boolean;
   /** SPONSORED_SLOTS_PER_CATEGORY. */
   sponsoredSlots: number;
+  /** MIN_MEMBERS: the member requirement (#32, src/lib/requirements/). */
+  minMembers: number;
 }
 
 /** The claims, each a sentence or two; those that state a build-time fact are the functions below. */
@@ -32,8 +34,12 @@ export const CLAIMS = {
   free: 'Listing is free.',
   /** Submissions wait as 'pending' until an operator approves them in the console. */
   reviewedByHand: 'A moderator reviews every submission by hand before it is listed.',
-  /** No review time is measured, so none is promised. */
-  reviewTime: 'We do not promise a review time: it depends on how many submissions are waiting.',
+  /**
+   * No review time is promised; the queue as it stands is shown instead (#32: the submit page and
+   * the "received" mail state queueSentence, from the decisions themselves).
+   */
+  reviewTime:
+    'We do not promise a review time. The submit page and the "received" email show the queue as it stands: how many submissions wait, and how long recent decisions took, measured from the decisions themselves.',
   /**
    * Approval creates the listing and requests the site rebuild in the same call; a listing that is
    * not prerendered has its page rendered on request (#18), so the page is live at once. No

@@ -29,6 +29,7 @@ export const FIXED_PAGES = [
   '/help',
   '/contact',
   '/submit-server',
+  '/requirements',
   '/pricing',
   '/developers',
   '/developers/guide',

@@ -311,7 +311,7 @@ describe("a signed-in owner's submission carries the proof", () => {
     h = await createOwnerHarness();
     h.discord.invites.set('notmine', {
       guild: { id: '600000000000000003', name: 'Not mine' },
-      memberCount: 5,
+      memberCount: 500,
       onlineCount: 1,
     });
     const owner = await h.signInOwner([guild('600000000000000003')]);

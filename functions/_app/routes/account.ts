@@ -262,6 +262,7 @@ export const accountRoutes = (deps: AppDeps) => {
           client: c.get('ipHash'),
           owner: true,
           guildId: listing.guild_id ?? null,
+          category: listing.category,
         });
         const affiliateLink = `https://discord.gg/${invite.code}`;
         await replaceListingInvite(deps.db, owner, listing, applyCheck(listing, answer, now()), {

@@ -31,6 +31,8 @@ export const submissionQuerySchema = pageQuerySchema.extend({
     .enum(SUBMISSION_STATUSES)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** The queue's order (#32): oldest first by default, so whoever waited longest is reviewed first. */
+  sort: z.enum(['oldest', 'newest']).default('oldest'),
 });
 
 /** Moving a submission to under_review or rejected (approval has its own action), with notes. */

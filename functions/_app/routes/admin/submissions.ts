@@ -7,9 +7,11 @@ import {
   getSubmissionStats,
   listSubmissions,
   rejectSubmission,
+  type SubmissionRecord,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
 import { subcategoryNames } from '../../../../src/lib/categories';
+import { phraseFlags } from '../../../../src/lib/requirements';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { rankCategory } from '../../jobs/rank';
@@ -21,18 +23,26 @@ import { submissionRejectedMail } from '../../mail/submission-rejected';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam, notFound, requestRebuild } from './shared';
 
+/** A submission with the niche rules' flags for the reviewer (#32): the matched words of each field. */
+const withFlags = <T extends SubmissionRecord>(s: T) => ({ ...s, flags: phraseFlags(s) });
+
 /** The submissions queue: admins and moderators. */
 export const submissionRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
   .get('/', zValidator('query', submissionQuerySchema, validationHook), async (c) => {
-    const { page, per_page: perPage, status } = c.req.valid('query');
-    const { submissions, total } = await listSubmissions(c.get('deps').db, { status, page, perPage });
-    return c.json({ submissions, total, page, perPage });
+    const { page, per_page: perPage, status, sort } = c.req.valid('query');
+    const { submissions, total } = await listSubmissions(c.get('deps').db, {
+      status,
+      page,
+      perPage,
+      oldestFirst: sort === 'oldest',
+    });
+    return c.json({ submissions: submissions.map(withFlags), total, page, perPage });
   })
   .get('/stats', async (c) => c.json(await getSubmissionStats(c.get('deps').db)))
   .get('/:id', idParam, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json({ submission: found(await getSubmissionById(c.get('deps').db, id), 'submission', id) });
+    return c.json({ submission: withFlags(found(await getSubmissionById(c.get('deps').db, id), 'submission', id)) });
   })
   .patch('/:id', idParam, zValidator('json', submissionStatusSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
