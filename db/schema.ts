@@ -817,6 +817,8 @@ export const moderationDecisions = sqliteTable(
     note: text('note'),
     contact_email: text('contact_email'),
     operator_id: integer('operator_id').references(() => operators.id, { onDelete: 'set null' }),
+    /** A random key the signed appeal link names (lib/appeal-link.ts): known before the row's id is. */
+    appeal_key: text('appeal_key').notNull(),
     created_at: createdAt(),
     /** The one appeal: what the submitter wrote (up to 1,000 characters) and when. */
     appeal_text: text('appeal_text'),
@@ -827,6 +829,7 @@ export const moderationDecisions = sqliteTable(
     appeal_decided_at: text('appeal_decided_at'),
   },
   (t) => [
+    uniqueIndex('moderation_decisions_appeal_key_unique').on(t.appeal_key),
     index('moderation_decisions_created_idx').on(t.created_at),
     index('moderation_decisions_appealed_idx').on(t.appealed_at),
     index('moderation_decisions_submission_idx').on(t.submission_id),

@@ -9,6 +9,7 @@ CREATE TABLE `moderation_decisions` (
 	`note` text,
 	`contact_email` text,
 	`operator_id` integer,
+	`appeal_key` text NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	`appeal_text` text,
 	`appealed_at` text,
@@ -22,6 +23,7 @@ CREATE TABLE `moderation_decisions` (
 	FOREIGN KEY (`appeal_decided_by`) REFERENCES `operators`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
+CREATE UNIQUE INDEX `moderation_decisions_appeal_key_unique` ON `moderation_decisions` (`appeal_key`);--> statement-breakpoint
 CREATE INDEX `moderation_decisions_created_idx` ON `moderation_decisions` (`created_at`);--> statement-breakpoint
 CREATE INDEX `moderation_decisions_appealed_idx` ON `moderation_decisions` (`appealed_at`);--> statement-breakpoint
 CREATE INDEX `moderation_decisions_submission_idx` ON `moderation_decisions` (`submission_id`);--> statement-breakpoint

@@ -52,10 +52,17 @@ export const CLAIMS = {
   rebuiltOnApproval: 'rebuilt with every approval',
   /**
    * The submitter's mails (#16): "received" is written with the submission, "approved" (the live
-   * page's address) and "rejected" (the moderator's note) with the decision.
+   * page's address) and "rejected" (reasons, note, signed appeal link: #32) with the decision.
    */
   outcomeMail:
-    "We are sending you an email confirming we received it, and we will email you the outcome: your server's page when it is approved, or the moderator's note when it is not.",
+    "We are sending you an email confirming we received it, and we will email you the outcome: your server's page when it is approved, or the reasons, the moderator's note and a link to appeal once when it is not.",
+  /**
+   * Rejections and hides (#32): reasons from MODERATION_REASONS, an optional note, the mail with a
+   * signed appeal link, one appeal per decision (up to 1,000 characters, no account), decided by
+   * another moderator where there is one, the outcome mailed.
+   */
+  appeals:
+    'A rejection or a hidden listing always comes with its reasons (and the requirement, when one is not met) by email, with a link to appeal once, without an account. Another moderator than the one who decided reviews the appeal where there is one, and we email you the outcome.',
   /** What the visitor reads after submitting (SubmitForm, the no-JavaScript received page). */
   received:
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',

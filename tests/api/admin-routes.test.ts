@@ -27,6 +27,8 @@ const MODERATOR_ROUTES = new Set([
   'PATCH /api/admin/servers/:id/visibility',
   'GET /api/admin/reports',
   'PATCH /api/admin/reports/:id',
+  'GET /api/admin/appeals',
+  'POST /api/admin/appeals/:id',
   'GET /api/admin/freshness',
   'GET /api/admin/freshness/servers',
   'PATCH /api/admin/freshness/flags/:id',

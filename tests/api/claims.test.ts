@@ -213,10 +213,41 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const refused = ((await other.json()) as { submission: { id: number } }).submission.id;
       await harness.call(admin, 'PATCH', `/api/admin/submissions/${refused}`, {
         status: 'rejected',
+        reasons: ['misleading'],
         admin_notes: 'The invite opens a different server.',
       });
       const [rejection] = (await listMails(harness.db, { kind: 'submission_rejected' })).mails;
       expect(rejection?.text_body).toContain('The invite opens a different server.');
+    },
+  },
+  appeals: {
+    behaviour:
+      'a rejection needs reasons and mails them with the note and a signed appeal link; one appeal through it, no account; its own moderator cannot decide it while another exists; the outcome is mailed (tests/api/appeals.test.ts covers hides too)',
+    check: async () => {
+      const { harness, id } = await withSubmission({ server_name: 'Appealed Guild' });
+      const first = await harness.signIn('moderator');
+      expect((await harness.call(first, 'PATCH', `/api/admin/submissions/${id}`, { status: 'rejected' })).status).toBe(
+        400,
+      );
+      await harness.call(first, 'PATCH', `/api/admin/submissions/${id}`, {
+        status: 'rejected',
+        reasons: ['requirement'],
+        requirement: 'members',
+      });
+      const [mail] = (await listMails(harness.db, { kind: 'submission_rejected' })).mails;
+      expect(mail?.text_body).toContain('Does not meet a requirement: At least 50 members');
+      const token = decodeURIComponent(/\/appeal\?token=(\S+)/.exec(mail!.text_body)![1]!);
+      const appeal = { token, appeal: 'We have 400 members, see the invite.' };
+      expect((await postJson(harness.app, '/api/moderation/appeals', appeal)).status).toBe(201);
+      expect((await postJson(harness.app, '/api/moderation/appeals', appeal)).status).toBe(409);
+      const second = await harness.signIn('moderator');
+      const { appeals } = (await (await harness.call(second, 'GET', '/api/admin/appeals')).json()) as {
+        appeals: { id: number }[];
+      };
+      const path = `/api/admin/appeals/${appeals[0]!.id}`;
+      expect((await harness.call(first, 'POST', path, { outcome: 'upheld' })).status).toBe(409);
+      expect((await harness.call(second, 'POST', path, { outcome: 'upheld' })).status).toBe(200);
+      expect((await listMails(harness.db, { kind: 'appeal_decided' })).mails).toHaveLength(1);
     },
   },
   received: {

@@ -36,7 +36,7 @@ async function submitWith(invite: Partial<StandInInvite> & { nsfwLevel?: number 
   discord.invites.set(code, {
     ...BIG,
     ...rest,
-    guild: { ...BIG.guild, id: `7130000000000${String(serial).padStart(5, '0')}`, nsfwLevel },
+    guild: { ...BIG.guild, id: `7130000000000${String(serial).padStart(5, '0')}`, nsfwLevel: nsfwLevel ?? 0 },
   });
   return postJson(h.app, '/api/submissions', validSubmission({ invite_link: `https://discord.gg/${code}`, ...body }));
 }

@@ -20,7 +20,7 @@ export function submissionReceivedMail(site: MailSite, data: SubmissionReceivedD
       { kind: 'p', text: data.queue },
       {
         kind: 'p',
-        text: `We will email you the outcome at this address: the address of its page when it is approved, or the moderator's note when it is not.`,
+        text: `We will email you the outcome at this address: the address of its page when it is approved, or the reasons, any note and a link to appeal when it is not.`,
       },
     ],
   });

@@ -22,7 +22,12 @@ const unsub = 'https://guildrank.example/unsubscribe?token=abc.def';
 const ALL = {
   received: submissionReceivedMail(site, { serverName: evil, submitterName: evil, queue: evil }),
   approved: submissionApprovedMail(site, { serverName: evil, serverUrl: 'https://guildrank.example/server/x' }),
-  rejected: submissionRejectedMail(site, { serverName: evil, note: evil }),
+  rejected: submissionRejectedMail(site, {
+    serverName: evil,
+    reasons: [evil],
+    note: evil,
+    appealUrl: 'https://guildrank.example/appeal?token=x',
+  }),
   dead: inviteDeadMail(site, {
     serverName: evil,
     serverUrl: 'https://guildrank.example/server/x',

@@ -10,6 +10,7 @@ import { LanguageOptions, RegionOptions } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';
+import { NO_REASONS, type PickedReasons, ReasonPicker, reasonsBody } from './ReasonPicker';
 import { ReviewPanel } from './ReviewPanel';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
 import { useList } from './use-list';
@@ -45,6 +46,7 @@ export function SubmissionsScreen() {
   const [subcategory, setSubcategory] = useState('');
   const [language, setLanguage] = useState('');
   const [region, setRegion] = useState('');
+  const [picked, setPicked] = useState<PickedReasons>(NO_REASONS);
   const { busy, setDone, setError } = list;
 
   const open = (s: Submission) => {
@@ -53,6 +55,7 @@ export function SubmissionsScreen() {
     setSubcategory(s.subcategory ?? '');
     setLanguage(s.language ?? '');
     setRegion(s.region ?? '');
+    setPicked(NO_REASONS);
     setDone('');
     setError('');
   };
@@ -79,7 +82,11 @@ export function SubmissionsScreen() {
     );
   const setSubmissionStatus = (s: Submission, status: (typeof REVIEW_STEPS)[number][0]) =>
     act(`“${s.server_name}” is now ${statusText(status)}.`, () =>
-      client.api.admin.submissions[':id'].$patch({ param: idParam(s), json: { status, admin_notes: notes } }),
+      client.api.admin.submissions[':id'].$patch({
+        param: idParam(s),
+        // A rejection carries its reasons (#32); the mail states them, the note and the appeal link.
+        json: { status, admin_notes: notes, ...(status === 'rejected' ? reasonsBody(picked) : {}) },
+      }),
     );
   const remove = (s: Submission) => {
     if (!window.confirm(`Delete the submission “${s.server_name}”? This cannot be undone.`)) return;
@@ -204,6 +211,9 @@ export function SubmissionsScreen() {
               <h3>Features</h3>
               <p className="prewrap">{selected.features}</p>
             </>
+          )}
+          {selected.status !== 'approved' && selected.status !== 'rejected' && (
+            <ReasonPicker legend="Reasons, if you reject it" value={picked} onChange={setPicked} />
           )}
           {selected.status !== 'approved' && subcategoryNames(selected.category).length > 0 && (
             <label>

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { type AdminEnv, adminAuth } from '../../middleware/auth';
+import { appealRoutes } from './appeals';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { buildRoutes } from './build';
@@ -28,6 +29,7 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/edits', editRoutes)
   .route('/servers', serverRoutes)
   .route('/reports', reportRoutes)
+  .route('/appeals', appealRoutes)
   .route('/freshness', freshnessRoutes)
   .route('/content', contentRoutes)
   .route('/newsletter', newsletterRoutes)

@@ -1,12 +1,12 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { rejectWithReasons } from '../../../../db/queries/moderation';
 import {
   approveSubmission,
   deleteSubmission,
   getSubmissionById,
   getSubmissionStats,
   listSubmissions,
-  rejectSubmission,
   type SubmissionRecord,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
@@ -15,6 +15,7 @@ import { phraseFlags } from '../../../../src/lib/requirements';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { rankCategory } from '../../jobs/rank';
+import { prepareDecision } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { mailSite } from '../../mail/site';
@@ -46,24 +47,38 @@ export const submissionRoutes = new Hono<AdminEnv>()
   })
   .patch('/:id', idParam, zValidator('json', submissionStatusSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
-    const { status, admin_notes } = c.req.valid('json');
-    const db = c.get('deps').db;
+    const { status, admin_notes, reasons, requirement } = c.req.valid('json');
+    const deps = c.get('deps');
+    const db = deps.db;
     const current = found(await getSubmissionById(db, id), 'submission', id);
     if (current.status === 'approved') {
       throw new ApiError(409, 'already_approved', 'An approved submission is managed as a server');
     }
-    // A rejection writes the submitter's mail with the operator's note in the same batch (#16).
-    const submission =
-      status === 'rejected' && current.status !== 'rejected'
-        ? await rejectSubmission(db, id, admin_notes ?? null, {
-            mail: submissionRejectedMail(mailSite(c.get('deps').env), {
-              serverName: current.server_name,
-              note: admin_notes ?? null,
-            }),
-          })
-        : await updateSubmissionStatus(db, id, status, admin_notes ?? null);
+    if (status === 'rejected' && current.status !== 'rejected') {
+      // A rejection (#32): its reasons, the decision an appeal names, the audit row and the
+      // submitter's mail (reasons, note, signed appeal link) in one batch.
+      const operator = c.get('operator');
+      const decision = await prepareDecision(deps, operator, { reasons, requirement, note: admin_notes });
+      const made = await rejectWithReasons(
+        db,
+        current,
+        decision.input,
+        submissionRejectedMail(mailSite(deps.env), {
+          serverName: current.server_name,
+          reasons: decision.reasonLines,
+          note: admin_notes ?? null,
+          appealUrl: decision.appealUrl,
+        }),
+      );
+      if (!made) throw new ApiError(409, 'already_decided', 'This submission was decided meanwhile');
+      return c.json({
+        submission: (await getSubmissionById(db, id))!,
+        decision: { id: made.id, reasons: made.reasons },
+      });
+    }
+    const submission = await updateSubmissionStatus(db, id, status, admin_notes ?? null);
     await audit(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes });
-    return c.json({ submission });
+    return c.json({ submission, decision: null });
   })
   // A request without a JSON body validates as {} (Hono's json validator): a plain approval.
   .post('/:id/approve', idParam, zValidator('json', approveSchema, validationHook), async (c) => {

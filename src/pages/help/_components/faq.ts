@@ -54,6 +54,10 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
         a: requirementsSummary(facts.minMembers),
         link: { href: '/requirements', label: 'Listing requirements' },
       },
+      {
+        q: 'What if my server is rejected or hidden?',
+        a: CLAIMS.appeals,
+      },
 
       {
         q: 'What icon should I use?',
