@@ -1,14 +1,17 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AppealOutcome, DecisionKind } from '../../src/lib/enums';
+import { type LogEvent, type MonthLog, monthLog } from '../../src/lib/moderation/log';
 import { QUEUE_WINDOW_DAYS, type QueueFigures, queueFigures } from '../../src/lib/moderation/queue';
 import type { Db } from '../client';
 import {
+  auditLog,
   type DecisionRow,
   discordServers,
   moderationDecisions,
   operators,
   type SubmissionRow,
+  serverReports,
   serverSubmissions,
 } from '../schema';
 import { auditRowWhen } from './audit';
@@ -331,4 +334,78 @@ WHERE id = ${decision.server_id} AND ${decided}`),
   ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   const after = await getDecisionById(db, decision.id);
   return after?.appeal_decided_at === at ? after : null;
+}
+
+/** How many months the public log shows. */
+export const LOG_MONTHS = 12;
+
+/**
+ * The public moderation log (#32) of the last LOG_MONTHS months, counted from the audit log (approvals,
+ * rejections and hides with their reasons, appeals and their outcomes, reports acted on), the
+ * submissions (received, decision times) and the reports (received). Counts only.
+ */
+export async function readModerationLog(db: Db, now = Date.now()): Promise<MonthLog[]> {
+  const start = new Date(now);
+  start.setUTCDate(1);
+  start.setUTCHours(0, 0, 0, 0);
+  start.setUTCMonth(start.getUTCMonth() - (LOG_MONTHS - 1));
+  const since = start.toISOString();
+  const month = (col: SQL) => sql<string>`substr(${col}, 1, 7)`;
+  const [audits, received, decided, reports] = await Promise.all([
+    db
+      .select({
+        month: month(sql`${auditLog.created_at}`),
+        action: auditLog.action,
+        entity: auditLog.entity,
+        reasons: sql<string | null>`json_extract(${auditLog.details}, '$.reasons')`,
+      })
+      .from(auditLog)
+      .where(
+        and(
+          gte(auditLog.created_at, since),
+          sql`((${auditLog.entity} = 'submission' AND ${auditLog.action} IN ('approve', 'reject'))
+            OR (${auditLog.entity} = 'server' AND ${auditLog.action} = 'hide')
+            OR (${auditLog.entity} = 'decision' AND ${auditLog.action} IN ('appeal', 'appeal_upheld', 'appeal_overturned'))
+            OR (${auditLog.entity} = 'report' AND ${auditLog.action} IN ('resolve', 'hide_server')))`,
+        ),
+      ),
+    db
+      .select({ month: month(sql`${serverSubmissions.created_at}`) })
+      .from(serverSubmissions)
+      .where(gte(serverSubmissions.created_at, since)),
+    db
+      .select({ created: serverSubmissions.created_at, decided: serverSubmissions.decided_at })
+      .from(serverSubmissions)
+      .where(and(isNotNull(serverSubmissions.decided_at), gte(serverSubmissions.decided_at, since))),
+    db
+      .select({ month: month(sql`${serverReports.created_at}`) })
+      .from(serverReports)
+      .where(gte(serverReports.created_at, since)),
+  ]);
+  const parse = (v: string | null): string[] => {
+    try {
+      const list = v ? JSON.parse(v) : [];
+      return Array.isArray(list) ? list.map(String) : [];
+    } catch {
+      return [];
+    }
+  };
+  const events: LogEvent[] = [
+    ...received.map((r) => ({ month: r.month, kind: 'received' as const })),
+    ...reports.map((r) => ({ month: r.month, kind: 'report' as const })),
+    ...decided.map((d) => ({
+      month: d.decided!.slice(0, 7),
+      kind: 'decision' as const,
+      ms: Date.parse(d.decided!) - Date.parse(d.created),
+    })),
+    ...audits.map((a): LogEvent => {
+      if (a.entity === 'report') return { month: a.month, kind: 'acted' };
+      if (a.action === 'approve') return { month: a.month, kind: 'approved' };
+      if (a.action === 'reject') return { month: a.month, kind: 'rejected', reasons: parse(a.reasons) };
+      if (a.action === 'hide') return { month: a.month, kind: 'hidden', reasons: parse(a.reasons) };
+      if (a.action === 'appeal') return { month: a.month, kind: 'appeal' };
+      return { month: a.month, kind: a.action === 'appeal_upheld' ? 'upheld' : 'overturned' };
+    }),
+  ];
+  return monthLog(events);
 }

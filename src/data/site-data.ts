@@ -3,6 +3,7 @@ import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { readModerationLog } from '../../db/queries/moderation';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
 import {
@@ -19,6 +20,7 @@ import { CATEGORIES, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';
 import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import type { MonthLog } from '../lib/moderation/log';
 import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
 import { DEFAULT_MIN_MEMBERS } from '../lib/requirements';
@@ -59,6 +61,8 @@ export interface SiteData {
   content: SiteContent;
   /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
   facts: ClaimFacts;
+  /** The public moderation log (#32, /moderation): counts per month, read with the build. */
+  moderationLog: MonthLog[];
   /** Each prerendered listing's member history over the last HISTORY_DAYS days (server pages draw it), by server id. */
   history: Map<number, HistoryPoint[]>;
   /** When the build read the database: the "checked N hours ago" every page writes counts from it. */
@@ -153,6 +157,7 @@ export function getSiteData(): Promise<SiteData> {
         history,
         builtAt,
         confirmedFlags: flags,
+        moderationLog: await readModerationLog(db, builtAt.getTime()),
         contentVersion: digest(
           JSON.stringify([
             content,

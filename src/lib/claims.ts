@@ -59,10 +59,10 @@ export const CLAIMS = {
   /**
    * Rejections and hides (#32): reasons from MODERATION_REASONS, an optional note, the mail with a
    * signed appeal link, one appeal per decision (up to 1,000 characters, no account), decided by
-   * another moderator where there is one, the outcome mailed.
+   * another moderator where there is one, the outcome mailed; /moderation publishes monthly counts.
    */
   appeals:
-    'A rejection or a hidden listing always comes with its reasons (and the requirement, when one is not met) by email, with a link to appeal once, without an account. Another moderator than the one who decided reviews the appeal where there is one, and we email you the outcome.',
+    'A rejection or a hidden listing always comes with its reasons (and the requirement, when one is not met) by email, with a link to appeal once, without an account. Another moderator than the one who decided reviews the appeal where there is one, and we email you the outcome. The moderation log (/moderation) publishes the decisions each month as counts.',
   /** What the visitor reads after submitting (SubmitForm, the no-JavaScript received page). */
   received:
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',

@@ -30,6 +30,7 @@ export const FIXED_PAGES = [
   '/contact',
   '/submit-server',
   '/requirements',
+  '/moderation',
   '/pricing',
   '/developers',
   '/developers/guide',

@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listMails } from '../../db/queries/mail';
-import { readQueueFigures } from '../../db/queries/moderation';
+import { readModerationLog, readQueueFigures } from '../../db/queries/moderation';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { recomputeRanks } from '../../db/queries/rank';
 import { getServerById } from '../../db/queries/servers';
@@ -248,6 +248,8 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       expect((await harness.call(first, 'POST', path, { outcome: 'upheld' })).status).toBe(409);
       expect((await harness.call(second, 'POST', path, { outcome: 'upheld' })).status).toBe(200);
       expect((await listMails(harness.db, { kind: 'appeal_decided' })).mails).toHaveLength(1);
+      // The moderation log counts it (tests/api/moderation-log.test.ts holds its counts against the audit log).
+      expect((await readModerationLog(harness.db))[0]).toMatchObject({ rejected: 1, appeals: 1, upheld: 1 });
     },
   },
   received: {

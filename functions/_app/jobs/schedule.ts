@@ -116,6 +116,15 @@ export const JOBS = {
       return changed;
     },
   },
+  'moderation-log': {
+    // The public moderation log (#32, /moderation) is prerendered from the database: rebuilt daily.
+    name: 'moderation-log',
+    cron: '30 3 * * *',
+    run: async (ctx) => {
+      await ctx.rebuild?.request('daily moderation log', ['/moderation']);
+      return 1;
+    },
+  },
   'session-sweep': {
     // Expired console and owner sessions deleted (jobs/session-sweep.ts).
     name: 'session-sweep',

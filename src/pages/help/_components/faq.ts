@@ -57,6 +57,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       {
         q: 'What if my server is rejected or hidden?',
         a: CLAIMS.appeals,
+        link: { href: '/moderation', label: 'Moderation log' },
       },
 
       {
