@@ -1,5 +1,6 @@
 import { getListingContact } from '../../../db/queries/freshness';
 import { type DecisionInput, hideListing } from '../../../db/queries/moderation';
+import { notifyOwner } from '../../../db/queries/webhooks';
 import { reasonLines } from '../../../src/lib/moderation/reasons';
 import type { AppDeps } from '../context';
 import { listingHiddenMail } from '../mail/listing-hidden';
@@ -62,5 +63,15 @@ export async function hideWithReasons(
         }
       : null,
     details,
+    // Every owner who claimed it: the notice on their Discord webhook, in the same batch.
+    (when) => [
+      notifyOwner(
+        deps.db,
+        { serverId: server.id },
+        { kind: 'hidden', serverName: server.name, reasons: decision.reasonLines },
+        `hidden:${decision.input.appealKey}`,
+        when,
+      ),
+    ],
   );
 }

@@ -10,6 +10,7 @@ import {
   type SubmissionRecord,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
+import { notifyOwner } from '../../../../db/queries/webhooks';
 import { subcategoryNames } from '../../../../src/lib/categories';
 import { phraseFlags } from '../../../../src/lib/requirements';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
@@ -69,6 +70,19 @@ export const submissionRoutes = new Hono<AdminEnv>()
           note: admin_notes ?? null,
           appealUrl: decision.appealUrl,
         }),
+        // A signed-in owner's submission: the notice on their Discord webhook, in the same batch.
+        (when) =>
+          current.owner_id === null
+            ? []
+            : [
+                notifyOwner(
+                  db,
+                  { ownerId: current.owner_id },
+                  { kind: 'rejected', serverName: current.server_name, reasons: decision.reasonLines },
+                  `rejected:${decision.input.appealKey}`,
+                  when,
+                ),
+              ],
       );
       if (!made) throw new ApiError(409, 'already_decided', 'This submission was decided meanwhile');
       return c.json({
@@ -121,6 +135,14 @@ export const submissionRoutes = new Hono<AdminEnv>()
       }
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
     }
+    // The owner's Discord webhook notice (#32), once per approval.
+    if (result.submission.owner_id !== null)
+      await notifyOwner(
+        db,
+        { ownerId: result.submission.owner_id },
+        { kind: 'approved', serverName: result.server.name, url: `${site.url}/server/${result.server.slug}` },
+        `approved:${id}`,
+      );
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
     const moved = await rankCategory(c.get('deps'), result.server.category, Date.now());
