@@ -5,6 +5,7 @@ import { client, messageOf, parseResponse, setCsrfToken } from './api';
 import { ListingPanel } from './ListingPanel';
 import { OrdersPanel } from './OrdersPanel';
 import { PromotePanel } from './PromotePanel';
+import { WebhookPanel } from './WebhookPanel';
 
 type Me = Awaited<ReturnType<typeof loadMe>>;
 const loadMe = () => parseResponse(client.api.account.me.$get());
@@ -142,6 +143,7 @@ export default function AccountApp() {
       </section>
 
       <OrdersPanel />
+      <WebhookPanel />
 
       {pending.length > 0 && (
         <section aria-labelledby="in-review">
