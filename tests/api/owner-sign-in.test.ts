@@ -76,6 +76,9 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
         'last_login_at',
         'managed_guilds',
         'username',
+        // The owner's own Discord webhook for notices (#32), set on /account, never from sign-in.
+        'webhook_disabled_at',
+        'webhook_url',
       ].sort(),
     );
   });

@@ -9,7 +9,7 @@ export type WebhookAnswer =
 
 /** Discord's webhooks (#32), reached at DISCORD_WEBHOOK_BASE (tests: a loopback stand-in). */
 export interface DiscordWebhookClient {
-  execute(webhook: { id: string; token: string }, payload: WebhookPayload): Promise<WebhookAnswer>;
+  post(webhook: { id: string; token: string }, payload: WebhookPayload): Promise<WebhookAnswer>;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -19,7 +19,7 @@ export function discordWebhookFor(deps: Pick<AppDeps, 'env' | 'fetch'>): Discord
   const base = deps.env.DISCORD_WEBHOOK_BASE.replace(/\/+$/, '');
   const send = deps.fetch ?? fetch;
   return {
-    async execute(webhook, payload) {
+    async post(webhook, payload) {
       try {
         const res = await send(
           `${base}/${encodeURIComponent(webhook.id)}/${encodeURIComponent(webhook.token)}?wait=true`,

@@ -48,7 +48,7 @@ export async function run(
       summary.failed += 1;
       continue;
     }
-    const answer = await client.execute(webhook, row.payload as unknown as WebhookPayload);
+    const answer = await client.post(webhook, row.payload as unknown as WebhookPayload);
     if (answer.kind === 'delivered') {
       await markWebhookSent(deps.db, row.id, now);
       summary.sent += 1;

@@ -248,7 +248,7 @@ export const accountRoutes = (deps: AppDeps) => {
           throw new ApiError(400, 'validation_failed', WEBHOOK_URL_MESSAGE, [
             { path: 'webhook_url', message: WEBHOOK_URL_MESSAGE },
           ]);
-        const answer = await discordWebhookFor(deps).execute(webhook, ownerEventPayload({ kind: 'test' }));
+        const answer = await discordWebhookFor(deps).post(webhook, ownerEventPayload({ kind: 'test' }));
         if (answer.kind === 'gone') {
           const message = `Discord does not know this webhook (it answered ${answer.status}): copy its URL again from Discord.`;
           throw new ApiError(400, 'webhook_unknown', message, [{ path: 'webhook_url', message }]);
