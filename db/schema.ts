@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, sqliteView, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import {
+  APPEAL_OUTCOMES,
   CHECK_OUTCOMES,
   CLAIM_PROOFS,
   CONTACT_PRIORITIES,
   CONTACT_STATUSES,
+  DECISION_KINDS,
   EDIT_STATUSES,
   FLAG_VERDICTS,
   INTERACTION_TYPES,
@@ -154,12 +156,15 @@ export const serverSubmissions = sqliteTable(
     owner_proof: text('owner_proof', { enum: CLAIM_PROOFS }),
     /** When the owner's sign-in proved the guild theirs (the session's sign-in time): the review queue shows its age. */
     owner_proven_at: text('owner_proven_at'),
+    /** When a moderator approved or rejected it (#32): the queue figures' decision time is this minus created_at. */
+    decided_at: text('decided_at'),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },
   (t) => [
     index('server_submissions_created_idx').on(t.created_at),
     index('server_submissions_status_created_idx').on(t.status, t.created_at),
+    index('server_submissions_decided_idx').on(t.decided_at),
   ],
 );
 
@@ -565,6 +570,10 @@ export const ownerUsers = sqliteTable(
      * re-proved against it at approval, so a proof lost since submitting claims nothing.
      */
     managed_guilds: text('managed_guilds', { mode: 'json' }).$type<Record<string, string>>(),
+    /** The owner's Discord webhook (#32): one of Discord's own webhook URLs, checked before saving. */
+    webhook_url: text('webhook_url'),
+    /** When the webhook was switched off because Discord answered 404 or 401 (null: on, or none). */
+    webhook_disabled_at: text('webhook_disabled_at'),
   },
   (t) => [uniqueIndex('owner_users_discord_unique').on(t.discord_user_id)],
 );
@@ -931,3 +940,74 @@ export const listingGroups = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.is_active, t.category, t.subcategory, t.invite_status, t.region, t.paid] })],
 );
+
+/**
+ * A moderator's decision that can be appealed once (#32): a submission rejected, or a live listing
+ * hidden, with its reasons (MODERATION_REASONS), the requirement a "does not meet a requirement"
+ * reason names, an optional note, who decided, and the one appeal and its outcome. The contact
+ * address is copied so the appeal's outcome reaches the submitter even if the row it was about goes.
+ */
+export const moderationDecisions = sqliteTable(
+  'moderation_decisions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: DECISION_KINDS }).notNull(),
+    submission_id: integer('submission_id').references(() => serverSubmissions.id, { onDelete: 'set null' }),
+    server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
+    /** The server's name when decided, for the mails and the console. */
+    server_name: text('server_name').notNull(),
+    reasons: text('reasons', { mode: 'json' }).$type<string[]>().notNull(),
+    requirement: text('requirement'),
+    note: text('note'),
+    contact_email: text('contact_email'),
+    operator_id: integer('operator_id').references(() => operators.id, { onDelete: 'set null' }),
+    /** A random key the signed appeal link names (lib/appeal-link.ts): known before the row's id is. */
+    appeal_key: text('appeal_key').notNull(),
+    created_at: createdAt(),
+    /** The one appeal: what the submitter wrote (up to 1,000 characters) and when. */
+    appeal_text: text('appeal_text'),
+    appealed_at: text('appealed_at'),
+    appeal_outcome: text('appeal_outcome', { enum: APPEAL_OUTCOMES }),
+    appeal_note: text('appeal_note'),
+    appeal_decided_by: integer('appeal_decided_by').references(() => operators.id, { onDelete: 'set null' }),
+    appeal_decided_at: text('appeal_decided_at'),
+  },
+  (t) => [
+    uniqueIndex('moderation_decisions_appeal_key_unique').on(t.appeal_key),
+    index('moderation_decisions_created_idx').on(t.created_at),
+    index('moderation_decisions_appealed_idx').on(t.appealed_at),
+    index('moderation_decisions_submission_idx').on(t.submission_id),
+  ],
+);
+
+export type DecisionRow = typeof moderationDecisions.$inferSelect;
+
+/**
+ * Owner notifications to their Discord webhook (#32), written with the event like mail and
+ * delivered by jobs/webhook-sender.ts with the mail's retries. `dedupe_key` names the event.
+ */
+export const webhookOutbox = sqliteTable(
+  'webhook_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    owner_id: integer('owner_id')
+      .notNull()
+      .references(() => ownerUsers.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    dedupe_key: text('dedupe_key').notNull(),
+    /** The message as Discord's Execute Webhook takes it: { content, embeds? }. */
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: text('next_attempt_at').notNull().default(now),
+    last_error: text('last_error'),
+    sent_at: text('sent_at'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_outbox_dedupe_unique').on(t.dedupe_key),
+    index('webhook_outbox_status_next_idx').on(t.status, t.next_attempt_at),
+  ],
+);
+
+export type WebhookRow = typeof webhookOutbox.$inferSelect;

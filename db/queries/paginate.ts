@@ -1,4 +1,4 @@
-import { count, desc, type SQL } from 'drizzle-orm';
+import { asc, count, desc, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
 
@@ -6,6 +6,8 @@ import type { Db } from '../client';
 export interface PageOptions {
   page?: number | undefined;
   perPage?: number | undefined;
+  /** Oldest first instead (the review queue, #32: whoever waited longest is seen first). */
+  oldestFirst?: boolean | undefined;
 }
 
 /** A table the console lists newest first: it has an id and a created_at. */
@@ -19,14 +21,14 @@ export async function pageNewestFirst<T extends ListedTable>(
   db: Db,
   table: T,
   where: SQL | undefined,
-  { page = 1, perPage = 50 }: PageOptions = {},
+  { page = 1, perPage = 50, oldestFirst = false }: PageOptions = {},
 ): Promise<{ rows: T['$inferSelect'][]; total: number }> {
   const [rows, totals] = await Promise.all([
     db
       .select()
       .from(table as SQLiteTable)
       .where(where)
-      .orderBy(desc(table.created_at), desc(table.id))
+      .orderBy(...(oldestFirst ? [asc(table.created_at), asc(table.id)] : [desc(table.created_at), desc(table.id)]))
       .limit(perPage)
       .offset((page - 1) * perPage),
     db

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { SCHEDULE } from '../../src/lib/invite-checks/state';
 import { featureLines } from '../../src/lib/schemas/submission';
@@ -192,7 +192,7 @@ export async function spendSubmissionLookup(
   return { ok: false, retryAfterMs: Math.max(1000, Date.parse(state?.window_start ?? at) + windowMs - now) };
 }
 
-/** Submissions newest first, optionally of one status, one page of them, with the total. */
+/** Submissions newest first (or oldest first), optionally of one status, one page of them, with the total. */
 export async function listSubmissions(
   db: Db,
   options: SubmissionListOptions = {},
@@ -229,39 +229,6 @@ export async function updateSubmissionStatus(
 
 /** A submitter's mail before its key and address (#16): what the caller renders for the query to write. */
 export type SubmissionMail = Omit<MailInput, 'dedupeKey' | 'to' | 'kind'>;
-
-/**
- * Rejects a submission that is not yet rejected or approved, with the operator's note, and writes
- * the "rejected" mail (`mail`, rendered by the caller) to its contact address in the same batch,
- * once per decision. The row, or null when it was not there to reject.
- */
-export async function rejectSubmission(
-  db: Db,
-  id: number,
-  adminNotes: string | null,
-  mail: SubmissionMail,
-  now = Date.now(),
-): Promise<SubmissionRecord | null> {
-  const at = new Date(now).toISOString();
-  const [rows] = await db.batch([
-    db
-      .update(serverSubmissions)
-      .set({ status: 'rejected', admin_notes: adminNotes, updated_at: at })
-      .where(and(eq(serverSubmissions.id, id), notInArray(serverSubmissions.status, ['rejected', 'approved'])))
-      .returning(),
-    enqueueMailWhen(
-      db,
-      {
-        ...mail,
-        kind: 'submission_rejected',
-        to: sql`(SELECT contact_email FROM ${serverSubmissions} WHERE id = ${id})`,
-        dedupeKey: sql`${`submission-rejected:${id}:${at}`}`,
-      },
-      sql`changes() = 1`,
-    ),
-  ]);
-  return rows[0] ?? null;
-}
 
 /** What approveSubmission did: the new listing, or why nothing happened. */
 export type ApproveResult =
@@ -363,6 +330,7 @@ WHERE slug = ${slug} AND guild_id = ${current.guild_id}`),
             region: current.region,
             ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
             updated_at: new Date().toISOString(),
+            decided_at: new Date().toISOString(),
           })
           .where(and(eq(serverSubmissions.id, id), ne(serverSubmissions.status, 'approved')))
           .returning(),

@@ -19,6 +19,7 @@ import { contactRoutes } from './routes/contact';
 import { eventRoutes } from './routes/events';
 import { goRoutes } from './routes/go';
 import { inviteRoutes } from './routes/invites';
+import { moderationRoutes } from './routes/moderation';
 import { newsletterRoutes } from './routes/newsletter';
 import { confirmLinkRoutes, unsubscribeLinkRoutes } from './routes/newsletter-links';
 import { reportRoutes } from './routes/reports';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .route('/api/account', accountRoutes(deps))
     .route('/api/submissions', submissionRoutes(deps))
     .route('/api/invites', inviteRoutes(deps))
+    .route('/api/moderation', moderationRoutes(deps))
     .route('/api/newsletter', newsletterRoutes(deps))
     .route('/api/reports', reportRoutes(deps))
     .route('/api/reviews', reviewRoutes(deps))

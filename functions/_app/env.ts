@@ -101,6 +101,17 @@ export const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * The listing requirement on size (#32, src/lib/requirements/): Discord's member count for the
+   * invite must be at least this on submit and on an owner's replacement invite; /requirements
+   * and the FAQ state it.
+   */
+  MIN_MEMBERS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /**
+   * Where owners' Discord webhooks are delivered (#32): {base}/{id}/{token}. The owner's URL must be
+   * one of Discord's own forms; only its id and token are sent here. Tests point it at a stand-in.
+   */
+  DISCORD_WEBHOOK_BASE: z.url().default('https://discord.com/api/webhooks'),
   /** Set to 'false' to switch rate limits off (benchmarks only). */
   RATE_LIMITS: z
     .enum(['true', 'false'])

@@ -55,6 +55,8 @@ export async function startNodeServer(options: NodeServerOptions) {
       SUPPORT_EMAIL: env.SUPPORT_EMAIL,
       // Whether /pricing offers buying (#30) and the sponsored cap it states: this app's settings.
       SPONSORED_SLOTS_PER_CATEGORY: String(env.SPONSORED_SLOTS_PER_CATEGORY),
+      // The member minimum /requirements and the FAQ state (#32) is the one this app enforces.
+      MIN_MEMBERS: String(env.MIN_MEMBERS),
       ...(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
         ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET }
         : {}),

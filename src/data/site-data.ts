@@ -3,6 +3,7 @@ import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { readModerationLog } from '../../db/queries/moderation';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
 import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
@@ -20,8 +21,10 @@ import { CATEGORIES, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';
 import { LIMITS } from '../lib/enums';
 import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import type { MonthLog } from '../lib/moderation/log';
 import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
+import { DEFAULT_MIN_MEMBERS } from '../lib/requirements';
 import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
 
 /** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
@@ -60,6 +63,8 @@ export interface SiteData {
   content: SiteContent;
   /** What some of the site's claims state (src/lib/claims.ts): the support address, the subscriber count. */
   facts: ClaimFacts;
+  /** The public moderation log (#32, /moderation): counts per month, read with the build. */
+  moderationLog: MonthLog[];
   /** Each prerendered listing's member history over the last HISTORY_DAYS days (server pages draw it), by server id. */
   history: Map<number, HistoryPoint[]>;
   /** When the build read the database: the "checked N hours ago" every page writes counts from it. */
@@ -148,6 +153,7 @@ export function getSiteData(): Promise<SiteData> {
         plans: await listPlans(db, { activeOnly: true }),
         payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
         sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
+        minMembers: env.MIN_MEMBERS,
       };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
@@ -161,8 +167,16 @@ export function getSiteData(): Promise<SiteData> {
         builtAt,
         confirmedFlags: flags,
         reviews,
+        moderationLog: await readModerationLog(db, builtAt.getTime()),
         contentVersion: digest(
-          JSON.stringify([content, facts.supportEmail, facts.plans, facts.payments, facts.sponsoredSlots]),
+          JSON.stringify([
+            content,
+            facts.supportEmail,
+            facts.plans,
+            facts.payments,
+            facts.sponsoredSlots,
+            facts.minMembers,
+          ]),
         ),
       };
     } catch (err) {
@@ -186,6 +200,8 @@ export interface OnDemandContext {
   /** Whether buying is open (both Stripe keys set) and SPONSORED_SLOTS_PER_CATEGORY; absent: closed, the default cap. */
   payments?: boolean;
   sponsoredSlots?: number;
+  /** MIN_MEMBERS (#32); absent: the default. */
+  minMembers?: number;
   /** The editable texts and facts, read once per request (the layout and the footer both ask). */
   basics?: Promise<PageBasics>;
   /**
@@ -227,6 +243,7 @@ export function pageBasics(locals: App.Locals): Promise<PageBasics> {
           plans: await listPlans(live.db, { activeOnly: true }),
           payments: live.payments ?? false,
           sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
+          minMembers: live.minMembers ?? DEFAULT_MIN_MEMBERS,
         },
       };
     })();

@@ -4,6 +4,7 @@ import { CATEGORY_NAMES, type CategoryName, subcategoryNames } from '~/lib/categ
 import { CLAIMS } from '~/lib/claims';
 import { formatNumber, initials } from '~/lib/format';
 import { parseDiscordInvite } from '~/lib/invite';
+import { membersRefusal, requirementHref } from '~/lib/requirements';
 import { invalidFieldsSummary, SUBMISSION_LABELS as L } from '~/lib/schemas/labels';
 import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field, type FieldProps } from './Field';
@@ -103,7 +104,13 @@ type InviteCheck =
   | {
       state: 'ok';
       code: string;
-      invite: { name: string; icon_url: string | null; member_count: number; online_count: number };
+      invite: {
+        name: string;
+        icon_url: string | null;
+        member_count: number;
+        online_count: number;
+        min_members: number;
+      };
     }
   | { state: 'refused'; code: string }
   | { state: 'unavailable'; code: string };
@@ -127,7 +134,8 @@ function useInviteCheck(onRefused: (message: string | null) => void) {
       if (res.status === 200) {
         const { invite } = await res.json();
         if (latest.current !== code) return;
-        onRefused(null);
+        // The member requirement (#32), checked on the preview before anything is sent.
+        onRefused(membersRefusal(invite.member_count, invite.min_members)?.message ?? null);
         setResult({ state: 'ok', code, invite });
         return;
       }
@@ -191,6 +199,11 @@ function InvitePreview({ result }: { result: InviteCheck }) {
           </p>
         </div>
       ) : null}
+      {result.state === 'ok' && result.invite.member_count < result.invite.min_members ? (
+        <p className="hint" data-requirement="members">
+          Below the member requirement: <a href={requirementHref('members')}>listing requirements</a>.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -236,6 +249,15 @@ export default function SubmitForm({ turnstileSiteKey }: { turnstileSiteKey?: st
   function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
+    // A preview under the member requirement is not sent (#32): the server would refuse it too.
+    const preview = invite.result;
+    const small =
+      preview.state === 'ok' ? membersRefusal(preview.invite.member_count, preview.invite.min_members) : null;
+    if (small) {
+      setErrors((current) => ({ ...current, invite_link: small.message }));
+      setFailure(invalidFieldsSummary(['invite_link'], L));
+      return;
+    }
     const data = new FormData(form);
     const v = valuesOf(data);
     const json = {

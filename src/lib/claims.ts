@@ -24,6 +24,8 @@ export interface ClaimFacts {
   payments: boolean;
   /** SPONSORED_SLOTS_PER_CATEGORY. */
   sponsoredSlots: number;
+  /** MIN_MEMBERS: the member requirement (#32, src/lib/requirements/). */
+  minMembers: number;
 }
 
 /** The claims, each a sentence or two; those that state a build-time fact are the functions below. */
@@ -32,8 +34,12 @@ export const CLAIMS = {
   free: 'Listing is free.',
   /** Submissions wait as 'pending' until an operator approves them in the console. */
   reviewedByHand: 'A moderator reviews every submission by hand before it is listed.',
-  /** No review time is measured, so none is promised. */
-  reviewTime: 'We do not promise a review time: it depends on how many submissions are waiting.',
+  /**
+   * No review time is promised; the queue as it stands is shown instead (#32: the submit page and
+   * the "received" mail state queueSentence, from the decisions themselves).
+   */
+  reviewTime:
+    'We do not promise a review time. The submit page and the "received" email show the queue as it stands: how many submissions wait, and how long recent decisions took, measured from the decisions themselves.',
   /**
    * Approval creates the listing and requests the site rebuild in the same call; a listing that is
    * not prerendered has its page rendered on request (#18), so the page is live at once. No
@@ -46,10 +52,17 @@ export const CLAIMS = {
   rebuiltOnApproval: 'rebuilt with every approval',
   /**
    * The submitter's mails (#16): "received" is written with the submission, "approved" (the live
-   * page's address) and "rejected" (the moderator's note) with the decision.
+   * page's address) and "rejected" (reasons, note, signed appeal link: #32) with the decision.
    */
   outcomeMail:
-    "We are sending you an email confirming we received it, and we will email you the outcome: your server's page when it is approved, or the moderator's note when it is not.",
+    "We are sending you an email confirming we received it, and we will email you the outcome: your server's page when it is approved, or the reasons, the moderator's note and a link to appeal once when it is not.",
+  /**
+   * Rejections and hides (#32): reasons from MODERATION_REASONS, an optional note, the mail with a
+   * signed appeal link, one appeal per decision (up to 1,000 characters, no account), decided by
+   * another moderator where there is one, the outcome mailed; /moderation publishes monthly counts.
+   */
+  appeals:
+    'A rejection or a hidden listing always comes with its reasons (and the requirement, when one is not met) by email, with a link to appeal once, without an account. Another moderator than the one who decided reviews the appeal where there is one, and we email you the outcome. The moderation log (/moderation) publishes the decisions each month as counts.',
   /** What the visitor reads after submitting (SubmitForm, the no-JavaScript received page). */
   received:
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',

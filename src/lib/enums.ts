@@ -102,8 +102,20 @@ export const MAIL_KINDS = [
   'review_new',
   'review_reply',
   'review_hidden',
+  'listing_hidden',
+  'appeal_received',
+  'appeal_decided',
+  'webhook_disabled',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** A moderator's decision that can be appealed (#32): a submission rejected, a live listing hidden. */
+export const DECISION_KINDS = ['rejection', 'hide'] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+
+/** What an appeal's review decides: the decision stands (upheld) or is undone (overturned). */
+export const APPEAL_OUTCOMES = ['upheld', 'overturned'] as const;
+export type AppealOutcome = (typeof APPEAL_OUTCOMES)[number];
 
 /** An owner's edit of a listing (#17), reviewed like a submission. */
 export const EDIT_STATUSES = ['pending', 'approved', 'rejected'] as const;

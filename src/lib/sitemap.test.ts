@@ -20,6 +20,8 @@ const NOT_INDEXED = [
   '/account/cancelled',
   '/account/paid',
   '/admin',
+  '/appeal',
+  '/appeal/sent',
   '/category-not-found',
   '/contact/sent',
   '/newsletter/subscribed',

@@ -29,6 +29,8 @@ export const FIXED_PAGES = [
   '/help',
   '/contact',
   '/submit-server',
+  '/requirements',
+  '/moderation',
   '/pricing',
   '/developers',
   '/developers/guide',

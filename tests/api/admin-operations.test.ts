@@ -95,7 +95,11 @@ describe('submissions screen', () => {
     const s = await h.signIn('moderator');
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push((await insertSubmission(h.db, submission(`Server number ${i}`))).id);
-    await h.call(s, 'PATCH', `/api/admin/submissions/${ids[0]}`, { status: 'rejected', admin_notes: 'Spam' });
+    await h.call(s, 'PATCH', `/api/admin/submissions/${ids[0]}`, {
+      status: 'rejected',
+      reasons: ['scam_risk'],
+      admin_notes: 'Spam',
+    });
     const page = await json<{ submissions: { id: number }[]; total: number }>(
       await h.call(s, 'GET', '/api/admin/submissions?status=pending&per_page=1&page=2'),
     );
@@ -195,9 +199,10 @@ describe('servers screen', () => {
     const admin = await h.signIn('admin');
     // Premium and sponsored placement needs a join link (tests/api/join-links.test.ts).
     const row = await createServer(h.db, { ...server(), affiliate_link: 'https://discord.gg/alpha' });
-    expect((await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/visibility`, { is_active: false })).status).toBe(
-      200,
-    );
+    expect(
+      (await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/visibility`, { is_active: false, reasons: ['other'] }))
+        .status,
+    ).toBe(200);
     expect((await getServerById(h.db, row.id))?.is_active).toBe(false);
     expect((await h.call(mod, 'PATCH', `/api/admin/servers/${row.id}/placement`, { is_premium: true })).status).toBe(
       403,

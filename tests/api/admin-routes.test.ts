@@ -30,6 +30,8 @@ const MODERATOR_ROUTES = new Set([
   // Member reviews (#31): the moderators' queue and actions.
   'GET /api/admin/reviews',
   'POST /api/admin/reviews/:id',
+  'GET /api/admin/appeals',
+  'POST /api/admin/appeals/:id',
   'GET /api/admin/freshness',
   'GET /api/admin/freshness/servers',
   'PATCH /api/admin/freshness/flags/:id',

@@ -5,9 +5,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listMails } from '../../db/queries/mail';
+import { readModerationLog, readQueueFigures } from '../../db/queries/moderation';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { getServerById } from '../../db/queries/servers';
 import { orders, ownerUsers, reviews } from '../../db/schema';
+import { createApp } from '../../functions/_app/app';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { recomputeRanks } from '../../functions/_app/jobs/rank';
@@ -21,9 +23,12 @@ import { BUDGET, listingsPerDay } from '../../src/lib/invite-checks/budget';
 import type { InviteSnapshot } from '../../src/lib/invite-checks/classify';
 import { applyCheck, SCHEDULE } from '../../src/lib/invite-checks/state';
 import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
+import { queueSentence } from '../../src/lib/moderation/queue';
 import { PAID_SPACING } from '../../src/lib/placement';
 import { transition } from '../../src/lib/pricing/order-machine';
 import { REFUND_WINDOW_DAYS, refundableByOwner } from '../../src/lib/pricing/plans';
+import { DEFAULT_MIN_MEMBERS, type RequirementId, requirements, requirementsSummary } from '../../src/lib/requirements';
+import { faqTabs } from '../../src/pages/help/_components/faq';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordStandIn } from '../helpers/discord-stand-in';
@@ -152,11 +157,20 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
     },
   },
   reviewTime: {
-    behaviour: 'no claim states a review time (none is measured)',
-    check: () => {
+    behaviour:
+      'no claim promises a review time; the "received" mail states the queue from the decisions themselves (queueSentence over readQueueFigures), and GET /api/moderation/queue gives the submit page the same sentence',
+    check: async () => {
       // The refund claim states the refund window (30 days from payment), a rule the refunds row checks.
       for (const [key, text] of Object.entries(CLAIMS))
         if (key !== 'refunds') expect(text).not.toMatch(/\d+\s*(?:[-–]|to)?\s*\d*\s*(?:hours?|days?|minutes?)/i);
+      const { harness } = await withSubmission({ server_name: 'Queued Guild' });
+      const [received] = (await listMails(harness.db, { kind: 'submission_received' })).mails;
+      expect(received?.text_body).toContain(
+        '1 submission is waiting for review. There is too little data for a typical review time: 0 decisions in the last 30 days',
+      );
+      const queue = (await (await harness.app.request('/api/moderation/queue')).json()) as { sentence: string };
+      expect(queue.sentence).toBe(queueSentence(await readQueueFigures(harness.db)));
+      expect(queue.sentence).toMatch(/^1 submission is waiting/);
     },
   },
   liveOnApproval: {
@@ -199,10 +213,43 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const refused = ((await other.json()) as { submission: { id: number } }).submission.id;
       await harness.call(admin, 'PATCH', `/api/admin/submissions/${refused}`, {
         status: 'rejected',
+        reasons: ['misleading'],
         admin_notes: 'The invite opens a different server.',
       });
       const [rejection] = (await listMails(harness.db, { kind: 'submission_rejected' })).mails;
       expect(rejection?.text_body).toContain('The invite opens a different server.');
+    },
+  },
+  appeals: {
+    behaviour:
+      'a rejection needs reasons and mails them with the note and a signed appeal link; one appeal through it, no account; its own moderator cannot decide it while another exists; the outcome is mailed (tests/api/appeals.test.ts covers hides too)',
+    check: async () => {
+      const { harness, id } = await withSubmission({ server_name: 'Appealed Guild' });
+      const first = await harness.signIn('moderator');
+      expect((await harness.call(first, 'PATCH', `/api/admin/submissions/${id}`, { status: 'rejected' })).status).toBe(
+        400,
+      );
+      await harness.call(first, 'PATCH', `/api/admin/submissions/${id}`, {
+        status: 'rejected',
+        reasons: ['requirement'],
+        requirement: 'members',
+      });
+      const [mail] = (await listMails(harness.db, { kind: 'submission_rejected' })).mails;
+      expect(mail?.text_body).toContain('Does not meet a requirement: At least 50 members');
+      const token = decodeURIComponent(/\/appeal\?token=(\S+)/.exec(mail!.text_body)![1]!);
+      const appeal = { token, appeal: 'We have 400 members, see the invite.' };
+      expect((await postJson(harness.app, '/api/moderation/appeals', appeal)).status).toBe(201);
+      expect((await postJson(harness.app, '/api/moderation/appeals', appeal)).status).toBe(409);
+      const second = await harness.signIn('moderator');
+      const { appeals } = (await (await harness.call(second, 'GET', '/api/admin/appeals')).json()) as {
+        appeals: { id: number }[];
+      };
+      const path = `/api/admin/appeals/${appeals[0]!.id}`;
+      expect((await harness.call(first, 'POST', path, { outcome: 'upheld' })).status).toBe(409);
+      expect((await harness.call(second, 'POST', path, { outcome: 'upheld' })).status).toBe(200);
+      expect((await listMails(harness.db, { kind: 'appeal_decided' })).mails).toHaveLength(1);
+      // The moderation log counts it (tests/api/moderation-log.test.ts holds its counts against the audit log).
+      expect((await readModerationLog(harness.db))[0]).toMatchObject({ rejected: 1, appeals: 1, upheld: 1 });
     },
   },
   received: {
@@ -625,7 +672,7 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
         expect((await getServerById(oh.db, listing.id))!.tags).toEqual([]);
         oh.discord.invites.set('claimcheck', {
           guild: { id: '990000000000000001', name: 'Claimed' },
-          memberCount: 2,
+          memberCount: 200,
           onlineCount: 1,
         });
         const invite = await oh.ownerCall(owner, 'POST', `${path}/invite`, {
@@ -638,7 +685,7 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
           members: { members: number }[];
         };
         expect(numbers.windows.map((w) => w.days)).toEqual([7, 30, 90]);
-        expect(numbers.members.map((m) => m.members)).toEqual([2]);
+        expect(numbers.members.map((m) => m.members)).toEqual([200]);
       } finally {
         await oh.cleanup();
       }
@@ -680,6 +727,79 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   },
 };
 
+type Harness = Awaited<ReturnType<typeof createAdminHarness>>;
+let reqSerial = 0;
+/** Submits through a permissive stand-in whose answer for one fresh code is `invite` (a fresh guild each). */
+async function submitRequirement(
+  harness: Harness,
+  invite: { memberCount?: number; expiresAt?: string; nsfwLevel?: number },
+  body: Record<string, unknown> = {},
+) {
+  const discord = await startDiscordStandIn({ permissive: true });
+  cleanups.push(() => discord.close());
+  const code = `claimreq${++reqSerial}`;
+  discord.invites.set(code, {
+    guild: { id: `9120000000000${String(reqSerial).padStart(5, '0')}`, name: 'Req', nsfwLevel: invite.nsfwLevel ?? 0 },
+    memberCount: invite.memberCount ?? 500,
+    onlineCount: 10,
+    expiresAt: invite.expiresAt ?? null,
+  });
+  const app = createApp({
+    db: harness.db,
+    env: loadEnv({ SITE_URL: 'http://localhost:4321', DISCORD_API_BASE: discord.url, RATE_LIMITS: 'false' }),
+  });
+  return postJson(app, '/api/submissions', validSubmission({ invite_link: `https://discord.gg/${code}`, ...body }));
+}
+
+/** What the product does with a submission failing the requirement: 'refused' (400 naming and linking it) or 'flagged' (stored, flagged). */
+async function outcomeOf(
+  harness: Harness,
+  res: Response,
+  id: RequirementId,
+): Promise<'refused' | 'flagged' | 'neither'> {
+  if (res.status === 400) {
+    const body = JSON.stringify(await res.json());
+    return body.includes(`/requirements#${id}`) || id === 'category' ? 'refused' : 'neither';
+  }
+  if (res.status !== 201) return 'neither';
+  const { submission } = (await res.json()) as { submission: { id: number } };
+  const admin = await harness.signIn('moderator');
+  const detail = (await (await harness.call(admin, 'GET', `/api/admin/submissions/${submission.id}`)).json()) as {
+    submission: { flags: { rule: string }[] };
+  };
+  return detail.submission.flags.some((f) => f.rule === id) ? 'flagged' : 'neither';
+}
+
+/** One submission failing each stated requirement, through the real submit route. */
+const REQUIREMENTS_APPLIED: Record<RequirementId, (harness: Harness) => Promise<string>> = {
+  members: async (x) => outcomeOf(x, await submitRequirement(x, { memberCount: DEFAULT_MIN_MEMBERS - 1 }), 'members'),
+  'permanent-invite': async (x) =>
+    outcomeOf(x, await submitRequirement(x, { expiresAt: '2031-01-01T00:00:00+00:00' }), 'permanent-invite'),
+  'not-age-restricted': async (x) =>
+    outcomeOf(x, await submitRequirement(x, { nsfwLevel: 3 }, { category: 'Crypto' }), 'not-age-restricted'),
+  category: async (x) => outcomeOf(x, await submitRequirement(x, {}, { category: 'Anime' }), 'category'),
+  'no-promised-returns': async (x) =>
+    outcomeOf(
+      x,
+      await submitRequirement(
+        x,
+        {},
+        { category: 'Investing', server_description: 'Guaranteed returns for every member.' },
+      ),
+      'no-promised-returns',
+    ),
+  'betting-18-plus': async (x) =>
+    outcomeOf(
+      x,
+      await submitRequirement(
+        x,
+        {},
+        { category: 'Sports Betting', server_description: 'Daily NBA and NFL picks with write-ups.', features: '' },
+      ),
+      'betting-18-plus',
+    ),
+};
+
 describe('the site claims only what the product does', () => {
   it('every claim in src/lib/claims.ts has the behaviour that backs it listed here', () => {
     expect(Object.keys(BACKED_BY).sort()).toEqual(Object.keys(CLAIMS).sort());
@@ -688,6 +808,34 @@ describe('the site claims only what the product does', () => {
   for (const [key, { behaviour, check }] of Object.entries(BACKED_BY)) {
     it(`${key}: ${behaviour}`, check);
   }
+
+  it('every requirement /requirements and the FAQ state is one the code applies, as stated', async () => {
+    const stated = requirements(DEFAULT_MIN_MEMBERS);
+    expect(Object.keys(REQUIREMENTS_APPLIED).sort()).toEqual(stated.map((r) => r.id).sort());
+    // The FAQ's answer is the module's summary, naming each requirement.
+    const faq = faqTabs({
+      supportEmail: 's@x.y',
+      subscribers: 0,
+      plans: [],
+      payments: false,
+      sponsoredSlots: 3,
+      minMembers: 50,
+    });
+    const answer = faq.flatMap((t) => t.items).find((i) => i.q === 'What are the requirements?');
+    expect(answer?.a).toBe(requirementsSummary(50));
+    for (const r of stated) expect(answer!.a.toLowerCase()).toContain(r.title.toLowerCase());
+    // The help page's terms and the requirements page read the same setting, never a figure of their own.
+    const help = readFileSync(join(ROOT, 'src/pages/help/index.astro'), 'utf8');
+    expect(help).not.toMatch(/at least \d+ members/);
+    expect(readFileSync(join(ROOT, 'src/pages/requirements.astro'), 'utf8')).toContain(
+      'requirements(facts.minMembers)',
+    );
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    for (const r of stated) {
+      const outcome = await REQUIREMENTS_APPLIED[r.id](h);
+      expect(outcome, r.id).toBe(r.enforcement);
+    }
+  });
 
   it('the subscriber figure is the database count rounded down, and no figure below 100', async () => {
     tdb = await createTestDb();

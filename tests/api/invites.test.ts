@@ -46,6 +46,8 @@ describe('GET /api/invites/:code', () => {
         icon_url: `https://cdn.discordapp.com/icons/${GUILD}/a1b2c3d4e5f6.png?size=128`,
         member_count: 48_210,
         online_count: 5_307,
+        // The member requirement (#32) the submit form checks the preview against.
+        min_members: 50,
       },
     });
     expect(discord.requests.at(-1)?.path).toBe('/api/v10/invites/pixelraid?with_counts=true');

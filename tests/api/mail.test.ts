@@ -137,7 +137,7 @@ describe('the submitter’s mails, over SMTP', () => {
     expect(received!.subject).toBe('We received Mail Approved Guild');
     expect(received!.headers.from).toBe('GuildRank <hello@guildrank.test>');
     expect(received!.envelope).toEqual({ from: 'hello@guildrank.test', to: [to] });
-    expect(received!.text).toContain('We do not promise a review time');
+    expect(received!.text).toContain('1 submission is waiting for review.');
     expect(received!.headers['list-unsubscribe']).toBeUndefined();
 
     const approved = await http('POST', `/api/admin/submissions/${submission.id}/approve`, {
@@ -177,13 +177,13 @@ describe('the submitter’s mails, over SMTP', () => {
     const { submission } = (await submitted.json()) as { submission: { id: number } };
     const note = 'The description is <b>copied</b> from another listing.';
     const rejected = await http('PATCH', `/api/admin/submissions/${submission.id}`, {
-      json: { status: 'rejected', admin_notes: note },
+      json: { status: 'rejected', reasons: ['misleading'], admin_notes: note },
       session: admin,
     });
     expect(rejected.status).toBe(200);
     // Saving the same decision again is no new decision.
     await http('PATCH', `/api/admin/submissions/${submission.id}`, {
-      json: { status: 'rejected', admin_notes: note },
+      json: { status: 'rejected', reasons: ['misleading'], admin_notes: note },
       session: admin,
     });
     await deliver();

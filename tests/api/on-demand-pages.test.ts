@@ -153,7 +153,7 @@ describe('server pages past PRERENDER_SERVERS (Node)', () => {
     const hide = await fetch(`${base}/api/admin/servers/${top.id}/visibility`, {
       method: 'PATCH',
       headers: { cookie, origin: base, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ is_active: false }),
+      body: JSON.stringify({ is_active: false, reasons: ['other'] }),
     });
     expect(hide.status).toBe(200);
     // The build's file is still there (the rebuild has not finished), but it is stale now.

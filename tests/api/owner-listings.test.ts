@@ -47,7 +47,7 @@ describe('My listings', () => {
     const { harness, owner } = await ownedListing({ invite_status: 'dead' });
     harness.discord.invites.set('pendingone', {
       guild: { id: '800000000000000009', name: 'P' },
-      memberCount: 3,
+      memberCount: 300,
       onlineCount: 1,
     });
     await harness.app.request(`${SITE}/api/submissions`, {
@@ -266,7 +266,7 @@ describe('removing a listing and deleting the account', () => {
     const { harness, listing, owner } = await ownedListing();
     harness.discord.invites.set('mysubmission', {
       guild: { id: '800000000000000003', name: 'S' },
-      memberCount: 3,
+      memberCount: 300,
       onlineCount: 1,
     });
     await harness.app.request(`${SITE}/api/submissions`, {
@@ -275,7 +275,7 @@ describe('removing a listing and deleting the account', () => {
       body: JSON.stringify(validSubmission({ invite_link: 'https://discord.gg/mysubmission' })),
     });
     await harness.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/edits`, { tags: ['waiting'] });
-    harness.discord.invites.set('ownnewinvite', { guild: { id: GUILD, name: 'G' }, memberCount: 9, onlineCount: 1 });
+    harness.discord.invites.set('ownnewinvite', { guild: { id: GUILD, name: 'G' }, memberCount: 90, onlineCount: 1 });
     await harness.ownerCall(owner, 'POST', `/api/account/listings/${listing.id}/invite`, {
       invite_link: 'https://discord.gg/ownnewinvite',
     });

@@ -76,6 +76,9 @@ describe('owner sign-in with Discord (authorization code, PKCE, state)', () => {
         'last_login_at',
         'managed_guilds',
         'username',
+        // The owner's own Discord webhook for notices (#32), set on /account, never from sign-in.
+        'webhook_disabled_at',
+        'webhook_url',
       ].sort(),
     );
   });
@@ -311,7 +314,7 @@ describe("a signed-in owner's submission carries the proof", () => {
     h = await createOwnerHarness();
     h.discord.invites.set('notmine', {
       guild: { id: '600000000000000003', name: 'Not mine' },
-      memberCount: 5,
+      memberCount: 500,
       onlineCount: 1,
     });
     const owner = await h.signInOwner([guild('600000000000000003')]);

@@ -92,6 +92,8 @@ test('each console screen stores its operations, shows them after a reload, and 
     .getByRole('button', { name: /Review/ })
     .click();
   await page.getByLabel('Admin notes').fill(`Looks like spam ${tag}`);
+  // A rejection picks its reasons (#32).
+  await page.getByRole('checkbox', { name: 'Scam risk' }).check();
   await page.getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByText(`“Spam Castle ${tag}” is now rejected.`)).toBeVisible();
   await page.reload();

@@ -13,6 +13,8 @@ export interface StandInInvite {
     features?: string[];
     vanityUrlCode?: string | null;
     description?: string | null;
+    /** Discord's GUILD_NSFW_LEVEL: 0 default (the stand-in's), 1 explicit, 2 safe, 3 age-restricted. */
+    nsfwLevel?: number;
   };
   memberCount: number;
   onlineCount: number;
@@ -138,8 +140,8 @@ function inviteObject(code: string, invite: StandInInvite, withCounts: boolean) 
       features: guild.features ?? [],
       verification_level: 1,
       vanity_url_code: guild.vanityUrlCode ?? null,
-      nsfw_level: 0,
-      nsfw: false,
+      nsfw_level: guild.nsfwLevel ?? 0,
+      nsfw: (guild.nsfwLevel ?? 0) === 1 || (guild.nsfwLevel ?? 0) === 3,
       premium_subscription_count: 2,
     },
     guild_id: guild.id,

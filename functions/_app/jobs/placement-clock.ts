@@ -1,6 +1,7 @@
 import { enqueueMail } from '../../../db/queries/mail';
 import { listingsOutOfStep, ordersDueToEnd, ordersToRemind, syncListings } from '../../../db/queries/orders';
 import { getServerById } from '../../../db/queries/servers';
+import { notifyOwner } from '../../../db/queries/webhooks';
 import { DAY_MS, REMINDER_DAYS } from '../../../src/lib/pricing/plans';
 import type { AppDeps } from '../context';
 import { applyEvent } from '../lib/order-events';
@@ -50,6 +51,14 @@ export async function run(
       to: order.customer_email!,
       mail: placementReminderMail(site, order, listing),
     });
+    // The buyer's Discord webhook notice too (#32).
+    if (order.owner_id !== null && order.ends_at)
+      await notifyOwner(
+        deps.db,
+        { ownerId: order.owner_id },
+        { kind: 'placement_ending', serverName: listing.name, endsAt: order.ends_at },
+        `placement-ending:${order.id}`,
+      );
     reminded++;
   }
   return { ended, synced: stale.length, reminded };

@@ -8,6 +8,7 @@ import { ORDER_RECONCILE_CRON, run as reconcileOrders } from './order-reconcile'
 import { run as placementClock } from './placement-clock';
 import { run as refreshInvites } from './refresh';
 import { run as sweepSessions } from './session-sweep';
+import { run as sendWebhooks } from './webhook-sender';
 
 /** What a scheduled run is given by whoever runs it: `npm start`, the Worker's scheduled handler or a script. */
 export interface JobContext {
@@ -114,6 +115,28 @@ export const JOBS = {
       );
       if (changed > 0) ctx.log(`Order reconcile: ${changed} order(s) changed`);
       return changed;
+    },
+  },
+  'webhook-sender': {
+    // Owners' Discord webhook notices (#32, jobs/webhook-sender.ts): with the mail sender's cadence.
+    name: 'webhook-sender',
+    cron: '*/2 * * * *',
+    nodeCron: '*/15 * * * * *',
+    run: async (ctx, now) => {
+      const result = await sendWebhooks({ db: ctx.db, env: ctx.env, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) }, now, {
+        log: ctx.log,
+      });
+      if (result.claimed > 0) ctx.log(`Webhooks: ${JSON.stringify(result)}`);
+      return result;
+    },
+  },
+  'moderation-log': {
+    // The public moderation log (#32, /moderation) is prerendered from the database: rebuilt daily.
+    name: 'moderation-log',
+    cron: '30 3 * * *',
+    run: async (ctx) => {
+      await ctx.rebuild?.request('daily moderation log', ['/moderation']);
+      return 1;
     },
   },
   'session-sweep': {

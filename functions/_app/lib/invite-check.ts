@@ -14,6 +14,7 @@ import { BUDGET, INVITE_CHECKS, inviteCheckCeiling } from '../../../src/lib/invi
 import { type InviteAnswer, type InviteSnapshot, isDefinitive } from '../../../src/lib/invite-checks/classify';
 import { guildIconUrl } from '../../../src/lib/invite-checks/guild-icon';
 import { inviteCode } from '../../../src/lib/invite-checks/invite-code';
+import { inviteRefusals, permanentInviteRefusal } from '../../../src/lib/requirements';
 import { invalidFieldsSummary, SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
@@ -38,6 +39,8 @@ export interface InvitePreview {
   icon_url: string | null;
   member_count: number;
   online_count: number;
+  /** The MIN_MEMBERS requirement (#32): the form refuses to send a preview under it (membersRefusal). */
+  min_members: number;
 }
 
 /** Who asks, and for what: the answer's shape and which share of the budget it may use. */
@@ -50,6 +53,11 @@ export interface InviteCheckOptions {
   owner?: boolean | undefined;
   /** An owner's replacement invite: it must open this guild (the listing's), and may be listed already. */
   guildId?: string | null | undefined;
+  /**
+   * The listing's or submission's category (#32): on submit and for a replacement invite the
+   * refusing requirements (src/lib/requirements/) are applied, the age rule for this category.
+   */
+  category?: string | undefined;
 }
 
 /** The 400 of an invite Discord refuses, on the invite field (`code` names the envelope). */
@@ -57,15 +65,18 @@ const refused = (code: 'invite_unusable' | 'validation_failed', message: string,
   new ApiError(400, code, summary ?? message, [{ path: 'invite_link', message }]);
 
 /** Why Discord's answer refuses the invite; null when it is a working, permanent guild invite. */
-function refusal(answer: InviteAnswer, replacing: boolean): string | null {
+function refusal(answer: InviteAnswer, replacing: boolean, minMembers: number): string | null {
   const field = replacing ? 'This invite' : L;
   switch (answer.kind) {
     case 'ok':
       return null;
     case 'unknown_invite':
       return `${replacing ? '' : `${L}: `}Discord does not know this invite (it expired or was deleted). Create a new invite set to never expire.`;
-    case 'expiring':
-      return `${field} expires (${answer.invite.expiresAt.slice(0, 16).replace('T', ' ')} UTC): in Discord, create an invite set to never expire.`;
+    case 'expiring': {
+      // The permanent-invite requirement (#32): its sentence, naming and linking the requirement.
+      const why = permanentInviteRefusal(answer.invite.expiresAt, minMembers)!.message;
+      return replacing ? why : `${field}: ${why}`;
+    }
     case 'paused':
       return `${field} cannot be used: this server has paused its invites. Resume invites in Discord, then try again.`;
     case 'wrong_guild':
@@ -201,11 +212,18 @@ export async function checkInvite(
       name: answer.invite.name,
       rateLimit: null,
     };
-  const why = refusal(answer, replacing);
+  const minMembers = deps.env.MIN_MEMBERS;
+  const why = refusal(answer, replacing, minMembers);
   if (why) throw refused(kind, why, summary);
   if (answer.kind !== 'ok') throw unavailable(null);
 
   const { invite } = answer;
+  // The refusing requirements (#32) on submit and for a replacement invite; the live preview
+  // carries the minimum instead, and the form checks it before sending.
+  if (form || replacing) {
+    const [failed] = inviteRefusals(invite, { minMembers, category: options.category });
+    if (failed) throw refused(kind, replacing ? failed.message : `${L}: ${failed.message}`, summary);
+  }
   // On submit the guarded insert (insertCheckedSubmission) is the check: no read before it.
   const taken = form || replacing ? null : await guildTaken(deps.db, invite.guildId);
   if (taken) throw alreadyThere(taken);
@@ -220,6 +238,7 @@ export async function checkInvite(
       icon_url: guildIconUrl(invite.guildId, invite.icon),
       member_count: invite.memberCount ?? 0,
       online_count: invite.onlineCount ?? 0,
+      min_members: minMembers,
     },
   };
 }

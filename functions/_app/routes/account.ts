@@ -37,10 +37,13 @@ import {
   saveReviewProofs,
 } from '../../../db/queries/reviews';
 import { deleteServer, getServerById } from '../../../db/queries/servers';
+import { getOwnerWebhook, setOwnerWebhook } from '../../../db/queries/webhooks';
 import { subcategoryNames } from '../../../src/lib/categories';
 import { applyCheck } from '../../../src/lib/invite-checks/state';
+import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
+import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
 import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
@@ -49,10 +52,12 @@ import {
   listingEditSchema,
   NUMBER_WINDOWS,
   replaceInviteSchema,
+  webhookSchema,
 } from '../../../src/lib/schemas/owner';
 import { accountSettingsSchema } from '../../../src/lib/schemas/review';
 import { subcategoryMessage } from '../../../src/lib/schemas/submission';
 import { discordOAuthFor, REVIEW_SCOPES, SignInFailure } from '../clients/discord-oauth';
+import { discordWebhookFor } from '../clients/discord-webhook';
 import { paymentsConfigured, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
@@ -281,6 +286,42 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         return c.json(await saveAccountSettings(deps.db, owner.id, c.req.valid('json')));
       })
+      // The owner's Discord webhook for notices (#32): one of Discord's own URLs, checked before
+      // saving by posting a test message to it; removed with DELETE.
+      .get('/webhook', async (c) => {
+        const { owner } = c.get('ownerSession');
+        const hook = await getOwnerWebhook(deps.db, owner.id);
+        return c.json({
+          webhook: hook ? { url: maskedWebhookUrl(hook.url), disabled_at: hook.disabledAt } : null,
+        });
+      })
+      .put('/webhook', zValidator('json', webhookSchema, validationHook), async (c) => {
+        const { owner } = c.get('ownerSession');
+        const { webhook_url } = c.req.valid('json');
+        const webhook = parseWebhookUrl(webhook_url);
+        if (!webhook)
+          throw new ApiError(400, 'validation_failed', WEBHOOK_URL_MESSAGE, [
+            { path: 'webhook_url', message: WEBHOOK_URL_MESSAGE },
+          ]);
+        const answer = await discordWebhookFor(deps).post(webhook, ownerEventPayload({ kind: 'test' }));
+        if (answer.kind === 'gone') {
+          const message = `Discord does not know this webhook (it answered ${answer.status}): copy its URL again from Discord.`;
+          throw new ApiError(400, 'webhook_unknown', message, [{ path: 'webhook_url', message }]);
+        }
+        if (answer.kind === 'retry')
+          throw new ApiError(
+            503,
+            'discord_unavailable',
+            'Discord did not take the test message just now. Please try again in a minute.',
+          );
+        await setOwnerWebhook(deps.db, owner.id, webhook_url.trim());
+        return c.json({ webhook: { url: maskedWebhookUrl(webhook_url.trim()), disabled_at: null } });
+      })
+      .delete('/webhook', async (c) => {
+        const { owner } = c.get('ownerSession');
+        await setOwnerWebhook(deps.db, owner.id, null);
+        return c.json({ webhook: null });
+      })
       .get('/listings', async (c) => {
         const { owner } = c.get('ownerSession');
         return c.json(await listOwnerListings(deps.db, owner.id));
@@ -317,6 +358,7 @@ export const accountRoutes = (deps: AppDeps) => {
           client: c.get('ipHash'),
           owner: true,
           guildId: listing.guild_id ?? null,
+          category: listing.category,
         });
         const affiliateLink = `https://discord.gg/${invite.code}`;
         await replaceListingInvite(deps.db, owner, listing, applyCheck(listing, answer, now()), {

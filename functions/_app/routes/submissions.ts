@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
+import { readQueueFigures } from '../../../db/queries/moderation';
 import { ownerAuthor } from '../../../db/queries/owners';
 import { insertCheckedSubmission } from '../../../db/queries/submissions';
+import { queueSentence } from '../../../src/lib/moderation/queue';
 import { SUBMISSION_LABELS } from '../../../src/lib/schemas/labels';
 import { submissionSchema } from '../../../src/lib/schemas/submission';
 import type { AppDeps, AppEnv } from '../context';
@@ -36,8 +38,12 @@ export const submissionRoutes = (deps: AppDeps) =>
         form: true,
         client: c.get('ipHash'),
         owner: owner !== null,
+        category: input.category,
       });
       const proof = owner ? guildProof(owner, invite.guildId) : null;
+      // The queue this submission joins, for the "received" mail (#32): it waits too.
+      const figures = await readQueueFigures(deps.db, deps.now?.() ?? Date.now());
+      const queue = queueSentence({ ...figures, waiting: figures.waiting + 1 });
       const stored = await insertCheckedSubmission(
         deps.db,
         {
@@ -68,6 +74,7 @@ export const submissionRoutes = (deps: AppDeps) =>
           mail: submissionReceivedMail(mailSite(deps.env), {
             serverName: input.server_name,
             submitterName: input.submitter_name,
+            queue,
           }),
         },
         // Who sent it, with which proof (#17): the audit log's record of an owner's submission, in its batch.

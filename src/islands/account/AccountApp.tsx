@@ -6,6 +6,7 @@ import { ListingPanel } from './ListingPanel';
 import { OrdersPanel } from './OrdersPanel';
 import { PromotePanel } from './PromotePanel';
 import { ReviewsPanel } from './ReviewsPanel';
+import { WebhookPanel } from './WebhookPanel';
 
 type Me = Awaited<ReturnType<typeof loadMe>>;
 const loadMe = () => parseResponse(client.api.account.me.$get());
@@ -147,6 +148,7 @@ export default function AccountApp() {
       ) : null}
 
       {me.owner.has_listings ? <OrdersPanel /> : null}
+      {me.owner.has_listings ? <WebhookPanel /> : null}
 
       <ReviewsPanel owner={me.owner.has_listings} />
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { AppealsScreen } from './AppealsScreen';
 import { AuditLog } from './AuditLog';
 import { ApiCallError, client, messageOf, parseResponse, setCsrfToken, setUnauthenticatedHandler } from './api';
 import { BuildStatusBar } from './BuildStatusBar';
@@ -23,6 +24,7 @@ const SCREENS = [
   { id: 'servers', label: 'Servers', admin: false },
   { id: 'reports', label: 'Reports', admin: false },
   { id: 'reviews', label: 'Reviews', admin: false },
+  { id: 'appeals', label: 'Appeals', admin: false },
   { id: 'freshness', label: 'Freshness', admin: false },
   { id: 'content', label: 'Content', admin: true },
   { id: 'newsletter', label: 'Newsletter', admin: true },
@@ -125,6 +127,7 @@ export default function AdminApp() {
         {current.id === 'servers' && <ServersScreen isAdmin={operator.role === 'admin'} />}
         {current.id === 'reports' && <ReportsScreen />}
         {current.id === 'reviews' && <ReviewsScreen />}
+        {current.id === 'appeals' && <AppealsScreen />}
         {current.id === 'freshness' && <FreshnessScreen />}
         {current.id === 'content' && <ContentEditor />}
         {current.id === 'newsletter' && <NewsletterScreen />}

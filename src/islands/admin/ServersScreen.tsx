@@ -6,6 +6,8 @@ import { LanguageRegionFields } from '../LanguageOptions';
 import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
+import { NO_REASONS, type PickedReasons, ReasonPicker, reasonsBody } from './ReasonPicker';
+import { ReviewPanel } from './ReviewPanel';
 import type { ServerRow } from './types';
 import { FormActions, Notice, Notices, SearchForm } from './ui';
 import { useList } from './use-list';
@@ -169,6 +171,10 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
     setRefusals((n) => n + 1);
   };
   const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
+  // Hiding a live listing asks why first (#32): the owner is mailed the reasons with an appeal link.
+  const [hiding, setHiding] = useState<ServerRow | null>(null);
+  const [hideReasons, setHideReasons] = useState<PickedReasons>(NO_REASONS);
+  const [hideNote, setHideNote] = useState('');
   const { run } = list;
 
   const byId = client.api.admin.servers[':id'];
@@ -328,6 +334,37 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
         </form>
       )}
 
+      {hiding && (
+        <ReviewPanel
+          id="hide-detail"
+          level={2}
+          title={`Hide ${hiding.name}`}
+          status="active"
+          notes={{ label: 'Note to the owner (optional)', value: hideNote, rows: 2, onChange: setHideNote }}
+          decisions={
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={list.busy || hideReasons.reasons.length === 0}
+              onClick={() => {
+                const s = hiding;
+                setHiding(null);
+                mark(s, { is_active: false }, `${s.name} is now hidden; its owner is mailed why.`, () =>
+                  byId.visibility.$patch({
+                    param: idParam(s),
+                    json: { is_active: false, ...reasonsBody(hideReasons), note: hideNote || undefined },
+                  }),
+                );
+              }}
+            >
+              Hide listing
+            </button>
+          }
+          onClose={() => setHiding(null)}
+        >
+          <ReasonPicker legend="Reasons (the owner is mailed them)" value={hideReasons} onChange={setHideReasons} />
+        </ReviewPanel>
+      )}
       {analyticsFor && (
         <ServerAnalytics key={analyticsFor.id} server={analyticsFor} onClose={() => setAnalyticsFor(null)} />
       )}
@@ -366,11 +403,17 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 <RowCheckbox
                   label={`${s.name} visible`}
                   checked={s.is_active}
-                  onChange={(is_active) =>
-                    mark(s, { is_active }, `${s.name} is now ${is_active ? 'visible' : 'hidden'}.`, () =>
+                  onChange={(is_active) => {
+                    if (!is_active) {
+                      setHiding(s);
+                      setHideReasons(NO_REASONS);
+                      setHideNote('');
+                      return;
+                    }
+                    mark(s, { is_active }, `${s.name} is now visible.`, () =>
                       byId.visibility.$patch({ param: idParam(s), json: { is_active } }),
-                    )
-                  }
+                    );
+                  }}
                 />
                 {/* Visible to the site is not listed by it: say why the site does not show this one. */}
                 {s.is_active && whyUnlisted(s) ? <div className="muted small">{whyUnlisted(s)}</div> : null}

@@ -2,12 +2,15 @@ import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
 import { languageLabel, regionName } from '~/lib/languages';
+import { waitingFor } from '~/lib/moderation/queue';
 import { proofAge } from '~/lib/owners/proof';
+import { highlight, type RequirementFlag } from '~/lib/requirements';
 import { isSafeImageSrc } from '~/lib/url-safety';
 import { LanguageRegionFields } from '../LanguageOptions';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';
+import { NO_REASONS, type PickedReasons, ReasonPicker, reasonsBody } from './ReasonPicker';
 import { ReviewPanel } from './ReviewPanel';
 import { Badge, FilterSelect, formatDate, Notices, Stats } from './ui';
 import { useList } from './use-list';
@@ -22,11 +25,16 @@ const REVIEW_STEPS = [
 /** The submissions queue: filter, stats, detail, review notes, approve, reject, delete. */
 export function SubmissionsScreen() {
   const list = useList({
-    filters: { status: 'pending' as SubmissionStatus | '' },
+    // Oldest first by default (#32): whoever has waited longest is reviewed first.
+    filters: { status: 'pending' as SubmissionStatus | '', sort: 'oldest' as 'oldest' | 'newest' | '' },
     perPage: 20,
     load: async (filters, paging) => {
       const [{ submissions, total }, stats] = await Promise.all([
-        parseResponse(client.api.admin.submissions.$get({ query: { ...filters, ...paging } })),
+        parseResponse(
+          client.api.admin.submissions.$get({
+            query: { ...filters, sort: filters.sort || 'oldest', ...paging },
+          }),
+        ),
         parseResponse(client.api.admin.submissions.stats.$get()),
       ]);
       return { rows: submissions, total, stats };
@@ -38,6 +46,7 @@ export function SubmissionsScreen() {
   const [subcategory, setSubcategory] = useState('');
   const [language, setLanguage] = useState('');
   const [region, setRegion] = useState('');
+  const [picked, setPicked] = useState<PickedReasons>(NO_REASONS);
   const { busy, setDone, setError } = list;
 
   const open = (s: Submission) => {
@@ -46,6 +55,7 @@ export function SubmissionsScreen() {
     setSubcategory(s.subcategory ?? '');
     setLanguage(s.language ?? '');
     setRegion(s.region ?? '');
+    setPicked(NO_REASONS);
     setDone('');
     setError('');
   };
@@ -72,7 +82,11 @@ export function SubmissionsScreen() {
     );
   const setSubmissionStatus = (s: Submission, status: (typeof REVIEW_STEPS)[number][0]) =>
     act(`“${s.server_name}” is now ${statusText(status)}.`, () =>
-      client.api.admin.submissions[':id'].$patch({ param: idParam(s), json: { status, admin_notes: notes } }),
+      client.api.admin.submissions[':id'].$patch({
+        param: idParam(s),
+        // A rejection carries its reasons (#32); the mail states them, the note and the appeal link.
+        json: { status, admin_notes: notes, ...(status === 'rejected' ? reasonsBody(picked) : {}) },
+      }),
     );
   const remove = (s: Submission) => {
     if (!window.confirm(`Delete the submission “${s.server_name}”? This cannot be undone.`)) return;
@@ -101,7 +115,15 @@ export function SubmissionsScreen() {
           value={status}
           values={SUBMISSION_STATUSES}
           text={statusText}
-          onChange={(status) => list.setFilters({ status })}
+          onChange={(status) => list.setFilters({ ...list.filters, status })}
+        />
+        <FilterSelect
+          label="Order"
+          value={list.filters.sort}
+          values={['oldest', 'newest'] as const}
+          all="Oldest first"
+          text={(v) => (v === 'oldest' ? 'Oldest first' : 'Newest first')}
+          onChange={(sort) => list.setFilters({ ...list.filters, sort })}
         />
       </div>
       <Notices error={list.error} done={list.done} />
@@ -140,6 +162,7 @@ export function SubmissionsScreen() {
           }
           onClose={() => setSelected(null)}
         >
+          <RequirementFlags flags={selected.flags} />
           <dl className="facts">
             <dt>Category</dt>
             <dd>
@@ -189,6 +212,9 @@ export function SubmissionsScreen() {
               <p className="prewrap">{selected.features}</p>
             </>
           )}
+          {selected.status !== 'approved' && selected.status !== 'rejected' && (
+            <ReasonPicker legend="Reasons, if you reject it" value={picked} onChange={setPicked} />
+          )}
           {selected.status !== 'approved' && subcategoryNames(selected.category).length > 0 && (
             <label>
               Subcategory (stored on the listing at approval)
@@ -226,6 +252,19 @@ export function SubmissionsScreen() {
           { header: 'Category', cell: (s) => s.category },
           { header: 'Members', cell: (s) => s.member_count.toLocaleString() },
           { header: 'Submitted', cell: (s) => formatDate(s.created_at) },
+          {
+            header: 'Waiting',
+            cell: (s) =>
+              s.status === 'pending' || s.status === 'under_review' ? (
+                <span className="nowrap">{waitingFor(s.created_at, Date.now())}</span>
+              ) : (
+                '—'
+              ),
+          },
+          {
+            header: 'Flags',
+            cell: (s) => (s.flags.length > 0 ? s.flags.map((f) => f.rule).join(', ') : '—'),
+          },
           { header: 'Status', cell: (s) => <Badge value={s.status} /> },
           { header: 'Owner', cell: (s) => <OwnerProof verified={s.owner_verified} provenAt={s.owner_proven_at} /> },
         ]}
@@ -246,3 +285,40 @@ const OwnerProof = ({ verified, provenAt }: { verified: boolean; provenAt: strin
     {verified && provenAt ? `, proof ${proofAge(provenAt, Date.now())} old` : ''}
   </span>
 );
+
+/**
+ * The niche rules' flags on a submission (#32, src/lib/requirements/): why it was flagged, and each
+ * field's text with the words that raised the flag highlighted. Judgement stays the moderator's.
+ */
+function RequirementFlags({ flags }: { flags: RequirementFlag[] }) {
+  if (flags.length === 0) return <p className="hint">No requirement flags.</p>;
+  return (
+    <section className="flags" aria-label="Requirement flags">
+      {flags.map((flag) => (
+        <div key={flag.rule} className="notice" role="note" data-flag={flag.rule}>
+          <p>
+            <strong>Flagged: </strong>
+            {flag.message}{' '}
+            <a href={flag.href} target="_blank" rel="noopener">
+              The requirement
+            </a>
+          </p>
+          {flag.fields.map((f) => (
+            <p key={f.field} className="prewrap">
+              <span className="hint">{f.field === 'features' ? 'Features' : 'Description'}: </span>
+              {highlight(f.text, f.matches).map((piece, i) =>
+                piece.hit ? (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order
+                  <mark key={i}>{piece.text}</mark>
+                ) : (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order
+                  <span key={i}>{piece.text}</span>
+                ),
+              )}
+            </p>
+          ))}
+        </div>
+      ))}
+    </section>
+  );
+}

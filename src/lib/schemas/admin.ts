@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  APPEAL_OUTCOMES,
   CONTACT_STATUSES,
   NEWSLETTER_STATUSES,
   OPERATOR_ROLES,
@@ -7,6 +8,8 @@ import {
   SUBMISSION_REVIEW_STATUSES,
   SUBMISSION_STATUSES,
 } from '../enums';
+import { MODERATION_REASON_VALUES } from '../moderation/reasons';
+import { REQUIREMENT_IDS } from '../requirements';
 import { email, optionalText, searchText } from './common';
 import { reviewedLanguage, reviewedRegion } from './language';
 
@@ -31,14 +34,52 @@ export const submissionQuerySchema = pageQuerySchema.extend({
     .enum(SUBMISSION_STATUSES)
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** The queue's order (#32): oldest first by default, so whoever waited longest is reviewed first. */
+  sort: z.enum(['oldest', 'newest']).default('oldest'),
 });
 
-/** Moving a submission to under_review or rejected (approval has its own action), with notes. */
-export const submissionStatusSchema = z.object({
-  status: z.enum(SUBMISSION_REVIEW_STATUSES, {
-    error: `Choose ${SUBMISSION_REVIEW_STATUSES.slice(0, -1).join(', ')} or ${SUBMISSION_REVIEW_STATUSES.at(-1)}`,
-  }),
-  admin_notes: optionalText(2000),
+/**
+ * Why a moderator rejects or hides (#32): one or more reasons of the fixed list, the requirement a
+ * "does not meet a requirement" reason names, and an optional note (the mail quotes it).
+ */
+const decisionFields = {
+  reasons: z
+    .array(z.enum(MODERATION_REASON_VALUES, { error: 'Pick reasons from the list' }))
+    .min(1, 'Pick at least one reason')
+    .max(MODERATION_REASON_VALUES.length)
+    .transform((r) => [...new Set(r)])
+    .optional(),
+  requirement: z.enum(REQUIREMENT_IDS, { error: 'Pick a requirement from the list' }).optional(),
+};
+
+/** The rule every decision with reasons keeps: "does not meet a requirement" names which one. */
+const requirementNamed = <T extends { reasons?: string[] | undefined; requirement?: string | undefined }>(
+  v: T,
+  ctx: z.RefinementCtx,
+) => {
+  if (v.reasons?.includes('requirement') && !v.requirement)
+    ctx.addIssue({ code: 'custom', path: ['requirement'], message: 'Name the requirement that is not met' });
+};
+
+/** Moving a submission to under_review or rejected (approval has its own action), with notes; a rejection needs reasons (#32). */
+export const submissionStatusSchema = z
+  .object({
+    status: z.enum(SUBMISSION_REVIEW_STATUSES, {
+      error: `Choose ${SUBMISSION_REVIEW_STATUSES.slice(0, -1).join(', ')} or ${SUBMISSION_REVIEW_STATUSES.at(-1)}`,
+    }),
+    admin_notes: optionalText(2000),
+    ...decisionFields,
+  })
+  .superRefine((v, ctx) => {
+    if (v.status === 'rejected' && !v.reasons?.length)
+      ctx.addIssue({ code: 'custom', path: ['reasons'], message: 'A rejection needs at least one reason' });
+    requirementNamed(v, ctx);
+  });
+
+/** An appeal's decision in the console (#32): the decision stands or is undone, with an optional note mailed with it. */
+export const appealDecisionSchema = z.object({
+  outcome: z.enum(APPEAL_OUTCOMES, { error: 'Choose upheld or overturned' }),
+  note: optionalText(2000),
 });
 
 /**
@@ -65,7 +106,14 @@ export const adminServerQuerySchema = pageQuerySchema.extend({
 });
 
 /** Showing or hiding a listing. */
-export const visibilitySchema = z.object({ is_active: z.boolean() });
+export const visibilitySchema = z
+  .object({ is_active: z.boolean(), ...decisionFields, note: optionalText(2000) })
+  .superRefine((v, ctx) => {
+    // Hiding a live listing needs a reason (#32): the owner is told why and may appeal.
+    if (!v.is_active && !v.reasons?.length)
+      ctx.addIssue({ code: 'custom', path: ['reasons'], message: 'Hiding a listing needs at least one reason' });
+    requirementNamed(v, ctx);
+  });
 
 /** Premium, sponsored and sort-order marking of a listing. */
 export const placementSchema = z
@@ -123,7 +171,9 @@ export const contactQuerySchema = pageQuerySchema.extend({
 });
 
 /** What an operator does with a report: resolve it, dismiss it, or hide its server (resolving it). */
-export const reportActionSchema = z.object({ action: z.enum(REPORT_ACTIONS) });
+export const reportActionSchema = z
+  .object({ action: z.enum(REPORT_ACTIONS), ...decisionFields, note: optionalText(2000) })
+  .superRefine(requirementNamed);
 
 /** Creating an operator from the console (admins only). */
 export const operatorCreateSchema = z.object({

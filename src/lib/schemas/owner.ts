@@ -56,3 +56,8 @@ export const editQuerySchema = pageQuerySchema.extend({
 
 /** An operator's decision on an owner's edit: notes are optional (shown to nobody but operators). */
 export const editDecisionSchema = z.object({ admin_notes: optionalText(2000) });
+
+/** An owner's Discord webhook URL (#32); its form is checked by parseWebhookUrl (src/lib/owners/webhook-url.ts). */
+export const webhookSchema = z.object({
+  webhook_url: text(300, 1, 'Webhook URL'),
+});

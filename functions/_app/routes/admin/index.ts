@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { type AdminEnv, adminAuth } from '../../middleware/auth';
+import { appealRoutes } from './appeals';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { buildRoutes } from './build';
@@ -30,6 +31,7 @@ export const adminRoutes = new Hono<AdminEnv>()
   .route('/servers', serverRoutes)
   .route('/reports', reportRoutes)
   .route('/reviews', reviewModerationRoutes)
+  .route('/appeals', appealRoutes)
   .route('/freshness', freshnessRoutes)
   .route('/content', contentRoutes)
   .route('/newsletter', newsletterRoutes)

@@ -16,6 +16,7 @@ import {
   visibilitySchema,
 } from '../../../../src/lib/schemas/admin';
 import { PAID_NEEDS_LINK, serverSchema } from '../../../../src/lib/schemas/server';
+import { hideWithReasons } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
@@ -41,10 +42,19 @@ export const serverRoutes = new Hono<AdminEnv>()
     zValidator('json', visibilitySchema, validationHook),
     async (c) => {
       const { id } = c.req.valid('param');
-      const { is_active } = c.req.valid('json');
-      const server = found(await setServerActive(c.get('deps').db, id, is_active), 'server', id);
-      await audit(c, is_active ? 'show' : 'hide', 'server', id, { slug: server.slug });
-      await requestRebuild(c, `${is_active ? 'showed' : 'hid'} ${server.slug}`, [server.slug]);
+      const { is_active, reasons, requirement, note } = c.req.valid('json');
+      const deps = c.get('deps');
+      if (!is_active) {
+        // Hiding a live listing (#32): reasons required, the owner mailed with an appeal link, audited, one batch.
+        const current = found(await getServerById(deps.db, id), 'server', id);
+        if (!current.is_active) return c.json({ server: current });
+        await hideWithReasons(deps, c.get('operator'), current, { reasons, requirement, note });
+        await requestRebuild(c, `hid ${current.slug}`, [current.slug]);
+        return c.json({ server: found(await getServerById(deps.db, id), 'server', id) });
+      }
+      const server = found(await setServerActive(deps.db, id, is_active), 'server', id);
+      await audit(c, 'show', 'server', id, { slug: server.slug });
+      await requestRebuild(c, `showed ${server.slug}`, [server.slug]);
       return c.json({ server });
     },
   )

@@ -1,18 +1,22 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { rejectWithReasons } from '../../../../db/queries/moderation';
 import {
   approveSubmission,
   deleteSubmission,
   getSubmissionById,
   getSubmissionStats,
   listSubmissions,
-  rejectSubmission,
+  type SubmissionRecord,
   updateSubmissionStatus,
 } from '../../../../db/queries/submissions';
+import { notifyOwner } from '../../../../db/queries/webhooks';
 import { subcategoryNames } from '../../../../src/lib/categories';
+import { phraseFlags } from '../../../../src/lib/requirements';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { rankCategory } from '../../jobs/rank';
+import { prepareDecision } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { mailSite } from '../../mail/site';
@@ -21,39 +25,74 @@ import { submissionRejectedMail } from '../../mail/submission-rejected';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam, notFound, requestRebuild } from './shared';
 
+/** A submission with the niche rules' flags for the reviewer (#32): the matched words of each field. */
+const withFlags = <T extends SubmissionRecord>(s: T) => ({ ...s, flags: phraseFlags(s) });
+
 /** The submissions queue: admins and moderators. */
 export const submissionRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
   .get('/', zValidator('query', submissionQuerySchema, validationHook), async (c) => {
-    const { page, per_page: perPage, status } = c.req.valid('query');
-    const { submissions, total } = await listSubmissions(c.get('deps').db, { status, page, perPage });
-    return c.json({ submissions, total, page, perPage });
+    const { page, per_page: perPage, status, sort } = c.req.valid('query');
+    const { submissions, total } = await listSubmissions(c.get('deps').db, {
+      status,
+      page,
+      perPage,
+      oldestFirst: sort === 'oldest',
+    });
+    return c.json({ submissions: submissions.map(withFlags), total, page, perPage });
   })
   .get('/stats', async (c) => c.json(await getSubmissionStats(c.get('deps').db)))
   .get('/:id', idParam, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json({ submission: found(await getSubmissionById(c.get('deps').db, id), 'submission', id) });
+    return c.json({ submission: withFlags(found(await getSubmissionById(c.get('deps').db, id), 'submission', id)) });
   })
   .patch('/:id', idParam, zValidator('json', submissionStatusSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
-    const { status, admin_notes } = c.req.valid('json');
-    const db = c.get('deps').db;
+    const { status, admin_notes, reasons, requirement } = c.req.valid('json');
+    const deps = c.get('deps');
+    const db = deps.db;
     const current = found(await getSubmissionById(db, id), 'submission', id);
     if (current.status === 'approved') {
       throw new ApiError(409, 'already_approved', 'An approved submission is managed as a server');
     }
-    // A rejection writes the submitter's mail with the operator's note in the same batch (#16).
-    const submission =
-      status === 'rejected' && current.status !== 'rejected'
-        ? await rejectSubmission(db, id, admin_notes ?? null, {
-            mail: submissionRejectedMail(mailSite(c.get('deps').env), {
-              serverName: current.server_name,
-              note: admin_notes ?? null,
-            }),
-          })
-        : await updateSubmissionStatus(db, id, status, admin_notes ?? null);
+    if (status === 'rejected' && current.status !== 'rejected') {
+      // A rejection (#32): its reasons, the decision an appeal names, the audit row and the
+      // submitter's mail (reasons, note, signed appeal link) in one batch.
+      const operator = c.get('operator');
+      const decision = await prepareDecision(deps, operator, { reasons, requirement, note: admin_notes });
+      const made = await rejectWithReasons(
+        db,
+        current,
+        decision.input,
+        submissionRejectedMail(mailSite(deps.env), {
+          serverName: current.server_name,
+          reasons: decision.reasonLines,
+          note: admin_notes ?? null,
+          appealUrl: decision.appealUrl,
+        }),
+        // A signed-in owner's submission: the notice on their Discord webhook, in the same batch.
+        (when) =>
+          current.owner_id === null
+            ? []
+            : [
+                notifyOwner(
+                  db,
+                  { ownerId: current.owner_id },
+                  { kind: 'rejected', serverName: current.server_name, reasons: decision.reasonLines },
+                  `rejected:${decision.input.appealKey}`,
+                  when,
+                ),
+              ],
+      );
+      if (!made) throw new ApiError(409, 'already_decided', 'This submission was decided meanwhile');
+      return c.json({
+        submission: (await getSubmissionById(db, id))!,
+        decision: { id: made.id, reasons: made.reasons },
+      });
+    }
+    const submission = await updateSubmissionStatus(db, id, status, admin_notes ?? null);
     await audit(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes });
-    return c.json({ submission });
+    return c.json({ submission, decision: null });
   })
   // A request without a JSON body validates as {} (Hono's json validator): a plain approval.
   .post('/:id/approve', idParam, zValidator('json', approveSchema, validationHook), async (c) => {
@@ -96,6 +135,14 @@ export const submissionRoutes = new Hono<AdminEnv>()
       }
       throw new ApiError(409, 'already_approved', 'This submission is already approved');
     }
+    // The owner's Discord webhook notice (#32), once per approval.
+    if (result.submission.owner_id !== null)
+      await notifyOwner(
+        db,
+        { ownerId: result.submission.owner_id },
+        { kind: 'approved', serverName: result.server.name, url: `${site.url}/server/${result.server.slug}` },
+        `approved:${id}`,
+      );
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
     const moved = await rankCategory(c.get('deps'), result.server.category, Date.now());

@@ -1,4 +1,5 @@
 import { CLAIMS, type ClaimFacts, pricingAnswer, sponsoredCap } from '~/lib/claims';
+import { requirementsSummary } from '~/lib/requirements';
 
 /** One FAQ tab of the help page. */
 export interface FaqTab {
@@ -49,8 +50,16 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       },
       {
         q: 'What are the requirements?',
-        a: 'Your server needs at least 50 members, a permanent invite link, and must fit one of the five categories: Gaming, Crypto, Trading, Investing or Sports Betting.',
+        // From the requirements module the submit check applies (#32), never written here.
+        a: requirementsSummary(facts.minMembers),
+        link: { href: '/requirements', label: 'Listing requirements' },
       },
+      {
+        q: 'What if my server is rejected or hidden?',
+        a: CLAIMS.appeals,
+        link: { href: '/moderation', label: 'Moderation log' },
+      },
+
       {
         q: 'What icon should I use?',
         a: 'A square icon of at least 512x512 pixels, PNG or JPG, under 2MB.',

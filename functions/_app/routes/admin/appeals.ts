@@ -1,0 +1,74 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import {
+  anotherOperatorExists,
+  decideAppeal,
+  getDecisionById,
+  listPendingAppeals,
+} from '../../../../db/queries/moderation';
+import { getServerById } from '../../../../db/queries/servers';
+import { reasonLabel } from '../../../../src/lib/moderation/reasons';
+import { appealDecisionSchema } from '../../../../src/lib/schemas/admin';
+import { ApiError } from '../../lib/errors';
+import { validationHook } from '../../lib/validate';
+import { appealDecidedMail } from '../../mail/appeal-decided';
+import { mailSite } from '../../mail/site';
+import { type AdminEnv, requireRole } from '../../middleware/auth';
+import { found, idParam, requestRebuild } from './shared';
+
+/**
+ * The appeals queue (#32): admins and moderators. An appeal is decided by another moderator than
+ * the one who made the decision, whenever there is another; the outcome is mailed.
+ */
+export const appealRoutes = new Hono<AdminEnv>()
+  .use(requireRole('moderator'))
+  .get('/', async (c) => {
+    const appeals = await listPendingAppeals(c.get('deps').db);
+    const me = c.get('operator').id;
+    return c.json({
+      appeals: appeals.map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        server_name: a.server_name,
+        submission_id: a.submission_id,
+        server_id: a.server_id,
+        reasons: a.reasons.map(reasonLabel),
+        requirement: a.requirement,
+        note: a.note,
+        decided_at: a.created_at,
+        appeal_text: a.appeal_text,
+        appealed_at: a.appealed_at,
+        decided_by_me: a.operator_id === me,
+      })),
+    });
+  })
+  .post('/:id', idParam, zValidator('json', appealDecisionSchema, validationHook), async (c) => {
+    const { id } = c.req.valid('param');
+    const { outcome, note } = c.req.valid('json');
+    const deps = c.get('deps');
+    const operator = c.get('operator');
+    const decision = found(await getDecisionById(deps.db, id), 'appeal', id);
+    if (!decision.appealed_at || decision.appeal_outcome)
+      throw new ApiError(409, 'not_waiting', 'This decision has no appeal waiting for a decision');
+    if (decision.operator_id === operator.id && (await anotherOperatorExists(deps.db, operator.id)))
+      throw new ApiError(409, 'another_moderator', 'You made this decision: another moderator decides its appeal.');
+    const decided = await decideAppeal(
+      deps.db,
+      decision,
+      outcome,
+      note ?? null,
+      operator,
+      appealDecidedMail(mailSite(deps.env), {
+        serverName: decision.server_name,
+        kind: decision.kind,
+        outcome,
+        note: note ?? null,
+      }),
+    );
+    if (!decided) throw new ApiError(409, 'not_waiting', 'This appeal was decided meanwhile');
+    if (outcome === 'overturned' && decision.kind === 'hide' && decision.server_id !== null) {
+      const server = await getServerById(deps.db, decision.server_id);
+      await requestRebuild(c, `appeal showed ${server?.slug ?? decision.server_id} again`, [server?.slug]);
+    }
+    return c.json({ appeal: { id: decided.id, outcome: decided.appeal_outcome } });
+  });

@@ -1,0 +1,73 @@
+/**
+ * The review queue in the open (#32): how many submissions wait, and the median and 90th-percentile
+ * time to a decision over the last 30 days, computed from the decisions themselves. A typical time
+ * is stated only with at least MIN_DECISIONS decisions; with fewer the site says there is too
+ * little data. Pure: the submit page, the "received" mail and /moderation read it.
+ */
+
+/** The window the decision times are taken from. */
+export const QUEUE_WINDOW_DAYS = 30;
+/** Fewer decisions than this in the window: no typical time is stated. */
+export const MIN_DECISIONS = 10;
+
+const HOUR_MS = 3_600_000;
+
+/** The median of `values` (the mean of the two middle ones for an even count); null for none. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The p-th percentile (0 < p <= 100) by the nearest-rank method: the smallest value with p% at or below it. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+/** The queue as the site states it. */
+export interface QueueFigures {
+  /** Submissions waiting for a decision (pending or under review). */
+  waiting: number;
+  /** Decisions in the window. */
+  decisions: number;
+  /** Whole hours, rounded up (at least 1); null when there are fewer than MIN_DECISIONS decisions. */
+  medianHours: number | null;
+  p90Hours: number | null;
+}
+
+const hoursUp = (ms: number) => Math.max(1, Math.ceil(ms / HOUR_MS));
+
+/** The figures from the decision times (ms from submission to decision) in the window and the waiting count. */
+export function queueFigures(decisionMs: readonly number[], waiting: number): QueueFigures {
+  const times = decisionMs.filter((ms) => Number.isFinite(ms) && ms >= 0);
+  if (times.length < MIN_DECISIONS) return { waiting, decisions: times.length, medianHours: null, p90Hours: null };
+  return {
+    waiting,
+    decisions: times.length,
+    medianHours: hoursUp(median(times)!),
+    p90Hours: hoursUp(percentile(times, 90)!),
+  };
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** The sentence the submit page and the "received" mail state. */
+export function queueSentence(f: QueueFigures): string {
+  const waiting = `${plural(f.waiting, 'submission is', 'submissions are')} waiting for review.`;
+  if (f.medianHours === null || f.p90Hours === null)
+    return `${waiting} There is too little data for a typical review time: ${plural(f.decisions, 'decision', 'decisions')} in the last ${QUEUE_WINDOW_DAYS} days (we state one from ${MIN_DECISIONS}).`;
+  return `${waiting} Usually within ${plural(f.medianHours, 'hour', 'hours')}: over the last ${QUEUE_WINDOW_DAYS} days half of ${plural(f.decisions, 'decision', 'decisions')} came within ${plural(f.medianHours, 'hour', 'hours')}, and 9 in 10 within ${plural(f.p90Hours, 'hour', 'hours')}.`;
+}
+
+/** How long an item has waited, for the console: "12 min", "5 h", "3 d 4 h". */
+export function waitingFor(since: string, now: number): string {
+  const ms = Math.max(0, now - Date.parse(since));
+  if (ms < HOUR_MS) return `${Math.floor(ms / 60_000)} min`;
+  const hours = Math.floor(ms / HOUR_MS);
+  if (hours < 24) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
