@@ -418,8 +418,8 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const card = toCard(server);
       expect(card.is_premium).toBe(true);
       expect(joinProps(card)).toMatchObject({ label: 'Join Premium', paid: true, href: `/go/${server.slug}` });
-      // Premium Picks on the home page: premium or sponsored servers, six at a time (src/pages/index.astro).
-      const home = readFileSync(join(ROOT, 'src/pages/index.astro'), 'utf8');
+      // Premium Picks on the home page: premium or sponsored servers, six at a time (src/data/home-page.ts, the home page's data).
+      const home = readFileSync(join(ROOT, 'src/data/home-page.ts'), 'utf8');
       expect(home).toContain('premiumPicks(servers, LIMITS.premiumGrid)');
       expect(LIMITS.premiumGrid).toBe(6);
       const plain = await seedServer(tdb.db, { name: 'Plain Guild' });

@@ -3,7 +3,7 @@
 // account deletion; every call real HTTP into the app over a libSQL file.
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailOutbox, reviews } from '../../db/schema';
+import { mailOutbox, ownerUsers, reviews, webhookOutbox } from '../../db/schema';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import type { StandInGuild } from '../helpers/discord-stand-in';
 import { seedServer } from './api-harness';
@@ -190,12 +190,17 @@ describe('reviews from verified members', () => {
     expect((await h!.ownerCall(owner, 'PUT', '/api/account/settings', { email: 'owner@example.com' })).status).toBe(
       200,
     );
+    // The owner's Discord webhook (#32), as saving one in /account leaves it.
+    await h!.db.update(ownerUsers).set({ webhook_url: 'https://discord.com/api/webhooks/1/owner-token' });
     const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
     await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
     expect((await write(session, server.id, goodReview)).status).toBe(201);
     const [review] = await h!.db.select().from(reviews);
     const newMail = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_new'));
     expect(newMail.map((m) => m.to_address)).toEqual(['owner@example.com']);
+    const notices = await h!.db.select().from(webhookOutbox);
+    expect(notices.map((n) => n.event)).toEqual(['new_review']);
+    expect(JSON.stringify(notices[0]!.payload)).toContain(`/server/${server.slug}`);
 
     // Only the claimed owner replies.
     expect((await h!.ownerCall(session, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thanks!' })).status).toBe(

@@ -3,6 +3,7 @@
 // sign-in, middleware/owner-auth.ts, CSRF on writes): the account's own review of a listing and
 // whether it may write one, writing (a second review edits the first) and deleting it, the
 // listing owner's one reply, and flags. Moderation is the console's (routes/admin/reviews.ts).
+
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -22,6 +23,7 @@ import {
   saveReply,
   saveReview,
 } from '../../../db/queries/reviews';
+import { notifyOwner } from '../../../db/queries/webhooks';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
 import { REVIEWS_PAGE_SIZE } from '../../../src/lib/reviews/summary';
 import { replySchema, reviewFlagSchema, reviewSchema } from '../../../src/lib/schemas/review';
@@ -207,6 +209,15 @@ export const reviewRoutes = (deps: AppDeps) => {
         });
         // An edit changes what the page's built HTML shows: served on request until the next build has it.
         if (!saved.created) await deps.rebuild?.request(`review edited on ${target.slug}`, [`/server/${target.slug}`]);
+        // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
+        if (saved.created && saved.status === 'shown') {
+          await notifyOwner(
+            deps.db,
+            { serverId: id },
+            { kind: 'new_review', serverName: target.name, url: pageUrl(target.slug) },
+            `review:${saved.id}`,
+          );
+        }
         return c.json(
           {
             review: { id: saved.id, status: saved.status },

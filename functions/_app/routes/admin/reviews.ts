@@ -8,6 +8,7 @@ import {
   moderateReview,
   ownerMailsOf,
 } from '../../../../db/queries/reviews';
+import { notifyOwner } from '../../../../db/queries/webhooks';
 import { reviewModerationSchema } from '../../../../src/lib/schemas/review';
 import { validationHook } from '../../lib/validate';
 import { reviewHiddenMail, reviewNewMail } from '../../mail/reviews';
@@ -72,6 +73,14 @@ export const reviewModerationRoutes = new Hono<AdminEnv>()
           : null,
       ownerMails,
     });
+    if (released) {
+      await notifyOwner(
+        deps.db,
+        { serverId: row.review.server_id },
+        { kind: 'new_review', serverName: row.server_name, url: serverUrl },
+        `review:${id}`,
+      );
+    }
     // A hidden review leaves the page's built HTML: served on request until a build without it is live.
     if (input.action !== 'dismiss_flags')
       await requestRebuild(c, `review ${input.action} on ${row.server_slug}`, [row.server_slug]);
