@@ -27,14 +27,17 @@ for (const [width, javaScriptEnabled] of [
         new RegExp(`^${hero.toLocaleString('en-US')} servers? found`),
       );
       // Other specs on this shared site may have changed the listing since the build: the API
-      // agrees once the rebuild they asked for is live.
+      // agrees once the rebuild they asked for is live (a whole build on a busy machine: a minute).
       await expect
-        .poll(async () => {
-          await page.reload();
-          const now = numberIn(await page.locator('.hero-stats').textContent(), /([\d,]+) servers? reviewed/);
-          const api = (await (await request.get('/api/servers?per_page=1')).json()) as { total: number };
-          return api.total - now;
-        })
+        .poll(
+          async () => {
+            await page.reload();
+            const now = numberIn(await page.locator('.hero-stats').textContent(), /([\d,]+) servers? reviewed/);
+            const api = (await (await request.get('/api/servers?per_page=1')).json()) as { total: number };
+            return api.total - now;
+          },
+          { timeout: 90_000 },
+        )
         .toBe(0);
       // The sample's paid servers are in the list (no free ones were left to space all of them out).
       const all = (await (await request.get('/api/servers?per_page=100')).json()) as { servers: { name: string }[] };
