@@ -31,17 +31,26 @@ function step(name: string, cmd: string, args: string[], env?: Record<string, st
   return ok;
 }
 
+/** Debian's Chromium and its headless shell (tests/helpers/chromium.ts), installed with apt-get when missing. */
 function ensureChromium(): boolean {
-  if (existsSync('/usr/bin/chromium')) return true;
+  const missing = [
+    ['chromium', '/usr/bin/chromium'],
+    ['chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell'],
+  ]
+    .filter(([, path]) => !existsSync(path!))
+    .map(([pkg]) => pkg!);
+  if (missing.length === 0) return true;
   if (process.getuid?.() !== 0) {
-    console.error("Chromium is missing: install Debian's chromium package (apt-get install -y chromium).");
+    // The full browser alone serves the e2e run (slower); without it nothing does.
+    if (!missing.includes('chromium')) return true;
+    console.error(`Chromium is missing: install Debian's packages (apt-get install -y ${missing.join(' ')}).`);
     return false;
   }
-  console.log('Installing Chromium (apt-get)…');
-  return (
+  console.log(`Installing ${missing.join(' and ')} (apt-get)…`);
+  const installed =
     run('apt-get', ['update', '-qq']) &&
-    run('apt-get', ['install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })
-  );
+    run('apt-get', ['install', '-y', '-qq', ...missing], { DEBIAN_FRONTEND: 'noninteractive' });
+  return installed || existsSync('/usr/bin/chromium');
 }
 
 /**
