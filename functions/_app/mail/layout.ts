@@ -98,3 +98,23 @@ ${content.unsubscribeUrl ? `<p style="font-size:13px;color:#55556a">You get this
 export function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
+
+/**
+ * A moderator's decision in a mail (#32): the reasons picked as a list, then the moderator's note
+ * quoted, or `withoutNote` when they left none (nothing when that is undefined).
+ */
+export function decisionBlocks(reasons: readonly string[], note: string | null, withoutNote?: string): MailBlock[] {
+  const said = note?.trim();
+  return [
+    { kind: 'p', text: reasons.length === 1 ? 'The reason:' : 'The reasons:' },
+    { kind: 'list', items: reasons.map((text) => ({ text })) },
+    ...(said
+      ? ([
+          { kind: 'p', text: 'The moderator wrote:' },
+          { kind: 'quote', text: said },
+        ] as const)
+      : withoutNote
+        ? ([{ kind: 'p', text: withoutNote }] as const)
+        : []),
+  ];
+}

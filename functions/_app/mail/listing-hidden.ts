@@ -1,5 +1,5 @@
 import type { RenderedMail } from '../../../db/queries/mail';
-import { type MailSite, renderMail } from './layout';
+import { decisionBlocks, type MailSite, renderMail } from './layout';
 
 /** What the "listing hidden" mail says. */
 export interface ListingHiddenData {
@@ -13,19 +13,11 @@ export interface ListingHiddenData {
 
 /** To the listing's contact address, written with the hide (#32): why, the note, and the appeal link. */
 export function listingHiddenMail(site: MailSite, data: ListingHiddenData): RenderedMail {
-  const note = data.note?.trim();
   return renderMail(site, {
     subject: `${data.serverName} was hidden from GuildRank`,
     heading: `A moderator hid your listing ${data.serverName}: it is off every list and its page until this is resolved.`,
     blocks: [
-      { kind: 'p', text: data.reasons.length === 1 ? 'The reason:' : 'The reasons:' },
-      { kind: 'list', items: data.reasons.map((text) => ({ text })) },
-      ...(note
-        ? ([
-            { kind: 'p', text: 'The moderator wrote:' },
-            { kind: 'quote', text: note },
-          ] as const)
-        : []),
+      ...decisionBlocks(data.reasons, data.note),
       {
         kind: 'p',
         text: 'If you think this is wrong, you can appeal once through the link below, without an account (up to 1,000 characters). Another moderator reviews it where there is one, and we email you the outcome.',

@@ -1,5 +1,5 @@
 import type { RenderedMail } from '../../../db/queries/mail';
-import { type MailSite, renderMail } from './layout';
+import { decisionBlocks, type MailSite, renderMail } from './layout';
 
 /** What the "not approved" mail says. */
 export interface SubmissionRejectedData {
@@ -14,19 +14,11 @@ export interface SubmissionRejectedData {
 
 /** To the submitter, written with the rejection: the reasons, the note, the appeal link, and how to try again. */
 export function submissionRejectedMail(site: MailSite, data: SubmissionRejectedData): RenderedMail {
-  const note = data.note?.trim();
   return renderMail(site, {
     subject: `${data.serverName} was not approved`,
     heading: `We reviewed ${data.serverName} and did not approve it.`,
     blocks: [
-      { kind: 'p', text: data.reasons.length === 1 ? 'The reason:' : 'The reasons:' },
-      { kind: 'list', items: data.reasons.map((text) => ({ text })) },
-      ...(note
-        ? ([
-            { kind: 'p', text: 'The moderator wrote:' },
-            { kind: 'quote', text: note },
-          ] as const)
-        : ([{ kind: 'p', text: 'The moderator left no note.' }] as const)),
+      ...decisionBlocks(data.reasons, data.note, 'The moderator left no note.'),
       {
         kind: 'p',
         text: 'If you think this is wrong, you can appeal once through the link below, without an account (up to 1,000 characters). Another moderator reviews it where there is one, and we email you the outcome.',
