@@ -435,21 +435,26 @@ export async function flagReview(
     });
 }
 
+/** The columns of a review shown with its listing (the console's Reviews screen, /account's "My reviews"). */
+const reviewWithListing = () => ({
+  id: reviews.id,
+  server_id: reviews.server_id,
+  server_name: discordServers.name,
+  server_slug: discordServers.slug,
+  rating: reviews.rating,
+  body: reviews.body,
+  display_name: reviews.display_name,
+  status: reviews.status,
+  hidden_reason: reviews.hidden_reason,
+});
+
 /** The console's Reviews screen: held, flagged (open flags) or hidden reviews, newest first, with reasons. */
 export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' | 'hidden', limit = 100) {
   const openFlags = sql<number>`(SELECT count(*) FROM ${reviewFlags} WHERE ${reviewFlags.review_id} = ${reviews.id} AND ${reviewFlags.resolved_at} IS NULL)`;
   const where = view === 'flagged' ? sql`${openFlags} > 0` : eq(reviews.status, view === 'held' ? 'held' : 'hidden');
   const rows = await db
     .select({
-      id: reviews.id,
-      server_id: reviews.server_id,
-      server_name: discordServers.name,
-      server_slug: discordServers.slug,
-      rating: reviews.rating,
-      body: reviews.body,
-      display_name: reviews.display_name,
-      status: reviews.status,
-      hidden_reason: reviews.hidden_reason,
+      ...reviewWithListing(),
       held_reason: reviews.held_reason,
       created_at: reviews.created_at,
       moderated_by: reviews.moderated_by,
@@ -562,15 +567,7 @@ export async function moderateReview(
 export async function listAccountReviews(db: Db, accountId: number) {
   return db
     .select({
-      id: reviews.id,
-      server_id: reviews.server_id,
-      server_name: discordServers.name,
-      server_slug: discordServers.slug,
-      rating: reviews.rating,
-      body: reviews.body,
-      display_name: reviews.display_name,
-      status: reviews.status,
-      hidden_reason: reviews.hidden_reason,
+      ...reviewWithListing(),
       created_at: reviews.created_at,
       edited_at: reviews.edited_at,
       reply: reviewReplies.body,
