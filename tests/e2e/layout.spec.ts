@@ -198,6 +198,10 @@ const PAGES: [string, string, number][] = [
   ['console sign-in', '/admin', 200],
   ['developers', '/developers', 200],
   ['developers guide', '/developers/guide', 200],
+  ['listing requirements', '/requirements', 200],
+  ['moderation log', '/moderation', 200],
+  ['appeal', '/appeal?token=a-long-signed-appeal-token-from-the-mail', 200],
+  ['appeal sent', '/appeal/sent', 200],
   ['embedded card', '/embed/apex-legends-hub', 200],
   ['embedded card with long words', `/embed/${LONG_SLUG}`, 200],
 ];
@@ -254,6 +258,7 @@ test.describe('on phones', () => {
       'Content',
       'Newsletter',
       'Contact inbox',
+      'Appeals',
       'Audit log',
     ]) {
       await page.setViewportSize({ width: WIDTHS[0], height: 740 });
