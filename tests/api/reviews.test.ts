@@ -1,9 +1,12 @@
 // Member reviews (#31) through the app and the Discord stand-in: the review sign-in (with
 // guilds.members.read), each eligibility rule, edits, replies, flags, hides, the burst hold and
 // account deletion; every call real HTTP into the app over a libSQL file.
+
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clearBreaker, tripBreaker } from '../../db/queries/freshness';
 import { mailOutbox, ownerUsers, reviews, webhookOutbox } from '../../db/schema';
+import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import type { StandInGuild } from '../helpers/discord-stand-in';
 import { seedServer } from './api-harness';
@@ -140,6 +143,21 @@ describe('reviews from verified members', () => {
     expect((await refusalOf([memberOf(400, { owner: true })])).code).toBe('owner');
     expect((await refusalOf([memberOf(400, { permissions: PERMISSIONS.manageGuild })])).code).toBe('manager');
     expect(await h!.db.select().from(reviews)).toHaveLength(0);
+  });
+
+  it("does not start a review's sign-in while the Discord breaker is open: the membership read waits like an invite check", async () => {
+    const server = await setup();
+    await tripBreaker(h!.db, REFRESH_JOB, {
+      blockedUntil: new Date(Date.now() + 60_000).toISOString(),
+      reason: 'rate_limited',
+      level: 1,
+    });
+    const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(start.status).toBe(303);
+    expect(start.headers.get('location')).toBe('/account?error=discord_paused');
+    await clearBreaker(h!.db, REFRESH_JOB);
+    const again = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(again.status).toBe(302);
   });
 
   it('refuses a review without a review sign-in (no membership check)', async () => {

@@ -127,6 +127,25 @@ function cacheMsOf(answer: InviteAnswer): number {
 }
 
 /**
+ * Whether Discord may be asked on a person's behalf outside an invite check (#31: the membership
+ * read of a review's sign-in): under the same breaker as every lookup, and spending the same
+ * site-wide budget (its reserve for owners and first checks: the person is signing in). False while
+ * the breaker is open or the budget is spent.
+ */
+export async function mayAskDiscord(deps: AppDeps): Promise<boolean> {
+  const now = deps.now?.() ?? Date.now();
+  const breaker = await getJobState(deps.db, REFRESH_JOB);
+  const blockedUntil = breaker?.blocked_until ? Date.parse(breaker.blocked_until) : Number.NaN;
+  if (blockedUntil > now) return false;
+  if (!deps.env.RATE_LIMITS) return true;
+  const spent = await spendSubmissionLookup(deps.db, INVITE_CHECK_BUDGET, now, {
+    perWindow: inviteCheckCeiling(true),
+    windowMs: BUDGET.windowMs,
+  });
+  return spent.ok;
+}
+
+/**
  * Discord's answer for `code`: a recent one from the cache, else one lookup, made only while the
  * breaker is closed, the client has its share left, and the site-wide budget (its reserve for an
  * owner or a client's first lookup) allows it. A 429 or a block page trips the refresh job's

@@ -62,7 +62,7 @@ import { paymentsConfigured, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
-import { checkInvite } from '../lib/invite-check';
+import { checkInvite, mayAskDiscord } from '../lib/invite-check';
 import { applyEvent } from '../lib/order-events';
 import {
   clearOwnerCookies,
@@ -205,6 +205,8 @@ export const accountRoutes = (deps: AppDeps) => {
         const slug = c.req.query('review');
         const target = slug ? await getReviewTargetBySlug(deps.db, slug) : null;
         if (slug && !target?.guild_id) return c.redirect(`/account?error=${encodeURIComponent('review_target')}`, 303);
+        // The membership read (#31) asks Discord as the invite checks do: not while their breaker is open.
+        if (target && !(await mayAskDiscord(deps))) return c.redirect(accountPage('discord_paused'), 303);
         const uri = redirectUri(SITE_URL, c.req.url);
         const started = await oauth.start(uri, target ? REVIEW_SCOPES : undefined);
         await setPendingSignIn(c, SITE_URL, SESSION_SECRET, {
