@@ -118,7 +118,8 @@ describe('db:backup and db:restore', () => {
     // A snapshot of one moment: exactly the first N writes, no gaps, nothing from after it.
     expect(restored.emails).toEqual(writer.acks.slice(0, restored.emails.length));
     expect(restored.emails.length).toBeLessThan(writer.acks.length);
-  });
+    // Three scripts in child processes and a writer process: more than a request-sized test's 30 s on a busy machine.
+  }, 120_000);
 
   it('refuses to restore a file that is not a healthy database and leaves the target untouched', async () => {
     const tdb = await createTestDb();
