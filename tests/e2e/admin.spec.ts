@@ -109,8 +109,11 @@ test('each console screen stores its operations, shows them after a reload, and 
   await page.goto('/admin#servers');
   await page.getByLabel('Search servers').fill(`Quiet Harbor ${tag}`);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByLabel(`Quiet Harbor ${tag} visible`).uncheck();
-  await expect(page.getByText(`Quiet Harbor ${tag} is now hidden.`)).toBeVisible();
+  // Hiding a live listing asks why first (#32): the reasons are mailed to its owner.
+  await page.getByLabel(`Quiet Harbor ${tag} visible`).click();
+  await page.getByRole('checkbox', { name: 'Scam risk' }).check();
+  await page.getByRole('button', { name: 'Hide listing' }).click();
+  await expect(page.getByText(`Quiet Harbor ${tag} is now hidden; its owner is mailed why.`)).toBeVisible();
   await page.getByLabel(`Quiet Harbor ${tag} premium`).check();
   await expect(page.getByText(`Quiet Harbor ${tag}: premium on.`)).toBeVisible();
   await page.getByLabel(`Quiet Harbor ${tag} sort order`).fill('42');

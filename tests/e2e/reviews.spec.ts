@@ -113,7 +113,7 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await hydrated(ownerPage);
   await ownerPage.getByRole('link', { name: 'Sign in with Discord' }).click();
   await expect(ownerPage).toHaveURL(/\/account$/);
-  await expect(ownerPage.getByRole('heading', { name: 'My listings' })).toBeVisible();
+  await expect(ownerPage.getByRole('heading', { name: 'My listings', exact: true })).toBeVisible();
   const received = ownerPage.getByRole('region', { name: 'Reviews of my listings' });
   await expect(received.getByText(second)).toBeVisible();
   const reply = `Thank you ${id}, glad the rules help.`;
@@ -128,7 +128,7 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   const mine = page.getByRole('region', { name: 'My reviews' });
   await expect(mine.getByText(second)).toBeVisible();
   await expect(mine.getByText(reply)).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'My listings' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'My listings', exact: true })).toHaveCount(0);
   await other.close();
   await owner.close();
 });
