@@ -56,7 +56,10 @@ export function monthLog(events: readonly LogEvent[]): MonthLog[] {
   const times = new Map<string, number[]>();
   const of = (m: string) => {
     let row = months.get(m);
-    if (!row) months.set(m, (row = emptyMonth(m)));
+    if (!row) {
+      row = emptyMonth(m);
+      months.set(m, row);
+    }
     return row;
   };
   for (const e of events) {
