@@ -31,8 +31,8 @@ for (const [width, javaScriptEnabled] of [
       await expect(page.locator('#servers .count')).toHaveText(
         new RegExp(`^${hero.toLocaleString('en-US')} servers? found`),
       );
-      // Other specs on this shared site may have changed the listing since the build: the API
-      // agrees once the rebuild they asked for is live (a whole build on a busy machine: a minute).
+      // The two tests of this file share its site: the API agrees with the built hero count once
+      // any rebuild a change asked for is live (polled, never slept).
       await expect
         .poll(
           async () => {
