@@ -41,7 +41,7 @@ for (const [width, javaScriptEnabled] of [
             const api = (await (await request.get('/api/servers?per_page=1')).json()) as { total: number };
             return api.total - now;
           },
-          { timeout: 90_000 },
+          { timeout: 45_000 },
         )
         .toBe(0);
       // The sample's paid servers are in the list (no free ones were left to space all of them out).
