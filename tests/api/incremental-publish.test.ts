@@ -2,15 +2,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDb } from '../../db/client';
-import { insertFakeServers } from '../../db/fake';
-import { migrateDb } from '../../db/migrate';
+import type { Db } from '../../db/client';
 import { getServerBySlug, listServersWithPages, type Server, updateServer } from '../../db/queries/servers';
-import { seedIfEmpty } from '../../db/seed';
 import { rawProcessEnv } from '../../functions/_app/env';
 import { createOnDemandPages } from '../../functions/_app/on-demand';
 import { runAstroBuild, SiteBuilder } from '../../functions/_app/site-builder';
 import { isListed } from '../../src/lib/listing';
+import { openSeededDb } from '../helpers/db';
 
 // Issue 35: a change to a few listings is published without a build. The live build is
 // hard-linked into a fresh folder and only the pages the change can touch are rendered from the
@@ -45,12 +43,9 @@ const pathOf = (file: string) => (file === 'index.html' ? '/' : `/${file.slice(0
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'guildrank-publish-'));
   const url = `file:${join(dir, 'site.db')}`;
-  const opened = await openDb({ url });
+  const opened = await openSeededDb(url, SERVERS);
   db = opened.db;
   close = () => opened.client.close();
-  await migrateDb(db);
-  await seedIfEmpty(db);
-  await insertFakeServers(opened.client, SERVERS);
   // Inside the project: Astro stages prerender chunks beside an output folder within the working directory.
   buildsDir = join(process.cwd(), '.tmp', `publish-${basename(dir)}`);
   env = rawProcessEnv({

@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDb } from '../../db/client';
-import { insertFakeServers } from '../../db/fake';
-import { migrateDb } from '../../db/migrate';
+import type { Db } from '../../db/client';
 import { createServer, listServersWithPages, type Server } from '../../db/queries/servers';
-import { seedIfEmpty } from '../../db/seed';
 import { rawProcessEnv } from '../../functions/_app/env';
 import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
@@ -18,6 +15,7 @@ import { CATEGORIES, SUBCATEGORIES } from '../../src/lib/categories';
 import { LIMITS } from '../../src/lib/enums';
 import { isListed } from '../../src/lib/listing';
 import { PAID_SPACING, placeListing } from '../../src/lib/placement';
+import { openSeededDb } from '../helpers/db';
 
 // #18: the build prerenders only the first PRERENDER_LISTING_PAGES numbered pages of each listing;
 // every later one is rendered on request from the database by the same view, with the same HTML
@@ -71,12 +69,9 @@ const outline = (page: ListingPage) => ({
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'guildrank-on-demand-listings-'));
   const url = `file:${join(dir, 'site.db')}`;
-  const opened = await openDb({ url });
+  const opened = await openSeededDb(url, SERVERS);
   db = opened.db;
   close = () => opened.client.close();
-  await migrateDb(db);
-  await seedIfEmpty(db);
-  await insertFakeServers(opened.client, SERVERS);
   crowded = [];
   for (const name of ['Crowded Paid One', 'Crowded Paid Two', 'Crowded Paid Three']) {
     crowded.push(

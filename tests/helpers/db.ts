@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@libsql/client';
 import { type Db, openDb } from '../../db/client';
+import { insertFakeServers } from '../../db/fake';
 import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
+import { seedIfEmpty } from '../../db/seed';
 
 export interface TestDb {
   db: Db;
@@ -30,6 +32,18 @@ export async function createTestDb(): Promise<TestDb> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The database a real build is tested on: `url` opened, migrated, the sample servers seeded and
+ * `fakes` made-up listings added (db:fake's rows). The caller closes the client.
+ */
+export async function openSeededDb(url: string, fakes: number): Promise<{ db: Db; client: Client }> {
+  const opened = await openDb({ url });
+  await migrateDb(opened.db);
+  await seedIfEmpty(opened.db);
+  await insertFakeServers(opened.client, fakes);
+  return opened;
 }
 
 /**
