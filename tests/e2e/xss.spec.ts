@@ -186,12 +186,23 @@ const issuePaths = (body: string): string[] => [
 const ownLoopback = () =>
   `127.${12 + Math.floor(Math.random() * 200)}.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
-/** One POST to the server from `address`, answered as it came (status, headers, body bytes). */
-function postFrom(address: string, baseURL: string, path: string, body: Buffer, headers: Record<string, string>) {
+/** One request to the server from `address`, answered as it came (status, headers, body bytes). */
+function requestFrom(
+  address: string,
+  baseURL: string,
+  path: string,
+  method: 'GET' | 'POST',
+  body: Buffer | undefined,
+  headers: Record<string, string>,
+) {
   return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>((resolve, reject) => {
     const req = httpRequest(
       new URL(path, baseURL),
-      { method: 'POST', localAddress: address, headers: { ...headers, 'content-length': String(body.length) } },
+      {
+        method,
+        localAddress: address,
+        headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -207,6 +218,33 @@ function postFrom(address: string, baseURL: string, path: string, body: Buffer, 
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** One POST to the server from `address`. */
+const postFrom = (address: string, baseURL: string, path: string, body: Buffer, headers: Record<string, string>) =>
+  requestFrom(address, baseURL, path, 'POST', body, headers);
+
+/**
+ * The page's document loads travel from a loopback address of the test's own: a test that opens
+ * dozens of pages rendered on request stays inside its own share of the per-client render limit
+ * (RATE_LIMITS.renders), whatever the worker's other specs rendered in the same minute.
+ */
+async function documentsFrom(page: Page, baseURL: string, address = ownLoopback()): Promise<void> {
+  await page.route(
+    (url) => url.origin === new URL(baseURL).origin,
+    async (route) => {
+      const req = route.request();
+      if (req.resourceType() !== 'document' || req.method() !== 'GET') return route.fallback();
+      const url = new URL(req.url());
+      const headers = await req.allHeaders();
+      const res = await requestFrom(address, baseURL, url.pathname + url.search, 'GET', undefined, {
+        accept: headers.accept ?? 'text/html',
+        ...(headers.cookie ? { cookie: headers.cookie } : {}),
+      });
+      const { 'transfer-encoding': _chunked, connection: _connection, ...kept } = res.headers;
+      await route.fulfill({ status: res.status, headers: kept, body: res.body });
+    },
+  );
 }
 
 /** A same-origin JSON POST from `address`. */
@@ -923,6 +961,7 @@ test.describe
     }) => {
       // A word no listing has keeps the slug fallback (name variants) from finding a payload listing.
       const missing = `Missing ${unique()}x`;
+      await documentsFrom(page, site.baseURL);
       for (const p of PAYLOADS) {
         const slug = `${missing} ${p.text}`;
         await visit(page, sinks, site.baseURL, `/server/${encodeURIComponent(slug)}`, 404);
@@ -935,6 +974,7 @@ test.describe
     });
 
     test('the submission-received page shows every payload email as text', async ({ page, sinks, site }) => {
+      await documentsFrom(page, site.baseURL);
       for (const p of PAYLOADS) {
         await visit(page, sinks, site.baseURL, `/submit-server/received?email=${encodeURIComponent(p.text)}`);
         expect(await texts(page, '#received-email'), `payload ${p.n} (${p.kind})`).toEqual([p.text]);
@@ -950,6 +990,7 @@ test.describe
       }) => {
         // Each payload's search page is rendered on request (issue 28 item 4), not read from a file.
         test.setTimeout(180_000);
+        await documentsFrom(page, site.baseURL);
         for (const p of chunk) {
           // /?search= opens the search page (issue 28 item 4), which writes the term into its count line.
           const term = page.locator('.search-results .count strong');
