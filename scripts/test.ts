@@ -1,7 +1,8 @@
 // `npm test`: every check, then one closing line `N passed, N failed` with the real totals.
 // Type check, lint, HTML validation and the link check count one each; vitest and Playwright count per test.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { rawProcessEnv, setProcessEnv } from '../functions/_app/env';
 
 setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' });
@@ -54,12 +55,13 @@ function ensureChromium(): boolean {
 }
 
 /**
- * Starts a check that counts as one test in the background, its output kept in a file until
- * `settle`: the type check is one busy core for a minute, and the runs after it spend much of
- * their time waiting.
+ * Starts a command in the background, its output kept in a file until `settle`: the type check,
+ * the HTML check's build and the e2e template build each keep one core busy for a minute or less,
+ * while vitest spends much of its time waiting on servers, timers and stand-ins.
+ * `settle` waits for it, prints its output under its name and, for a check, counts it as one test.
  */
-function background(name: string, cmd: string, args: string[]) {
-  const log = `.tmp/${cmd}.log`;
+function background(name: string, cmd: string, args: string[], counts = true) {
+  const log = `.tmp/${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`;
   const out = openSync(log, 'w');
   const child = spawn(cmd, args, { env: rawProcessEnv(), stdio: ['ignore', out, out] });
   closeSync(out);
@@ -68,16 +70,17 @@ function background(name: string, cmd: string, args: string[]) {
     child.on('close', (code) => resolve(code === 0));
   });
   return {
-    /** Waits for the check, prints its output under its name and counts it. */
-    async settle() {
+    async settle(): Promise<boolean> {
       const ok = await done;
       console.log(`\n▶ ${name}`);
       process.stdout.write(readFileSync(log, 'utf8'));
+      if (!counts) return ok;
       if (ok) passed++;
       else {
         failed++;
         failures.push(name);
       }
+      return ok;
     },
   };
 }
@@ -85,6 +88,13 @@ function background(name: string, cmd: string, args: string[]) {
 // The content types first (a build rewrites the same files later), then the check without its own sync.
 run('astro', ['sync']);
 const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
+// The HTML check (its own build of the samples and 120 fake servers) and the e2e run's template site
+// build beside vitest; Playwright starts from the template (tests/e2e/global-setup.ts).
+const htmlCheck = existsSync('scripts/check-html.ts')
+  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
+  : null;
+const templateDir = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-template-'));
+const template = background('e2e template site (build)', 'tsx', ['tests/e2e/build-template.ts', templateDir], false);
 step('lint and format (biome ci)', 'biome', ['ci', '.']);
 
 // Unit and integration tests (real libSQL files in temp dirs).
@@ -106,9 +116,12 @@ if (existsSync('.tmp/vitest.json')) {
 
 // Browser tests and HTML checks against the production build.
 if (ensureChromium()) {
+  // Without the template (its build failed), the global setup builds it again and says why.
+  const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
   console.log('\n▶ playwright');
   rmSync('.tmp/playwright.json', { force: true });
-  run('playwright', ['test']);
+  run('playwright', ['test'], templateEnv);
+  rmSync(templateDir, { recursive: true, force: true });
   if (existsSync('.tmp/playwright.json')) {
     const { stats, errors = [] } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
     passed += stats.expected;
@@ -126,7 +139,7 @@ if (ensureChromium()) {
 }
 
 await typeCheck.settle();
-if (existsSync('scripts/check-html.ts')) step('HTML validation and internal links', 'tsx', ['scripts/check-html.ts']);
+await htmlCheck?.settle();
 
 if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(
