@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import type { Client } from '@libsql/client';
 import { test as base } from '@playwright/test';
 import { type Db, openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
@@ -58,6 +59,51 @@ export async function buildTemplateSite(dir: string): Promise<void> {
   }
 }
 
+/** Tables whose rows only listings' pages show (a server page, the listing pages it stands in, the home). */
+const LISTING_TABLES = ['discord_servers', 'server_snapshots', 'server_flags'] as const;
+/** Tables kept from the listings' rows by triggers or bookkeeping: they follow, never lead. */
+const DERIVED_TABLE = /^(discord_servers_fts.*|listing_groups|site_changes|__drizzle_migrations|sqlite_.*)$/;
+
+/** Every table's rows as JSON lines (the samples are a few hundred rows): what a spec's rows changed. */
+async function listingRows(client: Client): Promise<Map<string, Set<string>>> {
+  const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
+  const out = new Map<string, Set<string>>();
+  for (const { name } of tables.rows) {
+    if (typeof name !== 'string' || DERIVED_TABLE.test(name)) continue;
+    const rows = await client.execute(`SELECT * FROM "${name}"`);
+    out.set(name, new Set(rows.rows.map((r) => JSON.stringify(r))));
+  }
+  return out;
+}
+
+/**
+ * The `/server/{slug}` pages a spec's rows changed, when every changed row is a listing's
+ * (LISTING_TABLES): then the copied build is published incrementally. Null when other tables
+ * changed too (their rows may be on any page: the site is built in full).
+ */
+function listingPagesChanged(before: Map<string, Set<string>>, after: Map<string, Set<string>>): string[] | null {
+  const slugsById = new Map<number, string[]>();
+  const changedIds = new Set<number>();
+  for (const [table, rows] of after) {
+    const old = before.get(table) ?? new Set<string>();
+    const moved = [...rows].filter((r) => !old.has(r)).concat([...old].filter((r) => !rows.has(r)));
+    if (moved.length === 0) continue;
+    if (!(LISTING_TABLES as readonly string[]).includes(table)) return null;
+    for (const json of moved) {
+      const row = JSON.parse(json) as { id?: number; server_id?: number; slug?: string };
+      const id = table === 'discord_servers' ? row.id : row.server_id;
+      if (id === undefined) return null;
+      changedIds.add(id);
+      if (table === 'discord_servers' && row.slug) slugsById.set(id, [...(slugsById.get(id) ?? []), row.slug]);
+    }
+  }
+  for (const json of after.get('discord_servers') ?? []) {
+    const row = JSON.parse(json) as { id: number; slug: string };
+    if (changedIds.has(row.id)) slugsById.set(row.id, [...(slugsById.get(row.id) ?? []), row.slug]);
+  }
+  return [...new Set([...changedIds].flatMap((id) => slugsById.get(id) ?? []))].map((slug) => `/server/${slug}`);
+}
+
 /**
  * Starts the production server as `npm start` does, on its own database in a temp dir, its own
  * build folder and a free port; `prepare` adds rows (after migrating) before the first build;
@@ -77,25 +123,38 @@ export async function startSite(
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
   const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
   const template = process.env[TEMPLATE_DIR_VAR];
-  if (!prepare && !buildEnv && !appEnv && template && existsSync(join(template, 'builds', 'current'))) {
+  const fromTemplate = !buildEnv && !appEnv && template && existsSync(join(template, 'builds', 'current'));
+  if (fromTemplate) {
     // The template's database and live build, copied (a rebuild here must not touch the template's files).
     for (const file of ['site.db', 'site.db-wal']) {
       if (existsSync(join(template, file))) cpSync(join(template, file), join(dir, file));
     }
     cpSync(join(template, 'builds'), buildsDir, { recursive: true });
   }
+  let published: string[] | null = null;
   if (prepare) {
     const seeding = await openDb({ url: dbUrl });
     await migrateDb(seeding.db);
     await seedIfEmpty(seeding.db);
+    const before = fromTemplate ? await listingRows(seeding.client) : null;
     await prepare(seeding.db);
+    if (before) published = listingPagesChanged(before, await listingRows(seeding.client));
     seeding.client.close();
+    // Rows of other tables than the listings': the copied build may show them, so it is built again.
+    if (fromTemplate && !published) rmSync(buildsDir, { recursive: true, force: true });
   }
   // No refresh timer: a test server never asks the real Discord (a spec that wants the job runs it against a stand-in).
   // Submission checks ask a loopback stand-in that knows every invite (specs add their own).
   const discord = await startDiscordStandIn({ permissive: true });
   const env = siteEnv(dbUrl, discord, appEnv);
   const server = await startNodeServer({ env, buildsDir, log: () => {}, ...(buildEnv && { buildEnv }) });
+  if (published && published.length > 0) {
+    // The spec's listings are published into the copied build as an approval's are (site-publish.ts):
+    // their pages, the listing pages they stand in and the home, rendered by the build's own code.
+    await server.builder.record("the spec's own listings", published, 'listings');
+    await server.builder.idle();
+    if (!server.builder.lastPublish) throw new Error(`${name}: the spec's listings were not published incrementally`);
+  }
   const { db, client } = await openDb({ url: dbUrl });
   return {
     site: { baseURL: `http://127.0.0.1:${server.port}`, db, dbUrl, discord },
