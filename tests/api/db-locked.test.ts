@@ -98,7 +98,9 @@ describe('a database file locked by another process', () => {
     }
     const first = answers.slice(0, 3);
     expect(first.every((a) => a.writesPending === writes.length)).toBe(true);
-    for (const a of answers) expect(a.ms, `${a.what} took ${a.ms.toFixed(0)} ms`).toBeLessThan(BUSY_BUDGET_MS / 2);
+    // An answer held by a write's busy wait takes about the whole budget; a quarter of it is the
+    // margin a loaded machine needs (a page took 1,077 ms under load average 11).
+    for (const a of answers) expect(a.ms, `${a.what} took ${a.ms.toFixed(0)} ms`).toBeLessThan(BUSY_BUDGET_MS * 0.75);
 
     // Health tells a load balancer the database refuses writes.
     expect(health!.res.status).toBe(503);
