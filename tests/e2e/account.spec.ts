@@ -96,6 +96,8 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   site,
   request,
 }, testInfo) => {
+  // A whole journey (sign-in, edit, the console's approval, its publish, the numbers at three widths).
+  test.setTimeout(120_000);
   site.discord.oauth.user = { id: '412000000000000001', username: 'lighthouse_keeper', global_name: 'Keeper' };
   site.discord.oauth.guilds = [
     { id: GUILD, name: NAME, owner: true, permissions: '0' },

@@ -248,19 +248,18 @@ test('every state fits a 320 px phone without sideways scroll', async ({ page })
   }
 });
 
-test('axe finds no WCAG 2.2 AA violation on the facts, the chart, the invite notices and the niche notices', async ({
-  page,
-}) => {
-  // Discord's CDN is not this test's to reach: the icon falls back to its initials.
-  await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
-  for (const path of [
-    '/server/freshness-checked-guild',
-    '/server/freshness-suspect-crypto',
-    '/server/freshness-paused-betting',
-    '/server/freshness-unchecked-guild',
-    '/server/freshness-flagged-guild',
-    '/best-sports-betting-discord',
-  ]) {
+// One test per page: an axe run is seconds of the browser's CPU on a loaded machine.
+for (const path of [
+  '/server/freshness-checked-guild',
+  '/server/freshness-suspect-crypto',
+  '/server/freshness-paused-betting',
+  '/server/freshness-unchecked-guild',
+  '/server/freshness-flagged-guild',
+  '/best-sports-betting-discord',
+]) {
+  test(`axe finds no WCAG 2.2 AA violation in the facts, the chart and the notices of ${path}`, async ({ page }) => {
+    // Discord's CDN is not this test's to reach: the icon falls back to its initials.
+    await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     const results = await new AxeBuilder({ page })
@@ -270,5 +269,5 @@ test('axe finds no WCAG 2.2 AA violation on the facts, the chart, the invite not
       results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       path,
     ).toEqual([]);
-  }
-});
+  });
+}
