@@ -4,8 +4,8 @@
 
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearBreaker, tripBreaker } from '../../db/queries/freshness';
-import { mailOutbox, ownerUsers, reviews, webhookOutbox } from '../../db/schema';
+import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
+import { mailOutbox, ownerUsers, reviewProofs, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import type { StandInGuild } from '../helpers/discord-stand-in';
@@ -147,17 +147,64 @@ describe('reviews from verified members', () => {
 
   it("does not start a review's sign-in while the Discord breaker is open: the membership read waits like an invite check", async () => {
     const server = await setup();
+    const until = Date.now() + 5 * 60_000;
     await tripBreaker(h!.db, REFRESH_JOB, {
-      blockedUntil: new Date(Date.now() + 60_000).toISOString(),
+      blockedUntil: new Date(until).toISOString(),
       reason: 'rate_limited',
       level: 1,
     });
     const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
-    expect(start.status).toBe(303);
-    expect(start.headers.get('location')).toBe('/account?error=discord_paused');
+    expect(start.status).toBe(503);
+    expect(Number(start.headers.get('retry-after'))).toBeGreaterThan(200);
+    const page = await start.text();
+    expect(page).toContain(
+      `Please try again after ${new Date(until).toISOString().slice(11, 16)} UTC (in about 5 minutes).`,
+    );
+    expect(page).toContain(`href="/server/${server.slug}#write-review"`);
     await clearBreaker(h!.db, REFRESH_JOB);
     const again = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
     expect(again.status).toBe(302);
+  });
+
+  it('trips the shared Discord breaker on a 429 of the member read: the page says Discord is busy, and the next review sign-in and invite check are refused without asking Discord', async () => {
+    const server = await setup();
+    h!.discord.oauth.memberMode = { kind: 'rate_limited', retryAfter: 120 };
+    users++;
+    h!.discord.oauth.user = { id: userIdAged(400, users), username: `member${users}`, avatar: null };
+    h!.discord.oauth.guilds = [memberOf(10)];
+    const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(start.status).toBe(302);
+    const stateCookie = [...cookiesOf(start).values()].find((c) => c.pair.includes('gr_owner_oauth'));
+    const back = await h!.authorize(new URL(start.headers.get('location')!));
+    const done = await h!.callback(back, stateCookie?.pair);
+    // The member read answered 429: the sign-in fails with a page that says Discord is busy and until when.
+    expect(h!.discord.requests.some((r) => r.path === `/api/v10/users/@me/guilds/${GUILD}/member`)).toBe(true);
+    expect(done.status).toBe(503);
+    expect(cookiesOf(done).get('gr_owner')).toBeUndefined();
+    const breaker = await getJobState(h!.db, REFRESH_JOB);
+    const blockedUntil = Date.parse(breaker!.blocked_until!);
+    // Discord's retry_after (120 s), held by the same rule as an invite lookup's 429.
+    expect(blockedUntil - Date.now()).toBeGreaterThan(100_000);
+    expect(blockedUntil - Date.now()).toBeLessThanOrEqual(120_000);
+    expect(breaker!.block_reason).toMatch(/^rate_limited/);
+    const text = await done.text();
+    expect(text).toContain('Discord is busy');
+    expect(text).toContain(
+      `Please try again after ${new Date(blockedUntil).toISOString().slice(11, 16)} UTC (in about 2 minutes).`,
+    );
+    expect(Number(done.headers.get('retry-after'))).toBeGreaterThan(100);
+    expect(await h!.db.select().from(reviewProofs)).toHaveLength(0);
+
+    // The next review sign-in is refused before anything is asked of Discord, and so is an invite check.
+    const asked = h!.discord.requests.length;
+    const authorizations = h!.discord.oauth.authorizations.length;
+    const next = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(next.status).toBe(503);
+    expect(await next.text()).toContain('Discord is busy');
+    const invite = await h!.app.request(`${SITE}/api/invites/abcdef123`);
+    expect(invite.status).toBe(503);
+    expect(h!.discord.requests.length).toBe(asked);
+    expect(h!.discord.oauth.authorizations.length).toBe(authorizations);
   });
 
   it('refuses a review without a review sign-in (no membership check)', async () => {
