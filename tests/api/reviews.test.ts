@@ -8,6 +8,7 @@ import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshne
 import { mailOutbox, ownerUsers, reviewProofs, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
+import { reviewFormHtml } from '../../src/pages/server/_components/review-form';
 import type { StandInGuild } from '../helpers/discord-stand-in';
 import { seedServer } from './api-harness';
 import { cookiesOf, createOwnerHarness, guild, type OwnerSession, PERMISSIONS, SITE } from './owner-harness';
@@ -33,8 +34,8 @@ const memberOf = (days: number, extra: Partial<StandInGuild> = {}): StandInGuild
   ...extra,
 });
 
-async function setup(env: Record<string, string> = {}) {
-  h = await createOwnerHarness(env);
+async function setup(env: Record<string, string> = {}, deps: Parameters<typeof createOwnerHarness>[1] = {}) {
+  h = await createOwnerHarness(env, deps);
   const server = await seedServer(h.db, { name: 'Alpha Traders', guild_id: GUILD });
   return server;
 }
@@ -412,5 +413,104 @@ describe('reviews from verified members', () => {
       "SELECT window_count FROM client_budgets WHERE name LIKE 'review-reviews:account:%'",
     );
     expect(Number(budget.rows[0]?.window_count)).toBe(10);
+  });
+});
+
+describe('writing a review without JavaScript', () => {
+  // The server page as the build writes its reviews section (ServerReviews.astro): the sign-in
+  // link, the note, the list and the plain form (review-form.ts, the same HTML the page has).
+  const serverPage = (id: number, slug: string) =>
+    '<!DOCTYPE html><html lang="en"><head><title>Alpha Traders</title><meta name="robots" content="index, follow"></head><body>' +
+    `<section data-reviews><ol class="review-list" data-reviews-list></ol><div id="write-review" data-review-write><p data-review-sign-in-box><a href="/api/account/sign-in?review=${slug}">Write a review</a></p><p class="review-note" data-review-note hidden></p>${reviewFormHtml(id)}</div></section></body></html>`;
+  const slot = (html: string, name: string) =>
+    new RegExp(`<p\\b[^>]*data-error-for="${name}"[^>]*>([^<]*)</p>`).exec(html)?.[1];
+
+  it('takes a plain form post: refused with the rule or field named on the filled page (nothing stored), then stored and shown to its author after a redirect, and edited the same way', async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${slug}` ? page : null) });
+    const slug = server.slug;
+    page = serverPage(server.id, slug);
+    const post = (
+      cookie: string | null,
+      fields: Record<string, string>,
+      headers: Record<string, string> = { origin: SITE },
+    ) =>
+      h!.app.request(`${SITE}/api/reviews/servers/${server.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const text = 'Calm chat, <b>honest</b> signals & helpful moderators.';
+
+    // Not signed in: the page again, saying to sign in, with the text kept.
+    const anonymous = await post(null, { rating: '4', body: text, display_name: '' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
+    const anonymousPage = await anonymous.text();
+    expect(anonymousPage).toContain('Sign in with Discord to write a review');
+    expect(anonymousPage).toContain(
+      `${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</textarea>`,
+    );
+
+    // A member of 3 days: refused by the membership rule, named with the day they may review from.
+    const young = await reviewSignIn(slug, [memberOf(3)]);
+    const refused = await post(young.session.cookie, { rating: '2', body: text, display_name: 'Quiet Reader' });
+    expect(refused.status).toBe(403);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain('<title>Error: Alpha Traders</title>');
+    expect(refusedPage).toMatch(
+      /data-form-alert-text="true">Reviews need 7 days of membership: you joined 3 days ago, so you can review from \d{1,2} \w{3} \d{4}\.</,
+    );
+    expect(refusedPage).toMatch(/<option value="2" selected="">|<option value="2" selected>/);
+    expect(refusedPage).toContain('value="Quiet Reader"');
+
+    // A member of 10 days: a text under 20 characters names the field; a post from another site is refused.
+    const { session } = await reviewSignIn(slug, [memberOf(10)]);
+    const short = await post(session.cookie, { rating: '5', body: 'Too short', display_name: '' });
+    expect(short.status).toBe(400);
+    const shortPage = await short.text();
+    expect(slot(shortPage, 'body')).toBe('Your review needs at least 20 characters.');
+    expect(shortPage).toContain('Please check the Your review field.');
+    expect(shortPage).toContain('Too short</textarea>');
+    const crossSite = await post(session.cookie, { rating: '5', body: text }, { origin: 'https://elsewhere.example' });
+    expect(crossSite.status).toBe(403);
+    const noOrigin = await post(session.cookie, { rating: '5', body: text }, {});
+    expect(noOrigin.status).toBe(403);
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+
+    // Accepted: a 303 to the author's view of the page, their review in it at once and the form filled for editing.
+    const sent = await post(session.cookie, { rating: '4', body: text, display_name: '' });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours#your-review`);
+    const [row] = await h!.db.select().from(reviews);
+    expect(row).toMatchObject({ rating: 4, body: text, display_name: `Member ${users}`, status: 'shown' });
+    const yours = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`, {
+      headers: { cookie: session.cookie },
+    });
+    expect(yours.status).toBe(200);
+    expect(yours.headers.get('cache-control')).toBe('no-store');
+    const yoursPage = await yours.text();
+    expect(yoursPage).toContain('<meta name="robots" content="noindex, follow">');
+    expect(yoursPage).toContain(`<li class="review" data-review-id="${row!.id}">`);
+    expect(yoursPage).toContain(
+      '<p class="review-body">Calm chat, &lt;b&gt;honest&lt;/b&gt; signals &amp; helpful moderators.</p>',
+    );
+    expect(yoursPage).toMatch(/id="your-review"[^>]*>Your review is published\. You can edit or delete it\.</);
+    expect(yoursPage).toContain('aria-label="Edit your review"');
+    expect(yoursPage).toContain('Calm chat, &lt;b&gt;honest&lt;/b&gt; signals &amp; helpful moderators.</textarea>');
+    expect(yoursPage).toMatch(/<option value="4" selected/);
+    expect(yoursPage).toMatch(/<p data-review-sign-in-box hidden>/);
+    // Signed out, the address is the public page again.
+    const out = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe(`/server/${slug}#write-review`);
+
+    // Editing without JavaScript is the same form sent again: one review, marked edited.
+    const edit = await post(session.cookie, { rating: '3', body: `${text} Edited later.`, display_name: 'Night Owl' });
+    expect(edit.status).toBe(303);
+    const rows = await h!.db.select().from(reviews);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ rating: 3, body: `${text} Edited later.`, display_name: 'Night Owl' });
+    expect(rows[0]!.edited_at).not.toBeNull();
   });
 });
