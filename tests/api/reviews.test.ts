@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
-import { mailOutbox, ownerUsers, reviewProofs, reviews, webhookOutbox } from '../../db/schema';
+import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import { reviewFormHtml } from '../../src/pages/server/_components/review-form';
@@ -491,7 +491,7 @@ describe('writing a review without JavaScript', () => {
     expect(yours.headers.get('cache-control')).toBe('no-store');
     const yoursPage = await yours.text();
     expect(yoursPage).toContain('<meta name="robots" content="noindex, follow">');
-    expect(yoursPage).toContain(`<li class="review" data-review-id="${row!.id}">`);
+    expect(yoursPage).toContain(`<li class="review" id="review-${row!.id}" data-review-id="${row!.id}">`);
     expect(yoursPage).toContain(
       '<p class="review-body">Calm chat, &lt;b&gt;honest&lt;/b&gt; signals &amp; helpful moderators.</p>',
     );
@@ -512,5 +512,58 @@ describe('writing a review without JavaScript', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ rating: 3, body: `${text} Edited later.`, display_name: 'Night Owl' });
     expect(rows[0]!.edited_at).not.toBeNull();
+  });
+  it("takes the owner's reply as a plain form post from the owner's view of the page: refused with the field named (nothing stored), then published", async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${server.slug}` ? page : null) });
+    page = serverPage(server.id, server.slug);
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    h!.discord.oauth.user = { id: userIdAged(900, 99), username: 'the-owner', global_name: 'The Owner', avatar: null };
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const view = async () => {
+      const res = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`, {
+        headers: { cookie: owner.cookie },
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const reply = (cookie: string, body: string) =>
+      h!.app.request(`${SITE}/api/reviews/${review!.id}/reply`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: SITE },
+        body: new URLSearchParams({ body }).toString(),
+      });
+
+    // The owner's view: the review, a reply form under it, and no review form of their own.
+    const before = await view();
+    expect(before).toContain(`action="/api/reviews/${review!.id}/reply"`);
+    expect(before).toContain('>Reply as the owner</label>');
+    expect(before).toContain('You own this listing: you can reply to each review once, but not review it.');
+    expect(before).toMatch(/<form method="post" action="\/api\/reviews\/servers\/\d+"[^>]* hidden>/);
+
+    // Refused: the page again with the reply form filled in and its field named; nothing stored.
+    const short = await reply(owner.cookie, 'x');
+    expect(short.status).toBe(400);
+    const shortPage = await short.text();
+    expect(shortPage).toContain('x</textarea>');
+    expect(shortPage).toContain('Please check the Your reply field.');
+    expect(slot(shortPage, 'body')).toBe('Your reply needs at least 2 characters.');
+    // A member is never shown a reply form: a crafted post is refused back to their own view (the code in the address).
+    const memberReply = await reply(session.cookie, 'Thanks from a member.');
+    expect(memberReply.status).toBe(303);
+    expect(memberReply.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours?error=not_owner`);
+    expect(await h!.db.select().from(reviewReplies)).toHaveLength(0);
+
+    // Published: back to the owner's view, at the review, the reply shown and the form ready to edit it.
+    const sent = await reply(owner.cookie, 'Thank you, glad the calls help.');
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours#review-${review!.id}`);
+    expect(await h!.db.select().from(reviewReplies)).toMatchObject([{ body: 'Thank you, glad the calls help.' }]);
+    const after = await view();
+    expect(after).toContain('<p>Thank you, glad the calls help.</p>');
+    expect(after).toContain('>Edit your reply</label>');
+    expect(after).toContain('Thank you, glad the calls help.</textarea>');
   });
 });

@@ -2,11 +2,13 @@
 // page's script would read their review and state from /api/reviews/servers/:id/mine, so without
 // it the review route renders them into the page itself. The page is the one every visitor gets
 // (the built file, or the one rendered on request for a listing the build did not prerender),
-// changed only in its reviews section (ServerReviews.astro, review-form.ts): the author's review
-// first in the list whatever its status, the sentence saying where it stands, and the form filled
-// in with it for editing. Attribute values in built HTML are quoted and escaped, so a tag ends at
-// the first `>` (as form-page.ts relies on too).
+// changed only in its reviews section (ServerReviews.astro, review-form.ts): the list as it stands
+// now (read from the database, not as the page was built), the author's review first in it
+// whatever its status, the sentence saying where it stands, the form filled in with it for
+// editing, and for the listing's owner a reply form under each review. Attribute values in built
+// HTML are quoted and escaped, so a tag ends at the first `>` (as form-page.ts relies on too).
 import { type Context, Hono } from 'hono';
+import type { PublicReview } from '../../../db/queries/reviews';
 import { reviewDate } from '../../../src/lib/reviews/eligibility';
 import { memberSince } from '../../../src/lib/reviews/summary';
 import type { AppDeps, AppEnv } from '../context';
@@ -25,7 +27,6 @@ export interface OwnReview {
   edited_at: string | null;
 }
 
-/** What the reviews section says to the signed-in person. */
 export interface OwnReviewView {
   /** The review form's action (the form is found by it). */
   action: string;
@@ -36,7 +37,14 @@ export interface OwnReviewView {
   canWrite: boolean;
   /** Whether the review sign-in link stays (their membership is not checked yet). */
   signIn: boolean;
+  /** The first page of the listing's public reviews as they stand now. */
+  reviews: PublicReview[];
+  /** The listing's owner: a reply form under each review shown (filled in with the reply there is). */
+  replies: boolean;
 }
+
+/** Where an owner's reply to review `reviewId` posts (a plain form; the page's script sends JSON to PUT). */
+export const replyFormAction = (reviewId: number): string => `/api/reviews/${reviewId}/reply`;
 
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(5 - n);
 const attrPattern = (name: string) => new RegExp(`\\s${name}(?:="[^"]*")?(?=[\\s/>])`);
@@ -46,8 +54,28 @@ const withAttr = (tag: string, name: string, value = '') =>
     : tag.replace(/\s*(\/?)>$/, ` ${name}${value ? `="${escapeHtml(value)}"` : ''}$1>`);
 const withoutAttr = (tag: string, name: string) => tag.replace(attrPattern(name), '');
 
-/** The author's review as a list item, in the markup of ServerReviews.astro (every text escaped). */
-function reviewItem(r: OwnReview): string {
+/** A review in the list: one of the public page's, or the author's own (with its text whatever its status). */
+type ListedReview = Omit<OwnReview, 'body'> & { body: string | null; reply?: PublicReview['reply'] | undefined };
+
+/** An owner's reply form under review `reviewId` (the markup form-page.ts fills in after a refused post). */
+function replyForm(reviewId: number, current: string | null): string {
+  const id = `reply-${reviewId}-body`;
+  return (
+    `<form method="post" action="${replyFormAction(reviewId)}" class="form review-form" aria-label="Reply to this review">` +
+    '<div class="alert alert-error" role="alert" data-form-alert hidden><p class="flush" data-form-alert-text></p></div>' +
+    `<div class="field"><label for="${id}">${current ? 'Edit your reply' : 'Reply as the owner'}</label>` +
+    `<textarea id="${id}" name="body" rows="3" maxlength="2000" required>${escapeHtml(current ?? '')}</textarea>` +
+    `<p id="${id}-error" class="field-error" data-error-for="body" hidden></p></div>` +
+    `<div class="review-actions"><button type="submit" class="btn btn-primary">${current ? 'Save reply' : 'Publish reply'}</button></div>` +
+    '</form>'
+  );
+}
+
+/** A review as a list item, in the markup of ServerReviews.astro (every text escaped); `mine` says where it stands. */
+function reviewItem(r: ListedReview, mine: boolean, replies: boolean): string {
+  const reply = r.reply ?? null;
+  if (r.status === 'hidden' && !mine)
+    return `<li class="review" data-review-id="${r.id}"><p class="muted">Hidden by moderators: ${escapeHtml(r.hidden_reason ?? '')}</p></li>`;
   const state =
     r.status === 'held'
       ? '<p class="muted">Held for review: only you see it until a moderator reads it.</p>'
@@ -55,7 +83,7 @@ function reviewItem(r: OwnReview): string {
         ? `<p class="muted">Hidden by moderators: ${escapeHtml(r.hidden_reason ?? '')}</p>`
         : '';
   return (
-    `<li class="review" data-review-id="${r.id}">` +
+    `<li class="review" id="review-${r.id}" data-review-id="${r.id}">` +
     '<p class="review-head">' +
     `<span class="review-stars" role="img" aria-label="${r.rating} of 5 stars">${stars(r.rating)}</span>` +
     `<strong>${escapeHtml(r.display_name)}</strong>` +
@@ -64,7 +92,11 @@ function reviewItem(r: OwnReview): string {
     (r.edited_at ? '<span class="muted">edited</span>' : '') +
     '</p>' +
     state +
-    `<p class="review-body">${escapeHtml(r.body)}</p>` +
+    `<p class="review-body">${escapeHtml(r.body ?? '')}</p>` +
+    (reply
+      ? `<div class="review-reply"><p><strong>Reply from the owner</strong>${reply.edited_at ? '<span class="muted"> (edited)</span>' : ''}</p><p>${escapeHtml(reply.body)}</p></div>`
+      : '') +
+    (replies && r.status === 'shown' ? replyForm(r.id, reply?.body ?? null) : '') +
     '</li>'
   );
 }
@@ -99,10 +131,17 @@ export function ownReviewPage(html: string, view: OwnReviewView): string {
     '<meta name="robots" content="noindex, follow">',
   );
   const { review } = view;
-  if (review) {
-    page = page.replace(new RegExp(`<li class="review" data-review-id="${review.id}"[^>]*>[\\s\\S]*?</li>`), '');
-    page = page.replace(/<ol\b[^>]*\sdata-reviews-list(?:="")?[^>]*>/, (open) => `${open}${reviewItem(review)}`);
-  }
+  const items = view.reviews.map((r) =>
+    r.id === review?.id
+      ? reviewItem({ ...review, reply: r.reply }, true, view.replies)
+      : reviewItem(r, false, view.replies),
+  );
+  // Their own review first when the page of reviews does not have it (held, or older).
+  if (review && !view.reviews.some((r) => r.id === review.id)) items.unshift(reviewItem(review, true, false));
+  page = page.replace(
+    /(<ol\b[^>]*\sdata-reviews-list(?:="")?[^>]*>)[\s\S]*?(<\/ol>)/,
+    (_whole, open: string, close: string) => `${open}${items.join('')}${close}`,
+  );
   page = page.replace(
     /(<p\b[^>]*\sdata-review-note(?:="")?[^>]*>)[^<]*(<\/p>)/,
     (_whole, open: string, close: string) =>

@@ -8,6 +8,7 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { spendClientBudget } from '../../../db/queries/client-budgets';
+import type { ActiveOwnerSession } from '../../../db/queries/owners';
 import {
   accountName,
   deleteOwnReview,
@@ -28,12 +29,18 @@ import { safeEqual } from '../../../src/lib/hash';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
 import { OWNER_REVIEW_NOTE, ownReviewNote, ownReviewPath, reviewFormAction } from '../../../src/lib/reviews/form';
 import { REVIEWS_PAGE_SIZE } from '../../../src/lib/reviews/summary';
-import { REVIEW_LABELS, replySchema, reviewFlagSchema, reviewSchema } from '../../../src/lib/schemas/review';
+import {
+  REPLY_LABELS,
+  REVIEW_LABELS,
+  replySchema,
+  reviewFlagSchema,
+  reviewSchema,
+} from '../../../src/lib/schemas/review';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
-import { ownReviewPage, sitePageHtml } from '../lib/review-page';
+import { ownReviewPage, replyFormAction, sitePageHtml } from '../lib/review-page';
 import { assertSameOrigin } from '../lib/same-origin';
 import { body as readValidBody, validationHook } from '../lib/validate';
 import { reviewNewMail, reviewReplyMail } from '../mail/reviews';
@@ -170,6 +177,93 @@ export const reviewRoutes = (deps: AppDeps) => {
     return session;
   };
 
+  /**
+   * Publishes (or edits) the owner's one reply to a shown review; the reviewer is mailed of a new
+   * one. 404 for no such review, 403 for anyone but the listing's claimed owner.
+   */
+  const publishReply = async (ownerId: number, id: number, body: string) => {
+    const row = await getReview(deps.db, id);
+    const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+    if (!row || !target || row.review.status !== 'shown')
+      throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    if (!target.ownerIds.includes(ownerId))
+      throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
+    await spend('replies', ownerId);
+    const to = (await getAccountSettings(deps.db, row.review.account_id)).email;
+    const mail = to
+      ? {
+          kind: 'review_reply' as const,
+          to,
+          mail: reviewReplyMail(site(), {
+            serverName: row.server_name,
+            serverUrl: pageUrl(row.server_slug),
+            reply: body,
+          }),
+        }
+      : null;
+    const { created } = await saveReply(deps.db, { reviewId: id, accountId: ownerId, body, at: now(), mail });
+    if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+    return { created, serverId: target.id };
+  };
+
+  /**
+   * The listing's page as this signed-in person sees it without JavaScript (lib/review-page.ts):
+   * the reviews as they stand, their own first, where it stands (or why they may not write one),
+   * the form filled in for editing, and reply forms for the listing's owner. Null when the page
+   * cannot be read.
+   */
+  const personalPage = async (
+    c: Context,
+    target: Awaited<ReturnType<typeof listing>>,
+    { owner }: ActiveOwnerSession,
+  ): Promise<string | null> => {
+    const html = await sitePageHtml(c, `/server/${target.slug}`);
+    if (!html) return null;
+    const [own, list] = await Promise.all([
+      getOwnReview(deps.db, owner.id, target.id),
+      listPublicReviews(deps.db, target.id, 1, REVIEWS_PAGE_SIZE),
+    ]);
+    const refusal = own ? null : await refusalFor(owner, target);
+    const isOwner = target.ownerIds.includes(owner.id);
+    const note = own
+      ? ownReviewNote(own.status, own.hidden_reason)
+      : isOwner
+        ? OWNER_REVIEW_NOTE
+        : (refusal?.message ?? 'Write your review below.');
+    return ownReviewPage(html, {
+      action: reviewFormAction(target.id),
+      review: own,
+      note,
+      canWrite: own !== null || (!isOwner && !refusal),
+      signIn: !own && refusal?.rule === 'membership_unknown',
+      reviews: list.reviews,
+      replies: isOwner,
+    });
+  };
+
+  /**
+   * An owner's reply form under a review, for a browser without JavaScript: a refused post is
+   * answered with the owner's view of the listing's page, that form filled in.
+   */
+  const replyForm: MiddlewareHandler<OwnerEnv> = async (c, next) => {
+    const id = Number(c.req.param('id'));
+    const row = await getReview(deps.db, id);
+    const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+    if (!row || !target?.is_active) throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    const path = `/server/${target.slug}`;
+    c.set('form', {
+      path,
+      action: replyFormAction(id),
+      labels: REPLY_LABELS,
+      page: async (ctx) => {
+        const session = await currentOwner(ctx, deps);
+        return session ? personalPage(ctx, target, session) : sitePageHtml(ctx, path);
+      },
+      fallback: (code) => `${ownReviewPath(target.id)}?error=${encodeURIComponent(code)}`,
+    });
+    await next();
+  };
+
   return (
     new Hono<OwnerEnv>()
       // A listing's public reviews, newest first, a page at a time, with the average and distribution.
@@ -219,24 +313,8 @@ export const reviewRoutes = (deps: AppDeps) => {
         const back = `/server/${target.slug}#write-review`;
         const session = await currentOwner(c, deps);
         if (!session) return c.redirect(back, 303);
-        const html = await sitePageHtml(c, `/server/${target.slug}`);
-        if (!html) return c.redirect(back, 303);
-        const { owner } = session;
-        const own = await getOwnReview(deps.db, owner.id, id);
-        const refusal = own ? null : await refusalFor(owner, target);
-        const isOwner = target.ownerIds.includes(owner.id);
-        const note = own
-          ? ownReviewNote(own.status, own.hidden_reason)
-          : isOwner
-            ? OWNER_REVIEW_NOTE
-            : (refusal?.message ?? 'Write your review below.');
-        const page = ownReviewPage(html, {
-          action: reviewFormAction(id),
-          review: own,
-          note,
-          canWrite: own !== null || (!isOwner && !refusal),
-          signIn: !own && refusal?.rule === 'membership_unknown',
-        });
+        const page = await personalPage(c, target, session);
+        if (!page) return c.redirect(back, 303);
         return c.html(page, 200, { 'Cache-Control': 'no-store' });
       })
       // Writes the account's review of a listing; a second one edits the first. 201 new, 200 edited;
@@ -311,6 +389,22 @@ export const reviewRoutes = (deps: AppDeps) => {
           );
         },
       )
+      // The owner's reply as a plain form post (no JavaScript): published or edited as PUT does,
+      // then a 303 back to the owner's view of the page, at the review.
+      .post(
+        '/:id/reply',
+        idParam,
+        replyForm,
+        readValidBody(replySchema, { labels: REPLY_LABELS, forms: true }),
+        async (c) => {
+          const { owner } = await writer(c);
+          const { id } = c.req.valid('param');
+          const { body } = c.req.valid('json');
+          const { created, serverId } = await publishReply(owner.id, id, body);
+          if (c.get('body')?.kind === 'form') return c.redirect(`${ownReviewPath(serverId)}#review-${id}`, 303);
+          return c.json({ reply: { review_id: id, body } }, created ? 201 : 200);
+        },
+      )
       .use(ownerAuth())
       // Deletes the account's own review (nobody else can delete it).
       .delete('/:id', idParam, async (c) => {
@@ -326,28 +420,8 @@ export const reviewRoutes = (deps: AppDeps) => {
       .put('/:id/reply', idParam, zValidator('json', replySchema, validationHook), async (c) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
-        const row = await getReview(deps.db, id);
-        const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
-        if (!row || !target || row.review.status !== 'shown')
-          throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
-        if (!target.ownerIds.includes(owner.id))
-          throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
-        await spend('replies', owner.id);
-        const body = c.req.valid('json').body;
-        const to = (await getAccountSettings(deps.db, row.review.account_id)).email;
-        const mail = to
-          ? {
-              kind: 'review_reply' as const,
-              to,
-              mail: reviewReplyMail(site(), {
-                serverName: row.server_name,
-                serverUrl: pageUrl(row.server_slug),
-                reply: body,
-              }),
-            }
-          : null;
-        const { created } = await saveReply(deps.db, { reviewId: id, accountId: owner.id, body, at: now(), mail });
-        if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        const { body } = c.req.valid('json');
+        const { created } = await publishReply(owner.id, id, body);
         return c.json({ reply: { review_id: id, body } }, created ? 201 : 200);
       })
       .delete('/:id/reply', idParam, async (c) => {

@@ -45,6 +45,9 @@ export const replySchema = z.object({
   body: longText(2000, 2, 'Your reply'),
 });
 
+/** The reply form's field as the page labels it. */
+export const REPLY_LABELS: FieldLabels = { body: 'Your reply' };
+
 /** Anyone signed in flags a review for the moderators. */
 export const reviewFlagSchema = z.object({
   reason: z.enum(flagReasons, { error: 'Choose why you flag this review.' }),
