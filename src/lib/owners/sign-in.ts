@@ -11,8 +11,6 @@ export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
   denied: 'You cancelled the sign-in at Discord. Nothing was shared.',
   discord: 'Discord could not be reached to finish the sign-in. Please try again in a minute.',
   not_configured: SIGN_IN_NOT_CONFIGURED,
-  discord_paused:
-    'Discord asked us to slow down, so we are not asking it about memberships for now. Please start your review again in a few minutes.',
   review_target:
     'That server cannot be reviewed here: it is not listed, or we do not know its Discord server yet. Open its page and try again.',
 };
