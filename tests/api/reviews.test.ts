@@ -550,10 +550,16 @@ describe('writing a review without JavaScript', () => {
     expect(shortPage).toContain('x</textarea>');
     expect(shortPage).toContain('Please check the Your reply field.');
     expect(slot(shortPage, 'body')).toBe('Your reply needs at least 2 characters.');
-    // A member is never shown a reply form: a crafted post is refused back to their own view (the code in the address).
+    // A member is never shown a reply form: a crafted post is refused back to their own view, which says why.
     const memberReply = await reply(session.cookie, 'Thanks from a member.');
     expect(memberReply.status).toBe(303);
     expect(memberReply.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours?error=not_owner`);
+    const memberView = await h!.app.request(`${SITE}${memberReply.headers.get('location')}`, {
+      headers: { cookie: session.cookie },
+    });
+    expect(await memberView.text()).toMatch(
+      /id="your-review"[^>]*>Only the owner of this listing can reply to its reviews\.</,
+    );
     expect(await h!.db.select().from(reviewReplies)).toHaveLength(0);
 
     // Published: back to the owner's view, at the review, the reply shown and the form ready to edit it.

@@ -27,7 +27,13 @@ import {
 import { notifyOwner } from '../../../db/queries/webhooks';
 import { safeEqual } from '../../../src/lib/hash';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
-import { OWNER_REVIEW_NOTE, ownReviewNote, ownReviewPath, reviewFormAction } from '../../../src/lib/reviews/form';
+import {
+  OWNER_REVIEW_NOTE,
+  ownReviewNote,
+  ownReviewPath,
+  refusedPostNote,
+  reviewFormAction,
+} from '../../../src/lib/reviews/form';
 import { REVIEWS_PAGE_SIZE } from '../../../src/lib/reviews/summary';
 import {
   REPLY_LABELS,
@@ -225,11 +231,14 @@ export const reviewRoutes = (deps: AppDeps) => {
     ]);
     const refusal = own ? null : await refusalFor(owner, target);
     const isOwner = target.ownerIds.includes(owner.id);
-    const note = own
-      ? ownReviewNote(own.status, own.hidden_reason)
-      : isOwner
-        ? OWNER_REVIEW_NOTE
-        : (refusal?.message ?? 'Write your review below.');
+    const refused = new URL(c.req.url).searchParams.get('error');
+    const note = refused
+      ? refusedPostNote(refused)
+      : own
+        ? ownReviewNote(own.status, own.hidden_reason)
+        : isOwner
+          ? OWNER_REVIEW_NOTE
+          : (refusal?.message ?? 'Write your review below.');
     return ownReviewPage(html, {
       action: reviewFormAction(target.id),
       review: own,

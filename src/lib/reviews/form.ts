@@ -20,3 +20,13 @@ export function ownReviewNote(status: 'shown' | 'held' | 'hidden', hiddenReason:
 
 /** What the listing's owner reads where others write a review. */
 export const OWNER_REVIEW_NOTE = 'You own this listing: you can reply to each review once, but not review it.';
+
+/**
+ * What the author's view says when a refused post comes back to it by its code (`?error=`: only
+ * when the form refused is not on that view, e.g. a reply posted by someone who does not own the
+ * listing); any other code gets the general sentence.
+ */
+export function refusedPostNote(code: string): string {
+  if (code === 'not_owner') return 'Only the owner of this listing can reply to its reviews.';
+  return 'What you sent was not saved. Please try again.';
+}
