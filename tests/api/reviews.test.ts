@@ -4,10 +4,11 @@
 
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearBreaker, tripBreaker } from '../../db/queries/freshness';
-import { mailOutbox, ownerUsers, reviews, webhookOutbox } from '../../db/schema';
+import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
+import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
+import { reviewFormHtml } from '../../src/pages/server/_components/review-form';
 import type { StandInGuild } from '../helpers/discord-stand-in';
 import { seedServer } from './api-harness';
 import { cookiesOf, createOwnerHarness, guild, type OwnerSession, PERMISSIONS, SITE } from './owner-harness';
@@ -33,8 +34,8 @@ const memberOf = (days: number, extra: Partial<StandInGuild> = {}): StandInGuild
   ...extra,
 });
 
-async function setup(env: Record<string, string> = {}) {
-  h = await createOwnerHarness(env);
+async function setup(env: Record<string, string> = {}, deps: Parameters<typeof createOwnerHarness>[1] = {}) {
+  h = await createOwnerHarness(env, deps);
   const server = await seedServer(h.db, { name: 'Alpha Traders', guild_id: GUILD });
   return server;
 }
@@ -147,17 +148,64 @@ describe('reviews from verified members', () => {
 
   it("does not start a review's sign-in while the Discord breaker is open: the membership read waits like an invite check", async () => {
     const server = await setup();
+    const until = Date.now() + 5 * 60_000;
     await tripBreaker(h!.db, REFRESH_JOB, {
-      blockedUntil: new Date(Date.now() + 60_000).toISOString(),
+      blockedUntil: new Date(until).toISOString(),
       reason: 'rate_limited',
       level: 1,
     });
     const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
-    expect(start.status).toBe(303);
-    expect(start.headers.get('location')).toBe('/account?error=discord_paused');
+    expect(start.status).toBe(503);
+    expect(Number(start.headers.get('retry-after'))).toBeGreaterThan(200);
+    const page = await start.text();
+    expect(page).toContain(
+      `Please try again after ${new Date(until).toISOString().slice(11, 16)} UTC (in about 5 minutes).`,
+    );
+    expect(page).toContain(`href="/server/${server.slug}#write-review"`);
     await clearBreaker(h!.db, REFRESH_JOB);
     const again = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
     expect(again.status).toBe(302);
+  });
+
+  it('trips the shared Discord breaker on a 429 of the member read: the page says Discord is busy, and the next review sign-in and invite check are refused without asking Discord', async () => {
+    const server = await setup();
+    h!.discord.oauth.memberMode = { kind: 'rate_limited', retryAfter: 120 };
+    users++;
+    h!.discord.oauth.user = { id: userIdAged(400, users), username: `member${users}`, avatar: null };
+    h!.discord.oauth.guilds = [memberOf(10)];
+    const start = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(start.status).toBe(302);
+    const stateCookie = [...cookiesOf(start).values()].find((c) => c.pair.includes('gr_owner_oauth'));
+    const back = await h!.authorize(new URL(start.headers.get('location')!));
+    const done = await h!.callback(back, stateCookie?.pair);
+    // The member read answered 429: the sign-in fails with a page that says Discord is busy and until when.
+    expect(h!.discord.requests.some((r) => r.path === `/api/v10/users/@me/guilds/${GUILD}/member`)).toBe(true);
+    expect(done.status).toBe(503);
+    expect(cookiesOf(done).get('gr_owner')).toBeUndefined();
+    const breaker = await getJobState(h!.db, REFRESH_JOB);
+    const blockedUntil = Date.parse(breaker!.blocked_until!);
+    // Discord's retry_after (120 s), held by the same rule as an invite lookup's 429.
+    expect(blockedUntil - Date.now()).toBeGreaterThan(100_000);
+    expect(blockedUntil - Date.now()).toBeLessThanOrEqual(120_000);
+    expect(breaker!.block_reason).toMatch(/^rate_limited/);
+    const text = await done.text();
+    expect(text).toContain('Discord is busy');
+    expect(text).toContain(
+      `Please try again after ${new Date(blockedUntil).toISOString().slice(11, 16)} UTC (in about 2 minutes).`,
+    );
+    expect(Number(done.headers.get('retry-after'))).toBeGreaterThan(100);
+    expect(await h!.db.select().from(reviewProofs)).toHaveLength(0);
+
+    // The next review sign-in is refused before anything is asked of Discord, and so is an invite check.
+    const asked = h!.discord.requests.length;
+    const authorizations = h!.discord.oauth.authorizations.length;
+    const next = await h!.app.request(`${SITE}/api/account/sign-in?review=${server.slug}`);
+    expect(next.status).toBe(503);
+    expect(await next.text()).toContain('Discord is busy');
+    const invite = await h!.app.request(`${SITE}/api/invites/abcdef123`);
+    expect(invite.status).toBe(503);
+    expect(h!.discord.requests.length).toBe(asked);
+    expect(h!.discord.oauth.authorizations.length).toBe(authorizations);
   });
 
   it('refuses a review without a review sign-in (no membership check)', async () => {
@@ -365,5 +413,163 @@ describe('reviews from verified members', () => {
       "SELECT window_count FROM client_budgets WHERE name LIKE 'review-reviews:account:%'",
     );
     expect(Number(budget.rows[0]?.window_count)).toBe(10);
+  });
+});
+
+describe('writing a review without JavaScript', () => {
+  // The server page as the build writes its reviews section (ServerReviews.astro): the sign-in
+  // link, the note, the list and the plain form (review-form.ts, the same HTML the page has).
+  const serverPage = (id: number, slug: string) =>
+    '<!DOCTYPE html><html lang="en"><head><title>Alpha Traders</title><meta name="robots" content="index, follow"></head><body>' +
+    `<section data-reviews><ol class="review-list" data-reviews-list></ol><div id="write-review" data-review-write><p data-review-sign-in-box><a href="/api/account/sign-in?review=${slug}">Write a review</a></p><p class="review-note" data-review-note hidden></p>${reviewFormHtml(id)}</div></section></body></html>`;
+  const slot = (html: string, name: string) =>
+    new RegExp(`<p\\b[^>]*data-error-for="${name}"[^>]*>([^<]*)</p>`).exec(html)?.[1];
+
+  it('takes a plain form post: refused with the rule or field named on the filled page (nothing stored), then stored and shown to its author after a redirect, and edited the same way', async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${slug}` ? page : null) });
+    const slug = server.slug;
+    page = serverPage(server.id, slug);
+    const post = (
+      cookie: string | null,
+      fields: Record<string, string>,
+      headers: Record<string, string> = { origin: SITE },
+    ) =>
+      h!.app.request(`${SITE}/api/reviews/servers/${server.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const text = 'Calm chat, <b>honest</b> signals & helpful moderators.';
+
+    // Not signed in: the page again, saying to sign in, with the text kept.
+    const anonymous = await post(null, { rating: '4', body: text, display_name: '' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
+    const anonymousPage = await anonymous.text();
+    expect(anonymousPage).toContain('Sign in with Discord to write a review');
+    expect(anonymousPage).toContain(
+      `${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</textarea>`,
+    );
+
+    // A member of 3 days: refused by the membership rule, named with the day they may review from.
+    const young = await reviewSignIn(slug, [memberOf(3)]);
+    const refused = await post(young.session.cookie, { rating: '2', body: text, display_name: 'Quiet Reader' });
+    expect(refused.status).toBe(403);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain('<title>Error: Alpha Traders</title>');
+    expect(refusedPage).toMatch(
+      /data-form-alert-text="true">Reviews need 7 days of membership: you joined 3 days ago, so you can review from \d{1,2} \w{3} \d{4}\.</,
+    );
+    expect(refusedPage).toMatch(/<option value="2" selected="">|<option value="2" selected>/);
+    expect(refusedPage).toContain('value="Quiet Reader"');
+
+    // A member of 10 days: a text under 20 characters names the field; a post from another site is refused.
+    const { session } = await reviewSignIn(slug, [memberOf(10)]);
+    const short = await post(session.cookie, { rating: '5', body: 'Too short', display_name: '' });
+    expect(short.status).toBe(400);
+    const shortPage = await short.text();
+    expect(slot(shortPage, 'body')).toBe('Your review needs at least 20 characters.');
+    expect(shortPage).toContain('Please check the Your review field.');
+    expect(shortPage).toContain('Too short</textarea>');
+    const crossSite = await post(session.cookie, { rating: '5', body: text }, { origin: 'https://elsewhere.example' });
+    expect(crossSite.status).toBe(403);
+    const noOrigin = await post(session.cookie, { rating: '5', body: text }, {});
+    expect(noOrigin.status).toBe(403);
+    expect(await h!.db.select().from(reviews)).toHaveLength(0);
+
+    // Accepted: a 303 to the author's view of the page, their review in it at once and the form filled for editing.
+    const sent = await post(session.cookie, { rating: '4', body: text, display_name: '' });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours#your-review`);
+    const [row] = await h!.db.select().from(reviews);
+    expect(row).toMatchObject({ rating: 4, body: text, display_name: `Member ${users}`, status: 'shown' });
+    const yours = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`, {
+      headers: { cookie: session.cookie },
+    });
+    expect(yours.status).toBe(200);
+    expect(yours.headers.get('cache-control')).toBe('no-store');
+    const yoursPage = await yours.text();
+    expect(yoursPage).toContain('<meta name="robots" content="noindex, follow">');
+    expect(yoursPage).toContain(`<li class="review" id="review-${row!.id}" data-review-id="${row!.id}">`);
+    expect(yoursPage).toContain(
+      '<p class="review-body">Calm chat, &lt;b&gt;honest&lt;/b&gt; signals &amp; helpful moderators.</p>',
+    );
+    expect(yoursPage).toMatch(/id="your-review"[^>]*>Your review is published\. You can edit or delete it\.</);
+    expect(yoursPage).toContain('aria-label="Edit your review"');
+    expect(yoursPage).toContain('Calm chat, &lt;b&gt;honest&lt;/b&gt; signals &amp; helpful moderators.</textarea>');
+    expect(yoursPage).toMatch(/<option value="4" selected/);
+    expect(yoursPage).toMatch(/<p data-review-sign-in-box hidden>/);
+    // Signed out, the address is the public page again.
+    const out = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe(`/server/${slug}#write-review`);
+
+    // Editing without JavaScript is the same form sent again: one review, marked edited.
+    const edit = await post(session.cookie, { rating: '3', body: `${text} Edited later.`, display_name: 'Night Owl' });
+    expect(edit.status).toBe(303);
+    const rows = await h!.db.select().from(reviews);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ rating: 3, body: `${text} Edited later.`, display_name: 'Night Owl' });
+    expect(rows[0]!.edited_at).not.toBeNull();
+  });
+  it("takes the owner's reply as a plain form post from the owner's view of the page: refused with the field named (nothing stored), then published", async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${server.slug}` ? page : null) });
+    page = serverPage(server.id, server.slug);
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    h!.discord.oauth.user = { id: userIdAged(900, 99), username: 'the-owner', global_name: 'The Owner', avatar: null };
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const view = async () => {
+      const res = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/yours`, {
+        headers: { cookie: owner.cookie },
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const reply = (cookie: string, body: string) =>
+      h!.app.request(`${SITE}/api/reviews/${review!.id}/reply`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: SITE },
+        body: new URLSearchParams({ body }).toString(),
+      });
+
+    // The owner's view: the review, a reply form under it, and no review form of their own.
+    const before = await view();
+    expect(before).toContain(`action="/api/reviews/${review!.id}/reply"`);
+    expect(before).toContain('>Reply as the owner</label>');
+    expect(before).toContain('You own this listing: you can reply to each review once, but not review it.');
+    expect(before).toMatch(/<form method="post" action="\/api\/reviews\/servers\/\d+"[^>]* hidden>/);
+
+    // Refused: the page again with the reply form filled in and its field named; nothing stored.
+    const short = await reply(owner.cookie, 'x');
+    expect(short.status).toBe(400);
+    const shortPage = await short.text();
+    expect(shortPage).toContain('x</textarea>');
+    expect(shortPage).toContain('Please check the Your reply field.');
+    expect(slot(shortPage, 'body')).toBe('Your reply needs at least 2 characters.');
+    // A member is never shown a reply form: a crafted post is refused back to their own view, which says why.
+    const memberReply = await reply(session.cookie, 'Thanks from a member.');
+    expect(memberReply.status).toBe(303);
+    expect(memberReply.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours?error=not_owner`);
+    const memberView = await h!.app.request(`${SITE}${memberReply.headers.get('location')}`, {
+      headers: { cookie: session.cookie },
+    });
+    expect(await memberView.text()).toMatch(
+      /id="your-review"[^>]*>Only the owner of this listing can reply to its reviews\.</,
+    );
+    expect(await h!.db.select().from(reviewReplies)).toHaveLength(0);
+
+    // Published: back to the owner's view, at the review, the reply shown and the form ready to edit it.
+    const sent = await reply(owner.cookie, 'Thank you, glad the calls help.');
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`/api/reviews/servers/${server.id}/yours#review-${review!.id}`);
+    expect(await h!.db.select().from(reviewReplies)).toMatchObject([{ body: 'Thank you, glad the calls help.' }]);
+    const after = await view();
+    expect(after).toContain('<p>Thank you, glad the calls help.</p>');
+    expect(after).toContain('>Edit your reply</label>');
+    expect(after).toContain('Thank you, glad the calls help.</textarea>');
   });
 });

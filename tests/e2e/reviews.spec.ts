@@ -21,15 +21,32 @@ const unique = () => Math.random().toString(36).slice(2, 8);
 /** Waits until the page's reviews script has read the current reviews from the API. */
 const reviewsLoaded = (page: Page) => expect(page.locator('[data-reviews][data-reviews-loaded]')).toBeAttached();
 
-/** Signs in from a server page's "Write a review", writes one, and expects it on the page at once. */
-async function writeReview(page: Page, slug: string, text: string) {
+/**
+ * Signs in from a server page's "Write a review", writes one, and expects it on the page at once.
+ * `early`: the page's scripts arrive 2 s late after the sign-in, as on a slow phone, and the review
+ * is typed into the page's own form before they run: what was typed survives them (the page's
+ * context must block the service worker, which would serve the scripts without the delay).
+ */
+async function writeReview(page: Page, slug: string, text: string, { early = false } = {}) {
   await page.goto(`/server/${slug}`);
   await reviewsLoaded(page);
+  if (early)
+    await page.route('**/*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 2000));
+      await route.continue().catch(() => {});
+    });
   await page.getByRole('link', { name: 'Write a review' }).click();
   await expect(page).toHaveURL(new RegExp(`/server/${slug}#write-review$`));
   const form = page.getByRole('form', { name: 'Write a review' });
   await form.getByLabel('Your rating').selectOption('4');
   await form.getByLabel(/Your review/).fill(text);
+  if (early) {
+    expect(await page.locator('[data-reviews][data-reviews-loaded]').count(), 'typed before the script ran').toBe(0);
+    await reviewsLoaded(page);
+    await expect(form.getByLabel(/Your review/)).toHaveValue(text);
+    await expect(form.getByLabel('Your rating')).toHaveValue('4');
+    await page.unroute('**/*.js');
+  }
   await form.getByRole('button', { name: 'Publish review' }).click();
   await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible();
   await expect(page.getByText('Your review is published. You can edit or delete it.')).toBeVisible();
@@ -93,7 +110,11 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await writeReview(page, prerendered!.slug, first);
   // The sign-in that started it asked Discord for guilds.members.read.
   expect(site.discord.oauth.authorizations.at(-1)?.get('scope')).toBe('identify guilds guilds.members.read');
-  await writeReview(page, onDemand.slug, second);
+  // In a browser of its own without the service worker (which would serve the scripts at once): the
+  // same member, whose review sign-in there makes a session of its own.
+  const slow = await browser.newContext({ serviceWorkers: 'block' });
+  await writeReview(await slow.newPage(), onDemand.slug, second, { early: true });
+  await slow.close();
 
   const other = await browser.newContext();
   await seesWithin10s(other, prerendered!.slug, first);
@@ -131,6 +152,90 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(page.getByRole('heading', { name: 'My listings', exact: true })).toHaveCount(0);
   await other.close();
   await owner.close();
+});
+
+test('without JavaScript, a member signs in through the plain link, is refused with the rule named and the text kept, then writes a review, sees it at once and edits it', async ({
+  browser,
+  site,
+}) => {
+  test.setTimeout(90_000);
+  const id = unique();
+  const guildId = `76${Date.now()}4`.slice(0, 18);
+  // Made after the build: its page is rendered on request, the harder of the two to fill in.
+  const listing = await createServer(site.db, {
+    name: `Plain Form Harbour ${id}`,
+    description: 'A listing whose review is written in a browser without JavaScript.',
+    category: 'Investing',
+    members: 2100,
+    affiliate_link: `https://discord.gg/plain${id}`,
+    guild_id: guildId,
+    invite_status: 'ok',
+    last_checked_at: daysAgo(0.1),
+    last_ok_at: daysAgo(0.1),
+  });
+  site.discord.oauth.user = {
+    id: userIdAged(400, 11),
+    username: `plain-${id}`,
+    global_name: `Plain ${id}`,
+    avatar: null,
+  };
+  const member = {
+    id: guildId,
+    name: 'Harbour',
+    owner: false,
+    permissions: String(0x400 | 0x800),
+    joined_at: daysAgo(3),
+  };
+  site.discord.oauth.guilds = [member];
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL: site.baseURL });
+  const page = await context.newPage();
+  const text = `Plain form review ${id}: patient mentors and no hype at all.`;
+  const writeAs = async (formName: string, stars: string, body: string, button: string) => {
+    const form = page.getByRole('form', { name: formName });
+    await form.getByLabel('Your rating').selectOption(stars);
+    await form.getByLabel(/Your review/).fill(body);
+    await form.getByRole('button', { name: button }).click();
+  };
+  const rowsOf = () => site.db.select().from(reviews).where(eq(reviews.server_id, listing.id));
+
+  // The sign-in is a plain link through Discord (asking guilds.members.read), back to the page.
+  await page.goto(`/server/${listing.slug}`);
+  await page.getByRole('link', { name: 'Write a review' }).click();
+  await expect(page).toHaveURL(new RegExp(`/server/${listing.slug}#write-review$`));
+  expect(site.discord.oauth.authorizations.at(-1)?.get('scope')).toBe('identify guilds guilds.members.read');
+
+  // A member of 3 days: the page again, the rule named with its date, what was typed kept.
+  await writeAs('Write a review', '2', text, 'Publish review');
+  const refused = page.getByRole('form', { name: 'Write a review' });
+  await expect(refused.locator('[data-form-alert-text]')).toHaveText(
+    /^Reviews need 7 days of membership: you joined 3 days ago, so you can review from \d{1,2} \w{3} \d{4}\.$/,
+  );
+  await expect(refused.getByLabel(/Your review/)).toHaveValue(text);
+  await expect(refused.getByLabel('Your rating')).toHaveValue('2');
+  expect(await rowsOf()).toHaveLength(0);
+
+  // Discord now says 10 days: signed in again from the refused page, the review is written and shown at once.
+  member.joined_at = daysAgo(10);
+  await page.getByRole('link', { name: 'Write a review' }).click();
+  await expect(page).toHaveURL(new RegExp(`/server/${listing.slug}#write-review$`));
+  await writeAs('Write a review', '4', text, 'Publish review');
+  await expect(page).toHaveURL(new RegExp(`/api/reviews/servers/${listing.id}/yours#your-review$`));
+  await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible();
+  await expect(page.getByText('Your review is published. You can edit or delete it.')).toBeVisible();
+  expect(await rowsOf()).toMatchObject([{ rating: 4, body: text, status: 'shown' }]);
+
+  // Editing: the form comes filled in with the review; sent again, it is the one review, edited.
+  const edited = `${text} Edited: the weekly calls moved.`;
+  await expect(page.getByRole('form', { name: 'Edit your review' }).getByLabel(/Your review/)).toHaveValue(text);
+  await writeAs('Edit your review', '3', edited, 'Save changes');
+  await expect(page.locator('[data-reviews-list]').getByText(edited)).toBeVisible();
+  await expect(
+    page.locator(`[data-reviews-list] .review`).filter({ hasText: edited }).getByText('edited', { exact: true }),
+  ).toBeVisible();
+  const rows = await rowsOf();
+  expect(rows).toMatchObject([{ rating: 3, body: edited }]);
+  expect(rows[0]!.edited_at).not.toBeNull();
+  await context.close();
 });
 
 test('the XSS corpus in review texts, display names and replies shows as text on the server page and in /account', async ({

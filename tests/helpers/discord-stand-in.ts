@@ -106,6 +106,11 @@ export interface StandInOAuth {
   /** Tokens that are still good, and those revoked. */
   liveTokens: Set<string>;
   revokedTokens: string[];
+  /**
+   * How `GET /users/@me/guilds/{guild.id}/member` answers (#31): `normal` (the default) reads the
+   * guild list; the other modes answer as the invite endpoint's do (Discord's 429, a block page).
+   */
+  memberMode: StandInMode;
 }
 
 /** The stand-in application's credentials (what a test passes as DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
@@ -165,6 +170,46 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
+}
+
+/**
+ * Answers as `mode` says when it is not `normal` (Discord's 429 with its headers, Cloudflare's
+ * block page, the IP ban, a server error), naming `bucket` in the rate-limit headers; false when
+ * the request is to be answered normally.
+ */
+function answerInMode(res: ServerResponse, mode: StandInMode, bucket: string): boolean {
+  if (mode.kind === 'rate_limited') {
+    const scope = mode.scope ?? (mode.global ? 'global' : 'user');
+    send(
+      res,
+      429,
+      { message: 'You are being rate limited.', retry_after: mode.retryAfter, global: mode.global ?? false },
+      {
+        'retry-after': String(Math.ceil(mode.retryAfter)),
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Date.now() / 1000 + mode.retryAfter),
+        'x-ratelimit-reset-after': String(mode.retryAfter),
+        'x-ratelimit-bucket': bucket,
+        'x-ratelimit-scope': scope,
+        ...(mode.global ? { 'x-ratelimit-global': 'true' } : {}),
+      },
+    );
+    return true;
+  }
+  if (mode.kind === 'cloudflare_block') {
+    send(res, mode.status ?? 429, CLOUDFLARE_PAGE, { 'content-type': 'text/html; charset=UTF-8' });
+    return true;
+  }
+  if (mode.kind === 'ip_ban') {
+    send(res, mode.status ?? 429, { code: 0, message: IP_BAN_MESSAGE });
+    return true;
+  }
+  if (mode.kind === 'server_error') {
+    send(res, mode.status ?? 500, { message: '500: Internal Server Error', code: 0 });
+    return true;
+  }
+  return false;
 }
 
 /** The paths of Discord's OAuth2 and user endpoints. */
@@ -285,6 +330,7 @@ async function oauthAnswer(
       // Needs the guilds.members.read scope; a guild the user is not in is Unknown Guild (10004).
       if (!owner.scopes.includes('guilds.members.read'))
         return send(res, 401, { message: '401: Unauthorized', code: 0 });
+      if (answerInMode(res, oauth.memberMode, 'stand-in-members')) return;
       const guild = owner.guilds.find((g) => g.id === memberOf);
       if (!guild) return send(res, 404, { message: 'Unknown Guild', code: 10004 });
       return send(res, 200, {
@@ -351,6 +397,7 @@ export async function startDiscordStandIn(
       tokenRequests: [],
       liveTokens: new Set(),
       revokedTokens: [],
+      memberMode: { kind: 'normal' },
     },
     close: () => {
       for (const timer of timers) clearTimeout(timer);
@@ -367,29 +414,7 @@ export async function startDiscordStandIn(
     if (method !== 'GET') return send(res, 405, { message: '405: Method Not Allowed', code: 0 });
     if (options.botToken && authorization !== undefined && authorization !== `Bot ${options.botToken}`)
       return send(res, 401, { message: '401: Unauthorized', code: 0 });
-    if (mode.kind === 'rate_limited') {
-      const scope = mode.scope ?? (mode.global ? 'global' : 'user');
-      return send(
-        res,
-        429,
-        { message: 'You are being rate limited.', retry_after: mode.retryAfter, global: mode.global ?? false },
-        {
-          'retry-after': String(Math.ceil(mode.retryAfter)),
-          'x-ratelimit-limit': '5',
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(Date.now() / 1000 + mode.retryAfter),
-          'x-ratelimit-reset-after': String(mode.retryAfter),
-          'x-ratelimit-bucket': 'stand-in-invites',
-          'x-ratelimit-scope': scope,
-          ...(mode.global ? { 'x-ratelimit-global': 'true' } : {}),
-        },
-      );
-    }
-    if (mode.kind === 'cloudflare_block')
-      return send(res, mode.status ?? 429, CLOUDFLARE_PAGE, { 'content-type': 'text/html; charset=UTF-8' });
-    if (mode.kind === 'ip_ban') return send(res, mode.status ?? 429, { code: 0, message: IP_BAN_MESSAGE });
-    if (mode.kind === 'server_error')
-      return send(res, mode.status ?? 500, { message: '500: Internal Server Error', code: 0 });
+    if (answerInMode(res, mode, 'stand-in-invites')) return;
 
     const code = decodeURIComponent(route[1]!);
     const invite =

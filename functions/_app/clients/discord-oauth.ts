@@ -3,6 +3,7 @@
 // stand-in. Discord's access token is used once, to read the user and their guild list, then
 // revoked and dropped: nothing of it is stored.
 import * as oauth from 'oauth4webapi';
+import { classifyInviteAnswer, type InviteAnswer } from '../../../src/lib/invite-checks/classify';
 import type { GuildEntry } from '../../../src/lib/owners/proof';
 import type { AppDeps } from '../context';
 
@@ -40,9 +41,16 @@ export interface SignInStart {
   codeVerifier: string;
 }
 
-/** Why a sign-in did not finish: the user said no, the state did not match, or Discord could not be asked. */
+/**
+ * Why a sign-in did not finish: the user said no, the state did not match, Discord could not be
+ * asked, or Discord said to stop (`busy`: a 429 or a block page, with its classified `answer`,
+ * which the caller trips the shared breaker with).
+ */
 export class SignInFailure extends Error {
-  constructor(readonly reason: 'denied' | 'state' | 'discord') {
+  constructor(
+    readonly reason: 'denied' | 'state' | 'discord' | 'busy',
+    readonly answer?: Extract<InviteAnswer, { kind: 'rate_limited' | 'blocked' }>,
+  ) {
     super(`Discord sign-in failed: ${reason}`);
   }
 }
@@ -108,6 +116,12 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     if (res.status === 404) return null;
+    if (res.status === 429 || res.status === 403) {
+      // Discord's 429 and the block pages look the same on every route: classified as an invite
+      // lookup's are, so the caller trips the same breaker for the same time (invite-check.ts).
+      const answer = classifyInviteAnswer({ status: res.status, headers: res.headers, body: await res.text() });
+      if (answer.kind === 'rate_limited' || answer.kind === 'blocked') throw new SignInFailure('busy', answer);
+    }
     if (!res.ok) throw new SignInFailure('discord');
     const body = (await res.json()) as { joined_at?: string | null; nick?: string | null };
     return { joined_at: body.joined_at ?? null, nick: body.nick ?? null };

@@ -20,6 +20,11 @@ export interface PublicForm {
   summary?: 'fields' | 'message';
   /** Where the plain redirect goes (by error code) when the page cannot be filled in; default `path?error=&fields=`. */
   fallback?: (code: string) => string;
+  /**
+   * Reads the page to fill in, when it is not always a built file (a server page rendered on
+   * request, #31); default: the live build's file of `path` (`sitePage`).
+   */
+  page?: (c: Context<AppEnv>) => Promise<string | null>;
 }
 
 /** Names the public form a route serves, so that `app.onError` answers its refused posts with its page. */
@@ -69,10 +74,7 @@ export async function formFailure(c: Context<AppEnv>, err: ApiError): Promise<Re
       : form.summary === 'message'
         ? (Object.values(errors)[0] ?? err.message)
         : invalidFieldsSummary(fields, form.labels);
-  const page = await c
-    .get('deps')
-    .sitePage?.(form.path)
-    .catch(() => null);
+  const page = await (form.page ? form.page(c) : c.get('deps').sitePage?.(form.path))?.catch(() => null);
   const html = page ? fillFormPage(page, form.action, { values, errors, summary }) : null;
   if (html !== null) {
     return c.html(html, err.status as ContentfulStatusCode, { 'Cache-Control': 'no-store', ...err.headers });

@@ -9,7 +9,7 @@ import { spendClientBudget } from '../../../db/queries/client-budgets';
 import { clearBreaker, getJobState, tripBreaker } from '../../../db/queries/freshness';
 import { cacheInviteAnswer, getCachedInviteAnswer } from '../../../db/queries/invite-answers';
 import { guildTaken, spendSubmissionLookup } from '../../../db/queries/submissions';
-import { holdFor, visitorRetryAfter } from '../../../src/lib/invite-checks/backoff';
+import { type Hold, holdFor, visitorRetryAfter } from '../../../src/lib/invite-checks/backoff';
 import { BUDGET, INVITE_CHECKS, inviteCheckCeiling } from '../../../src/lib/invite-checks/budget';
 import { type InviteAnswer, type InviteSnapshot, isDefinitive } from '../../../src/lib/invite-checks/classify';
 import { guildIconUrl } from '../../../src/lib/invite-checks/guild-icon';
@@ -126,23 +126,49 @@ function cacheMsOf(answer: InviteAnswer): number {
   }
 }
 
+/** Whether Discord may be asked now, or until when (ms) it may not: the breaker or the spent budget. */
+export type DiscordTurn = { ok: true } | { ok: false; until: number };
+
 /**
  * Whether Discord may be asked on a person's behalf outside an invite check (#31: the membership
  * read of a review's sign-in): under the same breaker as every lookup, and spending the same
- * site-wide budget (its reserve for owners and first checks: the person is signing in). False while
- * the breaker is open or the budget is spent.
+ * site-wide budget (its reserve for owners and first checks: the person is signing in). Not while
+ * the breaker is open or the budget is spent: then `until` says when to try again.
  */
-export async function mayAskDiscord(deps: AppDeps): Promise<boolean> {
+export async function mayAskDiscord(deps: AppDeps): Promise<DiscordTurn> {
   const now = deps.now?.() ?? Date.now();
   const breaker = await getJobState(deps.db, REFRESH_JOB);
   const blockedUntil = breaker?.blocked_until ? Date.parse(breaker.blocked_until) : Number.NaN;
-  if (blockedUntil > now) return false;
-  if (!deps.env.RATE_LIMITS) return true;
+  if (blockedUntil > now) return { ok: false, until: blockedUntil };
+  if (!deps.env.RATE_LIMITS) return { ok: true };
   const spent = await spendSubmissionLookup(deps.db, INVITE_CHECK_BUDGET, now, {
     perWindow: inviteCheckCeiling(true),
     windowMs: BUDGET.windowMs,
   });
-  return spent.ok;
+  return spent.ok ? { ok: true } : { ok: false, until: now + spent.retryAfterMs };
+}
+
+/**
+ * Trips the shared breaker (the refresh job's) for an answer of Discord's that says stop (a 429, a
+ * block page, an auth error), held as backoff.ts rules at the breaker's ladder `level`; returns the
+ * hold, or null for an answer that says nothing of stopping. Every caller of Discord trips it the
+ * same way: the invite checks and the review sign-in's member read.
+ */
+export async function holdDiscordFor(
+  deps: AppDeps,
+  answer: InviteAnswer,
+  level?: number,
+): Promise<(Hold & { until: number }) | null> {
+  const now = deps.now?.() ?? Date.now();
+  const hold = holdFor(answer, level ?? (await getJobState(deps.db, REFRESH_JOB))?.block_level ?? 0);
+  if (!hold) return null;
+  const until = now + hold.ms;
+  await tripBreaker(deps.db, REFRESH_JOB, {
+    blockedUntil: new Date(until).toISOString(),
+    reason: hold.reason,
+    level: hold.level,
+  });
+  return { ...hold, until };
 }
 
 /**
@@ -176,15 +202,8 @@ async function answerFor(deps: AppDeps, code: string, options: InviteCheckOption
   }
 
   const answer = await discordFor(deps).lookupInvite(code);
-  const hold = holdFor(answer, breaker?.block_level ?? 0);
-  if (hold) {
-    await tripBreaker(deps.db, REFRESH_JOB, {
-      blockedUntil: new Date(now + hold.ms).toISOString(),
-      reason: hold.reason,
-      level: hold.level,
-    });
-    throw unavailable(hold.ms);
-  }
+  const hold = await holdDiscordFor(deps, answer, breaker?.block_level ?? 0);
+  if (hold) throw unavailable(hold.ms);
   // Discord answering again ends the ladder (as the refresh job does).
   if (isDefinitive(answer) && (breaker?.block_level ?? 0) > 0) await clearBreaker(deps.db, REFRESH_JOB);
   const ttl = cacheMsOf(answer);

@@ -42,7 +42,7 @@ import { subcategoryNames } from '../../../src/lib/categories';
 import { applyCheck } from '../../../src/lib/invite-checks/state';
 import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
-import { SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
+import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
@@ -62,7 +62,7 @@ import { paymentsConfigured, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
-import { checkInvite, mayAskDiscord } from '../lib/invite-check';
+import { checkInvite, holdDiscordFor, mayAskDiscord } from '../lib/invite-check';
 import { applyEvent } from '../lib/order-events';
 import {
   clearOwnerCookies,
@@ -122,6 +122,20 @@ const redirectUri = (siteUrl: string, requestUrl: string) =>
 
 /** The account page, with an error code for it to explain (a sign-in refused). */
 const accountPage = (error?: string) => (error ? `/account?error=${encodeURIComponent(error)}` : '/account');
+/**
+ * What a review's sign-in answers while Discord is busy (#31: the breaker is open, or the member
+ * read's 429 just tripped it): a page saying so and from when to try again (503 with Retry-After,
+ * not cached), with the way back to the server's page; it needs no JavaScript.
+ */
+const discordBusy = (c: Context, until: number, now: number, slug: string | null) =>
+  c.html(
+    linkPage(
+      'Discord is busy',
+      `<p>${escapeHtml(discordBusyMessage(until, now))}</p><p><a href="${slug ? `/server/${escapeHtml(encodeURIComponent(slug))}#write-review` : '/'}">${slug ? 'Back to the server' : 'Back to GuildRank'}</a></p>`,
+    ),
+    503,
+    { 'Cache-Control': 'no-store', 'Retry-After': String(Math.max(1, Math.ceil((until - now) / 1000))) },
+  );
 
 /**
  * What a browser gets from the sign-in link when the site has no Discord application: a page that
@@ -205,8 +219,10 @@ export const accountRoutes = (deps: AppDeps) => {
         const slug = c.req.query('review');
         const target = slug ? await getReviewTargetBySlug(deps.db, slug) : null;
         if (slug && !target?.guild_id) return c.redirect(`/account?error=${encodeURIComponent('review_target')}`, 303);
-        // The membership read (#31) asks Discord as the invite checks do: not while their breaker is open.
-        if (target && !(await mayAskDiscord(deps))) return c.redirect(accountPage('discord_paused'), 303);
+        // The membership read (#31) asks Discord as the invite checks do: not while their breaker is
+        // open (or the budget is spent), and the page says until when.
+        const turn = target ? await mayAskDiscord(deps) : null;
+        if (turn && !turn.ok) return discordBusy(c, turn.until, now(), target?.slug ?? null);
         const uri = redirectUri(SITE_URL, c.req.url);
         const started = await oauth.start(uri, target ? REVIEW_SCOPES : undefined);
         await setPendingSignIn(c, SITE_URL, SESSION_SECRET, {
@@ -232,6 +248,9 @@ export const accountRoutes = (deps: AppDeps) => {
         try {
           signedIn = await oauth.finish(new URL(c.req.url), pending, { memberOf: review?.guild_id ?? undefined });
         } catch (error) {
+          // Discord's 429 or block page on the member read trips the breaker every Discord call shares.
+          const hold = error instanceof SignInFailure && error.answer ? await holdDiscordFor(deps, error.answer) : null;
+          if (hold) return discordBusy(c, hold.until, now(), review?.slug ?? null);
           return c.redirect(accountPage(error instanceof SignInFailure ? error.reason : 'discord'), 303);
         }
         const at = now();

@@ -5,9 +5,10 @@
 // listing owner's one reply, and flags. Moderation is the console's (routes/admin/reviews.ts).
 
 import { zValidator } from '@hono/zod-validator';
-import { Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { spendClientBudget } from '../../../db/queries/client-budgets';
+import type { ActiveOwnerSession } from '../../../db/queries/owners';
 import {
   accountName,
   deleteOwnReview,
@@ -24,14 +25,30 @@ import {
   saveReview,
 } from '../../../db/queries/reviews';
 import { notifyOwner } from '../../../db/queries/webhooks';
+import { safeEqual } from '../../../src/lib/hash';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
+import {
+  OWNER_REVIEW_NOTE,
+  ownReviewNote,
+  ownReviewPath,
+  refusedPostNote,
+  reviewFormAction,
+} from '../../../src/lib/reviews/form';
 import { REVIEWS_PAGE_SIZE } from '../../../src/lib/reviews/summary';
-import { replySchema, reviewFlagSchema, reviewSchema } from '../../../src/lib/schemas/review';
+import {
+  REPLY_LABELS,
+  REVIEW_LABELS,
+  replySchema,
+  reviewFlagSchema,
+  reviewSchema,
+} from '../../../src/lib/schemas/review';
 import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
-import { validationHook } from '../lib/validate';
+import { ownReviewPage, replyFormAction, sitePageHtml } from '../lib/review-page';
+import { assertSameOrigin } from '../lib/same-origin';
+import { body as readValidBody, validationHook } from '../lib/validate';
 import { reviewNewMail, reviewReplyMail } from '../mail/reviews';
 import { mailSite } from '../mail/site';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
@@ -127,6 +144,135 @@ export const reviewRoutes = (deps: AppDeps) => {
     return target;
   };
 
+  /**
+   * The review form of the listing in the path, for a browser without JavaScript: a refused form
+   * post is answered with the listing's page (built, or rendered on request), filled in with what
+   * was typed and why it was refused (lib/form-redirect.ts).
+   */
+  const reviewForm: MiddlewareHandler<OwnerEnv> = async (c, next) => {
+    const id = Number(c.req.param('id'));
+    const { slug } = await listing(id);
+    const path = `/server/${slug}`;
+    c.set('form', {
+      path,
+      action: reviewFormAction(id),
+      labels: REVIEW_LABELS,
+      page: (ctx) => sitePageHtml(ctx, path),
+      fallback: (code) => `${path}?error=${encodeURIComponent(code)}#write-review`,
+    });
+    await next();
+  };
+
+  /**
+   * The signed-in writer of a review, or the 401. A JSON call (the page's script) carries the
+   * session's CSRF token; a plain form post (no JavaScript, so no token) is held to the same-origin
+   * check every form post passes (its Origin or Referer must be this site; one with neither is
+   * refused), the check the site's other forms rely on, and the session cookie is SameSite=Strict.
+   */
+  const writer = async (c: Context<OwnerEnv>) => {
+    const session = await currentOwner(c, deps);
+    if (!session)
+      throw new ApiError(
+        401,
+        'unauthenticated',
+        'Sign in with Discord to write a review: use "Write a review" above, then send your review again.',
+      );
+    if (c.get('body')?.kind === 'form') assertSameOrigin(c, deps.env.SITE_URL);
+    else if (!safeEqual(c.req.header('x-csrf-token') ?? '', session.csrfToken))
+      throw new ApiError(403, 'csrf', 'Missing or invalid CSRF token; reload the page');
+    return session;
+  };
+
+  /**
+   * Publishes (or edits) the owner's one reply to a shown review; the reviewer is mailed of a new
+   * one. 404 for no such review, 403 for anyone but the listing's claimed owner.
+   */
+  const publishReply = async (ownerId: number, id: number, body: string) => {
+    const row = await getReview(deps.db, id);
+    const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+    if (!row || !target || row.review.status !== 'shown')
+      throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    if (!target.ownerIds.includes(ownerId))
+      throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
+    await spend('replies', ownerId);
+    const to = (await getAccountSettings(deps.db, row.review.account_id)).email;
+    const mail = to
+      ? {
+          kind: 'review_reply' as const,
+          to,
+          mail: reviewReplyMail(site(), {
+            serverName: row.server_name,
+            serverUrl: pageUrl(row.server_slug),
+            reply: body,
+          }),
+        }
+      : null;
+    const { created } = await saveReply(deps.db, { reviewId: id, accountId: ownerId, body, at: now(), mail });
+    if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+    return { created, serverId: target.id };
+  };
+
+  /**
+   * The listing's page as this signed-in person sees it without JavaScript (lib/review-page.ts):
+   * the reviews as they stand, their own first, where it stands (or why they may not write one),
+   * the form filled in for editing, and reply forms for the listing's owner. Null when the page
+   * cannot be read.
+   */
+  const personalPage = async (
+    c: Context,
+    target: Awaited<ReturnType<typeof listing>>,
+    { owner }: ActiveOwnerSession,
+  ): Promise<string | null> => {
+    const html = await sitePageHtml(c, `/server/${target.slug}`);
+    if (!html) return null;
+    const [own, list] = await Promise.all([
+      getOwnReview(deps.db, owner.id, target.id),
+      listPublicReviews(deps.db, target.id, 1, REVIEWS_PAGE_SIZE),
+    ]);
+    const refusal = own ? null : await refusalFor(owner, target);
+    const isOwner = target.ownerIds.includes(owner.id);
+    const refused = new URL(c.req.url).searchParams.get('error');
+    const note = refused
+      ? refusedPostNote(refused)
+      : own
+        ? ownReviewNote(own.status, own.hidden_reason)
+        : isOwner
+          ? OWNER_REVIEW_NOTE
+          : (refusal?.message ?? 'Write your review below.');
+    return ownReviewPage(html, {
+      action: reviewFormAction(target.id),
+      review: own,
+      note,
+      canWrite: own !== null || (!isOwner && !refusal),
+      signIn: !own && refusal?.rule === 'membership_unknown',
+      reviews: list.reviews,
+      replies: isOwner,
+    });
+  };
+
+  /**
+   * An owner's reply form under a review, for a browser without JavaScript: a refused post is
+   * answered with the owner's view of the listing's page, that form filled in.
+   */
+  const replyForm: MiddlewareHandler<OwnerEnv> = async (c, next) => {
+    const id = Number(c.req.param('id'));
+    const row = await getReview(deps.db, id);
+    const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
+    if (!row || !target?.is_active) throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    const path = `/server/${target.slug}`;
+    c.set('form', {
+      path,
+      action: replyFormAction(id),
+      labels: REPLY_LABELS,
+      page: async (ctx) => {
+        const session = await currentOwner(ctx, deps);
+        return session ? personalPage(ctx, target, session) : sitePageHtml(ctx, path);
+      },
+      fallback: (code) => `${ownReviewPath(target.id)}?error=${encodeURIComponent(code)}`,
+    });
+    await next();
+  };
+
   return (
     new Hono<OwnerEnv>()
       // A listing's public reviews, newest first, a page at a time, with the average and distribution.
@@ -167,70 +313,108 @@ export const reviewRoutes = (deps: AppDeps) => {
           refusal: own ? null : refusal && { rule: refusal.rule, message: refusal.message },
         });
       })
-      .use(ownerAuth())
-      // Writes the account's review of a listing; a second one edits the first. 201 new, 200 edited.
-      .post('/servers/:id', idParam, zValidator('json', reviewSchema, validationHook), async (c) => {
-        const { owner } = c.get('ownerSession');
+      // The author's view of the listing's page, for a browser without JavaScript (where a review
+      // sent as a plain form lands): their review shown at once whatever its status, where it
+      // stands, and the form filled in for editing (or why they may not write one). Not cached.
+      .get('/servers/:id/yours', idParam, async (c) => {
         const { id } = c.req.valid('param');
-        const input = c.req.valid('json');
         const target = await listing(id);
-        const existing = await getOwnReview(deps.db, owner.id, id);
-        let memberSince = existing?.member_since;
-        if (!existing) {
-          const refusal = await refusalFor(owner, target);
-          if (refusal) throw refusedBy(refusal);
-          memberSince = (await getReviewProof(deps.db, owner.id, id))?.joined_at ?? undefined;
-        }
-        await spend('reviews', owner.id);
-        const displayName = input.display_name ?? existing?.display_name ?? (await accountName(deps.db, owner.id));
-        const mails = existing
-          ? []
-          : (await ownerMailsOf(deps.db, id)).map((o) => ({
-              kind: 'review_new' as const,
-              to: o.email,
-              mail: reviewNewMail(site(), {
-                serverName: target.name,
-                serverUrl: pageUrl(target.slug),
-                reviewer: displayName,
-                rating: input.rating,
-                body: input.body,
-              }),
-            }));
-        const saved = await saveReview(deps.db, {
-          serverId: id,
-          accountId: owner.id,
-          rating: input.rating,
-          body: input.body,
-          displayName,
-          memberSince: memberSince ?? new Date(now()).toISOString(),
-          at: now(),
-          burstLimit: deps.env.REVIEW_BURST_LIMIT,
-          mails,
-        });
-        // An edit changes what the page's built HTML shows: served on request until the next build has it.
-        if (!saved.created) await deps.rebuild?.request(`review edited on ${target.slug}`, [`/server/${target.slug}`]);
-        // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
-        if (saved.created && saved.status === 'shown') {
-          await notifyOwner(
-            deps.db,
-            { serverId: id },
-            { kind: 'new_review', serverName: target.name, url: pageUrl(target.slug) },
-            `review:${saved.id}`,
-          );
-        }
-        return c.json(
-          {
-            review: { id: saved.id, status: saved.status },
-            message:
-              saved.status === 'held'
-                ? 'Held for review: this server got many new reviews today, so a moderator reads yours before it shows.'
-                : saved.created
-                  ? 'Your review is published.'
-                  : 'Your review is updated.',
-          },
-          saved.created ? 201 : 200,
-        );
+        const back = `/server/${target.slug}#write-review`;
+        const session = await currentOwner(c, deps);
+        if (!session) return c.redirect(back, 303);
+        const page = await personalPage(c, target, session);
+        if (!page) return c.redirect(back, 303);
+        return c.html(page, 200, { 'Cache-Control': 'no-store' });
       })
+      // Writes the account's review of a listing; a second one edits the first. 201 new, 200 edited;
+      // a plain form post (no JavaScript) is answered with a 303 to the author's view of the page.
+      .post(
+        '/servers/:id',
+        idParam,
+        reviewForm,
+        readValidBody(reviewSchema, { labels: REVIEW_LABELS, forms: true }),
+        async (c) => {
+          const { owner } = await writer(c);
+          const { id } = c.req.valid('param');
+          const input = c.req.valid('json');
+          const target = await listing(id);
+          const existing = await getOwnReview(deps.db, owner.id, id);
+          let memberSince = existing?.member_since;
+          if (!existing) {
+            const refusal = await refusalFor(owner, target);
+            if (refusal) throw refusedBy(refusal);
+            memberSince = (await getReviewProof(deps.db, owner.id, id))?.joined_at ?? undefined;
+          }
+          await spend('reviews', owner.id);
+          const displayName = input.display_name ?? existing?.display_name ?? (await accountName(deps.db, owner.id));
+          const mails = existing
+            ? []
+            : (await ownerMailsOf(deps.db, id)).map((o) => ({
+                kind: 'review_new' as const,
+                to: o.email,
+                mail: reviewNewMail(site(), {
+                  serverName: target.name,
+                  serverUrl: pageUrl(target.slug),
+                  reviewer: displayName,
+                  rating: input.rating,
+                  body: input.body,
+                }),
+              }));
+          const saved = await saveReview(deps.db, {
+            serverId: id,
+            accountId: owner.id,
+            rating: input.rating,
+            body: input.body,
+            displayName,
+            memberSince: memberSince ?? new Date(now()).toISOString(),
+            at: now(),
+            burstLimit: deps.env.REVIEW_BURST_LIMIT,
+            mails,
+          });
+          // An edit changes what the page's built HTML shows: served on request until the next build has it.
+          if (!saved.created)
+            await deps.rebuild?.request(`review edited on ${target.slug}`, [`/server/${target.slug}`]);
+          // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
+          if (saved.created && saved.status === 'shown') {
+            await notifyOwner(
+              deps.db,
+              { serverId: id },
+              { kind: 'new_review', serverName: target.name, url: pageUrl(target.slug) },
+              `review:${saved.id}`,
+            );
+          }
+          if (c.get('body')?.kind === 'form') return c.redirect(`${ownReviewPath(id)}#your-review`, 303);
+          return c.json(
+            {
+              review: { id: saved.id, status: saved.status },
+              message:
+                saved.status === 'held'
+                  ? 'Held for review: this server got many new reviews today, so a moderator reads yours before it shows.'
+                  : saved.created
+                    ? 'Your review is published.'
+                    : 'Your review is updated.',
+            },
+            saved.created ? 201 : 200,
+          );
+        },
+      )
+      // The owner's reply as a plain form post (no JavaScript): published or edited as PUT does,
+      // then a 303 back to the owner's view of the page, at the review.
+      .post(
+        '/:id/reply',
+        idParam,
+        replyForm,
+        readValidBody(replySchema, { labels: REPLY_LABELS, forms: true }),
+        async (c) => {
+          const { owner } = await writer(c);
+          const { id } = c.req.valid('param');
+          const { body } = c.req.valid('json');
+          const { created, serverId } = await publishReply(owner.id, id, body);
+          if (c.get('body')?.kind === 'form') return c.redirect(`${ownReviewPath(serverId)}#review-${id}`, 303);
+          return c.json({ reply: { review_id: id, body } }, created ? 201 : 200);
+        },
+      )
+      .use(ownerAuth())
       // Deletes the account's own review (nobody else can delete it).
       .delete('/:id', idParam, async (c) => {
         const { owner } = c.get('ownerSession');
@@ -245,28 +429,8 @@ export const reviewRoutes = (deps: AppDeps) => {
       .put('/:id/reply', idParam, zValidator('json', replySchema, validationHook), async (c) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
-        const row = await getReview(deps.db, id);
-        const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
-        if (!row || !target || row.review.status !== 'shown')
-          throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
-        if (!target.ownerIds.includes(owner.id))
-          throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
-        await spend('replies', owner.id);
-        const body = c.req.valid('json').body;
-        const to = (await getAccountSettings(deps.db, row.review.account_id)).email;
-        const mail = to
-          ? {
-              kind: 'review_reply' as const,
-              to,
-              mail: reviewReplyMail(site(), {
-                serverName: row.server_name,
-                serverUrl: pageUrl(row.server_slug),
-                reply: body,
-              }),
-            }
-          : null;
-        const { created } = await saveReply(deps.db, { reviewId: id, accountId: owner.id, body, at: now(), mail });
-        if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        const { body } = c.req.valid('json');
+        const { created } = await publishReply(owner.id, id, body);
         return c.json({ reply: { review_id: id, body } }, created ? 201 : 200);
       })
       .delete('/:id/reply', idParam, async (c) => {

@@ -11,8 +11,22 @@ export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
   denied: 'You cancelled the sign-in at Discord. Nothing was shared.',
   discord: 'Discord could not be reached to finish the sign-in. Please try again in a minute.',
   not_configured: SIGN_IN_NOT_CONFIGURED,
-  discord_paused:
-    'Discord asked us to slow down, so we are not asking it about memberships for now. Please start your review again in a few minutes.',
   review_target:
     'That server cannot be reviewed here: it is not listed, or we do not know its Discord server yet. Open its page and try again.',
 };
+
+/**
+ * What a review's sign-in says when Discord asked us to slow down (#31: its 429 or block page
+ * tripped the breaker every Discord call shares, or the breaker was open already): plainly that
+ * Discord is busy, and from when to try again (`until`, in UTC, and how long that is from `now`).
+ */
+export function discordBusyMessage(until: number, now: number): string {
+  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
+  const at = new Date(until).toISOString().slice(11, 16);
+  const wait =
+    minutes < 90
+      ? `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
+      : `${Math.round(minutes / 60)} ${Math.round(minutes / 60) === 1 ? 'hour' : 'hours'}`;
+  const day = until - now >= 20 * 60 * 60 * 1000 ? ` on ${new Date(until).toISOString().slice(0, 10)}` : '';
+  return `Discord is busy: it asked us to slow down, so we cannot check your membership right now. Please try again after ${at} UTC${day} (in about ${wait}).`;
+}

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { REVIEW_FLAG_REASONS } from '../enums';
 import { email, longText, optionalText, text } from './common';
+import type { FieldLabels } from './labels';
 
 const flagReasons = REVIEW_FLAG_REASONS.map((r) => r.value) as [
   (typeof REVIEW_FLAG_REASONS)[number]['value'],
@@ -20,16 +21,32 @@ export const reviewSchema = z.object({
     .max(5, 'Choose 1 to 5 stars.'),
   /** What the member says: 20 to 2,000 characters. */
   body: longText(2000, 20, 'Your review'),
-  /** The name shown with it; their Discord display name unless they change it. */
-  display_name: text(80, 1, 'Display name').optional(),
+  /**
+   * The name shown with it; their Discord display name unless they change it (left empty, as a
+   * form without JavaScript sends it, it stays their display name or the one they chose before).
+   */
+  display_name: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    text(80, 1, 'Display name').optional(),
+  ),
 });
 export type ReviewInput = z.output<typeof reviewSchema>;
+
+/** The review form's fields as the page labels them (the summary of a refused post names them so). */
+export const REVIEW_LABELS: FieldLabels = {
+  rating: 'Your rating',
+  body: 'Your review',
+  display_name: 'Shown as',
+};
 
 /** The listing owner's reply to one review. */
 export const replySchema = z.object({
   /** 2 to 2,000 characters. */
   body: longText(2000, 2, 'Your reply'),
 });
+
+/** The reply form's field as the page labels it. */
+export const REPLY_LABELS: FieldLabels = { body: 'Your reply' };
 
 /** Anyone signed in flags a review for the moderators. */
 export const reviewFlagSchema = z.object({

@@ -1,10 +1,14 @@
 // The server page's reviews (#31, ServerReviews.astro): reads the listing's current reviews from
 // GET /api/reviews/servers/:id (cached for at most a few seconds, so a new review shows within
 // seconds on prerendered and on-demand pages alike, without a rebuild), pages through them, and
-// for a signed-in person adds the review form (or says which rule refuses and from when), their
-// own review's state, the owner's replies and flags. Everything a person wrote is set as text.
+// for a signed-in person says where their review stands (or which rule refuses and from when),
+// fills the page's review form with their review for editing, and adds the owner's replies and
+// flags. The review form is the page's own plain form (review-form.ts), which works without this
+// script: the script sends the same fields as JSON and never wipes what was typed before it ran
+// (nor what the server filled in after a refused post). Everything a person wrote is set as text.
 
 import { reviewDate } from '~/lib/reviews/eligibility';
+import { OWNER_REVIEW_NOTE, ownReviewNote, reviewFormAction } from '~/lib/reviews/form';
 import { averageLine, memberSince } from '~/lib/reviews/summary';
 import type { ReviewPage } from '../../../../db/queries/reviews';
 
@@ -25,7 +29,18 @@ interface Mine {
   refusal?: { rule: string; message: string } | null;
 }
 
-type ApiError = { error?: { message?: string; issues?: { path: string; message: string }[] } };
+type Issue = { path: string; message: string };
+type ApiError = { error?: { message?: string; issues?: Issue[] } };
+
+/** A refused call: the envelope's message and the fields it names. */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly issues: Issue[],
+  ) {
+    super(message);
+  }
+}
 
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(5 - n);
 
@@ -39,7 +54,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | null,
 
 function reviewsBox(root: HTMLElement) {
   const id = Number(root.dataset.id);
-  const slug = root.dataset.slug ?? '';
   const pageSize = Number(root.dataset.pageSize) || 10;
   const q = <T extends Element>(s: string) => root.querySelector<T>(s)!;
   const list = q<HTMLOListElement>('[data-reviews-list]');
@@ -49,7 +63,6 @@ function reviewsBox(root: HTMLElement) {
   const newer = q<HTMLButtonElement>('[data-reviews-newer]');
   const older = q<HTMLButtonElement>('[data-reviews-older]');
   const more = q<HTMLElement>('[data-reviews-more]');
-  const write = q<HTMLElement>('[data-review-write]');
   const status = q<HTMLElement>('[data-reviews-status]');
   const flagReasons = q<HTMLTemplateElement>('[data-flag-reasons]');
   let page = 1;
@@ -67,8 +80,8 @@ function reviewsBox(root: HTMLElement) {
     });
     const json = (await res.json().catch(() => ({}))) as ApiError & Record<string, unknown>;
     if (!res.ok) {
-      const issue = json.error?.issues?.[0]?.message;
-      throw new Error(issue ?? json.error?.message ?? 'Something went wrong. Please try again.');
+      const issues = json.error?.issues ?? [];
+      throw new Refused(issues[0]?.message ?? json.error?.message ?? 'Something went wrong. Please try again.', issues);
     }
     return json;
   };
@@ -218,110 +231,115 @@ function reviewsBox(root: HTMLElement) {
     more.textContent = `${data.total} reviews in all. Page ${page} of ${pages}.`;
   }
 
-  function reviewForm(existing: Mine['review']) {
-    const form = el('form', null, 'review-form');
-    form.setAttribute('aria-label', existing ? 'Edit your review' : 'Write a review');
-    const rating = el('select');
-    rating.name = 'rating';
-    rating.required = true;
-    for (const n of [5, 4, 3, 2, 1]) {
-      const opt = el('option', `${stars(n)} (${n} of 5)`);
-      opt.value = String(n);
-      rating.append(opt);
+  // The page's review form: its fields, its summary box and each field's message slot.
+  const signInBox = q<HTMLElement>('[data-review-sign-in-box]');
+  const note = q<HTMLElement>('[data-review-note]');
+  const form = q<HTMLFormElement>('[data-review-form]');
+  const send = q<HTMLButtonElement>('[data-review-send]');
+  const rating = form.elements.namedItem('rating') as HTMLSelectElement;
+  const area = form.elements.namedItem('body') as HTMLTextAreaElement;
+  const nameInput = form.elements.namedItem('display_name') as HTMLInputElement;
+  const alertBox = form.querySelector<HTMLElement>('[data-form-alert]');
+  const alertText = form.querySelector<HTMLElement>('[data-form-alert-text]');
+  const actions = send.parentElement!;
+  let deleteButton: HTMLButtonElement | null = null;
+
+  /** Clears the form's messages (the summary, each field's slot and mark). */
+  function clearProblem() {
+    if (alertBox) alertBox.hidden = true;
+    if (alertText) alertText.textContent = '';
+    for (const slot of form.querySelectorAll<HTMLElement>('[data-error-for]')) {
+      slot.hidden = true;
+      slot.textContent = '';
+      form.querySelector(`[name="${slot.dataset.errorFor}"]`)?.removeAttribute('aria-invalid');
     }
-    rating.value = String(existing?.rating ?? 5);
-    const ratingLabel = el('label', 'Your rating');
-    ratingLabel.append(rating);
-    const area = el('textarea');
-    area.name = 'body';
-    area.rows = 5;
-    area.minLength = 20;
-    area.maxLength = 2000;
-    area.required = true;
-    area.value = existing?.body ?? '';
-    const bodyLabel = el('label', 'Your review (20 to 2,000 characters)');
-    bodyLabel.append(area);
-    const nameInput = el('input');
-    nameInput.name = 'display_name';
-    nameInput.maxLength = 80;
-    nameInput.value = existing?.display_name ?? mine.name ?? '';
-    const nameLabel = el('label', 'Shown as');
-    nameLabel.append(nameInput);
-    const send = el('button', existing ? 'Save changes' : 'Publish review', 'btn btn-primary');
-    send.type = 'submit';
-    const actions = el('div', null, 'review-actions');
-    actions.append(send);
-    const msg = el('p', null, 'form-error');
-    msg.setAttribute('role', 'alert');
-    if (existing) {
-      const del = el('button', 'Delete my review', 'btn btn-outline');
-      del.type = 'button';
-      del.addEventListener('click', async () => {
-        try {
-          await call('DELETE', `/api/reviews/${existing.id}`);
-          status.textContent = 'Your review is deleted.';
-          await refreshMine();
-          await load(true);
-        } catch (err) {
-          msg.textContent = (err as Error).message;
-        }
-      });
-      actions.append(del);
-    }
-    for (const label of [ratingLabel, bodyLabel, nameLabel]) {
-      const fs = el('fieldset');
-      fs.append(label);
-      form.append(fs);
-    }
-    form.append(actions, msg);
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      send.disabled = true;
-      msg.textContent = '';
-      try {
-        const res = await call('POST', `/api/reviews/servers/${id}`, {
-          rating: Number(rating.value),
-          body: area.value,
-          display_name: nameInput.value.trim() || undefined,
-        });
-        status.textContent = String(res.message ?? '');
-        await refreshMine();
-        page = 1;
-        await load(true);
-      } catch (err) {
-        msg.textContent = (err as Error).message;
-      } finally {
-        send.disabled = false;
-      }
-    });
-    return form;
   }
 
-  function renderWrite() {
-    if (!mine.signedIn) return; // The sign-in link the page has stays.
-    const children: Node[] = [];
-    const own = mine.review;
-    if (own) {
-      const state =
-        own.status === 'held'
-          ? 'Your review is held for review: a moderator reads it before it shows.'
-          : own.status === 'hidden'
-            ? `Your review is hidden by moderators: ${own.hidden_reason ?? ''}`
-            : 'Your review is published. You can edit or delete it.';
-      children.push(el('h3', 'Your review'), el('p', state, 'muted'), reviewForm(own));
-    } else if (mine.isOwner) {
-      children.push(el('p', 'You own this listing: you can reply to each review once, but not review it.', 'muted'));
-    } else if (mine.refusal) {
-      children.push(el('p', mine.refusal.message));
-      if (mine.refusal.rule === 'membership_unknown') {
-        const a = el('a', 'Write a review', 'btn btn-primary');
-        a.href = `/api/account/sign-in?review=${encodeURIComponent(slug)}`;
-        children.push(a);
-      }
-    } else {
-      children.push(el('h3', 'Write a review'), reviewForm(null));
+  /** Shows why a send was refused: the summary above the fields and each named field's message. */
+  function showProblem(err: unknown) {
+    const issues = err instanceof Refused ? err.issues : [];
+    if (alertText) alertText.textContent = (err as Error).message;
+    if (alertBox) alertBox.hidden = false;
+    for (const issue of issues) {
+      const name = issue.path.split('.')[0] ?? '';
+      const slot = form.querySelector<HTMLElement>(`[data-error-for="${name}"]`);
+      if (!slot) continue;
+      slot.textContent = issue.message;
+      slot.hidden = false;
+      form.querySelector(`[name="${name}"]`)?.setAttribute('aria-invalid', 'true');
     }
-    write.replaceChildren(...children);
+  }
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    send.disabled = true;
+    clearProblem();
+    try {
+      const res = await call('POST', reviewFormAction(id), {
+        rating: Number(rating.value),
+        body: area.value,
+        display_name: nameInput.value.trim() || undefined,
+      });
+      status.textContent = String(res.message ?? '');
+      await refreshMine();
+      page = 1;
+      await load(true);
+    } catch (err) {
+      showProblem(err);
+    } finally {
+      send.disabled = false;
+    }
+  });
+
+  function deleteOwn(reviewId: number) {
+    const del = el('button', 'Delete my review', 'btn btn-outline');
+    del.type = 'button';
+    del.addEventListener('click', async () => {
+      clearProblem();
+      try {
+        await call('DELETE', `/api/reviews/${reviewId}`);
+        status.textContent = 'Your review is deleted.';
+        form.reset();
+        area.value = '';
+        nameInput.value = '';
+        await refreshMine();
+        await load(true);
+      } catch (err) {
+        showProblem(err);
+      }
+    });
+    return del;
+  }
+
+  /**
+   * Where the signed-in person stands: their review's state (and the form filled with it, unless
+   * something is typed there already), the rule that refuses them, or the owner's note. What was
+   * typed before the script ran is never hidden or replaced.
+   */
+  function renderWrite() {
+    if (!mine.signedIn) return; // The sign-in link and the form the page has stay.
+    const own = mine.review;
+    const typed = area.value.trim() !== '';
+    signInBox.hidden = !!own || mine.refusal?.rule !== 'membership_unknown';
+    const text = own
+      ? ownReviewNote(own.status, own.hidden_reason)
+      : mine.isOwner
+        ? OWNER_REVIEW_NOTE
+        : (mine.refusal?.message ?? '');
+    note.textContent = text;
+    note.hidden = !text;
+    const canWrite = !!own || (!mine.isOwner && !mine.refusal);
+    form.hidden = !canWrite && !typed;
+    form.setAttribute('aria-label', own ? 'Edit your review' : 'Write a review');
+    send.textContent = own ? 'Save changes' : 'Publish review';
+    if (own && !typed) {
+      rating.value = String(own.rating);
+      area.value = own.body;
+      nameInput.value = own.display_name;
+    }
+    deleteButton?.remove();
+    deleteButton = own ? deleteOwn(own.id) : null;
+    if (deleteButton) actions.append(deleteButton);
   }
 
   async function refreshMine() {

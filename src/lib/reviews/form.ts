@@ -1,0 +1,32 @@
+// The review form's addresses and the sentences that tell its author where their review stands
+// (#31), said once for the page's script (server-reviews.ts) and the page the review route renders
+// for a browser without JavaScript (functions/_app/lib/review-page.ts).
+
+/** Where a listing's review form posts (JSON from the script, a plain form without it). */
+export const reviewFormAction = (serverId: number): string => `/api/reviews/servers/${serverId}`;
+
+/**
+ * Where a review sent without JavaScript lands: the server's page as its author sees it (their
+ * review shown at once, whatever its status, and the form filled in for editing).
+ */
+export const ownReviewPath = (serverId: number): string => `/api/reviews/servers/${serverId}/yours`;
+
+/** What a review's author reads about it. */
+export function ownReviewNote(status: 'shown' | 'held' | 'hidden', hiddenReason: string | null): string {
+  if (status === 'held') return 'Your review is held for review: a moderator reads it before it shows.';
+  if (status === 'hidden') return `Your review is hidden by moderators: ${hiddenReason ?? ''}`;
+  return 'Your review is published. You can edit or delete it.';
+}
+
+/** What the listing's owner reads where others write a review. */
+export const OWNER_REVIEW_NOTE = 'You own this listing: you can reply to each review once, but not review it.';
+
+/**
+ * What the author's view says when a refused post comes back to it by its code (`?error=`: only
+ * when the form refused is not on that view, e.g. a reply posted by someone who does not own the
+ * listing); any other code gets the general sentence.
+ */
+export function refusedPostNote(code: string): string {
+  if (code === 'not_owner') return 'Only the owner of this listing can reply to its reviews.';
+  return 'What you sent was not saved. Please try again.';
+}
