@@ -75,6 +75,48 @@ WHERE ${when}`);
 }
 
 /**
+ * One decision's batch, all or nothing: `change` (what the decision does), the decision row only
+ * when that change touched a row, then, only once the decision exists, its audit row (the reasons,
+ * the requirement and the decision's id in its details, between `lead` and `more`) and what
+ * `after` adds (the mail, the caller's statements). The decision, or null when nothing changed.
+ */
+async function decide(
+  db: Db,
+  d: DecisionInput,
+  change: BatchItem<'sqlite'>,
+  row: Parameters<typeof insertDecision>[2],
+  audit: {
+    action: string;
+    entity: string;
+    entityId: number;
+    lead?: Record<string, unknown>;
+    more?: Record<string, unknown>;
+  },
+  after: (made: SQL) => BatchItem<'sqlite'>[],
+): Promise<DecisionRow | null> {
+  const made = sql`EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE appeal_key = ${d.appealKey})`;
+  const details = {
+    ...audit.lead,
+    reasons: d.reasons,
+    requirement: d.requirement,
+    decision_id: decisionIdOf(d.appealKey),
+    ...audit.more,
+  };
+  await db.batch([
+    change,
+    insertDecision(db, d, row, sql`changes() = 1`),
+    auditRowWhen(
+      db,
+      { operatorId: d.operator.id, name: d.operator.email },
+      { action: audit.action, entity: audit.entity, entityId: audit.entityId, details },
+      made,
+    ),
+    ...after(made),
+  ]);
+  return getDecisionByKey(db, d.appealKey);
+}
+
+/**
  * Rejects a submission not yet decided (#32) with its reasons: the status, the decision (appealable
  * once), its audit row, the "rejected" mail and any further statements the caller adds (an owner's
  * webhook notice) in one batch, all or nothing, and only when this call rejected it. The decision
@@ -89,50 +131,37 @@ export async function rejectWithReasons(
   now = Date.now(),
 ): Promise<DecisionRow | null> {
   const at = new Date(now).toISOString();
-  const made = sql`EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE appeal_key = ${d.appealKey})`;
-  await db.batch([
+  return decide(
+    db,
+    d,
     db
       .update(serverSubmissions)
       .set({ status: 'rejected', admin_notes: d.note, updated_at: at, decided_at: at })
       .where(
         and(eq(serverSubmissions.id, submission.id), notInArray(serverSubmissions.status, ['rejected', 'approved'])),
       ),
-    insertDecision(
-      db,
-      d,
-      {
-        kind: 'rejection',
-        submissionId: submission.id,
-        serverId: null,
-        serverName: submission.server_name,
-        contactEmail: submission.contact_email,
-      },
-      sql`changes() = 1`,
-    ),
-    auditRowWhen(
-      db,
-      { operatorId: d.operator.id, name: d.operator.email },
-      {
-        action: 'reject',
-        entity: 'submission',
-        entityId: submission.id,
-        details: { reasons: d.reasons, requirement: d.requirement, decision_id: decisionIdOf(d.appealKey) },
-      },
-      made,
-    ),
-    enqueueMailWhen(
-      db,
-      {
-        kind: 'submission_rejected',
-        to: submission.contact_email,
-        dedupeKey: sql`${`submission-rejected:${submission.id}:${d.appealKey}`}`,
-        mail,
-      },
-      made,
-    ),
-    ...extra(made),
-  ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
-  return getDecisionByKey(db, d.appealKey);
+    {
+      kind: 'rejection',
+      submissionId: submission.id,
+      serverId: null,
+      serverName: submission.server_name,
+      contactEmail: submission.contact_email,
+    },
+    { action: 'reject', entity: 'submission', entityId: submission.id },
+    (made) => [
+      enqueueMailWhen(
+        db,
+        {
+          kind: 'submission_rejected',
+          to: submission.contact_email,
+          dedupeKey: sql`${`submission-rejected:${submission.id}:${d.appealKey}`}`,
+          mail,
+        },
+        made,
+      ),
+      ...extra(made),
+    ],
+  );
 }
 
 /**
@@ -150,59 +179,39 @@ export async function hideListing(
   extra: (when: SQL) => BatchItem<'sqlite'>[] = () => [],
   now = Date.now(),
 ): Promise<DecisionRow | null> {
-  const at = new Date(now).toISOString();
-  const made = sql`EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE appeal_key = ${d.appealKey})`;
-  await db.batch([
+  return decide(
+    db,
+    d,
     db
       .update(discordServers)
-      .set({ is_active: false, updated_at: at })
+      .set({ is_active: false, updated_at: new Date(now).toISOString() })
       .where(and(eq(discordServers.id, server.id), eq(discordServers.is_active, true))),
-    insertDecision(
-      db,
-      d,
-      {
-        kind: 'hide',
-        submissionId: null,
-        serverId: server.id,
-        serverName: server.name,
-        contactEmail: contact?.email ?? null,
-      },
-      sql`changes() = 1`,
-    ),
-    auditRowWhen(
-      db,
-      { operatorId: d.operator.id, name: d.operator.email },
-      {
-        action: 'hide',
-        entity: 'server',
-        entityId: server.id,
-        details: {
-          slug: server.slug,
-          reasons: d.reasons,
-          requirement: d.requirement,
-          decision_id: decisionIdOf(d.appealKey),
-          ...details,
-        },
-      },
-      made,
-    ),
-    ...(contact
-      ? [
-          enqueueMailWhen(
-            db,
-            {
-              kind: 'listing_hidden',
-              to: contact.email,
-              dedupeKey: sql`${`listing-hidden:${server.id}:${d.appealKey}`}`,
-              mail: contact.mail,
-            },
-            made,
-          ),
-        ]
-      : []),
-    ...extra(made),
-  ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
-  return getDecisionByKey(db, d.appealKey);
+    {
+      kind: 'hide',
+      submissionId: null,
+      serverId: server.id,
+      serverName: server.name,
+      contactEmail: contact?.email ?? null,
+    },
+    { action: 'hide', entity: 'server', entityId: server.id, lead: { slug: server.slug }, more: details },
+    (made) => [
+      ...(contact
+        ? [
+            enqueueMailWhen(
+              db,
+              {
+                kind: 'listing_hidden',
+                to: contact.email,
+                dedupeKey: sql`${`listing-hidden:${server.id}:${d.appealKey}`}`,
+                mail: contact.mail,
+              },
+              made,
+            ),
+          ]
+        : []),
+      ...extra(made),
+    ],
+  );
 }
 
 /** One decision by its appeal key, or null. */

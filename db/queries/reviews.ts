@@ -408,11 +408,8 @@ export async function saveReply(
 
 /** Deletes the reply to a review. */
 export async function deleteReply(db: Db, reviewId: number): Promise<boolean> {
-  const gone = await db
-    .delete(reviewReplies)
-    .where(eq(reviewReplies.review_id, reviewId))
-    .returning({ id: reviewReplies.review_id });
-  return gone.length > 0;
+  const { rowsAffected } = await db.delete(reviewReplies).where(eq(reviewReplies.review_id, reviewId));
+  return rowsAffected > 0;
 }
 
 /** Records an account's flag on a review (a second flag by the same account replaces its reason). */

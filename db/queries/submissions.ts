@@ -402,11 +402,8 @@ WHERE s.slug = ${slug} AND ${ownerUsers.id} = ${current.owner_id} AND ${lastSign
 
 /** Deletes a submission by id; true when a row went. */
 export async function deleteSubmission(db: Db, id: number): Promise<boolean> {
-  const rows = await db
-    .delete(serverSubmissions)
-    .where(eq(serverSubmissions.id, id))
-    .returning({ id: serverSubmissions.id });
-  return rows.length > 0;
+  const { rowsAffected } = await db.delete(serverSubmissions).where(eq(serverSubmissions.id, id));
+  return rowsAffected > 0;
 }
 
 /** Counts of all submissions and of each status. */

@@ -71,6 +71,9 @@ export interface Crumb {
   href: string;
 }
 
+/** A page's breadcrumb trail: Home, then `steps` (the last one is the page itself). */
+export const homeTrail = (...steps: Crumb[]): Crumb[] => [{ name: 'Home', href: '/' }, ...steps];
+
 /** JSON-LD BreadcrumbList. */
 export function breadcrumbLd(site: URL | string, crumbs: Crumb[]) {
   return {

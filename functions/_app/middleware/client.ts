@@ -9,10 +9,18 @@ import type { AppDeps, AppEnv } from '../context';
  */
 export function clientContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const secret = deps.env.IP_HASH_SECRET;
-  return async (c, next) => {
+  // Not an async function: a returning client (its hash memoized) passes on in the same turn.
+  return (c, next) => {
     c.set('deps', deps);
     const ip = deps.clientIp?.(c.req.raw, c.env) ?? c.req.header('cf-connecting-ip') ?? '0.0.0.0';
-    c.set('ipHash', cachedIpHash(secret, ip) ?? (await hashIp(secret, ip)));
-    await next();
+    const cached = cachedIpHash(secret, ip);
+    if (cached) {
+      c.set('ipHash', cached);
+      return next();
+    }
+    return hashIp(secret, ip).then((ipHash) => {
+      c.set('ipHash', ipHash);
+      return next();
+    });
   };
 }

@@ -9,9 +9,9 @@ import { assertSameOrigin } from '../lib/same-origin';
  * browsers send them) and for the console, whose writes come only from its own pages.
  */
 export function originCheck(siteUrl: string): MiddlewareHandler {
-  return async (c, next) => {
+  return (c, next) => {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') assertSameOrigin(c, siteUrl);
-    await next();
+    return next();
   };
 }

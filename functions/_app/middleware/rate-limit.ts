@@ -4,9 +4,10 @@ import { countRequest, type RateLimitRule, rateLimitHeaders, storeFor, tooMany }
 
 /** The middleware of one public route's limit (429 with Retry-After once the client is past it). */
 export function rateLimit(rule: RateLimitRule): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await countRequest(c.get('deps'), rule, c.get('ipHash'));
-    await next();
+  return (c, next) => {
+    // Synchronous with the in-memory store (and with limits off): no extra turn then.
+    const counted = countRequest(c.get('deps'), rule, c.get('ipHash'));
+    return counted ? counted.then(next) : next();
   };
 }
 

@@ -58,13 +58,23 @@ export function securityHeaders(getPolicy: () => string = () => BASE_CONTENT_SEC
   });
   return async (c, next) => {
     await next();
-    const set = isJson(c.res.headers.get('content-type')) ? api : page;
+    const headers = c.res.headers;
+    if (isJson(headers.get('content-type'))) {
+      // JSON takes the API set, which has no X-Frame-Options to drop below.
+      try {
+        await api(c, done);
+      } catch {
+        c.res = new Response(c.res.body, c.res);
+        await api(c, done);
+      }
+      return;
+    }
     try {
-      await set(c, done);
+      await page(c, done);
     } catch {
       // Immutable headers (a Response fetched from the assets binding): copy once, then add.
       c.res = new Response(c.res.body, c.res);
-      await set(c, done);
+      await page(c, done);
     }
     // The one answer any page may frame (the embeddable card, routes/badges.ts) says so in its own
     // policy; X-Frame-Options has no value for that, so it goes (browsers would ignore it anyway).
