@@ -12,6 +12,7 @@ import {
 } from '../../../db/queries/rank';
 import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
+import { shownExplanation } from '../../../src/lib/ranking/explanation';
 import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
 import { nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
 import type { AppDeps } from '../context';
@@ -59,6 +60,9 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
   }));
   const shares = nicheShares(listings);
   const changed: RankUpdate[] = [];
+  // The rewritten listings whose page prints something else: a part that drifts with the clock
+  // (newness) is rewritten at every recompute but may print the same lines (shownExplanation).
+  const shown = new Set<number>();
   const after = new Map<number, { score: number; growth: number }>();
   const nowMs = now.getTime();
   for (const l of listings) {
@@ -82,14 +86,21 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
     const growth = growthFraction(before, l.members);
     const explain = JSON.stringify(parts);
     after.set(l.id, { score, growth });
-    if (score !== l.score || growth !== l.growth || explain !== l.explain)
+    if (score !== l.score || growth !== l.growth || explain !== l.explain) {
       changed.push({ id: l.id, score, explain, growth });
+      if (
+        score !== l.score ||
+        growth !== l.growth ||
+        shownExplanation(explain, score, l.status) !== shownExplanation(l.explain, l.score, l.status)
+      )
+        shown.add(l.id);
+    }
   }
   await writeRankScores(db, changed);
   return {
     listings: listings.length,
     updated: changed.length,
-    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => c.id))),
+    changedSlugs: shownChanges(listings, after, shown),
     ms: Math.round(performance.now() - started),
   };
 }
