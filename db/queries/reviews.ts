@@ -643,3 +643,16 @@ export async function accountName(db: Db, accountId: number): Promise<string> {
     .where(eq(ownerUsers.id, accountId));
   return row?.global_name || row?.username || 'Member';
 }
+
+/**
+ * Whether a listing has any public review (shown or hidden): one index read, so a page rendered on
+ * request (src/data/server-page.ts) reads the page and summary of reviews only for a listing that has them.
+ */
+export async function hasPublicReviews(db: Db, serverId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden'])))
+    .limit(1);
+  return row !== undefined;
+}

@@ -55,7 +55,7 @@ export function pageUnavailable(): Response {
 export async function renderPage(
   render: EdgeRenderer,
   request: Request,
-  context: Omit<OnDemandContext, 'now' | 'basics'>,
+  context: Omit<OnDemandContext, 'now'>,
 ): Promise<Rendered | null> {
   const rendered = await render(new Request(request.url, { method: 'GET' }), { ...context, now: new Date() });
   const path = new URL(request.url).pathname;

@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Db } from '../../db/client';
+import { type PageBasics, readPageBasics } from '../../src/data/site-data';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderPage } from './edge-pages';
 import type { RenderGate } from './lib/render-gate';
@@ -12,6 +14,11 @@ interface OnDemandEntry {
   /** src/pages/publish.astro's pages (the home, a listing's first page), for the incremental publish. */
   renderPublished: EdgeRenderer;
 }
+
+const gzipAsync = promisify(gzip);
+
+/** How long the layout's texts and facts read for on-demand pages are kept at most, in ms. */
+const BASICS_MAX_AGE_MS = 60_000;
 
 /** A rendered page kept in memory: its HTML and that HTML gzipped once. */
 export interface RenderedPage {
@@ -51,6 +58,23 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   // kept exactly as long as the pages rendered from it.
   let generation = 0;
 
+  // The layout's texts and facts (three small reads), read once for the renders of a generation
+  // (a text or plan change asks for a rebuild, which starts a new one) and at most BASICS_MAX_AGE_MS
+  // old (the newsletter's subscriber count changes without one). A failed read is not kept.
+  let basics: { generation: number; at: number; value: Promise<PageBasics> } | null = null;
+  const basicsNow = (): Promise<PageBasics> => {
+    const now = Date.now();
+    if (!basics || basics.generation !== generation || now - basics.at > BASICS_MAX_AGE_MS) {
+      const value = readPageBasics({ db: options.db, supportEmail: options.supportEmail });
+      const kept = { generation, at: now, value };
+      value.catch(() => {
+        if (basics === kept) basics = null;
+      });
+      basics = kept;
+    }
+    return basics.value;
+  };
+
   const moduleFor = (entry: string): Promise<OnDemandEntry> => {
     if (loaded?.entry !== entry) {
       loaded = { entry, module: import(pathToFileURL(entry).href) as Promise<OnDemandEntry> };
@@ -83,7 +107,12 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
       }
       const { renderOnDemand } = await moduleFor(entry);
       const renderNow = () =>
-        renderPage(renderOnDemand, request, { db: options.db, supportEmail: options.supportEmail, generation });
+        renderPage(renderOnDemand, request, {
+          db: options.db,
+          supportEmail: options.supportEmail,
+          generation,
+          basics: basicsNow(),
+        });
       // Throws RenderRefused past the client's share or the queue's depth (static.ts answers it).
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
@@ -93,7 +122,8 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return { body: Buffer.from(await rendered.response.arrayBuffer()), gzip: null, contentType };
       }
       const body = Buffer.from(rendered.html);
-      const page = { body, gzip: body.length > 512 ? gzipSync(body) : null };
+      // Compressed in libuv's thread pool, not on the thread that renders the other requests.
+      const page = { body, gzip: body.length > 512 ? await gzipAsync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.
       if (cacheable && options.entry() === entry) {
         cache.set(key, page);
@@ -123,6 +153,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
           db: options.db,
           supportEmail: options.supportEmail,
           generation,
+          basics: basicsNow(),
         });
         if (rendered === null) return null;
         if ('response' in rendered) throw new Error(`${path} is not a page (${rendered.response.status})`);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
-import { listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
+import { hasPublicReviews, listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
 import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/ranking/explanation';
@@ -60,7 +60,10 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
     memberHistory(db, [server.id], HISTORY_DAYS, now),
     confirmedFlagsOf(db, server.id),
     showsPlace(server) ? categoryRankOf(db, server) : undefined,
-    listPublicReviews(db, server.id, 1, REVIEWS_PAGE_SIZE),
+    // Most listings have no review: one read says so, instead of the page, its count and the summary.
+    hasPublicReviews(db, server.id).then((any) =>
+      any ? listPublicReviews(db, server.id, 1, REVIEWS_PAGE_SIZE) : null,
+    ),
   ]);
   return {
     server,
@@ -69,6 +72,6 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
     now,
     place,
     // As the build reads them: a listing without any public review has none.
-    reviews: reviews.total > 0 ? reviews : null,
+    reviews: reviews && reviews.total > 0 ? reviews : null,
   };
 }

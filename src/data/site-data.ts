@@ -202,7 +202,10 @@ export interface OnDemandContext {
   sponsoredSlots?: number;
   /** MIN_MEMBERS (#32); absent: the default. */
   minMembers?: number;
-  /** The editable texts and facts, read once per request (the layout and the footer both ask). */
+  /**
+   * The editable texts and facts: read once per request when absent (the layout and the footer
+   * both ask); the seam may give them, read once for the requests of one generation.
+   */
   basics?: Promise<PageBasics>;
   /**
    * A number the seam changes whenever anything a page shows may have changed (with its cache
@@ -232,23 +235,34 @@ export interface PageBasics {
 export function pageBasics(locals: App.Locals): Promise<PageBasics> {
   const live = locals.onDemand;
   if (!live) return getSiteData();
-  if (!live.basics) {
-    live.basics = (async () => {
-      const [rows, newsletter] = await Promise.all([listActiveContent(live.db), getNewsletterStats(live.db)]);
-      return {
-        content: mergeContent(rows),
-        facts: {
-          supportEmail: live.supportEmail,
-          subscribers: newsletter.active,
-          plans: await listPlans(live.db, { activeOnly: true }),
-          payments: live.payments ?? false,
-          sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
-          minMembers: live.minMembers ?? DEFAULT_MIN_MEMBERS,
-        },
-      };
-    })();
-  }
+  live.basics ??= readPageBasics(live);
   return live.basics;
+}
+
+/**
+ * The layout's texts and facts read from the database for pages rendered on request: what
+ * pageBasics reads when the seam did not give them (the seam on Node reads them once for many
+ * requests, functions/_app/on-demand.ts).
+ */
+export async function readPageBasics(
+  live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'>,
+): Promise<PageBasics> {
+  const [rows, newsletter, plans] = await Promise.all([
+    listActiveContent(live.db),
+    getNewsletterStats(live.db),
+    listPlans(live.db, { activeOnly: true }),
+  ]);
+  return {
+    content: mergeContent(rows),
+    facts: {
+      supportEmail: live.supportEmail,
+      subscribers: newsletter.active,
+      plans,
+      payments: live.payments ?? false,
+      sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
+      minMembers: live.minMembers ?? DEFAULT_MIN_MEMBERS,
+    },
+  };
 }
 
 /**

@@ -160,6 +160,27 @@ describe('what a recompute changed on the pages', () => {
     expect(run.changedSlugs).toEqual([]);
   });
 
+  it('a part that drifts with the clock names a page only when the page prints it differently', async () => {
+    // Created now: the new-listing boost (newness, four decimals) falls at every later recompute.
+    const unchecked = await listing('Unchecked', {
+      invite_status: 'unchecked',
+      last_ok_at: null,
+      created_at: NOW.toISOString(),
+    });
+    const fresh = await listing('Fresh', { created_at: NOW.toISOString() });
+    expect((await recomputeRanks(t.db, NOW)).changedSlugs.sort()).toEqual(['fresh', 'unchecked']);
+    // A day later both listings' newness fell (×1.15 -> ×1.1395): the unchecked one prints "not
+    // ranked yet" either way, so its row is not written; the ranked one prints a new boost and score.
+    const before = await t.db.select().from(discordServers).where(eq(discordServers.id, unchecked.id));
+    const later = await recomputeRanks(t.db, new Date(NOW.getTime() + 24 * 3_600_000));
+    expect(later.updated).toBe(1);
+    expect(later.changedSlugs).toEqual(['fresh']);
+    const [row] = await t.db.select().from(discordServers).where(eq(discordServers.id, unchecked.id));
+    expect(row!.rank_score).toBe(0);
+    expect(row!.rank_explain).toEqual(before[0]!.rank_explain);
+    expect(fresh.id).not.toBe(unchecked.id);
+  });
+
   it("one category's recompute scores it as the full recompute does, and leaves the others alone", async () => {
     const a = await listing('Gamer A', { active_users: 700 });
     await dailyChecks(a.id, 10, () => [5_000, 700]);

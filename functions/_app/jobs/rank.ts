@@ -12,6 +12,7 @@ import {
 } from '../../../db/queries/rank';
 import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
+import { shownExplanation } from '../../../src/lib/ranking/explanation';
 import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
 import { nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
 import type { AppDeps } from '../context';
@@ -26,7 +27,7 @@ const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 
 /** What one recompute did. */
 export interface RankRun {
   listings: number;
-  /** Listings whose score, parts or growth changed (the only ones written). */
+  /** Listings whose score, growth or printed explanation changed (the only ones written). */
   updated: number;
   /**
    * The slugs of the listed servers whose page shows something else now: their score, its parts
@@ -39,7 +40,8 @@ export interface RankRun {
 /**
  * Recomputes rank_score, rank_explain and growth_30d of every listing (or one category's) from
  * checked signals (src/lib/ranking/formula.ts): reads the inputs set-based (readRankInputs), scores
- * each listing, then writes only the rows that changed (writeRankScores).
+ * each listing, then writes only the rows whose score, growth or printed explanation changed
+ * (writeRankScores).
  */
 export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
@@ -82,7 +84,17 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
     const growth = growthFraction(before, l.members);
     const explain = JSON.stringify(parts);
     after.set(l.id, { score, growth });
-    if (score !== l.score || growth !== l.growth || explain !== l.explain)
+    // Written when the score, the growth or the explanation as it is printed changed: a part that
+    // drifts with the clock (newness, four decimals) moves at almost every recompute, but an
+    // unscored listing prints none of its parts and a scored one prints them rounded, and nothing
+    // reads the stored parts but that print (shownExplanation). At a million listings this keeps
+    // a category's recompute at an approval from rewriting 200,000 rows that show the same.
+    if (
+      score !== l.score ||
+      growth !== l.growth ||
+      (explain !== l.explain &&
+        shownExplanation(explain, score, l.status) !== shownExplanation(l.explain, l.score, l.status))
+    )
       changed.push({ id: l.id, score, explain, growth });
   }
   await writeRankScores(db, changed);

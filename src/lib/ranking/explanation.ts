@@ -142,6 +142,25 @@ export function explainRank(parts: RankParts, score: number, status: InviteStatu
   return lines;
 }
 
+/**
+ * What "Why this rank" prints of a listing's stored score and parts (apart from its place), as
+ * one string: two explanations that print the same lines leave the page as it was. A part that
+ * drifts with the clock (newness, freshness) moves the stored parts at every recompute, but an
+ * unranked listing prints none of them, and a ranked one prints them rounded.
+ */
+export function shownExplanation(explain: unknown, score: number, status: InviteStatus): string {
+  const parts = readParts(typeof explain === 'string' ? parseJson(explain) : explain);
+  return parts ? JSON.stringify(explainRank(parts, score, status)) : '';
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
 /** A listing's place in its category by score: 1-based rank among `of` listed servers. */
 export interface CategoryRank {
   rank: number;

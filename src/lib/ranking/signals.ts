@@ -43,8 +43,10 @@ export interface ScoredListing {
 }
 
 /**
- * The slugs of the servers with a page that a recompute changed: those it rewrote, and the listed
- * ones whose place in their category (the Most Active order a server page prints) moved.
+ * The slugs of the servers with a page that a recompute changed: those whose printed score, parts
+ * or growth it changed (`rewritten`), and the listed, scored ones whose place in their category
+ * (the Most Active order a server page prints) moved. An unscored listing prints no place
+ * (RankExplanation), so a new listing placed above it leaves its page as it was.
  */
 export function shownChanges(
   listings: readonly ScoredListing[],
@@ -53,13 +55,22 @@ export function shownChanges(
 ): string[] {
   const withStatus = listings.map((l) => ({ ...l, invite_status: l.status }));
   const listed = withStatus.filter(isListed);
-  const ranked = (pick: (l: (typeof listed)[number]) => { score: number; growth: number }) =>
+  const scoreOf = (l: ScoredListing, pick: 'before' | 'after') => (pick === 'before' ? l : (after.get(l.id) ?? l));
+  const ranked = (pick: 'before' | 'after') =>
     categoryRanks(
-      listed.map((l) => ({ ...l, created_at: l.createdAt, rank_score: pick(l).score, growth_30d: pick(l).growth })),
+      listed.map((l) => ({
+        ...l,
+        created_at: l.createdAt,
+        rank_score: scoreOf(l, pick).score,
+        growth_30d: scoreOf(l, pick).growth,
+      })),
     );
-  const before = ranked((l) => l);
-  const now = ranked((l) => after.get(l.id) ?? l);
+  const before = ranked('before');
+  const now = ranked('after');
+  // The place a page prints: only a scored listing's.
+  const place = (l: ScoredListing, pick: 'before' | 'after', ranks: typeof before) =>
+    scoreOf(l, pick).score > 0 ? ranks.get(l.id)?.rank : undefined;
   return withStatus
-    .filter((l) => hasPage(l) && (rewritten.has(l.id) || before.get(l.id)?.rank !== now.get(l.id)?.rank))
+    .filter((l) => hasPage(l) && (rewritten.has(l.id) || place(l, 'before', before) !== place(l, 'after', now)))
     .map((l) => l.slug);
 }
