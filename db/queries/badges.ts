@@ -15,6 +15,8 @@ export const BADGE_COLUMNS = {
   members: discordServers.members,
   active_users: discordServers.active_users,
   rank_score: discordServers.rank_score,
+  // The place the rank recompute stored: the rank variant reads it, never counting the category.
+  category_place: discordServers.category_place,
   is_active: discordServers.is_active,
   invite_status: discordServers.invite_status,
   last_checked_at: discordServers.last_checked_at,

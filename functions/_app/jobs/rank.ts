@@ -13,7 +13,7 @@ import {
 import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
 import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
-import { nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
+import { categoryPlaces, nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
 import type { AppDeps } from '../context';
 
 const DAY = 86_400_000;
@@ -37,9 +37,10 @@ export interface RankRun {
 }
 
 /**
- * Recomputes rank_score, rank_explain and growth_30d of every listing (or one category's) from
- * checked signals (src/lib/ranking/formula.ts): reads the inputs set-based (readRankInputs), scores
- * each listing, then writes only the rows that changed (writeRankScores).
+ * Recomputes rank_score, rank_explain, growth_30d and category_place of every listing (or one
+ * category's) from checked signals (src/lib/ranking/formula.ts): reads the inputs set-based
+ * (readRankInputs), scores each listing, places the listed ones in their category by the new
+ * scores (categoryPlaces), then writes only the rows that changed (writeRankScores).
  */
 export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
@@ -58,8 +59,7 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
     online: inputs.medianOnline.get(l.id) ?? (l.lastOk ? l.active_users : 0),
   }));
   const shares = nicheShares(listings);
-  const changed: RankUpdate[] = [];
-  const after = new Map<number, { score: number; growth: number }>();
+  const after = new Map<number, { score: number; growth: number; explain: string }>();
   const nowMs = now.getTime();
   for (const l of listings) {
     const flag = inputs.flags.get(l.id);
@@ -79,17 +79,22 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
       growthFlagOpen: flag === 1,
       ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
     });
-    const growth = growthFraction(before, l.members);
-    const explain = JSON.stringify(parts);
-    after.set(l.id, { score, growth });
-    if (score !== l.score || growth !== l.growth || explain !== l.explain)
-      changed.push({ id: l.id, score, explain, growth });
+    after.set(l.id, { score, growth: growthFraction(before, l.members), explain: JSON.stringify(parts) });
+  }
+  // Places by the new scores: a page and the rank badge read them (category_place) instead of counting.
+  const places = categoryPlaces(listings, after);
+  const changed: RankUpdate[] = [];
+  for (const l of listings) {
+    const { score, growth, explain } = after.get(l.id)!;
+    const place = places.get(l.id) ?? null;
+    if (score !== l.score || growth !== l.growth || explain !== l.explain || place !== l.place)
+      changed.push({ id: l.id, score, explain, growth, place });
   }
   await writeRankScores(db, changed);
   return {
     listings: listings.length,
     updated: changed.length,
-    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => c.id))),
+    changedSlugs: shownChanges(listings, new Set(changed.map((c) => c.id))),
     ms: Math.round(performance.now() - started),
   };
 }

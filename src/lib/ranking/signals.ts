@@ -28,7 +28,7 @@ export function nicheShares(
   return new Map([...shares].map(([category, list]) => [category, median(list)]));
 }
 
-/** A listing as the recompute read it: its stored score and growth, and what decides its page and place. */
+/** A listing as the recompute read it: its stored score, growth and place, and what decides its page and place. */
 export interface ScoredListing {
   id: number;
   slug: string;
@@ -40,26 +40,45 @@ export interface ScoredListing {
   createdAt: string;
   score: number;
   growth: number;
+  /** The place the previous recompute stored (category_place), null when none. */
+  place: number | null;
 }
 
 /**
- * The slugs of the servers with a page that a recompute changed: those it rewrote, and the listed
- * ones whose place in their category (the Most Active order a server page prints) moved.
+ * Each listed listing's place in its category (categoryRanks: the Most Active order a server page
+ * and the rank badge print) with the scores and growth `after` gives (a listing absent from it
+ * keeps its own), by id; an unlisted listing has none. What the recompute stores in category_place.
  */
-export function shownChanges(
+export function categoryPlaces(
   listings: readonly ScoredListing[],
   after: ReadonlyMap<number, { score: number; growth: number }>,
-  rewritten: ReadonlySet<number>,
-): string[] {
-  const withStatus = listings.map((l) => ({ ...l, invite_status: l.status }));
-  const listed = withStatus.filter(isListed);
-  const ranked = (pick: (l: (typeof listed)[number]) => { score: number; growth: number }) =>
-    categoryRanks(
-      listed.map((l) => ({ ...l, created_at: l.createdAt, rank_score: pick(l).score, growth_30d: pick(l).growth })),
-    );
-  const before = ranked((l) => l);
-  const now = ranked((l) => after.get(l.id) ?? l);
-  return withStatus
-    .filter((l) => hasPage(l) && (rewritten.has(l.id) || before.get(l.id)?.rank !== now.get(l.id)?.rank))
+): Map<number, number> {
+  const ranked = [];
+  for (const l of listings) {
+    if (!isListed({ is_active: l.is_active, category: l.category, invite_status: l.status })) continue;
+    const now = after.get(l.id) ?? l;
+    ranked.push({
+      id: l.id,
+      category: l.category,
+      members: l.members,
+      sort_order: l.sort_order,
+      created_at: l.createdAt,
+      rank_score: now.score,
+      growth_30d: now.growth,
+    });
+  }
+  const ranks = categoryRanks(ranked);
+  return new Map([...ranks].map(([id, r]) => [id, r.rank]));
+}
+
+/**
+ * The slugs of the servers with a page that a recompute changed: those whose score, parts,
+ * growth or stored place it rewrote (a page shows all four).
+ */
+export function shownChanges(listings: readonly ScoredListing[], rewritten: ReadonlySet<number>): string[] {
+  return listings
+    .filter(
+      (l) => rewritten.has(l.id) && hasPage({ is_active: l.is_active, category: l.category, invite_status: l.status }),
+    )
     .map((l) => l.slug);
 }
