@@ -1,6 +1,7 @@
 // The server of `npm run bench`'s badge section, in a process of its own (forked by
 // bench/badges.ts): the app over the bench's libSQL file (rate limits off), as `npm start` serves
-// it, so the load generator never shares its event loop. Sends { port } over IPC once listening.
+// it, so the load generator never shares its event loop. Sends { port } over IPC once listening,
+// and answers { cpu } (this process's CPU time so far, µs) to a 'cpu' message.
 import { serve } from '@hono/node-server';
 import { openDb } from '../../db/client';
 import { createApp } from '../../functions/_app/app';
@@ -12,5 +13,10 @@ const env = loadEnv({ DATABASE_URL: url, RATE_LIMITS: 'false', SITE_URL: 'http:/
 const app = createApp({ db, env });
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
   process.send?.({ port: info.port });
+});
+process.on('message', (m) => {
+  if (m !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  process.send?.({ cpu: user + system });
 });
 process.on('disconnect', () => server.close(() => process.exit(0)));
