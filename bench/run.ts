@@ -1,4 +1,4 @@
-// `npm run bench [-- --only name[,name]] [--quick]`: runs every bench module, prints the
+// `npm run bench [-- --only name[,name]] [--quick] [--db file]`: runs every bench module, prints the
 // tables and writes BENCHMARKS.md. Baselines are measured in the same run as the figures.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -23,7 +23,9 @@ const MODULES = [
   'render-flood',
 ];
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, db: { type: 'string' } },
+});
 const only = values.only?.split(',');
 const root = process.cwd();
 const tmp = mkdtempSync(join(tmpdir(), 'guildrank-bench-'));
@@ -73,7 +75,13 @@ try {
     }
     if (!mod.bench) continue;
     console.log(`\n== ${name} ==`);
-    const result = await mod.bench({ root, tmp: join(tmp, name), quick: values.quick, log: (l) => console.log(l) });
+    const result = await mod.bench({
+      root,
+      tmp: join(tmp, name),
+      quick: values.quick,
+      db: values.db,
+      log: (l) => console.log(l),
+    });
     for (const section of result) {
       console.log(`\n${section.title}\n${table(section.rows)}\n${(section.notes ?? []).join('\n')}`);
       sections.push(section);

@@ -17,6 +17,11 @@ export interface BenchContext {
   tmp: string;
   /** `--quick`: smaller sizes for a smoke run. */
   quick: boolean;
+  /**
+   * `--db <file>`: a prepared libSQL file (e.g. `npm run db:fake -- --servers 1000000`'s) that the
+   * benches taking one copy instead of seeding their own (badges); never written to.
+   */
+  db?: string | undefined;
   log: (line: string) => void;
 }
 

@@ -221,6 +221,7 @@ function sampleServers(): Server[] {
     rank_score: 0,
     rank_explain: null,
     growth_30d: 0,
+    category_place: null,
   }));
   return samples;
 }

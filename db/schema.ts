@@ -82,6 +82,12 @@ export const discordServers = sqliteTable(
     rank_explain: text('rank_explain', { mode: 'json' }).$type<Record<string, number>>(),
     /** Member growth over 30 days as a fraction (0.05 = +5 %), from the history. */
     growth_30d: real('growth_30d').notNull().default(0),
+    /**
+     * The listing's place in its category by score (the Most Active order), as the rank recompute
+     * that wrote rank_score counted it (functions/_app/jobs/rank.ts); null when it was not listed
+     * then. A page or badge reads it instead of counting the category (200,000 rows at a million).
+     */
+    category_place: integer('category_place'),
     // Language and region (#19): a primary language as an ISO 639-1 code ('en'), an optional
     // ISO 3166-1 alpha-2 region ('US'); null until the owner or a reviewer sets it.
     language: text('language'),

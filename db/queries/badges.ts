@@ -15,6 +15,8 @@ export const BADGE_COLUMNS = {
   members: discordServers.members,
   active_users: discordServers.active_users,
   rank_score: discordServers.rank_score,
+  // The place the rank recompute stored: the rank variant reads it, never counting the category.
+  category_place: discordServers.category_place,
   is_active: discordServers.is_active,
   invite_status: discordServers.invite_status,
   last_checked_at: discordServers.last_checked_at,
@@ -125,7 +127,36 @@ export async function badgeFetchTotals(
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
 }
 
-/** Slugs of about `n` listings picked at random by id (the badge bench's requests); fewer where ids have gaps. */
+/** Slugs of `n` listings of `category` picked at random (the badge bench's requests): one walk of the category's index. */
+export async function randomSlugsInCategory(db: Db, n: number, category: string): Promise<string[]> {
+  const rows = await db
+    .select({ slug: discordServers.slug })
+    .from(discordServers)
+    .where(eq(discordServers.category, category))
+    .orderBy(sql`random()`)
+    .limit(n);
+  return rows.map((r) => r.slug);
+}
+
+/**
+ * Marks listings as found working by a check at `at` (the badge bench's stand-in for the refresh
+ * job, so the rank recompute scores them): 500 slugs per statement, one batch.
+ */
+export async function markListingsChecked(db: Db, slugs: readonly string[], at: string): Promise<void> {
+  const statements = [];
+  for (let i = 0; i < slugs.length; i += 500) {
+    statements.push(
+      db
+        .update(discordServers)
+        .set({ invite_status: 'ok', last_checked_at: at, last_ok_at: at })
+        .where(inArray(discordServers.slug, slugs.slice(i, i + 500))),
+    );
+  }
+  const [first, ...rest] = statements;
+  if (first) await db.batch([first, ...rest]);
+}
+
+/** Slugs of about `n` listings picked at random by id (the storage bench's reads); fewer where ids have gaps. */
 export async function randomServerSlugs(db: Db, n: number): Promise<string[]> {
   const [top] = await db.select({ max: sql<number>`max(${discordServers.id})` }).from(discordServers);
   const max = Number(top?.max ?? 0);

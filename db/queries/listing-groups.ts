@@ -1,6 +1,7 @@
 import type { Client, Transaction } from '@libsql/client';
-import { gt } from 'drizzle-orm';
-import { isListed, matchesSubcategory } from '../../src/lib/listing';
+import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
+import { isListedCategory } from '../../src/lib/categories';
+import { isListed, matchesSubcategory, UNLISTED_INVITE_STATUSES } from '../../src/lib/listing';
 import type { Db } from '../client';
 import { listingGroups } from '../schema';
 
@@ -55,6 +56,21 @@ export function summarize(groups: readonly ListingGroup[], listing: GroupedListi
   }
   summary.regions = [...regions];
   return summary;
+}
+
+/** How many servers a category lists now (isListed), summed over its listing_groups rows: a few rows at any size. */
+export async function countListedInCategory(db: Db, category: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${listingGroups.servers}), 0)` })
+    .from(listingGroups)
+    .where(
+      and(
+        eq(listingGroups.category, category),
+        eq(listingGroups.is_active, true),
+        notInArray(listingGroups.invite_status, [...UNLISTED_INVITE_STATUSES]),
+      ),
+    );
+  return isListedCategory(category) ? Number(row?.n ?? 0) : 0;
 }
 
 /** Listed servers and their members per category, from the groups (the home page's tiles). */

@@ -7,7 +7,7 @@ import { CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/consta
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 
-/** Listings written per UPDATE statement (4 bound values each). */
+/** Listings written per UPDATE statement (5 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
@@ -44,6 +44,8 @@ export interface RankListing {
   score: number;
   growth: number;
   explain: string | null;
+  /** Its stored place in its category (category_place), null when none. */
+  place: number | null;
 }
 
 /** Which listings a recompute scores: all of them, or one category's (its niche median is the category's own). */
@@ -88,7 +90,7 @@ export async function readRankInputs(db: Db, windows: RankWindows, scope: RankSc
     readAll(
       db,
       `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
-         rank_score, growth_30d, rank_explain
+         rank_score, growth_30d, rank_explain, category_place
        FROM discord_servers${scope.category === undefined ? '' : ' WHERE category = ?'}`,
       onlyArgs,
     ),
@@ -150,6 +152,7 @@ export async function readRankInputs(db: Db, windows: RankWindows, scope: RankSc
       score: num(r.rank_score),
       growth: num(r.growth_30d),
       explain: text(r.rank_explain),
+      place: r.category_place == null ? null : num(r.category_place),
     })),
     medianOnline: byServer(medianRows),
     firstMembers: byServer(firstRows),
@@ -159,12 +162,13 @@ export async function readRankInputs(db: Db, windows: RankWindows, scope: RankSc
   };
 }
 
-/** A listing's new score, its parts (JSON) and its growth. */
+/** A listing's new score, its parts (JSON), its growth and its place in its category (null: not listed). */
 export interface RankUpdate {
   id: number;
   score: number;
   explain: string;
   growth: number;
+  place: number | null;
 }
 
 /**
@@ -175,9 +179,10 @@ export async function writeRankScores(db: Db, updates: readonly RankUpdate[]): P
   const prepared = preparedStatementsFor(db);
   for (let start = 0; start < updates.length; start += ROWS_PER_UPDATE) {
     const chunk = updates.slice(start, start + ROWS_PER_UPDATE);
-    const update = `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4
-      FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`;
-    const args = chunk.flatMap((u) => [u.id, u.score, u.explain, u.growth]);
+    const update = `UPDATE discord_servers SET rank_score = v.column2, rank_explain = v.column3, growth_30d = v.column4,
+        category_place = v.column5
+      FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`;
+    const args = chunk.flatMap((u) => [u.id, u.score, u.explain, u.growth, u.place]);
     if (prepared) await prepared.run(update, args);
     else await rawClient(db).execute({ sql: update, args });
   }

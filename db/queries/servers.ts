@@ -33,10 +33,11 @@ import {
   UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
 import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement';
+import { type CategoryRank, shownPlace } from '../../src/lib/ranking/explanation';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
-import { readListingGroups, summarize } from './listing-groups';
+import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
 import { selectServerRows } from './server-rows';
 
 export type Server = ServerRow;
@@ -739,22 +740,15 @@ export async function getServerPageBySlug(db: Db, slug: string): Promise<Server 
 }
 
 /**
- * A listed server's 1-based place in its category by score (the Most Active order of
- * compareServers: SORT_KEYS.active descending, then id) and the category's size: what
- * categoryRanks computes over the build's list, counted by SQLite for one on-demand page.
+ * A listed server's place in its category by score (the Most Active order of compareServers) and
+ * the category's size, as a page shows them (shownPlace): the place the rank recompute stored
+ * (category_place), the size from listing_groups. Two small reads, whatever the category's size.
  */
 export async function categoryRankOf(
   db: Db,
-  server: Pick<Server, 'id' | 'category' | 'rank_score' | 'members'>,
-): Promise<{ rank: number; of: number }> {
-  const [row] = await db
-    .select({
-      ahead: sql<number>`sum(case when (${discordServers.rank_score}, ${discordServers.members}, -${discordServers.id}) > (${server.rank_score}, ${server.members}, ${-server.id}) then 1 else 0 end)`,
-      of: sql<number>`count(*)`,
-    })
-    .from(discordServers)
-    .where(and(listingWhere({}), eq(discordServers.category, server.category)));
-  return { rank: Number(row?.ahead ?? 0) + 1, of: Number(row?.of ?? 0) };
+  server: Pick<Server, 'category' | 'category_place'>,
+): Promise<CategoryRank | undefined> {
+  return shownPlace(server, await countListedInCategory(db, server.category));
 }
 
 /** One server by id, active or not (operators). */

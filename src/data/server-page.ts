@@ -4,9 +4,9 @@ import { type HistoryPoint, memberHistory } from '../../db/queries/history';
 import { hasPublicReviews, listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
-import { type CategoryRank, categoryRanksOf, rankKey } from '../lib/ranking/explanation';
+import { type CategoryRank, rankKey, shownPlace } from '../lib/ranking/explanation';
 import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
-import { HISTORY_DAYS, type SiteData } from './site-data';
+import { HISTORY_DAYS, type SiteData, serversInCategory } from './site-data';
 
 /**
  * Everything a server page shows of its listing: the same props whether the build prerendered
@@ -36,7 +36,7 @@ export function serverPageFromBuild(data: SiteData, server: Server): ServerPageP
     history: data.history.get(server.id) ?? [],
     flags: data.confirmedFlags.get(server.id) ?? [],
     now: data.builtAt,
-    place: showsPlace(server) ? categoryRanksOf(data.servers).get(server.id) : undefined,
+    place: showsPlace(server) ? shownPlace(server, serversInCategory(data.servers, server.category).length) : undefined,
     reviews: data.reviews.get(server.id) ?? null,
   };
 }
@@ -45,7 +45,7 @@ export function serverPageFromBuild(data: SiteData, server: Server): ServerPageP
 export function serverPageCacheKey(data: SiteData, server: Server, turnstile: string): string {
   const flags = (data.confirmedFlags.get(server.id) ?? []).map((f) => f.rule).join('+');
   // A check changes the counts, the history and the invite state without touching updated_at.
-  return `${server.id}:${server.updated_at}:${server.last_checked_at}:${server.invite_status}:${flags}:${data.contentVersion}:${turnstile}:${rankKey(server, data.servers)}`;
+  return `${server.id}:${server.updated_at}:${server.last_checked_at}:${server.invite_status}:${flags}:${data.contentVersion}:${turnstile}:${rankKey(server)}`;
 }
 
 /**

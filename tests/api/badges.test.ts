@@ -1,8 +1,11 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateServer } from '../../db/queries/servers';
+import { discordServers } from '../../db/schema';
+import { recomputeRanks } from '../../functions/_app/jobs/rank';
 import { badgeTallyFor } from '../../functions/_app/lib/badge-tally';
 import { formatMembers, formatNumber } from '../../src/lib/format';
+import { compareServers, isListed } from '../../src/lib/listing';
 import { createTestApp, seedServer, type TestApp } from './api-harness';
 
 let t: TestApp;
@@ -17,13 +20,21 @@ beforeAll(async () => {
     active_users: 1_987,
     invite_status: 'ok',
     last_checked_at: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-    rank_score: 2,
+    last_ok_at: new Date(Date.now() - 3 * 3_600_000).toISOString(),
   });
-  await seedServer(t.db, { name: 'Badge Bigger', members: 50_000, rank_score: 5, invite_status: 'ok' });
+  await seedServer(t.db, {
+    name: 'Badge Bigger',
+    members: 50_000,
+    active_users: 9_000,
+    invite_status: 'ok',
+    last_ok_at: new Date(Date.now() - 3_600_000).toISOString(),
+  });
   const hidden = await seedServer(t.db, { name: 'Badge Hidden', is_active: false });
   const dead = await seedServer(t.db, { name: 'Badge Dead', invite_status: 'dead', members: 700 });
   Object.assign(slugs, { live: live.slug, hidden: hidden.slug, dead: dead.slug });
   liveId = live.id;
+  // The rank job scores and places them (category_place), as it does after a refresh pass.
+  await recomputeRanks(t.db, new Date());
 });
 afterAll(() => t?.cleanup());
 
@@ -59,7 +70,15 @@ describe('GET /badge/{slug}.svg', () => {
     const message = async (q: string) => parseBadge(await (await badge(`${slugs.live}.svg?${q}`)).text()).message;
     expect(await message('variant=members')).toBe('12.4K members');
     expect(await message('variant=online&style=dark')).toBe('1.9K online');
-    expect(await message('variant=rank')).toBe('#2 in Gaming');
+    // The place the server page and the API show, counted here over the category's listed servers.
+    const rows = (await t.db.select().from(discordServers)).filter((r) => isListed(r) && r.category === 'Gaming');
+    const self = rows.find((r) => r.slug === slugs.live)!;
+    expect(self.rank_score).toBeGreaterThan(0);
+    const ahead = rows.filter((r) => compareServers('active')(r, self) < 0).length;
+    const api = await (await t.app.request(`/api/v1/servers/${slugs.live}`)).json();
+    expect(api.rank.place).toEqual({ rank: ahead + 1, of: rows.length });
+    expect(rows.length).toBeGreaterThan(1);
+    expect(await message('variant=rank')).toBe(`#${ahead + 1} in Gaming`);
     expect(await message('variant=rating')).toBe('no reviews yet');
     // An unknown variant or style is the default badge, never a broken image.
     expect(await message('variant=nonsense&style=neon')).toBe('12.4K members · 1.9K online');

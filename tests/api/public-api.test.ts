@@ -46,6 +46,8 @@ beforeAll(async () => {
       status: 1,
     },
     tags: ['strategy'],
+    // What the rank recompute stores beside a score: first of the two listed Gaming servers.
+    category_place: 1,
   });
   const paid = await seedServer(t.db, { name: 'Paid Beta', members: 500, is_sponsored: true });
   const hidden = await seedServer(t.db, { name: `Hidden ${SECRET}`, is_active: false, members: 99_999 });

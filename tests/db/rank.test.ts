@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
+import { categoryRankOf } from '../../db/queries/servers';
 import {
   discordServers,
   type NewServerRow,
@@ -10,6 +11,7 @@ import {
   userInteractions,
 } from '../../db/schema';
 import { evaluateAnomalies, run as rankPass, recomputeRanks } from '../../functions/_app/jobs/rank';
+import { isListed } from '../../src/lib/listing';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -140,12 +142,12 @@ describe('what a recompute changed on the pages', () => {
     expect((await recomputeRanks(t.db, NOW)).changedSlugs).toEqual([]);
 
     // Three open reports on First: its score falls below Second's. Second's score is as it was, but
-    // its place moved; Third stays third and Elsewhere is in another category.
+    // its place moved (both places are rewritten); Third stays third and Elsewhere is in another category.
     await t.db
       .insert(serverReports)
       .values(['a', 'b', 'c'].map((session_id) => ({ server_id: first.id, reason: 'spam' as const, session_id })));
     const moved = await recomputeRanks(t.db, NOW);
-    expect(moved.updated).toBe(1);
+    expect(moved.updated).toBe(2);
     expect(moved.changedSlugs.sort()).toEqual(['first', 'second']);
     expect([second.id, third.id, elsewhere.id]).toHaveLength(3);
   });
@@ -195,6 +197,68 @@ describe('what a recompute changed on the pages', () => {
     const full = await recomputeRanks(t.db, NOW);
     expect(full.updated).toBe(1);
     expect(full.changedSlugs).toEqual(['coin-c']);
+  });
+});
+
+describe('the place a recompute stores (category_place)', () => {
+  it('is 1 + the listed servers of the category ahead by score, members and id, as a naive count finds, for every scored listing over random listings', async () => {
+    // A fixed pseudo-random draw (no flaky seed): categories, states, member ties and online counts.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((seed / 2_147_483_648) * n);
+    };
+    const categories = ['Gaming', 'Crypto', 'Trading', 'Knitting'];
+    const statuses = ['ok', 'ok', 'ok', 'unchecked', 'dead', 'wrong_guild', 'expiring'] as const;
+    for (let i = 0; i < 120; i++) {
+      await listing(`Random ${i}`, {
+        category: categories[next(categories.length)]!,
+        invite_status: statuses[next(statuses.length)]!,
+        is_active: next(10) > 0,
+        members: [100, 5_000, 5_000, 40_000][next(4)]!,
+        active_users: [0, 50, 500, 500][next(4)]!,
+      });
+    }
+    await recomputeRanks(t.db, NOW);
+    const rows = await t.db.select().from(discordServers);
+    const listed = rows.filter((r) => isListed(r));
+    expect(new Set(listed.map((r) => r.rank_score)).size).toBeGreaterThan(3);
+    expect(listed.some((r) => r.rank_score === 0)).toBe(true);
+    for (const r of rows) {
+      // Unlisted, or listed but unscored (its page and the rank badge print no place): none stored.
+      if (!isListed(r) || r.rank_score <= 0) {
+        expect(r.category_place, r.name).toBeNull();
+        if (isListed(r)) expect(await categoryRankOf(t.db, r), r.name).toBeUndefined();
+        continue;
+      }
+      const ahead = listed.filter(
+        (o) =>
+          o.category === r.category &&
+          (o.rank_score > r.rank_score ||
+            (o.rank_score === r.rank_score && (o.members > r.members || (o.members === r.members && o.id < r.id)))),
+      ).length;
+      expect(r.category_place, r.name).toBe(ahead + 1);
+      // What a page and the API show: the stored place among the category's listed servers now.
+      const of = listed.filter((o) => o.category === r.category).length;
+      expect(await categoryRankOf(t.db, r)).toEqual({ rank: ahead + 1, of });
+    }
+  });
+
+  it('moves when a listing leaves its category at the next recompute, and is written only when it changed', async () => {
+    const first = await listing('First', { active_users: 900 });
+    const second = await listing('Second', { active_users: 600 });
+    const third = await listing('Third', { active_users: 300 });
+    await recomputeRanks(t.db, NOW);
+    const placeOf = async (id: number) =>
+      (await t.db.select().from(discordServers).where(eq(discordServers.id, id)))[0]!.category_place;
+    expect([await placeOf(first.id), await placeOf(second.id), await placeOf(third.id)]).toEqual([1, 2, 3]);
+    await t.db.update(discordServers).set({ invite_status: 'dead' }).where(eq(discordServers.id, first.id));
+    // Until the recompute the page keeps the stored place, never past the category's size.
+    expect(await categoryRankOf(t.db, { category: 'Gaming', category_place: 3 })).toEqual({ rank: 2, of: 2 });
+    const run = await recomputeRanks(t.db, NOW);
+    expect(run.changedSlugs.sort()).toEqual(['first', 'second', 'third']);
+    expect([await placeOf(first.id), await placeOf(second.id), await placeOf(third.id)]).toEqual([null, 1, 2]);
+    expect((await recomputeRanks(t.db, NOW)).updated).toBe(0);
   });
 });
 

@@ -82,10 +82,15 @@ const test = testWithOwnSite('ranking', async (db: Db) => {
       active_users: 500,
       rank_score: FIXTURE_SCORE,
       rank_explain: FIXTURE_PARTS as unknown as Record<string, number>,
+      // What the recompute stores beside a score (category_place): second, behind Rank Runner Up.
+      category_place: 2,
       language: 'fr',
     }),
   );
-  await createServer(db, gaming('Rank Runner Up', { members: 4_000, rank_score: 5, language: 'en' }));
+  await createServer(
+    db,
+    gaming('Rank Runner Up', { members: 4_000, rank_score: 5, category_place: 1, language: 'en' }),
+  );
 });
 
 /** Whether every window of PAID_SPACING cards holds at most one paid card. */

@@ -14,7 +14,7 @@ import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
 import { shownExplanation } from '../../../src/lib/ranking/explanation';
 import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
-import { nicheShares, shownChanges } from '../../../src/lib/ranking/signals';
+import { nicheShares, shownChanges, storedPlaces } from '../../../src/lib/ranking/signals';
 import type { AppDeps } from '../context';
 
 const DAY = 86_400_000;
@@ -38,10 +38,11 @@ export interface RankRun {
 }
 
 /**
- * Recomputes rank_score, rank_explain and growth_30d of every listing (or one category's) from
- * checked signals (src/lib/ranking/formula.ts): reads the inputs set-based (readRankInputs), scores
- * each listing, then writes only the rows whose score, growth or printed explanation changed
- * (writeRankScores).
+ * Recomputes rank_score, rank_explain, growth_30d and category_place of every listing (or one
+ * category's) from checked signals (src/lib/ranking/formula.ts): reads the inputs set-based
+ * (readRankInputs), scores each listing, places the scored listed ones in their category by the
+ * new scores (categoryPlaces), then writes only the rows whose score, growth, place or printed
+ * explanation changed (writeRankScores).
  */
 export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
@@ -60,8 +61,7 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
     online: inputs.medianOnline.get(l.id) ?? (l.lastOk ? l.active_users : 0),
   }));
   const shares = nicheShares(listings);
-  const changed: RankUpdate[] = [];
-  const after = new Map<number, { score: number; growth: number }>();
+  const after = new Map<number, { score: number; growth: number; explain: string }>();
   const nowMs = now.getTime();
   for (const l of listings) {
     const flag = inputs.flags.get(l.id);
@@ -81,27 +81,33 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
       growthFlagOpen: flag === 1,
       ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
     });
-    const growth = growthFraction(before, l.members);
-    const explain = JSON.stringify(parts);
-    after.set(l.id, { score, growth });
-    // Written when the score, the growth or the explanation as it is printed changed: a part that
-    // drifts with the clock (newness, four decimals) moves at almost every recompute, but an
-    // unscored listing prints none of its parts and a scored one prints them rounded, and nothing
-    // reads the stored parts but that print (shownExplanation). At a million listings this keeps
-    // a category's recompute at an approval from rewriting 200,000 rows that show the same.
+    after.set(l.id, { score, growth: growthFraction(before, l.members), explain: JSON.stringify(parts) });
+  }
+  // Places by the new scores: a page and the rank badge read them (category_place) instead of counting.
+  const places = storedPlaces(listings, after);
+  const changed: RankUpdate[] = [];
+  for (const l of listings) {
+    const { score, growth, explain } = after.get(l.id)!;
+    const place = places.get(l.id) ?? null;
+    // Written when the score, the growth, the place or the explanation as it is printed changed: a
+    // part that drifts with the clock (newness, four decimals) moves at almost every recompute, but
+    // an unscored listing prints none of its parts and a scored one prints them rounded, and nothing
+    // reads the stored parts but that print (shownExplanation). At a million listings this keeps a
+    // category's recompute at an approval from rewriting 200,000 rows that show the same.
     if (
       score !== l.score ||
       growth !== l.growth ||
+      place !== l.place ||
       (explain !== l.explain &&
         shownExplanation(explain, score, l.status) !== shownExplanation(l.explain, l.score, l.status))
     )
-      changed.push({ id: l.id, score, explain, growth });
+      changed.push({ id: l.id, score, explain, growth, place });
   }
   await writeRankScores(db, changed);
   return {
     listings: listings.length,
     updated: changed.length,
-    changedSlugs: shownChanges(listings, after, new Set(changed.map((c) => c.id))),
+    changedSlugs: shownChanges(listings, new Set(changed.map((c) => c.id))),
     ms: Math.round(performance.now() - started),
   };
 }

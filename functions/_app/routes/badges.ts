@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import { type BadgeFacts, getBadgeFacts } from '../../../db/queries/badges';
-import { categoryRankOf } from '../../../db/queries/servers';
+import { countListedInCategory } from '../../../db/queries/listing-groups';
 import { iconSrc } from '../../../src/islands/card-data';
 import {
   BADGE_LABEL,
@@ -17,6 +17,7 @@ import { joinTarget } from '../../../src/lib/invite';
 import { timeAgo } from '../../../src/lib/invite-checks/display';
 import { inviteView } from '../../../src/lib/invite-checks/invite-state';
 import { hasPage, isListed } from '../../../src/lib/listing';
+import { type CategoryRank, shownPlace } from '../../../src/lib/ranking/explanation';
 import { shownRating } from '../../../src/lib/reviews/summary';
 import type { AppDeps, AppEnv } from '../context';
 import { renderedBadge } from '../lib/badge-render';
@@ -33,7 +34,7 @@ export const BADGE_CACHE_CONTROL = 'public, max-age=600';
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 
 const factCaches = new WeakMap<AppDeps, ListingCache<BadgeFacts | null>>();
-const placeCaches = new WeakMap<AppDeps, ListingCache<{ rank: number; of: number } | undefined>>();
+const categorySizes = new WeakMap<AppDeps, ListingCache<number>>();
 
 /**
  * A listing's badge facts through the app's cache: fresh for a minute, then served stale for up to
@@ -49,15 +50,18 @@ function factsOf(deps: AppDeps, slug: string): Promise<BadgeFacts | null> {
   return cache.get(slug, () => getBadgeFacts(deps.db, slug));
 }
 
-/** A listed, scored listing's place in its category (counted by SQLite over its category), cached 10 minutes. */
-function placeOf(deps: AppDeps, s: BadgeFacts): Promise<{ rank: number; of: number } | undefined> {
-  if (!isListed(s) || s.rank_score <= 0) return Promise.resolve(undefined);
-  let cache = placeCaches.get(deps);
+/**
+ * A listed, scored listing's place in its category (shownPlace): the place the rank recompute
+ * stored, among the servers its category lists, a listing_groups sum cached a minute per category.
+ */
+async function placeOf(deps: AppDeps, s: BadgeFacts): Promise<CategoryRank | undefined> {
+  if (!isListed(s) || s.rank_score <= 0 || s.category_place == null) return undefined;
+  let cache = categorySizes.get(deps);
   if (!cache) {
-    cache = new ListingCache(600_000, 1_200_000, 20_000);
-    placeCaches.set(deps, cache);
+    cache = new ListingCache<number>(60_000, 600_000, 100);
+    categorySizes.set(deps, cache);
   }
-  return cache.get(String(s.id), () => categoryRankOf(deps.db, s));
+  return shownPlace(s, await cache.get(s.category, () => countListedInCategory(deps.db, s.category)));
 }
 
 /** The first value of `allowed` a query parameter names, else the fallback (a bad parameter never breaks an image). */

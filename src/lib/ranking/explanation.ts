@@ -192,29 +192,27 @@ export function categoryRanks(servers: readonly Ranked[]): Map<number, CategoryR
   return ranks;
 }
 
-const rankings = new WeakMap<readonly Ranked[], Map<number, CategoryRank>>();
-
-/** categoryRanks of one list, computed once per list: every server page of a build asks. */
-export function categoryRanksOf(servers: readonly Ranked[]): Map<number, CategoryRank> {
-  let ranks = rankings.get(servers);
-  if (!ranks) {
-    ranks = categoryRanks(servers);
-    rankings.set(servers, ranks);
-  }
-  return ranks;
+/**
+ * What a page, the public API and the rank badge show of a listing's place in its category: the
+ * place the rank recompute stored beside the score it explains (category_place, counted then over
+ * the category by categoryRanks), among the `of` servers the category lists now; none without a
+ * stored place. Never past `of` (listings that left the category since the recompute).
+ */
+export function shownPlace(server: { category_place: number | null }, of: number): CategoryRank | undefined {
+  if (server.category_place == null || of <= 0) return undefined;
+  return { rank: Math.min(server.category_place, of), of };
 }
 
 /**
- * What a server page's "Why this rank" shows of one listing, as a cache-key part: its place in
- * its category and its stored score and parts. A recompute changes them without touching the
+ * What a server page's "Why this rank" shows of one listing, as a cache-key part: its stored place
+ * in its category and its stored score and parts. A recompute changes them without touching the
  * listing's updated_at, and another listing's score can move this one's place.
  */
 export function rankKey(
-  server: Pick<ListedServer, 'id' | 'rank_score'> & { rank_explain: unknown },
-  listed: readonly Ranked[],
+  server: Pick<ListedServer, 'rank_score'> & { rank_explain: unknown; category_place: number | null },
 ): string {
   // Only a scored listing shows its place; the category's size is not shown, so an approval
   // elsewhere in the category does not re-render every page of it.
-  const place = server.rank_score > 0 ? categoryRanksOf(listed).get(server.id)?.rank : undefined;
+  const place = server.rank_score > 0 ? server.category_place : null;
   return `${place ?? '-'}:${server.rank_score}:${JSON.stringify(server.rank_explain ?? null)}`;
 }

@@ -28,7 +28,7 @@ export function nicheShares(
   return new Map([...shares].map(([category, list]) => [category, median(list)]));
 }
 
-/** A listing as the recompute read it: its stored score and growth, and what decides its page and place. */
+/** A listing as the recompute read it: its stored score, growth and place, and what decides its page and place. */
 export interface ScoredListing {
   id: number;
   slug: string;
@@ -40,37 +40,59 @@ export interface ScoredListing {
   createdAt: string;
   score: number;
   growth: number;
+  /** The place the previous recompute stored (category_place), null when none. */
+  place: number | null;
 }
 
 /**
- * The slugs of the servers with a page that a recompute changed: those whose printed score, parts
- * or growth it changed (`rewritten`), and the listed, scored ones whose place in their category
- * (the Most Active order a server page prints) moved. An unscored listing prints no place
- * (RankExplanation), so a new listing placed above it leaves its page as it was.
+ * Each listed listing's place in its category (categoryRanks: the Most Active order a server page
+ * and the rank badge print) with the scores and growth `after` gives (a listing absent from it
+ * keeps its own), by id; an unlisted listing has none. What the recompute stores in category_place.
  */
-export function shownChanges(
+export function categoryPlaces(
   listings: readonly ScoredListing[],
   after: ReadonlyMap<number, { score: number; growth: number }>,
-  rewritten: ReadonlySet<number>,
-): string[] {
-  const withStatus = listings.map((l) => ({ ...l, invite_status: l.status }));
-  const listed = withStatus.filter(isListed);
-  const scoreOf = (l: ScoredListing, pick: 'before' | 'after') => (pick === 'before' ? l : (after.get(l.id) ?? l));
-  const ranked = (pick: 'before' | 'after') =>
-    categoryRanks(
-      listed.map((l) => ({
-        ...l,
-        created_at: l.createdAt,
-        rank_score: scoreOf(l, pick).score,
-        growth_30d: scoreOf(l, pick).growth,
-      })),
-    );
-  const before = ranked('before');
-  const now = ranked('after');
-  // The place a page prints: only a scored listing's.
-  const place = (l: ScoredListing, pick: 'before' | 'after', ranks: typeof before) =>
-    scoreOf(l, pick).score > 0 ? ranks.get(l.id)?.rank : undefined;
-  return withStatus
-    .filter((l) => hasPage(l) && (rewritten.has(l.id) || place(l, 'before', before) !== place(l, 'after', now)))
+): Map<number, number> {
+  const ranked = [];
+  for (const l of listings) {
+    if (!isListed({ is_active: l.is_active, category: l.category, invite_status: l.status })) continue;
+    const now = after.get(l.id) ?? l;
+    ranked.push({
+      id: l.id,
+      category: l.category,
+      members: l.members,
+      sort_order: l.sort_order,
+      created_at: l.createdAt,
+      rank_score: now.score,
+      growth_30d: now.growth,
+    });
+  }
+  const ranks = categoryRanks(ranked);
+  return new Map([...ranks].map(([id, r]) => [id, r.rank]));
+}
+
+/**
+ * The places a recompute stores (category_place): a scored listed listing's place in its category
+ * (categoryPlaces); an unscored one prints no place (RankExplanation, the rank badge) and stores
+ * none, so a new listing placed above 200,000 unscored ones rewrites none of their rows or pages.
+ */
+export function storedPlaces(
+  listings: readonly ScoredListing[],
+  after: ReadonlyMap<number, { score: number; growth: number }>,
+): Map<number, number> {
+  const places = categoryPlaces(listings, after);
+  for (const l of listings) if ((after.get(l.id) ?? l).score <= 0) places.delete(l.id);
+  return places;
+}
+
+/**
+ * The slugs of the servers with a page that a recompute changed: those whose score, parts,
+ * growth or stored place it rewrote (a page shows all four).
+ */
+export function shownChanges(listings: readonly ScoredListing[], rewritten: ReadonlySet<number>): string[] {
+  return listings
+    .filter(
+      (l) => rewritten.has(l.id) && hasPage({ is_active: l.is_active, category: l.category, invite_status: l.status }),
+    )
     .map((l) => l.slug);
 }

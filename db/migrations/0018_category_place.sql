@@ -1,0 +1,1 @@
+ALTER TABLE `discord_servers` ADD `category_place` integer;
