@@ -16,9 +16,19 @@ export async function hydrated(page: Page): Promise<void> {
     window.scrollTo(0, 0);
   });
   try {
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, {
-      timeout: 30_000,
-    });
+    // An island still waiting (its script slow on a loaded machine) is brought into view again, so
+    // a client:visible one is not left off-screen by the scroll back to the top.
+    await page.waitForFunction(
+      () => {
+        const stuck = document.querySelector('astro-island[ssr]');
+        if (!stuck) return true;
+        (stuck.firstElementChild ?? stuck).scrollIntoView({ block: 'center' });
+        return false;
+      },
+      null,
+      { timeout: 30_000, polling: 250 },
+    );
+    await page.evaluate(() => window.scrollTo(0, 0));
   } catch (err) {
     // Name the islands that never hydrated, so a failure says where to look.
     const stuck = await page.evaluate(() =>
