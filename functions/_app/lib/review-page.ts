@@ -10,18 +10,13 @@
 import { type Context, Hono } from 'hono';
 import type { PublicReview } from '../../../db/queries/reviews';
 import { reviewDate } from '../../../src/lib/reviews/eligibility';
+import type { OwnReviewFields } from '../../../src/lib/reviews/form';
 import { memberSince } from '../../../src/lib/reviews/summary';
 import type { AppDeps, AppEnv } from '../context';
 import { escapeHtml } from './html';
 
 /** The author's own review, as the page shows it to them. */
-export interface OwnReview {
-  id: number;
-  rating: number;
-  body: string;
-  display_name: string;
-  status: 'shown' | 'held' | 'hidden';
-  hidden_reason: string | null;
+export interface OwnReview extends OwnReviewFields {
   member_since: string;
   created_at: string;
   edited_at: string | null;

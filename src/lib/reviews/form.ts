@@ -30,3 +30,13 @@ export function refusedPostNote(code: string): string {
   if (code === 'not_owner') return 'Only the owner of this listing can reply to its reviews.';
   return 'What you sent was not saved. Please try again.';
 }
+
+/** The author's own review as their view of the page shows it (the no-JS page and the page's script). */
+export interface OwnReviewFields {
+  id: number;
+  rating: number;
+  body: string;
+  display_name: string;
+  status: 'shown' | 'held' | 'hidden';
+  hidden_reason: string | null;
+}

@@ -8,7 +8,7 @@
 // (nor what the server filled in after a refused post). Everything a person wrote is set as text.
 
 import { reviewDate } from '~/lib/reviews/eligibility';
-import { OWNER_REVIEW_NOTE, ownReviewNote, reviewFormAction } from '~/lib/reviews/form';
+import { OWNER_REVIEW_NOTE, type OwnReviewFields, ownReviewNote, reviewFormAction } from '~/lib/reviews/form';
 import { averageLine, memberSince } from '~/lib/reviews/summary';
 import type { ReviewPage } from '../../../../db/queries/reviews';
 
@@ -18,14 +18,7 @@ interface Mine {
   csrfToken?: string;
   name?: string;
   isOwner?: boolean;
-  review?: {
-    id: number;
-    rating: number;
-    body: string;
-    display_name: string;
-    status: 'shown' | 'held' | 'hidden';
-    hidden_reason: string | null;
-  } | null;
+  review?: OwnReviewFields | null;
   refusal?: { rule: string; message: string } | null;
 }
 
