@@ -55,24 +55,29 @@ function ensureChromium(): boolean {
 }
 
 /**
- * Starts a command in the background, its output kept in a file until `settle`: the type check,
- * the HTML check's build and the e2e template build each keep one core busy for a minute or less,
- * while vitest spends much of its time waiting on servers, timers and stand-ins.
- * `settle` waits for it, prints its output under its name and, for a check, counts it as one test.
+ * Starts a command in the background, its output kept in a file until `settle`: the runs overlap
+ * (vitest keeps the cores busy while Playwright's workers wait on pages, servers and builds).
+ * `settle` waits for it, prints its output under its name and how long it took and, for a check,
+ * counts it as one test.
  */
-function background(name: string, cmd: string, args: string[], counts = true) {
+function background(name: string, cmd: string, args: string[], counts = true, env: Record<string, string> = {}) {
   const log = `.tmp/${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`;
   const out = openSync(log, 'w');
-  const child = spawn(cmd, args, { env: rawProcessEnv(), stdio: ['ignore', out, out] });
+  const started = Date.now();
+  const child = spawn(cmd, args, { env: rawProcessEnv(env), stdio: ['ignore', out, out] });
   closeSync(out);
+  let took = 0;
   const done = new Promise<boolean>((resolve) => {
     child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
+    child.on('close', (code) => {
+      took = Math.round((Date.now() - started) / 1000);
+      resolve(code === 0);
+    });
   });
   return {
     async settle(): Promise<boolean> {
       const ok = await done;
-      console.log(`\n▶ ${name}`);
+      console.log(`\n▶ ${name} (${took} s)`);
       process.stdout.write(readFileSync(log, 'utf8'));
       if (!counts) return ok;
       if (ok) passed++;
@@ -85,22 +90,37 @@ function background(name: string, cmd: string, args: string[], counts = true) {
   };
 }
 
-// The content types first (a build rewrites the same files later), then the check without its own sync.
+// The content types first (a build rewrites the same files later).
 run('astro', ['sync']);
-const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
-// The HTML check (its own build of the samples and 120 fake servers) and the e2e run's template site
-// build beside vitest; Playwright starts from the template (tests/e2e/global-setup.ts).
-const htmlCheck = existsSync('scripts/check-html.ts')
-  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
-  : null;
+// The e2e run's template site first: Playwright starts from it (tests/e2e/global-setup.ts), and
+// Playwright is the longest part of the run.
 const templateDir = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-template-'));
 const template = background('e2e template site (build)', 'tsx', ['tests/e2e/build-template.ts', templateDir], false);
 step('lint and format (biome ci)', 'biome', ['ci', '.']);
 
-// Unit and integration tests (real libSQL files in temp dirs).
-console.log('\n▶ vitest');
+// Unit and integration tests (real libSQL files in temp dirs) and the browser tests run side by
+// side: vitest keeps the cores busy while Playwright's workers wait on pages, servers and builds.
 rmSync('.tmp/vitest.json', { force: true });
-run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json']);
+const vitest = background(
+  'vitest',
+  'vitest',
+  ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json'],
+  false,
+);
+
+let playwright: ReturnType<typeof background> | null = null;
+if (ensureChromium()) {
+  // Without the template (its build failed), the global setup builds it again and says why.
+  const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
+  rmSync('.tmp/playwright.json', { force: true });
+  playwright = background('playwright', 'playwright', ['test'], false, templateEnv);
+} else {
+  await template.settle();
+  failed++;
+  failures.push('chromium install');
+}
+
+await vitest.settle();
 if (existsSync('.tmp/vitest.json')) {
   const report = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
   passed += report.numPassedTests;
@@ -114,13 +134,14 @@ if (existsSync('.tmp/vitest.json')) {
   failures.push('vitest (no report)');
 }
 
-// Browser tests and HTML checks against the production build.
-if (ensureChromium()) {
-  // Without the template (its build failed), the global setup builds it again and says why.
-  const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
-  console.log('\n▶ playwright');
-  rmSync('.tmp/playwright.json', { force: true });
-  run('playwright', ['test'], templateEnv);
+// The type check and the HTML check (its own build) once vitest is done, while Playwright runs on.
+const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
+const htmlCheck = existsSync('scripts/check-html.ts')
+  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
+  : null;
+
+if (playwright) {
+  await playwright.settle();
   rmSync(templateDir, { recursive: true, force: true });
   if (existsSync('.tmp/playwright.json')) {
     const { stats, errors = [] } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
@@ -133,9 +154,6 @@ if (ensureChromium()) {
     failed++;
     failures.push('playwright (no report)');
   }
-} else {
-  failed++;
-  failures.push('chromium install');
 }
 
 await typeCheck.settle();
