@@ -135,14 +135,15 @@ export async function startNodeServer(options: NodeServerOptions) {
   // REFRESH_ENABLED=false, the mail sender while a transport is configured. A run still going when
   // the next is due is not doubled (protect); each job's lease or claim in the database keeps
   // `npm run <job>`, the Worker and other replicas from overlapping with it. The timers never keep
-  // the process alive by themselves (unref).
+  // the process alive by themselves (unref). Unnamed: croner keeps named jobs in one registry per
+  // process, and a second server in the same process (tests) would collide with the first's names.
   const jobContext: JobContext = { db, env, runtime: 'node', rebuild, mail, log };
   const runs = new Set<Promise<unknown>>();
   const crons = SCHEDULE.filter(
     (job) => (job.name !== 'refresh' || env.REFRESH_ENABLED) && (job.name !== 'mail' || mail),
   ).map(
     (job) =>
-      new Cron(job.nodeCron ?? job.cron, { name: job.name, timezone: 'UTC', protect: true, unref: true }, async () => {
+      new Cron(job.nodeCron ?? job.cron, { timezone: 'UTC', protect: true, unref: true }, async () => {
         const run = job
           .run(jobContext, Date.now())
           .catch((err: unknown) => log(`Job ${job.name} failed: ${String(err)}`));
