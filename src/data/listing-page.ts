@@ -102,12 +102,11 @@ export function paidPositions(
 ): number[] {
   if (!head?.some(Boolean)) return spacedPositions(total, organic, paidTotal);
   // Moving the heads to the front puts the k-th of them at k and every other item behind the
-  // heads that followed it in the organic order.
-  const heads = organic.filter((_, i) => head[i]);
-  const order = organic.map((o, i) => ({
-    i,
-    at: head[i] ? heads.indexOf(o) : o + heads.filter((h) => h > o).length,
-  }));
+  // heads that followed it in the organic order (one pass: `organic` ascends, so the heads seen
+  // so far are those before it).
+  const heads = head.reduce((n, h) => n + (h ? 1 : 0), 0);
+  let seen = 0;
+  const order = organic.map((o, i) => ({ i, at: head[i] ? seen++ : o + heads - seen }));
   order.sort((a, b) => a.at - b.at);
   const placed = spacedPositions(
     total,
@@ -242,12 +241,7 @@ export async function listingPageFromDb(
   if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
   const outline = await outlineOf(db, filter, summary, page * size, generation);
   const { paid } = outline;
-  const positions = paidPositions(
-    length,
-    paid.map((p) => p.position),
-    outline.paidTotal,
-    placesAtHead(filter) ? paid.map((p) => p.sponsored) : undefined,
-  );
+  const positions = placedOf(outline, placesAtHead(filter));
   const start = (page - 1) * size;
   const end = Math.min(start + size, length);
   let paidBefore = 0;
@@ -286,6 +280,28 @@ export async function listingPageFromDb(
     structured,
     stats,
   };
+}
+
+/** Where an outline's paid listings stand once placed (paidPositions), by outline: its pages share them. */
+const placements = new WeakMap<ListingOutline, number[]>();
+
+/**
+ * paidPositions of an outline's paid listings, computed once per outline: a kept outline serves
+ * every page of its listing in a generation (the publish renders 20 of each), and a category with
+ * thousands of paid listings costs milliseconds to place.
+ */
+function placedOf(outline: ListingOutline, head: boolean): number[] {
+  let positions = placements.get(outline);
+  if (!positions) {
+    positions = paidPositions(
+      outline.total,
+      outline.paid.map((p) => p.position),
+      outline.paidTotal,
+      head ? outline.paid.map((p) => p.sponsored) : undefined,
+    );
+    placements.set(outline, positions);
+  }
+  return positions;
 }
 
 /**
