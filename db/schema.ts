@@ -128,7 +128,9 @@ export const discordServers = sqliteTable(
       .where(sql`category_place IS NOT NULL`),
     // A category's Sponsored listings lead its list (placesAtHead): a page within the listing's
     // head reads them here instead of walking the whole category (src/data/listing-page.ts).
-    index('discord_servers_sponsored_idx').on(t.is_active, t.category, t.members).where(sql`is_sponsored = 1`),
+    index('discord_servers_sponsored_idx')
+      .on(t.is_active, t.category, t.members, t.invite_status)
+      .where(sql`is_sponsored = 1`),
   ],
 );
 
