@@ -121,6 +121,16 @@ export const discordServers = sqliteTable(
     // A dense search counts its listed matches (up to 1,001) by id (issue 35): from this index's
     // small entries instead of each match's whole row, scattered over the table.
     index('discord_servers_listed_idx').on(t.id, t.is_active, t.category, t.invite_status),
+    // An approval places its new listing among the category's stored places (issue 35): only the
+    // listings that have one (scored and listed), by score, in one range read.
+    index('discord_servers_category_place_idx')
+      .on(t.category, t.rank_score, t.members)
+      .where(sql`category_place IS NOT NULL`),
+    // A category's Sponsored listings lead its list (placesAtHead): a page within the listing's
+    // head reads them here instead of walking the whole category (src/data/listing-page.ts).
+    index('discord_servers_sponsored_idx')
+      .on(t.is_active, t.category, t.members, t.invite_status)
+      .where(sql`is_sponsored = 1`),
   ],
 );
 

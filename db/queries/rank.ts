@@ -2,6 +2,7 @@
 // src/lib/ranking/): queries only.
 import type { Client, InValue } from '@libsql/client';
 import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
+import { UNLISTED_INVITE_STATUSES } from '../../src/lib/listing';
 import { GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
 import { CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
 import type { Db } from '../client';
@@ -48,10 +49,31 @@ export interface RankListing {
   place: number | null;
 }
 
-/** Which listings a recompute scores: all of them, or one category's (its niche median is the category's own). */
+/**
+ * Which listings a recompute scores: all of them, one category's (its niche median is the
+ * category's own), or only the listings `ids` (an approval's new listing).
+ */
 export interface RankScope {
   category?: string | undefined;
+  ids?: readonly number[] | undefined;
 }
+
+/** The WHERE of a scope's listings in discord_servers (empty: every listing), and its arguments. */
+function scopeWhere(scope: RankScope): { where: string; args: InValue[] } {
+  if (scope.ids !== undefined)
+    return { where: 'id IN (SELECT value FROM json_each(?))', args: [JSON.stringify(scope.ids)] };
+  if (scope.category !== undefined) return { where: 'category = ?', args: [scope.category] };
+  return { where: '', args: [] };
+}
+
+/** The median of each listing's online counts in the window: the middle row (or the two middle rows) by value. */
+const medianOnlineSql = (only: string) => `SELECT server_id AS id, avg(online_count) AS v FROM (
+        SELECT server_id, online_count,
+          row_number() OVER (PARTITION BY server_id ORDER BY online_count) AS rn,
+          count(*) OVER (PARTITION BY server_id) AS n
+        FROM server_snapshots
+        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL ${only}
+      ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`;
 
 /** Where each signal's window starts (ISO times), from the rank formula's windows. */
 export interface RankWindows {
@@ -82,30 +104,18 @@ export interface RankInputs {
  */
 export async function readRankInputs(db: Db, windows: RankWindows, scope: RankScope = {}): Promise<RankInputs> {
   const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
-  // One category's listings and what they have in the other tables (an approval's recompute).
-  const only =
-    scope.category === undefined ? '' : 'AND server_id IN (SELECT id FROM discord_servers WHERE category = ?)';
-  const onlyArgs: InValue[] = scope.category === undefined ? [] : [scope.category];
+  // The scope's listings and what they have in the other tables (one category, or an approval's listing).
+  const { where, args: onlyArgs } = scopeWhere(scope);
+  const only = where ? `AND server_id IN (SELECT id FROM discord_servers WHERE ${where})` : '';
   const [listingRows, medianRows, firstRows, interestRows, reportRows, flagRows] = await Promise.all([
     readAll(
       db,
       `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
          rank_score, growth_30d, rank_explain, category_place
-       FROM discord_servers${scope.category === undefined ? '' : ' WHERE category = ?'}`,
+       FROM discord_servers${where ? ` WHERE ${where}` : ''}`,
       onlyArgs,
     ),
-    // The median of each listing's online counts: the middle row (or the two middle rows) by value.
-    readAll(
-      db,
-      `SELECT server_id AS id, avg(online_count) AS v FROM (
-        SELECT server_id, online_count,
-          row_number() OVER (PARTITION BY server_id ORDER BY online_count) AS rn,
-          count(*) OVER (PARTITION BY server_id) AS n
-        FROM server_snapshots
-        WHERE checked_at >= ? AND outcome = 'ok' AND online_count IS NOT NULL ${only}
-      ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY server_id`,
-      [windows.onlineSince, ...onlyArgs],
-    ),
+    readAll(db, medianOnlineSql(only), [windows.onlineSince, ...onlyArgs]),
     // SQLite takes the bare member_count from the row min() picked: the first check of the window.
     readAll(
       db,
@@ -186,6 +196,117 @@ export async function writeRankScores(db: Db, updates: readonly RankUpdate[]): P
     if (prepared) await prepared.run(update, args);
     else await rawClient(db).execute({ sql: update, args });
   }
+}
+
+/** A listing that counts toward its category's niche median (nicheShares), with what its share is read from. */
+export interface NicheListing {
+  id: number;
+  category: string;
+  members: number;
+  active_users: number;
+  status: InviteStatus;
+  lastOk: string | null;
+  /** The median of its online counts in the online window (absent: no check in it). */
+  medianOnline: number | undefined;
+}
+
+/**
+ * The listings of `category` that can count toward its niche median (a working invite and
+ * NICHE_MIN_MEMBERS or more, listed or not), with their median online count since `onlineSince`:
+ * the index of invite states per category (is_active, category, invite_status), then their
+ * snapshots. What an approval's scoring reads instead of the whole category.
+ */
+export async function readNicheListings(db: Db, category: string, onlineSince: string): Promise<NicheListing[]> {
+  // `+members`: not the members index, which would walk the category's every listing above the floor.
+  const where = `is_active IN (0, 1) AND category = ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')}) AND +members >= ?`;
+  const args: InValue[] = [category, ...CHECKED_WORKING, NICHE_MIN_MEMBERS];
+  const [rows, medians] = await Promise.all([
+    readAll(
+      db,
+      `SELECT id, category, members, active_users, invite_status, last_ok_at FROM discord_servers WHERE ${where}`,
+      args,
+    ),
+    readAll(db, medianOnlineSql(`AND server_id IN (SELECT id FROM discord_servers WHERE ${where})`), [
+      onlineSince,
+      ...args,
+    ]),
+  ]);
+  const median = byServer(medians);
+  return rows.map((r) => ({
+    id: num(r.id),
+    category: String(r.category),
+    members: num(r.members),
+    active_users: num(r.active_users),
+    status: String(r.invite_status) as InviteStatus,
+    lastOk: text(r.last_ok_at),
+    medianOnline: median.get(num(r.id)),
+  }));
+}
+
+/** A listed, scored listing as its category's stored places list it (placedListings). */
+export interface PlacedListing {
+  id: number;
+  slug: string;
+  is_active: boolean;
+  category: string;
+  status: InviteStatus;
+  rank_score: number;
+  members: number;
+  /** Its stored place (category_place). */
+  place: number;
+}
+
+/**
+ * The listings of `category` that have a stored place (category_place: scored and listed at the
+ * last recompute), listed now, in the Most Active order: one range read of the index of stored
+ * places (discord_servers_category_place_idx), which holds only those listings.
+ */
+export async function placedListings(db: Db, category: string): Promise<PlacedListing[]> {
+  const rows = await readAll(
+    db,
+    `SELECT id, slug, is_active, category, invite_status, rank_score, members, category_place FROM discord_servers
+     INDEXED BY discord_servers_category_place_idx
+     WHERE category = ? AND category_place IS NOT NULL AND is_active = 1
+       AND invite_status NOT IN (${UNLISTED_INVITE_STATUSES.map(() => '?').join(', ')})
+     ORDER BY rank_score DESC, members DESC, id`,
+    [category, ...UNLISTED_INVITE_STATUSES],
+  );
+  return rows.map((r) => ({
+    id: num(r.id),
+    slug: String(r.slug),
+    is_active: num(r.is_active) === 1,
+    category: String(r.category),
+    status: String(r.invite_status) as InviteStatus,
+    rank_score: num(r.rank_score),
+    members: num(r.members),
+    place: num(r.category_place),
+  }));
+}
+
+/**
+ * An approval's rank in one batch: the new listing's score, parts, growth and place, and the new
+ * places of the listings it moved (only category_place changes for those).
+ */
+export async function writeApprovalRank(
+  db: Db,
+  listing: RankUpdate,
+  places: readonly { id: number; place: number }[],
+): Promise<void> {
+  const statements: { sql: string; args: InValue[] }[] = [
+    {
+      sql: 'UPDATE discord_servers SET rank_score = ?, rank_explain = ?, growth_30d = ?, category_place = ? WHERE id = ?',
+      args: [listing.score, listing.explain, listing.growth, listing.place, listing.id],
+    },
+  ];
+  for (let start = 0; start < places.length; start += ROWS_PER_UPDATE) {
+    const chunk = places.slice(start, start + ROWS_PER_UPDATE);
+    statements.push({
+      sql: `UPDATE discord_servers SET category_place = v.column2
+        FROM (VALUES ${chunk.map(() => '(?, ?)').join(', ')}) AS v WHERE discord_servers.id = v.column1`,
+      args: chunk.flatMap((p) => [p.id, p.place]),
+    });
+  }
+  await rawClient(db).batch(statements, 'write');
 }
 
 /** The listings checked since `since` (the previous anomaly pass) and within the history window, with their category. */

@@ -536,6 +536,28 @@ export async function listingHead(
   );
 }
 
+/**
+ * Every Sponsored listing (isHeadPlacement) of a listing in the default order: one read of the
+ * index of Sponsored listings per category (discord_servers_sponsored_idx, a few thousand rows at
+ * a million listings), for the pages within a category's head (its Sponsored cards lead it).
+ */
+export async function listingSponsored(
+  db: Db,
+  filter: Pick<ServerFilter, 'category' | 'subcategory'>,
+): Promise<Pick<ListingAnchor, 'id' | 'members'>[]> {
+  return db
+    .select({ id: discordServers.id, members: discordServers.members })
+    .from(discordServers)
+    .where(
+      and(
+        listingWhere({ category: filter.category, subcategory: filter.subcategory }),
+        // As the index's own condition reads (not a bound value), so SQLite picks the partial index.
+        sql`${discordServers.is_sponsored} = 1`,
+      ),
+    )
+    .orderBy(...listingOrder());
+}
+
 /** The first `limit` paid listings (isPaidPlacement) in the curated ('featured') order: Premium Picks. */
 export async function paidListingHead(db: Db, limit: number): Promise<Server[]> {
   return db

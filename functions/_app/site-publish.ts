@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Db } from '../../db/client';
-import { countServersWithPages, getServerBySlug } from '../../db/queries/servers';
+import { readListingGroups } from '../../db/queries/listing-groups';
+import { getServerBySlug } from '../../db/queries/servers';
 import { SITE_LISTINGS, type SiteListing } from '../../src/data/listing-page';
-import { isListed, matchesSubcategory } from '../../src/lib/listing';
+import type { InviteStatus } from '../../src/lib/enums';
+import { hasPage, isListed, matchesSubcategory } from '../../src/lib/listing';
 
 /**
  * Renders one page of the live build from the database with the build's own components (the
@@ -81,7 +83,12 @@ export async function publishChanges(options: PublishOptions): Promise<PublishRe
   // its file too. Past that the build picks the top ones by rank: a page that is a file is
   // rewritten (or removed), any other stays rendered on request until the next full build.
   // (An approval names every listing whose place in its category it moved: most are not files.)
-  const everyPage = (await countServersWithPages(db)) <= options.serverPages;
+  // Counted from listing_groups (a few hundred rows), not by walking a million listings.
+  const withPages = (await readListingGroups(db)).reduce(
+    (n, g) => n + (hasPage({ ...g, invite_status: g.invite_status as InviteStatus }) ? g.servers : 0),
+    0,
+  );
+  const everyPage = withPages <= options.serverPages;
   const serverFiles = slugs.filter((slug) => everyPage || existsSync(join(liveClient, fileOfPath(`/server/${slug}`))));
   if (serverFiles.length > options.maxServerPages) {
     throw new PublishTooLarge(serverFiles.length, options.maxServerPages);

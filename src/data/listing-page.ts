@@ -8,6 +8,7 @@ import {
   listingHead,
   listingPaidPositions,
   listingSlice,
+  listingSponsored,
   type Server,
   serversByIds,
 } from '../../db/queries/servers';
@@ -102,16 +103,16 @@ export function paidPositions(
 ): number[] {
   if (!head?.some(Boolean)) return spacedPositions(total, organic, paidTotal);
   // Moving the heads to the front puts the k-th of them at k and every other item behind the
-  // heads that followed it in the organic order.
-  const heads = organic.filter((_, i) => head[i]);
-  const order = organic.map((o, i) => ({
-    i,
-    at: head[i] ? heads.indexOf(o) : o + heads.filter((h) => h > o).length,
-  }));
+  // heads that followed it in the organic order (one pass: `organic` ascends, so the heads seen
+  // so far are those before it).
+  const heads = head.reduce((n, h) => n + (h ? 1 : 0), 0);
+  let seen = 0;
+  const order = organic.map((o, i) => ({ i, at: head[i] ? seen++ : o + heads - seen }));
   order.sort((a, b) => a.at - b.at);
   const placed = spacedPositions(
     total,
     order.map((x) => x.at),
+    paidTotal,
   );
   const positions = new Array<number>(organic.length);
   order.forEach((x, k) => {
@@ -199,13 +200,15 @@ async function outlineOf(
 ): Promise<ListingOutline> {
   const head = end <= LISTING_HEAD && summary.servers - summary.paid >= LISTING_HEAD;
   const read = async (): Promise<ListingOutline> => {
-    let first = head ? await listingHead(db, filter, LISTING_HEAD) : null;
-    // A Sponsored listing past the head still leads a category's list (placesAtHead): the head
-    // places a page alone only when it holds every paid listing of the list.
-    if (first && placesAtHead(filter) && first.length < summary.paid) first = null;
+    const [first, sponsored] = head
+      ? await Promise.all([
+          listingHead(db, filter, LISTING_HEAD),
+          placesAtHead(filter) ? listingSponsored(db, filter) : [],
+        ])
+      : [null, []];
     return {
       total: summary.servers,
-      paid: first ?? (await listingPaidPositions(db, filter)),
+      paid: first ? withSponsoredAfter(first, sponsored) : await listingPaidPositions(db, filter),
       paidTotal: summary.paid,
       regions: summary.regions,
       upTo: first ? LISTING_HEAD : undefined,
@@ -225,6 +228,27 @@ async function outlineOf(
 }
 
 /**
+ * A listing's head with the Sponsored listings after it: they lead a category's list
+ * (placesAtHead), so a page within the head shows them. They come after every listing of the
+ * head in the listing's own order, at a position past it that is not counted (Infinity): placed
+ * among the heads by their order alone, never before a page's first unpaid card. The other paid
+ * listings past the head stand past every page within it (paidPositions: a paid listing never
+ * stands before its organic position, nor the unpaid count while the listing has LISTING_HEAD
+ * unpaid servers), so the pages within the head need none of them.
+ */
+function withSponsoredAfter(
+  first: readonly ListingAnchor[],
+  sponsored: readonly Pick<ListingAnchor, 'id' | 'members'>[],
+): ListingAnchor[] {
+  const inHead = new Set(first.map((p) => p.id));
+  const after = sponsored.filter((s) => !inHead.has(s.id));
+  return [
+    ...first,
+    ...after.map((s) => ({ id: s.id, members: s.members, position: Number.POSITIVE_INFINITY, sponsored: true })),
+  ];
+}
+
+/**
  * A numbered page of a listing read from the database (#18), as listingPageFromList gives it for
  * the same rows: the listing's outline (size, paid positions, regions; SQLite walks it, only the
  * paid ids come back; kept while `generation` stays the same), then only the rows the page
@@ -240,30 +264,20 @@ export async function listingPageFromDb(
   const length = summary.servers;
   const last = Math.max(1, Math.ceil(length / size));
   if (!Number.isSafeInteger(page) || page < 1 || page > last) return null;
-  const outline = await outlineOf(db, filter, summary, page * size, generation);
-  const { paid } = outline;
-  const positions = paidPositions(
-    length,
-    paid.map((p) => p.position),
-    outline.paidTotal,
-    placesAtHead(filter) ? paid.map((p) => p.sponsored) : undefined,
-  );
   const start = (page - 1) * size;
   const end = Math.min(start + size, length);
-  let paidBefore = 0;
-  const paidHere = new Map<number, number>();
-  paid.forEach(({ id }, k) => {
-    const p = positions[k]!;
-    if (p < start) paidBefore++;
-    else if (p < end) paidHere.set(p, id);
-  });
-  // The page's first unpaid card is the listing's unpaid number `first`; the paid listings before
-  // it in the listing's own order are those with at most `first` unpaid ones before them.
-  const first = start - paidBefore;
-  let paidAhead = 0;
-  while (paidAhead < paid.length && paid[paidAhead]!.position - paidAhead <= first) paidAhead++;
+  let outline = await outlineOf(db, filter, summary, page * size, generation);
+  let placed = placePage(outline, placesAtHead(filter), start, end);
+  // A head holds the paid listings before its own unpaid ones only: a page whose unpaid cards
+  // reach past them is placed from the whole listing (none of the prerendered pages does).
+  if (outline.upTo !== undefined && placed.first + placed.unpaid > outline.upTo - placed.paidInHead) {
+    outline = await outlineOf(db, filter, summary, Number.POSITIVE_INFINITY, generation);
+    placed = placePage(outline, placesAtHead(filter), start, end);
+  }
+  const { paid } = outline;
+  const { paidBefore, paidHere, first, paidAhead } = placed;
   const [unpaid, paidRows, structured, stats] = await Promise.all([
-    listingSlice(db, filter, from(paid, paidAhead, first + paidAhead, end - start - paidHere.size), 'unpaid'),
+    listingSlice(db, filter, from(paid, paidAhead, first + paidAhead, placed.unpaid), 'unpaid'),
     serversByIds(db, [...paidHere.values()]),
     listingSlice(db, filter, from(paid, countBefore(paid, start), start, LIMITS.structuredData)),
     page === 1 ? listingStatsFromDb(db, filter, summary) : undefined,
@@ -286,6 +300,53 @@ export async function listingPageFromDb(
     structured,
     stats,
   };
+}
+
+/**
+ * Which paid listings a page from `start` to `end` (placed positions) shows, by position, and
+ * how many stand before it; `first`: the listing's unpaid number of its first unpaid card, and
+ * `paidAhead`: the paid listings before that card in the listing's own order; `unpaid`: how many
+ * unpaid cards it shows; `paidInHead`: the outline's paid listings at a counted position.
+ */
+function placePage(outline: ListingOutline, head: boolean, start: number, end: number) {
+  const { paid } = outline;
+  const positions = placedOf(outline, head);
+  let paidBefore = 0;
+  const paidHere = new Map<number, number>();
+  paid.forEach(({ id }, k) => {
+    const p = positions[k]!;
+    if (p < start) paidBefore++;
+    else if (p < end) paidHere.set(p, id);
+  });
+  // The page's first unpaid card is the listing's unpaid number `first`; the paid listings before
+  // it in the listing's own order are those with at most `first` unpaid ones before them.
+  const first = start - paidBefore;
+  let paidAhead = 0;
+  while (paidAhead < paid.length && paid[paidAhead]!.position - paidAhead <= first) paidAhead++;
+  const paidInHead = paid.filter((p) => Number.isFinite(p.position)).length;
+  return { paidBefore, paidHere, first, paidAhead, unpaid: end - start - paidHere.size, paidInHead };
+}
+
+/** Where an outline's paid listings stand once placed (paidPositions), by outline: its pages share them. */
+const placements = new WeakMap<ListingOutline, number[]>();
+
+/**
+ * paidPositions of an outline's paid listings, computed once per outline: a kept outline serves
+ * every page of its listing in a generation (the publish renders 20 of each), and a category with
+ * thousands of paid listings costs milliseconds to place.
+ */
+function placedOf(outline: ListingOutline, head: boolean): number[] {
+  let positions = placements.get(outline);
+  if (!positions) {
+    positions = paidPositions(
+      outline.total,
+      outline.paid.map((p) => p.position),
+      outline.paidTotal,
+      head ? outline.paid.map((p) => p.sponsored) : undefined,
+    );
+    placements.set(outline, positions);
+  }
+  return positions;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
 import { confirmedFlags, listFlagQueue, reviewFlag } from '../../db/queries/flags';
 import { categoryRankOf } from '../../db/queries/servers';
 import {
@@ -10,7 +11,7 @@ import {
   serverSnapshots,
   userInteractions,
 } from '../../db/schema';
-import { evaluateAnomalies, run as rankPass, recomputeRanks } from '../../functions/_app/jobs/rank';
+import { evaluateAnomalies, rankApproved, run as rankPass, recomputeRanks } from '../../functions/_app/jobs/rank';
 import { isListed } from '../../src/lib/listing';
 import { createTestDb, type TestDb } from '../helpers/db';
 
@@ -260,6 +261,122 @@ describe('the place a recompute stores (category_place)', () => {
     expect([await placeOf(first.id), await placeOf(second.id), await placeOf(third.id)]).toEqual([null, 1, 2]);
     expect((await recomputeRanks(t.db, NOW)).updated).toBe(0);
   });
+});
+
+describe("an approval's scoring (rankApproved)", () => {
+  /** A seeded draw (a failure names its seed): an index below n. */
+  const drawFrom = (seed: number) => {
+    let a = seed * 7_919 + 13;
+    return (n: number) => {
+      a = (a * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((a / 2_147_483_648) * n);
+    };
+  };
+  const pick = <T>(draw: (n: number) => number, list: readonly T[]): T => list[draw(list.length)]!;
+
+  /** A random directory (the same rows in every database it is written to), its ranks computed once (the steady state). */
+  async function directory(db: Db, seed: number) {
+    const draw = drawFrom(seed);
+    const statuses = ['ok', 'ok', 'ok', 'expiring', 'paused', 'suspect', 'unchecked', 'dead', 'wrong_guild'] as const;
+    for (let i = 0; i < 45; i++) {
+      const status = pick(draw, statuses);
+      const members = pick(draw, [10, 45, 100, 5_000, 5_000, 40_000]);
+      const [row] = await db
+        .insert(discordServers)
+        .values({
+          name: `Listing ${i}`,
+          slug: `listing-${i}`,
+          category: pick(draw, ['Gaming', 'Gaming', 'Gaming', 'Crypto', 'Knitting']),
+          is_active: draw(10) > 0,
+          members,
+          active_users: pick(draw, [0, 10, 30, 50, 500, 2_000]),
+          invite_status: status,
+          last_checked_at: status === 'unchecked' ? null : hoursAgo(2),
+          last_ok_at: status === 'unchecked' ? null : pick(draw, [hoursAgo(2), hoursAgo(2), hoursAgo(24 * 5)]),
+          created_at: pick(draw, [hoursAgo(24 * 400), hoursAgo(24 * 3)]),
+        })
+        .returning();
+      if (draw(3) === 0) {
+        const online = pick(draw, [5, 40, 300]);
+        await db.insert(serverSnapshots).values(
+          Array.from({ length: 4 }, (_, d) => ({
+            server_id: row!.id,
+            checked_at: hoursAgo(2 + d * 24),
+            outcome: 'ok' as const,
+            member_count: members - d,
+            online_count: online + d,
+          })),
+        );
+      }
+    }
+    await recomputeRanks(db, NOW);
+    // The approved listing, as approveSubmission writes it: its check at submission is its first snapshot.
+    const kind = pick(draw, ['small', 'small', 'small', 'suspect', 'niche', 'unchecked', 'hidden', 'dead'] as const);
+    const members = kind === 'niche' ? 5_000 : pick(draw, [20, 45]);
+    const online = kind === 'niche' ? pick(draw, [50, 500]) : pick(draw, [5, 15, 30, 44]);
+    const status =
+      kind === 'unchecked' ? 'unchecked' : kind === 'dead' ? 'dead' : kind === 'suspect' ? 'suspect' : ('ok' as const);
+    const [created] = await db
+      .insert(discordServers)
+      .values({
+        name: 'Approved',
+        slug: 'approved',
+        category: pick(draw, ['Gaming', 'Gaming', 'Crypto']),
+        is_active: kind !== 'hidden',
+        members,
+        active_users: online,
+        invite_status: status,
+        last_checked_at: status === 'unchecked' ? null : hoursAgo(0.1),
+        last_ok_at: status === 'unchecked' ? null : hoursAgo(0.1),
+        created_at: hoursAgo(0.1),
+      })
+      .returning();
+    if (status !== 'unchecked') {
+      await db.insert(serverSnapshots).values({
+        server_id: created!.id,
+        checked_at: hoursAgo(0.1),
+        outcome: 'ok',
+        member_count: members,
+        online_count: online,
+      });
+    }
+    return created!;
+  }
+
+  const ranksOf = async (db: Db) =>
+    (await db.select().from(discordServers).orderBy(discordServers.id)).map((r) => ({
+      slug: r.slug,
+      score: r.rank_score,
+      explain: r.rank_explain,
+      growth: r.growth_30d,
+      place: r.category_place,
+    }));
+
+  it('writes and names what the recompute of its category would, over random directories in the steady state', async () => {
+    const taken = { alone: 0, moved: 0, category: 0 };
+    for (let seed = 1; seed <= 14; seed++) {
+      const full = await createTestDb();
+      const approval = await createTestDb();
+      try {
+        const created = await directory(full.db, seed);
+        expect((await directory(approval.db, seed)).id).toBe(created.id);
+        const recomputed = await recomputeRanks(full.db, NOW, { category: created.category });
+        const scored = await rankApproved({ db: approval.db }, created.id, NOW.getTime());
+        expect(scored.changedSlugs.toSorted(), `seed ${seed}`).toEqual(recomputed.changedSlugs.toSorted());
+        expect(await ranksOf(approval.db), `seed ${seed}`).toEqual(await ranksOf(full.db));
+        if (scored.category) taken.category++;
+        else if (scored.changedSlugs.length > 1) taken.moved++;
+        else taken.alone++;
+      } finally {
+        full.cleanup();
+        approval.cleanup();
+      }
+    }
+    // Every path was taken: alone (unscored or last), moving scored listings down, and the category's recompute.
+    expect(taken.alone).toBeGreaterThan(2);
+    expect(taken.moved).toBeGreaterThan(2);
+    expect(taken.category).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('evaluateAnomalies', () => {

@@ -4,12 +4,19 @@ import { getJobState } from '../../../db/queries/freshness';
 import {
   listCheckedSince,
   nicheShareMedians,
+  placedListings,
+  type RankInputs,
+  type RankListing,
   type RankScope,
   type RankUpdate,
+  type RankWindows,
   readHistories,
+  readNicheListings,
   readRankInputs,
+  writeApprovalRank,
   writeRankScores,
 } from '../../../db/queries/rank';
+import { compareServers, hasPage, isListed, type ListedServer } from '../../../src/lib/listing';
 import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
 import { shownExplanation } from '../../../src/lib/ranking/explanation';
@@ -44,24 +51,28 @@ export interface RankRun {
  * new scores (categoryPlaces), then writes only the rows whose score, growth, place or printed
  * explanation changed (writeRankScores).
  */
-export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
-  const started = performance.now();
-  const inputs = await readRankInputs(
-    db,
-    {
-      onlineSince: daysBefore(now, RANK.onlineWindowDays),
-      growthSince: daysBefore(now, RANK.growthWindowDays),
-      interestSince: daysBefore(now, RANK.interestWindowDays),
-    },
-    scope,
-  );
-  const listings = inputs.listings.map((l) => ({
-    ...l,
-    // The online-window median of checks; without history, the last check's count (if a check ever answered).
-    online: inputs.medianOnline.get(l.id) ?? (l.lastOk ? l.active_users : 0),
-  }));
-  const shares = nicheShares(listings);
-  const after = new Map<number, { score: number; growth: number; explain: string }>();
+/** Where each signal's window starts at `now`. */
+const windowsAt = (now: Date): RankWindows => ({
+  onlineSince: daysBefore(now, RANK.onlineWindowDays),
+  growthSince: daysBefore(now, RANK.growthWindowDays),
+  interestSince: daysBefore(now, RANK.interestWindowDays),
+});
+
+/** The online count a listing is scored on: the online-window median of checks; without history, the last check's count (if a check ever answered). */
+const onlineOf = (l: { id: number; active_users: number; lastOk: string | null }, medianOnline: number | undefined) =>
+  medianOnline ?? (l.lastOk ? l.active_users : 0);
+
+type Scored = { score: number; growth: number; explain: string };
+type Ordered = Pick<ListedServer, 'id' | 'rank_score' | 'members'>;
+
+/** Each listing's new score, growth and parts (rankScore) from its inputs and its category's niche median. */
+function scoreListings(
+  listings: readonly (RankListing & { online: number })[],
+  inputs: RankInputs,
+  shares: ReadonlyMap<string, number>,
+  now: Date,
+): Map<number, Scored> {
+  const after = new Map<number, Scored>();
   const nowMs = now.getTime();
   for (const l of listings) {
     const flag = inputs.flags.get(l.id);
@@ -83,25 +94,35 @@ export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): 
     });
     after.set(l.id, { score, growth: growthFraction(before, l.members), explain: JSON.stringify(parts) });
   }
+  return after;
+}
+
+/**
+ * Whether a recompute writes a listing's row: its score, growth or place changed, or its
+ * explanation as it is printed. A part that drifts with the clock (newness, four decimals) moves
+ * at almost every recompute, but an unscored listing prints none of its parts and a scored one
+ * prints them rounded, and nothing reads the stored parts but that print (shownExplanation). At a
+ * million listings this keeps a category's recompute from rewriting 200,000 rows that show the same.
+ */
+const rewrites = (l: RankListing, { score, growth, explain }: Scored, place: number | null): boolean =>
+  score !== l.score ||
+  growth !== l.growth ||
+  place !== l.place ||
+  (explain !== l.explain &&
+    shownExplanation(explain, score, l.status) !== shownExplanation(l.explain, l.score, l.status));
+
+export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
+  const started = performance.now();
+  const inputs = await readRankInputs(db, windowsAt(now), scope);
+  const listings = inputs.listings.map((l) => ({ ...l, online: onlineOf(l, inputs.medianOnline.get(l.id)) }));
+  const after = scoreListings(listings, inputs, nicheShares(listings), now);
   // Places by the new scores: a page and the rank badge read them (category_place) instead of counting.
   const places = storedPlaces(listings, after);
   const changed: RankUpdate[] = [];
   for (const l of listings) {
-    const { score, growth, explain } = after.get(l.id)!;
+    const scored = after.get(l.id)!;
     const place = places.get(l.id) ?? null;
-    // Written when the score, the growth, the place or the explanation as it is printed changed: a
-    // part that drifts with the clock (newness, four decimals) moves at almost every recompute, but
-    // an unscored listing prints none of its parts and a scored one prints them rounded, and nothing
-    // reads the stored parts but that print (shownExplanation). At a million listings this keeps a
-    // category's recompute at an approval from rewriting 200,000 rows that show the same.
-    if (
-      score !== l.score ||
-      growth !== l.growth ||
-      place !== l.place ||
-      (explain !== l.explain &&
-        shownExplanation(explain, score, l.status) !== shownExplanation(l.explain, l.score, l.status))
-    )
-      changed.push({ id: l.id, score, explain, growth, place });
+    if (rewrites(l, scored, place)) changed.push({ id: l.id, ...scored, place });
   }
   await writeRankScores(db, changed);
   return {
@@ -194,11 +215,73 @@ export async function run(
   return { anomalies, ranks, pages: serverPages(changedSlugs) };
 }
 
+/** What scoring an approved listing did: the pages it changed, and whether it re-scored the category. */
+export interface ApprovalRank {
+  changedSlugs: string[];
+  /** The new listing moved its category's niche median, so every score of the category moved: recomputeRanks of it. */
+  category: boolean;
+}
+
 /**
- * Scores one category now (an approval: the new listing's check at submission is fresh; the niche
- * median is the category's own, so this equals the full recompute for it). Answers the slugs of
- * the listings whose page it changed.
+ * Scores a newly approved listing now (its check at submission is fresh, so its page shows its
+ * rank from the first build) and moves the places it changed, without reading its category: its
+ * inputs (readRankInputs of that one id), the category's niche listings (readNicheListings: the
+ * median its engagement is measured against), and the category's stored places (placedListings).
+ * Every other listing keeps its score: the niche median is the only input one listing shares
+ * with the others, so when the new listing leaves it where it was this writes and names exactly
+ * what recomputeRanks of the category would (given scores the last recompute left current; the
+ * rank job keeps them so); when it moves it, every score of the category may move, and the
+ * category is recomputed (tests/db/rank.test.ts compares both on random directories).
+ *
+ * A scored listed listing placed `p` moves every listing after it in the category one place down:
+ * their category_place is rewritten and their pages named, in the same batch as its own score.
  */
-export async function rankCategory(deps: Pick<AppDeps, 'db'>, category: string, now: number): Promise<string[]> {
-  return (await recomputeRanks(deps.db, new Date(now), { category })).changedSlugs;
+export async function rankApproved(deps: Pick<AppDeps, 'db'>, id: number, now: number): Promise<ApprovalRank> {
+  const at = new Date(now);
+  const windows = windowsAt(at);
+  const inputs = await readRankInputs(deps.db, windows, { ids: [id] });
+  const listing = inputs.listings[0];
+  if (!listing) return { changedSlugs: [], category: false };
+  const niche = (await readNicheListings(deps.db, listing.category, windows.onlineSince)).map((l) => ({
+    ...l,
+    online: onlineOf(l, l.medianOnline),
+  }));
+  const share = nicheShares(niche).get(listing.category);
+  if (share !== nicheShares(niche.filter((l) => l.id !== id)).get(listing.category)) {
+    const ranks = await recomputeRanks(deps.db, at, { category: listing.category });
+    return { changedSlugs: ranks.changedSlugs, category: true };
+  }
+  const scoredListing = { ...listing, online: onlineOf(listing, inputs.medianOnline.get(id)) };
+  const scored = scoreListings(
+    [scoredListing],
+    inputs,
+    new Map(share === undefined ? [] : [[listing.category, share]]),
+    at,
+  ).get(id)!;
+  const page = { is_active: listing.is_active, category: listing.category, invite_status: listing.status };
+  // Its place among the category's stored ones (a listing without a score stores none, and moves none).
+  let place: number | null = null;
+  const moved: { id: number; slug: string; place: number }[] = [];
+  if (isListed(page) && scored.score > 0) {
+    // The Most Active order (categoryRanks), which reads only the score and the members.
+    const ahead = compareServers('active') as (a: Ordered, b: Ordered) => number;
+    const placed = (await placedListings(deps.db, listing.category)).sort(ahead);
+    const self = { id, rank_score: scored.score, members: listing.members };
+    const before = placed.filter((p) => ahead(p, self) < 0).length;
+    place = before + 1;
+    let next = place;
+    for (const p of placed) {
+      if (ahead(p, self) < 0) continue;
+      next++;
+      if (p.place !== next) moved.push({ id: p.id, slug: p.slug, place: next });
+    }
+  }
+  const own = rewrites(listing, scored, place);
+  if (own || moved.length > 0) {
+    await writeApprovalRank(deps.db, { id, ...scored, place }, moved);
+  }
+  return {
+    changedSlugs: [...(own && hasPage(page) ? [listing.slug] : []), ...moved.map((m) => m.slug)],
+    category: false,
+  };
 }

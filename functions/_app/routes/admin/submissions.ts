@@ -15,7 +15,7 @@ import { subcategoryNames } from '../../../../src/lib/categories';
 import { phraseFlags } from '../../../../src/lib/requirements';
 import { approveSchema, submissionQuerySchema, submissionStatusSchema } from '../../../../src/lib/schemas/admin';
 import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
-import { rankCategory } from '../../jobs/rank';
+import { rankApproved } from '../../jobs/rank';
 import { prepareDecision } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
@@ -145,8 +145,8 @@ export const submissionRoutes = new Hono<AdminEnv>()
       );
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
-    const moved = await rankCategory(c.get('deps'), result.server.category, Date.now());
-    await requestRebuild(c, `approved ${result.server.slug}`, [...new Set([result.server.slug, ...moved])]);
+    const { changedSlugs } = await rankApproved(c.get('deps'), result.server.id, Date.now());
+    await requestRebuild(c, `approved ${result.server.slug}`, [...new Set([result.server.slug, ...changedSlugs])]);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {

@@ -1,0 +1,2 @@
+CREATE INDEX `discord_servers_category_place_idx` ON `discord_servers` (`category`,`rank_score`,`members`) WHERE category_place IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `discord_servers_sponsored_idx` ON `discord_servers` (`is_active`,`category`,`members`,`invite_status`) WHERE is_sponsored = 1;
