@@ -16,6 +16,7 @@ import { BUSY_BUDGET_MS, isBusyError, registerWriteProbe, retryWhileBusy } from 
 import { type PreparedStatements, registerPreparedStatements } from './prepared';
 import { READ_CACHE_PRAGMA, setReadCache } from './queries/connection';
 import * as schema from './schema';
+import { writeThread } from './write-thread';
 
 /** The drizzle database the app, the build and the scripts share. */
 export type Db = LibSQLDatabase<typeof schema>;
@@ -202,9 +203,10 @@ const MAX_PREPARED = 128;
  * declared at the version the client resolves (one build of it in node_modules). Closing the
  * client retires it.
  *
- * Like the client, it never waits on a lock inside SQLite (busy timeout 0) and retries on timers.
- * A busy failure leaves the failed statement un-reset (see LockTolerantClient), so the
- * connection and its statements are dropped then and opened afresh by the next attempt.
+ * Reads (`all`) run on it here: like the client, it never waits on a lock inside SQLite (busy
+ * timeout 0) and retries on timers. A busy failure leaves the failed statement un-reset (see
+ * LockTolerantClient), so the connection and its statements are dropped then and opened afresh by
+ * the next attempt. Writes (`run`) go to a connection on a thread of their own (db/write-thread.ts).
  */
 function nativePreparedStatements(path: string, client: Client): () => PreparedStatements | undefined {
   let conn: NativeDatabase.Database | undefined;
@@ -246,17 +248,16 @@ function nativePreparedStatements(path: string, client: Client): () => PreparedS
         throw err;
       }
     });
+  // Writes commit on a thread of their own (db/write-thread.ts), so the disk's time is not the event loop's.
+  const writes = writeThread(path);
   const api: PreparedStatements = {
-    run: (sql, args) =>
-      attempt(() => {
-        const { changes, lastInsertRowid } = statement(sql).run(args);
-        return { changes, lastInsertRowid };
-      }),
+    run: (sql, args) => writes.run(sql, args),
     all: (sql, args) => attempt(() => statement(sql).all(args) as Record<string, unknown>[]),
   };
   return () => {
     if (!client.closed) return api;
     drop();
+    writes.close();
     return undefined;
   };
 }

@@ -46,6 +46,30 @@ describe('GroupCommit', () => {
     expect(sizes).toEqual([3, 4]);
   });
 
+  it('keeps one write in flight: callers that arrive meanwhile are written together once it ends', async () => {
+    const writes: number[][] = [];
+    let finishFirst: () => void = () => {};
+    const gc = new GroupCommit<number, number>(async (rows) => {
+      writes.push(rows);
+      if (writes.length === 1) await new Promise<void>((resolve) => (finishFirst = resolve));
+      return rows;
+    });
+    const first = gc.add([1]);
+    // The first write is in flight (on a write thread, say) while three more callers arrive, each
+    // a turn apart: none of them starts a write of its own.
+    const later: Promise<number[]>[] = [];
+    for (const row of [2, 3, 4]) {
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(gc.add([row]));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([[1]]);
+    finishFirst();
+    expect(await first).toEqual([1]);
+    expect(await Promise.all(later)).toEqual([[2], [3], [4]]);
+    expect(writes).toEqual([[1], [2, 3, 4]]);
+  });
+
   describe('a window kept open while callers keep arriving', () => {
     /** A defer that runs nothing until the test turns the loop. */
     /** A write that records each batch it is given. */

@@ -9,7 +9,8 @@ import { isDbUnavailable } from './errors';
  * own rows being stored (a 2xx always means stored). If the shared write fails, every caller's
  * rows are retried alone, so one bad row fails only its request; if it failed because the
  * database is unavailable (locked, unreachable), every caller fails with it at once, since each
- * retry alone would wait out the same lock again, one after the other.
+ * retry alone would wait out the same lock again, one after the other. One write is in flight at
+ * a time: callers that arrive meanwhile are written together once it ends.
  */
 export class GroupCommit<Row, Out> {
   private queue: { rows: Row[]; resolve: (out: Out[]) => void; reject: (err: unknown) => void }[] = [];
@@ -18,6 +19,9 @@ export class GroupCommit<Row, Out> {
   /** Callers queued when the window last looked, and how many turns it has been open. */
   private seen = 0;
   private turns = 0;
+  /** A write is in flight; `held`: a window closed meanwhile, its callers wait for the next write. */
+  private writing = false;
+  private held = false;
 
   constructor(
     /** Writes rows, answering one output per row in the same order. */
@@ -53,10 +57,29 @@ export class GroupCommit<Row, Out> {
       this.defer(this.tick);
       return;
     }
+    // One write at a time: while one is in flight (on a write thread, or a remote database),
+    // callers keep joining the queue, and the write that ends takes them all in the next one.
+    if (this.writing) {
+      this.held = true;
+      return;
+    }
     void this.flush();
   };
 
   private async flush(): Promise<void> {
+    this.writing = true;
+    try {
+      await this.flushQueue();
+    } finally {
+      this.writing = false;
+    }
+    if (this.held) {
+      this.held = false;
+      void this.flush();
+    }
+  }
+
+  private async flushQueue(): Promise<void> {
     this.scheduled = false;
     const jobs = this.queue;
     this.queue = [];

@@ -5,7 +5,8 @@ import type { Db } from './client';
  * Runs SQL on a connection that keeps each statement prepared between calls. @libsql/client
  * prepares every statement again on each execute (a multi-row insert costs as much to prepare
  * as to run), so the hot-path writes go through this when the runtime offers one. Both calls
- * answer promises: the statement runs at once, but a locked database is waited out on timers.
+ * answer promises and never hold the event loop on a lock: on Node a read runs at once and waits
+ * out a locked database on timers, and a write commits on a thread of its own (db/write-thread.ts).
  */
 export interface PreparedStatements {
   /** Runs a statement that returns no rows; answers the rows it changed and the last rowid. */

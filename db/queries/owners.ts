@@ -19,6 +19,7 @@ import {
   userInteractions,
 } from '../schema';
 import { memberHistory } from './history';
+import { groupedByParent } from './related';
 import { accountReviewCleanup } from './reviews';
 
 /** An owner session ends after this long without a request (sliding). */
@@ -349,9 +350,11 @@ export async function listOwnerListings(
     .innerJoin(discordServers, eq(discordServers.id, serverClaims.server_id))
     .where(eq(serverClaims.owner_id, ownerId))
     .orderBy(asc(discordServers.name));
-  const ids = rows.map((r) => r.id);
-  const edits = ids.length
-    ? await db
+  // Each listing's newest pending edit.
+  const edits = await groupedByParent(
+    rows.map((r) => r.id),
+    (ids) =>
+      db
         .select({
           id: listingEdits.id,
           server_id: listingEdits.server_id,
@@ -360,12 +363,9 @@ export async function listOwnerListings(
         })
         .from(listingEdits)
         .where(and(inArray(listingEdits.server_id, ids), eq(listingEdits.status, 'pending')))
-        .orderBy(desc(listingEdits.id))
-    : [];
-  const pendingEdit = new Map<number, OwnerListing['pending_edit']>();
-  for (const e of edits)
-    if (!pendingEdit.has(e.server_id))
-      pendingEdit.set(e.server_id, { id: e.id, changes: e.changes, created_at: e.created_at });
+        .orderBy(desc(listingEdits.id)),
+    (e) => e.server_id,
+  );
   const pending = await db
     .select({
       id: serverSubmissions.id,
@@ -377,7 +377,11 @@ export async function listOwnerListings(
     .from(serverSubmissions)
     .where(and(eq(serverSubmissions.owner_id, ownerId), inArray(serverSubmissions.status, ['pending', 'under_review'])))
     .orderBy(desc(serverSubmissions.created_at));
-  return { listings: rows.map((r) => ({ ...r, pending_edit: pendingEdit.get(r.id) ?? null })), pending };
+  const pendingEdit = (id: number): OwnerListing['pending_edit'] => {
+    const newest = edits.get(id)?.[0];
+    return newest ? { id: newest.id, changes: newest.changes, created_at: newest.created_at } : null;
+  };
+  return { listings: rows.map((r) => ({ ...r, pending_edit: pendingEdit(r.id) })), pending };
 }
 
 /** Views, join clicks and their ratio over one window. */

@@ -22,6 +22,7 @@ import {
   serverClaims,
 } from '../schema';
 import { enqueueMail, enqueueMailWhen, type MailInput } from './mail';
+import { groupedByParent } from './related';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -463,9 +464,10 @@ export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' 
     .where(where)
     .orderBy(desc(reviews.created_at))
     .limit(limit);
-  const ids = rows.map((r) => r.id);
-  const flags = ids.length
-    ? await db
+  const flags = await groupedByParent(
+    rows.map((r) => r.id),
+    (ids) =>
+      db
         .select({
           review_id: reviewFlags.review_id,
           reason: reviewFlags.reason,
@@ -474,13 +476,10 @@ export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' 
           resolved_at: reviewFlags.resolved_at,
         })
         .from(reviewFlags)
-        .where(inArray(reviewFlags.review_id, ids))
-    : [];
-  return rows.map((r) => ({
-    ...r,
-    open_flags: Number(r.open_flags),
-    flags: flags.filter((f) => f.review_id === r.id),
-  }));
+        .where(inArray(reviewFlags.review_id, ids)),
+    (f) => f.review_id,
+  );
+  return rows.map((r) => ({ ...r, open_flags: Number(r.open_flags), flags: flags.get(r.id) ?? [] }));
 }
 
 /** Who moderates: the operator's id and e-mail, written to the review and the audit log. */
