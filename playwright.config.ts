@@ -4,6 +4,10 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium';
 // Each worker starts its own server (own database, own port, own build): see tests/e2e/fixtures.ts.
 // Two workers on this 2-core machine: a browser test spends most of its time waiting on the page,
 // the server or a build, so a second spec file runs in that time (BENCHMARKS.md, npm test wall time).
+// The servers the specs start are the production server as `npm start` runs it: React's production
+// build (functions/_app/node.ts sets the same).
+process.env.NODE_ENV ??= 'production';
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',

@@ -52,6 +52,8 @@ export const percentile = (sorted: number[], p: number) =>
 export async function startServer(options: NodeServerBenchOptions) {
   const child: ChildProcess = fork(new URL('./lib/node-server.ts', import.meta.url), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx'],
+    // As `npm start` runs it: React's production build (functions/_app/node.ts).
+    env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = <T extends NodeServerReply['type']>(type: T) =>
