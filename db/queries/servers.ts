@@ -602,26 +602,30 @@ export async function listingSlice(
 ): Promise<Server[]> {
   if (slice.limit <= 0) return [];
   const { after } = slice;
-  return db
-    .select()
-    .from(discordServers)
-    .where(
-      and(
-        listingWhere({ category: filter.category, subcategory: filter.subcategory }),
-        only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
-        // A range of the members index (then the ties after `after` by id), not an OR SQLite
-        // would answer by walking the listing from its start.
-        after
-          ? and(
-              lte(discordServers.members, after.members),
-              or(sql`${discordServers.members} < ${after.members}`, sql`${discordServers.id} > ${after.id}`),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(...listingOrder())
-    .limit(slice.limit)
-    .offset(slice.offset);
+  // On the native connection where there is one (selectServerRows): the build reads 27 listings' heads this way.
+  return selectServerRows(
+    db,
+    db
+      .select()
+      .from(discordServers)
+      .where(
+        and(
+          listingWhere({ category: filter.category, subcategory: filter.subcategory }),
+          only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
+          // A range of the members index (then the ties after `after` by id), not an OR SQLite
+          // would answer by walking the listing from its start.
+          after
+            ? and(
+                lte(discordServers.members, after.members),
+                or(sql`${discordServers.members} < ${after.members}`, sql`${discordServers.id} > ${after.id}`),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(...listingOrder())
+      .limit(slice.limit)
+      .offset(slice.offset),
+  );
 }
 
 /** 'All' followed by the listed categories that have active servers, sorted. */
