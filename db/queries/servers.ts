@@ -455,6 +455,48 @@ export async function serversByIds(db: Db, ids: readonly number[]): Promise<Serv
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * The first `limit` servers with a page of their own (hasPage) in the Most Active order
+ * (compareServers('active')), every column: the server pages the build prerenders (#18). One
+ * read of the rank index, whatever the number of listings.
+ */
+export async function topServersWithPages(db: Db, limit: number): Promise<Server[]> {
+  if (limit <= 0) return [];
+  return selectServerRows(
+    db,
+    db
+      .select()
+      .from(discordServers)
+      .where(withPage())
+      .orderBy(...listingOrder('active'))
+      .limit(limit),
+  );
+}
+
+/** A listed Sponsored server as placing a category's list needs it (placesAtHead): which lists it is in. */
+export type SponsoredKey = Pick<Server, 'id' | 'category' | 'subcategory' | 'is_premium' | 'is_sponsored'>;
+
+/**
+ * Every listed Sponsored server (isHeadPlacement), in the default (members) order: the cards
+ * that lead the lists of their category and subcategories (placesAtHead), wherever they stand in
+ * them. Through the premium index: a few rows per category in a directory (its sponsored
+ * slots), about 20,000 among the bench's million fakes, read in a fraction of a second, where
+ * finding them in a category's members order walks the whole category.
+ */
+export async function listedSponsoredKeys(db: Db): Promise<SponsoredKey[]> {
+  const order = sql.join(listingOrder(), sql`, `);
+  const rows = await db.all<{ id: number; category: string; subcategory: string | null; is_premium: number }>(
+    sql`SELECT ${discordServers.id} AS id, ${discordServers.category} AS category, ${discordServers.subcategory} AS subcategory, ${discordServers.is_premium} AS is_premium FROM ${discordServers} INDEXED BY discord_servers_active_premium_idx WHERE ${listingWhere({})} AND ${discordServers.is_premium} IN (0, 1) AND ${discordServers.is_sponsored} = 1 ORDER BY ${order}`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    category: r.category,
+    subcategory: r.subcategory,
+    is_premium: Boolean(r.is_premium),
+    is_sponsored: true,
+  }));
+}
+
 /** What placing a listing's paid cards needs to know of it (#18): its size and where its paid listings stand. */
 export interface ListingOutline {
   /** How many servers the listing has. */
@@ -582,26 +624,30 @@ export async function listingSlice(
 ): Promise<Server[]> {
   if (slice.limit <= 0) return [];
   const { after } = slice;
-  return db
-    .select()
-    .from(discordServers)
-    .where(
-      and(
-        listingWhere({ category: filter.category, subcategory: filter.subcategory }),
-        only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
-        // A range of the members index (then the ties after `after` by id), not an OR SQLite
-        // would answer by walking the listing from its start.
-        after
-          ? and(
-              lte(discordServers.members, after.members),
-              or(sql`${discordServers.members} < ${after.members}`, sql`${discordServers.id} > ${after.id}`),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(...listingOrder())
-    .limit(slice.limit)
-    .offset(slice.offset);
+  // On the native connection where there is one (selectServerRows): the build reads 27 listings' heads this way.
+  return selectServerRows(
+    db,
+    db
+      .select()
+      .from(discordServers)
+      .where(
+        and(
+          listingWhere({ category: filter.category, subcategory: filter.subcategory }),
+          only === 'unpaid' ? sql`NOT ${isPaidSql}` : undefined,
+          // A range of the members index (then the ties after `after` by id), not an OR SQLite
+          // would answer by walking the listing from its start.
+          after
+            ? and(
+                lte(discordServers.members, after.members),
+                or(sql`${discordServers.members} < ${after.members}`, sql`${discordServers.id} > ${after.id}`),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(...listingOrder())
+      .limit(slice.limit)
+      .offset(slice.offset),
+  );
 }
 
 /** 'All' followed by the listed categories that have active servers, sorted. */

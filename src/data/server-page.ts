@@ -6,7 +6,7 @@ import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queri
 import { isListed } from '../lib/listing';
 import { type CategoryRank, rankKey, shownPlace } from '../lib/ranking/explanation';
 import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
-import { HISTORY_DAYS, type SiteData, serversInCategory } from './site-data';
+import { HISTORY_DAYS, type SiteData } from './site-data';
 
 /**
  * Everything a server page shows of its listing: the same props whether the build prerendered
@@ -36,7 +36,7 @@ export function serverPageFromBuild(data: SiteData, server: Server): ServerPageP
     history: data.history.get(server.id) ?? [],
     flags: data.confirmedFlags.get(server.id) ?? [],
     now: data.builtAt,
-    place: showsPlace(server) ? shownPlace(server, serversInCategory(data.servers, server.category).length) : undefined,
+    place: showsPlace(server) ? shownPlace(server, data.categorySizes.get(server.category) ?? 0) : undefined,
     reviews: data.reviews.get(server.id) ?? null,
   };
 }

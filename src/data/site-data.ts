@@ -3,61 +3,41 @@ import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listActiveContent } from '../../db/queries/content';
 import { confirmedFlags, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { categorySums, readListingGroups } from '../../db/queries/listing-groups';
 import { readModerationLog } from '../../db/queries/moderation';
 import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
 import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
-import {
-  countServersWithPages,
-  type ListingKey,
-  type ListingRow,
-  listListingKeysWithPages,
-  listServersWithPages,
-  type Server,
-  serversByIds,
-} from '../../db/queries/servers';
+import { type ListingKey, type ListingRow, type Server, topServersWithPages } from '../../db/queries/servers';
 import { processEnv, toolEnv } from '../../functions/_app/env';
-import { CATEGORIES, SUBCATEGORIES } from '../lib/categories';
 import type { ClaimFacts } from '../lib/claims';
-import { LIMITS } from '../lib/enums';
-import { compareServers, isListed, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import { compareServers, isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import type { MonthLog } from '../lib/moderation/log';
-import { listingPlacement } from '../lib/placement';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
 import { DEFAULT_MIN_MEMBERS } from '../lib/requirements';
 import { REVIEWS_PAGE_SIZE } from '../lib/reviews/summary';
-
-/** The first `count` server pages by rank (the Most Active order); all of them when there are no more. */
-export function prerenderedServers<T extends ListingKey>(serverPages: T[], count: number): T[] {
-  if (count >= serverPages.length) return serverPages;
-  return serverPages.toSorted(compareServers('active')).slice(0, count);
-}
+import type { HomePage } from './home-page';
+import type { ListingPage } from './listing-page';
 
 /** Editable texts keyed `page.section.key` (e.g. `home.hero.heading`). */
 export type SiteContent = Record<string, string>;
 
 export interface SiteData {
   /**
-   * The listed servers (isListed), most members first: every listing, count, Premium Picks and the
-   * home list, as what places, filters and counts them (ListingKey). A page shows a server's card
-   * from `cards` (cardsOf): at 100,000 servers reading what cards show for every server cost the
-   * build 0.8 s more and grew with the listings.
+   * The prerendered pages of every listing of the site (SITE_LISTINGS: 1 to PRERENDER_LISTING_PAGES
+   * each, as many as it has), by the listing's path, index 0 its first page: read from each
+   * listing's head (prerenderedListingPages), placed as the whole listing places them.
    */
-  servers: ListingKey[];
+  listings: Map<string, ListingPage[]>;
+  /** What the home page shows of the listings (homeFromDb, as the incremental publish renders it). */
+  home: HomePage;
+  /** How many servers each category lists (listing_groups): a server page's place counts against it. */
+  categorySizes: Map<string, number>;
   /**
-   * Every server with a page of its own (hasPage), most members first: the listed ones, and the
-   * ones whose invite is dead (off every listing, their page saying so, noindex). ListingKey, as servers.
-   */
-  serverPages: ListingKey[];
-  /**
-   * The card of every server a page the build writes shows (cardIds: the prerendered pages of
-   * every listing, the home list, Premium Picks, the JSON-LD lists, the podiums), by id.
-   */
-  cards: Map<number, ListingRow>;
-  /**
-   * The server pages the build prerenders (#18): the first PRERENDER_SERVERS of serverPages by rank
-   * (the Most Active order), so the listings most visitors and crawlers reach are static files;
-   * every other server page is rendered on request by the same page code. Full rows, read by id.
+   * The server pages the build prerenders (#18): the first PRERENDER_SERVERS servers with a page
+   * by rank (the Most Active order), so the listings most visitors and crawlers reach are static
+   * files; every other server page is rendered on request by the same page code. Full rows, one
+   * read of the rank index.
    */
   prerendered: Server[];
   content: SiteContent;
@@ -111,33 +91,22 @@ export function getSiteData(): Promise<SiteData> {
         getNewsletterStats(db),
         confirmedFlags(db),
       ]);
-      const count = toolEnv().PRERENDER_SERVERS;
-      let serverPages: ListingKey[];
-      let prerendered: Server[];
-      let cards: Map<number, ListingRow>;
-      if ((await countServersWithPages(db)) <= count) {
-        // The build writes every server page: one read of full rows serves the listings and cards too.
-        const full = await listServersWithPages(db);
-        serverPages = full;
-        prerendered = prerenderedServers(full, count);
-        cards = new Map(full.map((s) => [s.id, s]));
-      } else {
-        serverPages = await listListingKeysWithPages(db);
-        prerendered = await serversByIds(
-          db,
-          prerenderedServers(serverPages, count).map((s) => s.id),
-        );
-        cards = new Map(prerendered.map((s) => [s.id, s]));
-      }
-      // The same array every page reads: listings are grouped and placed once per array.
-      const servers = serverPages.filter(isListed);
-      // The cards the written pages show: most are among the prerendered rows, the rest read by id.
-      const missing = [...cardIds(servers)].filter((id) => !cards.has(id));
-      for (const s of await serversByIds(db, missing)) cards.set(s.id, s);
+      const tools = toolEnv();
+      const count = tools.PRERENDER_SERVERS;
+      // Loaded here: they import this module's helpers (an import cycle at the top).
+      const [{ prerenderedListingPages }, { homeFromDb }] = await Promise.all([
+        import('./prerendered-listings'),
+        import('./home-page'),
+      ]);
+      const groups = await readListingGroups(db);
+      const listings = await prerenderedListingPages(db, groups, Math.max(1, tools.PRERENDER_LISTING_PAGES));
+      const home = await homeFromDb(db);
+      const categorySizes = new Map(categorySums(groups).map((c) => [c.category, c.servers]));
+      const prerendered = await topServersWithPages(db, count);
       // History only for the pages the build writes: the rest read their own on request.
       const history = await memberHistory(
         db,
-        prerendered.length === serverPages.length ? 'all' : prerendered.map((s) => s.id),
+        prerendered.length < count ? 'all' : prerendered.map((s) => s.id),
         HISTORY_DAYS,
         builtAt,
       );
@@ -157,9 +126,9 @@ export function getSiteData(): Promise<SiteData> {
       };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
-        servers,
-        serverPages,
-        cards,
+        listings,
+        home,
+        categorySizes,
         prerendered,
         content,
         facts,
@@ -281,41 +250,45 @@ export function digest(value: string): string {
   return (a >>> 0).toString(36).padStart(7, '0') + (b >>> 0).toString(36).padStart(7, '0');
 }
 
-/**
- * Cache key of a page listing `servers`: it changes when any listed server (an edit, or a check
- * that brought Discord's counts), the editable texts or `extra` (totals shown on the page)
- * change, so Astro re-renders exactly those pages.
- */
-export const listingCacheKey = (servers: readonly ListingKey[], contentVersion: string, extra = ''): string =>
-  digest(
-    `${contentVersion}|${extra}|${servers.map((s) => `${s.id}:${s.updated_at}:${s.last_checked_at}:${s.invite_status}`).join(',')}`,
-  );
+/** The prerendered pages of the listing whose first page is at `path` (SiteData.listings); the build fails without them. */
+export function builtListing(data: Pick<SiteData, 'listings'>, path: string): ListingPage[] {
+  const pages = data.listings.get(path);
+  if (!pages) throw new Error(`The build read no pages of the listing at ${path} (src/data/prerendered-listings.ts)`);
+  return pages;
+}
 
-/**
- * Cache keys of pages 2..N of a listing, for getStaticPaths. Such a page shows its own slice,
- * its rank numbers and the page count (statistics are on page 1 only), so those make its key.
- * `upTo` (a page number) stops at that page: the later ones are not built.
- */
-export function pagedCacheKeys(
-  servers: readonly ListingKey[],
-  contentVersion: string,
-  pageSize: number,
-  upTo = Number.POSITIVE_INFINITY,
-): string[] {
-  const last = Math.ceil(servers.length / pageSize);
-  const count = Math.max(0, Math.min(last, upTo) - 1);
-  return Array.from({ length: count }, (_, i) =>
-    listingCacheKey(servers.slice((i + 1) * pageSize, (i + 2) * pageSize), contentVersion, `${i + 2}/${last}`),
-  );
+/** One prerendered page (1-based) of the listing at `path`. */
+export function builtListingPage(data: Pick<SiteData, 'listings'>, path: string, page: number): ListingPage {
+  const found = builtListing(data, path)[page - 1];
+  if (!found) throw new Error(`The build read no page ${page} of the listing at ${path}`);
+  return found;
 }
 
 /**
- * Cache keys of the numbered pages of a listing the build prerenders (#18): pages 2 to
- * PRERENDER_LISTING_PAGES at most; the later ones are rendered on request by the same view.
- * Only those keys are computed: "All" at 100,000 servers has about 4,200 pages.
+ * The numbered pages (2 on) of the listing at `path` the build writes, for getStaticPaths, each
+ * with its incremental-build cache key: what the page shows (each card's and JSON-LD entry's
+ * server as it last changed, the first organic rank, the page count, the region menu) and the
+ * editable texts. It changes when the page's HTML may, so Astro renders exactly those pages again.
  */
-export function prerenderedPageKeys(placed: readonly ListingKey[], contentVersion: string): string[] {
-  return pagedCacheKeys(placed, contentVersion, LIMITS.categoryPageSize, toolEnv().PRERENDER_LISTING_PAGES);
+export function numberedListingPages(
+  data: Pick<SiteData, 'listings' | 'contentVersion'>,
+  path: string,
+): { page: string; cacheKey: string }[] {
+  const key = (s: ListingKey) => `${s.id}:${s.updated_at}:${s.last_checked_at}:${s.invite_status}`;
+  return builtListing(data, path)
+    .slice(1)
+    .map((p) => ({
+      page: String(p.page),
+      cacheKey: digest(
+        [
+          data.contentVersion,
+          `${p.page}/${p.last}/${p.firstRank}`,
+          p.regions.map((r) => r.code).join('+'),
+          p.shown.map(key).join(','),
+          p.structured.map(key).join(','),
+        ].join('|'),
+      ),
+    }));
 }
 
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
@@ -374,35 +347,6 @@ export function serversInSubcategory<T extends ListingKey>(servers: T[], categor
 /** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
 export const premiumPicks = <T extends ListingKey>(servers: T[], limit: number): T[] =>
   servers.filter(isPaidPlacement).sort(compareServers('featured')).slice(0, limit);
-
-/**
- * The servers whose cards the pages the build writes show (#18), by the pages' own rules: the
- * placed cards of the first PRERENDER_LISTING_PAGES pages of the list of every server and of each
- * category and of each subcategory, the
- * JSON-LD list from each such page's start, each listing's podium, the home list (the start of
- * the list of every server) and Premium Picks. Placements and groups are the pages' own (cached
- * per array), so this adds no second placing of a listing.
- */
-export function cardIds(servers: ListingKey[]): Set<number> {
-  const ids = new Set<number>();
-  const add = (list: readonly ListingKey[]) => {
-    for (const s of list) ids.add(s.id);
-  };
-  const size = LIMITS.categoryPageSize;
-  const listing = (list: ListingKey[], pages: number, head = false) => {
-    add(listingPlacement(list, head).placed.slice(0, pages * size));
-    // Each page's JSON-LD list starts at the page's first position, in the listing's own order.
-    add(list.slice(0, (pages - 1) * size + LIMITS.structuredData));
-    add(podiumOf(list));
-  };
-  const pages = Math.max(1, toolEnv().PRERENDER_LISTING_PAGES);
-  listing(servers, pages);
-  // A category's and a subcategory's list are led by their Sponsored cards (placesAtHead).
-  for (const c of CATEGORIES) listing(serversInCategory(servers, c.name), pages, true);
-  for (const sub of SUBCATEGORIES) listing(serversInSubcategory(servers, sub.parentCategory, sub.key), pages, true);
-  add(premiumPicks(servers, LIMITS.premiumGrid));
-  return ids;
-}
 
 /**
  * The cards of `keys`, in their order, from the build's read (SiteData.cards). A key without
