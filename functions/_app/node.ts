@@ -11,6 +11,7 @@ import { nodeMailFor } from './clients/mail-smtp';
 import type { RebuildTrigger } from './context';
 import { type Env, loadEnv, rawProcessEnv, setProcessEnv, startProblems } from './env';
 import { type JobContext, SCHEDULE } from './jobs/schedule';
+import { badgeTallyFor } from './lib/badge-tally';
 import { MemoryRateLimitStore, RATE_LIMITS } from './lib/rate-limits';
 import { createRenderGate, RenderRefused } from './lib/render-gate';
 import { localSecrets } from './local-secrets';
@@ -164,6 +165,10 @@ export async function startNodeServer(options: NodeServerOptions) {
       await Promise.all(runs);
       mail?.close?.();
       await new Promise<void>((ok) => httpServer.close(() => ok()));
+      // Badge fetches counted since the last write are stored before the database closes.
+      await badgeTallyFor(db)
+        .flush()
+        .catch((err: unknown) => log(`Badge fetch counts not stored: ${String(err)}`));
       client.close();
     },
   };
