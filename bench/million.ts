@@ -31,9 +31,9 @@ const OPERATOR = 'million@example.com';
 /** Static files per Cloudflare deployment on the free plan. */
 const FILE_LIMIT = 20_000;
 /**
- * The heap the build may use: it reads every listed server once (getSiteData). Twice Node's default
- * on a 64-bit machine (about 4 GiB), which a build of 1,000,000 listings stayed within when tried;
- * a larger limit only lets the heap grow further before it is collected.
+ * The heap the build may use, as `npm start` gives its builds. The build reads each listing's head,
+ * not every listed server (src/data/prerendered-listings.ts), and peaks near 1 GB at 1,000,000
+ * listings; the limit is a ceiling, not a target.
  */
 export const BUILD_HEAP_MIB = 8_192;
 /** Connections of the page load: the same for the static baseline and the on-demand rows. */
