@@ -32,6 +32,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
 };
+/** Paths remembered as having no file in the live folder, at most (a flood of made-up URLs starts it over). */
+const MAX_ABSENT = 50_000;
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.xml', '.txt', '.svg']);
 
 /** Where the not-found screens live in a build, by URL shape (Cloudflare serves them the same way). */
@@ -65,6 +67,15 @@ interface Cached {
  */
 export function createStaticHandler(getRoot: () => string | null, options: StaticOptions = {}) {
   const cache = new Map<string, Cached>();
+  // The paths the live folder has no file for. A live folder never changes (a rebuild or a publish
+  // writes a new folder and swaps it in: site-builder.ts, site-publish.ts), so a miss holds until
+  // the root does, and a page rendered on request and cached (on-demand.ts) is then served from
+  // memory as a file is, without asking the disk for its three candidates again on every visit.
+  let absent = { root: '', paths: new Set<string>() };
+  const absentIn = (root: string) => {
+    if (absent.root !== root) absent = { root, paths: new Set() };
+    return absent.paths;
+  };
 
   async function load(file: string): Promise<Cached | null> {
     let info: Awaited<ReturnType<typeof stat>>;
@@ -141,9 +152,16 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       list = [];
     }
     const stale = options.stale?.(path) ?? false;
-    for (const file of stale ? [] : list) {
-      const entry = await load(file);
-      if (entry) return respond(c, file, entry, 200);
+    const missing = absentIn(root);
+    if (!stale && !missing.has(path)) {
+      for (const file of list) {
+        const entry = await load(file);
+        if (entry) return respond(c, file, entry, 200);
+      }
+      if (list.length > 0) {
+        if (missing.size >= MAX_ABSENT) missing.clear();
+        missing.add(path);
+      }
     }
     // Not prerendered: the same page code renders it now. Sent as a built page of the same path
     // is (an .html file's headers), so a visitor or a crawler cannot tell the two apart.
