@@ -1,4 +1,5 @@
 import type { Client, InValue } from '@libsql/client';
+import { Placeholder } from 'drizzle-orm';
 import type { Db } from './client';
 
 /**
@@ -17,7 +18,14 @@ export interface PreparedStatements {
 
 // Edge-safe on purpose: the queries import this module, and only the Node client (db/client.ts)
 // registers anything, so the Worker bundle never pulls the native driver in.
-const registry = new WeakMap<object, () => PreparedStatements | undefined>();
+// One registry per process, kept on globalThis: the build's server entry (the pages rendered on
+// request, #18) bundles a copy of this module of its own, and its reads must find the statements
+// the server's client registered in this one.
+const REGISTRY = Symbol.for('guildrank.preparedStatements');
+type Registry = WeakMap<object, () => PreparedStatements | undefined>;
+const shared = globalThis as { [REGISTRY]?: Registry };
+shared[REGISTRY] ??= new WeakMap();
+const registry: Registry = shared[REGISTRY];
 
 /** Offers prepared statements for `client`; `get` answers undefined once they cannot be used (client closed). */
 export function registerPreparedStatements(client: Client, get: () => PreparedStatements | undefined): void {
@@ -28,4 +36,34 @@ export function registerPreparedStatements(client: Client, get: () => PreparedSt
 export function preparedStatementsFor(db: Db): PreparedStatements | undefined {
   const client = (db as Db & { $client?: Client }).$client;
   return client ? registry.get(client)?.() : undefined;
+}
+
+/** A query drizzle built once (`toSQL()`), its arguments as `sql.placeholder(name)`. */
+export interface BuiltQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The rows of a query built once, its placeholders filled from `values`: on the native prepared
+ * connection when the runtime offers one (Node, a file database), else through the client (the
+ * Worker's Turso). Rows are keyed by column name and hold the stored values, not decoded: the
+ * caller decodes as drizzle would (server-rows.ts for discord_servers). A hot read so costs an
+ * index lookup, not drizzle's query building and @libsql/client's prepare on every call.
+ */
+export async function readBuilt(
+  db: Db,
+  query: BuiltQuery,
+  values: Record<string, InValue>,
+): Promise<Record<string, unknown>[]> {
+  const args = query.params.map((p) => {
+    if (!(p instanceof Placeholder)) return p as InValue;
+    const value = values[p.name];
+    if (value === undefined) throw new Error(`No value for the placeholder ${p.name}`);
+    return value;
+  });
+  const prepared = preparedStatementsFor(db);
+  if (prepared) return prepared.all(query.sql, args);
+  const { rows } = await (db as Db & { $client: Client }).$client.execute({ sql: query.sql, args });
+  return rows as unknown as Record<string, unknown>[];
 }

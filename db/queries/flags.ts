@@ -1,8 +1,10 @@
 import type { Client, InStatement } from '@libsql/client';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { FlagVerdict } from '../../src/lib/enums';
 import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/ranking/anomalies';
 import type { Db } from '../client';
+import { readBuilt } from '../prepared';
 import { discordServers, jobState, serverFlags } from '../schema';
 
 /** A stored anomaly flag. */
@@ -155,23 +157,24 @@ export async function getFlag(db: Db, id: number): Promise<Flag | null> {
 }
 
 /** What a visitor sees of a flag: a confirmed one that is still open (the same read for the build and one page). */
-const publicFlags = (db: Db, where?: SQL) =>
-  db
-    .select({
-      server_id: serverFlags.server_id,
-      rule: serverFlags.rule,
-      detail: serverFlags.detail,
-      opened_at: serverFlags.opened_at,
-    })
-    .from(serverFlags)
-    .where(and(isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed'), where));
+const PUBLIC_FLAG = {
+  server_id: serverFlags.server_id,
+  rule: serverFlags.rule,
+  detail: serverFlags.detail,
+  opened_at: serverFlags.opened_at,
+};
+const isPublicFlag = (where?: SQL) => and(isNull(serverFlags.closed_at), eq(serverFlags.verdict, 'confirmed'), where);
 
 /**
  * Every confirmed, still open flag, per listing: the only flags visitors see. One read per build
  * (src/data/site-data.ts), newest first within a listing.
  */
 export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>> {
-  const rows = await publicFlags(db).orderBy(asc(serverFlags.server_id), desc(serverFlags.opened_at));
+  const rows = await db
+    .select(PUBLIC_FLAG)
+    .from(serverFlags)
+    .where(isPublicFlag())
+    .orderBy(asc(serverFlags.server_id), desc(serverFlags.opened_at));
   const out = new Map<number, PublicFlag[]>();
   for (const r of rows) {
     const list = out.get(r.server_id);
@@ -183,8 +186,22 @@ export async function confirmedFlags(db: Db): Promise<Map<number, PublicFlag[]>>
 
 /** confirmedFlags of one listing (an on-demand server page, #18), newest first. */
 export async function confirmedFlagsOf(db: Db, serverId: number): Promise<PublicFlag[]> {
-  return publicFlags(db, eq(serverFlags.server_id, serverId)).orderBy(desc(serverFlags.opened_at));
+  const rows = await readBuilt(db, ONE_LISTING_FLAGS, { id: serverId });
+  return rows.map((r) => ({
+    server_id: r.server_id as number,
+    rule: r.rule as string,
+    detail: r.detail as string,
+    opened_at: r.opened_at as string,
+  }));
 }
+
+/** confirmedFlagsOf's read, built once (a page rendered on request makes it). */
+const ONE_LISTING_FLAGS = new QueryBuilder()
+  .select(PUBLIC_FLAG)
+  .from(serverFlags)
+  .where(isPublicFlag(eq(serverFlags.server_id, sql.placeholder('id'))))
+  .orderBy(desc(serverFlags.opened_at))
+  .toSQL();
 
 /** Records a job's run (time and summary) in its state row, creating the row the first time. */
 export async function recordJobRun(db: Db, name: string, at: Date, summary: Record<string, unknown>): Promise<void> {

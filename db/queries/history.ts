@@ -1,5 +1,7 @@
-import { and, asc, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
+import { readBuilt } from '../prepared';
 import { serverSnapshots } from '../schema';
 
 /** One point of a listing's member history: a definitive check that answered with counts. */
@@ -28,13 +30,7 @@ export async function memberHistory(
   const base = and(gte(serverSnapshots.checked_at, since), isNotNull(serverSnapshots.member_count));
   const read = (where: ReturnType<typeof and>) =>
     db
-      .select({
-        server_id: serverSnapshots.server_id,
-        // SQLite takes the bare columns from the row max() picked: each day's last check.
-        checked_at: sql<string>`max(${serverSnapshots.checked_at})`,
-        members: sql<number>`${serverSnapshots.member_count}`,
-        online: serverSnapshots.online_count,
-      })
+      .select(HISTORY_POINT)
       .from(serverSnapshots)
       .where(where)
       .groupBy(serverSnapshots.server_id, sql`substr(${serverSnapshots.checked_at}, 1, 10)`)
@@ -55,6 +51,47 @@ export async function memberHistory(
     else byServer.set(r.server_id, [point]);
   }
   return byServer;
+}
+
+/** One day's point as the history reads select it. */
+const HISTORY_POINT = {
+  server_id: serverSnapshots.server_id,
+  // SQLite takes the bare columns from the row max() picked: each day's last check.
+  checked_at: sql<string>`max(${serverSnapshots.checked_at})`.as('checked_at'),
+  members: sql<number>`${serverSnapshots.member_count}`.as('members'),
+  online: serverSnapshots.online_count,
+};
+
+/** memberHistory of one listing, built once: the read of a server page rendered on request (#18). */
+const ONE_HISTORY = new QueryBuilder()
+  .select(HISTORY_POINT)
+  .from(serverSnapshots)
+  .where(
+    and(
+      gte(serverSnapshots.checked_at, sql.placeholder('since')),
+      isNotNull(serverSnapshots.member_count),
+      eq(serverSnapshots.server_id, sql.placeholder('id')),
+    ),
+  )
+  .groupBy(serverSnapshots.server_id, sql`substr(${serverSnapshots.checked_at}, 1, 10)`)
+  .orderBy(sql`2`)
+  .toSQL();
+
+/** The member history of one listing over the last `days` days, oldest first: memberHistory's points for it. */
+export async function memberHistoryOf(
+  db: Db,
+  serverId: number,
+  days: number,
+  now: Date = new Date(),
+): Promise<HistoryPoint[]> {
+  const since = new Date(now.getTime() - days * 86_400_000).toISOString();
+  const rows = await readBuilt(db, ONE_HISTORY, { since, id: serverId });
+  return rows.map((r) => ({
+    checked_at: r.checked_at as string,
+    members: r.members as number,
+    // The native rows are keyed by the SQL's names: the aliases above, the column's own name.
+    online: r.online_count as number | null,
+  }));
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {

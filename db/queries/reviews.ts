@@ -2,6 +2,7 @@
 // the account's mail settings. A review change and the listing's average and count (`rating`,
 // `review_count`), with any mail and audit row it causes, are one batch.
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { ReviewStatus } from '../../src/lib/enums';
 import {
   type RatingSummary,
@@ -10,6 +11,7 @@ import {
   summarise,
 } from '../../src/lib/reviews/summary';
 import type { Db } from '../client';
+import { readBuilt } from '../prepared';
 import {
   accountSettings,
   auditLog,
@@ -648,10 +650,14 @@ export async function accountName(db: Db, accountId: number): Promise<string> {
  * request (src/data/server-page.ts) reads the page and summary of reviews only for a listing that has them.
  */
 export async function hasPublicReviews(db: Db, serverId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: reviews.id })
-    .from(reviews)
-    .where(and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden'])))
-    .limit(1);
+  const [row] = await readBuilt(db, ANY_PUBLIC_REVIEW, { id: serverId });
   return row !== undefined;
 }
+
+/** hasPublicReviews's read, built once (every page rendered on request makes it). */
+const ANY_PUBLIC_REVIEW = new QueryBuilder()
+  .select({ id: reviews.id })
+  .from(reviews)
+  .where(and(eq(reviews.server_id, sql.placeholder('id')), inArray(reviews.status, ['shown', 'hidden'])))
+  .limit(1)
+  .toSQL();

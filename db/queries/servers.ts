@@ -15,6 +15,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
 import { parseDiscordInvite } from '../../src/lib/invite';
@@ -36,9 +37,10 @@ import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement
 import { type CategoryRank, shownPlace } from '../../src/lib/ranking/explanation';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
+import { type BuiltQuery, readBuilt } from '../prepared';
 import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
 import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
-import { selectServerRows } from './server-rows';
+import { decodeServerRows, selectServerRows } from './server-rows';
 
 export type Server = ServerRow;
 
@@ -799,13 +801,19 @@ export async function getServerBySlug(db: Db, slug: string): Promise<Server | nu
  * redirected before any page is rendered.
  */
 export async function getServerPageBySlug(db: Db, slug: string): Promise<Server | null> {
-  const [row] = await db
-    .select()
-    .from(discordServers)
-    .where(and(eq(discordServers.slug, slug), withPage()))
-    .limit(1);
+  const [row] = decodeServerRows<Server>(await readBuilt(db, serverPageBySlug(), { slug }));
   return row ?? null;
 }
+
+/** getServerPageBySlug's read, built once (withPage is declared below, so on first use). */
+let pageBySlug: BuiltQuery | undefined;
+const serverPageBySlug = (): BuiltQuery =>
+  (pageBySlug ??= new QueryBuilder()
+    .select()
+    .from(discordServers)
+    .where(and(eq(discordServers.slug, sql.placeholder('slug')), withPage()))
+    .limit(1)
+    .toSQL());
 
 /**
  * A listed server's place in its category by score (the Most Active order of compareServers) and

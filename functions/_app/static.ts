@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
@@ -65,6 +65,24 @@ interface Cached {
  */
 export function createStaticHandler(getRoot: () => string | null, options: StaticOptions = {}) {
   const cache = new Map<string, Cached>();
+  // The files of the live folder, listed once per folder. A live folder never changes (a rebuild or
+  // a publish writes a new folder and swaps it in: site-builder.ts, site-publish.ts), so once the
+  // listing is in, a path none of whose candidates is listed is a miss without asking the disk:
+  // a page rendered on request (on-demand.ts), cold or cached, costs no failed stat calls (three a
+  // visit, about 0.4 ms of CPU). Until the listing is in, or if it fails, the disk is asked.
+  let listing: { root: string; files: Set<string> | null } = { root: '', files: null };
+  const listedIn = (root: string): Set<string> | null => {
+    if (listing.root !== root) {
+      const current = { root, files: null as Set<string> | null };
+      listing = current;
+      readdir(root, { recursive: true })
+        .then((names) => {
+          current.files = new Set(names.map((name) => join(root, name)));
+        })
+        .catch(() => {});
+    }
+    return listing.files;
+  };
 
   async function load(file: string): Promise<Cached | null> {
     let info: Awaited<ReturnType<typeof stat>>;
@@ -141,7 +159,9 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       list = [];
     }
     const stale = options.stale?.(path) ?? false;
+    const listed = listedIn(root);
     for (const file of stale ? [] : list) {
+      if (listed && !listed.has(file)) continue;
       const entry = await load(file);
       if (entry) return respond(c, file, entry, 200);
     }

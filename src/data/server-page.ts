@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
-import { type HistoryPoint, memberHistory } from '../../db/queries/history';
+import { type HistoryPoint, memberHistoryOf } from '../../db/queries/history';
 import { hasPublicReviews, listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
@@ -57,7 +57,7 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
   const server = await getServerPageBySlug(db, slug);
   if (!server) return null;
   const [history, flags, place, reviews] = await Promise.all([
-    memberHistory(db, [server.id], HISTORY_DAYS, now),
+    memberHistoryOf(db, server.id, HISTORY_DAYS, now),
     confirmedFlagsOf(db, server.id),
     showsPlace(server) ? categoryRankOf(db, server) : undefined,
     // Most listings have no review: one read says so, instead of the page, its count and the summary.
@@ -67,7 +67,7 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
   ]);
   return {
     server,
-    history: history.get(server.id) ?? [],
+    history,
     flags,
     now,
     place,

@@ -6,6 +6,11 @@ import type { OnDemandContext } from '../data/site-data';
 
 // renderToString, not a stream: the page is cached whole (as @astrojs/node's experimentalDisableStreaming).
 const app = createApp({ streaming: false });
+// The policy a render computes is never sent: every page carries the build's one policy
+// (csp-policy.txt, the same for every page, see sitePolicy in headers.ts), and with the adapter's
+// staticHeaders none goes into the HTML. So a page rendered on request skips hashing its styles
+// and scripts again for a header nobody reads (a digest in the thread pool per element).
+app.manifest.shouldInjectCspMetaTags = false;
 
 /**
  * The page of `request` rendered by the build's on-demand routes, or undefined when none of

@@ -157,3 +157,33 @@ describe('listing pages past the end', () => {
     expect(await title(sub)).toBe('Subcategory Not Found');
   });
 });
+
+describe('a new build going live', () => {
+  it('serves the new folder’s file at a path the old folder had no file for, after that path was answered without one', async () => {
+    t = await createTestDb();
+    const db = t.db;
+    const folders = ['old', 'new'].map((name) => join(t!.dir, name));
+    for (const folder of folders) {
+      mkdirSync(join(folder, 'server'), { recursive: true });
+      writeFileSync(join(folder, '404.html'), page('Page Not Found'));
+      writeFileSync(join(folder, 'server-not-found.html'), page('Server not found'));
+    }
+    writeFileSync(join(folders[1]!, 'server', 'late-comers.html'), page('Late Comers'));
+    let live = folders[0]!;
+    const app = createApp({
+      db,
+      env: loadEnv({ RATE_LIMITS: 'false' }),
+      staticSite: createStaticHandler(() => live, { redirect: (path) => siteRedirect(db, path) }),
+    });
+    // Asked twice of the old folder: the second answer comes from the remembered miss, the same one.
+    for (let i = 0; i < 2; i++) {
+      const res = await app.request('/server/late-comers');
+      expect(res.status).toBe(404);
+      expect(await title(res)).toBe('Server not found');
+    }
+    live = folders[1]!;
+    const res = await app.request('/server/late-comers');
+    expect(res.status).toBe(200);
+    expect(await title(res)).toBe('Late Comers');
+  });
+});
