@@ -8,6 +8,7 @@ import { rawProcessEnv, setProcessEnv } from '../functions/_app/env';
 setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false' });
 mkdirSync('.tmp', { recursive: true });
 
+const startedAt = Date.now();
 let passed = 0;
 let failed = 0;
 /** Tests a runner skipped (`.skip`, `.todo`, a skip at run time), shown beside the closing line. */
@@ -163,5 +164,6 @@ if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
 console.log(
   `${skipped.vitest + skipped.playwright} skipped (vitest ${skipped.vitest}, playwright ${skipped.playwright})`,
 );
+console.log(`npm test took ${Math.round((Date.now() - startedAt) / 1000)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
