@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { rawProcessEnv, setProcessEnv } from './functions/_app/env';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium';
 
 // Each worker starts its own server (own database, own port, own build): see tests/e2e/fixtures.ts.
@@ -6,7 +7,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium';
 // the server or a build, so a second spec file runs in that time (BENCHMARKS.md, npm test wall time).
 // The servers the specs start are the production server as `npm start` runs it: React's production
 // build (functions/_app/node.ts sets the same).
-process.env.NODE_ENV ??= 'production';
+setProcessEnv({ NODE_ENV: rawProcessEnv().NODE_ENV ?? 'production' });
 
 export default defineConfig({
   testDir: 'tests/e2e',

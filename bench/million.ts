@@ -17,7 +17,7 @@ import { countServers, getServerBySlug } from '../db/queries/servers';
 import { getSitemapCounts, listSitemapServers } from '../db/queries/sitemap';
 import { insertSubmission } from '../db/queries/submissions';
 import { seedIfEmpty } from '../db/seed';
-import { loadEnv } from '../functions/_app/env';
+import { loadEnv, rawProcessEnv } from '../functions/_app/env';
 import { run as runRankJob } from '../functions/_app/jobs/rank';
 import { CATEGORIES } from '../src/lib/categories';
 import { writeBareProject } from './build';
@@ -53,7 +53,7 @@ export async function startServer(options: NodeServerBenchOptions) {
   const child: ChildProcess = fork(new URL('./lib/node-server.ts', import.meta.url), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx'],
     // As `npm start` runs it: React's production build (functions/_app/node.ts).
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: rawProcessEnv({ NODE_ENV: 'production' }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = <T extends NodeServerReply['type']>(type: T) =>

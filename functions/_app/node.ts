@@ -178,7 +178,7 @@ export async function startNodeServer(options: NodeServerOptions) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // React (the pages rendered on request) picks its production build by NODE_ENV: its development
   // build checks every render and took about twice the CPU a page.
-  setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: process.env.NODE_ENV ?? 'production' });
+  setProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', NODE_ENV: rawProcessEnv().NODE_ENV ?? 'production' });
   const given = rawProcessEnv();
   // A public (https) site starts only with its secrets and support address set; a local one is told what it lacks.
   const problems = startProblems(given);

@@ -53,8 +53,11 @@ const SQL = [/(?<![\w.])sql`/, /\.execute\(/, /\.prepare\(/, /['"`](SELECT|INSER
  * The few places SQL may stand outside db/queries, each as narrow as one kind of line:
  * - db/schema.ts: column defaults and view definitions in drizzle's sql`` tag (drizzle-kit reads
  *   the schema from this file alone);
- * - db/client.ts: PRAGMA statements that set up each connection, and the native driver preparing
- *   a statement handed to it (`.prepare(sql)`: the statements themselves come from db/queries);
+ * - db/client.ts and db/write-thread.ts (the connection whose thread commits the hot-path writes):
+ *   PRAGMA statements that set up each connection, and the native driver preparing a statement
+ *   handed to it (`.prepare(sql)`: the statements themselves come from db/queries);
+ * - db/prepared.ts: a statement the query layer built (`readBuilt`) handed on to the client where
+ *   no prepared connection exists (the Worker);
  * - bench/build.ts: the baseline is another, bare Astro project whose page source is written out
  *   as text; its one query belongs to that project, not to this one;
  * - bench/storage.ts: what it measures is the client under the query layer (SQLite's busy timeout
@@ -62,6 +65,8 @@ const SQL = [/(?<![\w.])sql`/, /\.execute\(/, /\.prepare\(/, /['"`](SELECT|INSER
  */
 function sqlAllowed(l: Line): boolean {
   if (l.file === 'db/schema.ts') return SQL[0]!.test(l.text) && !/\.execute\(|\.prepare\(/.test(l.text);
+  if (l.file === 'db/write-thread.ts') return /\.exec\('PRAGMA [a-z_]+ = [A-Z]+'\)|\.prepare\(sql\)/.test(l.text);
+  if (l.file === 'db/prepared.ts') return /\.execute\(\{ sql: query\.sql, args \}\)/.test(l.text);
   if (l.file === 'db/client.ts')
     return (
       /['"]PRAGMA [a-z_]+( = [A-Z]+)?['"]/.test(l.text) ||
