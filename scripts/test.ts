@@ -56,24 +56,19 @@ function ensureChromium(): boolean {
 }
 
 /**
- * Starts a command in the background, its output kept in a file until `settle`: the runs overlap
- * (vitest keeps the cores busy while Playwright's workers wait on pages, servers and builds).
- * `settle` waits for it, prints its output under its name and how long it took and, for a check,
- * counts it as one test.
+ * Starts a command in the background, its output kept in a file until `settle`: the type check,
+ * the HTML check's build and the e2e template build each keep one core busy for a minute or less,
+ * while vitest spends much of its time waiting on servers, timers and stand-ins.
+ * `settle` waits for it, prints its output under its name and, for a check, counts it as one test.
  */
-function background(name: string, cmd: string, args: string[], counts = true, env: Record<string, string> = {}) {
+function background(name: string, cmd: string, args: string[], counts = true) {
   const log = `.tmp/${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`;
   const out = openSync(log, 'w');
-  const started = Date.now();
-  const child = spawn(cmd, args, { env: rawProcessEnv(env), stdio: ['ignore', out, out] });
+  const child = spawn(cmd, args, { env: rawProcessEnv(), stdio: ['ignore', out, out] });
   closeSync(out);
-  let took = 0;
   const done = new Promise<boolean>((resolve) => {
     child.on('error', () => resolve(false));
-    child.on('close', (code) => {
-      took = Math.round((Date.now() - started) / 1000);
-      resolve(code === 0);
-    });
+    child.on('close', (code) => resolve(code === 0));
   });
   return {
     async settle(): Promise<boolean> {
@@ -91,37 +86,22 @@ function background(name: string, cmd: string, args: string[], counts = true, en
   };
 }
 
-// The content types first (a build rewrites the same files later).
+// The content types first (a build rewrites the same files later), then the check without its own sync.
 run('astro', ['sync']);
-// The e2e run's template site first: Playwright starts from it (tests/e2e/global-setup.ts), and
-// Playwright is the longest part of the run.
+const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
+// The HTML check (its own build of the samples and 120 fake servers) and the e2e run's template site
+// build beside vitest; Playwright starts from the template (tests/e2e/global-setup.ts).
+const htmlCheck = existsSync('scripts/check-html.ts')
+  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
+  : null;
 const templateDir = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-template-'));
 const template = background('e2e template site (build)', 'tsx', ['tests/e2e/build-template.ts', templateDir], false);
 step('lint and format (biome ci)', 'biome', ['ci', '.']);
 
-// Unit and integration tests (real libSQL files in temp dirs) and the browser tests run side by
-// side: vitest keeps the cores busy while Playwright's workers wait on pages, servers and builds.
+// Unit and integration tests (real libSQL files in temp dirs).
+console.log('\n▶ vitest');
 rmSync('.tmp/vitest.json', { force: true });
-const vitest = background(
-  'vitest',
-  'vitest',
-  ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json'],
-  false,
-);
-
-let playwright: ReturnType<typeof background> | null = null;
-if (ensureChromium()) {
-  // Without the template (its build failed), the global setup builds it again and says why.
-  const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
-  rmSync('.tmp/playwright.json', { force: true });
-  playwright = background('playwright', 'playwright', ['test'], false, templateEnv);
-} else {
-  await template.settle();
-  failed++;
-  failures.push('chromium install');
-}
-
-await vitest.settle();
+run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json']);
 if (existsSync('.tmp/vitest.json')) {
   const report = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
   passed += report.numPassedTests;
@@ -135,14 +115,13 @@ if (existsSync('.tmp/vitest.json')) {
   failures.push('vitest (no report)');
 }
 
-// The type check and the HTML check (its own build) once vitest is done, while Playwright runs on.
-const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
-const htmlCheck = existsSync('scripts/check-html.ts')
-  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
-  : null;
-
-if (playwright) {
-  await playwright.settle();
+// Browser tests and HTML checks against the production build.
+if (ensureChromium()) {
+  // Without the template (its build failed), the global setup builds it again and says why.
+  const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
+  console.log('\n▶ playwright');
+  rmSync('.tmp/playwright.json', { force: true });
+  run('playwright', ['test'], templateEnv);
   rmSync(templateDir, { recursive: true, force: true });
   if (existsSync('.tmp/playwright.json')) {
     const { stats, errors = [] } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
@@ -155,6 +134,9 @@ if (playwright) {
     failed++;
     failures.push('playwright (no report)');
   }
+} else {
+  failed++;
+  failures.push('chromium install');
 }
 
 await typeCheck.settle();
