@@ -59,16 +59,22 @@ function ensureChromium(): boolean {
  * Starts a command in the background, its output kept in a file until `settle`: the type check,
  * the HTML check's build and the e2e template build each keep one core busy for a minute or less,
  * while vitest spends much of its time waiting on servers, timers and stand-ins.
- * `settle` waits for it, prints its output under its name and, for a check, counts it as one test.
+ * `settle` waits for it, prints its output under its name with how long it ran and, for a check,
+ * counts it as one test.
  */
 function background(name: string, cmd: string, args: string[], counts = true) {
   const log = `.tmp/${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`;
   const out = openSync(log, 'w');
+  const started = Date.now();
+  let took = 0;
   const child = spawn(cmd, args, { env: rawProcessEnv(), stdio: ['ignore', out, out] });
   closeSync(out);
   const done = new Promise<boolean>((resolve) => {
     child.on('error', () => resolve(false));
-    child.on('close', (code) => resolve(code === 0));
+    child.on('close', (code) => {
+      took = Math.round((Date.now() - started) / 1000);
+      resolve(code === 0);
+    });
   });
   return {
     async settle(): Promise<boolean> {
