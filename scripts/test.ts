@@ -21,6 +21,18 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): boo
   return result.status === 0;
 }
 
+/**
+ * Runs a command with inherited output without blocking this process's event loop, so the runs in
+ * the background (below) are timed when they end, not when the foreground run does.
+ */
+function runAsync(cmd: string, args: string[], env: Record<string, string> = {}): Promise<boolean> {
+  const child = spawn(cmd, args, { stdio: 'inherit', env: rawProcessEnv(env) });
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(code === 0));
+  });
+}
+
 /** A check that counts as one test. */
 function step(name: string, cmd: string, args: string[], env?: Record<string, string>): boolean {
   console.log(`\n▶ ${name}`);
@@ -107,7 +119,7 @@ step('lint and format (biome ci)', 'biome', ['ci', '.']);
 // Unit and integration tests (real libSQL files in temp dirs).
 console.log('\n▶ vitest');
 rmSync('.tmp/vitest.json', { force: true });
-run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json']);
+await runAsync('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.tmp/vitest.json']);
 if (existsSync('.tmp/vitest.json')) {
   const report = JSON.parse(readFileSync('.tmp/vitest.json', 'utf8'));
   passed += report.numPassedTests;
@@ -127,7 +139,7 @@ if (ensureChromium()) {
   const templateEnv: Record<string, string> = (await template.settle()) ? { GUILDRANK_E2E_TEMPLATE: templateDir } : {};
   console.log('\n▶ playwright');
   rmSync('.tmp/playwright.json', { force: true });
-  run('playwright', ['test'], templateEnv);
+  await runAsync('playwright', ['test'], templateEnv);
   rmSync(templateDir, { recursive: true, force: true });
   if (existsSync('.tmp/playwright.json')) {
     const { stats, errors = [] } = JSON.parse(readFileSync('.tmp/playwright.json', 'utf8'));
