@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { createServer, listServersWithPages, type Server } from '../../db/queries/servers';
 import { rawProcessEnv } from '../../functions/_app/env';
 import { runAstroBuild } from '../../functions/_app/site-builder';
-import { type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
+import { listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { serversInCategory, serversInSubcategory } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-styles';
@@ -16,6 +16,7 @@ import { LIMITS } from '../../src/lib/enums';
 import { isListed } from '../../src/lib/listing';
 import { PAID_SPACING, placeListing } from '../../src/lib/placement';
 import { openSeededDb } from '../helpers/db';
+import { pageOutline } from '../helpers/listing-page';
 
 // #18: the build prerenders only the first PRERENDER_LISTING_PAGES numbered pages of each listing;
 // every later one is rendered on request from the database by the same view, with the same HTML
@@ -57,14 +58,7 @@ const cardSlugs = (html: string) =>
     .map((card) => /href="\/server\/([^"]+)"/.exec(card)?.[1]);
 
 /** What a page shows, by id, for comparing a page read from the database with the build's. */
-const outline = (page: ListingPage) => ({
-  page: page.page,
-  last: page.last,
-  shown: page.shown.map((s) => s.id),
-  firstRank: page.firstRank,
-  regions: page.regions,
-  structured: page.structured.map((s) => s.id),
-});
+const outline = pageOutline;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'guildrank-on-demand-listings-'));

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { listServersWithPages, type Server } from '../../db/queries/servers';
-import { LISTING_HEAD, type ListingPage, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
+import { LISTING_HEAD, listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import { serversInCategory } from '../../src/data/site-data';
 import { isListed } from '../../src/lib/listing';
 import { openSeededDb } from '../helpers/db';
+import { pageOutline } from '../helpers/listing-page';
 
 // A category's pages within its head (its first LISTING_HEAD servers) are placed from one index
 // read of the head and one of the category's Sponsored listings (which lead it, wherever they
@@ -20,14 +21,7 @@ let db: Db;
 let close: () => void;
 let listed: Server[];
 
-const outline = (page: ListingPage) => ({
-  page: page.page,
-  last: page.last,
-  shown: page.shown.map((s) => s.id),
-  firstRank: page.firstRank,
-  regions: page.regions,
-  structured: page.structured.map((s) => s.id),
-});
+const outline = pageOutline;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'guildrank-listing-head-'));

@@ -12,6 +12,7 @@ import { prerenderedListingPages } from '../../src/data/prerendered-listings';
 import { isListed, matchesSubcategory } from '../../src/lib/listing';
 import { placesAtHead } from '../../src/lib/placement';
 import { openSeededDb } from '../helpers/db';
+import { pageOutline } from '../helpers/listing-page';
 
 // The build reads each listing's head, not every listing's keys (issue 35): its prerendered pages
 // must be the pages listingPageFromList gives from the whole listing, card for card. Fakes with
@@ -54,12 +55,7 @@ afterAll(() => {
 
 /** What a page shows, by id. */
 const shown = (p: ListingPage) => ({
-  page: p.page,
-  last: p.last,
-  shown: p.shown.map((s) => s.id),
-  firstRank: p.firstRank,
-  regions: p.regions,
-  structured: p.structured.map((s) => s.id),
+  ...pageOutline(p),
   stats: p.stats && { ...p.stats, podium: p.stats.podium.map((s) => s.id) },
 });
 
