@@ -1,8 +1,7 @@
-import type { Client, InValue } from '@libsql/client';
-import { and, eq, gte, inArray, Placeholder, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../client';
-import { preparedStatementsFor } from '../prepared';
+import { type BuiltQuery, readBuilt } from '../prepared';
 import { badgeFetches, discordServers, type ServerRow, serverSlugs } from '../schema';
 import { decodeServerRows } from './server-rows';
 
@@ -66,19 +65,11 @@ const BADGE_SQL = {
 };
 
 /**
- * The rows of a read built once, for `slug`: on the native prepared connection on Node (a file
- * database), else through the client (the Worker's Turso); decoded as drizzle decodes them.
+ * The rows of a read built once, for `slug` (readBuilt: the prepared connection on Node, the client
+ * on the Worker), decoded as drizzle decodes them.
  */
-async function readFacts(db: Db, query: { sql: string; params: unknown[] }, slug: string): Promise<BadgeFacts[]> {
-  const args = query.params.map((p) => (p instanceof Placeholder ? slug : (p as InValue)));
-  const prepared = preparedStatementsFor(db);
-  const rows = prepared
-    ? await prepared.all(query.sql, args)
-    : ((await (db as Db & { $client: Client }).$client.execute({ sql: query.sql, args })).rows as unknown as Record<
-        string,
-        unknown
-      >[]);
-  return decodeServerRows<BadgeFacts>(rows, BADGE_KEYS);
+async function readFacts(db: Db, query: BuiltQuery, slug: string): Promise<BadgeFacts[]> {
+  return decodeServerRows<BadgeFacts>(await readBuilt(db, query, { slug }), BADGE_KEYS);
 }
 
 /** One listing's fetches on one UTC day, to add to its row. */
