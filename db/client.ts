@@ -48,7 +48,11 @@ export async function openClient(config: DbConfig): Promise<Client> {
   await setReadCache(tolerant);
   registerWriteProbe(tolerant, () => tolerant.probeWriteLock());
   const path = plainFilePath(config.url);
-  if (path) registerPreparedStatements(tolerant, nativePreparedStatements(path, tolerant));
+  if (path) {
+    const prepared = nativePreparedStatements(path, tolerant);
+    registerPreparedStatements(tolerant, prepared.get);
+    tolerant.whenClosed(prepared.retire);
+  }
   return tolerant;
 }
 
@@ -67,6 +71,7 @@ export async function openClient(config: DbConfig): Promise<Client> {
 class LockTolerantClient implements Client {
   private stale = false;
   private openTransactions = 0;
+  private readonly closers: (() => void)[] = [];
 
   constructor(private readonly inner: Client) {}
 
@@ -104,6 +109,11 @@ class LockTolerantClient implements Client {
   }
   close(): void {
     this.inner.close();
+    for (const retire of this.closers.splice(0)) retire();
+  }
+  /** Runs `retire` when the client closes (what was opened beside it: the prepared connection, the write thread). */
+  whenClosed(retire: () => void): void {
+    this.closers.push(retire);
   }
   reconnect(): void {
     this.inner.reconnect();
@@ -208,7 +218,10 @@ const MAX_PREPARED = 128;
  * LockTolerantClient), so the connection and its statements are dropped then and opened afresh by
  * the next attempt. Writes (`run`) go to a connection on a thread of their own (db/write-thread.ts).
  */
-function nativePreparedStatements(path: string, client: Client): () => PreparedStatements | undefined {
+function nativePreparedStatements(
+  path: string,
+  client: Client,
+): { get: () => PreparedStatements | undefined; retire: () => void } {
   let conn: NativeDatabase.Database | undefined;
   const statements = new Map<string, NativeDatabase.Statement>();
   const drop = () => {
@@ -254,11 +267,17 @@ function nativePreparedStatements(path: string, client: Client): () => PreparedS
     run: (sql, args) => writes.run(sql, args),
     all: (sql, args) => attempt(() => statement(sql).all(args) as Record<string, unknown>[]),
   };
-  return () => {
-    if (!client.closed) return api;
+  const retire = () => {
     drop();
     writes.close();
-    return undefined;
+  };
+  return {
+    get: () => {
+      if (!client.closed) return api;
+      retire();
+      return undefined;
+    },
+    retire,
   };
 }
 

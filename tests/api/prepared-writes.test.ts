@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDb } from '../../db/client';
 import { preparedStatementsFor } from '../../db/prepared';
 import { insertEvents } from '../../db/queries/interactions';
@@ -30,6 +31,17 @@ describe('hot-path writes on kept-prepared statements (Node, file database)', ()
     expect(preparedStatementsFor(t.db)).toBeDefined();
     t.client.close();
     expect(preparedStatementsFor(t.db)).toBeUndefined();
+  });
+
+  it('closing the client ends the write thread, with nothing asked of the prepared statements after', async () => {
+    t = await createTestApp();
+    const prepared = preparedStatementsFor(t.db)!;
+    await prepared.run('INSERT INTO newsletter_subscribers (email) VALUES (?)', ['closing@example.com']);
+    // The thread's own connection (and its isolate) stayed until someone asked for the statements again.
+    const threads = () => readdirSync('/proc/self/task').length;
+    const withThread = threads();
+    t.client.close();
+    await vi.waitFor(() => expect(threads()).toBeLessThan(withThread));
   });
 
   it('an in-memory database offers none (a second connection would be another database)', async () => {
