@@ -1,6 +1,6 @@
 import { pageOfServers } from '../src/lib/listing';
 import type { Server, ServerFilter } from './queries/servers';
-import sampleRows from './sample-servers.json';
+import sampleRows from './sample-servers.json' with { type: 'json' };
 import type { NewServerRow } from './schema';
 
 /**
