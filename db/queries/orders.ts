@@ -4,7 +4,13 @@
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { Placement } from '../../src/lib/enums';
-import { type OrderEffect, type OrderEvent, transition } from '../../src/lib/pricing/order-machine';
+import {
+  MAIL_EFFECTS,
+  type MailEffect,
+  type OrderEffect,
+  type OrderEvent,
+  transition,
+} from '../../src/lib/pricing/order-machine';
 import { DAY_MS } from '../../src/lib/pricing/plans';
 import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
@@ -209,7 +215,7 @@ export interface OrderEventInput {
 }
 
 /** The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts). */
-export type OrderMails = Partial<Record<'mail_receipt' | 'mail_refund' | 'mail_end', (o: OrderRow) => RenderedMail>>;
+export type OrderMails = Partial<Record<MailEffect, (o: OrderRow) => RenderedMail>>;
 
 export type ApplyOutcome =
   | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } }
@@ -312,7 +318,7 @@ SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${m
     ];
     const email = after.customer_email;
     if (email && order.kind === 'checkout') {
-      for (const effect of ['mail_receipt', 'mail_refund', 'mail_end'] as const) {
+      for (const effect of MAIL_EFFECTS) {
         const render = opts.mails[effect];
         if (!t.effects.includes(effect) || !render) continue;
         const kind =

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sq
 import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { CheckResult } from '../../src/lib/invite-checks/state';
+import { EDITABLE_FIELDS } from '../../src/lib/schemas/owner';
 import type { Db } from '../client';
 import {
   auditLog,
@@ -13,6 +14,7 @@ import {
   oauthStates,
   ownerSessions,
   ownerUsers,
+  type ServerRow,
   serverClaims,
   serverSnapshots,
   serverSubmissions,
@@ -21,6 +23,7 @@ import {
 import { memberHistory } from './history';
 import { groupedByParent } from './related';
 import { accountReviewCleanup } from './reviews';
+import { serverColumns } from './server-rows';
 
 /** An owner session ends after this long without a request (sliding). */
 export const OWNER_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -289,25 +292,24 @@ export async function getClaim(db: Db, ownerId: number, serverId: number): Promi
   return row ?? null;
 }
 
+/** What "My listings" shows of a listing besides the fields its owner edits (EDITABLE_FIELDS). */
+const OWNER_LISTING_SHOWN = [
+  'id',
+  'name',
+  'slug',
+  'category',
+  'affiliate_link',
+  'invite_code',
+  'invite_status',
+  'is_active',
+  'members',
+  'active_users',
+  'last_checked_at',
+] as const;
+
 /** A claimed listing as the account page shows it, with its edit waiting for review (if any). */
-export interface OwnerListing {
-  id: number;
-  name: string;
-  slug: string;
-  category: string;
-  subcategory: string | null;
-  description: string;
-  tags: string[];
-  features: string[];
-  /** The listing's own links (website, socials), as on its page. */
-  links: { label: string; url: string }[];
-  affiliate_link: string | null;
-  invite_code: string | null;
-  invite_status: (typeof discordServers.$inferSelect)['invite_status'];
-  is_active: boolean;
-  members: number;
-  active_users: number;
-  last_checked_at: string | null;
+export interface OwnerListing
+  extends Pick<ServerRow, (typeof OWNER_LISTING_SHOWN)[number] | (typeof EDITABLE_FIELDS)[number]> {
   proof: ClaimProof;
   pending_edit: { id: number; changes: Record<string, { from: unknown; to: unknown }>; created_at: string } | null;
 }
@@ -327,25 +329,7 @@ export async function listOwnerListings(
   ownerId: number,
 ): Promise<{ listings: OwnerListing[]; pending: OwnerPendingSubmission[] }> {
   const rows = await db
-    .select({
-      id: discordServers.id,
-      name: discordServers.name,
-      slug: discordServers.slug,
-      category: discordServers.category,
-      subcategory: discordServers.subcategory,
-      description: discordServers.description,
-      tags: discordServers.tags,
-      features: discordServers.features,
-      links: discordServers.links,
-      affiliate_link: discordServers.affiliate_link,
-      invite_code: discordServers.invite_code,
-      invite_status: discordServers.invite_status,
-      is_active: discordServers.is_active,
-      members: discordServers.members,
-      active_users: discordServers.active_users,
-      last_checked_at: discordServers.last_checked_at,
-      proof: serverClaims.proof,
-    })
+    .select({ ...serverColumns([...OWNER_LISTING_SHOWN, ...EDITABLE_FIELDS]), proof: serverClaims.proof })
     .from(serverClaims)
     .innerJoin(discordServers, eq(discordServers.id, serverClaims.server_id))
     .where(eq(serverClaims.owner_id, ownerId))

@@ -28,6 +28,10 @@ import { groupedByParent } from './related';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** An account's row for a listing: an account has at most one review and one membership proof per listing. */
+const ofAccountFor = (table: typeof reviews | typeof reviewProofs, accountId: number, serverId: number) =>
+  and(eq(table.account_id, accountId), eq(table.server_id, serverId));
+
 /** The statement that brings a listing's `rating` (average of shown reviews, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
 function refreshAggregate(db: Db, serverId: number | SQL) {
   const shown = sql`FROM ${reviews} WHERE ${reviews.server_id} = ${discordServers.id} AND ${reviews.status} = 'shown'`;
@@ -78,7 +82,7 @@ export async function saveReviewProofs(
 
 /** The membership proof of an account for a listing, or null. */
 export async function getReviewProof(db: Db, accountId: number, serverId: number): Promise<ReviewProof | null> {
-  const [row] = await db
+  const proof = await db
     .select({
       member: reviewProofs.member,
       role: reviewProofs.role,
@@ -86,8 +90,9 @@ export async function getReviewProof(db: Db, accountId: number, serverId: number
       checked_at: reviewProofs.checked_at,
     })
     .from(reviewProofs)
-    .where(and(eq(reviewProofs.account_id, accountId), eq(reviewProofs.server_id, serverId)));
-  return row ?? null;
+    .where(ofAccountFor(reviewProofs, accountId, serverId))
+    .get();
+  return proof ?? null;
 }
 
 /** A listing as the review routes need it: its page, guild and the accounts that claim it. */
@@ -237,20 +242,24 @@ export async function firstReviewPages(db: Db, serverIds: readonly number[], pag
 
 /** The account's own review of a listing (any status), or null. */
 export async function getOwnReview(db: Db, accountId: number, serverId: number) {
-  const [row] = await db
-    .select()
-    .from(reviews)
-    .where(and(eq(reviews.account_id, accountId), eq(reviews.server_id, serverId)));
-  return row ?? null;
+  return (
+    (await db
+      .select()
+      .from(reviews)
+      .where(ofAccountFor(reviews, accountId, serverId))
+      .get()) ?? null
+  );
 }
+
+/** The listing a review is about, as a link names it (joined on reviews.server_id). */
+const listingOfReview = { server_name: discordServers.name, server_slug: discordServers.slug };
 
 /** A review by id, with its listing's name and slug. */
 export async function getReview(db: Db, id: number) {
   const [row] = await db
     .select({
       review: reviews,
-      server_name: discordServers.name,
-      server_slug: discordServers.slug,
+      ...listingOfReview,
       reply_account_id: reviewReplies.account_id,
     })
     .from(reviews)
@@ -439,8 +448,7 @@ export async function flagReview(
 const reviewWithListing = () => ({
   id: reviews.id,
   server_id: reviews.server_id,
-  server_name: discordServers.name,
-  server_slug: discordServers.slug,
+  ...listingOfReview,
   rating: reviews.rating,
   body: reviews.body,
   display_name: reviews.display_name,
@@ -585,9 +593,8 @@ export async function listAccountReplies(db: Db, accountId: number) {
       body: reviewReplies.body,
       created_at: reviewReplies.created_at,
       edited_at: reviewReplies.edited_at,
-      server_name: discordServers.name,
-      server_slug: discordServers.slug,
       reviewer: reviews.display_name,
+      ...listingOfReview,
     })
     .from(reviewReplies)
     .innerJoin(reviews, eq(reviews.id, reviewReplies.review_id))

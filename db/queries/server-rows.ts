@@ -9,8 +9,15 @@ export interface ServerSelect<T = ServerRow> extends PromiseLike<T[]> {
   toSQL(): { sql: string; params: unknown[] };
 }
 
+const TABLE_COLUMNS = getTableColumns(discordServers);
+
+/** Columns of discord_servers by their keys, for a select that keeps their names: `.select({ ...serverColumns(['id', 'name']) })`. */
+export function serverColumns<K extends keyof typeof TABLE_COLUMNS>(keys: readonly K[]): Pick<typeof TABLE_COLUMNS, K> {
+  return Object.fromEntries(keys.map((k) => [k, TABLE_COLUMNS[k]])) as Pick<typeof TABLE_COLUMNS, K>;
+}
+
 /** Each column of discord_servers: its key on a row, its name in SQL, and drizzle's decoding of its stored value. */
-const COLUMNS = Object.entries(getTableColumns(discordServers)).map(([key, column]) => ({
+const COLUMNS = Object.entries(TABLE_COLUMNS).map(([key, column]) => ({
   key,
   name: column.name,
   decode: (value: unknown) => column.mapFromDriverValue(value),

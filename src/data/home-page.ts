@@ -1,17 +1,13 @@
 import type { Db } from '../../db/client';
 import { categorySums, readListingGroups } from '../../db/queries/listing-groups';
-import { type ListingKey, type ListingRow, paidListingHead } from '../../db/queries/servers';
+import { type ListingRow, paidListingHead } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
 import type { RegionChoice } from '../lib/languages';
-import { regionsOf } from '../lib/languages';
-import { placeListing } from '../lib/placement';
 import { listingPageFromDb } from './listing-page';
-import { cardsOf, premiumPicks } from './site-data';
 
 /**
- * What the home page shows of the listings: the same props whether the build wrote it from its
- * one read (homeFromList) or the incremental publish renders it from the database (homeFromDb,
- * functions/_app/site-publish.ts), so both write the same HTML.
+ * What the home page shows of the listings, read from the database (homeFromDb) by the build and
+ * by the incremental publish (functions/_app/site-publish.ts) alike, so both write the same HTML.
  */
 export interface HomePage {
   /** How many servers are listed. */
@@ -26,25 +22,6 @@ export interface HomePage {
   regions: RegionChoice[];
   /** The JSON-LD list: the first LIMITS.structuredData servers in members order. */
   structured: ListingRow[];
-}
-
-/** The home page's props from the build's read (`servers`: every listed server, members order). */
-export function homeFromList(servers: ListingKey[], cards: ReadonlyMap<number, ListingRow>): HomePage {
-  const counts: HomePage['counts'] = {};
-  for (const s of servers) {
-    const c = counts[s.category] ?? { servers: 0, members: 0 };
-    c.servers += 1;
-    c.members += s.members;
-    counts[s.category] = c;
-  }
-  return {
-    total: servers.length,
-    premium: cardsOf(cards, premiumPicks(servers, LIMITS.premiumGrid)),
-    counts,
-    first: cardsOf(cards, placeListing(servers).slice(0, LIMITS.homeList)),
-    regions: regionsOf(servers),
-    structured: cardsOf(cards, servers.slice(0, LIMITS.structuredData)),
-  };
 }
 
 /**

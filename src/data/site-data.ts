@@ -11,7 +11,7 @@ import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
 import { type ListingKey, type ListingRow, type Server, topServersWithPages } from '../../db/queries/servers';
 import { processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
-import { compareServers, isPaidPlacement, matchesSubcategory } from '../lib/listing';
+import { isPaidPlacement } from '../lib/listing';
 import type { MonthLog } from '../lib/moderation/log';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
 import { DEFAULT_MIN_MEMBERS } from '../lib/requirements';
@@ -293,60 +293,6 @@ export function numberedListingPages(
 
 /** Text of one editable key, with an explicit fallback for keys that have no default. */
 export const text = (content: SiteContent, key: string, fallback = ''): string => content[key] ?? fallback;
-
-const byCategory = new WeakMap<ListingKey[], Map<string, ListingKey[]>>();
-
-/**
- * Servers of one category (by display name), in listing order. Grouped once per server list:
- * every numbered page of a category asks again, and a filter over 10,000 rows each time adds up.
- */
-export function serversInCategory<T extends ListingKey>(servers: T[], name: string): T[] {
-  let groups = byCategory.get(servers) as Map<string, T[]> | undefined;
-  if (!groups) {
-    groups = new Map();
-    for (const s of servers) {
-      const list = groups.get(s.category);
-      if (list) list.push(s);
-      else groups.set(s.category, [s]);
-    }
-    byCategory.set(servers, groups);
-  }
-  return groups.get(name) ?? [];
-}
-
-const bySubcategory = new WeakMap<ListingKey[], Map<string, ListingKey[]>>();
-
-/**
- * The servers of a subcategory page, by the listing's subcategory rule (src/lib/listing.ts), in
- * listing order. Each category's servers are filtered once per list and key, not the whole list per page.
- */
-export function serversInSubcategory<T extends ListingKey>(servers: T[], category: string, key: string): T[] {
-  let found = bySubcategory.get(servers) as Map<string, T[]> | undefined;
-  if (!found) {
-    found = new Map();
-    bySubcategory.set(servers, found);
-  }
-  const id = JSON.stringify([category, key]);
-  let list = found.get(id);
-  if (!list) {
-    // The rule reads only the stored subcategory, and a category has few distinct ones: asked once each.
-    const matches = new Map<string | null, boolean>();
-    list = serversInCategory(servers, category).filter((s) => {
-      let match = matches.get(s.subcategory);
-      if (match === undefined) {
-        match = matchesSubcategory(s.subcategory, key);
-        matches.set(s.subcategory, match);
-      }
-      return match;
-    });
-    found.set(id, list);
-  }
-  return list;
-}
-
-/** Premium Picks: the premium and sponsored servers in the listing's curated ('featured') order, up to `limit`. */
-export const premiumPicks = <T extends ListingKey>(servers: T[], limit: number): T[] =>
-  servers.filter(isPaidPlacement).sort(compareServers('featured')).slice(0, limit);
 
 /**
  * The cards of `keys`, in their order, from the build's read (SiteData.cards). A key without

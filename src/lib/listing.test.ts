@@ -46,6 +46,12 @@ describe('matchesFilter', () => {
     expect(matchesFilter(server({}), { subcategory: 'options-trading' })).toBe(false);
   });
 
+  it('keeps a subcategory within its category: the same subcategory name in another category does not pass', () => {
+    const dayTrading = (category: string) => server({ category, subcategory: 'Day Trading' });
+    expect(matchesFilter(dayTrading('Investing'), { category: 'Investing', subcategory: 'day-trading' })).toBe(true);
+    expect(matchesFilter(dayTrading('Trading'), { category: 'Investing', subcategory: 'day-trading' })).toBe(false);
+  });
+
   it('searches name, description and tags, case-insensitively', () => {
     expect(matchesFilter(server({}), { search: 'pip' })).toBe(true);
     expect(matchesFilter(server({}), { search: 'MORNING' })).toBe(true);

@@ -7,14 +7,13 @@ import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { listMails } from '../../db/queries/mail';
 import { readModerationLog, readQueueFigures } from '../../db/queries/moderation';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
-import { getServerById } from '../../db/queries/servers';
+import { getServerById, paidListingHead } from '../../db/queries/servers';
 import { orders, ownerUsers, reviews } from '../../db/schema';
 import { createApp } from '../../functions/_app/app';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { recomputeRanks } from '../../functions/_app/jobs/rank';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
-import { premiumPicks } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
 import { ServerCard, ServerCardGrid } from '../../src/islands/ServerCard';
 import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
@@ -418,16 +417,18 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const card = toCard(server);
       expect(card.is_premium).toBe(true);
       expect(joinProps(card)).toMatchObject({ label: 'Join Premium', paid: true, href: `/go/${server.slug}` });
-      // Premium Picks on the home page: premium or sponsored servers, six at a time (src/data/home-page.ts, the home page's data).
+      // Premium Picks on the home page: premium or sponsored servers, six at a time, as the home's
+      // data reads them (src/data/home-page.ts: homeFromDb, for the build and the publish alike).
       const home = readFileSync(join(ROOT, 'src/data/home-page.ts'), 'utf8');
-      expect(home).toContain('premiumPicks(servers, LIMITS.premiumGrid)');
+      expect(home).toContain('paidListingHead(db, LIMITS.premiumGrid)');
       expect(LIMITS.premiumGrid).toBe(6);
       const plain = await seedServer(tdb.db, { name: 'Plain Guild' });
       const sponsored = await seedServer(tdb.db, { name: 'Sponsored Guild', is_sponsored: true });
-      const picks = premiumPicks([plain, server, sponsored], LIMITS.premiumGrid).map((s) => s.id);
+      const picks = (await paidListingHead(tdb.db, LIMITS.premiumGrid)).map((s) => s.id);
       expect(picks.sort()).toEqual([server.id, sponsored.id].sort());
-      const many = Array.from({ length: 9 }, (_, i) => ({ ...server, id: 1000 + i }));
-      expect(premiumPicks(many, LIMITS.premiumGrid)).toHaveLength(6);
+      expect(picks).not.toContain(plain.id);
+      for (let i = 0; i < 7; i++) await seedServer(tdb.db, { name: `Premium Guild ${i}`, is_premium: true });
+      expect(await paidListingHead(tdb.db, LIMITS.premiumGrid)).toHaveLength(6);
     },
   },
   sponsored: {

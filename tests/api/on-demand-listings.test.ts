@@ -9,11 +9,10 @@ import { rawProcessEnv } from '../../functions/_app/env';
 import { runAstroBuild } from '../../functions/_app/site-builder';
 import { listingPageFromDb, listingPageFromList } from '../../src/data/listing-page';
 import type { OnDemandContext } from '../../src/data/site-data';
-import { serversInCategory, serversInSubcategory } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-styles';
 import { CATEGORIES, SUBCATEGORIES } from '../../src/lib/categories';
 import { LIMITS } from '../../src/lib/enums';
-import { isListed } from '../../src/lib/listing';
+import { isListed, matchesFilter } from '../../src/lib/listing';
 import { PAID_SPACING, placeListing } from '../../src/lib/placement';
 import { openSeededDb } from '../helpers/db';
 import { pageOutline } from '../helpers/listing-page';
@@ -143,7 +142,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('ends the last page with the paid listings nothing could space out, as the build would, hiding none', async () => {
-    const crypto = serversInCategory(listed, 'Crypto');
+    const crypto = listed.filter((s) => matchesFilter(s, { category: 'Crypto' }));
     const fromList = listingPageFromList(crypto, 1, cardsFrom(crypto), true);
     const last = fromList.last;
     expect(last).toBeGreaterThan(PRERENDERED_PAGES);
@@ -161,7 +160,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it("leads a category's pages with its Sponsored listings (the head of its category), read from the database as the build places them", async () => {
-    const crypto = serversInCategory(listed, 'Crypto');
+    const crypto = listed.filter((s) => matchesFilter(s, { category: 'Crypto' }));
     const sponsored = crypto.filter((s) => s.is_sponsored);
     expect(sponsored.length).toBeGreaterThan(1);
     const first = listingPageFromList(crypto, 1, cardsFrom(crypto), true);
@@ -181,7 +180,7 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('renders a later subcategory page on request with its slice of the placed listing, and none past its last', async () => {
-    const defi = serversInSubcategory(listed, 'Crypto', 'defi');
+    const defi = listed.filter((s) => matchesFilter(s, { category: 'Crypto', subcategory: 'defi' }));
     const page = PRERENDERED_PAGES + 1;
     expect(Math.ceil(defi.length / size)).toBeGreaterThanOrEqual(page);
     const res = await render(`/best-crypto-discord/defi-discord/page/${page}`);
@@ -201,7 +200,12 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
     const last = listingPageFromList(listed, 1, cardsFrom(listed)).last;
     expect(await render(`/servers/page/${last}`)).toBeDefined();
     expect(await render(`/servers/page/${last + 1}`)).toBeUndefined();
-    const gaming = listingPageFromList(serversInCategory(listed, 'Gaming'), 1, cardsFrom(listed), true).last;
+    const gaming = listingPageFromList(
+      listed.filter((s) => matchesFilter(s, { category: 'Gaming' })),
+      1,
+      cardsFrom(listed),
+      true,
+    ).last;
     expect(await render(`/best-gaming-discord/page/${gaming + 1}`)).toBeUndefined();
     for (const path of ['/servers/page/1', '/servers/page/04', '/servers/page/4/5', '/best-nothing-discord/page/4']) {
       expect(await render(path), path).toBeUndefined();
@@ -209,14 +213,16 @@ describe('numbered listing pages past PRERENDER_LISTING_PAGES (#18)', () => {
   });
 
   it('reads every page of every listing from the database as the build places it', async () => {
-    const listings: { filter: { category?: string; subcategory?: string }; servers: Server[] }[] = [
-      { filter: {}, servers: listed },
-      ...CATEGORIES.map((c) => ({ filter: { category: c.name }, servers: serversInCategory(listed, c.name) })),
+    const filters: { category?: string; subcategory?: string }[] = [
+      {},
+      ...CATEGORIES.map((c) => ({ category: c.name })),
       ...SUBCATEGORIES.filter((s) => s.parentSlug === 'crypto').map((s) => ({
-        filter: { category: s.parentCategory, subcategory: s.key },
-        servers: serversInSubcategory(listed, s.parentCategory, s.key),
+        category: s.parentCategory,
+        subcategory: s.key,
       })),
     ];
+    // Each listing's servers by the listing rule the product applies (matchesFilter), in listing order.
+    const listings = filters.map((filter) => ({ filter, servers: listed.filter((s) => matchesFilter(s, filter)) }));
     for (const { filter, servers } of listings) {
       // A category's or subcategory's list is led by its Sponsored listings (placesAtHead).
       const head = filter.category !== undefined;

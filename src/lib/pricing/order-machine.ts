@@ -13,22 +13,18 @@ import type { OrderState } from '../enums';
 export const ORDER_EVENTS = ['paid', 'payment_failed', 'expired', 'refunded', 'disputed', 'ended'] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
+/** The effects that are the payer's mails, each written to the outbox with the event's batch. */
+export const MAIL_EFFECTS = ['mail_receipt', 'mail_refund', 'mail_end'] as const;
+export type MailEffect = (typeof MAIL_EFFECTS)[number];
+
 /**
  * What a transition asks the database to do, in the event's one batch:
  * - `record_payment`: money in (paid_at, the amount counted as revenue)
  * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
  * - `record_refund`: money out (refunded_at, the amount counted against revenue)
- * - `mail_receipt`, `mail_refund`, `mail_end`: the payer's mails through the outbox
+ * - the mails (MAIL_EFFECTS): the receipt, the refund and the end of the placement
  */
-export const ORDER_EFFECTS = [
-  'record_payment',
-  'activate',
-  'deactivate',
-  'record_refund',
-  'mail_receipt',
-  'mail_refund',
-  'mail_end',
-] as const;
+export const ORDER_EFFECTS = ['record_payment', 'activate', 'deactivate', 'record_refund', ...MAIL_EFFECTS] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 
 export interface Transition {
