@@ -1,4 +1,4 @@
-// `npm run bench [-- --only name[,name]] [--quick] [--db file]`: runs every bench module, prints the
+// `npm run bench [-- --only name[,name]] [--quick] [--events] [--db file]`: runs every bench module, prints the
 // tables and writes BENCHMARKS.md. Baselines are measured in the same run as the figures.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -24,7 +24,12 @@ const MODULES = [
 ];
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, quick: { type: 'boolean', default: false }, db: { type: 'string' } },
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    events: { type: 'boolean', default: false },
+    db: { type: 'string' },
+  },
 });
 const only = values.only?.split(',');
 const root = process.cwd();
@@ -79,6 +84,7 @@ try {
       root,
       tmp: join(tmp, name),
       quick: values.quick,
+      eventsOnly: values.events,
       db: values.db,
       log: (l) => console.log(l),
     });

@@ -22,6 +22,8 @@ export interface BenchContext {
    * benches taking one copy instead of seeding their own (badges); never written to.
    */
   db?: string | undefined;
+  /** `--events`: the API bench measures only its events rows (hello-world, the chain, the previous fast path). */
+  eventsOnly: boolean;
   log: (line: string) => void;
 }
 
