@@ -45,5 +45,6 @@ export function testWithOwnSite(
     baseURL: async ({}, use) => use(running?.site.baseURL),
   });
   // The file's own hooks (beforeAll of a describe) read the site here: `site` is a test fixture.
-  return Object.assign(test, { ownSite: current });
+  // `ownBaseURL` is undefined until the site runs (what a context made in a hook is given).
+  return Object.assign(test, { ownSite: current, ownBaseURL: () => running?.site.baseURL });
 }

@@ -21,7 +21,7 @@ import { insertSubmission } from '../../db/queries/submissions';
 import { LIMITS } from '../../src/lib/enums';
 import { placeListing } from '../../src/lib/placement';
 import { featureLines } from '../../src/lib/schemas/submission';
-import { expect } from './fixtures';
+import { expect, test as shared } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 import { ALL_PAYLOADS_TEXT, ATTACKER_ORIGIN, isAttackerUrl, PAYLOADS, type Payload } from './xss-payloads';
@@ -75,14 +75,23 @@ async function watch(context: BrowserContext): Promise<Sinks> {
 }
 
 /**
- * The corpus' own site (a copy of the run's template, no build of its own before the corpus' one
- * rebuild): no other spec shares it, so the corpus stays on it when the file ends instead of being
- * taken out again by a second rebuild.
+ * The corpus' own site (a copy of the run's template, no build of its own before the corpus'
+ * rebuilds): no other spec shares it, so the corpus stays on it when the file ends instead of being
+ * taken out again by one more rebuild.
  */
 const corpusSite = testWithOwnSite('xss');
 
-/** The corpus' own test: every test's context is watched from its first navigation. */
-const test = corpusSite.extend<{ sinks: Sinks }>({
+/**
+ * The corpus' own test: every test's context is watched from its first navigation. It extends the
+ * shared site's `test` (its site replaced by the corpus' own, so the worker's is never started) to
+ * run among the shared site's specs: Playwright starts the files of one set of worker fixtures
+ * together, in name order, and the corpus, the longest file, must not be the last to start.
+ */
+const test = shared.extend<{ sinks: Sinks }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  site: async ({}, use) => use(corpusSite.ownSite()),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  baseURL: async ({}, use) => use(corpusSite.ownBaseURL()),
   sinks: [async ({ context }, use) => use(await watch(context)), { auto: true }],
 });
 
