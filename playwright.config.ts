@@ -3,11 +3,13 @@ import { rawProcessEnv, setProcessEnv } from './functions/_app/env';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium';
 
 // Each worker starts its own server (own database, own port, own build): see tests/e2e/fixtures.ts.
-// Two workers on this 2-core machine: a browser test spends most of its time waiting on the page,
-// the server or a build, so a second spec file runs in that time (BENCHMARKS.md, npm test wall time).
+// Three workers on this 2-core machine: a browser test spends much of its time waiting on the page,
+// the server or a build (two workers kept the cores about 60% busy), so a third spec file runs in that
+// time (docs/testing.md, BENCHMARKS.md). E2E_WORKERS sets another number (1 to debug a spec).
 // The servers the specs start are the production server as `npm start` runs it: React's production
 // build (functions/_app/node.ts sets the same).
 setProcessEnv({ NODE_ENV: rawProcessEnv().NODE_ENV ?? 'production' });
+const WORKERS = Number(rawProcessEnv().E2E_WORKERS ?? 3);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -15,7 +17,7 @@ export default defineConfig({
   // One build of the sample servers, copied by every site that has nothing of its own (fixtures.ts).
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: 2,
+  workers: WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

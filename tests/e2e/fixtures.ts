@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Client } from '@libsql/client';
@@ -36,6 +36,19 @@ function siteEnv(dbUrl: string, discord: DiscordStandIn, appEnv?: Record<string,
   });
 }
 
+/**
+ * The servers' log lines (builds, publishes) go to the file this variable names, with the time and
+ * the site's name, when it is set: where a run spends its builds (docs/testing.md). Silent otherwise.
+ */
+export const SITE_LOG_VAR = 'GUILDRANK_E2E_SITE_LOG';
+
+function siteLog(name: string): (line: string) => void {
+  const file = process.env[SITE_LOG_VAR];
+  if (!file) return () => {};
+  const worker = process.env.TEST_WORKER_INDEX ?? '-';
+  return (line) => appendFileSync(file, `${new Date().toISOString()} w${worker} ${name} ${line}\n`);
+}
+
 /** Where the run's template site is (tests/e2e/global-setup.ts): its database and its builds. */
 export const TEMPLATE_DIR_VAR = 'GUILDRANK_E2E_TEMPLATE';
 
@@ -51,7 +64,7 @@ export async function buildTemplateSite(dir: string): Promise<void> {
     const server = await startNodeServer({
       env: siteEnv(dbUrl, discord),
       buildsDir: join(dir, 'builds'),
-      log: () => {},
+      log: siteLog('template'),
     });
     await server.close();
   } finally {
@@ -147,7 +160,7 @@ export async function startSite(
   // Submission checks ask a loopback stand-in that knows every invite (specs add their own).
   const discord = await startDiscordStandIn({ permissive: true });
   const env = siteEnv(dbUrl, discord, appEnv);
-  const server = await startNodeServer({ env, buildsDir, log: () => {}, ...(buildEnv && { buildEnv }) });
+  const server = await startNodeServer({ env, buildsDir, log: siteLog(name), ...(buildEnv && { buildEnv }) });
   if (published && published.length > 0) {
     // The spec's listings are published into the copied build as an approval's are (site-publish.ts):
     // their pages, the listing pages they stand in and the home, rendered by the build's own code.

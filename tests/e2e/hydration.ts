@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
  * client:visible islands hydrate when seen, so each is scrolled into view and awaited in turn.
  */
 export async function hydrated(page: Page): Promise<void> {
-  await page.evaluate(async () => {
+  const done = await page.evaluate(async () => {
     for (const island of document.querySelectorAll('astro-island[ssr]')) {
       (island.firstElementChild ?? island).scrollIntoView({ block: 'center' });
       const deadline = Date.now() + 10_000;
@@ -14,7 +14,10 @@ export async function hydrated(page: Page): Promise<void> {
       }
     }
     window.scrollTo(0, 0);
+    return !document.querySelector('astro-island[ssr]');
   });
+  // Every island hydrated (the usual case): the page is already back at the top.
+  if (done) return;
   try {
     // An island still waiting (its script slow on a loaded machine) is brought into view again, so
     // a client:visible one is not left off-screen by the scroll back to the top.

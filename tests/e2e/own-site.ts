@@ -37,11 +37,14 @@ export function testWithOwnSite(
     if (!running) throw new Error(`${name}: the spec's own site is not running`);
     return running.site;
   };
-  return base.extend<{ site: SiteServer }>({
+  const test = base.extend<{ site: SiteServer }>({
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
     site: async ({}, use) => use(current()),
     // Playwright's context options read `baseURL` in the file's hooks too, before the site runs.
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
     baseURL: async ({}, use) => use(running?.site.baseURL),
   });
+  // The file's own hooks (beforeAll of a describe) read the site here: `site` is a test fixture.
+  // `ownBaseURL` is undefined until the site runs (what a context made in a hook is given).
+  return Object.assign(test, { ownSite: current, ownBaseURL: () => running?.site.baseURL });
 }

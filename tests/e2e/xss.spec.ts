@@ -2,30 +2,28 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
 import { createContactMessage } from '../../db/queries/contact';
-import { listAllContent, updateContent } from '../../db/queries/content';
+import { listAllContent } from '../../db/queries/content';
 import { saveListingEdit } from '../../db/queries/listing-edits';
 import { createOperator } from '../../db/queries/operators';
 import { upsertOwner } from '../../db/queries/owners';
-import { createReport, setReportStatus } from '../../db/queries/reports';
+import { createReport } from '../../db/queries/reports';
 import {
   createServer,
-  deleteServer,
   getServerById,
   getServerBySlug,
   listAllActiveServers,
   type Server,
 } from '../../db/queries/servers';
-import { deleteSubmission, insertSubmission } from '../../db/queries/submissions';
-import { serverReports } from '../../db/schema';
+import { insertSubmission } from '../../db/queries/submissions';
 import { LIMITS } from '../../src/lib/enums';
 import { placeListing } from '../../src/lib/placement';
 import { featureLines } from '../../src/lib/schemas/submission';
-import { test as base, expect } from './fixtures';
+import { expect, test as shared } from './fixtures';
 import { hydrated } from './hydration';
+import { testWithOwnSite } from './own-site';
 import { ALL_PAYLOADS_TEXT, ATTACKER_ORIGIN, isAttackerUrl, PAYLOADS, type Payload } from './xss-payloads';
 
 /*
@@ -76,8 +74,24 @@ async function watch(context: BrowserContext): Promise<Sinks> {
   return sinks;
 }
 
-/** The corpus' own test: every test's context is watched from its first navigation. */
-const test = base.extend<{ sinks: Sinks }>({
+/**
+ * The corpus' own site (a copy of the run's template, no build of its own before the corpus'
+ * rebuilds): no other spec shares it, so the corpus stays on it when the file ends instead of being
+ * taken out again by one more rebuild.
+ */
+const corpusSite = testWithOwnSite('xss');
+
+/**
+ * The corpus' own test: every test's context is watched from its first navigation. It extends the
+ * shared site's `test` (its site replaced by the corpus' own, so the worker's is never started) to
+ * run among the shared site's specs: Playwright starts the files of one set of worker fixtures
+ * together, in name order, and the corpus, the longest file, must not be the last to start.
+ */
+const test = shared.extend<{ sinks: Sinks }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  site: async ({}, use) => use(corpusSite.ownSite()),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+  baseURL: async ({}, use) => use(corpusSite.ownBaseURL()),
   sinks: [async ({ context }, use) => use(await watch(context)), { auto: true }],
 });
 
@@ -333,14 +347,11 @@ interface Stored {
   pendingEdit: { serverName: string; description: string; labels: string[]; owner: string };
   /** Moderator notes: on a pending submission (the review panel's field) and a rejected one (its mail). */
   notes: { pendingName: string; text: string; rejectedName: string };
-  /** The submissions the corpus stored (one pending per payload, the approved and the rejected one). */
-  submissionIds: number[];
   contactName: string;
   reportDetails: string;
   cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
   policyBefore: Record<string, string | null>;
   policyPaths: string[];
-  contentIds: number[];
 }
 let stored: Stored;
 
@@ -373,10 +384,10 @@ async function adminWrite(
 
 test.describe
   .serial('XSS corpus of issue #12', () => {
-    test.beforeAll(async ({ workerSite, browser }) => {
+    test.beforeAll(async ({ browser }) => {
       // One rebuild with every payload in it, waited for by its status, never by a sleep.
       test.setTimeout(360_000);
-      const { db, baseURL } = workerSite;
+      const { db, baseURL } = corpusSite.ownSite();
       const tag = unique();
       const seeded = await getServerBySlug(db, 'apex-legends-hub');
       const policyPaths = ['/', `/server/${seeded?.slug ?? 'apex-legends-hub'}`, '/admin', '/help'];
@@ -710,48 +721,12 @@ test.describe
         ownerEdit,
         pendingEdit,
         notes: { pendingName: notedPending.server_name, text: notesText, rejectedName },
-        submissionIds: [...pending.map((s) => s.id), approvedId, rejected.id],
         contactName,
         reportDetails,
         cookies: await context.cookies(),
         policyBefore,
         policyPaths,
-        contentIds: contentRows.map((r) => r.id),
       };
-      await context.close();
-    });
-
-    // The worker's server is shared with other specs: the corpus leaves it as it found it.
-    test.afterAll(async ({ workerSite, browser }) => {
-      test.setTimeout(300_000);
-      if (!stored) return;
-      const { db, baseURL } = workerSite;
-      const ids = [
-        ...stored.servers.map((s) => s.server.id),
-        stored.edited.server.id,
-        stored.approved.server.id,
-        stored.ownerEdit.server.id,
-      ];
-      for (const id of ids) {
-        for (const r of await db.select().from(serverReports).where(eq(serverReports.server_id, id))) {
-          await setReportStatus(db, r.id, 'dismissed');
-        }
-        await deleteServer(db, id);
-      }
-      for (const id of stored.submissionIds) await deleteSubmission(db, id);
-      const rows = (await listAllContent(db)).filter((r) => stored.contentIds.includes(r.id));
-      for (const row of rows) {
-        const d = CONTENT_DEFAULTS.find(
-          (x) => x.page === row.page && x.section === row.section && x.content_key === row.content_key,
-        )!;
-        await updateContent(db, row.id, { content_value: d.content_value });
-      }
-      const context = await browser.newContext({ baseURL });
-      await context.addCookies(stored.cookies);
-      const since = new Date().toISOString();
-      const res = await adminWrite(context.request, baseURL, 'POST', '/build', {});
-      expect(res.status()).toBe(202);
-      await waitForLiveBuild(context.request, since);
       await context.close();
     });
 
@@ -959,6 +934,8 @@ test.describe
       site,
       request,
     }) => {
+      // Every payload's screen is rendered on request (a 404 is never a file): minutes on a loaded machine.
+      test.setTimeout(180_000);
       // A word no listing has keeps the slug fallback (name variants) from finding a payload listing.
       const missing = `Missing ${unique()}x`;
       await documentsFrom(page, site.baseURL);
@@ -974,6 +951,7 @@ test.describe
     });
 
     test('the submission-received page shows every payload email as text', async ({ page, sinks, site }) => {
+      test.setTimeout(180_000);
       await documentsFrom(page, site.baseURL);
       for (const p of PAYLOADS) {
         await visit(page, sinks, site.baseURL, `/submit-server/received?email=${encodeURIComponent(p.text)}`);
