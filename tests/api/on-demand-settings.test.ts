@@ -67,7 +67,7 @@ describe("pages rendered on request carry this server's settings", () => {
     const page = await pages.render(new Request('http://localhost/server/printed'));
     expect(printed(page!.body)).toEqual({ given: expected, facts: expected });
     // The publish renders with the same settings.
-    const published = await pages.publishRenderer(join(dir, 'entry.mjs'))('/server/printed', 'on-demand');
+    const published = await pages.publishRenderer(join(dir, 'entry.mjs'))('/server/printed', 'page');
     expect(JSON.parse(/<body>(.*)<\/body>/.exec(published!)![1]!)).toEqual({ given: expected, facts: expected });
   });
 });
