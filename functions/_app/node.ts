@@ -89,10 +89,17 @@ export async function startNodeServer(options: NodeServerOptions) {
       if (!limits.hit(RATE_LIMITS.renders, client).ok) throw new RenderRefused(429, 60);
     },
   });
+  // The settings the build's facts carry (site-data.ts getSiteData): the same on a page rendered here.
+  const settings = {
+    supportEmail: env.SUPPORT_EMAIL,
+    payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
+    sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
+    minMembers: env.MIN_MEMBERS,
+  };
   const onDemand = createOnDemandPages({
     entry: () => builder.serverEntry(),
     db,
-    supportEmail: env.SUPPORT_EMAIL,
+    ...settings,
     gate,
   });
   // A changed listing's prerendered page is stale until a build that began after the change is

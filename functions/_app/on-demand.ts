@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Db } from '../../db/client';
-import { type PageBasics, readPageBasics } from '../../src/data/site-data';
+import { basicsCache, type OnDemandContext } from '../../src/data/site-data';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderPage } from './edge-pages';
 import type { RenderGate } from './lib/render-gate';
@@ -16,9 +16,6 @@ interface OnDemandEntry {
 }
 
 const gzipAsync = promisify(gzip);
-
-/** How long the layout's texts and facts read for on-demand pages are kept at most, in ms. */
-const BASICS_MAX_AGE_MS = 60_000;
 
 /** A rendered page kept in memory: its HTML and that HTML gzipped once. */
 export interface RenderedPage {
@@ -34,6 +31,13 @@ export interface OnDemandPagesOptions {
   db: Db;
   /** SUPPORT_EMAIL of this server: the footer's address, as the build's facts carry it. */
   supportEmail: string;
+  /**
+   * This server's settings the build's facts carry (both Stripe keys set, SPONSORED_SLOTS_PER_CATEGORY,
+   * MIN_MEMBERS): a page rendered here states what a prerendered one states. Absent: the defaults.
+   */
+  payments?: boolean;
+  sponsoredSlots?: number;
+  minMembers?: number;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
   /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
@@ -58,22 +62,16 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   // kept exactly as long as the pages rendered from it.
   let generation = 0;
 
-  // The layout's texts and facts (three small reads), read once for the renders of a generation
-  // (a text or plan change asks for a rebuild, which starts a new one) and at most BASICS_MAX_AGE_MS
-  // old (the newsletter's subscriber count changes without one). A failed read is not kept.
-  let basics: { generation: number; at: number; value: Promise<PageBasics> } | null = null;
-  const basicsNow = (): Promise<PageBasics> => {
-    const now = Date.now();
-    if (!basics || basics.generation !== generation || now - basics.at > BASICS_MAX_AGE_MS) {
-      const value = readPageBasics({ db: options.db, supportEmail: options.supportEmail });
-      const kept = { generation, at: now, value };
-      value.catch(() => {
-        if (basics === kept) basics = null;
-      });
-      basics = kept;
-    }
-    return basics.value;
+  // What every render here is given: the database and this server's settings.
+  const live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'> = {
+    db: options.db,
+    supportEmail: options.supportEmail,
+    ...(options.payments === undefined ? {} : { payments: options.payments }),
+    ...(options.sponsoredSlots === undefined ? {} : { sponsoredSlots: options.sponsoredSlots }),
+    ...(options.minMembers === undefined ? {} : { minMembers: options.minMembers }),
   };
+  // The layout's texts and facts (three small reads), read once for the renders of a generation.
+  const basics = basicsCache(live);
 
   const moduleFor = (entry: string): Promise<OnDemandEntry> => {
     if (loaded?.entry !== entry) {
@@ -106,13 +104,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const renderNow = () =>
-        renderPage(renderOnDemand, request, {
-          db: options.db,
-          supportEmail: options.supportEmail,
-          generation,
-          basics: basicsNow(),
-        });
+      const renderNow = () => renderPage(renderOnDemand, request, { ...live, generation, basics: basics(generation) });
       // Throws RenderRefused past the client's share or the queue's depth (static.ts answers it).
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
@@ -150,10 +142,9 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         const module = await moduleFor(entry);
         const render = route === 'published' ? module.renderPublished : module.renderOnDemand;
         const rendered = await renderPage(render, new Request(new URL(path, 'http://localhost')), {
-          db: options.db,
-          supportEmail: options.supportEmail,
+          ...live,
           generation,
-          basics: basicsNow(),
+          basics: basics(generation),
         });
         if (rendered === null) return null;
         if ('response' in rendered) throw new Error(`${path} is not a page (${rendered.response.status})`);

@@ -234,6 +234,35 @@ export async function readPageBasics(
   };
 }
 
+/** How long the layout's texts and facts read for pages rendered on request are kept at most, in ms. */
+export const BASICS_MAX_AGE_MS = 60_000;
+
+/**
+ * The layout's texts and facts for the pages one seam renders on request (functions/_app/on-demand.ts
+ * and its render threads): read once for the renders of a generation (a text or plan change asks for
+ * a rebuild, which starts a new one) and at most BASICS_MAX_AGE_MS old (the newsletter's subscriber
+ * count changes without one). A failed read is not kept. `live` carries this server's settings
+ * (payments, the sponsored cap, the member minimum), as the build's facts do.
+ */
+export function basicsCache(
+  live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'>,
+  maxAgeMs = BASICS_MAX_AGE_MS,
+): (generation: number) => Promise<PageBasics> {
+  let kept: { generation: number; at: number; value: Promise<PageBasics> } | null = null;
+  return (generation) => {
+    const now = Date.now();
+    if (!kept || kept.generation !== generation || now - kept.at > maxAgeMs) {
+      const value = readPageBasics(live);
+      const entry = { generation, at: now, value };
+      value.catch(() => {
+        if (kept === entry) kept = null;
+      });
+      kept = entry;
+    }
+    return kept.value;
+  };
+}
+
 /**
  * Short digest of a string, for incremental-build cache keys: two 32-bit FNV-1a hashes (different
  * offsets), in plain JavaScript so this module needs no node:crypto (it is bundled into the Worker,

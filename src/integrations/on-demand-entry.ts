@@ -11,6 +11,20 @@ const app = createApp({ streaming: false });
 // staticHeaders none goes into the HTML. So a page rendered on request skips hashing its styles
 // and scripts again for a header nobody reads (a digest in the thread pool per element).
 app.manifest.shouldInjectCspMetaTags = false;
+// Each page's module is imported once. Astro asks `pageMap` for it on every render with a
+// dynamic import(), and under a module loader's hooks (tsx runs `npm start`) each one is a
+// round trip to the hooks' thread: about 0.3 ms of a cold page's 4-5 ms in a CPU profile at
+// 1,000,007 listings (docs/SCALING.md, "The on-demand page's module imports").
+const pageMap = app.manifest.pageMap;
+if (pageMap) {
+  for (const [component, load] of pageMap) {
+    let loaded: ReturnType<typeof load> | undefined;
+    pageMap.set(component, () => {
+      loaded ??= load();
+      return loaded;
+    });
+  }
+}
 
 /**
  * The page of `request` rendered by the build's on-demand routes, or undefined when none of
