@@ -3,13 +3,14 @@ import { rawProcessEnv, setProcessEnv } from './functions/_app/env';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/helpers/chromium';
 
 // Each worker starts its own server (own database, own port, own build): see tests/e2e/fixtures.ts.
-// Three workers on this 2-core machine: a browser test spends much of its time waiting on the page,
-// the server or a build (two workers kept the cores about 60% busy), so a third spec file runs in that
-// time (docs/testing.md, BENCHMARKS.md). E2E_WORKERS sets another number (1 to debug a spec).
+// Two workers on this 2-core machine (E2E_WORKERS sets another number, 1 to debug a spec). A third
+// was measured in a clean-clone run (2026-11-27 07:36 UTC, idle): every test took about half as long
+// again (1,403 s of test time against about 950 s) and the run was longer (9.4 min against 8.4-8.9):
+// the e2e run is CPU-bound (docs/testing.md).
 // The servers the specs start are the production server as `npm start` runs it: React's production
 // build (functions/_app/node.ts sets the same).
 setProcessEnv({ NODE_ENV: rawProcessEnv().NODE_ENV ?? 'production' });
-const WORKERS = Number(rawProcessEnv().E2E_WORKERS ?? 3);
+const WORKERS = Number(rawProcessEnv().E2E_WORKERS ?? 2);
 
 export default defineConfig({
   testDir: 'tests/e2e',
