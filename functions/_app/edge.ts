@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { openWebDb } from '../../db/client-web';
+import { deploymentFacts } from '../../src/data/site-data';
 import { createApp } from './app';
 import { type BuildSettings, buildSettingsOf, settingsDrift } from './build-settings';
 import type { RebuildTrigger } from './context';
@@ -131,7 +132,7 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
       ? createEdgePages({
           render: options.render,
           db,
-          supportEmail: env.SUPPORT_EMAIL,
+          ...deploymentFacts(env),
           origin: env.SITE_URL,
           version,
           cache: defaultCache(),

@@ -6,6 +6,7 @@ import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
 import { ensureFirstOperator } from '../../db/queries/operators';
 import { seedIfEmpty } from '../../db/seed';
+import { deploymentFacts } from '../../src/data/site-data';
 import { createApp } from './app';
 import { nodeMailFor } from './clients/mail-smtp';
 import type { RebuildTrigger } from './context';
@@ -90,16 +91,10 @@ export async function startNodeServer(options: NodeServerOptions) {
     },
   });
   // The settings the build's facts carry (site-data.ts getSiteData): the same on a page rendered here.
-  const settings = {
-    supportEmail: env.SUPPORT_EMAIL,
-    payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
-    sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
-    minMembers: env.MIN_MEMBERS,
-  };
   const onDemand = createOnDemandPages({
     entry: () => builder.serverEntry(),
     db,
-    ...settings,
+    ...deploymentFacts(env),
     gate,
   });
   // A changed listing's prerendered page is stale until a build that began after the change is

@@ -9,7 +9,7 @@ import { getNewsletterStats } from '../../db/queries/newsletter';
 import { listPlans } from '../../db/queries/orders';
 import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
 import { type ListingKey, type ListingRow, type Server, topServersWithPages } from '../../db/queries/servers';
-import { processEnv, toolEnv } from '../../functions/_app/env';
+import { type Env, processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
 import { isPaidPlacement } from '../lib/listing';
 import type { MonthLog } from '../lib/moderation/log';
@@ -117,12 +117,9 @@ export function getSiteData(): Promise<SiteData> {
       );
       const content = mergeContent(rows);
       const facts: ClaimFacts = {
-        supportEmail: env.SUPPORT_EMAIL,
+        ...deploymentFacts(env),
         subscribers: newsletter.active,
         plans: await listPlans(db, { activeOnly: true }),
-        payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
-        sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
-        minMembers: env.MIN_MEMBERS,
       };
       // The footer on every page shows the support address, so it is part of every page's key.
       return {
@@ -157,6 +154,25 @@ export function getSiteData(): Promise<SiteData> {
     }
   })();
   return cached;
+}
+
+/**
+ * The facts a page states that come from this deployment's settings, not the database: the support
+ * address, whether buying is open (both Stripe keys set), the Sponsored cap and the member minimum.
+ * The build, the Node server's on-demand pages and the Worker's read them here, so every page says the same.
+ */
+export function deploymentFacts(
+  env: Pick<
+    Env,
+    'SUPPORT_EMAIL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SPONSORED_SLOTS_PER_CATEGORY' | 'MIN_MEMBERS'
+  >,
+): Pick<ClaimFacts, 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'> {
+  return {
+    supportEmail: env.SUPPORT_EMAIL,
+    payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
+    sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
+    minMembers: env.MIN_MEMBERS,
+  };
 }
 
 /** What a page rendered on request (#18) is given by the seam that renders it: its database and this deployment's facts. */

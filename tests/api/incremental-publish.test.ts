@@ -121,7 +121,18 @@ describe('incremental publish (issue 35)', () => {
     const crypto = (await listServersWithPages(db)).filter((s) => isListed(s) && s.category === 'Crypto');
     const members = (crypto[5]?.members ?? 0) + 1;
     await updateServer(db, server.id, { description: 'Edited for the incremental publish test.', members });
-    await builder.record(`edited ${server.slug}`, [`/server/${server.slug}`], 'listings');
+    // With it, a placement starting in another category, published the same way (order events, the
+    // placement clock): the listing leads its category's pages as Sponsored and joins the home's Premium Picks.
+    const promoted = (await listServersWithPages(db)).find(
+      (s) => isListed(s) && s.category === 'Gaming' && !s.is_sponsored && !s.is_premium,
+    )!;
+    await updateServer(db, promoted.id, { is_sponsored: true, is_premium: true });
+    // One publish for both (a burst of changes is coalesced into one).
+    await builder.record(
+      `edited ${server.slug}, placement of ${promoted.slug} started`,
+      [`/server/${server.slug}`, `/server/${promoted.slug}`],
+      'listings',
+    );
     await builder.idle();
     const result = builder.lastPublish!;
     const newClient = builder.liveDir()!;
@@ -143,10 +154,15 @@ describe('incremental publish (issue 35)', () => {
       if (published !== readFileSync(join(oldClient, file), 'utf8')) changedByBuild.push(pathOf(file));
     }
     // Written: exactly the pages the change altered, and its own page.
-    expect(result.written.sort()).toEqual([...changedByBuild, `/server/${server.slug}`].sort());
-    // Its first pages (the sums, the podium or the cards) and the home's tiles changed.
-    expect(changedByBuild).toEqual(expect.arrayContaining(['/', '/servers', '/best-crypto-discord']));
-    expect(changedByBuild.some((p) => p.startsWith('/best-gaming-discord'))).toBe(false);
+    const ownPages = [server, promoted]
+      .map((s) => `/server/${s.slug}`)
+      .filter((p) => existsSync(join(newClient, `${p.slice(1)}.html`)));
+    expect(result.written.sort()).toEqual([...changedByBuild, ...ownPages].sort());
+    // Its first pages (the sums, the podium or the cards), the promoted listing's category and the home changed.
+    expect(changedByBuild).toEqual(
+      expect.arrayContaining(['/', '/servers', '/best-crypto-discord', '/best-gaming-discord']),
+    );
+    expect(changedByBuild.some((p) => p.startsWith('/best-trading-discord'))).toBe(false);
     expect(readFileSync(join(newClient, 'server', `${server.slug}.html`), 'utf8')).toContain(
       'Edited for the incremental publish test.',
     );

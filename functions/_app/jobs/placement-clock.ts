@@ -39,7 +39,8 @@ export async function run(
     stale.map((s) => s.id),
     at,
   );
-  for (const s of stale) deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`]);
+  for (const s of stale)
+    deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings');
   const site = mailSite(deps.env);
   let reminded = 0;
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS * DAY_MS)) {

@@ -35,9 +35,12 @@ export async function applyEvent(
     },
   });
   if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))
-    deps.rebuild?.request(`placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`, [
-      `/server/${listing.slug}`,
-    ]);
+    // A placement changes the listing's card and its place in the listings it is in: published as an edit is.
+    deps.rebuild?.request(
+      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`,
+      [`/server/${listing.slug}`],
+      'listings',
+    );
   return outcome;
 }
 
