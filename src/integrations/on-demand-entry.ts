@@ -14,7 +14,7 @@ app.manifest.shouldInjectCspMetaTags = false;
 // Each page's module is imported once. Astro asks `pageMap` for it on every render with a
 // dynamic import(), and under a module loader's hooks (tsx runs `npm start`) each one is a
 // round trip to the hooks' thread: about 0.3 ms of a cold page's 4-5 ms in a CPU profile at
-// 1,000,007 listings (docs/SCALING.md, "The on-demand page's module imports").
+// 1,000,007 listings (docs/SCALING.md, "Rendering on threads, and what a cold page still costs").
 const pageMap = app.manifest.pageMap;
 if (pageMap) {
   for (const [component, load] of pageMap) {
