@@ -119,9 +119,9 @@ export interface EdgePagesOptions {
   /** SUPPORT_EMAIL of this deployment: the footer's address, as the build's facts carry it. */
   supportEmail: string;
   /** This deployment's settings the build's facts carry (site-data.ts deploymentFacts); absent: the defaults. */
-  payments?: boolean;
-  sponsoredSlots?: number;
-  minMembers?: number;
+  payments?: boolean | undefined;
+  sponsoredSlots?: number | undefined;
+  minMembers?: number | undefined;
   /**
    * The deployed Worker version (the version_metadata binding): part of every cache key, so a new
    * deployment never answers with HTML of the old one (whose asset hashes are gone). Undefined: no
@@ -198,9 +198,9 @@ export function createEdgePages(options: EdgePagesOptions) {
         renderPage(options.render, request, {
           db: options.db,
           supportEmail: options.supportEmail,
-          ...(options.payments === undefined ? {} : { payments: options.payments }),
-          ...(options.sponsoredSlots === undefined ? {} : { sponsoredSlots: options.sponsoredSlots }),
-          ...(options.minMembers === undefined ? {} : { minMembers: options.minMembers }),
+          payments: options.payments,
+          sponsoredSlots: options.sponsoredSlots,
+          minMembers: options.minMembers,
           generation: generation(),
         });
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();

@@ -35,9 +35,9 @@ export interface OnDemandPagesOptions {
    * This server's settings the build's facts carry (both Stripe keys set, SPONSORED_SLOTS_PER_CATEGORY,
    * MIN_MEMBERS): a page rendered here states what a prerendered one states. Absent: the defaults.
    */
-  payments?: boolean;
-  sponsoredSlots?: number;
-  minMembers?: number;
+  payments?: boolean | undefined;
+  sponsoredSlots?: number | undefined;
+  minMembers?: number | undefined;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
   /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
@@ -66,9 +66,9 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   const live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'> = {
     db: options.db,
     supportEmail: options.supportEmail,
-    ...(options.payments === undefined ? {} : { payments: options.payments }),
-    ...(options.sponsoredSlots === undefined ? {} : { sponsoredSlots: options.sponsoredSlots }),
-    ...(options.minMembers === undefined ? {} : { minMembers: options.minMembers }),
+    payments: options.payments,
+    sponsoredSlots: options.sponsoredSlots,
+    minMembers: options.minMembers,
   };
   // The layout's texts and facts (three small reads), read once for the renders of a generation.
   const basics = basicsCache(live);

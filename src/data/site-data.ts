@@ -183,10 +183,10 @@ export interface OnDemandContext {
   /** The time the page is rendered at: its "checked N ago" counts from it, as a built page's from builtAt. */
   now: Date;
   /** Whether buying is open (both Stripe keys set) and SPONSORED_SLOTS_PER_CATEGORY; absent: closed, the default cap. */
-  payments?: boolean;
-  sponsoredSlots?: number;
+  payments?: boolean | undefined;
+  sponsoredSlots?: number | undefined;
   /** MIN_MEMBERS (#32); absent: the default. */
-  minMembers?: number;
+  minMembers?: number | undefined;
   /**
    * The editable texts and facts: read once per request when absent (the layout and the footer
    * both ask); the seam may give them, read once for the requests of one generation.
