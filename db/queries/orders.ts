@@ -16,6 +16,7 @@ import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
 import { dailyRevenue, discordServers, type OrderRow, orders, type PlanRow, plans, stripeEvents } from '../schema';
 import { enqueueMailWhen, type RenderedMail } from './mail';
+import { ownerAuditRow } from './owners';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const newVersion = () => crypto.randomUUID();
@@ -120,8 +121,10 @@ export async function attachSession(
   db: Db,
   orderId: number,
   session: { id: string; url: string | null; expires_at: number },
+  /** The owner's audit row of the checkout, written in the same batch. */
+  audit?: { owner: Parameters<typeof ownerAuditRow>[1]; entry: Parameters<typeof ownerAuditRow>[2] },
 ): Promise<void> {
-  await db
+  const attach = db
     .update(orders)
     .set({
       stripe_session_id: session.id,
@@ -130,6 +133,8 @@ export async function attachSession(
       version: newVersion(),
     })
     .where(and(eq(orders.id, orderId), eq(orders.state, 'open')));
+  if (audit) await db.batch([attach, ownerAuditRow(db, audit.owner, audit.entry)]);
+  else await attach;
 }
 
 /** Removes an open order whose checkout could not be created (nothing was sold). */

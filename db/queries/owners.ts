@@ -436,7 +436,7 @@ export async function listingNumbers(
 }
 
 /** An owner's audit row as a statement, for a batch (recordOwnerAudit writes one alone). */
-function ownerAuditRow(
+export function ownerAuditRow(
   db: Db,
   owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
   entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },

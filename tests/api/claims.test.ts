@@ -95,8 +95,9 @@ async function promoted(opts: { pay?: boolean } = {}) {
   const session = stripe.sessions.get(url.split('/').pop()!)!;
   if (opts.pay) await stripe.pay(session.id);
   cleanups.push(async () => {
-    await shop.cleanup();
+    // The stand-in first: it waits for the events it is still delivering to the shop's app.
     await stripe.close();
+    await shop.cleanup();
   });
   return { shop, stripe, owner, session, plan, orderId: order_id, listingId: listing.id };
 }

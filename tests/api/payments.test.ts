@@ -1,10 +1,11 @@
 // Paid placement (#30) through the real app and the loopback Stripe stand-in: an owner signs in
 // with Discord (the Discord stand-in), starts a checkout, the stand-in "pays" and delivers signed
 // events to POST /api/webhooks/stripe, and the database says what happened.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getServerById } from '../../db/queries/servers';
 import {
+  auditLog,
   dailyRevenue,
   discordServers,
   mailOutbox,
@@ -27,8 +28,9 @@ let h: Harness | undefined;
 let stripe: StripeStandIn | undefined;
 let smtp: SmtpStandIn | undefined;
 afterEach(async () => {
-  await h?.cleanup();
+  // The stand-in first: it waits for the events it is still delivering to the app.
   await stripe?.close();
+  await h?.cleanup();
   await smtp?.stop();
   h = undefined;
   stripe = undefined;
@@ -282,6 +284,41 @@ describe('buying a placement', () => {
       plan_id: week.id,
     });
     expect(hidden.status).toBe(409);
+    expect(await h.db.select().from(orders)).toHaveLength(0);
+  });
+
+  it("keeps the order once Stripe made its session: a database error after it is the database's, and the payment still applies", async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    // The checkout's session and its audit row are one batch: the audit row's insert fails here.
+    await h.db.run(
+      sql`CREATE TRIGGER fail_checkout_audit BEFORE INSERT ON audit_log WHEN NEW.action = 'checkout' BEGIN SELECT RAISE(ABORT, 'audit write failed'); END`,
+    );
+    const res = await h.ownerCall(owner, 'POST', `/api/account/listings/${listings[0]!.id}/checkout`, {
+      plan_id: week.id,
+    });
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+    // Nothing half-written (no session on the order, no audit row), and the order is still there.
+    const [kept] = await h.db.select().from(orders);
+    expect(kept?.state).toBe('open');
+    expect(kept?.stripe_session_id).toBeNull();
+    expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'checkout')).toHaveLength(0);
+    // Stripe's session names the order: paying it applies to that order.
+    const [sessionId] = [...stripe.sessions.keys()];
+    await stripe.pay(sessionId!);
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    expect((await orderRow(h, kept!.id)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+  });
+
+  it('drops the order when Stripe answers no session, and says it was Stripe', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    await stripe.close();
+    const res = await h.ownerCall(owner, 'POST', `/api/account/listings/${listings[0]!.id}/checkout`, {
+      plan_id: week.id,
+    });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('stripe_unavailable');
     expect(await h.db.select().from(orders)).toHaveLength(0);
   });
 

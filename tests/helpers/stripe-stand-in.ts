@@ -258,7 +258,11 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     async settled() {
       while (inflight.size > 0) await Promise.all([...inflight]);
     },
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    // The deliveries still in flight end first (a background refund's event to an app about to close).
+    close: async () => {
+      await Promise.allSettled([...inflight]);
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
   };
 
   const json = (res: ServerResponse, status: number, body: unknown) => {

@@ -482,8 +482,9 @@ export const accountRoutes = (deps: AppDeps) => {
           ({ order, created } = await open());
         }
         const site = returnOrigin(SITE_URL, c.req.url);
+        let session: Awaited<ReturnType<typeof stripe.createCheckout>>;
         try {
-          const session = await stripe.createCheckout({
+          session = await stripe.createCheckout({
             orderId: order.id,
             listingId: id,
             productName: `${plan.name}: ${listing.name}`,
@@ -494,19 +495,26 @@ export const accountRoutes = (deps: AppDeps) => {
             cancelUrl: `${site}/account/cancelled`,
             expiresAt: Math.floor(at / 1000) + CHECKOUT_MINUTES * 60,
           });
-          await attachSession(deps.db, order.id, session);
-          await recordOwnerAudit(deps.db, owner, {
+        } catch (error) {
+          // Stripe made no session: nothing can be paid on this order, so it goes (an order that
+          // had a session before stays; the query checks).
+          await dropUnstartedOrder(deps.db, order.id);
+          if (error instanceof ApiError) throw error;
+          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+        }
+        // Stripe made the session, which names the order (client_reference_id): from here the order
+        // stays whatever happens, so a payment on it always finds it, and a database error is the
+        // database's answer, not Stripe's.
+        await attachSession(deps.db, order.id, session, {
+          owner,
+          entry: {
             action: 'checkout',
             entity: 'order',
             entityId: order.id,
             details: { server_id: id, plan_id: plan.id, amount_cents: order.amount_cents, currency: order.currency },
-          });
-          return c.json({ url: session.url, order_id: order.id });
-        } catch (error) {
-          if (!order.stripe_session_id) await dropUnstartedOrder(deps.db, order.id);
-          if (error instanceof ApiError) throw error;
-          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
-        }
+          },
+        });
+        return c.json({ url: session.url, order_id: order.id });
       })
       // A refund within the window, at once through Stripe; the slot ends at once and a mail goes out.
       .post('/orders/:id/refund', idParam, zValidator('json', refundSchema, validationHook), async (c) => {
