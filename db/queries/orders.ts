@@ -372,8 +372,13 @@ export async function ordersDueToEnd(db: Db, at: string): Promise<OrderRow[]> {
     .limit(500);
 }
 
-/** Paid checkout orders ending within `withinMs` of `at`, with a payer to remind. */
-export async function ordersToRemind(db: Db, at: number, withinMs: number): Promise<OrderRow[]> {
+/**
+ * Paid checkout orders ending within `withinDays` of `at`, with a payer to remind. A term of
+ * `withinDays` or less is inside that window from its first minute: a reminder would come with
+ * the receipt, so it gets none.
+ */
+export async function ordersToRemind(db: Db, at: number, withinDays: number): Promise<OrderRow[]> {
+  const withinMs = withinDays * DAY_MS;
   return db
     .select()
     .from(orders)
@@ -382,6 +387,7 @@ export async function ordersToRemind(db: Db, at: number, withinMs: number): Prom
         eq(orders.state, 'paid'),
         eq(orders.kind, 'checkout'),
         isNotNull(orders.customer_email),
+        gt(orders.term_days, withinDays),
         lte(orders.starts_at, iso(at)),
         gt(orders.ends_at, iso(at)),
         lte(orders.ends_at, iso(at + withinMs)),

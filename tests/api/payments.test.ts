@@ -10,6 +10,7 @@ import {
   discordServers,
   mailOutbox,
   orders,
+  plans,
   premiumServerPerformance,
   stripeEvents,
 } from '../../db/schema';
@@ -437,6 +438,31 @@ describe('the reminder before a placement ends', () => {
     const all = await smtp.waitFor('payer@example.com', 3);
     expect(all.filter((m) => m.subject.includes('placement ends on'))).toHaveLength(1);
     expect(all.filter((m) => m.subject.includes('placement ended'))).toHaveLength(1);
+  });
+
+  it('is not sent for a term of 3 days or less, which starts inside the window', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings } = await shop(1, () => now);
+    // An operator's plan of REMINDER_DAYS days: the reminder would come with the receipt.
+    const [short] = await h.db
+      .insert(plans)
+      .values({
+        name: 'Sponsored short',
+        placement: 'sponsored',
+        term_days: REMINDER_DAYS,
+        price_cents: 1900,
+        currency: 'usd',
+      })
+      .returning();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, short!.id);
+    await stripe.pay(sessionId);
+    const order = await orderRow(h, orderId);
+    expect(order.state).toBe('paid');
+    for (const at of [Date.parse(order.starts_at!) + 60_000, Date.parse(order.ends_at!) - 60_000]) {
+      now = at;
+      expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at)).reminded).toBe(0);
+    }
+    expect(await mails(h, 'placement_reminder')).toHaveLength(0);
   });
 
   it('is not sent for a placement refunded before its last 3 days', async () => {

@@ -2,7 +2,7 @@ import { enqueueMail } from '../../../db/queries/mail';
 import { listingsOutOfStep, ordersDueToEnd, ordersToRemind, syncListings } from '../../../db/queries/orders';
 import { getServerById } from '../../../db/queries/servers';
 import { notifyOwner } from '../../../db/queries/webhooks';
-import { DAY_MS, REMINDER_DAYS } from '../../../src/lib/pricing/plans';
+import { REMINDER_DAYS } from '../../../src/lib/pricing/plans';
 import type { AppDeps } from '../context';
 import { applyEvent } from '../lib/order-events';
 import { placementReminderMail } from '../mail/orders';
@@ -43,7 +43,7 @@ export async function run(
     deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings');
   const site = mailSite(deps.env);
   let reminded = 0;
-  for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS * DAY_MS)) {
+  for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {
     const listing = await getServerById(deps.db, order.server_id);
     if (!listing) continue;
     await enqueueMail(deps.db, {
