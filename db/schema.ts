@@ -433,7 +433,10 @@ export const dailyRevenue = sqliteView('daily_revenue', {
 ) GROUP BY day, currency`,
 );
 
-/** Per server and UTC day: views, clicks, signups, conversions and revenue. */
+/**
+ * Per server and UTC day: views, clicks, signups, conversions and their worth (the sum of the
+ * events' conversion values, points of SPEC's value table: not money; money is daily_revenue).
+ */
 export const serverAnalytics = sqliteView('server_analytics', {
   server_id: integer('server_id').notNull(),
   date: text('date').notNull(),
@@ -441,14 +444,14 @@ export const serverAnalytics = sqliteView('server_analytics', {
   clicks: integer('clicks').notNull(),
   signups: integer('signups').notNull(),
   conversions: integer('conversions').notNull(),
-  revenue: real('revenue').notNull(),
+  worth: real('worth').notNull(),
 }).as(
   sql`SELECT server_id, substr(created_at, 1, 10) AS date,
   sum(interaction_type = 'view') AS views,
   sum(interaction_type = 'click') AS clicks,
   sum(interaction_type = 'signup') AS signups,
   sum(interaction_type = 'conversion') AS conversions,
-  coalesce(sum(conversion_value), 0) AS revenue
+  coalesce(sum(conversion_value), 0) AS worth
 FROM user_interactions
 WHERE server_id IS NOT NULL
 GROUP BY server_id, substr(created_at, 1, 10)`,

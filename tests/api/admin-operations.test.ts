@@ -287,11 +287,11 @@ describe('servers screen', () => {
       { interaction_type: 'view', target_type: 'server', server_id: row.id },
       { interaction_type: 'click', target_type: 'server', server_id: row.id, conversion_value: 1 },
     ]);
-    const res = await json<{ days: number; rows: { views: number; clicks: number; revenue: number }[] }>(
+    const res = await json<{ days: number; rows: { views: number; clicks: number; worth: number }[] }>(
       await h.call(s, 'GET', `/api/admin/servers/${row.id}/analytics`),
     );
     expect(res.days).toBe(30);
-    expect(res.rows).toEqual([expect.objectContaining({ views: 1, clicks: 1, revenue: 1 })]);
+    expect(res.rows).toEqual([expect.objectContaining({ views: 1, clicks: 1, worth: 1 })]);
   });
 });
 

@@ -540,7 +540,7 @@ function ServerAnalytics({ server, onClose }: { server: ServerRow; onClose: () =
       { label: 'Views', values: ordered.map((r) => r.views), color: '#6366f1' },
       { label: 'Clicks', values: ordered.map((r) => r.clicks), color: '#0891b2' },
       { label: 'Conversions', values: ordered.map((r) => r.conversions), color: '#d97706' },
-      { label: 'Revenue', values: ordered.map((r) => r.revenue), color: '#16a34a' },
+      { label: 'Worth', values: ordered.map((r) => r.worth), color: '#16a34a' },
     ],
     [ordered],
   );
