@@ -6,7 +6,14 @@ import { signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { createReport } from '../../db/queries/reports';
 import { createServer, getServerById } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
-import { auditLog, discordServers, mailOutbox, serverSubmissions, siteContent } from '../../db/schema';
+import {
+  auditLog,
+  discordServers,
+  mailOutbox,
+  newsletterSubscribers,
+  serverSubmissions,
+  siteContent,
+} from '../../db/schema';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -398,6 +405,31 @@ describe('newsletter screen', () => {
     const refused = await h.call(s, 'POST', `/api/admin/newsletter/${active.subscriber.id}/resend`);
     expect(refused.status).toBe(409);
     expect(await auditActions('subscriber')).toEqual([expect.stringMatching(/^resend_confirmation/)]);
+  });
+
+  it('never makes an unsubscribed address active: the status field refuses it, and a confirmation makes it pending until its owner follows the link', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const left = await subscribeEmail(h.db, 'left@example.com');
+    if (!left.ok) throw new Error('subscribe failed');
+    const id = left.subscriber.id;
+    expect((await h.call(s, 'PATCH', `/api/admin/newsletter/${id}`, { status: 'unsubscribed' })).status).toBe(200);
+    const active = await h.call(s, 'PATCH', `/api/admin/newsletter/${id}`, { status: 'active' });
+    expect(active.status).toBe(400);
+    const body = (await active.json()) as { error: { issues: { path: string; message: string }[] } };
+    expect(body.error.issues[0]?.path).toBe('status');
+    expect(body.error.issues[0]?.message).toMatch(/confirms their own address/);
+    const [row] = await h.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id));
+    expect(row).toMatchObject({ status: 'unsubscribed', confirmed_at: expect.any(String) });
+    // The confirmation: pending (not active), its mail queued, audited.
+    const sent = await h.call(s, 'POST', `/api/admin/newsletter/${id}/resend`);
+    expect(sent.status).toBe(200);
+    expect(((await sent.json()) as { subscriber: { status: string } }).subscriber.status).toBe('pending');
+    const mails = await h.db.select().from(mailOutbox).where(eq(mailOutbox.to_address, 'left@example.com'));
+    expect(mails.map((m) => m.kind)).toContain('newsletter_confirm');
+    expect(await auditActions('subscriber')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^resend_confirmation/)]),
+    );
   });
 
   it('exports subscribers as an attached CSV with a header row and quoted fields', async () => {

@@ -33,7 +33,7 @@ export function NewsletterScreen() {
   });
   type Subscriber = NonNullable<typeof list.rows>[number];
 
-  const patch = (s: Subscriber, change: { status?: NewsletterStatus; premium_subscriber?: boolean }, label: string) => {
+  const patch = (s: Subscriber, change: { status?: 'unsubscribed'; premium_subscriber?: boolean }, label: string) => {
     list.update((x) => x.id === s.id, change);
     return list.run(label, () => client.api.admin.newsletter[':id'].$patch({ param: idParam(s), json: change }), {
       publishes: false,
@@ -86,16 +86,19 @@ export function NewsletterScreen() {
           { header: 'Joined', cell: (s) => formatDate(s.created_at) },
         ]}
         actions={(s) => {
-          // Pending: the address is not confirmed yet; the console sends the link again, it never
-          // confirms for the owner.
-          if (s.status === 'pending') {
+          // Not active: the address is not confirmed (pending) or was withdrawn (unsubscribed). The
+          // console sends the confirmation link; only its owner makes it active.
+          if (s.status !== 'active') {
+            const again = s.status === 'pending';
             return (
               <RowButton
-                label="Resend confirmation"
+                label={again ? 'Resend confirmation' : 'Send confirmation'}
                 target={s.email}
                 onClick={() =>
                   list.run(
-                    `Confirmation sent again to ${s.email}.`,
+                    again
+                      ? `Confirmation sent again to ${s.email}.`
+                      : `Confirmation sent to ${s.email}: pending until they follow its link.`,
                     () => client.api.admin.newsletter[':id'].resend.$post({ param: idParam(s) }),
                     { publishes: false },
                   )
@@ -103,18 +106,11 @@ export function NewsletterScreen() {
               />
             );
           }
-          const active = s.status === 'active';
           return (
             <RowButton
-              label={active ? 'Unsubscribe' : 'Reactivate'}
+              label="Unsubscribe"
               target={s.email}
-              onClick={() =>
-                patch(
-                  s,
-                  { status: active ? 'unsubscribed' : 'active' },
-                  `${s.email} ${active ? 'unsubscribed' : 'reactivated'}.`,
-                )
-              }
+              onClick={() => patch(s, { status: 'unsubscribed' }, `${s.email} unsubscribed.`)}
             />
           );
         }}

@@ -154,9 +154,20 @@ export const subscriberQuerySchema = pageQuerySchema.extend({
     .or(z.literal('').transform(() => undefined)),
 });
 
-/** Status or premium change of a subscriber. */
+/**
+ * Status or premium change of a subscriber. An operator can unsubscribe an address but never
+ * confirm one for its owner: making a subscriber active again is the confirmation mail's job
+ * (POST /api/admin/newsletter/:id/resend).
+ */
 export const subscriberPatchSchema = z
-  .object({ status: z.enum(NEWSLETTER_STATUSES).optional(), premium_subscriber: z.boolean().optional() })
+  .object({
+    status: z
+      .literal('unsubscribed', {
+        error: 'Only unsubscribed can be set here: a subscriber confirms their own address (send a confirmation)',
+      })
+      .optional(),
+    premium_subscriber: z.boolean().optional(),
+  })
   .refine((v) => v.status !== undefined || v.premium_subscriber !== undefined, 'Send status or premium_subscriber');
 
 /** Status change of a contact message. */

@@ -74,18 +74,15 @@ export const newsletterRoutes = new Hono<AdminEnv>()
       'Content-Disposition': `attachment; filename="subscribers-${date}.csv"`,
     });
   })
-  // A pending subscriber's confirmation mail again (the signup's own resend: at most one a minute);
-  // an operator never confirms an address for its owner.
+  // A confirmation mail (the signup's own: at most one a minute) to a pending subscriber, or to an
+  // unsubscribed one, who is pending again until they follow it: an operator never confirms an
+  // address for its owner.
   .post('/:id/resend', idParam, async (c) => {
     const { id } = c.req.valid('param');
     const deps = c.get('deps');
     const subscriber = found(await updateSubscriber(deps.db, id, {}), 'subscriber', id);
-    if (subscriber.status !== 'pending') {
-      throw new ApiError(
-        409,
-        'not_pending',
-        `${subscriber.email} is ${subscriber.status}: only a pending subscriber is sent a confirmation`,
-      );
+    if (subscriber.status === 'active') {
+      throw new ApiError(409, 'not_pending', `${subscriber.email} is active: it has confirmed already`);
     }
     const links = await newsletterLinks(deps.env, subscriber.email);
     const mail = newsletterConfirmMail(mailSite(deps.env), links);
@@ -106,7 +103,6 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const update = updateSubscriber(c.get('deps').db, id, {
       ...(patch.premium_subscriber !== undefined ? { premium_subscriber: patch.premium_subscriber } : {}),
       ...(patch.status === 'unsubscribed' ? { status: 'unsubscribed', unsubscribed_at: now } : {}),
-      ...(patch.status === 'active' ? { status: 'active', unsubscribed_at: null, confirmed_at: now } : {}),
     });
     const subscriber = found(await update, 'subscriber', id);
     await audit(c, 'update', 'subscriber', id, { ...patch, email: subscriber.email });
