@@ -208,6 +208,29 @@ describe('reviews from verified members', () => {
     expect(h!.discord.oauth.authorizations.length).toBe(authorizations);
   });
 
+  it("trips the same breaker on a 429 of an owner sign-in's guild list read, and says Discord is busy", async () => {
+    await setup();
+    h!.discord.oauth.readMode = { kind: 'rate_limited', retryAfter: 90 };
+    users++;
+    h!.discord.oauth.user = { id: userIdAged(400, users), username: `owner${users}`, avatar: null };
+    h!.discord.oauth.guilds = [memberOf(10, { owner: true })];
+    const start = await h!.app.request(`${SITE}/api/account/sign-in`);
+    expect(start.status).toBe(302);
+    const stateCookie = [...cookiesOf(start).values()].find((c) => c.pair.includes('gr_owner_oauth'));
+    const back = await h!.authorize(new URL(start.headers.get('location')!));
+    const done = await h!.callback(back, stateCookie?.pair);
+    expect(done.status).toBe(503);
+    expect(cookiesOf(done).get('gr_owner')).toBeUndefined();
+    expect(await done.text()).toContain('Discord is busy');
+    const breaker = await getJobState(h!.db, REFRESH_JOB);
+    expect(breaker!.block_reason).toMatch(/^rate_limited/);
+    expect(Date.parse(breaker!.blocked_until!) - Date.now()).toBeGreaterThan(60_000);
+    // An invite check now waits without asking Discord.
+    const asked = h!.discord.requests.length;
+    expect((await h!.app.request(`${SITE}/api/invites/abcdef123`)).status).toBe(503);
+    expect(h!.discord.requests.length).toBe(asked);
+  });
+
   it('refuses a review without a review sign-in (no membership check)', async () => {
     const server = await setup();
     const owner = await h!.signInOwner([memberOf(100)]);

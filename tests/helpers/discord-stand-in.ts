@@ -111,6 +111,8 @@ export interface StandInOAuth {
    * guild list; the other modes answer as the invite endpoint's do (Discord's 429, a block page).
    */
   memberMode: StandInMode;
+  /** How `GET /users/@me` and `GET /users/@me/guilds` (every sign-in's reads) answer, as `memberMode`. */
+  readMode: StandInMode;
 }
 
 /** The stand-in application's credentials (what a test passes as DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET). */
@@ -346,6 +348,7 @@ async function oauthAnswer(
         pending: false,
       });
     }
+    if (answerInMode(res, oauth.readMode, 'stand-in-reads')) return;
     if (url.pathname.endsWith('/guilds'))
       return send(
         res,
@@ -398,6 +401,7 @@ export async function startDiscordStandIn(
       liveTokens: new Set(),
       revokedTokens: [],
       memberMode: { kind: 'normal' },
+      readMode: { kind: 'normal' },
     },
     close: () => {
       for (const timer of timers) clearTimeout(timer);

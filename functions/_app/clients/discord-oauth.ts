@@ -97,12 +97,21 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
 
+  // Discord's 429 and the block pages look the same on every route: classified as an invite
+  // lookup's are, so the caller trips the same breaker for the same time (invite-check.ts).
+  const throwIfBusy = async (res: Response): Promise<void> => {
+    if (res.status !== 429 && res.status !== 403) return;
+    const answer = classifyInviteAnswer({ status: res.status, headers: res.headers, body: await res.text() });
+    if (answer.kind === 'rate_limited' || answer.kind === 'blocked') throw new SignInFailure('busy', answer);
+  };
+
   const read = async <T>(path: string, token: string): Promise<T> => {
     const res = await fetchImpl(`${base}/api/v10${path}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
+    await throwIfBusy(res);
     if (!res.ok) throw new SignInFailure('discord');
     return (await res.json()) as T;
   };
@@ -116,12 +125,7 @@ export function discordOAuthFor(deps: Pick<AppDeps, 'env' | 'fetch'>): DiscordOA
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     if (res.status === 404) return null;
-    if (res.status === 429 || res.status === 403) {
-      // Discord's 429 and the block pages look the same on every route: classified as an invite
-      // lookup's are, so the caller trips the same breaker for the same time (invite-check.ts).
-      const answer = classifyInviteAnswer({ status: res.status, headers: res.headers, body: await res.text() });
-      if (answer.kind === 'rate_limited' || answer.kind === 'blocked') throw new SignInFailure('busy', answer);
-    }
+    await throwIfBusy(res);
     if (!res.ok) throw new SignInFailure('discord');
     const body = (await res.json()) as { joined_at?: string | null; nick?: string | null };
     return { joined_at: body.joined_at ?? null, nick: body.nick ?? null };
