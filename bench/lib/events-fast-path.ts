@@ -8,6 +8,7 @@ import type { Context, Handler } from 'hono';
 import { recordEvents } from '../../db/queries/interactions';
 import type { AppDeps, AppEnv } from '../../functions/_app/context';
 import { ApiError, errorAnswer } from '../../functions/_app/lib/errors';
+import { nodeBody, readNodeBody } from '../../functions/_app/lib/node-body';
 import { countRequest, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { assertSameOrigin } from '../../functions/_app/lib/same-origin';
 import { API_HEADERS } from '../../functions/_app/lib/security-headers';
@@ -15,95 +16,6 @@ import { BODY_LIMIT_BYTES, parseWith, payloadTooLarge } from '../../functions/_a
 import { eventRows } from '../../functions/_app/routes/events';
 import { cachedIpHash, hashIp } from '../../src/lib/hash';
 import { eventBatchSchema, interactionSchema } from '../../src/lib/schemas/interaction';
-
-/** The part of Node's IncomingMessage the raw body read uses (kept structural: this file is bundled for the edge too). */
-interface NodeBody {
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly complete: boolean;
-  readonly readableLength: number;
-  readonly readableFlowing: boolean | null;
-  readonly readableDidRead: boolean;
-  readonly readableEnded: boolean;
-  read(): Uint8Array | null;
-  pause(): unknown;
-  resume(): unknown;
-  on(event: string, fn: (arg: never) => void): unknown;
-  off(event: string, fn: (arg: never) => void): unknown;
-}
-
-/** The unread Node request stream @hono/node-server passes as `c.env.incoming`; undefined elsewhere (Worker, app.request()). */
-function nodeBody(c: Context): NodeBody | undefined {
-  const incoming = (c.env as { incoming?: Partial<NodeBody> } | undefined)?.incoming;
-  if (!incoming || typeof incoming.read !== 'function' || typeof incoming.on !== 'function') return undefined;
-  return incoming.readableDidRead || incoming.readableFlowing ? undefined : (incoming as NodeBody);
-}
-
-/**
- * The request body straight from Node's stream, at most BODY_LIMIT_BYTES (413 past it, chunked
- * bodies included). @hono/node-server's c.req.text() builds a web Request and stream around the
- * same bytes; a small body has usually been parsed with the headers and is taken at once.
- */
-async function readNodeBody(incoming: NodeBody): Promise<Uint8Array> {
-  // Handlers start when the headers are parsed; a body in the same packet is buffered before
-  // microtasks run, so one turn later all its declared bytes are usually there to take at once.
-  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
-  if (!incoming.complete && declared >= 0) await undefined;
-  return takeNodeBody(incoming, declared) ?? streamNodeBody(incoming);
-}
-
-/** The whole body when it is already buffered (then the stream is left flowing, to end); else undefined. */
-function takeNodeBody(incoming: NodeBody, declared: number): Uint8Array | undefined {
-  if (incoming.readableFlowing !== null || !(incoming.complete || incoming.readableLength === declared)) return;
-  if (incoming.readableLength > BODY_LIMIT_BYTES) throw payloadTooLarge();
-  const body = incoming.read() ?? new Uint8Array(0);
-  // Flowing from here, the stream ends (emits 'end') as soon as the parser has seen the end of
-  // the message: left paused it would still be open when the answer goes out, and
-  // @hono/node-server would then set two timers per request to drain it.
-  incoming.resume();
-  return body;
-}
-
-/** The body as it streams in, counted against BODY_LIMIT_BYTES. */
-function streamNodeBody(incoming: NodeBody): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const finish = (err: unknown, body?: Uint8Array) => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
-      if (err) reject(err);
-      else resolve(body!);
-    };
-    const onData = (chunk: Uint8Array) => {
-      size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) {
-        // The rest is drained by the server once the 413 is sent.
-        incoming.pause();
-        finish(payloadTooLarge());
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      if (chunks.length === 1) return finish(null, chunks[0]);
-      const body = new Uint8Array(size);
-      let at = 0;
-      for (const chunk of chunks) {
-        body.set(chunk, at);
-        at += chunk.length;
-      }
-      finish(null, body);
-    };
-    const onError = (err: unknown) => finish(err);
-    const onClose = () => {
-      if (!incoming.readableEnded) finish(new Error('The client closed the connection before the body ended'));
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('error', onError);
-    incoming.on('close', onClose);
-  });
-}
 
 const utf8 = new TextDecoder();
 
