@@ -154,7 +154,7 @@ export class SiteBuilder implements RebuildTrigger {
    */
   async record(reason: string, pages: readonly string[] = [], scope: ChangeScope = 'site'): Promise<void> {
     const at = Date.now();
-    if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at });
+    if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at, scope });
     for (const page of pages) this.#changedAt.set(page, at);
     this.#enqueue({ reason, pages: scope === 'listings' && pages.length > 0 ? pages : null });
   }

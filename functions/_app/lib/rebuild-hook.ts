@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
-import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../../db/queries/site-changes';
-import type { RebuildStatus, RebuildTrigger } from '../context';
+import { listUncalledSiteChanges, markHookCalled, recordSiteChange } from '../../../db/queries/site-changes';
+import type { ChangeScope, RebuildStatus, RebuildTrigger } from '../context';
 
 /** A recorded change older than this whose hook call has not succeeded is called again (retryFailed). */
 export const HOOK_RETRY_AFTER_MS = 60_000;
@@ -15,8 +15,10 @@ export interface HookRebuildOptions {
   debounceMs?: number;
   log?: (line: string) => void;
   /**
-   * Where each change is recorded until a hook call after it succeeds (site_changes): a change whose
-   * call failed, or whose isolate slept before calling, is called again by `retryFailed`.
+   * Where each change is recorded (site_changes) until the deploy job has deployed it (the job reads
+   * the rows, publishes what they name and clears them: scripts/deploy.ts). A successful call marks
+   * the rows it covers; a change whose call failed, or whose isolate slept before calling, is called
+   * again by `retryFailed`.
    */
   db?: Db | undefined;
   /** The clock (ms since the epoch); tests step it. */
@@ -28,8 +30,9 @@ export interface HookRebuildOptions {
  * gives one POST. The hosting platform builds and deploys; from here the state goes
  * queued -> building (while the POST is in flight) -> idle, or failed with the error.
  * Coalescing is per process (per isolate on Workers, where the edge entry should keep
- * `flush()` alive with waitUntil). With `db`, every change is recorded until a call made after it
- * succeeds, and the Worker's scheduled handler calls `retryFailed` to send what is still pending.
+ * `flush()` alive with waitUntil). With `db`, every change is recorded with its pages and scope for
+ * the deploy job, which clears it once deployed; a successful call marks what it covered, and the
+ * Worker's scheduled handler calls `retryFailed` to send what no successful call covered.
  */
 export class HookRebuildTrigger implements RebuildTrigger {
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
@@ -44,9 +47,9 @@ export class HookRebuildTrigger implements RebuildTrigger {
   }
 
   /** Queues a POST for `reason`; resolves once the change is recorded (at once without `db`). */
-  request(reason: string, pages?: readonly string[]): Promise<void> {
+  request(reason: string, pages?: readonly string[], scope?: ChangeScope): Promise<void> {
     const db = this.options.db;
-    const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now() }) : Promise.resolve();
+    const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now(), scope }) : Promise.resolve();
     this.#queue(reason);
     return recorded;
   }
@@ -57,7 +60,7 @@ export class HookRebuildTrigger implements RebuildTrigger {
    */
   async retryFailed(now = this.#now()): Promise<number> {
     if (!this.options.db) return 0;
-    const stuck = (await listSiteChanges(this.options.db)).filter((c) => c.requestedAt <= now - HOOK_RETRY_AFTER_MS);
+    const stuck = await listUncalledSiteChanges(this.options.db, now - HOOK_RETRY_AFTER_MS);
     if (stuck.length === 0) return 0;
     this.options.log?.(`Deploy hook: calling again for ${stuck.length} change(s) not yet built`);
     this.#pending.push(`retry: ${[...new Set(stuck.map((c) => c.reason))].join(', ')}`);
@@ -111,8 +114,10 @@ export class HookRebuildTrigger implements RebuildTrigger {
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) throw new Error(`Deploy hook answered ${res.status} ${res.statusText}`.trim());
-      // The build the hook starts reads the database after this call: it holds every change recorded before it.
-      if (this.options.db) await clearSiteChanges(this.options.db, calledAt + 1);
+      // The job the hook starts reads the database after this call: it sees every change recorded
+      // before it, and clears those rows once it has deployed them. Marked, not cleared: a job that
+      // fails leaves them for the next deploy, and retryFailed calls only for what no call covered.
+      if (this.options.db) await markHookCalled(this.options.db, calledAt);
       this.#state = {
         state: 'idle',
         liveSince: new Date().toISOString(),
