@@ -47,7 +47,7 @@ interface PendingChange {
  */
 export const PUBLISH_MAX_SERVER_FILES = 200;
 /** The most pages a change may name and still be published incrementally (most of them are not files). */
-const PUBLISH_MAX_NAMED = 20_000;
+export const PUBLISH_MAX_NAMED = 20_000;
 
 /** A build's folder: `build-<ms since the epoch when it started reading the database>`. */
 const BUILD_NAME = /^build-(\d+)$/;

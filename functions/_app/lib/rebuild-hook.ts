@@ -7,8 +7,14 @@ export const HOOK_RETRY_AFTER_MS = 60_000;
 
 /** Where and how the production rebuild trigger calls the deploy hook. */
 export interface HookRebuildOptions {
-  /** The deploy hook (e.g. a Cloudflare Pages deploy hook) to POST to. */
+  /**
+   * The deploy hook to POST to: a CI trigger URL (`{"reason"}`), or GitHub's repository dispatch
+   * endpoint (`https://api.github.com/repos/{owner}/{repo}/dispatches`), which is sent the event
+   * the deploy workflow listens for (.github/workflows/deploy.yml).
+   */
   url: string;
+  /** Sent as `Authorization: Bearer …` (REBUILD_HOOK_TOKEN): GitHub's endpoint needs a token. */
+  token?: string | undefined;
   /** Replaces global fetch (tests). */
   fetch?: typeof fetch | undefined;
   /** Quiet period that merges a burst of requests into one POST. */
@@ -109,8 +115,7 @@ export class HookRebuildTrigger implements RebuildTrigger {
     try {
       const res = await doFetch(this.options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ reason }),
+        ...hookRequest(this.options.url, reason, this.options.token),
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) throw new Error(`Deploy hook answered ${res.status} ${res.statusText}`.trim());
@@ -136,4 +141,36 @@ export class HookRebuildTrigger implements RebuildTrigger {
       this.options.log?.(`Deploy hook failed: ${this.#state.lastError}`);
     }
   }
+}
+
+/** GitHub's "create a repository dispatch event" endpoint. */
+const GITHUB_DISPATCH = /^https:\/\/api\.github\.com\/repos\/[^/]+\/[^/]+\/dispatches$/;
+
+/** The event type .github/workflows/deploy.yml runs on (`repository_dispatch: types: [rebuild]`). */
+export const DISPATCH_EVENT_TYPE = 'rebuild';
+
+/**
+ * The headers and body of a deploy-hook call: `{"reason"}` for a CI trigger URL; for GitHub's
+ * repository dispatch endpoint its documented shape (`event_type`, the reason in `client_payload`),
+ * with the API's media type and the User-Agent GitHub requires of every request.
+ */
+export function hookRequest(
+  url: string,
+  reason: string,
+  token: string | undefined,
+): { headers: Record<string, string>; body: string } {
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (GITHUB_DISPATCH.test(url)) {
+    return {
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/vnd.github+json',
+        'user-agent': 'guildrank-deploy-hook',
+        ...auth,
+      },
+      // client_payload values are GitHub's; a reason past 1,000 characters is cut (a burst's reasons are joined).
+      body: JSON.stringify({ event_type: DISPATCH_EVENT_TYPE, client_payload: { reason: reason.slice(0, 1000) } }),
+    };
+  }
+  return { headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ reason }) };
 }
