@@ -141,20 +141,22 @@ function sourceVersion(): string | null {
   return `${head.stdout.toString().trim()}+${createHash('sha256').update(diff.stdout).digest('hex').slice(0, 16)}`;
 }
 
-/** The settings of this deploy's build as the stamp records them. */
-const settings: Record<string, unknown> = {
-  vars: buildVars,
-  facts: deploymentFacts(
-    loadEnv(
-      Object.fromEntries(
-        Object.entries({ ...env, ...buildVars }).filter((e): e is [string, string] => typeof e[1] === 'string'),
+/** The settings of this deploy's build as the stamp records them (as JSON keeps them: no undefined). */
+const settings: Record<string, unknown> = JSON.parse(
+  JSON.stringify({
+    vars: buildVars,
+    facts: deploymentFacts(
+      loadEnv(
+        Object.fromEntries(
+          Object.entries({ ...env, ...buildVars }).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        ),
       ),
     ),
-  ),
-  prerenderServers: tools.PRERENDER_SERVERS,
-  prerenderListingPages: tools.PRERENDER_LISTING_PAGES,
-  config: createHash('sha256').update(configText).digest('hex'),
-};
+    prerenderServers: tools.PRERENDER_SERVERS,
+    prerenderListingPages: tools.PRERENDER_LISTING_PAGES,
+    config: createHash('sha256').update(configText).digest('hex'),
+  }),
+);
 const source = sourceVersion();
 
 console.log('== migrate the Turso database ==');
