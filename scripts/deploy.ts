@@ -18,7 +18,8 @@
 // into a fresh folder, only the pages the changes touch are rendered by the page code of a Node
 // build of the same commit (kept in dist/publish/: it writes the Cloudflare build's HTML byte for
 // byte) and written where they differ; wrangler then uploads only those. Anything else, or more
-// server files than PUBLISH_MAX_SERVER_FILES, is the full build.
+// server files than PUBLISH_MAX_SERVER_FILES, is the full build. A dry run rehearses this path
+// with --incremental (it builds the page code) and --clear-changes (it forgets what it read).
 // Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
 // WRANGLER_CONFIG names another wrangler config (default wrangler.toml); --out-dir another output folder.
 import { spawnSync } from 'node:child_process';
@@ -55,11 +56,14 @@ const { values } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     'out-dir': { type: 'string', default: 'dist' },
     'clear-changes': { type: 'boolean', default: false },
+    incremental: { type: 'boolean', default: false },
   },
 });
 const dryRun = values['dry-run'];
 // A dry run leaves the recorded changes for the real deploy, unless told it rehearses on a database of its own.
 const clearChanges = !dryRun || values['clear-changes'];
+// A real deploy keeps the Node page code for the next one's publish; a dry run only when it rehearses that path.
+const withPageCode = !dryRun || values.incremental;
 const root = resolve('.');
 const outDir = resolve(values['out-dir']);
 // The settings as given (a default would hide a missing one), and the deploy tools' own.
@@ -275,6 +279,7 @@ function buildInFull(): void {
   // The page code the next deploy publishes with: a Node build writes the same pages byte for
   // byte (astro.config.mjs, sameOutputAsNode). Only its server entry is kept, so it prerenders
   // as little as it may (the page code does not depend on how many pages are files).
+  if (!withPageCode) return;
   const nodeBuild = `${outDir}-node`;
   rmSync(nodeBuild, { recursive: true, force: true });
   run(

@@ -46,7 +46,7 @@ let keptAfterFailure: number;
 /** A full Node build of the database after the edit (the truth the publish must match). */
 let nodeFull: string;
 
-/** Runs `npm run deploy -- --dry-run --clear-changes` in a child process (the database fixture answers from this one). */
+/** Runs `npm run deploy -- --dry-run --clear-changes --incremental` in a child process (the database fixture answers from this one). */
 function deploy(env: Record<string, string> = {}) {
   return exclusive(
     'cloudflare-build',
@@ -59,6 +59,7 @@ function deploy(env: Record<string, string> = {}) {
             'scripts/deploy.ts',
             '--dry-run',
             '--clear-changes',
+            '--incremental',
             '--out-dir',
             outDir,
           ],
@@ -151,7 +152,7 @@ beforeAll(async () => {
   if (incremental.code !== 0) throw new Error(`the incremental dry-run deploy failed:\n${incremental.out}`);
   // The figures docs/SCALING.md section 5 quotes: what each deploy did and how long it took.
   for (const line of [...full.out.split('\n'), ...incremental.out.split('\n')]) {
-    if (/^(Rendered \d+ page|Dry run complete)/.test(line)) console.log(line);
+    if (/^(Rendered \d+ page| {2}wrote |Dry run complete)/.test(line)) console.log(line);
   }
 
   // The truth: a full Node build of the same database now.
