@@ -94,7 +94,7 @@ const browserWithoutProcessShim = {
  * - the adapter's `process` shim is a banner of every chunk, browser scripts included; taken off
  *   the client environment before the files are hashed (their names are in every page);
  * - the Worker's environment minifies styles for `es2024` (@cloudflare/vite-plugin's cssTarget),
- *   and the pages' stylesheets come from it: for Vite's default browsers instead, as on Node.
+ *   and the pages' stylesheets come from it: for `esnext` instead, Astro's own target, as on Node.
  * @type {import('vite').Plugin}
  */
 const sameOutputAsNode = {
@@ -105,7 +105,7 @@ const sameOutputAsNode = {
       const output = options.build?.rolldownOptions?.output;
       for (const o of Array.isArray(output) ? output : output ? [output] : []) delete o.banner;
     }
-    if (name === 'ssr' || name === 'prerender') return { build: { cssTarget: 'esnext' } };
+    return name === 'ssr' || name === 'prerender' ? { build: { cssTarget: 'esnext' } } : undefined;
   },
 };
 
