@@ -370,6 +370,7 @@ if (published) {
 // Only now are the changes it holds forgotten: a failed step above left them for the next deploy.
 if (clearChanges) await clearSiteChangesThrough(db, point);
 client.close();
+console.log(dryRun ? '\nDry run complete: nothing was uploaded.' : '\nDeployed.');
 console.log(
-  `\n${dryRun ? 'Dry run complete: nothing was uploaded' : 'Deployed'} (${published ? 'incremental publish' : 'full build'}, ${((performance.now() - started) / 1000).toFixed(1)} s); ${clearChanges ? 'cleared' : 'kept (dry run)'} the recorded changes up to ${point}.`,
+  `${published ? 'Incremental publish' : 'Full build'} in ${((performance.now() - started) / 1000).toFixed(1)} s; ${clearChanges ? 'cleared' : 'kept (dry run)'} the recorded changes up to ${point}.`,
 );
