@@ -152,7 +152,7 @@ beforeAll(async () => {
   if (incremental.code !== 0) throw new Error(`the incremental dry-run deploy failed:\n${incremental.out}`);
   // The figures docs/SCALING.md section 5 quotes: what each deploy did and how long it took.
   for (const line of [...full.out.split('\n'), ...incremental.out.split('\n')]) {
-    if (/^(Rendered \d+ page| {2}wrote |Dry run complete)/.test(line)) console.log(line);
+    if (/^(Rendered \d+ page| {2}wrote |Full build in|Incremental publish in)/.test(line)) console.log(line);
   }
 
   // The truth: a full Node build of the same database now.
@@ -182,7 +182,7 @@ const writtenPaths = () => [...incremental.out.matchAll(/^ {2}wrote (\S+)$/gm)].
 
 describe('npm run deploy publishes a change that names its listings into the deployed build', () => {
   it('the full deploy stamps its build with the source, the settings and the changes it holds, beside the Node page code', () => {
-    expect(full.out).toMatch(/full build/);
+    expect(full.out).toMatch(/^Full build in [\d.]+ s; cleared the recorded changes up to 0\.$/m);
     expect(existsSync(join(outDir, 'publish', 'entry.mjs'))).toBe(true);
     expect(fullStamp).toMatchObject({ dryRun: true, point: 0 });
     expect(fullStamp.source).toMatch(/^[0-9a-f]{40}\+/);
@@ -197,7 +197,7 @@ describe('npm run deploy publishes a change that names its listings into the dep
 
   it('publishes instead of building: only the touched pages are written, and it says which', () => {
     expect(incremental.out).toMatch(/== publish 1 recorded change\(s\) into the deployed build/);
-    expect(incremental.out).toMatch(/incremental publish/);
+    expect(incremental.out).toMatch(/^Incremental publish in [\d.]+ s;/m);
     expect(incremental.out).not.toMatch(/build the site from the database/);
     const written = writtenPaths();
     // The listing's own page and the listing pages its card is on (its category, the full list, the home's list if there).
