@@ -87,6 +87,28 @@ const browserWithoutProcessShim = {
   },
 };
 
+/**
+ * The Cloudflare build's browser files and styles made as the Node build makes them, so both
+ * builds of one commit write the same pages byte for byte (the deploy's incremental publish
+ * renders the Cloudflare build's pages with the Node build's page code, scripts/deploy.ts):
+ * - the adapter's `process` shim is a banner of every chunk, browser scripts included; taken off
+ *   the client environment before the files are hashed (their names are in every page);
+ * - the Worker's environment minifies styles for `es2024` (@cloudflare/vite-plugin's cssTarget),
+ *   and the pages' stylesheets come from it: for `esnext` instead, Astro's own target, as on Node.
+ * @type {import('vite').Plugin}
+ */
+const sameOutputAsNode = {
+  name: 'guildrank:same-output-as-node',
+  enforce: 'post',
+  configEnvironment(name, options) {
+    if (name === 'client') {
+      const output = options.build?.rolldownOptions?.output;
+      for (const o of Array.isArray(output) ? output : output ? [output] : []) delete o.banner;
+    }
+    return name === 'ssr' || name === 'prerender' ? { build: { cssTarget: 'esnext' } } : undefined;
+  },
+};
+
 export default defineConfig({
   site,
   // Markdown (the developer guide, docs/public-api.md) renders code blocks as plain <pre><code>:
@@ -130,7 +152,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: cloudflare ? [workerWithoutNodeDb, recordBuildSettings, browserWithoutProcessShim] : [],
+    plugins: cloudflare ? [workerWithoutNodeDb, recordBuildSettings, browserWithoutProcessShim, sameOutputAsNode] : [],
     resolve: { alias: { '~': new URL('./src', import.meta.url).pathname } },
   },
 });

@@ -717,6 +717,19 @@ export const siteChanges = sqliteTable(
     page: text('page'),
     /** When the change asked for the rebuild (ms since the epoch): a build that began later holds it. */
     requested_at: integer('requested_at').notNull(),
+    /**
+     * What the change may alter (RebuildTrigger.request's scope): 'listings', only the listings its
+     * page names (an incremental publish can take it, on Node and in the deploy job), or 'site'.
+     */
+    scope: text('scope', { enum: ['listings', 'site'] })
+      .notNull()
+      .default('site'),
+    /**
+     * When a deploy-hook call that succeeded covered the change (ms), or null: the Worker calls the
+     * hook again only for rows without one (retryFailed). The row itself stays until the deploy job
+     * that read it has deployed (scripts/deploy.ts clears the rows it published).
+     */
+    hook_called_at: integer('hook_called_at'),
   },
   (t) => [index('site_changes_requested_idx').on(t.requested_at)],
 );

@@ -26,7 +26,7 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
       const { db, env: typed } = edgeDeps(env);
       const log = (line: string) => console.log(line);
       const hook = typed.REBUILD_HOOK_URL
-        ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, db, log })
+        ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, token: typed.REBUILD_HOOK_TOKEN, db, log })
         : undefined;
       for (const job of SCHEDULE) {
         if (job.cron !== controller.cron) continue;

@@ -115,7 +115,12 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
     const refusal = options.buildSettings ? startRefusal(options.buildSettings, env) : [];
     if (refusal.length) throw new Error(`Invalid environment:\n${refusal.join('\n')}`);
     const hook = env.REBUILD_HOOK_URL
-      ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, db, log: (line) => console.log(line) })
+      ? new HookRebuildTrigger({
+          url: env.REBUILD_HOOK_URL,
+          token: env.REBUILD_HOOK_TOKEN,
+          db,
+          log: (line) => console.log(line),
+        })
       : undefined;
     // Pages answered by the Worker (not-found screens) take the same policy as the static ones.
     const policy = await bindings.ASSETS.fetch(`https://assets.local/${CSP_POLICY_FILE}`)

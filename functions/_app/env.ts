@@ -65,6 +65,11 @@ export const envSchema = z.object({
   ADMIN_PASSWORD: optional,
   /** Production: POSTed to rebuild the static site after publishing changes. */
   REBUILD_HOOK_URL: optional,
+  /**
+   * Sent with each deploy-hook call as `Authorization: Bearer …`: a GitHub token allowed to
+   * dispatch the deploy workflow when REBUILD_HOOK_URL is GitHub's repository dispatch endpoint.
+   */
+  REBUILD_HOOK_TOKEN: optional,
   CF_ACCESS_TEAM_DOMAIN: optional,
   CF_ACCESS_AUD: optional,
   /**

@@ -47,7 +47,7 @@ interface PendingChange {
  */
 export const PUBLISH_MAX_SERVER_FILES = 200;
 /** The most pages a change may name and still be published incrementally (most of them are not files). */
-const PUBLISH_MAX_NAMED = 20_000;
+export const PUBLISH_MAX_NAMED = 20_000;
 
 /** A build's folder: `build-<ms since the epoch when it started reading the database>`. */
 const BUILD_NAME = /^build-(\d+)$/;
@@ -154,7 +154,7 @@ export class SiteBuilder implements RebuildTrigger {
    */
   async record(reason: string, pages: readonly string[] = [], scope: ChangeScope = 'site'): Promise<void> {
     const at = Date.now();
-    if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at });
+    if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at, scope });
     for (const page of pages) this.#changedAt.set(page, at);
     this.#enqueue({ reason, pages: scope === 'listings' && pages.length > 0 ? pages : null });
   }

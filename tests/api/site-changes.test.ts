@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
+import { clearSiteChangesThrough, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
 import { HOOK_RETRY_AFTER_MS, HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { SiteBuilder } from '../../functions/_app/site-builder';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -40,7 +40,7 @@ function buildsWithLive(startedAt: number): string {
 }
 
 describe('the record of what changed since the live build', () => {
-  it('a change whose deploy-hook call failed is recorded and called again by retryFailed, then forgotten', async () => {
+  it('a change whose deploy-hook call failed is recorded and called again by retryFailed, then kept for the deploy job', async () => {
     t = await createTestDb();
     let now = 1_000_000;
     const hook = hookAnswering(502, 200);
@@ -54,7 +54,9 @@ describe('the record of what changed since the live build', () => {
     await trigger.request('approved a', ['/server/a']);
     await trigger.flush();
     expect(trigger.status().state).toBe('failed');
-    expect(await listSiteChanges(t.db)).toEqual([{ reason: 'approved a', page: '/server/a', requestedAt: 1_000_000 }]);
+    expect(await listSiteChanges(t.db)).toMatchObject([
+      { reason: 'approved a', page: '/server/a', requestedAt: 1_000_000 },
+    ]);
 
     // Too soon: an isolate may still be about to call; nothing is sent.
     now += HOOK_RETRY_AFTER_MS - 1;
@@ -65,11 +67,49 @@ describe('the record of what changed since the live build', () => {
     expect(await trigger.retryFailed()).toBe(1);
     expect(hook.calls).toEqual(['approved a', 'retry: approved a']);
     expect(trigger.status().state).toBe('idle');
-    expect(await listSiteChanges(t.db)).toEqual([]);
+    // The row stays for the deploy job to read (it clears what it deployed); no call is made again for it.
+    expect((await listSiteChanges(t.db)).map((c) => c.page)).toEqual(['/server/a']);
     expect(await trigger.retryFailed(now + 10 * HOOK_RETRY_AFTER_MS)).toBe(0);
+    expect(hook.calls).toHaveLength(2);
   });
 
-  it('a successful call forgets what was recorded before it, not what came after', async () => {
+  it('a successful call keeps the rows it covered until the deploy job clears them, and retries only what no call covered', async () => {
+    t = await createTestDb();
+    let now = 1_000_000;
+    // The first call succeeds, the second fails, the third succeeds.
+    const hook = hookAnswering(200, 500, 200);
+    const trigger = new HookRebuildTrigger({
+      url: 'https://hooks.example/deploy',
+      fetch: hook.fetchImpl,
+      db: t.db,
+      now: () => now,
+      debounceMs: 60_000,
+    });
+    await trigger.request('edited a', ['/server/a'], 'listings');
+    await trigger.flush();
+    now += 1_000;
+    await trigger.request('edited b', ['/server/b'], 'listings');
+    await trigger.flush();
+    expect(trigger.status().state).toBe('failed');
+    // Both rows are there for the job, with their scope: the first call covered a, nothing covered b.
+    expect((await listSiteChanges(t.db)).map((c) => [c.page, c.scope])).toEqual([
+      ['/server/a', 'listings'],
+      ['/server/b', 'listings'],
+    ]);
+    now += HOOK_RETRY_AFTER_MS;
+    expect(await trigger.retryFailed()).toBe(1);
+    expect(hook.calls).toEqual(['edited a', 'edited b', 'retry: edited b']);
+    expect(await trigger.retryFailed(now + HOOK_RETRY_AFTER_MS)).toBe(0);
+    // The job deployed the first row only (it read the database before b): b stays, a is gone.
+    const [a] = await listSiteChanges(t.db);
+    await clearSiteChangesThrough(t.db, a!.id);
+    expect((await listSiteChanges(t.db)).map((c) => c.page)).toEqual(['/server/b']);
+    // A change named without pages may touch anything: recorded as a site change.
+    await trigger.request('texts', [], 'listings');
+    expect((await listSiteChanges(t.db)).map((c) => c.scope)).toEqual(['listings', 'site']);
+  });
+
+  it('a successful call leaves what was recorded before it for the deploy job, and what came after uncovered', async () => {
     t = await createTestDb();
     let now = 5_000;
     const hook = hookAnswering(200);
@@ -83,7 +123,10 @@ describe('the record of what changed since the live build', () => {
     await trigger.flush();
     now += 1;
     await recordSiteChange(t.db, { reason: 'later', at: now });
-    expect((await listSiteChanges(t.db)).map((c) => c.reason)).toEqual(['later']);
+    expect((await listSiteChanges(t.db)).map((c) => c.reason)).toEqual(['edited b', 'later']);
+    now += HOOK_RETRY_AFTER_MS;
+    expect(await trigger.retryFailed()).toBe(1);
+    expect(hook.calls).toEqual(['edited b', 'retry: later']);
   });
 
   it('a Node start finds the changes its live build lacks: their pages are stale and a build is queued', async () => {

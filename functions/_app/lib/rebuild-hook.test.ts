@@ -1,69 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { HookRebuildTrigger } from './rebuild-hook';
+import { DISPATCH_EVENT_TYPE, hookRequest } from './rebuild-hook';
 
-/** A fetch that records calls and answers with the given status once released. */
-function fakeHook(status = 200) {
-  const calls: { url: string; body: string }[] = [];
-  let release: () => void = () => {};
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
-    calls.push({ url: String(url), body: String(init?.body) });
-    await gate;
-    return new Response(null, { status, statusText: status === 200 ? 'OK' : 'Bad Gateway' });
-  }) as typeof fetch;
-  return { calls, release, fetchImpl };
-}
-
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
-
-/** A trigger posting to the fake hook after `debounceMs`. */
-const triggerOn = (hook: ReturnType<typeof fakeHook>, debounceMs: number) =>
-  new HookRebuildTrigger({ url: 'https://hooks.example/deploy', fetch: hook.fetchImpl, debounceMs });
-
-describe('HookRebuildTrigger', () => {
-  it('a burst of requests gives one POST to the hook, reporting queued, building, then idle', async () => {
-    const hook = fakeHook();
-    const trigger = triggerOn(hook, 20);
-    trigger.request('approved a');
-    trigger.request('approved b');
-    trigger.request('edited c');
-    expect(trigger.status().state).toBe('queued');
-    await until(() => hook.calls.length === 1);
-    expect(trigger.status().state).toBe('building');
-    hook.release();
-    await until(() => trigger.status().state === 'idle');
-    expect(hook.calls).toHaveLength(1);
-    expect(hook.calls[0]!.url).toBe('https://hooks.example/deploy');
-    expect(JSON.parse(hook.calls[0]!.body)).toEqual({ reason: 'approved a, approved b, edited c' });
-    expect(trigger.status().lastError).toBeNull();
+describe('hookRequest', () => {
+  it('sends a CI trigger URL the reason, with the token when there is one', () => {
+    expect(hookRequest('https://ci.example/hooks/abc', 'approved a', undefined)).toEqual({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'approved a' }),
+    });
+    expect(hookRequest('https://ci.example/hooks/abc', 'x', 'tok').headers.authorization).toBe('Bearer tok');
   });
 
-  it('a failing hook leaves the state failed with the error', async () => {
-    const hook = fakeHook(502);
-    hook.release();
-    const trigger = triggerOn(hook, 1);
-    trigger.request('approved a');
-    await trigger.flush();
-    expect(trigger.status()).toMatchObject({ state: 'failed', lastError: 'Deploy hook answered 502 Bad Gateway' });
-  });
-
-  it('a request during a POST gets exactly one more POST', async () => {
-    const hook = fakeHook();
-    const trigger = triggerOn(hook, 60_000);
-    trigger.request('first');
-    const done = trigger.flush();
-    await until(() => hook.calls.length === 1);
-    trigger.request('second');
-    trigger.request('third');
-    hook.release();
-    await done;
-    await trigger.flush();
-    expect(hook.calls.map((c) => JSON.parse(c.body).reason)).toEqual(['first', 'second, third']);
-    expect(trigger.status().state).toBe('idle');
+  it("sends GitHub's repository dispatch endpoint the event the deploy workflow runs on, as GitHub documents it", () => {
+    const { headers, body } = hookRequest(
+      'https://api.github.com/repos/acme/guildrank/dispatches',
+      'edited b',
+      'ghp_x',
+    );
+    expect(headers).toMatchObject({
+      authorization: 'Bearer ghp_x',
+      accept: 'application/vnd.github+json',
+      'user-agent': expect.any(String),
+    });
+    expect(JSON.parse(body)).toEqual({ event_type: DISPATCH_EVENT_TYPE, client_payload: { reason: 'edited b' } });
+    expect(
+      JSON.parse(hookRequest('https://api.github.com/repos/a/b/dispatches', 'r'.repeat(5000), 't').body).client_payload
+        .reason,
+    ).toHaveLength(1000);
   });
 });

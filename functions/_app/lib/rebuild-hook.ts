@@ -1,22 +1,30 @@
 import type { Db } from '../../../db/client';
-import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../../db/queries/site-changes';
-import type { RebuildStatus, RebuildTrigger } from '../context';
+import { listUncalledSiteChanges, markHookCalled, recordSiteChange } from '../../../db/queries/site-changes';
+import type { ChangeScope, RebuildStatus, RebuildTrigger } from '../context';
 
 /** A recorded change older than this whose hook call has not succeeded is called again (retryFailed). */
 export const HOOK_RETRY_AFTER_MS = 60_000;
 
 /** Where and how the production rebuild trigger calls the deploy hook. */
 export interface HookRebuildOptions {
-  /** The deploy hook (e.g. a Cloudflare Pages deploy hook) to POST to. */
+  /**
+   * The deploy hook to POST to: a CI trigger URL (`{"reason"}`), or GitHub's repository dispatch
+   * endpoint (`https://api.github.com/repos/{owner}/{repo}/dispatches`), which is sent the event
+   * the deploy workflow listens for (.github/workflows/deploy.yml).
+   */
   url: string;
+  /** Sent as `Authorization: Bearer …` (REBUILD_HOOK_TOKEN): GitHub's endpoint needs a token. */
+  token?: string | undefined;
   /** Replaces global fetch (tests). */
   fetch?: typeof fetch | undefined;
   /** Quiet period that merges a burst of requests into one POST. */
   debounceMs?: number;
   log?: (line: string) => void;
   /**
-   * Where each change is recorded until a hook call after it succeeds (site_changes): a change whose
-   * call failed, or whose isolate slept before calling, is called again by `retryFailed`.
+   * Where each change is recorded (site_changes) until the deploy job has deployed it (the job reads
+   * the rows, publishes what they name and clears them: scripts/deploy.ts). A successful call marks
+   * the rows it covers; a change whose call failed, or whose isolate slept before calling, is called
+   * again by `retryFailed`.
    */
   db?: Db | undefined;
   /** The clock (ms since the epoch); tests step it. */
@@ -28,8 +36,9 @@ export interface HookRebuildOptions {
  * gives one POST. The hosting platform builds and deploys; from here the state goes
  * queued -> building (while the POST is in flight) -> idle, or failed with the error.
  * Coalescing is per process (per isolate on Workers, where the edge entry should keep
- * `flush()` alive with waitUntil). With `db`, every change is recorded until a call made after it
- * succeeds, and the Worker's scheduled handler calls `retryFailed` to send what is still pending.
+ * `flush()` alive with waitUntil). With `db`, every change is recorded with its pages and scope for
+ * the deploy job, which clears it once deployed; a successful call marks what it covered, and the
+ * Worker's scheduled handler calls `retryFailed` to send what no successful call covered.
  */
 export class HookRebuildTrigger implements RebuildTrigger {
   #state: RebuildStatus = { state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null };
@@ -44,9 +53,9 @@ export class HookRebuildTrigger implements RebuildTrigger {
   }
 
   /** Queues a POST for `reason`; resolves once the change is recorded (at once without `db`). */
-  request(reason: string, pages?: readonly string[]): Promise<void> {
+  request(reason: string, pages?: readonly string[], scope?: ChangeScope): Promise<void> {
     const db = this.options.db;
-    const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now() }) : Promise.resolve();
+    const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now(), scope }) : Promise.resolve();
     this.#queue(reason);
     return recorded;
   }
@@ -57,7 +66,7 @@ export class HookRebuildTrigger implements RebuildTrigger {
    */
   async retryFailed(now = this.#now()): Promise<number> {
     if (!this.options.db) return 0;
-    const stuck = (await listSiteChanges(this.options.db)).filter((c) => c.requestedAt <= now - HOOK_RETRY_AFTER_MS);
+    const stuck = await listUncalledSiteChanges(this.options.db, now - HOOK_RETRY_AFTER_MS);
     if (stuck.length === 0) return 0;
     this.options.log?.(`Deploy hook: calling again for ${stuck.length} change(s) not yet built`);
     this.#pending.push(`retry: ${[...new Set(stuck.map((c) => c.reason))].join(', ')}`);
@@ -106,13 +115,14 @@ export class HookRebuildTrigger implements RebuildTrigger {
     try {
       const res = await doFetch(this.options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ reason }),
+        ...hookRequest(this.options.url, reason, this.options.token),
         signal: AbortSignal.timeout(15_000),
       });
       if (!res.ok) throw new Error(`Deploy hook answered ${res.status} ${res.statusText}`.trim());
-      // The build the hook starts reads the database after this call: it holds every change recorded before it.
-      if (this.options.db) await clearSiteChanges(this.options.db, calledAt + 1);
+      // The job the hook starts reads the database after this call: it sees every change recorded
+      // before it, and clears those rows once it has deployed them. Marked, not cleared: a job that
+      // fails leaves them for the next deploy, and retryFailed calls only for what no call covered.
+      if (this.options.db) await markHookCalled(this.options.db, calledAt);
       this.#state = {
         state: 'idle',
         liveSince: new Date().toISOString(),
@@ -131,4 +141,36 @@ export class HookRebuildTrigger implements RebuildTrigger {
       this.options.log?.(`Deploy hook failed: ${this.#state.lastError}`);
     }
   }
+}
+
+/** GitHub's "create a repository dispatch event" endpoint. */
+const GITHUB_DISPATCH = /^https:\/\/api\.github\.com\/repos\/[^/]+\/[^/]+\/dispatches$/;
+
+/** The event type .github/workflows/deploy.yml runs on (`repository_dispatch: types: [rebuild]`). */
+export const DISPATCH_EVENT_TYPE = 'rebuild';
+
+/**
+ * The headers and body of a deploy-hook call: `{"reason"}` for a CI trigger URL; for GitHub's
+ * repository dispatch endpoint its documented shape (`event_type`, the reason in `client_payload`),
+ * with the API's media type and the User-Agent GitHub requires of every request.
+ */
+export function hookRequest(
+  url: string,
+  reason: string,
+  token: string | undefined,
+): { headers: Record<string, string>; body: string } {
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (GITHUB_DISPATCH.test(url)) {
+    return {
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/vnd.github+json',
+        'user-agent': 'guildrank-deploy-hook',
+        ...auth,
+      },
+      // client_payload values are GitHub's; a reason past 1,000 characters is cut (a burst's reasons are joined).
+      body: JSON.stringify({ event_type: DISPATCH_EVENT_TYPE, client_payload: { reason: reason.slice(0, 1000) } }),
+    };
+  }
+  return { headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ reason }) };
 }
