@@ -1,6 +1,5 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
@@ -12,6 +11,7 @@ import { NICHE_MIN_MEMBERS, RANK_EVERY_MS } from '../../src/lib/ranking/constant
 import { type FigureUnit, formatFigure } from '../../src/lib/ranking/explanation';
 import { RANK, type RankParts } from '../../src/lib/ranking/formula';
 import { serverSlug } from '../../src/lib/slug';
+import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -340,10 +340,10 @@ test('a category page filters by language through the API, kept in the URL', asy
 for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-discord']) {
   test(`axe finds no WCAG 2.2 AA violation on ${path}, placement notes open`, async ({ page }) => {
     await page.goto(path);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     for (const note of await page.locator('details.placement').all())
       await note.evaluate((d) => d.setAttribute('open', ''));
-    const results = await new AxeBuilder({ page })
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

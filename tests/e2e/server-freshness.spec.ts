@@ -1,10 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { discordServers, serverFlags, serverSnapshots } from '../../db/schema';
 import { subcategoriesOf, subcategoryPath } from '../../src/lib/categories';
+import { axe } from './axe';
 import { expect } from './fixtures';
+import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #15, what visitors see: the server page's checked facts (online now, members, checked N
@@ -261,8 +262,8 @@ for (const path of [
     // Discord's CDN is not this test's to reach: the icon falls back to its initials.
     await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
     await page.goto(path);
-    await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page })
+    await hydrated(page);
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(
