@@ -340,7 +340,7 @@ test('a category page filters by language through the API, kept in the URL', asy
 for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-discord']) {
   test(`axe finds no WCAG 2.2 AA violation on ${path}, placement notes open`, async ({ page }) => {
     await page.goto(path);
-    await hydrated(page);
+    await page.waitForLoadState('networkidle');
     for (const note of await page.locator('details.placement').all())
       await note.evaluate((d) => d.setAttribute('open', ''));
     const results = await axe(page)

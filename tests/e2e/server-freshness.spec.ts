@@ -5,7 +5,6 @@ import { discordServers, serverFlags, serverSnapshots } from '../../db/schema';
 import { subcategoriesOf, subcategoryPath } from '../../src/lib/categories';
 import { axe } from './axe';
 import { expect } from './fixtures';
-import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #15, what visitors see: the server page's checked facts (online now, members, checked N
@@ -262,7 +261,7 @@ for (const path of [
     // Discord's CDN is not this test's to reach: the icon falls back to its initials.
     await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
     await page.goto(path);
-    await hydrated(page);
+    await page.waitForLoadState('networkidle');
     const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
