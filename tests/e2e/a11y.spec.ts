@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
 
@@ -22,7 +22,7 @@ for (const path of PAGE_TYPES) {
   test(`axe finds no WCAG 2.2 AA violation on ${path}`, async ({ page }) => {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page })
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -35,7 +35,7 @@ test('axe finds no violation on the mobile home page with the carousel and open 
   await hydrated(page);
   await page.getByRole('button', { name: 'Menu' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Help' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  const results = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });
 
@@ -46,7 +46,7 @@ test('the report dialog traps focus, passes axe and closes on Escape', async ({ 
   await opener.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  const results = await axe(page).include('dialog').analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Tab');

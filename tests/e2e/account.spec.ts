@@ -5,12 +5,12 @@
 // 320 px phone; the screenshots in docs/screenshots/account-*.png come from this run (its output folder).
 
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { createServer } from '../../db/queries/servers';
 import { discordServers, serverSnapshots, userInteractions } from '../../db/schema';
 import { applyStandInFile } from '../helpers/discord-stand-in';
+import { axe } from './axe';
 import { expectReadableChart } from './chart-check';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
@@ -110,7 +110,7 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await hydrated(page);
   const signInLink = page.getByRole('link', { name: 'Sign in with Discord' });
   await expect(signInLink).toBeVisible();
-  const signedOut = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  const signedOut = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
   expect(signedOut.violations.map((v) => v.id)).toEqual([]);
   await expect(signInLink).toHaveAttribute('href', '/api/account/sign-in');
   await signInLink.click();
@@ -151,10 +151,10 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
 
   await page.screenshot({ path: testInfo.outputPath('account-desktop.png'), fullPage: true });
   // Signed in, with the numbers and charts on the page: no axe violation.
-  const axe = await new AxeBuilder({ page })
+  const scan = await axe(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(scan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // An edit: description, tags, the subcategory and a link, sent for review.
   await listing.getByText('Edit the listing').click();

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
 import { subscribeEmail } from '../../db/queries/newsletter';
@@ -7,6 +6,7 @@ import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
 import { serverFlags, serverSubmissions } from '../../db/schema';
+import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
 
@@ -208,7 +208,7 @@ test('axe finds no WCAG 2.2 AA violation on the console sign-in, dashboard and s
   site,
 }) => {
   const scan = async () => {
-    const results = await new AxeBuilder({ page })
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -309,7 +309,7 @@ test('the Freshness screen lists a flagged listing, and confirming the flag take
   const row = queue.getByRole('row', { name: new RegExp(name) });
   await expect(row).toContainText('Member jump without online growth');
   await expect(row).toContainText('Members rose by 30,000');
-  const results = await new AxeBuilder({ page })
+  const results = await axe(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

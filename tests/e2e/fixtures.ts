@@ -74,6 +74,38 @@ export async function buildTemplateSite(dir: string): Promise<void> {
 
 /** Tables whose rows only listings' pages show (a server page, the listing pages it stands in, the home). */
 const LISTING_TABLES = ['discord_servers', 'server_snapshots', 'server_flags'] as const;
+/**
+ * A listing's member reviews and their replies: its server page shows them (the build's
+ * firstReviewPages), and a review's change is published as the listing's page (routes/reviews.ts).
+ */
+const REVIEW_TABLES = ['reviews', 'review_replies'] as const;
+/**
+ * Tables the build never reads (src/data/site-data.ts and the pages' queries): the console's, the
+ * owners' accounts and sessions, analytics, mail, budgets. Rows there change no built page, so a
+ * spec's rows in them keep the copied build as it is. A table missing here (a new one) counts as
+ * read: the site is built in full. Keep it to tables no prerendered page shows.
+ */
+const UNREAD_TABLES = new Set([
+  'user_interactions',
+  'contact_messages',
+  'operators',
+  'sign_in_failures',
+  'sessions',
+  'owner_users',
+  'owner_sessions',
+  'listing_edits',
+  'oauth_states',
+  'invite_answers',
+  'client_budgets',
+  'badge_fetches',
+  'webhook_outbox',
+  'review_flags',
+  'review_proofs',
+  'account_settings',
+  'mail_outbox',
+  'newsletter_issues',
+  'stripe_events',
+]);
 /** Tables kept from the listings' rows by triggers or bookkeeping: they follow, never lead. */
 const DERIVED_TABLE = /^(discord_servers_fts.*|listing_groups|site_changes|__drizzle_migrations|sqlite_.*)$/;
 
@@ -91,20 +123,32 @@ async function listingRows(client: Client): Promise<Map<string, Set<string>>> {
 
 /**
  * The `/server/{slug}` pages a spec's rows changed, when every changed row is a listing's
- * (LISTING_TABLES): then the copied build is published incrementally. Null when other tables
- * changed too (their rows may be on any page: the site is built in full).
+ * (LISTING_TABLES) or its reviews' (REVIEW_TABLES), or in a table the build never reads
+ * (UNREAD_TABLES): then the copied build is published incrementally (kept as it is when no page
+ * changed). Null when other tables changed too (their rows may be on any page: built in full).
  */
 function listingPagesChanged(before: Map<string, Set<string>>, after: Map<string, Set<string>>): string[] | null {
   const slugsById = new Map<number, string[]>();
   const changedIds = new Set<number>();
+  // A reply's listing is its review's (either side of the change).
+  const reviewServer = new Map<number, number>();
+  for (const json of [...(before.get('reviews') ?? []), ...(after.get('reviews') ?? [])]) {
+    const row = JSON.parse(json) as { id: number; server_id: number };
+    reviewServer.set(row.id, row.server_id);
+  }
   for (const [table, rows] of after) {
     const old = before.get(table) ?? new Set<string>();
     const moved = [...rows].filter((r) => !old.has(r)).concat([...old].filter((r) => !rows.has(r)));
-    if (moved.length === 0) continue;
-    if (!(LISTING_TABLES as readonly string[]).includes(table)) return null;
+    if (moved.length === 0 || UNREAD_TABLES.has(table)) continue;
+    if (![...LISTING_TABLES, ...REVIEW_TABLES].includes(table as never)) return null;
     for (const json of moved) {
-      const row = JSON.parse(json) as { id?: number; server_id?: number; slug?: string };
-      const id = table === 'discord_servers' ? row.id : row.server_id;
+      const row = JSON.parse(json) as { id?: number; server_id?: number; review_id?: number; slug?: string };
+      const id =
+        table === 'discord_servers'
+          ? row.id
+          : table === 'review_replies'
+            ? reviewServer.get(row.review_id ?? -1)
+            : row.server_id;
       if (id === undefined) return null;
       changedIds.add(id);
       if (table === 'discord_servers' && row.slug) slugsById.set(id, [...(slugsById.get(id) ?? []), row.slug]);
@@ -153,7 +197,7 @@ export async function startSite(
     await prepare(seeding.db);
     if (before) published = listingPagesChanged(before, await listingRows(seeding.client));
     seeding.client.close();
-    // Rows of other tables than the listings': the copied build may show them, so it is built again.
+    // Rows of tables any page may show (beyond the listings' and their reviews'): built again.
     if (fromTemplate && !published) rmSync(buildsDir, { recursive: true, force: true });
   }
   // No refresh timer: a test server never asks the real Discord (a spec that wants the job runs it against a stand-in).

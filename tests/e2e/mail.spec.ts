@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import AxeBuilder from '@axe-core/playwright';
 import { and, eq } from 'drizzle-orm';
 import { enqueueMail } from '../../db/queries/mail';
 import { subscribeEmail } from '../../db/queries/newsletter';
@@ -9,6 +8,7 @@ import { rawProcessEnv } from '../../functions/_app/env';
 import { CLAIMS } from '../../src/lib/claims';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { freePort } from '../helpers/wrangler-dev';
+import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -57,7 +57,7 @@ async function newsletterSend(dbUrl: string): Promise<string> {
 
 /** WCAG 2.2 AA as the a11y spec checks it. */
 async function expectNoAxeViolations(page: import('@playwright/test').Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+  const results = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

@@ -1,6 +1,5 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
@@ -12,6 +11,7 @@ import { NICHE_MIN_MEMBERS, RANK_EVERY_MS } from '../../src/lib/ranking/constant
 import { type FigureUnit, formatFigure } from '../../src/lib/ranking/explanation';
 import { RANK, type RankParts } from '../../src/lib/ranking/formula';
 import { serverSlug } from '../../src/lib/slug';
+import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -343,7 +343,7 @@ for (const path of ['/ranking', '/server/rank-fixture-guild', '/best-gaming-disc
     await page.waitForLoadState('networkidle');
     for (const note of await page.locator('details.placement').all())
       await note.evaluate((d) => d.setAttribute('open', ''));
-    const results = await new AxeBuilder({ page })
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { discordServers, serverFlags, serverSnapshots } from '../../db/schema';
 import { subcategoriesOf, subcategoryPath } from '../../src/lib/categories';
+import { axe } from './axe';
 import { expect } from './fixtures';
 import { testWithOwnSite } from './own-site';
 
@@ -262,7 +262,7 @@ for (const path of [
     await page.route('https://cdn.discordapp.com/**', (route) => route.abort());
     await page.goto(path);
     await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page })
+    const results = await axe(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(
