@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { openDb } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
 import { migrateDb } from '../../db/migrate';
+import { rawProcessEnv } from '../../functions/_app/env';
 import type { ApiServerOptions, ApiServerReply } from './api-server';
 
 const run = promisify(execFile);
@@ -52,7 +53,8 @@ async function start(tree: string, url: string): Promise<Server> {
     eventsThroughChain: PATH_OF.plain!,
     eventsFastPath: PATH_OF.fast!,
   };
-  const extra = process.env.SERVER_ARGS ? process.env.SERVER_ARGS.split(' ') : [];
+  const serverArgs = rawProcessEnv().SERVER_ARGS;
+  const extra = serverArgs ? serverArgs.split(' ') : [];
   const child = fork(join(tree, 'bench/lib/api-server.ts'), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx', ...extra],
     cwd: tree,
@@ -86,14 +88,14 @@ async function main(): Promise<void> {
   const rounds = Number(roundsArg);
   const amount = Number(amountArg);
   if (!(rounds > 0 && amount > 0 && trees.length)) throw new Error('usage: <rounds> <requests> <tree>...');
-  const paths = (process.env.PATHS ?? 'chain,fast').split(',');
+  const paths = (rawProcessEnv().PATHS ?? 'chain,fast').split(',');
   const dir = mkdtempSync(join(tmpdir(), 'cpu-per-request-'));
   const servers: Server[] = [];
   for (const [i, tree] of trees.entries()) {
     const url = `file:${join(dir, `${i}.db`)}`;
     const { db, client } = await openDb({ url });
     await migrateDb(db);
-    await insertFakeServers(client, Number(process.env.SIZE ?? 1000));
+    await insertFakeServers(client, Number(rawProcessEnv().SIZE ?? 1000));
     client.close();
     servers.push(await start(tree, url));
   }
