@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { AppDeps } from '../context';
 import type { Env } from '../env';
 
@@ -74,6 +74,16 @@ export const paymentsConfigured = (env: Pick<Env, 'STRIPE_SECRET_KEY' | 'STRIPE_
   Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
 
 /**
+ * Stripe's SDK, imported at its first use: about 475 modules, which every process that loads the
+ * app (the server, each job and script) would otherwise load at start whether it takes a payment or not.
+ */
+let sdk: Promise<typeof Stripe> | undefined;
+const loadSdk = (): Promise<typeof Stripe> => {
+  sdk ??= import('stripe').then((m) => m.default);
+  return sdk;
+};
+
+/**
  * The Stripe client from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE, or null
  * without keys. The library runs on its fetch HTTP client and WebCrypto on Node and the Worker alike.
  */
@@ -81,18 +91,25 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
   const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE, STRIPE_AUTOMATIC_TAX } = deps.env;
   if (!STRIPE_SECRET_KEY || !STRIPE_WEBHOOK_SECRET) return null;
   const base = new URL(STRIPE_API_BASE);
-  const stripe = new Stripe(STRIPE_SECRET_KEY, {
-    httpClient: Stripe.createFetchHttpClient(deps.fetch ?? fetch),
-    host: base.hostname,
-    port: base.port || (base.protocol === 'http:' ? 80 : 443),
-    protocol: base.protocol === 'http:' ? 'http' : 'https',
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    telemetry: false,
-  });
-  const crypto = Stripe.createSubtleCryptoProvider();
+  let made: Promise<{ stripe: Stripe; crypto: Stripe.CryptoProvider }> | undefined;
+  const sdkClient = () => {
+    made ??= loadSdk().then((StripeSdk) => ({
+      stripe: new StripeSdk(STRIPE_SECRET_KEY, {
+        httpClient: StripeSdk.createFetchHttpClient(deps.fetch ?? fetch),
+        host: base.hostname,
+        port: base.port || (base.protocol === 'http:' ? 80 : 443),
+        protocol: base.protocol === 'http:' ? 'http' : 'https',
+        maxNetworkRetries: 2,
+        timeout: 20_000,
+        telemetry: false,
+      }),
+      crypto: StripeSdk.createSubtleCryptoProvider(),
+    }));
+    return made;
+  };
   return {
     async createCheckout(input) {
+      const { stripe } = await sdkClient();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -120,21 +137,25 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
       return toCheckoutSession(session);
     },
     async retrieveSession(id) {
+      const { stripe } = await sdkClient();
       return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
     },
     async sessionOfPaymentIntent(paymentIntent) {
+      const { stripe } = await sdkClient();
       const list = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
       const first = list.data[0];
       return first ? toCheckoutSession(first) : null;
     },
     async refund(paymentIntent, orderId) {
+      const { stripe } = await sdkClient();
       const refund = await stripe.refunds.create(
         { payment_intent: paymentIntent, metadata: { order_id: String(orderId) } },
         { idempotencyKey: `refund-order-${orderId}` },
       );
       return { id: refund.id, amount: refund.amount };
     },
-    verifyEvent(rawBody, signature, nowMs) {
+    async verifyEvent(rawBody, signature, nowMs) {
+      const { stripe, crypto } = await sdkClient();
       return stripe.webhooks.constructEventAsync(
         rawBody,
         signature,
