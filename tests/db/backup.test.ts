@@ -6,29 +6,13 @@ import { join, resolve } from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb } from '../helpers/db';
+import { runScript } from '../helpers/run-script';
 
 const root = resolve(import.meta.dirname, '../..');
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
-
-/** Runs one of our scripts with tsx, as `npm run` would. */
-const runScript = (script: string, args: string[]) =>
-  new Promise<{ code: number | null; out: string }>((ok) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), script, ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('close', (code) => ok({ code, out }));
-  });
 
 const WRITER = `
 import { createClient } from '@libsql/client';

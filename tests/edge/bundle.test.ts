@@ -1,18 +1,12 @@
-// The bundle that is deployed, and docs/deploy.md walked through on it: from an empty database
-// reached over HTTP as Turso is (the libSQL fixture), `npm run deploy -- --dry-run` migrates and
-// seeds it, builds the site with ASTRO_ADAPTER=cloudflare, runs its checks and wrangler's dry run;
-// `npm run admin:create` makes the first operator in the same database. Then the Worker it would
-// upload (`<outDir>/server`, bundled by @astrojs/cloudflare, deployed as is: no_bundle) is checked
-// for what workerd without nodejs_compat cannot run, and for its size.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
+import { randomSecret } from '../../functions/_app/env';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { exclusive } from '../helpers/exclusive';
+import { runScript as runScriptNow } from '../helpers/run-script';
 
 const root = resolve(import.meta.dirname, '../..');
 let scratch: string;
@@ -29,25 +23,6 @@ let admin: { code: number | null; out: string };
  */
 function runScript(script: string, args: string[], env: Record<string, string>) {
   return exclusive('cloudflare-build', () => runScriptNow(script, args, env));
-}
-
-function runScriptNow(script: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string }>((ok, fail) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), script, ...args], {
-      cwd: root,
-      env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', ...env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once('error', fail);
-    child.once('exit', (code) => ok({ code, out }));
-  });
 }
 
 /** Every file under `dir` (relative paths). */

@@ -1,14 +1,3 @@
-// Issue 35: the deploy hook's rebuild doing no more than the Node one. `npm run deploy` publishes a
-// change that names its listings into the build it deployed last (scripts/deploy.ts): the dist is
-// hard-linked into a fresh folder, only the touched pages are rendered by the Node page code of the
-// same commit and written where they differ, and wrangler deploys that. Pinned here on a database
-// served over HTTP as Turso is: a full dry-run deploy; an edit of one listing recorded as the
-// console records it; a deploy whose last check fails (the change is kept, nothing moved); then the
-// deploy that publishes: exactly the touched pages written, every other file the previous deploy's
-// own (same inode), every page equal to a full Node build of the same database, the policy holding
-// the written pages' inline scripts, and the change cleared only then. Builds are slow: one full
-// Cloudflare deploy (with its Node page code) and one full Node build for the comparison.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -23,6 +12,7 @@ import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { exclusive } from '../helpers/exclusive';
+import { runScript } from '../helpers/run-script';
 
 const root = resolve(import.meta.dirname, '../..');
 const SITE_URL = 'https://guildrank.example';
@@ -48,44 +38,13 @@ let nodeFull: string;
 
 /** Runs `npm run deploy -- --dry-run --clear-changes --incremental` in a child process (the database fixture answers from this one). */
 function deploy(env: Record<string, string> = {}) {
-  return exclusive(
-    'cloudflare-build',
-    () =>
-      new Promise<{ code: number | null; out: string }>((ok, fail) => {
-        const child = spawn(
-          process.execPath,
-          [
-            join(root, 'node_modules/tsx/dist/cli.mjs'),
-            'scripts/deploy.ts',
-            '--dry-run',
-            '--clear-changes',
-            '--incremental',
-            '--out-dir',
-            outDir,
-          ],
-          {
-            cwd: root,
-            env: rawProcessEnv({
-              ASTRO_TELEMETRY_DISABLED: '1',
-              WRANGLER_SEND_METRICS: 'false',
-              DATABASE_URL: libsql.url,
-              DATABASE_AUTH_TOKEN: token,
-              ASTRO_CACHE_DIR: join(scratch, 'cache'),
-              ...env,
-            }),
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-        });
-        child.stderr.on('data', (d: Buffer) => {
-          out += d.toString();
-        });
-        child.once('error', fail);
-        child.once('exit', (code) => ok({ code, out }));
-      }),
+  return exclusive('cloudflare-build', () =>
+    runScript('scripts/deploy.ts', ['--dry-run', '--clear-changes', '--incremental', '--out-dir', outDir], {
+      DATABASE_URL: libsql.url,
+      DATABASE_AUTH_TOKEN: token,
+      ASTRO_CACHE_DIR: join(scratch, 'cache'),
+      ...env,
+    }),
   );
 }
 

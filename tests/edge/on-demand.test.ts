@@ -1,13 +1,3 @@
-// The deployed Worker in workerd, end to end: the site built by `npm run deploy -- --dry-run`
-// (ASTRO_ADAPTER=cloudflare from a libSQL database over HTTP, with Turnstile set up as
-// docs/deploy.md says: the site key in wrangler.toml [vars], the secret as a Worker secret), its
-// Worker (functions/site-worker.ts bundled with the on-demand pages by @astrojs/cloudflare) run as
-// built by wrangler dev. The long tail of server pages (#18) first. A listing the
-// build prerendered has its file taken out of the assets before the Worker starts, so the Worker
-// renders it on request: the page must be the prerendered HTML, byte for byte, with its headers.
-// Then the cache (observed with the database answering 503), the purge when an owner removes a
-// listing through the Worker, not-found screens, and a listing approved after the build.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +7,7 @@ import { insertFakeServers } from '../../db/fake';
 import { createOperator } from '../../db/queries/operators';
 import { createServer, type Server } from '../../db/queries/servers';
 import { seedIfEmpty } from '../../db/seed';
-import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
+import { randomSecret } from '../../functions/_app/env';
 import { REQUESTED_SLUG } from '../../functions/_app/routes/site-redirects';
 import { serverSlug } from '../../src/lib/slug';
 import { type SiteverifyStandIn, startSiteverify, TURNSTILE_PASS } from '../api/api-harness';
@@ -25,6 +15,7 @@ import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { exclusive } from '../helpers/exclusive';
+import { runScript } from '../helpers/run-script';
 import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -63,29 +54,10 @@ const TURNSTILE_SITE_KEY = '1x00000000000000000000AA';
 const STALE_SECONDS = 4;
 
 /** Runs `npm run deploy -- --dry-run` in a child process (the database fixture answers it from this one). */
-function deployDryRun(outDir: string, env: Record<string, string>): Promise<string> {
-  return new Promise((ok, fail) => {
-    const child = spawn(
-      process.execPath,
-      [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts', '--dry-run', '--out-dir', outDir],
-      {
-        cwd: root,
-        env: rawProcessEnv({ ASTRO_TELEMETRY_DISABLED: '1', WRANGLER_SEND_METRICS: 'false', ...env }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.once('error', fail);
-    child.once('exit', (code) =>
-      code === 0 ? ok(out) : fail(new Error(`npm run deploy -- --dry-run exited ${code}:\n${out}`)),
-    );
-  });
+async function deployDryRun(outDir: string, env: Record<string, string>): Promise<string> {
+  const { code, out } = await runScript('scripts/deploy.ts', ['--dry-run', '--out-dir', outDir], env);
+  if (code !== 0) throw new Error(`npm run deploy -- --dry-run exited ${code}:\n${out}`);
+  return out;
 }
 
 /** Polls `check` until it returns a value (no fixed sleep), failing after `ms`. */
