@@ -27,6 +27,17 @@ function hookAnswering(...statuses: number[]) {
 }
 
 /** A builds folder holding one live build that began at `startedAt` (ms). */
+/** The production trigger over `db`, calling `hook` on a clock the test steps (no debounce firing by itself). */
+function hookTrigger(hook: ReturnType<typeof hookAnswering>, db: TestDb['db'], now: () => number) {
+  return new HookRebuildTrigger({
+    url: 'https://hooks.example/deploy',
+    fetch: hook.fetchImpl,
+    db,
+    now,
+    debounceMs: 60_000,
+  });
+}
+
 function buildsWithLive(startedAt: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
   dirs.push(dir);
@@ -44,13 +55,7 @@ describe('the record of what changed since the live build', () => {
     t = await createTestDb();
     let now = 1_000_000;
     const hook = hookAnswering(502, 200);
-    const trigger = new HookRebuildTrigger({
-      url: 'https://hooks.example/deploy',
-      fetch: hook.fetchImpl,
-      db: t.db,
-      now: () => now,
-      debounceMs: 60_000,
-    });
+    const trigger = hookTrigger(hook, t.db, () => now);
     await trigger.request('approved a', ['/server/a']);
     await trigger.flush();
     expect(trigger.status().state).toBe('failed');
@@ -78,13 +83,7 @@ describe('the record of what changed since the live build', () => {
     let now = 1_000_000;
     // The first call succeeds, the second fails, the third succeeds.
     const hook = hookAnswering(200, 500, 200);
-    const trigger = new HookRebuildTrigger({
-      url: 'https://hooks.example/deploy',
-      fetch: hook.fetchImpl,
-      db: t.db,
-      now: () => now,
-      debounceMs: 60_000,
-    });
+    const trigger = hookTrigger(hook, t.db, () => now);
     await trigger.request('edited a', ['/server/a'], 'listings');
     await trigger.flush();
     now += 1_000;
