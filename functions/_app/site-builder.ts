@@ -201,6 +201,11 @@ export class SiteBuilder implements RebuildTrigger {
     }, this.options.debounceMs ?? 300);
   }
 
+  /** Whether a change waits for the next build (queued, or in the quiet period before it). */
+  #hasPending(): boolean {
+    return this.#pending.length > 0 || this.#timer !== null;
+  }
+
   /** Resolves once no build is queued or running (tests, start-up). */
   idle(): Promise<void> {
     if (!this.#timer && !this.#running && this.#pending.length === 0) return Promise.resolve();
@@ -297,7 +302,8 @@ export class SiteBuilder implements RebuildTrigger {
       );
     }
     this.#state = {
-      state: 'idle',
+      // A change recorded while this build ran is still to do: not idle until it is live too.
+      state: this.#hasPending() ? 'queued' : 'idle',
       liveSince: new Date().toISOString(),
       lastDurationMs: Math.round(performance.now() - started),
       lastError: null,

@@ -108,6 +108,36 @@ describe('the record of what changed since the live build', () => {
     expect((await listSiteChanges(t.db)).map((c) => c.scope)).toEqual(['listings', 'site']);
   });
 
+  it('a request made while the hook is being called keeps the status queued after that call, then gets its own call', async () => {
+    t = await createTestDb();
+    const calls: string[] = [];
+    let answer: () => void = () => {};
+    const states: string[] = [];
+    const trigger: HookRebuildTrigger = new HookRebuildTrigger({
+      url: 'https://hooks.example/deploy',
+      fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
+        calls.push(JSON.parse(String(init?.body)).reason);
+        if (calls.length === 1) await new Promise<void>((resolve) => (answer = resolve));
+        return new Response(null, { status: 200 });
+      }) as typeof fetch,
+      db: t.db,
+      debounceMs: 60_000,
+      log: (line) => states.push(`${line}: ${trigger.status().state}`),
+    });
+    await trigger.request('edited a', ['/server/a'], 'listings');
+    const first = trigger.flush();
+    await expect.poll(() => calls.length, { interval: 1 }).toBe(1);
+    await trigger.request('edited b', ['/server/b'], 'listings');
+    answer();
+    await first;
+    expect(trigger.status().state).toBe('queued');
+    // b waits for its own quiet period (here: the flush).
+    await trigger.flush();
+    // The first call is answered with b still to send: queued, not idle.
+    expect(states).toEqual(['Deploy hook called (edited a): queued', 'Deploy hook called (edited b): idle']);
+    expect(calls).toEqual(['edited a', 'edited b']);
+  });
+
   it('a successful call leaves what was recorded before it for the deploy job, and what came after uncovered', async () => {
     t = await createTestDb();
     let now = 5_000;

@@ -124,7 +124,8 @@ export class HookRebuildTrigger implements RebuildTrigger {
       // fails leaves them for the next deploy, and retryFailed calls only for what no call covered.
       if (this.options.db) await markHookCalled(this.options.db, calledAt);
       this.#state = {
-        state: 'idle',
+        // A request made during the call is still to send: queued, not idle.
+        state: this.#pending.length > 0 || this.#timer !== null ? 'queued' : 'idle',
         liveSince: new Date().toISOString(),
         lastDurationMs: Date.now() - started,
         lastError: null,
