@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { categoryRanks, explainRank, formatFigure, readParts } from './explanation';
-import { RANK, rankScore } from './formula';
+import { RANK, RANK_PARTS, rankScore } from './formula';
 
 const base = {
   status: 'ok' as const,
@@ -21,15 +21,9 @@ describe('explainRank', () => {
   it('says a high share and capped growth in plain words, then the score', () => {
     const { score, parts } = rankScore(base);
     const lines = explainRank(parts, score, 'ok');
-    expect(lines.map((l) => l.part)).toEqual([
-      'activity',
-      'engagement',
-      'growth',
-      'interest',
-      'freshness',
-      'trust',
-      'score',
-    ]);
+    // The formula's parts in its order (a new listing's newness and a working invite's status say
+    // nothing here), then the score.
+    expect(lines.map((l) => l.part)).toEqual([...RANK_PARTS.filter((p) => p !== 'newness' && p !== 'status'), 'score']);
     expect(lines[0]!.text).toBe(
       'About 300 people online at the median check of the last 7 days (activity 2.48, on a log scale).',
     );

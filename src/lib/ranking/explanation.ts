@@ -5,7 +5,7 @@
  */
 import type { InviteStatus } from '../enums';
 import { compareServers, type ListedServer } from '../listing';
-import { RANK, type RankParts } from './formula';
+import { RANK, RANK_PARTS, type RankParts } from './formula';
 
 /** How a published figure reads: a plain number, a share as a percentage, a duration in ms. */
 export type FigureUnit = 'number' | 'percent' | 'factor' | 'hours' | 'minutes' | 'days';
@@ -35,18 +35,8 @@ export function formatFigure(value: number, unit: FigureUnit = 'number'): string
 /** The parts of a stored explanation, or null when it is missing or not the ranking's shape. */
 export function readParts(explain: unknown): RankParts | null {
   if (!explain || typeof explain !== 'object') return null;
-  const keys: (keyof RankParts)[] = [
-    'activity',
-    'engagement',
-    'growth',
-    'interest',
-    'freshness',
-    'trust',
-    'newness',
-    'status',
-  ];
   const parts = explain as Record<string, unknown>;
-  return keys.every((k) => typeof parts[k] === 'number') ? (parts as unknown as RankParts) : null;
+  return RANK_PARTS.every((k) => typeof parts[k] === 'number') ? (parts as unknown as RankParts) : null;
 }
 
 /** One "why this rank" line: which part of the score it explains, and the sentence. */

@@ -64,16 +64,19 @@ export interface RankSignals {
 }
 
 /** The factors of a score (rank_explain): score = activity·engagement·(1+growth)·(1+2·interest)·freshness·trust·newness·status. */
-export interface RankParts {
-  activity: number;
-  engagement: number;
-  growth: number;
-  interest: number;
-  freshness: number;
-  trust: number;
-  newness: number;
-  status: number;
-}
+export const RANK_PARTS = [
+  'activity',
+  'engagement',
+  'growth',
+  'interest',
+  'freshness',
+  'trust',
+  'newness',
+  'status',
+] as const;
+
+/** One number per factor of RANK_PARTS. */
+export type RankParts = Record<(typeof RANK_PARTS)[number], number>;
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000 || 0;
