@@ -24,6 +24,9 @@ let serverId = 0;
 let token = '';
 
 beforeAll(async () => {
+  // fast-check builds its binary string unit from every code point on first use (about 2 s of CPU):
+  // done here, in the hook's time, so the first property's 30 s are the requests' (under load it timed out).
+  fc.sample(fc.string({ unit: 'binary' }), 1);
   t = await createTestApp({ RATE_LIMITS: 'false', SESSION_SECRET: SECRET });
   serverId = (await seedServer(t.db)).id;
   await subscribeEmail(t.db, 'fuzz@example.com');

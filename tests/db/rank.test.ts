@@ -278,37 +278,40 @@ describe("an approval's scoring (rankApproved)", () => {
   async function directory(db: Db, seed: number) {
     const draw = drawFrom(seed);
     const statuses = ['ok', 'ok', 'ok', 'expiring', 'paused', 'suspect', 'unchecked', 'dead', 'wrong_guild'] as const;
+    // Drawn in the order of a row at a time (each row, then its history if it has one), written in
+    // two statements: the rows come back with their ids in insertion order.
+    const rows: (typeof discordServers.$inferInsert)[] = [];
+    const histories: { row: number; members: number; online: number }[] = [];
     for (let i = 0; i < 45; i++) {
       const status = pick(draw, statuses);
       const members = pick(draw, [10, 45, 100, 5_000, 5_000, 40_000]);
-      const [row] = await db
-        .insert(discordServers)
-        .values({
-          name: `Listing ${i}`,
-          slug: `listing-${i}`,
-          category: pick(draw, ['Gaming', 'Gaming', 'Gaming', 'Crypto', 'Knitting']),
-          is_active: draw(10) > 0,
-          members,
-          active_users: pick(draw, [0, 10, 30, 50, 500, 2_000]),
-          invite_status: status,
-          last_checked_at: status === 'unchecked' ? null : hoursAgo(2),
-          last_ok_at: status === 'unchecked' ? null : pick(draw, [hoursAgo(2), hoursAgo(2), hoursAgo(24 * 5)]),
-          created_at: pick(draw, [hoursAgo(24 * 400), hoursAgo(24 * 3)]),
-        })
-        .returning();
-      if (draw(3) === 0) {
-        const online = pick(draw, [5, 40, 300]);
-        await db.insert(serverSnapshots).values(
+      rows.push({
+        name: `Listing ${i}`,
+        slug: `listing-${i}`,
+        category: pick(draw, ['Gaming', 'Gaming', 'Gaming', 'Crypto', 'Knitting']),
+        is_active: draw(10) > 0,
+        members,
+        active_users: pick(draw, [0, 10, 30, 50, 500, 2_000]),
+        invite_status: status,
+        last_checked_at: status === 'unchecked' ? null : hoursAgo(2),
+        last_ok_at: status === 'unchecked' ? null : pick(draw, [hoursAgo(2), hoursAgo(2), hoursAgo(24 * 5)]),
+        created_at: pick(draw, [hoursAgo(24 * 400), hoursAgo(24 * 3)]),
+      });
+      if (draw(3) === 0) histories.push({ row: i, members, online: pick(draw, [5, 40, 300]) });
+    }
+    const ids = (await db.insert(discordServers).values(rows).returning({ id: discordServers.id })).map((r) => r.id);
+    if (histories.length > 0)
+      await db.insert(serverSnapshots).values(
+        histories.flatMap(({ row, members, online }) =>
           Array.from({ length: 4 }, (_, d) => ({
-            server_id: row!.id,
+            server_id: ids[row]!,
             checked_at: hoursAgo(2 + d * 24),
             outcome: 'ok' as const,
             member_count: members - d,
             online_count: online + d,
           })),
-        );
-      }
-    }
+        ),
+      );
     await recomputeRanks(db, NOW);
     // The approved listing, as approveSubmission writes it: its check at submission is its first snapshot.
     const kind = pick(draw, ['small', 'small', 'small', 'suspect', 'niche', 'unchecked', 'hidden', 'dead'] as const);
