@@ -57,6 +57,22 @@ export async function renderPage(
   request: Request,
   context: Omit<OnDemandContext, 'now'>,
 ): Promise<Rendered | null> {
+  const rendered = await renderAnswer(render, request, context);
+  if (rendered === null || 'response' in rendered) return rendered;
+  return { html: moveIslandStyle(await rendered.page.text()) };
+}
+
+/**
+ * renderPage's answer before its HTML is read: the page's own Response (200, text/html, the
+ * island-style step not yet applied), another answer of the routes, or null. On Node the seam
+ * reads the page's bytes as they are (on-demand.ts), without decoding them to a string and
+ * encoding them again.
+ */
+export async function renderAnswer(
+  render: EdgeRenderer,
+  request: Request,
+  context: Omit<OnDemandContext, 'now'>,
+): Promise<{ page: Response } | { response: Response } | null> {
   const rendered = await render(new Request(request.url, { method: 'GET' }), { ...context, now: new Date() });
   const path = new URL(request.url).pathname;
   if (rendered && rendered.status >= 500) {
@@ -67,7 +83,7 @@ export async function renderPage(
   }
   if (rendered?.status !== 200) return null;
   if (!(rendered.headers.get('content-type') ?? '').startsWith('text/html')) return { response: rendered };
-  return { html: moveIslandStyle(await rendered.text()) };
+  return { page: rendered };
 }
 
 /** The Workers Cache API's default cache, as far as this module uses it. */

@@ -3,8 +3,9 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { basicsCache, type OnDemandContext } from '../../src/data/site-data';
+import { ISLAND_STYLE_ELEMENT, moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
-import { type EdgeRenderer, renderPage } from './edge-pages';
+import { type EdgeRenderer, renderAnswer, renderPage } from './edge-pages';
 import type { RenderGate } from './lib/render-gate';
 import type { PublishRender } from './site-publish';
 
@@ -42,6 +43,15 @@ export interface OnDemandPagesOptions {
   max?: number;
   /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
   gate?: RenderGate;
+}
+
+/**
+ * A rendered page's bytes with the build's island-style step applied (moveIslandStyle): decoded
+ * and encoded again only when the page has the element to move, which a server page has not.
+ */
+function htmlBytes(bytes: Buffer): Buffer {
+  if (!bytes.includes(ISLAND_STYLE_ELEMENT)) return bytes;
+  return Buffer.from(moveIslandStyle(bytes.toString('utf8')));
 }
 
 /**
@@ -104,7 +114,8 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         return hit;
       }
       const { renderOnDemand } = await moduleFor(entry);
-      const renderNow = () => renderPage(renderOnDemand, request, { ...live, generation, basics: basics(generation) });
+      const renderNow = () =>
+        renderAnswer(renderOnDemand, request, { ...live, generation, basics: basics(generation) });
       // Throws RenderRefused past the client's share or the queue's depth (static.ts answers it).
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
@@ -113,7 +124,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         const contentType = rendered.response.headers.get('content-type') ?? 'application/octet-stream';
         return { body: Buffer.from(await rendered.response.arrayBuffer()), gzip: null, contentType };
       }
-      const body = Buffer.from(rendered.html);
+      const body = htmlBytes(Buffer.from(await rendered.page.arrayBuffer()));
       // Compressed in libuv's thread pool, not on the thread that renders the other requests.
       const page = { body, gzip: body.length > 512 ? await gzipAsync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.

@@ -11,6 +11,11 @@ const app = createApp({ streaming: false });
 // staticHeaders none goes into the HTML. So a page rendered on request skips hashing its styles
 // and scripts again for a header nobody reads (a digest in the thread pool per element).
 app.manifest.shouldInjectCspMetaTags = false;
+// Nor is the policy computed per render: with the adapter as the policy's destination Astro
+// copies the policy's lists into every render and joins them into a header this entry's callers
+// drop (renderPage in astro/dist/runtime/server/render/page.js does so whether or not the meta
+// tags are wanted). Without a policy in the manifest the pages' HTML is the same.
+app.manifest.csp = undefined;
 // Each page's module is imported once. Astro asks `pageMap` for it on every render with a
 // dynamic import(), and under a module loader's hooks (tsx runs `npm start`) each one is a
 // round trip to the hooks' thread: about 0.3 ms of a cold page's 4-5 ms in a CPU profile at

@@ -4,6 +4,7 @@ import {
   DISCORD_EPOCH_MS,
   REVIEW_MIN_ACCOUNT_DAYS,
   type ReviewerFacts,
+  reviewDate,
   reviewRefusal,
   snowflakeTime,
 } from './eligibility';
@@ -13,6 +14,23 @@ const DAY = 86_400_000;
 const snowflakeAt = (ms: number, low: number) => ((BigInt(ms - DISCORD_EPOCH_MS) << 22n) | BigInt(low)).toString();
 
 const timeArb = fc.integer({ min: DISCORD_EPOCH_MS, max: Date.UTC(2090, 0, 1) });
+
+describe('reviewDate', () => {
+  it('says what toLocaleDateString says for any moment (the formatter is built once)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
+        expect(reviewDate(ms)).toBe(
+          new Date(ms).toLocaleDateString('en-GB', {
+            day: 'numeric',
+            month: 'short',
+            year: 'numeric',
+            timeZone: 'UTC',
+          }),
+        );
+      }),
+    );
+  });
+});
 
 describe('snowflakeTime', () => {
   it("reads Discord's documented example: 175928847299117063 was made 2016-04-30T11:18:25.796Z", () => {

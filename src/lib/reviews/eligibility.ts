@@ -40,9 +40,18 @@ export type ReviewRefusal = {
   from: number | null;
 };
 
+// Built once: `toLocaleDateString` with options builds a formatter on every call (about 0.1 ms),
+// and a server page prints one date per review it shows (docs/SCALING.md, issue 35).
+const dayMonthYear = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
 /** "14 Dec 2026", in UTC: the day a person may review from. */
 export function reviewDate(ms: number): string {
-  return new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return dayMonthYear.format(new Date(ms));
 }
 
 /** "3 days" / "1 day" / "less than a day": how long ago something was, in whole days. */

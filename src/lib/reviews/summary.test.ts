@@ -42,4 +42,15 @@ describe('memberSince', () => {
     expect(memberSince('2025-03-31T23:30:00.000+00:00')).toBe('March 2025');
     expect(memberSince('nonsense')).toBe('');
   });
+
+  it('says what toLocaleDateString says for any moment (the formatter is built once)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (t) => {
+        const iso = new Date(t).toISOString();
+        expect(memberSince(iso)).toBe(
+          new Date(t).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+        );
+      }),
+    );
+  });
 });

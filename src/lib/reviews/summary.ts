@@ -51,9 +51,12 @@ export function averageLine(summary: Pick<RatingSummary, 'count' | 'average'>): 
   return `${summary.average.toFixed(1)} from ${summary.count.toLocaleString('en-US')} verified members`;
 }
 
+// Built once, as reviewDate's (eligibility.ts): a server page prints one per review it shows.
+const monthYear = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
 /** "March 2025": the month and year a reviewer joined the server. */
 export function memberSince(iso: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return '';
-  return new Date(t).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return monthYear.format(t);
 }
