@@ -1,15 +1,17 @@
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
 import { dbHealth } from '../../db/queries/health';
 import type { AppDeps, AppEnv } from './context';
 import { assertRealSecrets } from './env';
 import { ApiError, envelope, errorAnswer } from './lib/errors';
 import { formFailure } from './lib/form-redirect';
 import { BODY_LIMIT_BYTES, payloadTooLarge } from './lib/validate';
-import { answerHeaders } from './middleware/answer-headers';
 import { bodyLimit } from './middleware/body-limit';
 import { clientContext } from './middleware/client';
 import { originCheck } from './middleware/origin-check';
+import { securityHeaders } from './middleware/security-headers';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { badgeRoutes, embedRoutes } from './routes/badges';
@@ -33,9 +35,9 @@ const DB_RETRY_AFTER_S = 5;
 
 /**
  * Builds the one Hono app behind every runtime: the Node server (`npm start`), the Worker and
- * the tests each pass their own database and settings. Middleware, in order: the answer's
- * headers (a request id, `no-store` on every API and console answer, hono/secure-headers with the
- * set picked by the answer), the deps and the client's IP hash; then for /api the body limit
+ * the tests each pass their own database and settings. Middleware, in order: a request id,
+ * the security headers (hono/secure-headers, the set picked by the answer), `no-store` on
+ * every API and console answer, the deps and the client's IP hash; then for /api the body limit
  * (hono/body-limit, asked only when the size is not declared) and the one origin check. Each resource is one chained module under
  * routes/; `app.onError` gives the one error envelope.
  */
@@ -44,7 +46,10 @@ export function createApp(deps: AppDeps) {
 
   const root = new Hono<AppEnv>();
   const app = root
-    .use(answerHeaders(deps.contentSecurityPolicy))
+    .use(requestId())
+    .use(securityHeaders(deps.contentSecurityPolicy))
+    .use('/api/*', noStore)
+    .use('/admin/*', noStore)
     .use(clientContext(deps))
     // Stripe's signed events (#30): their own body limit, and no origin check (a server, not a browser, posts them).
     .route('/api/webhooks/stripe', stripeWebhookRoutes(deps))
@@ -121,3 +126,21 @@ export function createApp(deps: AppDeps) {
 
 /** The app's type, for `hc<AppType>` in the islands and the console (type-only imports). */
 export type AppType = ReturnType<typeof createApp>;
+
+/**
+ * API and console answers are never stored by a browser or a shared cache (some hold personal
+ * data); a handler that chose its own caching (the public listing read) keeps it. Set on the
+ * answer's own headers, as hono/secure-headers does: `c.header()` after `next()` rebuilds the
+ * finished answer around its body as a stream, which on @hono/node-server turns its lightweight
+ * Response into a real one written through a stream reader. Only an answer whose headers are
+ * immutable (one fetched from the Worker's assets binding) takes that copy.
+ */
+const noStore = createMiddleware(async (c, next) => {
+  await next();
+  if (c.res.headers.has('cache-control')) return;
+  try {
+    c.res.headers.set('Cache-Control', 'no-store');
+  } catch {
+    c.header('Cache-Control', 'no-store');
+  }
+});

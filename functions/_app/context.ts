@@ -63,7 +63,7 @@ export interface AppDeps {
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
-    /** The request id (middleware/answer-headers.ts, hono/request-id's rule; also the X-Request-Id answer header), logged with unexpected errors. */
+    /** hono/request-id's id (also the X-Request-Id answer header), logged with unexpected errors. */
     requestId: string;
     /** Salted hash of the client IP (middleware/client.ts). */
     ipHash: string;

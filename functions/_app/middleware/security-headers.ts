@@ -1,6 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { AppEnv } from '../context';
 import {
   BASE_CONTENT_SECURITY_POLICY,
   DIRECTIVE_ORDER,
@@ -35,27 +34,14 @@ const isJson = (contentType: string | null): boolean =>
 
 const done = async () => {};
 
-/** hono/request-id's rule for a client's own X-Request-Id: kept when short and plain, else a new UUID. */
-const REQUEST_ID_MAX = 255;
-const notPlain = /[^\w\-=]/;
-
-/** Paths whose answers are never stored (API and console answers; some hold personal data). */
-const isNoStorePath = (path: string): boolean =>
-  path.startsWith('/api')
-    ? path.length === 4 || path[4] === '/'
-    : path.startsWith('/admin') && (path.length === 6 || path[6] === '/');
-
 /**
- * The headers every answer carries, set in one middleware (one step of Hono's dispatch instead of
- * three; docs/SCALING.md section 6): the request id (hono/request-id's rule, also on the context
- * for the logs), `no-store` on API and console answers unless the handler chose its own caching,
- * and hono/secure-headers, the set picked by what the answer is: JSON gets the API set (the strict
- * policy, no document-only headers); pages, static files, redirects, the filled-in form page of a
- * refused post and the console page get the document set with the live build's policy. Its
- * directives are read per answer from `getPolicy` (a rebuild on Node can bring new hashes), parsed
- * once per distinct policy.
+ * hono/secure-headers on every answer, the set picked by what the answer is: JSON gets the API
+ * set (the strict policy, no document-only headers); pages, static files, redirects, the filled-in
+ * form page of a refused post and the console page get the document set with the live build's
+ * policy. Its directives are read per answer from `getPolicy` (a rebuild on Node can bring new
+ * hashes), parsed once per distinct policy.
  */
-export function answerHeaders(getPolicy: () => string = () => BASE_CONTENT_SECURITY_POLICY): MiddlewareHandler<AppEnv> {
+export function securityHeaders(getPolicy: () => string = () => BASE_CONTENT_SECURITY_POLICY): MiddlewareHandler {
   let memo: { policy: string; directives: Map<string, string> } | undefined;
   const live = (name: string) => {
     const policy = getPolicy();
@@ -71,13 +57,7 @@ export function answerHeaders(getPolicy: () => string = () => BASE_CONTENT_SECUR
     contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
   });
   return async (c, next) => {
-    // Before the handler, as hono/request-id sets it: the answer is built with it.
-    let id = c.req.header('x-request-id');
-    if (!id || id.length > REQUEST_ID_MAX || notPlain.test(id)) id = crypto.randomUUID();
-    c.set('requestId', id);
-    c.header('X-Request-Id', id);
     await next();
-    if (isNoStorePath(c.req.path)) noStore(c);
     const headers = c.res.headers;
     if (isJson(headers.get('content-type'))) {
       // JSON takes the API set, which has no X-Frame-Options to drop below.
@@ -102,20 +82,4 @@ export function answerHeaders(getPolicy: () => string = () => BASE_CONTENT_SECUR
       c.res.headers.delete('X-Frame-Options');
     }
   };
-}
-
-/**
- * `no-store` unless the handler chose its own caching (the public listing read keeps it). Set on
- * the answer's own headers, as hono/secure-headers does: `c.header()` after `next()` rebuilds the
- * finished answer around its body as a stream, which on @hono/node-server turns its lightweight
- * Response into a real one written through a stream reader. Only an answer whose headers are
- * immutable (one fetched from the Worker's assets binding) takes that copy.
- */
-function noStore(c: Context): void {
-  if (c.res.headers.has('cache-control')) return;
-  try {
-    c.res.headers.set('Cache-Control', 'no-store');
-  } catch {
-    c.header('Cache-Control', 'no-store');
-  }
 }
