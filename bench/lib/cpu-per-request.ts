@@ -9,9 +9,12 @@
 //
 //   npx tsx bench/lib/cpu-per-request.ts <rounds> <requests per run> <tree> [<tree>...]
 //   PATHS=chain,fast,plain,hello (default chain,fast)  SIZE=<listings> (default 1000)
-//   SERVER_ARGS="--cpu-prof --cpu-prof-dir=<dir>" to profile the servers (not in NODE_OPTIONS).
+//   SIZES=<listings>,<listings>... one size per tree, in order (the same tree given twice with
+//   SIZES=10000,100000 compares one code over two database sizes, run for run)
+//   SERVER_ARGS="--cpu-prof --cpu-prof-dir=<dir>" to profile the servers (not in NODE_OPTIONS);
+//   SERVER_ARGS_<i> for the server of the i-th tree only (from 0).
 import { type ChildProcess, execFile, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,20 +43,35 @@ function cpuSeconds(pid: number, tid?: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
+/** CPU seconds of a process's threads other than the main one, summed by thread name (a worker thread's, V8's helpers...). */
+function cpuByThreadName(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
+    if (tid === pid) continue;
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      byName.set(name, (byName.get(name) ?? 0) + cpuSeconds(pid, tid));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return byName;
+}
+
 interface Server {
   child: ChildProcess;
   port: number;
   helloPort: number;
 }
 
-async function start(tree: string, url: string): Promise<Server> {
+async function start(tree: string, url: string, index: number): Promise<Server> {
   const options: ApiServerOptions = {
     url,
     discordUrl: 'http://127.0.0.1:9',
     eventsThroughChain: PATH_OF.plain!,
     eventsFastPath: PATH_OF.fast!,
   };
-  const serverArgs = rawProcessEnv().SERVER_ARGS;
+  const serverArgs = rawProcessEnv()[`SERVER_ARGS_${index}`] ?? rawProcessEnv().SERVER_ARGS;
   const extra = serverArgs ? serverArgs.split(' ') : [];
   const child = fork(join(tree, 'bench/lib/api-server.ts'), [JSON.stringify(options)], {
     execArgv: ['--import', 'tsx', ...extra],
@@ -91,30 +109,38 @@ async function main(): Promise<void> {
   const paths = (rawProcessEnv().PATHS ?? 'chain,fast').split(',');
   const dir = mkdtempSync(join(tmpdir(), 'cpu-per-request-'));
   const servers: Server[] = [];
+  const sizes = rawProcessEnv().SIZES?.split(',').map(Number);
   for (const [i, tree] of trees.entries()) {
     const url = `file:${join(dir, `${i}.db`)}`;
     const { db, client } = await openDb({ url });
     await migrateDb(db);
-    await insertFakeServers(client, Number(rawProcessEnv().SIZE ?? 1000));
+    await insertFakeServers(client, sizes?.[i] ?? Number(rawProcessEnv().SIZE ?? 1000));
     client.close();
-    servers.push(await start(tree, url));
+    servers.push(await start(tree, url, i));
   }
   const loadBefore = loadavg();
   // The same warm-up for every tree and path.
   for (const s of servers) for (const p of paths) await load(urlOf(s, p), 3000, p !== 'hello');
   const runs = servers.flatMap((s, i) => paths.map((p) => ({ s, key: `${i}:${p}`, p })));
-  const figures = new Map(runs.map((r) => [r.key, { all: [] as number[], main: [] as number[] }]));
+  const figures = new Map(
+    runs.map((r) => [r.key, { all: [] as number[], main: [] as number[], threads: new Map<string, number[]>() }]),
+  );
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < runs.length; k++) {
       const { s, key, p } = runs[(k + round) % runs.length]!;
       const pid = s.child.pid!;
-      const [all0, main0] = [cpuSeconds(pid), cpuSeconds(pid, pid)];
+      const [all0, main0, threads0] = [cpuSeconds(pid), cpuSeconds(pid, pid), cpuByThreadName(pid)];
       const { ok, bad } = await load(urlOf(s, p), amount, p !== 'hello');
       // The last answers' writes and the write thread's work settle.
       await new Promise((r) => setTimeout(r, 200));
       const f = figures.get(key)!;
       f.all.push(((cpuSeconds(pid) - all0) / ok) * 1e6);
       f.main.push(((cpuSeconds(pid, pid) - main0) / ok) * 1e6);
+      for (const [name, seconds] of cpuByThreadName(pid)) {
+        const list = f.threads.get(name) ?? [];
+        list.push(((seconds - (threads0.get(name) ?? 0)) / ok) * 1e6);
+        f.threads.set(name, list);
+      }
       if (bad) console.log(`${key}: ${bad} answers not 2xx`);
     }
   }
@@ -124,6 +150,8 @@ async function main(): Promise<void> {
     console.log(
       `${key} main thread median ${median(f.main).toFixed(0)}, lowest ${Math.min(...f.main).toFixed(0)} (${us(f.main)}); all threads median ${median(f.all).toFixed(0)}, lowest ${Math.min(...f.all).toFixed(0)} (${us(f.all)})`,
     );
+    const threads = [...f.threads].map(([name, l]) => `${name} ${median(l).toFixed(0)}`).join(', ');
+    console.log(`${key} other threads by name, median: ${threads}`);
   }
   for (let t = 1; t < servers.length; t++) {
     for (const p of paths) {
