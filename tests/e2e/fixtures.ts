@@ -19,13 +19,16 @@ export interface SiteServer {
   discord: DiscordStandIn;
 }
 
+/** The address every test site is built and mails with (it listens on a port of its own). */
+export const TEST_SITE_URL = 'http://localhost:4321';
+
 /** The settings every test site starts with (startSite's app settings add to them). */
 function siteEnv(dbUrl: string, discord: DiscordStandIn, appEnv?: Record<string, string>) {
   return loadEnv({
     DATABASE_URL: dbUrl,
     PORT: '0',
     HOST: '127.0.0.1',
-    SITE_URL: 'http://localhost:4321',
+    SITE_URL: TEST_SITE_URL,
     REFRESH_ENABLED: 'false',
     DISCORD_API_BASE: discord.url,
     // Owner sign-in (#17) against the same stand-in's OAuth2.
@@ -106,6 +109,15 @@ const UNREAD_TABLES = new Set([
   'newsletter_issues',
   'stripe_events',
 ]);
+/**
+ * App settings no build reads: the server passes its build the process's environment and, of the
+ * app's settings, only what the pages show (functions/_app/node.ts: SITE_URL, SUPPORT_EMAIL, the
+ * Stripe keys, the sponsored cap, MIN_MEMBERS). A site whose own settings are all in this list
+ * (the mail spec's SMTP server and secrets) starts from a copy of the template. A setting missing
+ * here counts as read by the build: the site is built in full. Keep it to settings no page shows.
+ */
+const UNBUILT_SETTINGS = new Set(['PORT', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'IP_HASH_SECRET']);
+
 /** Tables kept from the listings' rows by triggers or bookkeeping: they follow, never lead. */
 const DERIVED_TABLE = /^(discord_servers_fts.*|listing_groups|site_changes|__drizzle_migrations|sqlite_.*)$/;
 
@@ -180,7 +192,11 @@ export async function startSite(
   // the working directory, but in one shared ./.astro/ for folders outside it (concurrent builds collide).
   const buildsDir = join(process.cwd(), '.tmp', `e2e-${basename(dir)}`);
   const template = process.env[TEMPLATE_DIR_VAR];
-  const fromTemplate = !buildEnv && !appEnv && template && existsSync(join(template, 'builds', 'current'));
+  const fromTemplate =
+    !buildEnv &&
+    Object.keys(appEnv ?? {}).every((key) => UNBUILT_SETTINGS.has(key)) &&
+    template &&
+    existsSync(join(template, 'builds', 'current'));
   if (fromTemplate) {
     // The template's database and live build, copied (a rebuild here must not touch the template's files).
     for (const file of ['site.db', 'site.db-wal']) {

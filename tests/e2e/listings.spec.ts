@@ -1,6 +1,8 @@
 // Issue 28 items 1, 3, 4, 14 and 15 on a site of its own: the sample servers plus a DeFi
 // subcategory of more than two pages (free listings, then paid ones nothing can space out), built
-// with two prerendered listing pages so a third is rendered on request.
+// with two prerendered listing pages so a third is rendered on request. The same build has only
+// Turnstile's site key (issue #14's build with one key, turnstile.ts): none of these tests sends a
+// public form, and a build of its own for that one case would cost a full Astro build.
 import type { Page } from '@playwright/test';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
@@ -8,6 +10,7 @@ import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
+import { expectNoWidgetOnAnyForm, SITE_KEY_ONLY } from './turnstile';
 
 const FREE_DEFI = 60;
 const PAID_DEFI = ['Paid Vault One', 'Paid Vault Two', 'Paid Vault Three'];
@@ -35,8 +38,12 @@ const test = testWithOwnSite(
     for (const [i, name] of PAID_DEFI.entries())
       await createServer(db, defi(name, { members: 30 - i, is_premium: true }));
   },
-  { PRERENDER_LISTING_PAGES: '2' },
+  { PRERENDER_LISTING_PAGES: '2', ...SITE_KEY_ONLY },
 );
+
+test('a build with only the Turnstile site key shows no widget on any form and loads no script', async ({ page }) => {
+  await expectNoWidgetOnAnyForm(page);
+});
 
 /** The names on a listing page's built cards, in order. */
 const builtNames = (page: Page) => page.locator('.listing-static article.card .card-name').allTextContents();

@@ -7,10 +7,9 @@ import { mailOutbox, newsletterSubscribers } from '../../db/schema';
 import { rawProcessEnv } from '../../functions/_app/env';
 import { CLAIMS } from '../../src/lib/claims';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
-import { freePort } from '../helpers/wrangler-dev';
 import { axe } from './axe';
 import { signIn } from './console-sign-in';
-import { expect } from './fixtures';
+import { expect, TEST_SITE_URL } from './fixtures';
 import { hydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
@@ -27,20 +26,27 @@ const SECRETS = {
 };
 
 let smtp: SmtpStandIn;
-let siteUrl = '';
+/**
+ * The address the mails' links start with: the site's SITE_URL, the one every test site is built
+ * with (its own SITE_URL would be a build of its own; with only app settings the site is a copy of
+ * the template). The server listens on a port of its own: `onSite` opens a link's path there.
+ */
+const siteUrl = TEST_SITE_URL;
 
 const test = testWithOwnSite('mail', undefined, undefined, async () => {
   smtp = await startSmtpStandIn();
-  const port = await freePort();
-  siteUrl = `http://127.0.0.1:${port}`;
   return {
     ...SECRETS,
     SMTP_URL: smtp.url,
-    PORT: String(port),
-    SITE_URL: siteUrl,
     MAIL_FROM: 'GuildRank <hello@guildrank.test>',
   };
 });
+
+/** A link of a mail (SITE_URL's origin, asserted by `link`) opened on the site's server. */
+const onSite = (url: string, baseURL: string) => {
+  const { pathname, search } = new URL(url);
+  return new URL(`${pathname}${search}`, baseURL).href;
+};
 
 test.afterAll(async () => {
   await smtp?.stop();
@@ -85,7 +91,7 @@ test('subscribe, confirm from the mail, get the week’s issue, unsubscribe with
   expect(confirmation!.subject).toBe('Confirm your GuildRank newsletter subscription');
   expect(confirmation!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   const confirmUrl = link(confirmation!.text, '/newsletter/confirm\\?token=')!;
-  await page.goto(confirmUrl);
+  await page.goto(onSite(confirmUrl, site.baseURL));
   await expect(page.getByRole('heading', { name: 'Confirm your subscription' })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Confirm my subscription' }).click();
@@ -105,7 +111,7 @@ test('subscribe, confirm from the mail, get the week’s issue, unsubscribe with
   expect(unsubscribe).toBe(link(issue.text, '/unsubscribe\\?token='));
 
   // One click: the page's one button (a mail client's one-click POST does the same).
-  await page.goto(unsubscribe!);
+  await page.goto(onSite(unsubscribe!, site.baseURL));
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
   const [gone] = await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
