@@ -18,11 +18,19 @@ export async function createOperator(
   db: Db,
   input: { email: string; password: string; role?: OperatorRole },
 ): Promise<Operator> {
+  return insertOperator(db, { ...input, passwordHash: await hashPassword(input.password) });
+}
+
+/** Stores an operator whose password is already hashed (createOperator hashes; tests share one hash). */
+export async function insertOperator(
+  db: Db,
+  input: { email: string; passwordHash: string; role?: OperatorRole },
+): Promise<Operator> {
   const [row] = await db
     .insert(operators)
     .values({
       email: input.email.trim().toLowerCase(),
-      password_hash: await hashPassword(input.password),
+      password_hash: input.passwordHash,
       role: input.role ?? 'moderator',
     })
     .returning();

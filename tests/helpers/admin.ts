@@ -1,5 +1,4 @@
-import { createOperator } from '../../db/queries/operators';
-import { operators } from '../../db/schema';
+import { createOperator, insertOperator } from '../../db/queries/operators';
 import { createApp } from '../../functions/_app/app';
 import type { AppDeps, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
@@ -77,7 +76,7 @@ export async function createAdminHarness(options: { env?: Record<string, string>
   async function signIn(role: 'admin' | 'moderator' = 'admin'): Promise<Session> {
     const email = `${role}-${crypto.randomUUID().slice(0, 8)}@example.com`;
     signInHash ??= hashPassword(SIGN_IN_PASSWORD);
-    await testDb.db.insert(operators).values({ email, password_hash: await signInHash, role });
+    await insertOperator(testDb.db, { email, passwordHash: await signInHash, role });
     return login(email, SIGN_IN_PASSWORD);
   }
 
