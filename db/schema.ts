@@ -435,7 +435,9 @@ export const dailyRevenue = sqliteView('daily_revenue', {
 
 /**
  * Per server and UTC day: views, clicks, signups, conversions and their worth (the sum of the
- * events' conversion values, points of SPEC's value table: not money; money is daily_revenue).
+ * events' conversion values, points of CONVERSION_VALUES in src/lib/enums.ts: not money; money is daily_revenue).
+ * The view's query lives in its migration (db/migrations/0020_server_analytics_worth.sql), its one
+ * home: `.existing()` tells drizzle-kit not to write it again; a change to it is a new migration.
  */
 export const serverAnalytics = sqliteView('server_analytics', {
   server_id: integer('server_id').notNull(),
@@ -445,17 +447,7 @@ export const serverAnalytics = sqliteView('server_analytics', {
   signups: integer('signups').notNull(),
   conversions: integer('conversions').notNull(),
   worth: real('worth').notNull(),
-}).as(
-  sql`SELECT server_id, substr(created_at, 1, 10) AS date,
-  sum(interaction_type = 'view') AS views,
-  sum(interaction_type = 'click') AS clicks,
-  sum(interaction_type = 'signup') AS signups,
-  sum(interaction_type = 'conversion') AS conversions,
-  coalesce(sum(conversion_value), 0) AS worth
-FROM user_interactions
-WHERE server_id IS NOT NULL
-GROUP BY server_id, substr(created_at, 1, 10)`,
-);
+}).existing();
 
 export type ServerRow = typeof discordServers.$inferSelect;
 export type NewServerRow = typeof discordServers.$inferInsert;

@@ -30,6 +30,22 @@ import { submissionRoutes } from './routes/submissions';
 import { v1Routes } from './routes/v1';
 import { stripeWebhookRoutes } from './routes/webhooks/stripe';
 
+/**
+ * What the app serves outside /api, mounted after it: the tracked Join links, the badges and the
+ * embeddable card (#33) for owners' READMEs and sites, the sitemap from the database (#18:
+ * /sitemap-index.xml and its files), and the links of the newsletter's mails (#16: outside /api,
+ * since a one-click POST comes from a mail client). Links and images, not an API: no client calls
+ * them through `hc`, so they stay out of AppType.
+ */
+const LINK_ROUTES = [
+  ['/go', goRoutes],
+  ['/badge', badgeRoutes],
+  ['/embed', embedRoutes],
+  ['/', sitemapRoutes],
+  ['/unsubscribe', unsubscribeLinkRoutes],
+  ['/newsletter/confirm', confirmLinkRoutes],
+] as const;
+
 /** Seconds a client should wait before retrying while the database is away. */
 const DB_RETRY_AFTER_S = 5;
 
@@ -95,16 +111,9 @@ export function createApp(deps: AppDeps) {
     .route('/api/events', eventRoutes(deps))
     .route('/api/servers', serverRoutes(deps))
     // The public read API (#33): documented at /api/v1/openapi.json and /developers.
-    .route('/api/v1', v1Routes)
-    .route('/go', goRoutes(deps))
-    // Badges and the embeddable card (#33), for owners' READMEs and sites.
-    .route('/badge', badgeRoutes(deps))
-    .route('/embed', embedRoutes(deps))
-    // The sitemap from the database (#18): /sitemap-index.xml and its files.
-    .route('/', sitemapRoutes(deps))
-    // The links of the newsletter's mails (#16), outside /api: a one-click POST comes from a mail client.
-    .route('/unsubscribe', unsubscribeLinkRoutes(deps))
-    .route('/newsletter/confirm', confirmLinkRoutes(deps));
+    .route('/api/v1', v1Routes);
+
+  for (const [path, linkRoutes] of LINK_ROUTES) app.route(path, linkRoutes(deps));
 
   app.notFound(async (c) => {
     if (c.req.path.startsWith('/api/')) {
