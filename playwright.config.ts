@@ -27,5 +27,9 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'off',
+    // The site's service worker (public/sw.js) installs in every new context: it fetches the
+    // offline page and then stores every page the test opens, in the browser's time. It has its
+    // own tests (seo.spec.ts, which allows it); the other specs test the pages without it.
+    serviceWorkers: 'block',
   },
 });

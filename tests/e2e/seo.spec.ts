@@ -55,28 +55,33 @@ test('robots.txt, the sitemap and the manifest are served; personal pages stay o
   expect(manifest.theme_color).toBe('#6366f1');
 });
 
-test('the service worker registers on load and serves the offline page when the network is gone', async ({
-  page,
-  context,
-}) => {
-  await page.goto('/');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+test.describe('with the service worker', () => {
+  // The config blocks it for every other spec (playwright.config.ts).
+  test.use({ serviceWorkers: 'allow' });
+
+  test('the service worker registers on load and serves the offline page when the network is gone', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          caches
+            .open('gr-pages-v1')
+            .then((c) => c.match('/offline'))
+            .then(Boolean),
+        ),
+      )
+      .toBe(true);
+    await context.setOffline(true);
+    await page.goto('/help').catch(() => {});
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are offline');
+    await context.setOffline(false);
   });
-  await expect
-    .poll(() =>
-      page.evaluate(() =>
-        caches
-          .open('gr-pages-v1')
-          .then((c) => c.match('/offline'))
-          .then(Boolean),
-      ),
-    )
-    .toBe(true);
-  await context.setOffline(true);
-  await page.goto('/help').catch(() => {});
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are offline');
-  await context.setOffline(false);
 });
 
 test('server pages share their category image, and it is served', async ({ page, request }) => {

@@ -94,10 +94,8 @@ const test = shared.extend<{ sinks: Sinks }>({
   baseURL: async ({}, use) => use(corpusSite.ownBaseURL()),
   sinks: [async ({ context }, use) => use(await watch(context)), { auto: true }],
 });
-// No service worker: the corpus opens some 250 pages, and the site's worker (public/sw.js, its own
-// spec in seo.spec.ts) would fetch and cache each one again, in the browser's time. Without it
-// every document load also goes through documentsFrom's route (a worker's fetches would not).
-test.use({ serviceWorkers: 'block' });
+// No service worker (the config blocks it: playwright.config.ts): every document load of the corpus
+// goes through documentsFrom's route (a worker's fetches would not).
 
 /**
  * Asserts that nothing of the corpus ran or became markup on the page: no dialog, no attacker
