@@ -25,7 +25,10 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
   use: {
     browserName: 'chromium',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    // One renderer process per site while one is open: each reused context keeps a page of its
+    // site open (tests/e2e/reused-context.ts), so a test's pages open in that process instead of
+    // starting one each.
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--renderer-process-limit=1'] },
     trace: 'off',
     // The site's service worker (public/sw.js) installs in every new context: it fetches the
     // offline page and then stores every page the test opens, in the browser's time. It has its

@@ -2,13 +2,13 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Client } from '@libsql/client';
-import { test as base } from '@playwright/test';
 import { type Db, openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
 import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
 import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
+import { test as base } from './reused-context';
 
 export interface SiteServer {
   baseURL: string;

@@ -1,6 +1,6 @@
-import { test as base } from '@playwright/test';
 import type { Db } from '../../db/client';
 import { type SiteServer, startSite } from './fixtures';
+import { test as base, closeContextsOf } from './reused-context';
 
 /** How long a spec's own site may take to start: a spec with rows or settings of its own builds it. */
 const START_TIMEOUT_MS = 180_000;
@@ -29,7 +29,8 @@ export function testWithOwnSite(
     base.setTimeout(START_TIMEOUT_MS);
     running = await startSite(name, prepare, buildEnv, await appEnv?.());
   });
-  base.afterAll(async () => {
+  base.afterAll(async ({ reusedContexts }) => {
+    await closeContextsOf(reusedContexts, running?.site.baseURL);
     await running?.stop();
     running = null;
   });
