@@ -262,11 +262,17 @@ describe('reviews from verified members', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ rating: 2, body: 'On second thought, the signals were late twice.' });
     expect(rows[0]!.edited_at).not.toBeNull();
+    // The edit changes the listing's page only: published with it, not a build of the whole site.
+    expect(h!.rebuild.reasons.at(-1)).toBe(`review edited on ${server.slug}`);
+    expect(h!.rebuild.pages.at(-1)).toEqual([`/server/${server.slug}`]);
+    expect(h!.rebuild.scopes.at(-1)).toBe('listings');
     // Its author deletes it; nobody else can.
     const other = await reviewSignIn(server.slug, [memberOf(20)]);
     expect((await h!.ownerCall(other.session, 'DELETE', `/api/reviews/${rows[0]!.id}`)).status).toBe(404);
     expect((await h!.ownerCall(session, 'DELETE', `/api/reviews/${rows[0]!.id}`)).status).toBe(200);
     expect(await h!.db.select().from(reviews)).toHaveLength(0);
+    expect(h!.rebuild.reasons.at(-1)).toBe(`review deleted on ${server.slug}`);
+    expect(h!.rebuild.scopes.at(-1)).toBe('listings');
   });
 
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {
@@ -407,7 +413,8 @@ describe('reviews from verified members', () => {
     row = await h!.client.execute(`SELECT rating, review_count FROM discord_servers WHERE id = ${server.id}`);
     // Two left: below three, no average shows.
     expect(row.rows[0]).toMatchObject({ rating: 0, review_count: 2 });
-    expect(h!.rebuild.pages.flat()).toContain(`/server/${server.slug}`);
+    expect(h!.rebuild.pages.at(-1)).toEqual([`/server/${server.slug}`]);
+    expect(h!.rebuild.scopes.at(-1)).toBe('listings');
   });
 
   it("lists the account's reviews and replies under /api/account/reviews", async () => {

@@ -1,6 +1,6 @@
 import { createOperator, insertOperator } from '../../db/queries/operators';
 import { createApp } from '../../functions/_app/app';
-import type { AppDeps, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
+import type { AppDeps, ChangeScope, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { hashPassword } from '../../src/lib/password';
 import { createTestDb, type TestDb } from './db';
@@ -14,9 +14,12 @@ export class RecordingRebuild implements RebuildTrigger {
   readonly reasons: string[] = [];
   /** The pages each request named, in the same order as `reasons`. */
   readonly pages: (readonly string[])[] = [];
-  request(reason: string, pages: readonly string[] = []): void {
+  /** What each request said it may alter (RebuildTrigger.request's scope), in the same order. */
+  readonly scopes: (ChangeScope | undefined)[] = [];
+  request(reason: string, pages: readonly string[] = [], scope?: ChangeScope): void {
     this.reasons.push(reason);
     this.pages.push(pages);
+    this.scopes.push(scope);
   }
   status(): RebuildStatus {
     return {

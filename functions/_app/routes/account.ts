@@ -74,6 +74,7 @@ import {
   takePendingSignIn,
 } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
+import { requestPublish, serverPaths } from '../lib/site-changes';
 import { validationHook } from '../lib/validate';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
 import { rateLimit } from '../middleware/rate-limit';
@@ -386,7 +387,7 @@ export const accountRoutes = (deps: AppDeps) => {
           affiliate_link: affiliateLink,
           invite_code: invite.code,
         });
-        await deps.rebuild?.request(`owner replaced the invite of ${listing.slug}`, [`/server/${listing.slug}`]);
+        await requestPublish(deps.rebuild, `owner replaced the invite of ${listing.slug}`, serverPaths([listing.slug]));
         return c.json({ listing: { id, affiliate_link: affiliateLink, invite_status: 'ok' as const } });
       })
       // Takes the listing off the directory for good (its page, history and claims go with it).
@@ -401,7 +402,7 @@ export const accountRoutes = (deps: AppDeps) => {
           entityId: id,
           details: { name: listing.name, slug: listing.slug },
         });
-        await deps.rebuild?.request(`owner removed ${listing.slug}`, [`/server/${listing.slug}`]);
+        await requestPublish(deps.rebuild, `owner removed ${listing.slug}`, serverPaths([listing.slug]));
         return c.json({ ok: true as const });
       })
       // Views, join clicks and conversion for 7, 30 and 90 days; daily figures and the member history.
@@ -557,7 +558,7 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { pages } = await deleteAccount(deps.db, owner.id);
         // Their reviews were in those pages' built HTML: rendered on request until a build without them is live.
-        if (pages.length) await deps.rebuild?.request('account deleted with its reviews', pages);
+        if (pages.length) await requestPublish(deps.rebuild, 'account deleted with its reviews', pages);
         clearOwnerCookies(c, SITE_URL);
         return c.json({ ok: true as const });
       })

@@ -48,6 +48,7 @@ import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
 import { ownReviewPage, replyFormAction, sitePageHtml } from '../lib/review-page';
 import { assertSameOrigin } from '../lib/same-origin';
+import { requestPublish, serverPaths } from '../lib/site-changes';
 import { body as readValidBody, validationHook } from '../lib/validate';
 import { reviewNewMail, reviewReplyMail } from '../mail/reviews';
 import { mailSite } from '../mail/site';
@@ -208,7 +209,8 @@ export const reviewRoutes = (deps: AppDeps) => {
         }
       : null;
     const { created } = await saveReply(deps.db, { reviewId: id, accountId: ownerId, body, at: now(), mail });
-    if (!created) await deps.rebuild?.request(`reply edited on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+    if (!created)
+      await requestPublish(deps.rebuild, `reply edited on ${row.server_slug}`, serverPaths([row.server_slug]));
     return { created, serverId: target.id };
   };
 
@@ -373,7 +375,7 @@ export const reviewRoutes = (deps: AppDeps) => {
           });
           // An edit changes what the page's built HTML shows: served on request until the next build has it.
           if (!saved.created)
-            await deps.rebuild?.request(`review edited on ${target.slug}`, [`/server/${target.slug}`]);
+            await requestPublish(deps.rebuild, `review edited on ${target.slug}`, serverPaths([target.slug]));
           // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
           if (saved.created && saved.status === 'shown') {
             await notifyOwner(
@@ -422,7 +424,7 @@ export const reviewRoutes = (deps: AppDeps) => {
         const row = await getReview(deps.db, id);
         if (!row || row.review.account_id !== owner.id || !(await deleteOwnReview(deps.db, owner.id, id)))
           throw new ApiError(404, 'not_found', `No review ${id} of yours`);
-        await deps.rebuild?.request(`review deleted on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        await requestPublish(deps.rebuild, `review deleted on ${row.server_slug}`, serverPaths([row.server_slug]));
         return c.json({ ok: true as const });
       })
       // The listing's claimed owner publishes (or edits) its one reply to a review; the reviewer is mailed once.
@@ -440,7 +442,7 @@ export const reviewRoutes = (deps: AppDeps) => {
         const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
         if (!row || !target?.ownerIds.includes(owner.id) || !(await deleteReply(deps.db, id)))
           throw new ApiError(404, 'not_found', `No reply of yours to review ${id}`);
-        await deps.rebuild?.request(`reply deleted on ${row.server_slug}`, [`/server/${row.server_slug}`]);
+        await requestPublish(deps.rebuild, `reply deleted on ${row.server_slug}`, serverPaths([row.server_slug]));
         return c.json({ ok: true as const });
       })
       // Anyone signed in flags a review for the moderators (the owner's flags join the same queue).

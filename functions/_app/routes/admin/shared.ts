@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isUniqueViolation } from '../../../../db/errors';
 import { recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
+import { requestPublish, serverPaths } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
 import type { AdminEnv } from '../../middleware/auth';
 
@@ -38,24 +39,14 @@ export function audit(
   });
 }
 
-/**
- * Marks the public site dirty after a change visitors see (coalesced by the trigger); `slugs`: the
- * listings whose pages it changes: with them, the change touches only those listings (their pages,
- * the listings they are in, the home), which Node publishes without a full build. Resolves once the
- * change is recorded (it survives a restart).
- */
+/** requestPublish (lib/site-changes.ts) for the listings `slugs` names, from a console route. */
 export async function requestRebuild(
   c: AdminContext,
   reason: string,
   slugs: readonly (string | undefined)[] = [],
 ): Promise<void> {
-  const pages = serverPaths(slugs);
-  await c.get('deps').rebuild?.request(reason, pages, pages.length > 0 ? 'listings' : 'site');
+  await requestPublish(c.get('deps').rebuild, reason, serverPaths(slugs));
 }
-
-/** The server pages of some listings (a missing slug is skipped). */
-export const serverPaths = (slugs: readonly (string | undefined)[]): string[] =>
-  slugs.filter((s): s is string => Boolean(s)).map((s) => `/server/${s}`);
 
 /** 404 with the entity named. */
 export const notFound = (entity: string, id: number | string): ApiError =>
