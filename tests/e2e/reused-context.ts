@@ -27,13 +27,62 @@ export const test = base.extend<object, { reusedContexts: Map<string, BrowserCon
     },
     { scope: 'worker' },
   ],
-  context: async ({ browser, reusedContexts, baseURL, javaScriptEnabled, viewport, serviceWorkers }, use) => {
-    const options: BrowserContextOptions = {
-      ...(baseURL !== undefined && { baseURL }),
+  context: async (
+    {
+      browser,
+      reusedContexts,
+      baseURL,
       javaScriptEnabled,
       viewport,
       serviceWorkers,
-    };
+      colorScheme,
+      locale,
+      timezoneId,
+      isMobile,
+      hasTouch,
+      deviceScaleFactor,
+      userAgent,
+      extraHTTPHeaders,
+      geolocation,
+      contextOptions,
+      storageState,
+      offline,
+      permissions,
+    },
+    use,
+  ) => {
+    // Every context option a spec may set (test.use), so none is silently dropped.
+    const options: BrowserContextOptions = Object.fromEntries(
+      Object.entries({
+        ...contextOptions,
+        baseURL,
+        javaScriptEnabled,
+        viewport,
+        serviceWorkers,
+        colorScheme,
+        locale,
+        timezoneId,
+        isMobile,
+        hasTouch,
+        deviceScaleFactor,
+        userAgent,
+        extraHTTPHeaders,
+        geolocation,
+      }).filter(([, v]) => v !== undefined),
+    );
+    // State the emptying would take out (a stored session, offline mode, granted permissions): such a
+    // test gets a context of its own, as Playwright gives every test.
+    if (storageState !== undefined || offline || (permissions?.length ?? 0) > 0) {
+      const own = await browser.newContext({
+        ...options,
+        ...(storageState !== undefined && { storageState }),
+        ...(permissions && { permissions }),
+        offline,
+      });
+      await use(own);
+      await own.close();
+      return;
+    }
     const key = JSON.stringify(options);
     let context = reusedContexts.get(key);
     if (!context) {
@@ -65,11 +114,11 @@ export const test = base.extend<object, { reusedContexts: Map<string, BrowserCon
   page: async ({ context, baseURL }, use) => {
     const page = await context.newPage();
     await use(page);
-    // The origin's storage goes through the test's own page while it is open (a page of its own
-    // for that would cost a renderer); the context's fixture closes it and clears the rest.
-    if (!baseURL || clocked.has(context) || !context.browser()?.isConnected()) return;
+    // The origin's storage goes through the page the context keeps open (or the test's own, or a
+    // new one); the context's fixture closes the test's pages and clears the rest.
+    if (!baseURL || clocked.has(context) || !keepers.has(context) || !context.browser()?.isConnected()) return;
     const keeper = keepers.get(context);
-    const open = !page.isClosed() ? page : keeper && !keeper.isClosed() ? keeper : await context.newPage();
+    const open = keeper && !keeper.isClosed() ? keeper : !page.isClosed() ? page : await context.newPage();
     await clearOrigin(context, open, baseURL);
   },
 });
