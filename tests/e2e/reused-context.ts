@@ -51,7 +51,9 @@ export const test = base.extend<object, { reusedContexts: Map<string, BrowserCon
     },
     use,
   ) => {
-    // Every context option a spec may set (test.use), so none is silently dropped.
+    // Every context option a spec may set (test.use), so none is silently dropped. They are named
+    // twice: Playwright reads a fixture's dependencies from its parameter's destructuring, which
+    // may not end in a rest element.
     const options: BrowserContextOptions = Object.fromEntries(
       Object.entries({
         ...contextOptions,
