@@ -557,7 +557,7 @@ export const accountRoutes = (deps: AppDeps) => {
       .delete('/', async (c) => {
         const { owner } = c.get('ownerSession');
         const { pages } = await deleteAccount(deps.db, owner.id);
-        // Their reviews were in those pages' built HTML: rendered on request until a build without them is live.
+        // Their reviews were in those pages' built HTML: rendered on request until the publish without them is live.
         if (pages.length) await requestPublish(deps.rebuild, 'account deleted with its reviews', pages);
         clearOwnerCookies(c, SITE_URL);
         return c.json({ ok: true as const });

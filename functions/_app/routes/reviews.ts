@@ -373,7 +373,7 @@ export const reviewRoutes = (deps: AppDeps) => {
             burstLimit: deps.env.REVIEW_BURST_LIMIT,
             mails,
           });
-          // An edit changes what the page's built HTML shows: served on request until the next build has it.
+          // An edit changes what the page's built HTML shows: served on request until its publish is live.
           if (!saved.created)
             await requestPublish(deps.rebuild, `review edited on ${target.slug}`, serverPaths([target.slug]));
           // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
