@@ -22,6 +22,11 @@ await client.execute('PRAGMA busy_timeout = 10000');
 // As the server writes (db/client.ts): no fsync per commit, so the writer's pace does not hang on
 // a disk the suite's builds keep busy (100 writes took over 30 s that way in a clean-clone run).
 await client.execute('PRAGMA synchronous = NORMAL');
+// And no checkpoint of its own: under WAL with synchronous NORMAL a checkpoint is the one write
+// that waits for the disk, and while the suite's builds kept the disk busy one stalled the writer
+// for over 30 s after a backup (a clean-clone run, 2026-11-27). What is tested is the snapshot,
+// not the writer's checkpoints; the backup's VACUUM INTO reads the log as any reader does.
+await client.execute('PRAGMA wal_autocheckpoint = 0');
 for (let i = 0; ; i++) {
   const email = 'load-' + i + '@example.com';
   await client.execute({ sql: 'INSERT INTO newsletter_subscribers (email) VALUES (?)', args: [email] });
@@ -44,18 +49,26 @@ function startWriter(url: string) {
     buffer = lines.pop() ?? '';
     for (const line of lines) if (line.startsWith('ack ')) acks.push(line.slice(4));
   });
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  let exit = '';
+  const exited = new Promise<void>((ok) =>
+    child.once('exit', (code, signal) => {
+      exit = `exited (${signal ?? code})`;
+      ok();
+    }),
+  );
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
-  return { acks, stop, pid: child.pid };
+  /** For a failure message: whether it still runs, and how far it got. */
+  const state = () => `writer ${exit || 'running'}, ${acks.length} writes acknowledged`;
+  return { acks, stop, state, pid: child.pid };
 }
 
-const waitFor = async (cond: () => boolean, what: string, timeoutMs = 30_000) => {
+const waitFor = async (cond: () => boolean, what: () => string, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what()}`);
     await new Promise((ok) => setTimeout(ok, 20));
   }
 };
@@ -77,7 +90,10 @@ describe('db:backup and db:restore', () => {
     cleanups.push(() => tdb.cleanup());
     const writer = startWriter(tdb.url);
     cleanups.push(() => writer.stop());
-    await waitFor(() => writer.acks.length >= 200, '200 acknowledged writes');
+    await waitFor(
+      () => writer.acks.length >= 200,
+      () => `200 acknowledged writes (${writer.state()})`,
+    );
 
     const ackedBefore = writer.acks.slice();
     const backupPath = join(tdb.dir, 'backups', 'snapshot.db');
@@ -86,7 +102,10 @@ describe('db:backup and db:restore', () => {
     expect(backup.code).toBe(0);
     // The writer kept going during and after the snapshot.
     const atBackupEnd = writer.acks.length;
-    await waitFor(() => writer.acks.length >= atBackupEnd + 100, '100 more writes after the backup');
+    await waitFor(
+      () => writer.acks.length >= atBackupEnd + 100,
+      () => `100 more writes after the backup's ${atBackupEnd} (${writer.state()})`,
+    );
 
     // The live database is open in the writer: restore refuses to overwrite it.
     const refused = await runScript('scripts/db-restore.ts', [backupPath, '--db', tdb.url]);
