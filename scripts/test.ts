@@ -2,7 +2,6 @@
 // Type check, lint, HTML validation and the link check count one each; vitest and Playwright count per test.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { rawProcessEnv, setProcessEnv } from '../functions/_app/env';
 
@@ -70,21 +69,17 @@ function ensureChromium(): boolean {
 
 /**
  * Starts a command in the background, its output kept in a file until `settle`: the type check,
- * the HTML check's build and the e2e template build each keep one core busy for a minute or less.
- * The two checks run `idle`, at the lowest CPU priority: they take what vitest and Playwright leave
- * (their waits on servers, timers and stand-ins) instead of slowing them; the template, which
- * Playwright waits for, runs at the usual priority.
+ * the HTML check's build and the e2e template build each keep one core busy for a minute or less,
+ * while vitest spends much of its time waiting on servers, timers and stand-ins.
  * `settle` waits for it, prints its output under its name with how long it ran and, for a check,
  * counts it as one test.
  */
-function background(name: string, cmd: string, args: string[], { counts = true, idle = false } = {}) {
+function background(name: string, cmd: string, args: string[], counts = true) {
   const log = `.tmp/${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.log`;
   const out = openSync(log, 'w');
   const started = Date.now();
   let took = 0;
   const child = spawn(cmd, args, { env: rawProcessEnv(), stdio: ['ignore', out, out] });
-  // At the lowest CPU priority (its children inherit it): it takes what vitest and Playwright leave.
-  if (idle && child.pid) setPriority(child.pid, 19);
   closeSync(out);
   const done = new Promise<boolean>((resolve) => {
     child.on('error', () => resolve(false));
@@ -111,16 +106,14 @@ function background(name: string, cmd: string, args: string[], { counts = true, 
 
 // The content types first (a build rewrites the same files later), then the check without its own sync.
 run('astro', ['sync']);
-const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync'], { idle: true });
+const typeCheck = background('type check (astro check)', 'astro', ['check', '--noSync']);
 // The HTML check (its own build of the samples and 120 fake servers) and the e2e run's template site
 // build beside vitest; Playwright starts from the template (tests/e2e/global-setup.ts).
 const htmlCheck = existsSync('scripts/check-html.ts')
-  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'], { idle: true })
+  ? background('HTML validation and internal links', 'tsx', ['scripts/check-html.ts'])
   : null;
 const templateDir = mkdtempSync(join(process.cwd(), '.tmp', 'e2e-template-'));
-const template = background('e2e template site (build)', 'tsx', ['tests/e2e/build-template.ts', templateDir], {
-  counts: false,
-});
+const template = background('e2e template site (build)', 'tsx', ['tests/e2e/build-template.ts', templateDir], false);
 step('lint and format (biome ci)', 'biome', ['ci', '.']);
 
 // Unit and integration tests (real libSQL files in temp dirs).
