@@ -3,13 +3,17 @@ import { createServer, type Server, type ServerWrite } from '../../db/queries/se
 import { createApp } from '../../functions/_app/app';
 import type { AppDeps } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { closeAppDb, createTestDb, type TestDb } from '../helpers/db';
 import { sharedPermissiveStandIn } from '../helpers/discord-stand-in';
 
 /** The site origin every test app is configured with; browser-like requests send it as Origin. */
 export const ORIGIN = 'http://localhost:4321';
 
-export type TestApp = TestDb & { app: ReturnType<typeof createApp> };
+export type TestApp = Omit<TestDb, 'cleanup'> & {
+  app: ReturnType<typeof createApp>;
+  /** Stores the badge fetches still counted in memory, then closes and deletes the database. */
+  cleanup: () => Promise<void>;
+};
 
 /**
  * A real app over a fresh migrated libSQL file; `env` and `deps` override the defaults. Discord is
@@ -22,7 +26,7 @@ export async function createTestApp(
   const tdb = await createTestDb();
   const discord = deps.discord ? {} : { DISCORD_API_BASE: (await sharedPermissiveStandIn()).url };
   const app = createApp({ db: tdb.db, env: loadEnv({ SITE_URL: ORIGIN, ...discord, ...env }), ...deps });
-  return { ...tdb, app };
+  return { ...tdb, app, cleanup: () => closeAppDb(tdb) };
 }
 
 /** POSTs a JSON body as a browser on the site would (Origin set). */

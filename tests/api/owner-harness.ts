@@ -120,7 +120,7 @@ export async function createOwnerHarness(
     signInOwner,
     ownerCall,
     cleanup: async () => {
-      h.cleanup();
+      await h.cleanup();
       await discord.close();
     },
   };

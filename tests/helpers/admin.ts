@@ -3,7 +3,7 @@ import { createApp } from '../../functions/_app/app';
 import type { AppDeps, ChangeScope, RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { hashPassword } from '../../src/lib/password';
-import { createTestDb, type TestDb } from './db';
+import { closeAppDb, createTestDb, type TestDb } from './db';
 import { sharedPermissiveStandIn } from './discord-stand-in';
 
 /** The origin the test app believes it serves (SITE_URL). */
@@ -103,5 +103,17 @@ export async function createAdminHarness(options: { env?: Record<string, string>
     });
   }
 
-  return { ...testDb, app, env, rebuild, addOperator, loginResponse, login, signIn, call };
+  return {
+    ...testDb,
+    /** Stores the badge fetches still counted in memory, then closes and deletes the database. */
+    cleanup: () => closeAppDb(testDb),
+    app,
+    env,
+    rebuild,
+    addOperator,
+    loginResponse,
+    login,
+    signIn,
+    call,
+  };
 }

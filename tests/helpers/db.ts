@@ -6,6 +6,7 @@ import { type Db, openDb } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
 import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
 import { seedIfEmpty } from '../../db/seed';
+import { badgeTallyFor } from '../../functions/_app/lib/badge-tally';
 
 export interface TestDb {
   db: Db;
@@ -84,4 +85,14 @@ export function migrationsUpTo(lastIdx: number, dirs: string[]): string {
   journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
   writeFileSync(journalPath, JSON.stringify(journal));
   return dir;
+}
+
+/**
+ * Closes and deletes a test database an app served, as the server closes its own
+ * (functions/_app/node.ts): the badge fetches still counted in memory are stored first, so no
+ * flush timer outlives the database and writes into a closed one during a later test file.
+ */
+export async function closeAppDb(tdb: TestDb): Promise<void> {
+  await badgeTallyFor(tdb.db).flush();
+  tdb.cleanup();
 }
