@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-
-/** How long "Copied" shows after a copy (SPEC section 9's copied indicator). */
-const COPIED_MS = 2_000;
+import { COPIED_MS } from '~/lib/timings';
 
 /** One snippet to copy: a read-only field (selectable without JavaScript) and a copy button. */
 function Snippet({ id, label, code }: { id: string; label: string; code: string }) {

@@ -1,5 +1,6 @@
 // Save, Share and Report on the server page (ServerActions.astro), and the page-view event.
 import { readSaved, track, writeSaved } from '~/lib/analytics';
+import { COPIED_MS, REPORTED_MS } from '~/lib/timings';
 import { resetTurnstile } from '~/lib/turnstile';
 
 const FAILED = 'Failed to send the report. Please try again.';
@@ -53,7 +54,7 @@ function serverActions(root: HTMLElement) {
     track({ interaction_type: next ? 'save' : 'unsave', ...server });
   });
 
-  // Web Share on touch devices, else copy the link; the copied indicator lasts 2 s.
+  // Web Share on touch devices, else copy the link; the copied indicator lasts COPIED_MS.
   let copiedTimer: ReturnType<typeof setTimeout> | undefined;
   shareButton.addEventListener('click', async () => {
     const url = location.href.split(/[?#]/)[0] ?? location.href;
@@ -78,10 +79,10 @@ function serverActions(root: HTMLElement) {
     copiedTimer = setTimeout(() => {
       shareButton.textContent = 'Share';
       shareStatus.textContent = '';
-    }, 2000);
+    }, COPIED_MS);
   });
 
-  // Report dialog: a reason enables Submit; 'Reported' shows for 3 s, then it closes.
+  // Report dialog: a reason enables Submit; 'Reported' shows for REPORTED_MS, then it closes.
   const radios = () => [...form.querySelectorAll<HTMLInputElement>('input[name="reason"]')];
   const reason = () => radios().find((r) => r.checked)?.value ?? '';
   const showError = (message: string) => {
@@ -166,7 +167,7 @@ function serverActions(root: HTMLElement) {
     setTimeout(() => {
       dialog.close();
       reset();
-    }, 3000);
+    }, REPORTED_MS);
   });
 }
 
