@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Db } from '../../db/client';
 import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
 import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
@@ -71,7 +71,16 @@ export class SiteBuilder implements RebuildTrigger {
   /** Stops a running `astro build` when the server closes. */
   #stop = new AbortController();
 
-  constructor(private readonly options: SiteBuilderOptions) {}
+  constructor(private readonly options: SiteBuilderOptions) {
+    // A build's server code imports its packages (react, the drivers) by name, which Node finds in
+    // the node_modules of a folder above it: outside the project the build fails on its first page.
+    const inside = relative(resolve(options.root), resolve(options.buildsDir));
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+      throw new Error(
+        `The builds folder ${options.buildsDir} is outside the project ${options.root}: a build's server code finds its packages in the project's node_modules, so builds go in a folder inside it`,
+      );
+    }
+  }
 
   #policy: { dir: string | null; value: string } = { dir: null, value: BASE_CONTENT_SECURITY_POLICY };
 

@@ -11,6 +11,16 @@ afterEach(() => {
 });
 
 describe('SiteBuilder start-up', () => {
+  it('refuses a builds folder outside the project, whose builds could not find their packages', () => {
+    const root = join(tmpdir(), 'guildrank-project');
+    for (const buildsDir of [join(tmpdir(), 'guildrank-builds'), join(root, '..', 'builds'), tmpdir()]) {
+      expect(() => new SiteBuilder({ root, buildsDir, env: {} })).toThrow(/outside the project/);
+    }
+    for (const buildsDir of [root, join(root, '.builds'), join(root, '.tmp', '..builds')]) {
+      expect(() => new SiteBuilder({ root, buildsDir, env: {} })).not.toThrow();
+    }
+  });
+
   it('removes the .tmp folders a build killed midway left, and keeps serving the live build', async () => {
     dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
     mkdirSync(join(dir, 'build-100', 'client'), { recursive: true });
@@ -36,7 +46,7 @@ describe('SiteBuilder start-up', () => {
   it('stops a running build when it closes: the process is killed, its folder removed, the live build kept', async () => {
     dir = mkdtempSync(join(tmpdir(), 'guildrank-builds-'));
     const root = join(dir, 'project');
-    const builds = join(dir, 'builds');
+    const builds = join(root, '.builds');
     // An `astro build` that writes its output folder and then takes far longer than this test.
     mkdirSync(join(root, 'node_modules', 'astro', 'bin'), { recursive: true });
     writeFileSync(
