@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
@@ -20,6 +20,11 @@ const PAGE_TYPES: [string, string][] = [
   ['Help', '/help'],
   ['Contact', '/contact'],
   ['Saved', '/saved'],
+  ['Pricing', '/pricing'],
+  ['Ranking', '/ranking'],
+  ['Moderation', '/moderation'],
+  ['Requirements', '/requirements'],
+  ['Developers', '/developers'],
   ['Not found', '/server/no-such-server'],
 ];
 const QUICK_TYPES = new Set(['Home', 'Server', 'Submit']);
@@ -111,7 +116,9 @@ export const bench: BenchModule = async (ctx) => {
     REFRESH_ENABLED: 'false',
   });
   ctx.log('Building and starting the site…');
-  const server = await startNodeServer({ env, root: ctx.root, buildsDir: join(ctx.tmp, 'builds'), log: () => {} });
+  // Inside the project: a build's server code finds its packages in the project's node_modules.
+  const buildsDir = join(ctx.root, '.tmp', `bench-pages-${process.pid}`);
+  const server = await startNodeServer({ env, root: ctx.root, buildsDir, log: () => {} });
   const base = `http://127.0.0.1:${server.port}`;
   const types = ctx.quick ? PAGE_TYPES.filter(([name]) => QUICK_TYPES.has(name)) : PAGE_TYPES;
 
@@ -166,6 +173,7 @@ export const bench: BenchModule = async (ctx) => {
     }
   } finally {
     await server.close();
+    rmSync(buildsDir, { recursive: true, force: true });
   }
 
   return [
