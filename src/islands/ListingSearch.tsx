@@ -1,12 +1,19 @@
-import { type ReactNode, type SubmitEvent, useRef } from 'react';
+import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
 import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
 import { countFound } from '~/lib/format';
 import { getLanguage, type RegionChoice } from '~/lib/languages';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import { SEARCH_PAGE } from '~/lib/search-page';
 import { ListingOrderControls } from './ListingOrderControls';
-import { ServerCard } from './ServerCard';
 import { useListingBrowser } from './use-listing-browser';
+
+/**
+ * The cards' code (ServerCard and what it reads: the claims, plans, icons), loaded when the first
+ * answer is asked for: the built listing a page opens on is static HTML, so a listing page's first
+ * load carries the toolbar alone.
+ */
+const loadCards = () => import('./ServerCard');
+type Card = Awaited<ReturnType<typeof loadCards>>['ServerCard'];
 
 interface Props {
   /** Display name of the category, when the listing is one. */
@@ -45,6 +52,21 @@ export default function ListingSearch({ category, subcategory, label, regions = 
   const slug = category ? getCategoryByName(category)?.slug : undefined;
   const subSlug = SUBCATEGORIES.find((s) => s.parentCategory === category && s.key === subcategory)?.slug;
   const input = useRef<HTMLInputElement>(null);
+  // The cards' code, fetched beside the first answer (and with the next one if that failed).
+  const [cards, setCards] = useState<{ Card: Card } | 'failed' | null>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (status === 'built' || asked.current) return;
+    asked.current = true;
+    loadCards().then(
+      ({ ServerCard }) => setCards({ Card: ServerCard }),
+      () => {
+        asked.current = false;
+        setCards('failed');
+      },
+    );
+  }, [status]);
+  const Card = cards && cards !== 'failed' ? cards.Card : null;
 
   function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -122,7 +144,17 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             )}
           </div>
         ) : null}
-        {status === 'done' && answer ? (
+        {status === 'done' && answer && !Card ? (
+          cards === 'failed' ? (
+            <div className="state state-error" role="alert">
+              <h3>Error loading servers</h3>
+              <p>The page could not load what shows them. Please try again.</p>
+            </div>
+          ) : (
+            <p className="count">Loading servers…</p>
+          )
+        ) : null}
+        {status === 'done' && answer && Card ? (
           <>
             <p className="count">
               {term ? (
@@ -147,7 +179,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             ) : (
               <div className="grid">
                 {answer.servers.map((s) => (
-                  <ServerCard key={s.id} server={s} />
+                  <Card key={s.id} server={s} />
                 ))}
               </div>
             )}

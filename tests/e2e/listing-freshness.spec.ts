@@ -147,6 +147,27 @@ test('the home filter bar sorts and filters by size, online share and a check in
   for (const name of HIDDEN) await expect(page.getByText(name)).toHaveCount(0);
 });
 
+test('a listing page loads its cards with its first answer, and says so when they cannot load', async ({ page }) => {
+  const cardCode = /\/_astro\/ServerCard\.[^/]*\.js$/;
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (cardCode.test(r.url())) asked.push(r.url());
+  });
+  await page.route(cardCode, (route) => route.abort());
+  await page.goto('/best-investing-discord');
+  await hydrated(page);
+  // The built listing needs no card code.
+  expect(asked).toEqual([]);
+  await page.getByLabel('Sort servers').selectOption({ label: 'Growing' });
+  const results = page.locator('.search-results');
+  await expect(results.getByRole('alert')).toContainText('Error loading servers');
+  await expect(page.locator('.listing-static')).toBeHidden();
+  await page.unroute(cardCode);
+  await page.getByLabel('Sort servers').selectOption({ label: 'Newest' });
+  await expect(results.getByText(`${countOf(4, 'server')}, Newest first`)).toBeVisible();
+  await expect(results.locator('.grid article')).toHaveCount(4);
+});
+
 test('a listing page sorts through the API in place of the built grid, kept in the URL', async ({ page }) => {
   await page.goto('/best-investing-discord');
   await hydrated(page);
