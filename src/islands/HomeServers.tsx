@@ -1,17 +1,19 @@
+import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
 import { countFound } from '~/lib/format';
 import type { RegionChoice } from '~/lib/languages';
 import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
-import type { CardServer, FilterCategory } from './card-data';
+import { type FilterCategory, isPaidCard } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
-import { isPaidCard, ServerCard } from './ServerCard';
+import { useCardCode } from './use-card-code';
 import { type BrowseQuery, BUILT_QUERY, useListingBrowser } from './use-listing-browser';
 
 interface Props {
-  /** The first 9 servers, prebuilt into the static HTML. */
-  initial: CardServer[];
+  /** How many servers the built list counts (its first 9 are `children`). */
   initialTotal: number;
+  /** The first 9 servers as built, ranked (ServerGrid): static HTML, shown until an answer replaces them. */
+  children?: ReactNode;
   categories: FilterCategory[];
   /** The regions the listed servers name (#19): the region menu's choices. */
   regions?: RegionChoice[];
@@ -30,17 +32,25 @@ const scrollToSearch = (q: BrowseQuery) => {
 /**
  * The home listing: filter bar (category, Premium Only, member range, online share, checked in
  * the last 24 hours, sort) and the first 9 servers. Prebuilt with the unfiltered list in Most
- * Members order; the listing browser (use-listing-browser.ts, shared with ListingSearch) asks
- * GET /api/servers when a filter changes or the page was opened with ?category=, ?search=, ?sort=
- * or a filter, and keeps every choice in the URL. The controls beyond the category buttons come
- * alive with the script (disabled until then, and the page says so without JavaScript).
+ * Members order, as static cards (children); the listing browser (use-listing-browser.ts, shared
+ * with ListingSearch) asks GET /api/servers when a filter changes or the page was opened with
+ * ?category=, ?search=, ?sort= or a filter, and keeps every choice in the URL. The cards' code
+ * (use-card-code.ts) loads beside the first answer, which then takes the built cards' place. The
+ * controls beyond the category buttons come alive with the script (disabled until then, and the
+ * page says so without JavaScript).
  */
-export default function HomeServers({ initial, initialTotal, categories, regions = NO_REGIONS }: Props) {
+export default function HomeServers({ initialTotal, categories, regions = NO_REGIONS, children }: Props) {
   const browser = useListingBrowser({ perPage: LIMITS.homeList, categories, regions, onOpen: scrollToSearch });
   const { query, status, answer, errorText, ready } = browser;
-  const servers = answer?.servers ?? initial;
-  const total = answer?.total ?? initialTotal;
-  const exact = answer?.exact ?? true;
+  // The cards' code, fetched beside the first answer (and with the next one if that failed).
+  const cards = useCardCode(status !== 'built', status);
+  const Card = cards === 'failed' ? null : cards;
+  // An answer shows once its cards can be drawn; until then the list shown stays, marked busy.
+  const shown = answer && (Card || answer.servers.length === 0) ? answer : null;
+  const cardsFailed = status === 'done' && cards === 'failed' && !shown;
+  const waiting = status === 'loading' || (status === 'done' && !shown && !cardsFailed);
+  const total = shown?.total ?? initialTotal;
+  const exact = shown?.exact ?? true;
 
   function update(next: Partial<BrowseQuery>) {
     const q = browser.update(next);
@@ -55,7 +65,7 @@ export default function HomeServers({ initial, initialTotal, categories, regions
   // Rank badges where the order is a ranking (members, the rank score) and no search reorders it.
   const ranked = !search && !premiumOnly && (query.sort === 'members' || query.sort === 'active');
   // Organic rank numbers skip paid cards (the API placed them at most one in five).
-  const ranks = organicRanks(servers, isPaidCard);
+  const ranks = shown ? organicRanks(shown.servers, isPaidCard) : [];
   const active = categories.find((c) => c.name === category);
   // The listing page opens in the same order (its search island reads ?sort=).
   const viewAllHref = `${active ? active.href : '/servers'}${query.sort === DEFAULT_SORT ? '' : `?sort=${query.sort}`}`;
@@ -154,12 +164,12 @@ export default function HomeServers({ initial, initialTotal, categories, regions
       <div className="results-head">
         <p className="count" aria-live="polite">
           {/* The error state says what happened; a count from before it would be stale. */}
-          {status === 'error'
+          {status === 'error' || cardsFailed
             ? null
-            : status === 'loading'
+            : waiting
               ? 'Loading servers…'
               : `${countFound(total, exact, 'server')} found`}
-          {search && status !== 'error' ? (
+          {search && status !== 'error' && !cardsFailed ? (
             <>
               {' '}
               for “<strong>{search}</strong>”{' '}
@@ -171,16 +181,16 @@ export default function HomeServers({ initial, initialTotal, categories, regions
         </p>
       </div>
 
-      {status === 'error' ? (
+      {status === 'error' || cardsFailed ? (
         <div className="state state-error" role="alert">
           <h3>Error loading servers</h3>
-          <p>{errorText}</p>
+          <p>{cardsFailed ? 'The servers could not be shown.' : errorText}</p>
           <p>Please try refreshing the page.</p>
           <button type="button" className="btn btn-primary" onClick={browser.retry}>
             Try again
           </button>
         </div>
-      ) : servers.length === 0 && status !== 'loading' ? (
+      ) : (shown ? shown.servers.length === 0 && status !== 'loading' : initialTotal === 0 && status === 'built') ? (
         <div className="state">
           <h3>{premiumOnly ? 'No premium servers found' : 'No servers found'}</h3>
           <p>
@@ -192,15 +202,22 @@ export default function HomeServers({ initial, initialTotal, categories, regions
             View All Servers
           </a>
         </div>
+      ) : shown ? (
+        <div className="grid" aria-busy={waiting} data-loading={waiting}>
+          {Card
+            ? shown.servers.map((s, i) => (
+                <Card key={s.id} server={s} {...(ranked && ranks[i] ? { rank: ranks[i] } : {})} eager={i < 3} />
+              ))
+            : null}
+        </div>
       ) : (
-        <div className="grid" aria-busy={status === 'loading'} data-loading={status === 'loading'}>
-          {servers.map((s, i) => (
-            <ServerCard key={s.id} server={s} {...(ranked && ranks[i] ? { rank: ranks[i] } : {})} eager={i < 3} />
-          ))}
+        // The built cards, until the first answer can be drawn in their place.
+        <div className="listing-static" aria-busy={waiting} data-loading={waiting}>
+          {children}
         </div>
       )}
 
-      {total > LIMITS.homeList && status !== 'error' ? (
+      {total > LIMITS.homeList && status !== 'error' && !cardsFailed ? (
         <p className="center">
           <a className="btn btn-outline" href={viewAllHref}>
             {viewAllLabel}

@@ -1,19 +1,12 @@
-import { type ReactNode, type SubmitEvent, useEffect, useRef, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useRef } from 'react';
 import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
 import { countFound } from '~/lib/format';
 import { getLanguage, type RegionChoice } from '~/lib/languages';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import { SEARCH_PAGE } from '~/lib/search-page';
 import { ListingOrderControls } from './ListingOrderControls';
+import { useCardCode } from './use-card-code';
 import { useListingBrowser } from './use-listing-browser';
-
-/**
- * The cards' code (ServerCard and what it reads: the claims, plans, icons), loaded when the first
- * answer is asked for: the built listing a page opens on is static HTML, so a listing page's first
- * load carries the toolbar alone.
- */
-const loadCards = () => import('./ServerCard');
-type Card = Awaited<ReturnType<typeof loadCards>>['ServerCard'];
 
 interface Props {
   /** Display name of the category, when the listing is one. */
@@ -53,20 +46,8 @@ export default function ListingSearch({ category, subcategory, label, regions = 
   const subSlug = SUBCATEGORIES.find((s) => s.parentCategory === category && s.key === subcategory)?.slug;
   const input = useRef<HTMLInputElement>(null);
   // The cards' code, fetched beside the first answer (and with the next one if that failed).
-  const [cards, setCards] = useState<{ Card: Card } | 'failed' | null>(null);
-  const asked = useRef(false);
-  useEffect(() => {
-    if (status === 'built' || asked.current) return;
-    asked.current = true;
-    loadCards().then(
-      ({ ServerCard }) => setCards({ Card: ServerCard }),
-      () => {
-        asked.current = false;
-        setCards('failed');
-      },
-    );
-  }, [status]);
-  const Card = cards && cards !== 'failed' ? cards.Card : null;
+  const cards = useCardCode(status !== 'built', status);
+  const Card = cards === 'failed' ? null : cards;
 
   function onSubmit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();

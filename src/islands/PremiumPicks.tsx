@@ -1,20 +1,36 @@
-import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
-import type { CardServer } from './card-data';
-import { ServerCard } from './ServerCard';
+import { type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 
 interface Props {
-  servers: CardServer[];
+  /** How many picks there are (one slide each). */
+  count: number;
+  /** The wide screens' grid: its cards, as built (static HTML). */
+  grid?: ReactNode;
+  /**
+   * The carousel's slides, as built (static HTML): one `.carousel-slide` group per pick, labelled
+   * "n of count", the first one shown and the others `aria-hidden` and `inert`.
+   */
+  slides?: ReactNode;
 }
 
 /**
  * Premium Picks: a grid of up to 6 on wide screens, a carousel on small ones (prev/next, dots,
- * wraps at both ends, 500 ms slide, swipe and arrow keys). CSS picks which one shows.
+ * wraps at both ends, 500 ms slide, swipe and arrow keys). CSS picks which one shows. The cards
+ * are built into the page (no card code is loaded); the island moves the track and marks which
+ * slide is shown.
  */
-export default function PremiumPicks({ servers }: Props) {
+export default function PremiumPicks({ count, grid, slides }: Props) {
   const [index, setIndex] = useState(0);
   const start = useRef<number | null>(null);
-  const count = servers.length;
+  const track = useRef<HTMLDivElement>(null);
   const go = (i: number) => setIndex(((i % count) + count) % count);
+
+  // Only the slide shown can be read or focused; the built page marks the first one so.
+  useEffect(() => {
+    track.current?.querySelectorAll<HTMLElement>('.carousel-slide').forEach((slide, i) => {
+      slide.inert = i !== index;
+      slide.setAttribute('aria-hidden', String(i !== index));
+    });
+  }, [index]);
 
   function onKey(e: KeyboardEvent) {
     if (e.key === 'ArrowRight') {
@@ -37,11 +53,8 @@ export default function PremiumPicks({ servers }: Props) {
 
   return (
     <>
-      <div className="grid premium-grid">
-        {servers.map((s) => (
-          <ServerCard key={s.id} server={s} />
-        ))}
-      </div>
+      {/* A box of the island's own: client:visible watches the island's elements, and a slot has none. */}
+      <div className="grid premium-grid">{grid}</div>
       <section
         className="carousel"
         aria-roledescription="carousel"
@@ -60,21 +73,12 @@ export default function PremiumPicks({ servers }: Props) {
         >
           {/* No style on the first slide: the server-rendered HTML then carries no style attribute, which
               the CSP refuses; React sets the transform through the DOM (allowed) once it moves. */}
-          <div className="carousel-track" style={index > 0 ? { transform: `translateX(-${index * 100}%)` } : undefined}>
-            {servers.map((s, i) => (
-              // biome-ignore lint/a11y/useSemanticElements: slides of an ARIA carousel are groups
-              <div
-                key={s.id}
-                className="carousel-slide"
-                role="group"
-                aria-roledescription="slide"
-                aria-label={`${i + 1} of ${count}`}
-                aria-hidden={i !== index}
-                inert={i !== index}
-              >
-                <ServerCard server={s} />
-              </div>
-            ))}
+          <div
+            ref={track}
+            className="carousel-track"
+            style={index > 0 ? { transform: `translateX(-${index * 100}%)` } : undefined}
+          >
+            {slides}
           </div>
         </div>
         <div className="carousel-controls">
@@ -84,9 +88,10 @@ export default function PremiumPicks({ servers }: Props) {
             </svg>
           </button>
           <div className="dots">
-            {servers.map((s, i) => (
+            {Array.from({ length: count }, (_, i) => (
               <button
-                key={s.id}
+                // biome-ignore lint/suspicious/noArrayIndexKey: one dot per slide, in a fixed order
+                key={i}
                 type="button"
                 className="dot"
                 aria-label={`Go to slide ${i + 1}`}

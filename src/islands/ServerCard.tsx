@@ -3,7 +3,7 @@ import { formatMembers } from '~/lib/format';
 import { getLanguage } from '~/lib/languages';
 import { organicRanks } from '~/lib/placement';
 import { placementDay } from '~/lib/pricing/plans';
-import { type CardServer, joinProps } from './card-data';
+import { type CardServer, isPaidCard, joinProps } from './card-data';
 import { ServerIcon } from './ServerIcon';
 
 interface Props {
@@ -15,10 +15,6 @@ interface Props {
 }
 
 const RANK_CLASS = ['', 'rank-gold', 'rank-silver', 'rank-bronze'];
-
-/** Whether a card is a paid placement (Premium or Sponsored): labelled, coloured, never given an organic rank. */
-export const isPaidCard = (s: Pick<CardServer, 'is_premium' | 'is_sponsored'>): boolean =>
-  s.is_premium || s.is_sponsored;
 
 /** A day of an ISO time as "3 Jan 2027" in a <time>: the same on the server and in any browser (UTC). */
 const day = (iso: string) => <time dateTime={iso}>{placementDay(iso)}</time>;

@@ -96,6 +96,10 @@ export interface FilterCategory {
   href: string;
 }
 
+/** Whether a card is a paid placement (Premium or Sponsored): labelled, coloured, never given an organic rank. */
+export const isPaidCard = (s: Pick<CardServer, 'is_premium' | 'is_sponsored'>): boolean =>
+  s.is_premium || s.is_sponsored;
+
 /**
  * The card's Join link: /go/{slug} records the click and redirects to the stored link.
  * Null without a link: a button that leads nowhere (the old 'Join Premium' plain button) is none.

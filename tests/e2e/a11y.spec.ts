@@ -74,6 +74,13 @@ test('the premium carousel slides with the keyboard and wraps at both ends', asy
   await expect(dots.first()).toHaveAttribute('aria-current', 'true');
   await carousel.getByRole('button', { name: 'Next server' }).click();
   await expect(dots.nth(1)).toHaveAttribute('aria-current', 'true');
+  // Only the slide shown can be read or focused: the built slides are marked by the island.
+  const slides = carousel.locator('.carousel-slide');
+  await expect(slides).toHaveCount(count);
+  await expect(slides.nth(1)).toHaveAttribute('aria-hidden', 'false');
+  expect(await slides.evaluateAll((els) => els.map((e) => (e as HTMLElement).inert))).toEqual(
+    Array.from({ length: count }, (_, i) => i !== 1),
+  );
   await carousel.getByRole('button', { name: 'Previous server' }).click();
   await expect(dots.first()).toHaveAttribute('aria-current', 'true');
 });

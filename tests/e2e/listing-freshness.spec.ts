@@ -168,6 +168,38 @@ test('a listing page loads its cards with its first answer, and says so when the
   await expect(results.locator('.grid article')).toHaveCount(4);
 });
 
+test('the home loads its cards with its first answer, and says so when they cannot load', async ({ page }) => {
+  const cardCode = /\/_astro\/ServerCard\.[^/]*\.js$/;
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (cardCode.test(r.url())) asked.push(r.url());
+  });
+  await page.route(cardCode, (route) => route.abort());
+  await page.goto('/');
+  await hydrated(page);
+  // The built list and Premium Picks are static cards: no card code.
+  expect(asked).toEqual([]);
+  const list = page.locator('#servers');
+  await expect(list.locator('.listing-static .grid article')).toHaveCount(9);
+  await list.getByRole('button', { name: 'Investing', exact: true }).click();
+  await expect(list.getByRole('alert')).toContainText('The servers could not be shown.');
+  await expect(list.locator('.count')).toBeEmpty();
+  await expect(list.locator('.grid article')).toHaveCount(0);
+  await page.unroute(cardCode);
+  await list.getByRole('button', { name: 'Try again' }).click();
+  await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
+  expect(await namesIn(list)).toEqual([
+    'Stale Giant Capital',
+    'Dividend Investors Club',
+    'Lively Middle Investors',
+    'Rising Star Stocks',
+  ]);
+  // Back to every category: the built cards again, ranked as built.
+  await list.getByRole('button', { name: 'All', exact: true }).click();
+  await expect(list.locator('.listing-static .grid article')).toHaveCount(9);
+  await expect(list.locator('.listing-static .grid article').first().locator('.rank-gold')).toHaveCount(1);
+});
+
 test('a listing page sorts through the API in place of the built grid, kept in the URL', async ({ page }) => {
   await page.goto('/best-investing-discord');
   await hydrated(page);
