@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { categorySums, readListingGroups } from '../../db/queries/listing-groups';
 import { type ListingRow, paidListingHead } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
-import type { RegionChoice } from '../lib/languages';
+import type { RegionChoice } from '../lib/regions';
 import { listingPageFromDb } from './listing-page';
 
 /**

@@ -14,8 +14,8 @@ import {
 } from '../../db/queries/servers';
 import { CATEGORIES, categoryPath, SUBCATEGORIES, subcategoryPath } from '../lib/categories';
 import { LIMITS } from '../lib/enums';
-import { type RegionChoice, regionsOf } from '../lib/languages';
 import { listingPlacement, PAID_SPACING, placesAtHead } from '../lib/placement';
+import { type RegionChoice, regionsOf } from '../lib/regions';
 import { cardsOf, podiumOf, totals } from './site-data';
 
 /**

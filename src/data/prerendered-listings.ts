@@ -8,9 +8,9 @@ import {
   serversByIds,
 } from '../../db/queries/servers';
 import { LIMITS } from '../lib/enums';
-import { regionsOf } from '../lib/languages';
 import { isPaidPlacement, matchesSubcategory } from '../lib/listing';
 import { placePaid, placesAtHead } from '../lib/placement';
+import { regionsOf } from '../lib/regions';
 import { type ListingOf, type ListingPage, SITE_LISTINGS } from './listing-page';
 import { podiumOf } from './site-data';
 

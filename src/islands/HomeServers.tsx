@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
 import { countFound } from '~/lib/format';
-import type { RegionChoice } from '~/lib/languages';
 import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
+import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
 import { useCardCode } from './use-card-code';

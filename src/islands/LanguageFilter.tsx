@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { getLanguage, type LanguageCode, preferredLanguage, type RegionChoice } from '~/lib/languages';
+import { getLanguage, type LanguageCode, preferredLanguage } from '~/lib/languages';
+import type { RegionChoice } from '~/lib/regions';
 import { LanguageOptions } from './LanguageOptions';
 
 interface Props {

@@ -1,6 +1,6 @@
 import type { SortOrder } from '~/lib/enums';
-import type { RegionChoice } from '~/lib/languages';
 import { MENU_SORTS, SORT_LABELS } from '~/lib/listing';
+import type { RegionChoice } from '~/lib/regions';
 import { LanguageFilter, RegionFilter } from './LanguageFilter';
 import type { BrowseQuery } from './use-listing-browser';
 

@@ -1,8 +1,9 @@
 import { type ReactNode, type SubmitEvent, useRef } from 'react';
 import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
 import { countFound } from '~/lib/format';
-import { getLanguage, type RegionChoice } from '~/lib/languages';
+import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
+import type { RegionChoice } from '~/lib/regions';
 import { SEARCH_PAGE } from '~/lib/search-page';
 import { ListingOrderControls } from './ListingOrderControls';
 import { useCardCode } from './use-card-code';

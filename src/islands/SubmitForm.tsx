@@ -10,7 +10,8 @@ import { TURNSTILE_FIELD } from '~/lib/turnstile';
 import { Check, Field, type FieldProps } from './Field';
 import { FormAlert, oneOf, renderedForm, textOf, useSending } from './form-utils';
 import { Honeypot } from './Honeypot';
-import { LanguageOptions, RegionOptions } from './LanguageOptions';
+import { LanguageOptions } from './LanguageOptions';
+import { RegionOptions } from './RegionFields';
 import { Turnstile } from './Turnstile';
 
 type Values = {

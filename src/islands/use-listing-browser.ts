@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchServers, type ServersQuery } from '~/lib/api-client';
 import type { SortOrder } from '~/lib/enums';
-import { getLanguage, type RegionChoice } from '~/lib/languages';
+import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import type { RegionChoice } from '~/lib/regions';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 
 /**

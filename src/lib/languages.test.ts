@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  getLanguage,
-  isRegionCode,
-  LANGUAGE_CODES,
-  LANGUAGES,
-  languageLabel,
-  preferredLanguage,
-  REGION_CODES,
-  regionName,
-} from './languages';
+import { getLanguage, LANGUAGE_CODES, LANGUAGES, languageLabel, preferredLanguage } from './languages';
 
 describe('languages', () => {
   it('lists each ISO 639-1 code once, with an English and a native name', () => {
@@ -35,16 +26,5 @@ describe('languages', () => {
     expect(preferredLanguage(['fil'])).toBe('tl');
     expect(preferredLanguage(['tlh'])).toBeUndefined();
     expect(preferredLanguage([])).toBeUndefined();
-  });
-});
-
-describe('regions', () => {
-  it('holds the 249 ISO 3166-1 alpha-2 codes, upper case, with English names', () => {
-    expect(REGION_CODES).toHaveLength(249);
-    expect(REGION_CODES.every((c) => /^[A-Z]{2}$/.test(c))).toBe(true);
-    expect(regionName('US')).toBe('United States');
-    expect(regionName('us')).toBeUndefined();
-    expect(isRegionCode('XK')).toBe(false);
-    expect(isRegionCode('__proto__')).toBe(false);
   });
 });

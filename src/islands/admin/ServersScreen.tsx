@@ -2,7 +2,7 @@ import { type SubmitEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { CATEGORY_NAMES, isListedCategory } from '~/lib/categories';
 import { hasPage, whyUnlisted } from '~/lib/listing';
 import { type ServerInput, serverSchema } from '~/lib/schemas/server';
-import { LanguageRegionFields } from '../LanguageOptions';
+import { LanguageRegionFields } from '../RegionFields';
 import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';

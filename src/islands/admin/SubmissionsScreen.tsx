@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
-import { languageLabel, regionName } from '~/lib/languages';
+import { languageLabel } from '~/lib/languages';
 import { waitingFor } from '~/lib/moderation/queue';
 import { proofAge } from '~/lib/owners/proof';
+import { regionName } from '~/lib/regions';
 import { highlight, type RequirementFlag } from '~/lib/requirements';
 import { isSafeImageSrc } from '~/lib/url-safety';
-import { LanguageRegionFields } from '../LanguageOptions';
+import { LanguageRegionFields } from '../RegionFields';
 import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { OwnerEdits } from './OwnerEdits';

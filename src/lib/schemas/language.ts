@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LANGUAGE_CODES, REGION_CODES } from '../languages';
+import { LANGUAGE_CODES } from '../languages';
+import { REGION_CODES } from '../regions';
 
 /** A form or query value as a code: trimmed, in the code's case, '' as `empty`; anything else as it is. */
 const code =
