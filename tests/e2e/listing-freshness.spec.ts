@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createServer, type ServerWrite } from '../../db/queries/servers';
@@ -91,6 +92,14 @@ const test = testWithOwnSite('listing-freshness', async (db: Db) => {
 });
 
 /** The server names of a grid, in order. */
+/** The Investing rows as every listing is built: most members first. */
+const INVESTING_BY_MEMBERS = [
+  'Stale Giant Capital',
+  'Dividend Investors Club',
+  'Lively Middle Investors',
+  'Rising Star Stocks',
+];
+
 const namesIn = (scope: import('@playwright/test').Locator) => scope.locator('.grid .card-name').allTextContents();
 
 test('the home filter bar sorts and filters by size, online share and a check in the last 24 hours', async ({
@@ -101,12 +110,7 @@ test('the home filter bar sorts and filters by size, online share and a check in
   const list = page.locator('#servers');
   await list.getByRole('button', { name: 'Investing', exact: true }).click();
   await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
-  expect(await namesIn(list)).toEqual([
-    'Stale Giant Capital',
-    'Dividend Investors Club',
-    'Lively Middle Investors',
-    'Rising Star Stocks',
-  ]);
+  expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
 
   await list.getByLabel('Size').selectOption({ label: '10K to 100K members' });
   await expect(list.getByText(`${countOf(2, 'server')} found`)).toBeVisible();
@@ -147,13 +151,22 @@ test('the home filter bar sorts and filters by size, online share and a check in
   for (const name of HIDDEN) await expect(page.getByText(name)).toHaveCount(0);
 });
 
-test('a listing page loads its cards with its first answer, and says so when they cannot load', async ({ page }) => {
+/**
+ * Fails every load of the cards' code (ServerCard's chunk) until `release`; `asked` lists the
+ * loads the page tried.
+ */
+async function blockCardCode(page: Page) {
   const cardCode = /\/_astro\/ServerCard\.[^/]*\.js$/;
   const asked: string[] = [];
   page.on('request', (r) => {
     if (cardCode.test(r.url())) asked.push(r.url());
   });
   await page.route(cardCode, (route) => route.abort());
+  return { asked, release: () => page.unroute(cardCode) };
+}
+
+test('a listing page loads its cards with its first answer, and says so when they cannot load', async ({ page }) => {
+  const { asked, release } = await blockCardCode(page);
   await page.goto('/best-investing-discord');
   await hydrated(page);
   // The built listing needs no card code.
@@ -162,19 +175,14 @@ test('a listing page loads its cards with its first answer, and says so when the
   const results = page.locator('.search-results');
   await expect(results.getByRole('alert')).toContainText('Error loading servers');
   await expect(page.locator('.listing-static')).toBeHidden();
-  await page.unroute(cardCode);
+  await release();
   await page.getByLabel('Sort servers').selectOption({ label: 'Newest' });
   await expect(results.getByText(`${countOf(4, 'server')}, Newest first`)).toBeVisible();
   await expect(results.locator('.grid article')).toHaveCount(4);
 });
 
 test('the home loads its cards with its first answer, and says so when they cannot load', async ({ page }) => {
-  const cardCode = /\/_astro\/ServerCard\.[^/]*\.js$/;
-  const asked: string[] = [];
-  page.on('request', (r) => {
-    if (cardCode.test(r.url())) asked.push(r.url());
-  });
-  await page.route(cardCode, (route) => route.abort());
+  const { asked, release } = await blockCardCode(page);
   await page.goto('/');
   await hydrated(page);
   // The built list and Premium Picks are static cards: no card code.
@@ -185,15 +193,10 @@ test('the home loads its cards with its first answer, and says so when they cann
   await expect(list.getByRole('alert')).toContainText('The servers could not be shown.');
   await expect(list.locator('.count')).toBeEmpty();
   await expect(list.locator('.grid article')).toHaveCount(0);
-  await page.unroute(cardCode);
+  await release();
   await list.getByRole('button', { name: 'Try again' }).click();
   await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
-  expect(await namesIn(list)).toEqual([
-    'Stale Giant Capital',
-    'Dividend Investors Club',
-    'Lively Middle Investors',
-    'Rising Star Stocks',
-  ]);
+  expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
   // Back to every category: the built cards again, ranked as built.
   await list.getByRole('button', { name: 'All', exact: true }).click();
   await expect(list.locator('.listing-static .grid article')).toHaveCount(9);
@@ -204,12 +207,7 @@ test('a listing page sorts through the API in place of the built grid, kept in t
   await page.goto('/best-investing-discord');
   await hydrated(page);
   const built = page.locator('.listing-static');
-  expect(await namesIn(built)).toEqual([
-    'Stale Giant Capital',
-    'Dividend Investors Club',
-    'Lively Middle Investors',
-    'Rising Star Stocks',
-  ]);
+  expect(await namesIn(built)).toEqual(INVESTING_BY_MEMBERS);
   await page.getByLabel('Sort servers').selectOption({ label: 'Growing' });
   const results = page.locator('.search-results');
   await expect(results.getByText(`${countOf(4, 'server')}, Growing first`)).toBeVisible();
