@@ -186,8 +186,14 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
           <h3>Error loading servers</h3>
           <p>{cardsFailed ? 'The servers could not be shown.' : errorText}</p>
           <p>Please try refreshing the page.</p>
-          <button type="button" className="btn btn-primary" onClick={browser.retry}>
-            Try again
+          {/* A browser may keep a failed script load for the page's life: the card code comes back with a reload
+              (the URL keeps every choice). */}
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={cardsFailed ? () => location.reload() : browser.retry}
+          >
+            {cardsFailed ? 'Reload the page' : 'Try again'}
           </button>
         </div>
       ) : (shown ? shown.servers.length === 0 && status !== 'loading' : initialTotal === 0 && status === 'built') ? (

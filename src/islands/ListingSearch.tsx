@@ -130,7 +130,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
           cards === 'failed' ? (
             <div className="state state-error" role="alert">
               <h3>Error loading servers</h3>
-              <p>The servers could not be shown. Please try again.</p>
+              <p>The servers could not be shown. Please reload the page (it keeps your search and choices).</p>
             </div>
           ) : (
             <p className="count">Loading servers…</p>

@@ -194,7 +194,12 @@ test('the home loads its cards with its first answer, and says so when they cann
   await expect(list.locator('.count')).toBeEmpty();
   await expect(list.locator('.grid article')).toHaveCount(0);
   await release();
-  await list.getByRole('button', { name: 'Try again' }).click();
+  // A reload brings the card code back, in the state the URL keeps.
+  const reloaded = page.waitForEvent('load');
+  await list.getByRole('button', { name: 'Reload the page' }).click();
+  await reloaded;
+  await expect(page).toHaveURL(/\/\?category=investing$/);
+  await hydrated(page);
   await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
   expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
   // Back to every category: the built cards again, ranked as built.
