@@ -5,6 +5,7 @@ import { BUILD_SETTINGS_FILE, buildSettingsOf } from './functions/_app/build-set
 import { processEnv, toolEnv } from './functions/_app/env.ts';
 import { CSP_DIRECTIVES, CSP_SCRIPT_RESOURCES, CSP_STYLE_RESOURCES } from './functions/_app/lib/security-headers.ts';
 import { onDemandAdapter, staticHeaders, withStaticHeaders } from './src/integrations/headers.ts';
+import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { islandStylesInHead } from './src/integrations/island-styles.ts';
 
 // SITE_URL gives canonical URLs their origin; the build tools' variables are read beside it.
@@ -141,6 +142,8 @@ export default defineConfig({
     staticHeaders(),
     // Astro's island style element goes in the head, where a style element belongs.
     islandStylesInHead(),
+    // `client:interaction`: the public forms hydrate when the visitor starts on them.
+    hydrateOnInteraction(),
   ],
   // Content-Security-Policy from our code: our directives, and script-src/style-src with the
   // hashes of the scripts and styles the project ships (Astro computes them at build time).

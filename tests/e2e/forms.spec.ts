@@ -34,6 +34,38 @@ function pageErrors(page: Page): string[] {
   return errors;
 }
 
+test('the public forms load their code when the visitor starts on them; a page opened with a query at once', async ({
+  page,
+}) => {
+  for (const [path, field] of [
+    ['/contact', 'Name'],
+    ['/submit-server', 'Server name'],
+  ] as const) {
+    const scripts: string[] = [];
+    const listen = (r: import('@playwright/test').Request) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    };
+    page.on('request', listen);
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const island = page.locator('astro-island[client="interaction"]');
+    const code = [await island.getAttribute('component-url'), await island.getAttribute('renderer-url')];
+    // Read, not touched: neither the form's code nor React was asked for.
+    expect(
+      scripts.filter((s) => code.includes(s)),
+      `${path} before any interaction`,
+    ).toEqual([]);
+    expect(await unhydrated(page)).toBe(1);
+    await page.getByLabel(field).click();
+    await expect.poll(() => unhydrated(page), { message: `${path} hydrated once started on` }).toBe(0);
+    expect(scripts).toEqual(expect.arrayContaining(code));
+    page.off('request', listen);
+  }
+  // The premium call to action's subject is in the query: the form picks it without a touch.
+  await page.goto('/contact?subject=premium');
+  await expect(page.getByLabel('Subject')).toHaveValue('premium');
+  expect(await unhydrated(page)).toBe(0);
+});
+
 test('the submit form keeps what was typed before its script ran, and sends it', async ({ page, site }) => {
   const errors = pageErrors(page);
   await slowScripts(page);

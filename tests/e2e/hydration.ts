@@ -2,12 +2,14 @@ import type { Page } from '@playwright/test';
 
 /**
  * Waits until every island of the page has hydrated (Astro drops the `ssr` attribute then).
- * client:visible islands hydrate when seen, so each is scrolled into view and awaited in turn.
+ * client:visible islands hydrate when seen, so each is scrolled into view and awaited in turn; a
+ * client:interaction island (the public forms) is focused into, as a visitor starting on it would.
  */
 export async function hydrated(page: Page): Promise<void> {
   const done = await page.evaluate(async () => {
     for (const island of document.querySelectorAll('astro-island[ssr]')) {
       (island.firstElementChild ?? island).scrollIntoView({ block: 'center' });
+      if (island.getAttribute('client') === 'interaction') island.dispatchEvent(new FocusEvent('focusin'));
       const deadline = Date.now() + 10_000;
       while (island.hasAttribute('ssr') && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 25));
