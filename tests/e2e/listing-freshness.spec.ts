@@ -225,13 +225,46 @@ test('a listing page sorts through the API in place of the built grid, kept in t
     'Dividend Investors Club',
   ]);
   await expect(page).toHaveURL(/\?sort=growing$/);
+  // A page opened with a query hydrates at once, untouched (client:interaction), and shows its order.
   await page.reload();
-  await hydrated(page);
   await expect(page.getByLabel('Sort servers')).toHaveValue('growing');
   await expect(results.locator('.grid article').first()).toContainText('Rising Star Stocks');
   await page.getByLabel('Sort servers').selectOption({ label: 'Most Members' });
   await expect(built).toBeVisible();
   await expect(page).toHaveURL(/\/best-investing-discord$/);
+});
+
+/** Islands not hydrated yet: Astro removes `ssr` from each as it hydrates. */
+const unhydrated = (page: Page) => page.locator('astro-island[ssr]').count();
+
+test('a listing page loads React once the visitor points at or touches its toolbar, not with the page', async ({
+  page,
+}) => {
+  const react: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') react.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/best-investing-discord', { waitUntil: 'networkidle' });
+  const renderer = await page.locator('astro-island').getAttribute('renderer-url');
+  expect(react, 'React before any interaction').not.toContain(renderer);
+  expect(await unhydrated(page)).toBe(1);
+  // The sort menu waits, disabled, for the script: a pointer over it starts the island.
+  await expect(page.getByLabel('Sort servers')).toBeDisabled();
+  await page.getByLabel('Sort servers').hover({ force: true });
+  await expect(page.getByLabel('Sort servers')).toBeEnabled();
+  expect(react).toContain(renderer);
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+  test('a tap on the waiting sort menu starts the listing page’s island', async ({ page }) => {
+    await page.goto('/best-investing-discord', { waitUntil: 'networkidle' });
+    expect(await unhydrated(page)).toBe(1);
+    await page.getByLabel('Sort servers').tap({ force: true });
+    await expect(page.getByLabel('Sort servers')).toBeEnabled();
+    await page.getByLabel('Sort servers').selectOption({ label: 'Newest' });
+    await expect(page.locator('.search-results').getByText(`${countOf(4, 'server')}, Newest first`)).toBeVisible();
+  });
 });
 
 test('the build leaves dead and wrong_guild invites off listings, Premium Picks, counts and the sitemap', async ({
