@@ -265,6 +265,27 @@ test.describe('on a touch screen', () => {
     await page.getByLabel('Sort servers').selectOption({ label: 'Newest' });
     await expect(page.locator('.search-results').getByText(`${countOf(4, 'server')}, Newest first`)).toBeVisible();
   });
+
+  test('a category chip tapped on the home while its code is on the way is applied once it has come', async ({
+    page,
+  }) => {
+    await page.goto('/', { waitUntil: 'networkidle' });
+    const list = page.locator('#servers');
+    await list.scrollIntoViewIfNeeded();
+    // The island's code arrives a second after it is asked for: the tap lands before any handler.
+    await page.route('**/_astro/*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue().catch(() => {});
+    });
+    expect(await page.locator('#servers astro-island[ssr]').count()).toBe(1);
+    // On a phone the filters fold into one Filters control (a plain <details>): open it, then tap.
+    await list.locator('summary', { hasText: 'Filters' }).tap();
+    await list.getByRole('button', { name: 'Investing', exact: true }).tap();
+    expect(await page.locator('#servers astro-island[ssr]').count(), 'tapped before the island hydrated').toBe(1);
+    await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
+    expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
+    await expect(list.getByRole('button', { name: 'Investing', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  });
 });
 
 test('the build leaves dead and wrong_guild invites off listings, Premium Picks, counts and the sitemap', async ({
