@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 interface Tab {
   id: string;
@@ -10,14 +10,25 @@ interface Props {
   tabs: Tab[];
 }
 
-/** FAQ with search (case-insensitive, question and answer, active tab only), tabs and an accordion. */
+/**
+ * FAQ with search (case-insensitive, question and answer, active tab only), tabs and an accordion.
+ * It hydrates when the visitor starts on it (client:interaction): a click on a tab or a question
+ * made meanwhile is clicked again by the directive, and a search typed meanwhile is read here.
+ */
 export default function HelpFaq({ tabs }: Props) {
   const [active, setActive] = useState(tabs[0]?.id ?? '');
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const search = useRef<HTMLInputElement>(null);
   // One FAQ per page: fixed ids (no useId, so the build can render islands with renderToString).
   const uid = 'faq';
+
+  // A search typed before the script ran (the island hydrates on interaction) is applied once it has.
+  useEffect(() => {
+    const typed = search.current?.value ?? '';
+    if (typed) setQuery(typed);
+  }, []);
 
   const tab = tabs.find((t) => t.id === active) ?? tabs[0];
   const q = query.trim().toLowerCase();
@@ -43,6 +54,7 @@ export default function HelpFaq({ tabs }: Props) {
           Search the help center
         </label>
         <input
+          ref={search}
           id={`${uid}-q`}
           type="search"
           placeholder="Search questions…"

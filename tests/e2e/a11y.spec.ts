@@ -122,6 +122,33 @@ test('the FAQ tabs and accordion work from the keyboard and search filters the a
   await expect(page.getByRole('button', { name: 'How long does review take?' })).toHaveCount(0);
 });
 
+test('the help center opens a question clicked and searches what was typed before its script arrived', async ({
+  page,
+}) => {
+  /** Holds every script of the page back a second, so the visitor acts before the island hydrates. */
+  const slowScripts = () =>
+    page.route('**/_astro/*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue().catch(() => {});
+    });
+  const waiting = () => page.locator('astro-island[ssr]').count();
+  await page.goto('/help', { waitUntil: 'networkidle' });
+  expect(await waiting(), 'nothing of React before the visitor starts').toBe(1);
+  await slowScripts();
+  const first = page.locator('.faq-q').first();
+  await first.click();
+  expect(await waiting(), 'clicked before hydration').toBe(1);
+  await expect(first).toHaveAttribute('aria-expanded', 'true');
+
+  await page.unroute('**/_astro/*.js');
+  await page.reload({ waitUntil: 'networkidle' });
+  await slowScripts();
+  await page.getByRole('searchbox', { name: 'Search the help center' }).fill('BROWSER ONLY');
+  expect(await waiting(), 'typed before hydration').toBe(1);
+  await expect(page.locator('.faq-q')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'How do I save a server?' })).toBeVisible();
+});
+
 test('a server icon that fails to load shows the generated initials', async ({ page }) => {
   await page.route('**/icons/servers/forex-signals-room.svg', (route) => route.fulfill({ status: 404, body: '' }));
   await page.goto('/server/forex-signals-room');
