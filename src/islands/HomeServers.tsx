@@ -43,7 +43,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
   const browser = useListingBrowser({ perPage: LIMITS.homeList, categories, regions, onOpen: scrollToSearch });
   const { query, status, answer, errorText, ready } = browser;
   // The cards' code, fetched beside the first answer (and with the next one if that failed).
-  const cards = useCardCode(status !== 'built', status);
+  const cards = useCardCode(status);
   const Card = cards === 'failed' ? null : cards;
   // An answer shows once its cards can be drawn; until then the list shown stays, marked busy.
   const shown = answer && (Card || answer.servers.length === 0) ? answer : null;

@@ -47,7 +47,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
   const subSlug = SUBCATEGORIES.find((s) => s.parentCategory === category && s.key === subcategory)?.slug;
   const input = useRef<HTMLInputElement>(null);
   // The cards' code, fetched beside the first answer (and with the next one if that failed).
-  const cards = useCardCode(status !== 'built', status);
+  const cards = useCardCode(status);
   const Card = cards === 'failed' ? null : cards;
 
   function onSubmit(e: SubmitEvent<HTMLFormElement>) {

@@ -9,16 +9,15 @@ const loadCards = () => import('./ServerCard');
 export type Card = Awaited<ReturnType<typeof loadCards>>['ServerCard'];
 
 /**
- * The card component once `wanted` turned true and its code arrived; `'failed'` when that load
- * failed (asked for again the next time `wanted` turns true, or with the next `attempt`); `null`
- * before. Pass the answer being waited for as `attempt`, so a new answer retries a failed load.
+ * The card component once a list's first answer was asked for (`status` past 'built') and its code
+ * arrived; `'failed'` when that load failed (asked for again with the next change of `status`, so a
+ * new answer retries it); `null` before.
  */
-export function useCardCode(wanted: boolean, attempt?: unknown): Card | 'failed' | null {
+export function useCardCode(status: 'built' | 'loading' | 'done' | 'error'): Card | 'failed' | null {
   const [card, setCard] = useState<{ Card: Card } | 'failed' | null>(null);
   const asked = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` only retries a failed load
   useEffect(() => {
-    if (!wanted || asked.current) return;
+    if (status === 'built' || asked.current) return;
     asked.current = true;
     loadCards().then(
       ({ ServerCard }) => setCard({ Card: ServerCard }),
@@ -27,6 +26,6 @@ export function useCardCode(wanted: boolean, attempt?: unknown): Card | 'failed'
         setCard('failed');
       },
     );
-  }, [wanted, attempt]);
+  }, [status]);
   return card === null || card === 'failed' ? card : card.Card;
 }

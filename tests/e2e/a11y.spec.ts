@@ -1,6 +1,6 @@
 import { axe } from './axe';
 import { expect, test } from './fixtures';
-import { hydrated } from './hydration';
+import { hydrated, slowScripts, unhydrated } from './hydration';
 
 const PAGE_TYPES = [
   '/',
@@ -125,26 +125,20 @@ test('the FAQ tabs and accordion work from the keyboard and search filters the a
 test('the help center opens a question clicked and searches what was typed before its script arrived', async ({
   page,
 }) => {
-  /** Holds every script of the page back a second, so the visitor acts before the island hydrates. */
-  const slowScripts = () =>
-    page.route('**/_astro/*.js', async (route) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue().catch(() => {});
-    });
-  const waiting = () => page.locator('astro-island[ssr]').count();
   await page.goto('/help', { waitUntil: 'networkidle' });
-  expect(await waiting(), 'nothing of React before the visitor starts').toBe(1);
-  await slowScripts();
+  expect(await unhydrated(page), 'nothing of React before the visitor starts').toBe(1);
+  // Scripts a second late: the visitor acts before the island hydrates.
+  const release = await slowScripts(page, 1000);
   const first = page.locator('.faq-q').first();
   await first.click();
-  expect(await waiting(), 'clicked before hydration').toBe(1);
+  expect(await unhydrated(page), 'clicked before hydration').toBe(1);
   await expect(first).toHaveAttribute('aria-expanded', 'true');
 
-  await page.unroute('**/_astro/*.js');
+  await release();
   await page.reload({ waitUntil: 'networkidle' });
-  await slowScripts();
+  await slowScripts(page, 1000);
   await page.getByRole('searchbox', { name: 'Search the help center' }).fill('BROWSER ONLY');
-  expect(await waiting(), 'typed before hydration').toBe(1);
+  expect(await unhydrated(page), 'typed before hydration').toBe(1);
   await expect(page.locator('.faq-q')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'How do I save a server?' })).toBeVisible();
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { contactMessages, newsletterSubscribers, serverReports, serverSubmissions } from '../../db/schema';
 import { PERMISSIVE_INVITE } from '../helpers/discord-stand-in';
 import { expect } from './fixtures';
-import { hydrated } from './hydration';
+import { hydrated, slowScripts, unhydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #13 items 2 and 5: what a visitor types is never wiped (before the island hydrates, or by
@@ -15,17 +15,6 @@ import { testWithOwnSite } from './own-site';
 const test = testWithOwnSite('forms');
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** Every script arrives 2 s late, as on a slow phone: the server-rendered form is there to type into first. */
-async function slowScripts(page: Page) {
-  await page.route('**/*.js', async (route) => {
-    await new Promise((r) => setTimeout(r, 2000));
-    await route.continue().catch(() => {});
-  });
-}
-
-/** Islands not hydrated yet: Astro removes `ssr` from each as it hydrates. */
-const unhydrated = (page: Page) => page.locator('astro-island[ssr]').count();
 
 /** Errors the page throws (a hydration mismatch is reported as one). */
 function pageErrors(page: Page): string[] {

@@ -42,3 +42,19 @@ export async function hydrated(page: Page): Promise<void> {
     throw new Error(`Islands still not hydrated after 30 s: ${stuck.join(', ')}`, { cause: err });
   }
 }
+
+/** Islands not hydrated yet: Astro removes `ssr` from each as it hydrates. */
+export const unhydrated = (page: Page, scope = '') => page.locator(`${scope} astro-island[ssr]`.trim()).count();
+
+/**
+ * Every script of the page arrives `ms` late from now on, as on a slow phone: what the visitor does
+ * meanwhile lands before any island's code. Returns the undo.
+ */
+export async function slowScripts(page: Page, ms = 2000): Promise<() => Promise<void>> {
+  const hold = async (route: import('@playwright/test').Route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue().catch(() => {});
+  };
+  await page.route('**/*.js', hold);
+  return () => page.unroute('**/*.js', hold);
+}

@@ -5,7 +5,7 @@ import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { discordServers } from '../../db/schema';
 import { countOf, formatMembers } from '../../src/lib/format';
 import { expect } from './fixtures';
-import { hydrated } from './hydration';
+import { hydrated, slowScripts, unhydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #15, the listing: the home filter bar's sorts and the filters nobody else offers (size,
@@ -234,9 +234,6 @@ test('a listing page sorts through the API in place of the built grid, kept in t
   await expect(page).toHaveURL(/\/best-investing-discord$/);
 });
 
-/** Islands not hydrated yet: Astro removes `ssr` from each as it hydrates. */
-const unhydrated = (page: Page) => page.locator('astro-island[ssr]').count();
-
 test('a listing page loads React once the visitor points at or touches its toolbar, not with the page', async ({
   page,
 }) => {
@@ -273,15 +270,12 @@ test.describe('on a touch screen', () => {
     const list = page.locator('#servers');
     await list.scrollIntoViewIfNeeded();
     // The island's code arrives a second after it is asked for: the tap lands before any handler.
-    await page.route('**/_astro/*.js', async (route) => {
-      await new Promise((r) => setTimeout(r, 1000));
-      await route.continue().catch(() => {});
-    });
-    expect(await page.locator('#servers astro-island[ssr]').count()).toBe(1);
+    await slowScripts(page, 1000);
+    expect(await unhydrated(page, '#servers')).toBe(1);
     // On a phone the filters fold into one Filters control (a plain <details>): open it, then tap.
     await list.locator('summary', { hasText: 'Filters' }).tap();
     await list.getByRole('button', { name: 'Investing', exact: true }).tap();
-    expect(await page.locator('#servers astro-island[ssr]').count(), 'tapped before the island hydrated').toBe(1);
+    expect(await unhydrated(page, '#servers'), 'tapped before the island hydrated').toBe(1);
     await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
     expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
     await expect(list.getByRole('button', { name: 'Investing', exact: true })).toHaveAttribute('aria-pressed', 'true');

@@ -9,7 +9,7 @@ import { discordServers, ownerUsers, reviewFlags, reviewReplies, reviews } from 
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
-import { hydrated } from './hydration';
+import { hydrated, slowScripts } from './hydration';
 import { PAYLOADS } from './xss-payloads';
 
 const DAY = 86_400_000;
@@ -30,11 +30,7 @@ const reviewsLoaded = (page: Page) => expect(page.locator('[data-reviews][data-r
 async function writeReview(page: Page, slug: string, text: string, { early = false } = {}) {
   await page.goto(`/server/${slug}`);
   await reviewsLoaded(page);
-  if (early)
-    await page.route('**/*.js', async (route) => {
-      await new Promise((r) => setTimeout(r, 2000));
-      await route.continue().catch(() => {});
-    });
+  const release = early ? await slowScripts(page) : null;
   await page.getByRole('link', { name: 'Write a review' }).click();
   await expect(page).toHaveURL(new RegExp(`/server/${slug}#write-review$`));
   const form = page.getByRole('form', { name: 'Write a review' });
@@ -45,7 +41,7 @@ async function writeReview(page: Page, slug: string, text: string, { early = fal
     await reviewsLoaded(page);
     await expect(form.getByLabel(/Your review/)).toHaveValue(text);
     await expect(form.getByLabel('Your rating')).toHaveValue('4');
-    await page.unroute('**/*.js');
+    await release?.();
   }
   await form.getByRole('button', { name: 'Publish review' }).click();
   await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible();
