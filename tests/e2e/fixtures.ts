@@ -116,7 +116,7 @@ const UNREAD_TABLES = new Set([
  * (the mail spec's SMTP server and secrets) starts from a copy of the template. A setting missing
  * here counts as read by the build: the site is built in full. Keep it to settings no page shows.
  */
-const UNBUILT_SETTINGS = new Set(['PORT', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'IP_HASH_SECRET']);
+const UNBUILT_SETTINGS = new Set(['PORT', 'SMTP_URL', 'MAIL_FROM', 'SESSION_SECRET', 'IP_HASH_SECRET', 'RATE_LIMITS']);
 
 /** Tables kept from the listings' rows by triggers or bookkeeping: they follow, never lead. */
 const DERIVED_TABLE = /^(discord_servers_fts.*|listing_groups|site_changes|__drizzle_migrations|sqlite_.*)$/;
