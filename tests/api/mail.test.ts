@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { enqueueMail, listMails, RECIPIENT_HOURLY_CAP } from '../../db/queries/m
 import { getSubscriberByEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
 import { createApp } from '../../functions/_app/app';
+import { MailSendError } from '../../functions/_app/clients/mail';
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { type Env, loadEnv } from '../../functions/_app/env';
 import { run as sendMail } from '../../functions/_app/jobs/mail-sender';
@@ -422,6 +424,32 @@ describe('the newsletter, over SMTP and HTTP', () => {
 });
 
 describe('the outbox when the mail server is down', () => {
+  it('gives up on a server that accepts the connection but never greets, within the client’s timeout, to retry later', async () => {
+    // Takes the connection and says nothing: no greeting ever comes.
+    const silentSockets = new Set<Socket>();
+    const silent = createNetServer((socket) => silentSockets.add(socket));
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', () => ok()));
+    const { port } = silent.address() as AddressInfo;
+    const client = smtpMailClient(`smtp://127.0.0.1:${port}`, 300);
+    const started = performance.now();
+    try {
+      const failure = await client
+        .send({ from: FROM, to: 'silent@example.com', subject: 'Silent', text: 'Silent', html: '<p>Silent</p>' })
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(failure).toBeInstanceOf(MailSendError);
+      expect((failure as MailSendError).permanent).toBe(false);
+      // The 300 ms greeting timeout, not nodemailer's default of 30 s.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      client.close?.();
+      silent.close();
+      for (const socket of silentSockets) socket.destroy();
+    }
+  });
+
   it('keeps the mails when the server stops mid-run and delivers each exactly once after it comes back', async () => {
     const own = await startSmtpStandIn();
     try {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** One mail as the loopback SMTP server received it, parsed enough for assertions. */
@@ -104,6 +104,8 @@ export function parseMail(raw: string, envelope: ReceivedMail['envelope']): Rece
 export async function startSmtpStandIn(options: { port?: number } = {}): Promise<SmtpStandIn> {
   let server: SMTPServer;
   let port = options.port ?? 0;
+  /** The open client connections: a stop ends them, as a mail server going down does. */
+  const sockets = new Set<Socket>();
   const make = () =>
     new SMTPServer({
       authOptional: true,
@@ -129,6 +131,10 @@ export async function startSmtpStandIn(options: { port?: number } = {}): Promise
   const listen = () =>
     new Promise<void>((ok, fail) => {
       server = make();
+      server.server.on('connection', (socket: Socket) => {
+        sockets.add(socket);
+        socket.once('close', () => sockets.delete(socket));
+      });
       server.once('error', fail);
       server.listen(port, '127.0.0.1', () => {
         port = (server.server.address() as AddressInfo).port;
@@ -154,8 +160,11 @@ export async function startSmtpStandIn(options: { port?: number } = {}): Promise
     stop: async () => {
       if (!running) return;
       running = false;
-      // Refuse new connections at once; an open one finishes its reply.
-      await new Promise<void>((ok) => server.close(() => ok()));
+      // Refuse new connections at once; an open one (a client's pooled connection) gets the reply
+      // it is owed, then the end of the connection: its next command fails at once.
+      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      for (const socket of sockets) socket.end();
+      await closed;
     },
     start: async () => {
       if (running) return;
