@@ -68,9 +68,17 @@ describe('SiteBuilder start-up', () => {
     await builder.init();
 
     builder.request('an approval');
-    const started = () => readdirSync(builds).find((n) => n.endsWith('.tmp') && existsSync(join(builds, n, 'pid')));
-    while (!started()) await new Promise((ok) => setTimeout(ok, 20));
-    const pid = Number(readFileSync(join(builds, started()!, 'pid'), 'utf8'));
+    // The build's pid once its file holds it: the file exists a moment before its bytes do, and an
+    // empty read would be pid 0, which `process.kill` takes for this process group.
+    const startedPid = () => {
+      const tmp = readdirSync(builds).find((n) => n.endsWith('.tmp') && existsSync(join(builds, n, 'pid')));
+      return tmp ? Number(readFileSync(join(builds, tmp, 'pid'), 'utf8')) : 0;
+    };
+    let pid = startedPid();
+    while (!(pid > 0)) {
+      await new Promise((ok) => setTimeout(ok, 20));
+      pid = startedPid();
+    }
 
     await builder.close();
     expect(readdirSync(builds).sort()).toEqual(['build-100', 'current']);
