@@ -106,7 +106,11 @@ export const discordServers = sqliteTable(
   (t) => [
     uniqueIndex('discord_servers_slug_unique').on(t.slug),
     uniqueIndex('discord_servers_guild_unique').on(t.guild_id).where(sql`guild_id IS NOT NULL`),
-    index('discord_servers_next_check_idx').on(t.next_check_at),
+    // The refresh pass (#15) reads the due listings in order and counts them: only those with an
+    // invite to look up, so at a million listings neither walks rows it then throws away.
+    index('discord_servers_due_idx').on(t.next_check_at, t.id).where(sql`invite_code IS NOT NULL`),
+    // The anomaly pass reads the listings checked since its last run: a range of this index.
+    index('discord_servers_checked_idx').on(t.last_checked_at).where(sql`last_checked_at IS NOT NULL`),
     index('discord_servers_active_category_members_idx').on(t.is_active, t.category, t.members),
     index('discord_servers_active_members_idx').on(t.is_active, t.members),
     index('discord_servers_active_sort_idx').on(t.is_active, t.sort_order, t.members),

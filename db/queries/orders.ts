@@ -184,10 +184,14 @@ function syncListing(db: Db, serverId: number, at: string, when: SQL = sql`1`) {
 WHERE id = ${serverId} AND EXISTS (SELECT 1 FROM orders o WHERE o.server_id = ${serverId}) AND ${when}`);
 }
 
-/** Listings whose flags differ from their orders at `at` (a scheduled slot started, one ended). */
+/**
+ * Listings whose flags differ from their orders at `at` (a scheduled slot started, one ended).
+ * Read from the orders' listings by primary key: the placement clock asks every minute, and a
+ * correlated EXISTS made SQLite scan every listing for it (0.5-0.9 s at a million listings).
+ */
 export async function listingsOutOfStep(db: Db, at: string): Promise<{ id: number; slug: string }[]> {
   return db.all<{ id: number; slug: string }>(sql`SELECT s.id, s.slug FROM discord_servers s
-WHERE EXISTS (SELECT 1 FROM orders o WHERE o.server_id = s.id)
+WHERE s.id IN (SELECT o.server_id FROM orders o)
   AND (s.is_premium != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'premium')})
     OR s.is_sponsored != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'sponsored')}))`);
 }
