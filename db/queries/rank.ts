@@ -5,11 +5,37 @@ import type { CheckOutcome, InviteStatus } from '../../src/lib/enums';
 import { UNLISTED_INVITE_STATUSES } from '../../src/lib/listing';
 import { GROWTH_RULES, type HistoryPoint } from '../../src/lib/ranking/anomalies';
 import { CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
+import { median } from '../../src/lib/ranking/signals';
+import { nextTurn } from '../../src/lib/steps';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
 
 /** Listings written per UPDATE statement (5 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
+
+/**
+ * Listing ids per step of a read over every listing (the recompute's inputs, the niche medians),
+ * with a turn of the event loop between steps: the native driver reads synchronously, so at a
+ * million listings one read of every row held the server for 6 s. 2,000 ids, with a turn between
+ * each of their reads: about 40 ms at most with a week of daily checks each (the median online
+ * count is the costliest read).
+ */
+const IDS_PER_STEP = 2_000;
+
+/** The lowest and highest listing id (0, 0 when there is none). */
+async function idBounds(db: Db): Promise<{ low: number; high: number }> {
+  const [row] = await readAll(db, 'SELECT min(id) AS low, max(id) AS high FROM discord_servers');
+  return { low: num(row?.low), high: num(row?.high) };
+}
+
+/** The WHERE (and its arguments) of each step's id range, in order, with a turn before every step after the first. */
+async function* idSteps(db: Db): AsyncGenerator<{ where: string; args: InValue[] }> {
+  const { low, high } = await idBounds(db);
+  for (let from = low; from <= high && high > 0; from += IDS_PER_STEP) {
+    if (from > low) await nextTurn();
+    yield { where: 'id >= ? AND id < ?', args: [from, from + IDS_PER_STEP] };
+  }
+}
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v ?? 0));
@@ -100,53 +126,104 @@ export interface RankInputs {
 /**
  * The rank formula's inputs (jobs/rank.ts scores them), set-based: the listings, then one
  * aggregate query per table (snapshots: the median online in the window and the first member
- * count; interactions: distinct join clicks and views per visitor and day; open reports; open flags).
+ * count; interactions: distinct join clicks and views per visitor and day; open reports; open flags),
+ * by steps of IDS_PER_STEP listing ids with a turn of the event loop between them.
  */
 export async function readRankInputs(db: Db, windows: RankWindows, scope: RankScope = {}): Promise<RankInputs> {
-  const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
-  // The scope's listings and what they have in the other tables (one category, or an approval's listing).
-  const { where, args: onlyArgs } = scopeWhere(scope);
-  const only = where ? `AND server_id IN (SELECT id FROM discord_servers WHERE ${where})` : '';
-  const [listingRows, medianRows, firstRows, interestRows, reportRows, flagRows] = await Promise.all([
-    readAll(
+  // An approval's listing: one read of each.
+  if (scope.ids !== undefined) return readRankInputsWhere(db, windows, scopeWhere(scope));
+  // Every listing, or a category's: by steps of ids (idSteps), each step's reads in one go.
+  const category = scopeWhere(scope);
+  const inputs: RankInputs = {
+    listings: [],
+    medianOnline: new Map(),
+    firstMembers: new Map(),
+    interest: new Map(),
+    reports: new Map(),
+    flags: new Map(),
+  };
+  for await (const step of idSteps(db)) {
+    const part = await readRankInputsWhere(
       db,
-      `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
+      windows,
+      {
+        where: category.where ? `${step.where} AND ${category.where}` : step.where,
+        args: [...step.args, ...category.args],
+      },
+      nextTurn,
+    );
+    for (const l of part.listings) inputs.listings.push(l);
+    for (const key of ['medianOnline', 'firstMembers', 'interest', 'reports', 'flags'] as const) {
+      const into = inputs[key] as Map<number, unknown>;
+      for (const [id, v] of part[key]) into.set(id, v);
+    }
+  }
+  return inputs;
+}
+
+/** readRankInputs of the listings a WHERE on discord_servers picks (empty: every listing). */
+async function readRankInputsWhere(
+  db: Db,
+  windows: RankWindows,
+  { where, args: onlyArgs }: { where: string; args: InValue[] },
+  between: () => Promise<void> = async () => {},
+): Promise<RankInputs> {
+  const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
+  // The listings' rows in the other tables.
+  const only = where ? `AND server_id IN (SELECT id FROM discord_servers WHERE ${where})` : '';
+  // One read after the other, `between` them (a turn of the event loop, when reading in steps).
+  const reads: (() => Promise<Record<string, unknown>[]>)[] = [
+    () =>
+      readAll(
+        db,
+        `SELECT id, slug, category, is_active, sort_order, members, active_users, invite_status, last_ok_at, created_at,
          rank_score, growth_30d, rank_explain, category_place
        FROM discord_servers${where ? ` WHERE ${where}` : ''}`,
-      onlyArgs,
-    ),
-    readAll(db, medianOnlineSql(only), [windows.onlineSince, ...onlyArgs]),
+        onlyArgs,
+      ),
+    () => readAll(db, medianOnlineSql(only), [windows.onlineSince, ...onlyArgs]),
     // SQLite takes the bare member_count from the row min() picked: the first check of the window.
-    readAll(
-      db,
-      `SELECT server_id AS id, member_count AS v, min(checked_at) AS first_at FROM server_snapshots
+    () =>
+      readAll(
+        db,
+        `SELECT server_id AS id, member_count AS v, min(checked_at) AS first_at FROM server_snapshots
        WHERE checked_at >= ? AND member_count IS NOT NULL ${only} GROUP BY server_id`,
-      [windows.growthSince, ...onlyArgs],
-    ),
+        [windows.growthSince, ...onlyArgs],
+      ),
     // One join click and one view per visitor (salted address hash) and day.
-    readAll(
-      db,
-      `SELECT server_id AS id,
+    () =>
+      readAll(
+        db,
+        `SELECT server_id AS id,
          count(DISTINCT CASE WHEN interaction_type = 'click' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS joins,
          count(DISTINCT CASE WHEN interaction_type = 'view' THEN coalesce(ip_address, session_id, id) || substr(created_at, 1, 10) END) AS views
        FROM user_interactions
        WHERE created_at >= ? AND server_id IS NOT NULL AND target_type = 'server' AND interaction_type IN ('click', 'view') ${only}
        GROUP BY server_id`,
-      [windows.interestSince, ...onlyArgs],
-    ),
+        [windows.interestSince, ...onlyArgs],
+      ),
     // Distinct reporters (the tab's session) of open reports.
-    readAll(
-      db,
-      `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' ${only} GROUP BY server_id`,
-      onlyArgs,
-    ),
+    () =>
+      readAll(
+        db,
+        `SELECT server_id AS id, count(DISTINCT coalesce(session_id, id)) AS v FROM server_reports WHERE status = 'open' ${only} GROUP BY server_id`,
+        onlyArgs,
+      ),
     // Open flags (unreviewed or confirmed; dismissed ones are closed); v = 1 when one is about growth.
-    readAll(
-      db,
-      `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL ${only} GROUP BY server_id`,
-      onlyArgs,
-    ),
-  ]);
+    () =>
+      readAll(
+        db,
+        `SELECT server_id AS id, max(rule IN (${growthRules})) AS v FROM server_flags WHERE closed_at IS NULL ${only} GROUP BY server_id`,
+        onlyArgs,
+      ),
+  ];
+  const results: Record<string, unknown>[][] = [];
+  for (const [i, read] of reads.entries()) {
+    if (i > 0) await between();
+    results.push(await read());
+  }
+  const [listingRows = [], medianRows = [], firstRows = [], interestRows = [], reportRows = [], flagRows = []] =
+    results;
   return {
     listings: listingRows.map((r) => ({
       id: num(r.id),
@@ -323,20 +400,26 @@ export async function listCheckedSince(
   return rows.map((r) => ({ id: num(r.id), category: String(r.category) }));
 }
 
-/** Per category, the median online share of the listings whose invite works (with NICHE_MIN_MEMBERS or more), in SQL. */
+/**
+ * Per category, the median online share of the listings whose invite works (with NICHE_MIN_MEMBERS
+ * or more): their shares read by steps of ids (a turn between steps), the medians taken here.
+ */
 export async function nicheShareMedians(db: Db): Promise<Map<string, number>> {
-  const rows = await readAll(
-    db,
-    `SELECT category, avg(share) AS share FROM (
-       SELECT category, share,
-         row_number() OVER (PARTITION BY category ORDER BY share) AS rn,
-         count(*) OVER (PARTITION BY category) AS n
-       FROM (SELECT category, min(1.0, active_users * 1.0 / members) AS share FROM discord_servers
-             WHERE members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')}))
-     ) WHERE rn IN ((n + 1) / 2, (n + 2) / 2) GROUP BY category`,
-    [NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
-  );
-  return new Map(rows.map((r) => [String(r.category), num(r.share)]));
+  const shares = new Map<string, number[]>();
+  for await (const step of idSteps(db)) {
+    const rows = await readAll(
+      db,
+      `SELECT category, min(1.0, active_users * 1.0 / members) AS share FROM discord_servers
+       WHERE ${step.where} AND members >= ? AND invite_status IN (${CHECKED_WORKING.map(() => '?').join(', ')})`,
+      [...step.args, NICHE_MIN_MEMBERS, ...CHECKED_WORKING],
+    );
+    for (const r of rows) {
+      const list = shares.get(String(r.category));
+      if (list) list.push(num(r.share));
+      else shares.set(String(r.category), [num(r.share)]);
+    }
+  }
+  return new Map([...shares].map(([category, list]) => [category, median(list)]));
 }
 
 /** The check history since `since` of each of `ids` (at most a few hundred per call), by the snapshots' primary key, oldest first. */

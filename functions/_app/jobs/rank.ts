@@ -21,14 +21,14 @@ import { ANOMALY, detectAnomalies } from '../../../src/lib/ranking/anomalies';
 import { ANOMALY_JOB, RANK_EVERY_MS, RANK_JOB } from '../../../src/lib/ranking/constants';
 import { shownExplanation } from '../../../src/lib/ranking/explanation';
 import { growthFraction, RANK, rankScore } from '../../../src/lib/ranking/formula';
-import { nicheShares, shownChanges, storedPlaces } from '../../../src/lib/ranking/signals';
+import { nicheShares, nicheSharesInSteps, shownChanges, storedPlacesInSteps } from '../../../src/lib/ranking/signals';
+import { inSteps, nextTurn } from '../../../src/lib/steps';
 import type { AppDeps } from '../context';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 /** Listing ids per history read of the anomaly pass. */
 const IDS_PER_READ = 500;
-
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
 
 /** What one recompute did. */
@@ -65,36 +65,32 @@ const onlineOf = (l: { id: number; active_users: number; lastOk: string | null }
 type Scored = { score: number; growth: number; explain: string };
 type Ordered = Pick<ListedServer, 'id' | 'rank_score' | 'members'>;
 
-/** Each listing's new score, growth and parts (rankScore) from its inputs and its category's niche median. */
-function scoreListings(
-  listings: readonly (RankListing & { online: number })[],
+/** A listing's new score, growth and parts (rankScore) from its inputs and its category's niche median. */
+function scoreListing(
+  l: RankListing & { online: number },
   inputs: RankInputs,
   shares: ReadonlyMap<string, number>,
   now: Date,
-): Map<number, Scored> {
-  const after = new Map<number, Scored>();
+): Scored {
   const nowMs = now.getTime();
-  for (const l of listings) {
-    const flag = inputs.flags.get(l.id);
-    const before = inputs.firstMembers.get(l.id) ?? null;
-    const interest = inputs.interest.get(l.id);
-    const { score, parts } = rankScore({
-      status: l.status,
-      members: l.members,
-      online: l.online,
-      membersBefore: before,
-      nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
-      joins: interest?.joins ?? 0,
-      views: interest?.views ?? 0,
-      hoursSinceOk: l.lastOk ? Math.max(0, (nowMs - Date.parse(l.lastOk)) / HOUR) : null,
-      openReports: inputs.reports.get(l.id) ?? 0,
-      flagOpen: flag !== undefined,
-      growthFlagOpen: flag === 1,
-      ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
-    });
-    after.set(l.id, { score, growth: growthFraction(before, l.members), explain: JSON.stringify(parts) });
-  }
-  return after;
+  const flag = inputs.flags.get(l.id);
+  const before = inputs.firstMembers.get(l.id) ?? null;
+  const interest = inputs.interest.get(l.id);
+  const { score, parts } = rankScore({
+    status: l.status,
+    members: l.members,
+    online: l.online,
+    membersBefore: before,
+    nicheShare: shares.get(l.category) ?? RANK.defaultNicheShare,
+    joins: interest?.joins ?? 0,
+    views: interest?.views ?? 0,
+    hoursSinceOk: l.lastOk ? Math.max(0, (nowMs - Date.parse(l.lastOk)) / HOUR) : null,
+    openReports: inputs.reports.get(l.id) ?? 0,
+    flagOpen: flag !== undefined,
+    growthFlagOpen: flag === 1,
+    ageDays: Math.max(0, (nowMs - Date.parse(l.createdAt)) / DAY),
+  });
+  return { score, growth: growthFraction(before, l.members), explain: JSON.stringify(parts) };
 }
 
 /**
@@ -113,17 +109,27 @@ const rewrites = (l: RankListing, { score, growth, explain }: Scored, place: num
 
 export async function recomputeRanks(db: Db, now: Date, scope: RankScope = {}): Promise<RankRun> {
   const started = performance.now();
+  // In steps with a turn of the event loop between them (reads, scores, each category's places,
+  // the comparison): at a million listings the recompute is seconds of work, which in one piece
+  // held every request of the server for its whole length (docs/SCALING.md).
   const inputs = await readRankInputs(db, windowsAt(now), scope);
-  const listings = inputs.listings.map((l) => ({ ...l, online: onlineOf(l, inputs.medianOnline.get(l.id)) }));
-  const after = scoreListings(listings, inputs, nicheShares(listings), now);
+  const listings: (RankListing & { online: number })[] = [];
+  await inSteps(inputs.listings, (l) => {
+    listings.push({ ...l, online: onlineOf(l, inputs.medianOnline.get(l.id)) });
+  });
+  const shares = await nicheSharesInSteps(listings);
+  const after = new Map<number, Scored>();
+  await inSteps(listings, (l) => {
+    after.set(l.id, scoreListing(l, inputs, shares, now));
+  });
   // Places by the new scores: a page and the rank badge read them (category_place) instead of counting.
-  const places = storedPlaces(listings, after);
+  const places = await storedPlacesInSteps(listings, after);
   const changed: RankUpdate[] = [];
-  for (const l of listings) {
+  await inSteps(listings, (l) => {
     const scored = after.get(l.id)!;
     const place = places.get(l.id) ?? null;
     if (rewrites(l, scored, place)) changed.push({ id: l.id, ...scored, place });
-  }
+  });
   await writeRankScores(db, changed);
   return {
     listings: listings.length,
@@ -155,6 +161,8 @@ export async function evaluateAnomalies(db: Db, now: Date): Promise<AnomalyRun> 
   const found: Parameters<typeof openFlags>[1][number][] = [];
   const firing = new Map<number, Set<(typeof found)[number]['anomaly']['rule']>>();
   for (let start = 0; start < checked.length; start += IDS_PER_READ) {
+    // A turn of the event loop between reads (src/lib/steps.ts): on the first pass every listing is judged.
+    if (start > 0) await nextTurn();
     const chunk = checked.slice(start, start + IDS_PER_READ);
     const histories = await readHistories(
       db,
@@ -252,12 +260,12 @@ export async function rankApproved(deps: Pick<AppDeps, 'db'>, id: number, now: n
     return { changedSlugs: ranks.changedSlugs, category: true };
   }
   const scoredListing = { ...listing, online: onlineOf(listing, inputs.medianOnline.get(id)) };
-  const scored = scoreListings(
-    [scoredListing],
+  const scored = scoreListing(
+    scoredListing,
     inputs,
     new Map(share === undefined ? [] : [[listing.category, share]]),
     at,
-  ).get(id)!;
+  );
   const page = { is_active: listing.is_active, category: listing.category, invite_status: listing.status };
   // Its place among the category's stored ones (a listing without a score stores none, and moves none).
   let place: number | null = null;

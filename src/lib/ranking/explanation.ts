@@ -158,7 +158,7 @@ export interface CategoryRank {
 }
 
 /** The fields the category rank reads. */
-type Ranked = Pick<
+export type Ranked = Pick<
   ListedServer,
   'id' | 'category' | 'rank_score' | 'members' | 'sort_order' | 'created_at' | 'growth_30d'
 >;

@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INVITE_STATUSES } from '../enums';
 import { isListed } from '../listing';
-import { categoryPlaces, median, type ScoredListing, shownChanges, storedPlaces } from './signals';
+import {
+  categoryPlaces,
+  median,
+  nicheShares,
+  nicheSharesInSteps,
+  type ScoredListing,
+  shownChanges,
+  storedPlaces,
+  storedPlacesInSteps,
+} from './signals';
 
 const listing = (id: number, score: number, category = 'Gaming'): ScoredListing => ({
   id,
@@ -129,6 +138,31 @@ describe('storedPlaces', () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe('storedPlacesInSteps', () => {
+  it('stores the places storedPlaces stores, and no other (random listings and new scores)', async () => {
+    await fc.assert(
+      fc.asyncProperty(listings, fc.array(fc.constantFrom(0, 1, 3), { maxLength: 60 }), async (rows, newScores) => {
+        const after = new Map(
+          rows.flatMap((l, i) => (i < newScores.length ? [[l.id, { score: newScores[i]!, growth: 0 }]] : [])),
+        );
+        const byId = (m: Map<number, number>) => [...m].sort(([a], [b]) => a - b);
+        expect(byId(await storedPlacesInSteps(rows, after))).toEqual(byId(storedPlaces(rows, after)));
+      }),
+    );
+  });
+});
+
+describe('nicheSharesInSteps', () => {
+  it('gives the medians nicheShares gives (random listings and online counts)', async () => {
+    await fc.assert(
+      fc.asyncProperty(listings, fc.array(fc.nat({ max: 5 }), { maxLength: 60 }), async (rows, online) => {
+        const withOnline = rows.map((l, i) => ({ ...l, online: online[i] ?? 0 }));
+        expect([...(await nicheSharesInSteps(withOnline))]).toEqual([...nicheShares(withOnline)]);
+      }),
     );
   });
 });
