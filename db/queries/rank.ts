@@ -392,12 +392,25 @@ export async function listCheckedSince(
   since: string,
   historySince: string,
 ): Promise<{ id: number; category: string }[]> {
-  const rows = await readAll(
-    db,
-    'SELECT id, category FROM discord_servers WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?',
-    [since, historySince],
-  );
-  return rows.map((r) => ({ id: num(r.id), category: String(r.category) }));
+  // By pages of discord_servers_checked_idx (last_checked_at, then id), a turn of the event loop
+  // between them: a pass usually finds a few hundred, the first one every listing.
+  const checked: { id: number; category: string }[] = [];
+  let after: [string, number] = ['', 0];
+  for (;;) {
+    const rows = await readAll(
+      db,
+      `SELECT id, category, last_checked_at FROM discord_servers INDEXED BY discord_servers_checked_idx
+       WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?
+         AND (last_checked_at, id) > (?, ?)
+       ORDER BY last_checked_at, id LIMIT ${IDS_PER_STEP}`,
+      [since, historySince, ...after],
+    );
+    for (const r of rows) checked.push({ id: num(r.id), category: String(r.category) });
+    if (rows.length < IDS_PER_STEP) return checked;
+    const last = rows[rows.length - 1]!;
+    after = [String(last.last_checked_at), num(last.id)];
+    await nextTurn();
+  }
 }
 
 /**
