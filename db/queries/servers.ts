@@ -711,48 +711,44 @@ function withPage() {
   );
 }
 
-/** What the slug fallback compares against, built from every listed server's name and slug. */
-interface SlugIndex {
-  builtAt: number;
-  /** Each generated variant of a name, to the slug of the first server (by id) that has it. */
-  variants: Map<string, string>;
-  /** The words of each name, in id order, for the fuzzy match. */
-  words: { slug: string; words: Set<string> }[];
-}
-
-/** How long a slug index is reused: a server added since then is found by its exact slug only. */
-const SLUG_INDEX_TTL_MS = 60_000;
-const slugIndexes = new WeakMap<Db, Promise<SlugIndex>>();
+/**
+ * Listings the name fallback reads at most per probe (the lowest ids first): an unknown URL costs
+ * a few index reads at any size. It read every listed server's name once a minute (13 s and 1.2
+ * GB at a million listings, the event loop held throughout), for any crawler's guess.
+ */
+const FALLBACK_CANDIDATES = 200;
 
 /**
- * The fallback's view of every listed server, read once a minute per database client: an unknown
- * /server/ URL (a typo, a crawler's guess) then costs a map lookup instead of reading every server.
+ * The listed servers the name fallback looks at for `wanted` (lower case), by id: those whose name
+ * holds each of its words of three characters or more (the name column of the trigram index),
+ * those whose name holds its first and last three characters when it is one word (a name's
+ * alphanumerics run together), and those whose slug starts with it and a hyphen (a slug made
+ * unique with a suffix). A server that has `wanted` among its name's variants, or every word of it
+ * among its name's words, is in one of them, unless many servers before it are.
  */
-function slugIndexOf(db: Db, now = Date.now()): Promise<SlugIndex> {
-  const cached = slugIndexes.get(db);
-  if (cached) {
-    return cached.then((index) => (now - index.builtAt < SLUG_INDEX_TTL_MS ? index : rebuild()));
-  }
-  return rebuild();
-
-  function rebuild(): Promise<SlugIndex> {
-    const building = db
-      .select({ name: discordServers.name, slug: discordServers.slug })
+async function fallbackCandidates(db: Db, wanted: string): Promise<{ id: number; name: string; slug: string }[]> {
+  const inName = (parts: string[]) =>
+    sql`${discordServers.id} IN (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${parts
+      .map((p) => `name : ${ftsPhrase(p)}`)
+      .join(' AND ')} ORDER BY rowid LIMIT ${FALLBACK_CANDIDATES})`;
+  // Each probe picks at most FALLBACK_CANDIDATES ids from its own index, and only those rows are read.
+  const probes: SQL[] = [
+    sql`${discordServers.id} IN (SELECT id FROM ${discordServers} WHERE slug > ${`${wanted}-`} AND slug < ${`${wanted}.`} LIMIT ${FALLBACK_CANDIDATES})`,
+  ];
+  const words = wordsOf(wanted).filter((w) => w.length >= MIN_INDEXED_SEARCH);
+  if (words.length > 0) probes.push(inName(words));
+  if (/^[a-z0-9]{6,}$/.test(wanted)) probes.push(inName([wanted.slice(0, 3), wanted.slice(-3)]));
+  const found = new Map<number, { id: number; name: string; slug: string }>();
+  for (const probe of probes) {
+    const rows = await db
+      .select({ id: discordServers.id, name: discordServers.name, slug: discordServers.slug })
       .from(discordServers)
-      .where(withPage())
+      .where(and(probe, withPage()))
       .orderBy(asc(discordServers.id))
-      .then((rows) => {
-        const variants = new Map<string, string>();
-        for (const row of rows) {
-          for (const variant of slugVariants(row.name)) if (!variants.has(variant)) variants.set(variant, row.slug);
-        }
-        return { builtAt: now, variants, words: rows.map((r) => ({ slug: r.slug, words: new Set(wordsOf(r.name)) })) };
-      });
-    // A failed read is not kept: the next miss tries again.
-    building.catch(() => slugIndexes.delete(db));
-    slugIndexes.set(db, building);
-    return building;
+      .limit(FALLBACK_CANDIDATES);
+    for (const row of rows) found.set(row.id, row);
   }
+  return [...found.values()].sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -779,12 +775,12 @@ export async function findServerSlug(db: Db, requested: string): Promise<string 
     .limit(1);
   if (renamed) return renamed.slug;
 
-  const index = await slugIndexOf(db);
-  const byVariant = index.variants.get(wanted);
-  if (byVariant) return byVariant;
+  const candidates = await fallbackCandidates(db, wanted);
+  const byVariant = candidates.find((c) => slugVariants(c.name).includes(wanted));
+  if (byVariant) return byVariant.slug;
   const want = wordsOf(wanted);
   if (want.length === 0) return null;
-  return index.words.find((s) => want.every((w) => s.words.has(w)))?.slug ?? null;
+  return candidates.find((c) => want.every((w) => wordsOf(c.name).includes(w)))?.slug ?? null;
 }
 
 /** One active, listed server by slug, a former slug or the fallback of findServerSlug; null when none. */
