@@ -9,33 +9,10 @@ import { median } from '../../src/lib/ranking/signals';
 import { nextTurn } from '../../src/lib/steps';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
+import { IDS_PER_STEP, idSteps } from './listing-steps';
 
 /** Listings written per UPDATE statement (5 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
-
-/**
- * Listing ids per step of a read over every listing (the recompute's inputs, the niche medians),
- * with a turn of the event loop between steps: the native driver reads synchronously, so at a
- * million listings one read of every row held the server for 6 s. 2,000 ids, with a turn between
- * each of their reads: about 40 ms at most with a week of daily checks each (the median online
- * count is the costliest read).
- */
-const IDS_PER_STEP = 2_000;
-
-/** The lowest and highest listing id (0, 0 when there is none). */
-async function idBounds(db: Db): Promise<{ low: number; high: number }> {
-  const [row] = await readAll(db, 'SELECT min(id) AS low, max(id) AS high FROM discord_servers');
-  return { low: num(row?.low), high: num(row?.high) };
-}
-
-/** The WHERE (and its arguments) of each step's id range, in order, with a turn before every step after the first. */
-async function* idSteps(db: Db): AsyncGenerator<{ where: string; args: InValue[] }> {
-  const { low, high } = await idBounds(db);
-  for (let from = low; from <= high && high > 0; from += IDS_PER_STEP) {
-    if (from > low) await nextTurn();
-    yield { where: 'id >= ? AND id < ?', args: [from, from + IDS_PER_STEP] };
-  }
-}
 
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(v ?? 0));

@@ -366,12 +366,6 @@ export async function listServersWithPages(db: Db): Promise<Server[]> {
   );
 }
 
-/** How many servers have a page of their own (hasPage): whether the build prerenders them all. */
-export async function countServersWithPages(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(withPage());
-  return row?.n ?? 0;
-}
-
 /** A server as a listing's card shows it: every column but the ones only its own page, the refresh job or the console read. */
 export type ListingRow = Omit<
   Server,
