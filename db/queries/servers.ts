@@ -267,7 +267,7 @@ const sortedSearchMax = (need: number, listings: number): number =>
  * Few: those rows are sorted for the page and counted exactly in the same read. Many: the listed ones
  * are counted up to SEARCH_TOTAL_CAP + 1 (the matches joined to their rows in the index's order)
  * and the page comes from walking the order's index with a LIKE test of each row. A term too
- * short for the index is counted and walked the same way by LIKE alone (a full scan when rare).
+ * short for the index is looked for by LIKE among the order's first listings (shortTermSearch).
  */
 async function searchServers(
   db: Db,
@@ -278,37 +278,36 @@ async function searchServers(
   now: number,
 ): Promise<ServerPageResult> {
   const indexed = [...term].length >= MIN_INDEXED_SEARCH;
+  if (!indexed) return shortTermSearch(db, filter, term, page, perPage, now);
   const phrase = ftsPhrase(term);
-  if (indexed) {
-    const [top] = await db.select({ id: max(discordServers.id) }).from(discordServers);
-    const sortedMax = sortedSearchMax(page * perPage, Number(top?.id ?? 0));
-    // One row of comma-separated ids: 3,001 rows through the driver cost more than finding them.
-    const [found] = await db.all<{ ids: string | null }>(
-      sql`SELECT group_concat(rowid) AS ids FROM (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${sortedMax + 1})`,
-    );
-    const ids = found?.ids ? found.ids.split(',').map(Number) : [];
-    if (ids.length === 0) return { servers: [], total: 0, totalExact: true };
-    // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
-    const ascii = /^[\x20-\x7e]*$/.test(term);
-    if (ids.length <= sortedMax || !ascii) {
-      // The matches by primary key (listingWhere's matchesFirst form), counted in the same read.
-      const matched =
-        ids.length <= sortedMax
-          ? and(listingWhere({ ...filter, search: undefined }, true, now), inArray(discordServers.id, ids))
-          : listingWhere(filter, true, now);
-      const rows = await db
-        .select({ server: discordServers, total: sql<number>`count(*) OVER ()` })
-        .from(discordServers)
-        .where(matched)
-        .orderBy(...listingOrder(filter.sort))
-        .limit(perPage)
-        .offset((page - 1) * perPage);
-      if (rows.length > 0) {
-        return { servers: rows.map((r) => r.server), total: Number(rows[0]!.total), totalExact: true };
-      }
-      const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matched);
-      return { servers: [], total: Number(counted?.n ?? 0), totalExact: true };
+  const [top] = await db.select({ id: max(discordServers.id) }).from(discordServers);
+  const sortedMax = sortedSearchMax(page * perPage, Number(top?.id ?? 0));
+  // One row of comma-separated ids: 3,001 rows through the driver cost more than finding them.
+  const [matches] = await db.all<{ ids: string | null }>(
+    sql`SELECT group_concat(rowid) AS ids FROM (SELECT rowid FROM discord_servers_fts WHERE discord_servers_fts MATCH ${phrase} LIMIT ${sortedMax + 1})`,
+  );
+  const ids = matches?.ids ? matches.ids.split(',').map(Number) : [];
+  if (ids.length === 0) return { servers: [], total: 0, totalExact: true };
+  // Sorted: few matches, or a term with characters LIKE does not fold as the index does.
+  const ascii = /^[\x20-\x7e]*$/.test(term);
+  if (ids.length <= sortedMax || !ascii) {
+    // The matches by primary key (listingWhere's matchesFirst form), counted in the same read.
+    const matched =
+      ids.length <= sortedMax
+        ? and(listingWhere({ ...filter, search: undefined }, true, now), inArray(discordServers.id, ids))
+        : listingWhere(filter, true, now);
+    const rows = await db
+      .select({ server: discordServers, total: sql<number>`count(*) OVER ()` })
+      .from(discordServers)
+      .where(matched)
+      .orderBy(...listingOrder(filter.sort))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    if (rows.length > 0) {
+      return { servers: rows.map((r) => r.server), total: Number(rows[0]!.total), totalExact: true };
     }
+    const [counted] = await db.select({ n: sql<number>`count(*)` }).from(discordServers).where(matched);
+    return { servers: [], total: Number(counted?.n ?? 0), totalExact: true };
   }
   const rest = listingWhere({ ...filter, search: undefined }, false, now);
   // CROSS JOIN keeps SQLite on the index's matches rather than scanning the table for them. With
@@ -321,13 +320,9 @@ async function searchServers(
     filter.minMembers === undefined &&
     filter.maxMembers === undefined &&
     !(filter.minOnlineShare || filter.checked24h || filter.premiumOnly || filter.language || filter.region);
-  const [capped] = indexed
-    ? await db.all<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ${covered ? sql.raw('INDEXED BY discord_servers_listed_idx ') : sql``}ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${phrase} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
-      )
-    : await db.all<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${discordServers} WHERE ${listingWhere(filter, false, now)} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
-      );
+  const [capped] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM discord_servers_fts CROSS JOIN ${discordServers} ${covered ? sql.raw('INDEXED BY discord_servers_listed_idx ') : sql``}ON ${discordServers.id} = discord_servers_fts.rowid WHERE discord_servers_fts MATCH ${phrase} AND ${rest} LIMIT ${SEARCH_TOTAL_CAP + 1})`,
+  );
   const found = Number(capped?.n ?? 0);
   const totalExact = found <= SEARCH_TOTAL_CAP;
   const total = Math.min(found, SEARCH_TOTAL_CAP);
@@ -335,7 +330,50 @@ async function searchServers(
   const servers = await db
     .select()
     .from(discordServers)
-    .where(indexed ? and(rest, likeSearchCondition(term)) : listingWhere(filter, false, now))
+    .where(and(rest, likeSearchCondition(term)))
+    .orderBy(...listingOrder(filter.sort))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return { servers, total, totalExact };
+}
+
+/**
+ * Listings a term too short for the trigram index (one or two characters) is looked for among:
+ * the first this many of the order that pass the other filters. Testing every listing with LIKE
+ * read all of them for a rare pair of letters (3-10 s at a million listings, the server held
+ * throughout, for any visitor's query); this window costs about 60 ms there. Past it the total is
+ * a lower bound (total_exact false: "12+ servers").
+ */
+export const SHORT_TERM_WINDOW = 10_000;
+
+/** listServers with a search of one or two characters: LIKE over the order's first SHORT_TERM_WINDOW listings. */
+async function shortTermSearch(
+  db: Db,
+  filter: ServerFilter,
+  term: string,
+  page: number,
+  perPage: number,
+  now: number,
+): Promise<ServerPageResult> {
+  const window = db
+    .select({ id: discordServers.id })
+    .from(discordServers)
+    .where(listingWhere({ ...filter, search: undefined }, false, now))
+    .orderBy(...listingOrder(filter.sort))
+    .limit(SHORT_TERM_WINDOW);
+  // The window's ids drive both reads (SQLite looks each up by primary key, then sorts the matches).
+  const matched = and(inArray(discordServers.id, window), searchCondition(term));
+  const [counted] = await db.all<{ seen: number; n: number }>(
+    sql`SELECT (SELECT count(*) FROM (${window})) AS seen, (SELECT count(*) FROM (SELECT 1 FROM ${discordServers} WHERE ${matched} LIMIT ${SEARCH_TOTAL_CAP + 1})) AS n`,
+  );
+  const found = Number(counted?.n ?? 0);
+  const total = Math.min(found, SEARCH_TOTAL_CAP);
+  const totalExact = found <= SEARCH_TOTAL_CAP && Number(counted?.seen ?? 0) < SHORT_TERM_WINDOW;
+  if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total, totalExact };
+  const servers = await db
+    .select()
+    .from(discordServers)
+    .where(matched)
     .orderBy(...listingOrder(filter.sort))
     .limit(perPage)
     .offset((page - 1) * perPage);
