@@ -341,10 +341,10 @@ async function searchServers(
  * Listings a term too short for the trigram index (one or two characters) is looked for among:
  * the first this many of the order that pass the other filters. Testing every listing with LIKE
  * read all of them for a rare pair of letters (3-10 s at a million listings, the server held
- * throughout, for any visitor's query); this window costs about 60 ms there. Past it the total is
+ * throughout, for any visitor's query); this window costs 12-84 ms there. Past it the total is
  * a lower bound (total_exact false: "12+ servers").
  */
-export const SHORT_TERM_WINDOW = 10_000;
+export const SHORT_TERM_WINDOW = 2_000;
 
 /** listServers with a search of one or two characters: LIKE over the order's first SHORT_TERM_WINDOW listings. */
 async function shortTermSearch(

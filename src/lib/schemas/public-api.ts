@@ -70,7 +70,7 @@ export const serverPageSchema = z
     total: z.number().int().meta({ description: 'How many listings pass the filter (see `total_exact`).' }),
     total_exact: z.boolean().meta({
       description:
-        'False when `total` is a lower bound: a search or a filter on values stopped counting at it (the site says "1,000+"), or a search of one or two characters looked among the first 10,000 listings of the order only (a longer term searches them all).',
+        'False when `total` is a lower bound: a search or a filter on values stopped counting at it (the site says "1,000+"), or a search of one or two characters looked among the first 2,000 listings of the order only (a longer term searches them all).',
     }),
     page: z.number().int(),
     per_page: z.number().int(),
