@@ -21,6 +21,18 @@ export interface IdStep {
   args: [number, number];
 }
 
+/**
+ * Listing ids (or rows) per step on `db`: IDS_PER_STEP on a local file, whose driver reads on the
+ * event loop; all at once on a remote database (Turso over HTTP, the Worker), whose reads wait on
+ * the network without holding the event loop, and where each read is a subrequest the Worker's
+ * invocation counts (50 on the Free plan): in steps, a recompute of 20,000 listings would ask 60.
+ */
+export function stepSize(db: Db): number {
+  return (db as Db & { $client?: { protocol?: string } }).$client?.protocol === 'file'
+    ? IDS_PER_STEP
+    : Number.MAX_SAFE_INTEGER;
+}
+
 /** Each step's id range from the lowest listing id to the highest, in order, with a turn before every step after the first. */
 export async function* idSteps(db: Db): AsyncGenerator<IdStep> {
   const [bounds] = await db.all<{ low: number | null; high: number | null }>(
@@ -28,9 +40,10 @@ export async function* idSteps(db: Db): AsyncGenerator<IdStep> {
   );
   const low = Number(bounds?.low ?? 0);
   const high = Number(bounds?.high ?? 0);
-  for (let from = low; from <= high && high > 0; from += IDS_PER_STEP) {
+  const size = Math.min(stepSize(db), high - low + 1);
+  for (let from = low; from <= high && high > 0; from += size) {
     if (from > low) await nextTurn();
-    const to = from + IDS_PER_STEP;
+    const to = from + size;
     yield { from, to, where: 'id >= ? AND id < ?', args: [from, to] };
   }
 }

@@ -9,7 +9,7 @@ import { median } from '../../src/lib/ranking/signals';
 import { nextTurn } from '../../src/lib/steps';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
-import { IDS_PER_STEP, idSteps } from './listing-steps';
+import { idSteps, stepSize } from './listing-steps';
 
 /** Listings written per UPDATE statement (5 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
@@ -372,6 +372,7 @@ export async function listCheckedSince(
   // By pages of discord_servers_checked_idx (last_checked_at, then id), a turn of the event loop
   // between them: a pass usually finds a few hundred, the first one every listing.
   const checked: { id: number; category: string }[] = [];
+  const page = stepSize(db);
   let after: [string, number] = ['', 0];
   for (;;) {
     const rows = await readAll(
@@ -379,11 +380,11 @@ export async function listCheckedSince(
       `SELECT id, category, last_checked_at FROM discord_servers INDEXED BY discord_servers_checked_idx
        WHERE last_checked_at IS NOT NULL AND last_checked_at > ? AND last_checked_at >= ?
          AND (last_checked_at, id) > (?, ?)
-       ORDER BY last_checked_at, id LIMIT ${IDS_PER_STEP}`,
+       ORDER BY last_checked_at, id LIMIT ${page}`,
       [since, historySince, ...after],
     );
     for (const r of rows) checked.push({ id: num(r.id), category: String(r.category) });
-    if (rows.length < IDS_PER_STEP) return checked;
+    if (rows.length < page) return checked;
     const last = rows[rows.length - 1]!;
     after = [String(last.last_checked_at), num(last.id)];
     await nextTurn();

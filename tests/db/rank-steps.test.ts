@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
 import { insertFakeHistory } from '../../db/queries/fake-history';
+import { IDS_PER_STEP, idSteps, stepSize } from '../../db/queries/listing-steps';
 import { listCheckedSince, nicheShareMedians, readRankInputs } from '../../db/queries/rank';
 import { CHECKED_WORKING, NICHE_MIN_MEMBERS } from '../../src/lib/ranking/constants';
 import { median } from '../../src/lib/ranking/signals';
@@ -65,5 +67,22 @@ describe('the reads over every listing, in steps', () => {
     const medians = await nicheShareMedians(t.db);
     expect(medians.size).toBe(5);
     for (const [category, list] of byCategory) expect(medians.get(category)).toBe(median(list));
+  });
+
+  it('go in steps of 2,000 ids on a local file, in one on a remote database (each read a subrequest of the Worker)', async () => {
+    const steps = async (db: Db) => {
+      const ranges: [number, number][] = [];
+      for await (const step of idSteps(db)) ranges.push([step.from, step.to]);
+      return ranges;
+    };
+    expect(stepSize(t.db)).toBe(IDS_PER_STEP);
+    expect(await steps(t.db)).toEqual([
+      [1, 2_001],
+      [2_001, 4_001],
+      [4_001, 6_001],
+    ]);
+    // The same database as a remote client names it (Turso over HTTP: @libsql/client/web).
+    const remote = Object.create(t.db, { $client: { value: { protocol: 'https' } } }) as Db;
+    expect(await steps(remote)).toEqual([[1, 4_501]]);
   });
 });
