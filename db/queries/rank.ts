@@ -9,7 +9,7 @@ import { median } from '../../src/lib/ranking/signals';
 import { nextTurn } from '../../src/lib/steps';
 import type { Db } from '../client';
 import { preparedStatementsFor } from '../prepared';
-import { idSteps, stepSize } from './listing-steps';
+import { IDS_PER_STEP, idSteps, stepSize } from './listing-steps';
 
 /** Listings written per UPDATE statement (5 bound values each). */
 const ROWS_PER_UPDATE = 1_000;
@@ -127,7 +127,8 @@ export async function readRankInputs(db: Db, windows: RankWindows, scope: RankSc
         where: category.where ? `${step.where} AND ${category.where}` : step.where,
         args: [...step.args, ...category.args],
       },
-      nextTurn,
+      // A turn between reads where they hold the event loop (a local file), none elsewhere.
+      stepSize(db) === IDS_PER_STEP ? nextTurn : undefined,
     );
     for (const l of part.listings) inputs.listings.push(l);
     for (const key of ['medianOnline', 'firstMembers', 'interest', 'reports', 'flags'] as const) {
@@ -143,12 +144,12 @@ async function readRankInputsWhere(
   db: Db,
   windows: RankWindows,
   { where, args: onlyArgs }: { where: string; args: InValue[] },
-  between: () => Promise<void> = async () => {},
+  between?: () => Promise<void>,
 ): Promise<RankInputs> {
   const growthRules = GROWTH_RULES.map((r) => `'${r}'`).join(', ');
   // The listings' rows in the other tables.
   const only = where ? `AND server_id IN (SELECT id FROM discord_servers WHERE ${where})` : '';
-  // One read after the other, `between` them (a turn of the event loop, when reading in steps).
+  // Together, or one after the other with `between` them (a turn of the event loop, in steps).
   const reads: (() => Promise<Record<string, unknown>[]>)[] = [
     () =>
       readAll(
@@ -195,9 +196,12 @@ async function readRankInputsWhere(
       ),
   ];
   const results: Record<string, unknown>[][] = [];
-  for (const [i, read] of reads.entries()) {
-    if (i > 0) await between();
-    results.push(await read());
+  if (!between) results.push(...(await Promise.all(reads.map((read) => read()))));
+  else {
+    for (const [i, read] of reads.entries()) {
+      if (i > 0) await between();
+      results.push(await read());
+    }
   }
   const [listingRows = [], medianRows = [], firstRows = [], interestRows = [], reportRows = [], flagRows = []] =
     results;
