@@ -770,16 +770,18 @@ async function fallbackCandidates(db: Db, wanted: string): Promise<{ id: number;
   const words = wordsOf(wanted).filter((w) => w.length >= MIN_INDEXED_SEARCH);
   if (words.length > 0) probes.push(inName(words));
   if (/^[a-z0-9]{6,}$/.test(wanted)) probes.push(inName([wanted.slice(0, 3), wanted.slice(-3)]));
-  const found = new Map<number, { id: number; name: string; slug: string }>();
-  for (const probe of probes) {
-    const rows = await db
-      .select({ id: discordServers.id, name: discordServers.name, slug: discordServers.slug })
-      .from(discordServers)
-      .where(and(probe, withPage()))
-      .orderBy(asc(discordServers.id))
-      .limit(FALLBACK_CANDIDATES);
-    for (const row of rows) found.set(row.id, row);
-  }
+  // Together: on a remote database (the Worker) each is a round trip.
+  const read = await Promise.all(
+    probes.map((probe) =>
+      db
+        .select({ id: discordServers.id, name: discordServers.name, slug: discordServers.slug })
+        .from(discordServers)
+        .where(and(probe, withPage()))
+        .orderBy(asc(discordServers.id))
+        .limit(FALLBACK_CANDIDATES),
+    ),
+  );
+  const found = new Map(read.flat().map((row) => [row.id, row]));
   return [...found.values()].sort((a, b) => a.id - b.id);
 }
 
