@@ -4,10 +4,12 @@ import {
   asc,
   desc,
   eq,
+  gt,
   gte,
   inArray,
   isNotNull,
   like,
+  lt,
   lte,
   max,
   notInArray,
@@ -869,8 +871,9 @@ export async function getServerById(db: Db, id: number): Promise<Server | null> 
  */
 export async function uniqueSlug(db: Db, base: string, exceptId?: number): Promise<string> {
   const similar = (column: typeof discordServers.slug | typeof serverSlugs.slug) =>
-    // Slugs are [a-z0-9-] only: nothing in them is a LIKE wildcard.
-    or(eq(column, base), like(column, `${base}-%`));
+    // The slug and those that start with it and a hyphen: a range of the slug's index ('.' follows
+    // '-'). A LIKE read the whole index (83-440 ms at a million listings, each approval and edit).
+    or(eq(column, base), and(gt(column, `${base}-`), lt(column, `${base}.`)));
   const [current, former] = await Promise.all([
     db
       .select({ slug: discordServers.slug, id: discordServers.id })
