@@ -30,6 +30,7 @@ import {
   type ListingFilter,
   MIN_INDEXED_SEARCH,
   PAGELESS_INVITE_STATUSES,
+  SHORT_TERM_WINDOW,
   SORT_KEYS,
   searchTerm,
   subcategoryNeedle,
@@ -338,15 +339,6 @@ async function searchServers(
     .offset((page - 1) * perPage);
   return { servers, total, totalExact };
 }
-
-/**
- * Listings a term too short for the trigram index (one or two characters) is looked for among:
- * the first this many of the order that pass the other filters. Testing every listing with LIKE
- * read all of them for a rare pair of letters (3-10 s at a million listings, the server held
- * throughout, for any visitor's query); this window costs 12-84 ms there. Past it the total is
- * a lower bound (total_exact false: "12+ servers").
- */
-export const SHORT_TERM_WINDOW = 2_000;
 
 /** listServers with a search of one or two characters: LIKE over the order's first SHORT_TERM_WINDOW listings. */
 async function shortTermSearch(

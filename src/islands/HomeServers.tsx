@@ -6,6 +6,7 @@ import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
+import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
 import { type BrowseQuery, BUILT_QUERY, useListingBrowser } from './use-listing-browser';
 
@@ -179,6 +180,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
             </>
           ) : null}
         </p>
+        {status === 'error' || cardsFailed || waiting ? null : <ShortSearchNote term={search} exact={exact} />}
       </div>
 
       {status === 'error' || cardsFailed ? (

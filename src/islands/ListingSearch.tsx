@@ -6,6 +6,7 @@ import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import type { RegionChoice } from '~/lib/regions';
 import { SEARCH_PAGE } from '~/lib/search-page';
 import { ListingOrderControls } from './ListingOrderControls';
+import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
 import { useListingBrowser } from './use-listing-browser';
 
@@ -147,6 +148,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
                 `${countFound(answer.total, answer.exact, 'server')}${order}`
               )}
             </p>
+            <ShortSearchNote term={term} exact={answer.exact} />
             {answer.servers.length === 0 ? (
               <div className="state">
                 <h3>No servers found</h3>

@@ -10,6 +10,7 @@
  */
 
 import { BUDGET, listingsPerDay } from './invite-checks/budget';
+import { MIN_INDEXED_SEARCH, SHORT_TERM_WINDOW } from './listing';
 import { formatPrice, formatTerm, type Plan, REFUND_RULE } from './pricing/plans';
 
 /** Facts read once per build (src/data/site-data.ts) that some claims state. */
@@ -139,6 +140,11 @@ export const CLAIMS = {
    */
   newsletter:
     "Weekly premium picks: our premium and sponsored servers and the week's fastest-growing ones, once a week. We send a confirmation link first; unsubscribe any time with one click.",
+  /**
+   * A search of one or two characters looks among the order's first SHORT_TERM_WINDOW listings only
+   * (db/queries/servers.ts); three characters or more search every listing (the trigram index).
+   */
+  shortSearch: `A search of one or two characters looks among the first ${SHORT_TERM_WINDOW.toLocaleString('en-US')} servers in this order; type ${MIN_INDEXED_SEARCH} characters or more to search every server.`,
 } as const;
 
 /** A claim's key. */

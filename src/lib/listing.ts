@@ -76,6 +76,13 @@ export const DEFAULT_PAGE_SIZE = LIMITS.homeList;
 /** Searches this long or longer use the trigram index (which cannot match fewer characters); shorter ones a LIKE scan. */
 export const MIN_INDEXED_SEARCH = 3;
 
+/**
+ * Listings a search shorter than MIN_INDEXED_SEARCH looks among: the first this many of the order
+ * that pass the other filters (db/queries/servers.ts, shortTermSearch). A LIKE test of every
+ * listing read all of them for a rare pair of letters: 3-10 s at a million listings.
+ */
+export const SHORT_TERM_WINDOW = 2_000;
+
 /** What a listing is filtered by: the fields of the filter bar, the search box and the category pages. */
 export interface ListingFilter {
   /** Display name ('Gaming'); 'All', any case, or none for every category. */

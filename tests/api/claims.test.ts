@@ -4,10 +4,11 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTENT_DEFAULTS } from '../../db/content-defaults';
+import { insertFakeServers } from '../../db/fake';
 import { listMails } from '../../db/queries/mail';
 import { readModerationLog, readQueueFigures } from '../../db/queries/moderation';
 import { getNewsletterStats, getSubscriberByEmail, subscribeEmail } from '../../db/queries/newsletter';
-import { getServerById, paidListingHead } from '../../db/queries/servers';
+import { getServerById, listServers, paidListingHead } from '../../db/queries/servers';
 import { orders, ownerUsers, reviews } from '../../db/schema';
 import { createApp } from '../../functions/_app/app';
 import { loadEnv, supportEmailFor } from '../../functions/_app/env';
@@ -21,7 +22,7 @@ import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
 import { BUDGET, listingsPerDay } from '../../src/lib/invite-checks/budget';
 import type { InviteSnapshot } from '../../src/lib/invite-checks/classify';
 import { applyCheck, SCHEDULE } from '../../src/lib/invite-checks/state';
-import { DEFAULT_SORT, MENU_SORTS, SORT_LABELS } from '../../src/lib/listing';
+import { DEFAULT_SORT, MENU_SORTS, MIN_INDEXED_SEARCH, SHORT_TERM_WINDOW, SORT_LABELS } from '../../src/lib/listing';
 import { queueSentence } from '../../src/lib/moderation/queue';
 import { PAID_SPACING } from '../../src/lib/placement';
 import { transition } from '../../src/lib/pricing/order-machine';
@@ -725,6 +726,25 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       });
       expect(oneClick.status).toBe(200);
       expect(await getSubscriberByEmail(h.db, 'reader@example.com')).toMatchObject({ status: 'unsubscribed' });
+    },
+  },
+  shortSearch: {
+    behaviour:
+      "a search of one or two characters finds a match among the order's first SHORT_TERM_WINDOW servers only, its total a lower bound past them; three characters find it anywhere",
+    check: async () => {
+      tdb = await createTestDb();
+      await insertFakeServers(tdb.client, SHORT_TERM_WINDOW + 10);
+      // The fewest members: last in this order, past the window.
+      await tdb.client.execute("UPDATE discord_servers SET name = 'Quiz QZX Club', members = 0 WHERE id = 3");
+      expect(await listServers(tdb.db, { search: 'qz', sort: 'members' })).toMatchObject({
+        servers: [],
+        total: 0,
+        totalExact: false,
+      });
+      const found = await listServers(tdb.db, { search: 'qzx', sort: 'members' });
+      expect(found.servers.map((s) => s.id)).toEqual([3]);
+      expect(MIN_INDEXED_SEARCH).toBe(3);
+      expect(CLAIMS.shortSearch).toContain(`first ${SHORT_TERM_WINDOW.toLocaleString('en-US')} servers`);
     },
   },
 };

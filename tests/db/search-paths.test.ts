@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertFakeServers } from '../../db/fake';
-import {
-  listAllActiveServers,
-  listServers,
-  SEARCH_TOTAL_CAP,
-  type Server,
-  SHORT_TERM_WINDOW,
-} from '../../db/queries/servers';
-import { MIN_INDEXED_SEARCH, pageOfServers } from '../../src/lib/listing';
+import { listAllActiveServers, listServers, SEARCH_TOTAL_CAP, type Server } from '../../db/queries/servers';
+import { MIN_INDEXED_SEARCH, pageOfServers, SHORT_TERM_WINDOW } from '../../src/lib/listing';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 // 4,000 servers: 'community' is in every one (more trigram matches than a search sorts, so it

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertFakeServers } from '../../db/fake';
-import { listServers, SHORT_TERM_WINDOW } from '../../db/queries/servers';
+import { listServers } from '../../db/queries/servers';
+import { SHORT_TERM_WINDOW } from '../../src/lib/listing';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 // A term of one or two characters is looked for among the order's first SHORT_TERM_WINDOW listings
