@@ -738,6 +738,14 @@ function withPage() {
 }
 
 /**
+ * The slugs that start with `base` and a hyphen (`base-2`, `base-f1vx`): a range of the slug's
+ * index, since slugs are [a-z0-9-] and '.' follows '-'. A LIKE read the whole index (83-440 ms at
+ * a million listings), its case folding keeping SQLite off it.
+ */
+const suffixedSlugs = (column: typeof discordServers.slug | typeof serverSlugs.slug, base: string) =>
+  and(gt(column, `${base}-`), lt(column, `${base}.`));
+
+/**
  * Listings the name fallback reads at most per probe (the lowest ids first): an unknown URL costs
  * a few index reads at any size. It read every listed server's name once a minute (13 s and 1.2
  * GB at a million listings, the event loop held throughout), for any crawler's guess.
@@ -759,7 +767,14 @@ async function fallbackCandidates(db: Db, wanted: string): Promise<{ id: number;
       .join(' AND ')} ORDER BY rowid LIMIT ${FALLBACK_CANDIDATES})`;
   // Each probe picks at most FALLBACK_CANDIDATES ids from its own index, and only those rows are read.
   const probes: SQL[] = [
-    sql`${discordServers.id} IN (SELECT id FROM ${discordServers} WHERE slug > ${`${wanted}-`} AND slug < ${`${wanted}.`} LIMIT ${FALLBACK_CANDIDATES})`,
+    inArray(
+      discordServers.id,
+      db
+        .select({ id: discordServers.id })
+        .from(discordServers)
+        .where(suffixedSlugs(discordServers.slug, wanted))
+        .limit(FALLBACK_CANDIDATES),
+    ),
   ];
   const words = wordsOf(wanted).filter((w) => w.length >= MIN_INDEXED_SEARCH);
   if (words.length > 0) probes.push(inName(words));
@@ -863,9 +878,7 @@ export async function getServerById(db: Db, id: number): Promise<Server | null> 
  */
 export async function uniqueSlug(db: Db, base: string, exceptId?: number): Promise<string> {
   const similar = (column: typeof discordServers.slug | typeof serverSlugs.slug) =>
-    // The slug and those that start with it and a hyphen: a range of the slug's index ('.' follows
-    // '-'). A LIKE read the whole index (83-440 ms at a million listings, each approval and edit).
-    or(eq(column, base), and(gt(column, `${base}-`), lt(column, `${base}.`)));
+    or(eq(column, base), suffixedSlugs(column, base));
   const [current, former] = await Promise.all([
     db
       .select({ slug: discordServers.slug, id: discordServers.id })
