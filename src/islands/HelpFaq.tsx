@@ -14,6 +14,9 @@ interface Props {
  * FAQ with search (case-insensitive, question and answer, active tab only), tabs and an accordion.
  * It hydrates when the visitor starts on it (client:interaction): a click on a tab or a question
  * made meanwhile is clicked again by the directive, and a search typed meanwhile is read here.
+ * Every tab's panel is in the page (the inactive ones `hidden`), so without JavaScript the page
+ * still holds every answer: the stylesheet's `(scripting: none)` rules then show each panel under
+ * its title with its answers open, and leave out the search and the tabs, which need a script.
  */
 export default function HelpFaq({ tabs }: Props) {
   const [active, setActive] = useState(tabs[0]?.id ?? '');
@@ -32,7 +35,9 @@ export default function HelpFaq({ tabs }: Props) {
 
   const tab = tabs.find((t) => t.id === active) ?? tabs[0];
   const q = query.trim().toLowerCase();
-  const items = (tab?.items ?? []).filter((i) => !q || i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q));
+  /** A panel's questions: the search applies to the active tab's. */
+  const itemsOf = (t: Tab) =>
+    t !== tab || !q ? t.items : t.items.filter((i) => i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q));
 
   function onTabKey(e: KeyboardEvent, index: number) {
     let next = -1;
@@ -49,82 +54,99 @@ export default function HelpFaq({ tabs }: Props) {
 
   return (
     <div>
-      <div className="inline-search">
-        <label htmlFor={`${uid}-q`} className="visually-hidden">
-          Search the help center
-        </label>
-        <input
-          ref={search}
-          id={`${uid}-q`}
-          type="search"
-          placeholder="Search questions…"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
+      <div className="faq-tools">
+        <div className="inline-search">
+          <label htmlFor={`${uid}-q`} className="visually-hidden">
+            Search the help center
+          </label>
+          <input
+            ref={search}
+            id={`${uid}-q`}
+            type="search"
+            placeholder="Search questions…"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </div>
+        <div className="tabs" role="tablist" aria-label="Help topics">
+          {tabs.map((t, i) => (
+            <button
+              key={t.id}
+              ref={(el) => {
+                tabRefs.current[i] = el;
+              }}
+              id={`${uid}-tab-${t.id}`}
+              type="button"
+              role="tab"
+              className="chip tab"
+              aria-selected={t.id === tab?.id}
+              aria-controls={`${uid}-panel-${t.id}`}
+              tabIndex={t.id === tab?.id ? 0 : -1}
+              onClick={() => {
+                setActive(t.id);
+                setOpen(null);
+              }}
+              onKeyDown={(e) => onTabKey(e, i)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
       </div>
-      <div className="tabs" role="tablist" aria-label="Help topics">
-        {tabs.map((t, i) => (
-          <button
+      {tabs.map((t) => {
+        const items = itemsOf(t);
+        return (
+          <div
             key={t.id}
-            ref={(el) => {
-              tabRefs.current[i] = el;
-            }}
-            id={`${uid}-tab-${t.id}`}
-            type="button"
-            role="tab"
-            className="chip tab"
-            aria-selected={t.id === active}
-            aria-controls={`${uid}-panel`}
-            tabIndex={t.id === active ? 0 : -1}
-            onClick={() => {
-              setActive(t.id);
-              setOpen(null);
-            }}
-            onKeyDown={(e) => onTabKey(e, i)}
+            id={`${uid}-panel-${t.id}`}
+            className="faq-panel"
+            role="tabpanel"
+            aria-labelledby={`${uid}-tab-${t.id}`}
+            hidden={t.id !== tab?.id}
           >
-            {t.label}
-          </button>
-        ))}
-      </div>
-      <div id={`${uid}-panel`} role="tabpanel" aria-labelledby={`${uid}-tab-${active}`}>
-        {items.length === 0 ? (
-          <p className="state">
-            No questions match “{query}” in {tab?.label}.
-          </p>
-        ) : (
-          <ul className="faq">
-            {items.map((item, i) => {
-              const key = `${active}-${i}`;
-              const expanded = open === key;
-              return (
-                <li key={key}>
-                  <h2 className="faq-q-heading">
-                    <button
-                      type="button"
-                      className="faq-q"
-                      aria-expanded={expanded}
-                      aria-controls={`${uid}-a-${key}`}
-                      onClick={() => setOpen(expanded ? null : key)}
-                    >
-                      {item.q}
-                      <span aria-hidden="true">+</span>
-                    </button>
-                  </h2>
-                  <div id={`${uid}-a-${key}`} className="faq-a" hidden={!expanded}>
-                    {item.a}
-                    {item.link ? (
-                      <>
-                        {' '}
-                        <a href={item.link.href}>{item.link.label}</a>
-                      </>
-                    ) : null}
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </div>
+            <p className="faq-panel-title" aria-hidden="true">
+              {t.label}
+            </p>
+            {items.length === 0 ? (
+              <p className="state">
+                No questions match “{query}” in {t.label}.
+              </p>
+            ) : (
+              <ul className="faq">
+                {items.map((item, i) => {
+                  const key = `${t.id}-${i}`;
+                  const expanded = open === key;
+                  return (
+                    <li key={key}>
+                      <h2 className="faq-q-heading">
+                        <button
+                          type="button"
+                          className="faq-q"
+                          aria-expanded={expanded}
+                          aria-controls={`${uid}-a-${key}`}
+                          onClick={() => setOpen(expanded ? null : key)}
+                        >
+                          {item.q}
+                          <span aria-hidden="true">+</span>
+                        </button>
+                      </h2>
+                      <div id={`${uid}-a-${key}`} className="faq-a" hidden={!expanded}>
+                        {item.a}
+                        {item.link ? (
+                          <>
+                            {' '}
+                            <a href={item.link.href}>{item.link.label}</a>
+                          </>
+                        ) : null}
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </div>
+        );
+      })}
     </div>
   );
 }

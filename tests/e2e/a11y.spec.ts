@@ -139,8 +139,39 @@ test('the help center opens a question clicked and searches what was typed befor
   await slowScripts(page, 1000);
   await page.getByRole('searchbox', { name: 'Search the help center' }).fill('BROWSER ONLY');
   expect(await unhydrated(page), 'typed before hydration').toBe(1);
-  await expect(page.locator('.faq-q')).toHaveCount(1);
+  // The inactive tabs' panels are in the page too (hidden): count the shown panel's questions.
+  await expect(page.getByRole('tabpanel').locator('.faq-q')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'How do I save a server?' })).toBeVisible();
+});
+
+test('without JavaScript the help center shows every topic’s questions with their answers', async ({
+  browser,
+  site,
+}) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 320, height: 800 },
+  });
+  const page = await context.newPage();
+  await page.goto('/help');
+  // The search and the tabs need a script: they are left out, not shown doing nothing.
+  await expect(page.getByRole('searchbox', { name: 'Search the help center' })).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'General' })).toBeHidden();
+  // Each topic under its title, every answer open: one from the first tab and one from the last.
+  for (const title of ['General', 'Server Submission', 'Pricing & Billing']) {
+    await expect(page.locator('.faq-panel-title', { hasText: title })).toBeVisible();
+  }
+  await expect(page.getByText('We do not promise a review time')).toBeVisible();
+  const panels = page.locator('.faq-panel');
+  const questions = panels.locator('.faq-q');
+  const answers = panels.locator('.faq-a');
+  expect(await questions.count()).toBeGreaterThan(10);
+  await expect(answers).toHaveCount(await questions.count());
+  for (const answer of await answers.all()) await expect(answer).toBeVisible();
+  // All of it fits a 320 px phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await context.close();
 });
 
 test('a server icon that fails to load shows the generated initials', async ({ page }) => {
