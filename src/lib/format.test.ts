@@ -50,5 +50,10 @@ describe('countFound', () => {
   it('says an exact count as countOf does and a capped search count as "N+"', () => {
     expect(countFound(1, true, 'server')).toBe('1 server');
     expect(countFound(1000, false, 'server')).toBe('1,000+ servers');
+    expect(countFound(0, true, 'server')).toBe('0 servers');
+  });
+
+  it('says "No servers" for a lower bound of none, never "0+"', () => {
+    expect(countFound(0, false, 'server')).toBe('No servers');
   });
 });

@@ -25,9 +25,13 @@ export const formatNumber = (n: number): string => thousands.format(n);
 export const countOf = (n: number, singular: string, plural = `${singular}s`): string =>
   `${formatNumber(n)} ${n === 1 ? singular : plural}`;
 
-/** A count GET /api/servers gave: countOf, or '1,000+ servers' when a search's count stopped at its cap (total_exact false). */
+/**
+ * A count GET /api/servers gave: countOf, or '1,000+ servers' when a search's count stopped at its
+ * cap (total_exact false). A lower bound of none (a short search whose window held no match) says
+ * 'No servers' rather than '0+ servers'; the note under it says where it looked.
+ */
 export const countFound = (n: number, exact: boolean, singular: string, plural = `${singular}s`): string =>
-  exact ? countOf(n, singular, plural) : `${formatNumber(n)}+ ${plural}`;
+  exact ? countOf(n, singular, plural) : n === 0 ? `No ${plural}` : `${formatNumber(n)}+ ${plural}`;
 
 /** The icon sizes global.css has a class for (`.icon-48`...): no inline style, which the CSP refuses. */
 export type IconSize = 48 | 56 | 112;
