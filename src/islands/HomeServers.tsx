@@ -157,8 +157,8 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
       </details>
       <noscript>
         <p className="filter-note">
-          Sorting and the size, online and checked filters need JavaScript, as does the language filter: this list shows
-          the servers with the most members first.
+          The filters and sorting need JavaScript: this list shows the servers with the most members first. The
+          categories above and the search work without it.
         </p>
       </noscript>
 

@@ -476,11 +476,55 @@ test('the home filters fold into one Filters control on a phone, saying how many
   });
   const plain = await context.newPage();
   await plain.goto('/');
-  const plainFilters = plain.locator('#servers summary', { hasText: 'Filters' });
-  await expect(plainFilters).toBeVisible();
+  // Without JavaScript the filters could not filter: neither the fold nor its chips are offered,
+  // and the listing itself is there.
+  await expect(plain.locator('#servers summary', { hasText: 'Filters' })).toBeHidden();
   await expect(plain.getByRole('button', { name: 'Premium Only' })).toBeHidden();
-  await plainFilters.click();
-  await expect(plain.getByRole('button', { name: 'Premium Only' })).toBeVisible();
+  await expect(plain.locator('#servers .grid .card').first()).toBeVisible();
+  await context.close();
+});
+
+test('without JavaScript no public page shows a button that does nothing', async ({ browser, site }) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 390, height: 844 },
+  });
+  const page = await context.newPage();
+  for (const path of [
+    '/',
+    '/servers',
+    '/best-trading-discord',
+    '/best-trading-discord/forex-trading-discord',
+    '/server/apex-legends-hub',
+    '/submit-server',
+    '/contact',
+    '/saved',
+    '/pricing',
+    '/ranking',
+    '/requirements',
+    '/help',
+    '/nope',
+  ]) {
+    await page.goto(path);
+    // A button works without a script when it submits its form or opens its dialog (Invoker
+    // Commands); the help center's questions show their answers already (a11y.spec.ts).
+    const idle = await page.$$eval('button, [role="button"], [role="tab"]', (controls) =>
+      controls
+        .filter((c) => c.getClientRects().length > 0 && getComputedStyle(c).visibility !== 'hidden')
+        .filter((c) => !(c instanceof HTMLButtonElement && c.form && c.type === 'submit'))
+        .filter((c) => !c.hasAttribute('commandfor') && !c.hasAttribute('popovertarget'))
+        .filter((c) => !c.classList.contains('faq-q'))
+        .map((c) => (c.getAttribute('aria-label') ?? c.textContent ?? '').trim()),
+    );
+    expect(idle, path).toEqual([]);
+  }
+  // The carousel's slides scroll by themselves instead.
+  await page.goto('/');
+  const viewport = page.locator('.carousel-viewport');
+  if (await viewport.isVisible()) {
+    expect(await viewport.evaluate((v) => getComputedStyle(v).overflowX)).toBe('auto');
+  }
   await context.close();
 });
 

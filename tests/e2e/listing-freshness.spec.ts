@@ -316,23 +316,27 @@ test('the build leaves dead and wrong_guild invites off listings, Premium Picks,
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the sort and the new filters are disabled on the built order, and the page says so', async ({
+  test('the home offers no filter it cannot apply, a listing disables its sort, and the page says so', async ({
     page,
     request,
   }) => {
     await page.goto('/');
     const list = page.locator('#servers');
-    await expect(list.getByLabel('Sort by')).toBeDisabled();
-    await expect(list.getByLabel('Size')).toBeDisabled();
-    await expect(list.getByLabel('Online now')).toBeDisabled();
-    await expect(list.getByRole('button', { name: 'Checked in the last 24 hours' })).toBeDisabled();
+    // None of the home's filters can work without a script (its list is the island's): the fold
+    // and every control in it are left out, the built order's list is shown.
+    await expect(list.locator('.filters-fold')).toBeHidden();
+    for (const name of ['All', 'Gaming', 'Premium Only', 'Checked in the last 24 hours']) {
+      await expect(list.getByRole('button', { name, exact: true })).toBeHidden();
+    }
+    await expect(list.getByLabel('Sort by')).toBeHidden();
+    expect(await namesIn(list)).not.toEqual([]);
     await page.goto('/best-investing-discord');
     await expect(page.getByLabel('Sort servers')).toBeDisabled();
     expect(await namesIn(page.locator('.listing-static'))).toContain('Rising Star Stocks');
     // Chromium with scripts turned off by the test still parses <noscript> as a browser with
     // scripts would, so the note is read from the HTML a browser without JavaScript shows.
     expect(await (await request.get('/')).text()).toContain(
-      '<noscript><p class="filter-note">Sorting and the size, online and checked filters need JavaScript',
+      '<noscript><p class="filter-note">The filters and sorting need JavaScript',
     );
     expect(await (await request.get('/best-investing-discord')).text()).toContain(
       '<noscript><p class="filter-note">Sorting needs JavaScript',
