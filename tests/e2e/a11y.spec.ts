@@ -1,24 +1,10 @@
 import { axe } from './axe';
 import { expect, test } from './fixtures';
 import { hydrated, slowScripts, unhydrated } from './hydration';
+import { PUBLIC_PAGE_TYPES } from './pages';
+import { withoutJavaScript } from './plain-browser';
 
-const PAGE_TYPES = [
-  '/',
-  '/servers',
-  '/best-trading-discord',
-  '/best-trading-discord/forex-trading-discord',
-  '/server/apex-legends-hub',
-  '/submit-server',
-  '/submit-server/received',
-  '/help',
-  '/contact',
-  '/saved',
-  '/best-nope-discord',
-  '/server/nope',
-  '/nope',
-];
-
-for (const path of PAGE_TYPES) {
+for (const path of PUBLIC_PAGE_TYPES) {
   test(`axe finds no WCAG 2.2 AA violation on ${path}`, async ({ page }) => {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
@@ -148,12 +134,7 @@ test('without JavaScript the help center shows every topic’s questions with th
   browser,
   site,
 }) => {
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    baseURL: site.baseURL,
-    viewport: { width: 320, height: 800 },
-  });
-  const page = await context.newPage();
+  const { context, page } = await withoutJavaScript(browser, site.baseURL, 320);
   await page.goto('/help');
   // The search and the tabs need a script: they are left out, not shown doing nothing.
   await expect(page.getByRole('searchbox', { name: 'Search the help center' })).toBeHidden();

@@ -11,6 +11,7 @@ import { countOf } from '../../src/lib/format';
 import { PERMISSIVE_INVITE } from '../helpers/discord-stand-in';
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
+import { withoutJavaScript } from './plain-browser';
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -309,12 +310,7 @@ test('without JavaScript the mobile header shows its navigation links instead of
   browser,
   site,
 }) => {
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    baseURL: site.baseURL,
-    viewport: { width: 390, height: 844 },
-  });
-  const page = await context.newPage();
+  const { context, page } = await withoutJavaScript(browser, site.baseURL);
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Submit Server' })).toBeVisible();

@@ -21,6 +21,8 @@ import { expect } from './fixtures';
 import { hydrated } from './hydration';
 import { expectNumbersWhole, expectOneLine } from './numbers';
 import { testWithOwnSite } from './own-site';
+import { PUBLIC_PAGE_TYPES } from './pages';
+import { withoutJavaScript } from './plain-browser';
 
 // Issue #13 item 1: every page type fits a phone (320, 360 and 390 px wide) with no sideways
 // scroll. This spec builds its own site: the sample servers plus enough Gaming ones for a second
@@ -469,12 +471,7 @@ test('the home filters fold into one Filters control on a phone, saying how many
   await expect(filters).toBeHidden();
   await expect(list.getByRole('button', { name: 'Premium Only' })).toBeVisible();
 
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    baseURL: site.baseURL,
-    viewport: { width: 390, height: 844 },
-  });
-  const plain = await context.newPage();
+  const { context, page: plain } = await withoutJavaScript(browser, site.baseURL);
   await plain.goto('/');
   // Without JavaScript the filters could not filter: neither the fold nor its chips are offered,
   // and the listing itself is there.
@@ -485,27 +482,8 @@ test('the home filters fold into one Filters control on a phone, saying how many
 });
 
 test('without JavaScript no public page shows a button that does nothing', async ({ browser, site }) => {
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    baseURL: site.baseURL,
-    viewport: { width: 390, height: 844 },
-  });
-  const page = await context.newPage();
-  for (const path of [
-    '/',
-    '/servers',
-    '/best-trading-discord',
-    '/best-trading-discord/forex-trading-discord',
-    '/server/apex-legends-hub',
-    '/submit-server',
-    '/contact',
-    '/saved',
-    '/pricing',
-    '/ranking',
-    '/requirements',
-    '/help',
-    '/nope',
-  ]) {
+  const { context, page } = await withoutJavaScript(browser, site.baseURL);
+  for (const path of [...PUBLIC_PAGE_TYPES, '/pricing', '/ranking', '/requirements']) {
     await page.goto(path);
     // A button works without a script when it submits its form or opens its dialog (Invoker
     // Commands); the help center's questions show their answers already (a11y.spec.ts).
@@ -529,12 +507,7 @@ test('without JavaScript no public page shows a button that does nothing', async
 });
 
 test('without JavaScript Save and Share are hidden and Report sends a plain form', async ({ browser, site }) => {
-  const context = await browser.newContext({
-    javaScriptEnabled: false,
-    baseURL: site.baseURL,
-    viewport: { width: 390, height: 844 },
-  });
-  const page = await context.newPage();
+  const { context, page } = await withoutJavaScript(browser, site.baseURL);
   await page.goto('/server/apex-legends-hub');
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Share', exact: true })).toBeHidden();
