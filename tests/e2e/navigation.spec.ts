@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
 import { hydrated } from './hydration';
+import { PUBLIC_PAGE_TYPES } from './pages';
 
 // Issue #13 items 3, 4 and 10, and the Nu Html Checker's two markup errors: a listing search
 // replaces the grid, the mobile menu closes when a link is followed, the hero box shows the
@@ -88,19 +89,10 @@ test('a /?search= link opens the search page with the term in its box, and Clear
 
 test('no page puts a style element in its body or starts a required select with a chosen option', async ({ page }) => {
   for (const path of [
-    '/',
-    '/servers',
+    ...PUBLIC_PAGE_TYPES,
     '/best-gaming-discord',
     '/best-crypto-discord/bitcoin-discord',
-    '/server/apex-legends-hub',
-    '/submit-server',
-    '/submit-server/received',
-    '/help',
-    '/contact',
-    '/saved',
     '/offline',
-    '/best-nothing-discord',
-    '/server/qqqq-zzzz-none',
     '/admin',
   ]) {
     // As served, before any script runs.
