@@ -500,9 +500,11 @@ test('without JavaScript no public page shows a button that does nothing', async
   // The carousel's slides scroll by themselves instead.
   await page.goto('/');
   const viewport = page.locator('.carousel-viewport');
-  if (await viewport.isVisible()) {
-    expect(await viewport.evaluate((v) => getComputedStyle(v).overflowX)).toBe('auto');
-  }
+  await expect(viewport).toBeVisible();
+  expect(await viewport.evaluate((v) => [getComputedStyle(v).overflowX, getComputedStyle(v).touchAction])).toEqual([
+    'auto',
+    'auto',
+  ]);
   await context.close();
 });
 
