@@ -329,15 +329,7 @@ async function searchServers(
   const found = Number(capped?.n ?? 0);
   const totalExact = found <= SEARCH_TOTAL_CAP;
   const total = Math.min(found, SEARCH_TOTAL_CAP);
-  if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total, totalExact };
-  const servers = await db
-    .select()
-    .from(discordServers)
-    .where(and(rest, likeSearchCondition(term)))
-    .orderBy(...listingOrder(filter.sort))
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return { servers, total, totalExact };
+  return pageOfMatches(db, and(rest, likeSearchCondition(term)), filter.sort, page, perPage, total, totalExact);
 }
 
 /** listServers with a search of one or two characters: LIKE over the order's first SHORT_TERM_WINDOW listings. */
@@ -363,12 +355,25 @@ async function shortTermSearch(
   const found = Number(counted?.n ?? 0);
   const total = Math.min(found, SEARCH_TOTAL_CAP);
   const totalExact = found <= SEARCH_TOTAL_CAP && Number(counted?.seen ?? 0) < SHORT_TERM_WINDOW;
+  return pageOfMatches(db, matched, filter.sort, page, perPage, total, totalExact);
+}
+
+/** One page of the matches of a search whose (capped) total is already counted; none past the total. */
+async function pageOfMatches(
+  db: Db,
+  matched: SQL | undefined,
+  sort: SortOrder | undefined,
+  page: number,
+  perPage: number,
+  total: number,
+  totalExact: boolean,
+): Promise<ServerPageResult> {
   if (total === 0 || (page - 1) * perPage >= total) return { servers: [], total, totalExact };
   const servers = await db
     .select()
     .from(discordServers)
     .where(matched)
-    .orderBy(...listingOrder(filter.sort))
+    .orderBy(...listingOrder(sort))
     .limit(perPage)
     .offset((page - 1) * perPage);
   return { servers, total, totalExact };
