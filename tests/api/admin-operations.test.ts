@@ -227,6 +227,39 @@ describe('servers screen', () => {
     expect(h.rebuild.reasons).toHaveLength(3);
   });
 
+  it('an edit never hides a live listing (hiding asks for reasons and mails the owner) and, without is_active, leaves a hidden one hidden', async () => {
+    h = await createAdminHarness();
+    const admin = await h.signIn('admin');
+    const row = await createServer(h.db, { ...server(), affiliate_link: 'https://discord.gg/alpha' });
+    const refused = await h.call(admin, 'PUT', `/api/admin/servers/${row.id}`, { ...server(), is_active: false });
+    expect(refused.status).toBe(400);
+    const body = await json<{ error: { code: string; issues: { path: string; message: string }[] } }>(refused);
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.issues.map((i) => i.path)).toEqual(['is_active']);
+    expect(body.error.issues[0]?.message).toMatch(/reasons/);
+    expect((await getServerById(h.db, row.id))?.is_active).toBe(true);
+    expect(await auditActions('server')).toEqual([]);
+
+    // Hidden with reasons, then edited: the edit changes the text and leaves it hidden.
+    expect(
+      (
+        await h.call(admin, 'PATCH', `/api/admin/servers/${row.id}/visibility`, {
+          is_active: false,
+          reasons: ['other'],
+        })
+      ).status,
+    ).toBe(200);
+    const edited = await h.call(admin, 'PUT', `/api/admin/servers/${row.id}`, {
+      ...server(),
+      description: 'Signals, charts and a weekly call.',
+    });
+    expect(edited.status).toBe(200);
+    expect(await getServerById(h.db, row.id)).toMatchObject({
+      is_active: false,
+      description: 'Signals, charts and a weekly call.',
+    });
+  });
+
   it('searches every server, hidden ones included', async () => {
     h = await createAdminHarness();
     const s = await h.signIn('moderator');

@@ -109,7 +109,8 @@ const toForm = (s: ServerRow): FormState => ({
   links: s.links.map((l) => `${l.label} ${l.url}`).join('\n'),
 });
 
-const toInput = (f: FormState): ServerInput => ({
+/** The form as the API takes it; an edit leaves visibility out (the Visible column hides with reasons, #32). */
+const toInput = (f: FormState, isNew: boolean): ServerInput => ({
   name: f.name,
   slug: f.slug,
   description: f.description,
@@ -126,7 +127,7 @@ const toInput = (f: FormState): ServerInput => ({
   sort_order: f.sort_order,
   is_premium: f.is_premium,
   is_sponsored: f.is_sponsored,
-  is_active: f.is_active,
+  ...(isNew ? { is_active: f.is_active } : {}),
   language: f.language || null,
   region: f.region || null,
   placement_started_at: f.placement_started_at || null,
@@ -199,7 +200,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
 
   const save = async (e: SubmitEvent) => {
     e.preventDefault();
-    const input = toInput(form);
+    const input = toInput(form, editing === 'new');
     const parsed = serverSchema.safeParse(input);
     if (!parsed.success) {
       const errs: Record<string, string> = {};
@@ -312,7 +313,11 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
           </div>
           <fieldset className="checks">
             <legend>Placement</legend>
-            {(['is_active', 'is_premium', 'is_sponsored'] as const).map((k) => (
+            {/* A new listing may start hidden; an existing one is hidden from the list, which asks why (#32). */}
+            {(editing === 'new'
+              ? (['is_active', 'is_premium', 'is_sponsored'] as const)
+              : (['is_premium', 'is_sponsored'] as const)
+            ).map((k) => (
               <label key={k} className="check">
                 <input
                   type="checkbox"
@@ -322,6 +327,12 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 {k === 'is_active' ? 'Visible' : k === 'is_premium' ? 'Premium' : 'Sponsored'}
               </label>
             ))}
+            {editing !== 'new' && (
+              <p className="muted small">
+                {form.is_active ? 'Visible' : 'Hidden'}: show or hide it with the Visible box in the list (hiding asks
+                for the reasons its owner is mailed).
+              </p>
+            )}
             {/* Shown to visitors in "About this placement": blank says the period is not recorded. */}
             {field('placement_started_at', 'Paid from', { type: 'date' })}
             {field('placement_ends_at', 'Paid until', { type: 'date' })}

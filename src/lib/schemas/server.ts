@@ -23,6 +23,13 @@ const placementDay = z.preprocess(
 /** Why a premium or sponsored listing without a join link is refused: its Join Premium button would lead nowhere. */
 export const PAID_NEEDS_LINK = 'Premium and sponsored listings need a join link';
 
+/**
+ * Why an edit may not hide a live listing (#32): hiding asks for reasons, which the owner is mailed
+ * with an appeal link, and the console's Visible column is where that happens.
+ */
+export const HIDE_NEEDS_REASONS =
+  'Hiding a live listing needs reasons for its owner: untick Visible in the list of servers instead';
+
 /** A listing as operators create or edit it; premium or sponsored placement requires a join link. */
 export const serverSchema = z
   .object({
@@ -51,7 +58,8 @@ export const serverSchema = z
     tags: list(12, 40),
     features: list(20, 200),
     sort_order: z.coerce.number().int().default(0),
-    is_active: z.boolean().default(true),
+    /** Visible on the site; a new listing is visible unless this says otherwise, an edit without it leaves it as it is. */
+    is_active: z.boolean().optional(),
     /** Primary language and region (#19); null or '' for none. */
     language: reviewedLanguage,
     region: reviewedRegion,

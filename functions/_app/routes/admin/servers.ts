@@ -15,7 +15,7 @@ import {
   placementSchema,
   visibilitySchema,
 } from '../../../../src/lib/schemas/admin';
-import { PAID_NEEDS_LINK, serverSchema } from '../../../../src/lib/schemas/server';
+import { HIDE_NEEDS_REASONS, PAID_NEEDS_LINK, serverSchema } from '../../../../src/lib/schemas/server';
 import { hideWithReasons } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
@@ -69,6 +69,11 @@ export const serverRoutes = new Hono<AdminEnv>()
     const input = c.req.valid('json');
     const db = c.get('deps').db;
     const before = found(await getServerById(db, id), 'server', id);
+    // Hiding goes through PATCH /:id/visibility, which asks for the reasons the owner is mailed (#32).
+    if (before.is_active && input.is_active === false)
+      throw new ApiError(400, 'validation_failed', HIDE_NEEDS_REASONS, [
+        { path: 'is_active', message: HIDE_NEEDS_REASONS },
+      ]);
     // A name change without an explicit slug re-derives the slug from the new name.
     const slug = input.slug ?? (input.name === before.name ? before.slug : undefined);
     const server = found(await updateServer(db, id, { ...input, slug }).catch(slugTaken), 'server', id);
