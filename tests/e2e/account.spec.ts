@@ -247,6 +247,40 @@ test('the stand-in file signs its user in with its guilds: My listings shows the
   await expectReadableChart(members, '#4f46e5', 'owner member chart');
 });
 
+test('the mail settings checkbox sits beside its words on a 320 px phone and on a desktop, and its choice is saved', async ({
+  page,
+  site,
+}) => {
+  site.discord.oauth.user = { id: '412000000000000003', username: 'mail_settings_owner' };
+  site.discord.oauth.guilds = [];
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto('/account');
+  await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  const settings = page.getByRole('region', { name: 'Mail settings' });
+  const box = settings.getByRole('checkbox', { name: 'Mail me when a new review of a listing I own shows' });
+  await expect(box).toBeChecked();
+  const words = settings.getByText('Mail me when a new review of a listing I own shows');
+  for (const width of [320, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    // A checkbox's own size, on the first line of its words, to their left.
+    await expect(async () => {
+      const b = (await box.boundingBox())!;
+      const w = (await words.boundingBox())!;
+      expect(b.width, `checkbox width at ${width} px`).toBeLessThanOrEqual(24);
+      expect(b.x + b.width, `checkbox left of its words at ${width} px`).toBeLessThanOrEqual(w.x);
+      expect(Math.abs(b.y - w.y), `checkbox on the words' first line at ${width} px`).toBeLessThan(12);
+    }).toPass({ timeout: 5_000 });
+  }
+  await box.uncheck();
+  await settings.getByRole('button', { name: 'Save mail settings' }).click();
+  await expect(settings.getByRole('status')).toHaveText('Saved.');
+  await page.reload();
+  await expect(
+    page.getByRole('region', { name: 'Mail settings' }).getByRole('checkbox', { name: /Mail me when a new review/ }),
+  ).not.toBeChecked();
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

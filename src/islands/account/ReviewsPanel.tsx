@@ -90,9 +90,9 @@ function MailSettings({ settings, onSaved }: { settings: Settings; onSaved: (s: 
           Mail me at (replies to my reviews, a hidden review, new reviews of my listings)
           <input type="email" name="email" maxLength={254} defaultValue={settings.email ?? ''} autoComplete="email" />
         </label>
-        <label>
-          <input type="checkbox" name="mail_new_reviews" defaultChecked={settings.mail_new_reviews} /> Mail me when a
-          new review of a listing I own shows
+        <label className="check">
+          <input type="checkbox" name="mail_new_reviews" defaultChecked={settings.mail_new_reviews} />
+          <span>Mail me when a new review of a listing I own shows</span>
         </label>
         <p>
           <button type="submit" className="btn btn-primary">
