@@ -85,6 +85,17 @@ export async function openOrderFor(db: Db, serverId: number, planId: number): Pr
   return row ?? null;
 }
 
+/** The orders of a listing that may still hold money (open, paid or disputed): what keeps it from deletion (removalRefusal). */
+export async function ordersHoldingListing(
+  db: Db,
+  serverId: number,
+): Promise<Pick<OrderRow, 'id' | 'state' | 'kind'>[]> {
+  return db
+    .select({ id: orders.id, state: orders.state, kind: orders.kind })
+    .from(orders)
+    .where(and(eq(orders.server_id, serverId), inArray(orders.state, ['open', 'paid', 'disputed'])));
+}
+
 /**
  * Opens the order of a checkout, with the plan's price and term copied; the existing open order
  * instead when there is one (two clicks or two tabs make one checkout).

@@ -323,6 +323,39 @@ describe('buying a placement', () => {
     expect(await h.db.select().from(orders)).toHaveLength(0);
   });
 
+  it('keeps a listing whose checkout is open or whose paid placement runs: neither the owner nor an admin can delete it and its order with it', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const id = listings[0]!.id;
+    const admin = await h.signIn('admin');
+    const refusedWith = async (res: Response, code: string, words: RegExp) => {
+      expect(res.status).toBe(409);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe(code);
+      expect(body.error.message).toMatch(words);
+    };
+
+    // A checkout Stripe can still take payment on.
+    const { sessionId, orderId } = await checkout(h, owner, id, week.id);
+    await refusedWith(await h.ownerCall(owner, 'DELETE', `/api/account/listings/${id}`), 'placement_open', /checkout/);
+    await refusedWith(await h.call(admin, 'DELETE', `/api/admin/servers/${id}`), 'placement_open', /checkout/);
+
+    // Paid: the placement runs until refunded or ended.
+    await stripe.pay(sessionId);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    await refusedWith(await h.ownerCall(owner, 'DELETE', `/api/account/listings/${id}`), 'placement_open', /refund/);
+    await refusedWith(await h.call(admin, 'DELETE', `/api/admin/servers/${id}`), 'placement_open', /refund/);
+    expect(await getServerById(h.db, id)).not.toBeNull();
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    expect(await netToday(h)).toBe(week.price_cents);
+    const removals = await h.db.select().from(auditLog).where(eq(auditLog.entity, 'server'));
+    expect(removals.filter((r) => r.action === 'remove' || r.action === 'delete')).toEqual([]);
+
+    // Refunded: nothing is held any more, and the owner may remove the listing.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    expect((await h.ownerCall(owner, 'DELETE', `/api/account/listings/${id}`)).status).toBe(200);
+    expect(await getServerById(h.db, id)).toBeNull();
+  });
+
   it('answers 503 without Stripe keys and refuses one key alone at start', async () => {
     h = await createOwnerHarness();
     const res = await h.app.request(`${SITE}/api/webhooks/stripe`, { method: 'POST', body: '{}' });

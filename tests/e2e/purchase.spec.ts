@@ -101,9 +101,18 @@ test('an owner buys a Sponsored week, pays on Stripe, sees it labelled, refunds,
   await card.getByText('About this placement').click();
   await expect(card).toContainText(`Sponsored placement paid for by the owner of ${NAME}, until`);
 
-  // A refund in one click (and an optional reason): the placement ends at once.
+  // While it runs the listing cannot be removed (its order would go with it): the owner is told
+  // why beside the Remove button, and the listing stays.
   await page.goto('/account');
   await hydrated(page);
+  const listing = page.getByRole('article', { name: NAME });
+  page.once('dialog', (d) => void d.accept());
+  await listing.getByRole('button', { name: 'Remove this listing' }).click();
+  await expect(listing.getByRole('alert')).toContainText('ask for a refund under Placements first');
+  await expect(listing.getByRole('button', { name: 'Remove this listing' })).toBeEnabled();
+  expect((await site.db.select().from(orders)).map((o) => o.state)).toEqual(['paid']);
+
+  // A refund in one click (and an optional reason): the placement ends at once.
   page.once('dialog', (d) => void d.accept('Trying it out'));
   await page.getByRole('button', { name: 'Ask for a refund' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Refunded' })).toBeVisible();

@@ -11,6 +11,7 @@ import {
   listOwnerOrders,
   listPlans,
   openOrder,
+  ordersHoldingListing,
   takenSlots,
 } from '../../../db/queries/orders';
 import {
@@ -44,6 +45,7 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
+import { removalRefusal } from '../../../src/lib/pricing/order-machine';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
 import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
@@ -395,6 +397,9 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const listing = await ownedListing(owner.id, id);
+        // Its orders go with it: not while one may still hold the owner's money.
+        const refusal = removalRefusal(await ordersHoldingListing(deps.db, id), 'owner');
+        if (refusal) throw new ApiError(409, 'placement_open', refusal);
         await deleteServer(deps.db, id);
         await recordOwnerAudit(deps.db, owner, {
           action: 'remove',

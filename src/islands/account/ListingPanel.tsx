@@ -38,6 +38,8 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
   const [editNote, setEditNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [editErrors, setEditErrors] = useState<Record<string, string>>({});
   const [inviteNote, setInviteNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  // Why a removal was refused, beside its button (the edit's note sits in a section that may be closed).
+  const [removeError, setRemoveError] = useState('');
   const [busy, setBusy] = useState(false);
   const headingId = `listing-${listing.id}`;
 
@@ -102,11 +104,12 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
   const remove = async () => {
     if (!window.confirm(`Remove “${listing.name}” from the directory? Its page and history go for good.`)) return;
     setBusy(true);
+    setRemoveError('');
     try {
       await client.api.account.listings[':id'].$delete({ param });
       await onChanged();
     } catch (err) {
-      setEditNote({ kind: 'error', text: messageOf(err) });
+      setRemoveError(messageOf(err));
       setBusy(false);
     }
   };
@@ -277,6 +280,11 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
           Remove this listing
         </button>
       </div>
+      {removeError && (
+        <p className="alert alert-error" role="alert">
+          {removeError}
+        </p>
+      )}
     </article>
   );
 }

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATES, type OrderState } from '../enums';
-import { holdsSlot, ORDER_EFFECTS, ORDER_EVENTS, type OrderEffect, type OrderEvent, transition } from './order-machine';
+import {
+  holdsSlot,
+  ORDER_EFFECTS,
+  ORDER_EVENTS,
+  type OrderEffect,
+  type OrderEvent,
+  removalRefusal,
+  transition,
+} from './order-machine';
 
 /** Runs `events` from an open order: the final state and every effect in order. */
 function run(events: readonly OrderEvent[], from: OrderState = 'open') {
@@ -88,5 +96,27 @@ describe('the order machine', () => {
   it('takes nothing on an expired checkout, and a dispute suspends a running placement', () => {
     expect(transition('open', 'expired')).toEqual({ state: 'expired', effects: [] });
     expect(transition('paid', 'disputed')).toEqual({ state: 'disputed', effects: ['deactivate'] });
+  });
+});
+
+describe('removalRefusal', () => {
+  it('keeps a listing while a paid order of it is open, paid or disputed, for owners and operators alike; never for a comp or a closed order', () => {
+    for (const state of ORDER_STATES)
+      for (const by of ['owner', 'operator'] as const) {
+        const holds = state === 'open' || state === 'paid' || state === 'disputed';
+        expect(removalRefusal([{ state, kind: 'checkout' }], by) !== null, `${state} for ${by}`).toBe(holds);
+        expect(removalRefusal([{ state, kind: 'comp' }], by), `a comp ${state}`).toBeNull();
+      }
+    expect(removalRefusal([], 'owner')).toBeNull();
+    // A running placement is what it names first, whatever else the listing has.
+    expect(
+      removalRefusal(
+        [
+          { state: 'open', kind: 'checkout' },
+          { state: 'paid', kind: 'checkout' },
+        ],
+        'owner',
+      ),
+    ).toMatch(/ask for a refund under Placements/);
   });
 });

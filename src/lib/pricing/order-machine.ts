@@ -74,3 +74,27 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
 
 /** Whether an order in `state` holds (or waits for) a slot. */
 export const holdsSlot = (state: OrderState): boolean => state === 'paid';
+
+/**
+ * Why a listing may not be deleted while one of its paid orders still holds money or may take it
+ * (an open checkout Stripe can still be paid on, a running or scheduled placement, an open card
+ * dispute), or null. Deleting the listing deletes its orders: the payment would then have no order,
+ * no refund button and no place in the revenue. Comps hold no money and never keep a listing.
+ */
+export function removalRefusal(
+  held: readonly { state: OrderState; kind: string }[],
+  by: 'owner' | 'operator',
+): string | null {
+  const paid = held.filter((o) => o.kind === 'checkout');
+  if (paid.some((o) => o.state === 'paid'))
+    return by === 'owner'
+      ? 'This listing has a paid placement running or scheduled: ask for a refund under Placements first, or remove it once the placement has ended.'
+      : 'This listing has a paid placement running or scheduled: refund it under Orders first, or hide the listing instead.';
+  if (paid.some((o) => o.state === 'disputed'))
+    return by === 'owner'
+      ? 'A card dispute on this listing’s placement is still open: write to support to remove it.'
+      : 'A card dispute on this listing’s placement is still open: hide the listing instead while it lasts.';
+  if (paid.some((o) => o.state === 'open'))
+    return 'A checkout for this listing is still open and can be paid for up to an hour: remove it once that checkout has closed.';
+  return null;
+}

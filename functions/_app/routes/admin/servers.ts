@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { listServerAnalytics } from '../../../../db/queries/analytics';
+import { ordersHoldingListing } from '../../../../db/queries/orders';
 import {
   createServer,
   deleteServer,
@@ -9,6 +10,7 @@ import {
   setServerActive,
   updateServer,
 } from '../../../../db/queries/servers';
+import { removalRefusal } from '../../../../src/lib/pricing/order-machine';
 import {
   adminServerQuerySchema,
   analyticsQuerySchema,
@@ -115,6 +117,9 @@ export const serverRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const db = c.get('deps').db;
     const server = found(await getServerById(db, id), 'server', id);
+    // Its orders go with it: not while one may still hold a payer's money.
+    const refusal = removalRefusal(await ordersHoldingListing(db, id), 'operator');
+    if (refusal) throw new ApiError(409, 'placement_open', refusal);
     if (!(await deleteServer(db, id))) throw notFound('server', id);
     await audit(c, 'delete', 'server', id, { name: server.name, slug: server.slug });
     await requestRebuild(c, `deleted ${server.slug}`, [server.slug]);
