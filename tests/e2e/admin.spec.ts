@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
+import { decideListingEdit, saveListingEdit } from '../../db/queries/listing-edits';
 import { subscribeEmail } from '../../db/queries/newsletter';
+import { upsertOwner } from '../../db/queries/owners';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
-import { serverFlags, serverSubmissions } from '../../db/schema';
+import { discordServers, serverFlags, serverSubmissions } from '../../db/schema';
 import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
@@ -193,6 +195,32 @@ test('the newsletter CSV export downloads with a header row', async ({ page, sit
   const lines = text.trimEnd().split('\r\n');
   expect(lines[0]).toBe('id,email,status,premium_subscriber,source,interests,confirmed_at,unsubscribed_at,created_at');
   expect(lines.some((l) => l.includes(`csv-${tag}@example.com`))).toBe(true);
+});
+
+test('owner edits past the first 50 are a page away, under a pager of their own', async ({ page, site }) => {
+  // 51 decided edits of one sample listing (one pending edit per listing is the rule; decided ones stay listed).
+  const owner = await upsertOwner(site.db, {
+    id: `9${Date.now()}`.slice(0, 18),
+    username: `pager_owner_${unique()}`,
+    global_name: null,
+    avatar: null,
+  });
+  const [listing] = await site.db.select({ id: discordServers.id }).from(discordServers).limit(1);
+  for (let i = 0; i < 51; i++) {
+    const edit = await saveListingEdit(site.db, listing!.id, owner.id, {
+      description: { from: 'Before the edit.', to: `Edit number ${i} of the pager test.` },
+    });
+    await decideListingEdit(site.db, edit.id, { status: 'rejected', decidedBy: 'pager spec' });
+  }
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  const edits = page.getByRole('region', { name: 'Owner edits' });
+  await edits.getByLabel('Show').selectOption('rejected');
+  const pager = edits.getByRole('navigation', { name: 'Owner edit pages' });
+  await expect(pager).toContainText(/Page 1 of [2-9]/);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(pager).toContainText(/Page 2 of/);
+  await expect(edits.getByRole('button', { name: /^Review edit/ }).first()).toBeVisible();
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {

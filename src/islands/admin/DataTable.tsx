@@ -40,7 +40,7 @@ export function DataTable<Row>({
   actions?: (row: Row) => ReactNode;
   /** What an empty list says. */
   empty?: ReactNode;
-  pager?: { page: number; perPage: number; total: number; onPage: (page: number) => void } | undefined;
+  pager?: { page: number; perPage: number; total: number; onPage: (page: number) => void; label?: string } | undefined;
 }) {
   return (
     <>

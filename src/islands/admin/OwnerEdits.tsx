@@ -26,7 +26,8 @@ const shown = (value: unknown): string => {
 export function OwnerEdits() {
   const list = useList({
     filters: { status: 'pending' as EditStatus | '' },
-    // The newest 50: a second pager on the screen would be a second "Pages" landmark beside the submissions'.
+    // Paged under a pager of its own name, beside the submissions' "Pages": past the first 50 the
+    // rest are a click away, never silently left out.
     perPage: 50,
     load: async (filters, paging) => {
       const { edits, total } = await parseResponse(client.api.admin.edits.$get({ query: { ...filters, ...paging } }));
@@ -134,6 +135,7 @@ export function OwnerEdits() {
         rowKey={(e) => e.id}
         rowSelected={(e) => selected?.id === e.id}
         empty={`No owner edits${list.filters.status ? ` ${list.filters.status}` : ''}.`}
+        pager={list.pager && { ...list.pager, label: 'Owner edit pages' }}
         columns={[
           { header: 'Server', rowHeader: true, cell: (e) => e.server_name },
           { header: 'Fields', cell: (e) => Object.keys(e.changes).join(', ') },

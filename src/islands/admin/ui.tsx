@@ -57,21 +57,23 @@ export const Badge = ({ value }: { value: string }) => (
   <span className={`badge badge-${value}`}>{value.replace('_', ' ')}</span>
 );
 
-/** Previous/next paging with "page N of M". */
+/** Previous/next paging with "page N of M"; `label` names it where a screen has two paged lists. */
 export function Pager({
   page,
   perPage,
   total,
   onPage,
+  label = 'Pages',
 }: {
   page: number;
   perPage: number;
   total: number;
   onPage: (page: number) => void;
+  label?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / perPage));
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={label}>
       <button type="button" className="btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>
