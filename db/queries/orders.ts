@@ -7,6 +7,7 @@ import type { Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
   type MailEffect,
+  MONEY_HELD_STATES,
   type OrderEffect,
   type OrderEvent,
   transition,
@@ -93,7 +94,7 @@ export async function ordersHoldingListing(
   return db
     .select({ id: orders.id, state: orders.state, kind: orders.kind })
     .from(orders)
-    .where(and(eq(orders.server_id, serverId), inArray(orders.state, ['open', 'paid', 'disputed'])));
+    .where(and(eq(orders.server_id, serverId), inArray(orders.state, [...MONEY_HELD_STATES])));
 }
 
 /**

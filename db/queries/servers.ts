@@ -12,6 +12,7 @@ import {
   lt,
   lte,
   max,
+  not,
   notInArray,
   or,
   type SQL,
@@ -37,11 +38,13 @@ import {
   UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
 import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement';
+import { MONEY_HELD_STATES } from '../../src/lib/pricing/order-machine';
 import { type CategoryRank, shownPlace } from '../../src/lib/ranking/explanation';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { type BuiltQuery, readBuilt } from '../prepared';
-import { discordServers, type NewServerRow, type ServerRow, serverSlugs } from '../schema';
+import { discordServers, type NewServerRow, orders, type ServerRow, serverSlugs } from '../schema';
+import { type AuditAuthor, auditRowWhen } from './audit';
 import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
 import { decodeServerRows, selectServerRows } from './server-rows';
 
@@ -953,10 +956,47 @@ export async function updateServer(db: Db, id: number, patch: Partial<ServerWrit
   return row ?? null;
 }
 
-/** Deletes a server by id; true when a row went. */
-export async function deleteServer(db: Db, id: number): Promise<boolean> {
-  const rows = await db.delete(discordServers).where(eq(discordServers.id, id)).returning({ id: discordServers.id });
-  return rows.length > 0;
+/** What became of a listing's deletion: gone, not there, or kept by an order that may hold money. */
+export type Removal = 'deleted' | 'missing' | 'held';
+
+/**
+ * Deletes a listing, with the audit row that records it in the same batch: both or neither. A
+ * listing one of whose paid orders may still hold money (`MONEY_HELD_STATES`: an open checkout, a
+ * running or scheduled placement, an open dispute) is kept, checked in the DELETE itself, so a
+ * checkout paid between the caller's look and the delete still keeps it (`removalRefusal` says why).
+ */
+export async function deleteServer(
+  db: Db,
+  id: number,
+  audit?: { author: AuditAuthor; action: string; details: Record<string, unknown> },
+): Promise<Removal> {
+  const held = sql`EXISTS (SELECT 1 FROM ${orders} o WHERE o.server_id = ${id} AND o.kind = 'checkout' AND o.state IN (${sql.join(
+    MONEY_HELD_STATES.map((s) => sql`${s}`),
+    sql`, `,
+  )}))`;
+  const remove = db
+    .delete(discordServers)
+    .where(and(eq(discordServers.id, id), not(held)))
+    .returning({ id: discordServers.id });
+  const [rows] = audit
+    ? await db.batch([
+        remove,
+        auditRowWhen(
+          db,
+          audit.author,
+          { action: audit.action, entity: 'server', entityId: id, details: audit.details },
+          // The DELETE just before removed the row (a kept or missing listing writes no audit).
+          sql`changes() > 0`,
+        ),
+      ])
+    : [await remove];
+  if (rows.length > 0) return 'deleted';
+  const [still] = await db
+    .select({ id: discordServers.id })
+    .from(discordServers)
+    .where(eq(discordServers.id, id))
+    .limit(1);
+  return still ? 'held' : 'missing';
 }
 
 /** Shows or hides a server (is_active). Returns the row or null. */

@@ -354,6 +354,16 @@ describe('buying a placement', () => {
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
     expect((await h.ownerCall(owner, 'DELETE', `/api/account/listings/${id}`)).status).toBe(200);
     expect(await getServerById(h.db, id)).toBeNull();
+    // The removal and its audit row were written together: the owner is named in it.
+    const removed = (
+      await h.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.entity_id, String(id)))
+    ).filter((r) => r.action === 'remove');
+    expect(removed).toHaveLength(1);
+    expect(removed[0]!.operator_email).toMatch(/^owner /);
+    expect(removed[0]!.details).toMatchObject({ owner_id: expect.any(Number), slug: listings[0]!.slug });
   });
 
   it('answers 503 without Stripe keys and refuses one key alone at start', async () => {

@@ -12,7 +12,9 @@ import {
   setServerActive,
   updateServer,
 } from '../../db/queries/servers';
-import { discordServers } from '../../db/schema';
+import { auditLog, discordServers, orders } from '../../db/schema';
+import { ORDER_STATES } from '../../src/lib/enums';
+import { MONEY_HELD_STATES } from '../../src/lib/pricing/order-machine';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 let t: TestDb;
@@ -178,8 +180,41 @@ describe('writes', () => {
   it('toggles visibility and deletes by id', async () => {
     const row = await createServer(t.db, server('Toggle'));
     expect((await setServerActive(t.db, row.id, false))?.is_active).toBe(false);
-    expect(await deleteServer(t.db, row.id)).toBe(true);
-    expect(await deleteServer(t.db, row.id)).toBe(false);
+    expect(await deleteServer(t.db, row.id)).toBe('deleted');
+    expect(await deleteServer(t.db, row.id)).toBe('missing');
     expect(await updateServer(t.db, row.id, { members: 1 })).toBeNull();
+  });
+
+  it('keeps a listing while a paid order may hold money, and writes the audit row with the delete or not at all', async () => {
+    const author = { operatorId: null, name: 'owner test (Discord 1)' };
+    for (const state of ORDER_STATES)
+      for (const kind of ['checkout', 'comp'] as const) {
+        const row = await createServer(t.db, server(`${kind} ${state}`));
+        await t.db.insert(orders).values({
+          server_id: row.id,
+          kind,
+          placement: 'premium',
+          category: 'Gaming',
+          term_days: 30,
+          amount_cents: kind === 'comp' ? 0 : 1900,
+          currency: 'usd',
+          state,
+          version: `v-${kind}-${state}`,
+        });
+        const removal = await deleteServer(t.db, row.id, { author, action: 'remove', details: { slug: row.slug } });
+        const kept = kind === 'checkout' && MONEY_HELD_STATES.includes(state);
+        expect(removal, `${kind} ${state}`).toBe(kept ? 'held' : 'deleted');
+        const [listing] = await t.db.select().from(discordServers).where(eq(discordServers.id, row.id));
+        expect(!!listing, `${kind} ${state} listing kept`).toBe(kept);
+        const audits = await t.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.entity_id, String(row.id)));
+        expect(audits, `${kind} ${state} audit`).toHaveLength(kept ? 0 : 1);
+        if (!kept) expect(audits[0]).toMatchObject({ action: 'remove', entity: 'server', details: { slug: row.slug } });
+      }
+    // A listing that is not there writes no audit row either.
+    expect(await deleteServer(t.db, 999_999, { author, action: 'remove', details: {} })).toBe('missing');
+    expect(await t.db.select().from(auditLog).where(eq(auditLog.entity_id, '999999'))).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import {
   getClaim,
   listingNumbers,
   listOwnerListings,
+  ownerAuthor,
   recordOwnerAudit,
   replaceListingInvite,
   spendOAuthState,
@@ -45,7 +46,7 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
-import { removalRefusal } from '../../../src/lib/pricing/order-machine';
+import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
 import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
@@ -398,15 +399,16 @@ export const accountRoutes = (deps: AppDeps) => {
         const { id } = c.req.valid('param');
         const listing = await ownedListing(owner.id, id);
         // Its orders go with it: not while one may still hold the owner's money.
-        const refusal = removalRefusal(await ordersHoldingListing(deps.db, id), 'owner');
-        if (refusal) throw new ApiError(409, 'placement_open', refusal);
-        await deleteServer(deps.db, id);
-        await recordOwnerAudit(deps.db, owner, {
+        const removal = await deleteServer(deps.db, id, {
+          author: ownerAuthor(owner),
           action: 'remove',
-          entity: 'server',
-          entityId: id,
-          details: { name: listing.name, slug: listing.slug },
+          details: { owner_id: owner.id, name: listing.name, slug: listing.slug },
         });
+        if (removal === 'held') {
+          const refusal = removalRefusal(await ordersHoldingListing(deps.db, id), 'owner');
+          throw new ApiError(409, 'placement_open', refusal ?? REMOVAL_RACED);
+        }
+        if (removal === 'missing') throw new ApiError(404, 'not_found', `No listing ${id}`);
         await requestPublish(deps.rebuild, `owner removed ${listing.slug}`, serverPaths([listing.slug]));
         return c.json({ ok: true as const });
       })

@@ -75,6 +75,9 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
 /** Whether an order in `state` holds (or waits for) a slot. */
 export const holdsSlot = (state: OrderState): boolean => state === 'paid';
 
+/** The states of a paid order that may still hold money or take it: they keep its listing from deletion. */
+export const MONEY_HELD_STATES: readonly OrderState[] = ['open', 'paid', 'disputed'];
+
 /**
  * Why a listing may not be deleted while one of its paid orders still holds money or may take it
  * (an open checkout Stripe can still be paid on, a running or scheduled placement, an open card
@@ -85,7 +88,7 @@ export function removalRefusal(
   held: readonly { state: OrderState; kind: string }[],
   by: 'owner' | 'operator',
 ): string | null {
-  const paid = held.filter((o) => o.kind === 'checkout');
+  const paid = held.filter((o) => o.kind === 'checkout' && MONEY_HELD_STATES.includes(o.state));
   if (paid.some((o) => o.state === 'paid'))
     return by === 'owner'
       ? 'This listing has a paid placement running or scheduled: ask for a refund under Placements first, or remove it once the placement has ended.'
@@ -98,3 +101,6 @@ export function removalRefusal(
     return 'A checkout for this listing is still open and can be paid for up to an hour: remove it once that checkout has closed.';
   return null;
 }
+
+/** The refusal when a listing was kept by an order that closed before its reasons could be read. */
+export const REMOVAL_RACED = 'A placement of this listing changed while it was being removed: try again.';

@@ -10,7 +10,7 @@ import {
   setServerActive,
   updateServer,
 } from '../../../../db/queries/servers';
-import { removalRefusal } from '../../../../src/lib/pricing/order-machine';
+import { REMOVAL_RACED, removalRefusal } from '../../../../src/lib/pricing/order-machine';
 import {
   adminServerQuerySchema,
   analyticsQuerySchema,
@@ -117,11 +117,18 @@ export const serverRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const db = c.get('deps').db;
     const server = found(await getServerById(db, id), 'server', id);
+    const op = c.get('operator');
     // Its orders go with it: not while one may still hold a payer's money.
-    const refusal = removalRefusal(await ordersHoldingListing(db, id), 'operator');
-    if (refusal) throw new ApiError(409, 'placement_open', refusal);
-    if (!(await deleteServer(db, id))) throw notFound('server', id);
-    await audit(c, 'delete', 'server', id, { name: server.name, slug: server.slug });
+    const removal = await deleteServer(db, id, {
+      author: { operatorId: op.id, name: op.email },
+      action: 'delete',
+      details: { name: server.name, slug: server.slug },
+    });
+    if (removal === 'held') {
+      const refusal = removalRefusal(await ordersHoldingListing(db, id), 'operator');
+      throw new ApiError(409, 'placement_open', refusal ?? REMOVAL_RACED);
+    }
+    if (removal === 'missing') throw notFound('server', id);
     await requestRebuild(c, `deleted ${server.slug}`, [server.slug]);
     return c.json({ ok: true });
   })
