@@ -754,9 +754,10 @@ export const orders = sqliteTable(
   'orders',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    server_id: integer('server_id')
-      .notNull()
-      .references(() => discordServers.id, { onDelete: 'cascade' }),
+    /** The listing; null once it is deleted: an order is a record of money and outlives it. */
+    server_id: integer('server_id').references(() => discordServers.id, { onDelete: 'set null' }),
+    /** The listing's name when ordered: what the console and the receipts name once it is gone. */
+    server_name: text('server_name').notNull().default(''),
     owner_id: integer('owner_id').references(() => ownerUsers.id, { onDelete: 'set null' }),
     plan_id: integer('plan_id').references(() => plans.id, { onDelete: 'set null' }),
     kind: text('kind', { enum: ORDER_KINDS }).notNull().default('checkout'),

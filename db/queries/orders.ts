@@ -97,6 +97,10 @@ export async function ordersHoldingListing(
     .where(and(eq(orders.server_id, serverId), inArray(orders.state, [...MONEY_HELD_STATES])));
 }
 
+/** The listing's name as the order keeps it (read in the INSERT: the order outlives the listing). */
+const listingName = (serverId: number) =>
+  sql`coalesce((SELECT name FROM ${discordServers} WHERE id = ${serverId}), '')`;
+
 /**
  * Opens the order of a checkout, with the plan's price and term copied; the existing open order
  * instead when there is one (two clicks or two tabs make one checkout).
@@ -109,6 +113,7 @@ export async function openOrder(
     .insert(orders)
     .values({
       server_id: input.serverId,
+      server_name: listingName(input.serverId),
       owner_id: input.ownerId,
       plan_id: input.plan.id,
       kind: 'checkout',
@@ -239,7 +244,7 @@ export interface OrderEventInput {
 export type OrderMails = Partial<Record<MailEffect, (o: OrderRow) => RenderedMail>>;
 
 export type ApplyOutcome =
-  | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } }
+  | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } | null }
   | { kind: 'replay' }
   | { kind: 'no_order' };
 
@@ -335,7 +340,8 @@ export async function applyOrderEvent(
       // A plain INSERT: an id already recorded fails the whole batch (a replay raced this one).
       db.run(sql`INSERT INTO stripe_events (id, type, order_id, outcome, created_at)
 SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${mine}`),
-      syncListing(db, order.server_id, at, mine),
+      // An order whose listing is gone changes no listing.
+      ...(order.server_id === null ? [] : [syncListing(db, order.server_id, at, mine)]),
     ];
     const email = after.customer_email;
     if (email && order.kind === 'checkout') {
@@ -364,7 +370,13 @@ SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${m
       throw err;
     }
     const updated = (results[0] as { rowsAffected: number }).rowsAffected;
-    if (updated === 1) return { kind: 'applied', order: after, effects: t.effects, listing: { id: order.server_id } };
+    if (updated === 1)
+      return {
+        kind: 'applied',
+        order: after,
+        effects: t.effects,
+        listing: order.server_id === null ? null : { id: order.server_id },
+      };
     // Another event changed the order (or took the slot) first: read again and recompute.
   }
   throw new Error(`order ${input.orderId}: too many concurrent changes`);
@@ -425,8 +437,8 @@ export async function openOrdersWithSessions(db: Db, limit = 500): Promise<Order
 
 // ---------------------------------------------------------------- reads for pages and the console
 
-/** An order as the owner's page and the console list it, with its listing's name and slug. */
-export type OrderListItem = OrderRow & { server_name: string; server_slug: string };
+/** An order as the owner's page and the console list it, with its listing's name and slug (null: the listing is gone). */
+export type OrderListItem = OrderRow & { server_name: string; server_slug: string | null };
 
 const withListing = {
   server_name: discordServers.name,
@@ -458,10 +470,15 @@ export async function listOrdersForConsole(
   orders: (OrderListItem & { events: { id: string; type: string; outcome: string | null; created_at: string }[] })[];
   total: number;
 }> {
+  // Orders outlive their listing: a deleted one's orders are named as they kept it.
   const rows = await db
-    .select({ order: orders, ...withListing })
+    .select({
+      order: orders,
+      server_name: sql<string>`coalesce(${discordServers.name}, ${orders.server_name})`,
+      server_slug: discordServers.slug,
+    })
     .from(orders)
-    .innerJoin(discordServers, eq(discordServers.id, orders.server_id))
+    .leftJoin(discordServers, eq(discordServers.id, orders.server_id))
     .orderBy(desc(orders.id))
     .limit(opts.limit ?? 100)
     .offset(opts.offset ?? 0);
@@ -506,6 +523,7 @@ export async function createCompOrder(
     .insert(orders)
     .values({
       server_id: input.serverId,
+      server_name: listingName(input.serverId),
       kind: 'comp',
       placement: input.placement,
       category: input.category,

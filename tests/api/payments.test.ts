@@ -266,6 +266,41 @@ describe('buying a placement', () => {
     expect(await mails(h, 'placement_ended')).toHaveLength(1);
   });
 
+  it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const id = listings[0]!.id;
+    const { sessionId, orderId } = await checkout(h, owner, id, week.id);
+    await stripe.pay(sessionId);
+    now = Date.parse((await orderRow(h, orderId)).ends_at!);
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).ended).toBe(1);
+    expect((await orderRow(h, orderId)).state).toBe('ended');
+
+    // Nothing held any more: the owner (signed in again a week on) removes the listing, and its order stays.
+    const back = await h.signInOwner([guild(GUILDS[0]!, { owner: true })]);
+    expect((await h.ownerCall(back, 'DELETE', `/api/account/listings/${id}`)).status).toBe(200);
+    expect(await getServerById(h.db, id)).toBeNull();
+    const kept = await orderRow(h, orderId);
+    expect(kept).toMatchObject({ server_id: null, server_name: listings[0]!.name, state: 'ended' });
+    expect(await netToday(h)).toBe(week.price_cents);
+    const admin = await h.signIn('admin');
+    const list = (await (await h.call(admin, 'GET', '/api/admin/orders')).json()) as {
+      orders: { id: number; server_name: string; server_slug: string | null }[];
+    };
+    expect(list.orders.find((o) => o.id === orderId)).toMatchObject({
+      server_name: listings[0]!.name,
+      server_slug: null,
+    });
+
+    // The money-back promise outlives the listing: an admin refunds it, the payer's mail names it.
+    const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
+    expect(refund.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    expect(await netToday(h)).toBe(0);
+    const [refundMail] = await mails(h, 'order_refunded');
+    expect(refundMail?.subject).toContain(listings[0]!.name);
+  });
+
   it('refuses a checkout for a listing the owner no longer holds, or one not live', async () => {
     const { h, listings, week } = await shop(2);
     // The owner signs in again without the first guild: the claim goes.

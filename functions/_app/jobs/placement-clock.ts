@@ -44,7 +44,7 @@ export async function run(
   const site = mailSite(deps.env);
   let reminded = 0;
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {
-    const listing = await getServerById(deps.db, order.server_id);
+    const listing = order.server_id === null ? null : await getServerById(deps.db, order.server_id);
     if (!listing) continue;
     await enqueueMail(deps.db, {
       kind: 'placement_reminder',

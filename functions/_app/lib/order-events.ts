@@ -23,9 +23,10 @@ export async function applyEvent(
   input: OrderEventInput,
 ): Promise<ApplyOutcome> {
   const order = input.orderId ? await getOrder(deps.db, input.orderId) : null;
-  const listing = order ? await getServerById(deps.db, order.server_id) : null;
+  const listing = order?.server_id ? await getServerById(deps.db, order.server_id) : null;
   const site = mailSite(deps.env);
-  const named = { name: listing?.name ?? 'your listing', slug: listing?.slug ?? '' };
+  // A listing deleted since its order was paid is named as the order kept it.
+  const named = { name: listing?.name ?? (order?.server_name || 'your listing'), slug: listing?.slug ?? '' };
   const outcome = await applyOrderEvent(deps.db, input, {
     slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,
     mails: {

@@ -529,7 +529,11 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const order = await getOrder(deps.db, id);
-        const mine = order && order.owner_id === owner.id && (await getClaim(deps.db, owner.id, order.server_id));
+        const mine =
+          order &&
+          order.owner_id === owner.id &&
+          order.server_id !== null &&
+          (await getClaim(deps.db, owner.id, order.server_id));
         if (!order || !mine) throw new ApiError(404, 'not_found', `No order ${id} of yours`);
         const at = now();
         if (order.kind !== 'checkout' || order.state !== 'paid' || !order.stripe_payment_intent)

@@ -158,7 +158,17 @@ export function OrdersScreen() {
         empty="No orders yet."
         columns={[
           { header: 'Order', cell: (o) => `#${o.id}`, rowHeader: true },
-          { header: 'Listing', cell: (o) => <a href={`/server/${o.server_slug}`}>{o.server_name}</a> },
+          {
+            header: 'Listing',
+            cell: (o) =>
+              o.server_slug === null ? (
+                <>
+                  {o.server_name} <span className="muted">(deleted)</span>
+                </>
+              ) : (
+                <a href={`/server/${o.server_slug}`}>{o.server_name}</a>
+              ),
+          },
           { header: 'What', cell: (o) => `${o.kind === 'comp' ? 'comp, ' : ''}${o.placement}, ${o.term_days} days` },
           { header: 'Amount', cell: (o) => formatPrice(o.amount_cents, o.currency) },
           { header: 'State', cell: (o) => o.state },
