@@ -148,6 +148,19 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('the answers to bad input', () => {
+  it('GET /servers/{slug} refuses a slug over 100 characters with a 400 the document lists, naming the slug', async () => {
+    const res = await get(`/servers/${'a'.repeat(101)}`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.issues.map((i: { path: string }) => i.path)).toEqual(['slug']);
+    const getServer = operations().find((o) => o.op.operationId === 'getServer')!;
+    const documented = getServer.op.responses['400'];
+    expect(documented, 'getServer documents its 400').toBeDefined();
+    expect(validatorFor(documented!.content!['application/json']!.schema)(body)).toBe(true);
+  });
+});
+
 describe('GET /api/v1/servers', () => {
   it('is the site listing through the same query: the same servers in the same order, paid cards marked', async () => {
     const [site, api] = await Promise.all([

@@ -95,6 +95,7 @@ export const getServerRoute = createRoute({
   responses: {
     200: json(serverDetailSchema, 'The listing.', ANSWER_HEADERS),
     304: { description: 'Unchanged since the ETag sent in `If-None-Match`.' },
+    400: json(errorSchema, 'The slug is longer than 100 characters; `issues` names it.'),
     404: json(errorSchema, 'No public listing has this slug.'),
     ...ERRORS,
   },
