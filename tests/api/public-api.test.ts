@@ -149,6 +149,20 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the answers to bad input', () => {
+  it('GET /servers refuses a category that is not one of the five with a 400 naming it, instead of an empty page', async () => {
+    for (const category of ['Sport Betting', 'Education', 'anime']) {
+      const res = await get(`/servers?category=${encodeURIComponent(category)}`);
+      expect(res.status, category).toBe(400);
+      const body = await res.json();
+      expect(body.error.issues.map((i: { path: string }) => i.path)).toEqual(['category']);
+      expect(body.error.issues[0].message).toMatch(/Gaming, Crypto, Trading, Sports Betting, Investing/);
+    }
+    // A name in any case, a slug, All or nothing still list.
+    for (const category of ['Gaming', 'gaming', 'sports-betting', 'SPORTS BETTING', 'All', 'all', '']) {
+      expect((await get(`/servers?category=${encodeURIComponent(category)}`)).status, category).toBe(200);
+    }
+  });
+
   it('GET /servers/{slug} refuses a slug over 100 characters with a 400 the document lists, naming the slug', async () => {
     const res = await get(`/servers/${'a'.repeat(101)}`);
     expect(res.status).toBe(400);
