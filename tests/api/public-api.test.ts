@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSubmission } from '../../db/queries/submissions';
 import { MemoryRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { v1Document } from '../../functions/_app/routes/v1';
+import { REVIEWS_SHOWN_MIN } from '../../src/lib/reviews/summary';
 import { createTestApp, ORIGIN, seedServer, type TestApp } from './api-harness';
 
 /** A string no public answer may ever contain: it is only in private places. */
@@ -136,6 +139,18 @@ describe('the OpenAPI document', () => {
         expect(err(await missing.json())).toBe(true);
       }
     }
+  });
+
+  it('says, as the guide at /developers/guide does, that rating is a number once 3 member reviews show', () => {
+    // The rule the API follows (shownRating; tests/api/reviews.test.ts reads a 5 after six reviews).
+    const rule = `at least ${REVIEWS_SHOWN_MIN} member reviews show`;
+    const getServer = operations().find((o) => o.op.operationId === 'getServer')!.op as Operation & {
+      description: string;
+    };
+    expect(getServer.description).toContain(rule);
+    const guide = readFileSync(join(process.cwd(), 'docs/public-api.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(guide).not.toMatch(/collects no reviews|always null today|until reviews exist/);
+    expect(guide).toContain(rule);
   });
 
   it('refuses a bad query with the documented 400 envelope naming the parameter', async () => {
