@@ -35,9 +35,17 @@ export default function HelpFaq({ tabs }: Props) {
 
   const tab = tabs.find((t) => t.id === active) ?? tabs[0];
   const q = query.trim().toLowerCase();
-  /** A panel's questions: the search applies to the active tab's. */
-  const itemsOf = (t: Tab) =>
-    t !== tab || !q ? t.items : t.items.filter((i) => i.q.toLowerCase().includes(q) || i.a.toLowerCase().includes(q));
+  /**
+   * A panel's questions, each with its place in the tab (the open question and the ids are keyed by
+   * it, so a search keeps the question being read open and never opens another): the search applies
+   * to the active tab's.
+   */
+  const itemsOf = (t: Tab) => {
+    const all = t.items.map((item, index) => ({ item, index }));
+    return t !== tab || !q
+      ? all
+      : all.filter(({ item }) => item.q.toLowerCase().includes(q) || item.a.toLowerCase().includes(q));
+  };
 
   function onTabKey(e: KeyboardEvent, index: number) {
     let next = -1;
@@ -113,8 +121,8 @@ export default function HelpFaq({ tabs }: Props) {
               </p>
             ) : (
               <ul className="faq">
-                {items.map((item, i) => {
-                  const key = `${t.id}-${i}`;
+                {items.map(({ item, index }) => {
+                  const key = `${t.id}-${index}`;
                   const expanded = open === key;
                   return (
                     <li key={key}>

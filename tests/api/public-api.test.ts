@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSubmission } from '../../db/queries/submissions';
 import { MemoryRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { v1Document } from '../../functions/_app/routes/v1';
+import { REVIEWS_SHOWN_MIN } from '../../src/lib/reviews/summary';
 import { createTestApp, ORIGIN, seedServer, type TestApp } from './api-harness';
 
 /** A string no public answer may ever contain: it is only in private places. */
@@ -138,6 +141,18 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('says, as the guide at /developers/guide does, that rating is a number once 3 member reviews show', () => {
+    // The rule the API follows (shownRating; tests/api/reviews.test.ts reads a 5 after six reviews).
+    const rule = `at least ${REVIEWS_SHOWN_MIN} member reviews show`;
+    const getServer = operations().find((o) => o.op.operationId === 'getServer')!.op as Operation & {
+      description: string;
+    };
+    expect(getServer.description).toContain(rule);
+    const guide = readFileSync(join(process.cwd(), 'docs/public-api.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(guide).not.toMatch(/collects no reviews|always null today|until reviews exist/);
+    expect(guide).toContain(rule);
+  });
+
   it('refuses a bad query with the documented 400 envelope naming the parameter', async () => {
     const res = await get('/servers?sort=loudest&per_page=1000');
     expect(res.status).toBe(400);
@@ -145,6 +160,33 @@ describe('the OpenAPI document', () => {
     const listServers = operations().find((o) => o.op.operationId === 'listServers')!;
     expect(validatorFor(listServers.op.responses['400']!.content!['application/json']!.schema)(body)).toBe(true);
     expect(body.error.issues.map((i: { path: string }) => i.path).sort()).toEqual(['per_page', 'sort']);
+  });
+});
+
+describe('the answers to bad input', () => {
+  it('GET /servers refuses a category that is not one of the five with a 400 naming it, instead of an empty page', async () => {
+    for (const category of ['Sport Betting', 'Education', 'anime']) {
+      const res = await get(`/servers?category=${encodeURIComponent(category)}`);
+      expect(res.status, category).toBe(400);
+      const body = await res.json();
+      expect(body.error.issues.map((i: { path: string }) => i.path)).toEqual(['category']);
+      expect(body.error.issues[0].message).toMatch(/Gaming, Crypto, Trading, Sports Betting, Investing/);
+    }
+    // A name in any case, a slug, All or nothing still list.
+    for (const category of ['Gaming', 'gaming', 'sports-betting', 'SPORTS BETTING', 'All', 'all', '']) {
+      expect((await get(`/servers?category=${encodeURIComponent(category)}`)).status, category).toBe(200);
+    }
+  });
+
+  it('GET /servers/{slug} refuses a slug over 100 characters with a 400 the document lists, naming the slug', async () => {
+    const res = await get(`/servers/${'a'.repeat(101)}`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.issues.map((i: { path: string }) => i.path)).toEqual(['slug']);
+    const getServer = operations().find((o) => o.op.operationId === 'getServer')!;
+    const documented = getServer.op.responses['400'];
+    expect(documented, 'getServer documents its 400').toBeDefined();
+    expect(validatorFor(documented!.content!['application/json']!.schema)(body)).toBe(true);
   });
 });
 

@@ -108,6 +108,26 @@ test('the FAQ tabs and accordion work from the keyboard and search filters the a
   await expect(page.getByRole('button', { name: 'How long does review take?' })).toHaveCount(0);
 });
 
+test('a help center search keeps the question being read open, and opens no other', async ({ page }) => {
+  await page.goto('/help');
+  await hydrated(page);
+  const report = page.getByRole('button', { name: 'How do I report a server?' });
+  await report.click();
+  await expect(report).toHaveAttribute('aria-expanded', 'true');
+  const search = page.getByRole('searchbox', { name: 'Search the help center' });
+  // A word of the open answer: the question stays, still open, its answer still shown.
+  await search.fill('moderator reviews it');
+  await expect(page.getByRole('tabpanel').locator('.faq-q')).toHaveCount(1);
+  await expect(report).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByText('Pick a reason, add details if you like')).toBeVisible();
+  // A search that leaves it out shows the other matches closed.
+  await search.fill('browser');
+  await expect(page.getByRole('button', { name: 'How do I save a server?' })).toHaveAttribute('aria-expanded', 'false');
+  await search.fill('');
+  await expect(report).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('.faq-q[aria-expanded="true"]')).toHaveCount(1);
+});
+
 test('the help center opens a question clicked and searches what was typed before its script arrived', async ({
   page,
 }) => {

@@ -117,6 +117,39 @@ test('share copies the link and shows the copied indicator for 2 seconds', async
   await expect(page.getByRole('button', { name: 'Share' })).toBeVisible({ timeout: 4000 });
 });
 
+test('share with the clipboard refused offers the link to copy by hand and never says it was copied', async ({
+  page,
+}) => {
+  // A browser that refuses the clipboard (no permission, an insecure context); the prompt that
+  // offers the link is recorded and closed as a visitor would close it.
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
+    });
+    const offered: string[] = [];
+    Object.assign(window, { offered });
+    window.prompt = (_message?: string, value?: string) => {
+      offered.push(value ?? '');
+      return null;
+    };
+  });
+  await page.goto('/server/forex-signals-room');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { offered: string[] }).offered))
+    .toEqual([expect.stringMatching(/\/server\/forex-signals-room$/)]);
+  // The click's handler goes on in the task the prompt returned to: one task later it has ended.
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 0)));
+  // Nothing was copied: the button and the status say nothing of the kind. Read once, now (a
+  // retrying assertion would pass once a false indicator had reverted by itself).
+  const said = await page.evaluate(() => [
+    document.querySelector('[data-share]')?.textContent,
+    document.querySelector('[data-share-status]')?.textContent,
+  ]);
+  expect(said).toEqual(['Share', '']);
+});
+
 test('reporting a server stores a server_reports row, shows Reported, then closes', async ({ page, site }) => {
   await page.goto('/server/indie-game-devs');
   await hydrated(page);

@@ -87,6 +87,22 @@ test('a /?search= link opens the search page with the term in its box, and Clear
   await expect(page.getByRole('searchbox', { name: 'Search servers' })).toHaveValue('');
 });
 
+test('a search page past the last page of matches shows the last one, never "N found" above "No server matches"', async ({
+  page,
+}) => {
+  await page.goto('/search?search=bitcoin&page=40');
+  await expect(page.getByText(/\d+ servers? found for “bitcoin”/)).toBeVisible();
+  await expect(page.locator('article.card').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No servers found' })).toHaveCount(0);
+  // The last page of the matches (one, here): no page 40 and no Previous into more empty pages.
+  await expect(page).not.toHaveTitle(/page 40/);
+  await expect(page.getByRole('link', { name: 'Previous' })).toHaveCount(0);
+  // A term nothing matches says so, once.
+  await page.goto('/search?search=zzqqxxnomatch&page=3');
+  await expect(page.getByText('0 servers found for “zzqqxxnomatch”')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No servers found' })).toBeVisible();
+});
+
 test('no page puts a style element in its body or starts a required select with a chosen option', async ({ page }) => {
   for (const path of [
     ...PUBLIC_PAGE_TYPES,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { categoryRanks, explainRank, formatFigure, readParts } from './explanation';
 import { RANK, RANK_PARTS, rankScore } from './formula';
@@ -28,7 +29,7 @@ describe('explainRank', () => {
       'About 300 people online at the median check of the last 7 days (activity 2.48, on a log scale).',
     );
     expect(lines[1]!.text).toBe('Online share well above the niche median: capped at ×1.2.');
-    expect(lines[2]!.text).toMatch(/^Growth capped: members grew more than \+10 % in 30 days/);
+    expect(lines[2]!.text).toMatch(/^Growth capped: members grew more than \+10\u00a0% in 30 days/);
     expect(lines[4]!.text).toBe('Invite found working within 36 hours of the last recompute: full freshness (×1).');
     expect(lines.at(-1)!.text).toBe(`Score ${score}: the product of the parts above.`);
   });
@@ -71,13 +72,40 @@ describe('readParts', () => {
 
 describe('formatFigure', () => {
   it('prints shares, factors and durations as the ranking page shows them', () => {
-    expect(formatFigure(0.1, 'percent')).toBe('10 %');
-    expect(formatFigure(0.15, 'percent')).toBe('15 %');
+    expect(formatFigure(0.1, 'percent')).toBe('10\u00a0%');
+    expect(formatFigure(0.15, 'percent')).toBe('15\u00a0%');
     expect(formatFigure(1.2, 'factor')).toBe('×1.2');
     expect(formatFigure(21.6 * 3_600_000, 'hours')).toBe('21.6 hours');
     expect(formatFigure(600_000, 'minutes')).toBe('10 minutes');
     expect(formatFigure(60_000, 'minutes')).toBe('1 minute');
     expect(formatFigure(1000)).toBe('1,000');
+  });
+});
+
+describe('a percentage never wraps between its number and its sign', () => {
+  // A breakable space before "%" let the ranking page print "2" at the end of one line and "%" at
+  // the start of the next at 320 px; the figure and its sign are held by a no-break space.
+  const breakable = / %/;
+
+  it('in every figure the ranking page prints as a percentage', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -10, max: 10, noNaN: true }), (share) => {
+        const text = formatFigure(share, 'percent');
+        expect(text).toMatch(/\u00a0%$/);
+        expect(text).not.toMatch(breakable);
+      }),
+    );
+  });
+
+  it('in every "Why this rank" line, whatever the growth', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1, max: 3, noNaN: true }), (growth) => {
+        const { parts, score } = rankScore(base);
+        const lines = explainRank({ ...parts, growth }, score, 'ok');
+        for (const line of lines) expect(line.text, line.text).not.toMatch(breakable);
+        expect(lines.some((l) => l.text.includes('%')) || growth === 0).toBe(true);
+      }),
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CATEGORY_NAMES } from '../categories';
+import { CATEGORY_NAMES, isListedCategory } from '../categories';
 import { SORT_ORDERS } from '../enums';
-import { DEFAULT_SORT } from '../listing';
+import { categoryFilterName, DEFAULT_SORT } from '../listing';
 import { count, httpsUrl, listingIconUrl, longText, searchText, text } from './common';
 import { optionalLanguage, optionalRegion, reviewedLanguage, reviewedRegion } from './language';
 import { listingLinksSchema } from './links';
@@ -104,10 +104,19 @@ const memberBound = (label: string) =>
  */
 export const serverQuerySchema = z
   .object({
-    category: z.string().trim().max(40).optional().meta({
-      description:
-        'A category name (`Crypto`, `Sports Betting`) or slug (`sports-betting`); absent or `All`: every category.',
-    }),
+    category: z
+      .string()
+      .trim()
+      .max(40)
+      // Any other value matched nothing and answered an empty page, as if the category had no servers.
+      .refine((v) => categoryFilterName(v) === undefined || isListedCategory(categoryFilterName(v)!), {
+        error: `Category must be one of ${CATEGORY_NAMES.join(', ')} (a name or its slug), or All`,
+      })
+      .optional()
+      .meta({
+        description:
+          'A category name (`Crypto`, `Sports Betting`, any case) or slug (`sports-betting`); absent or `All`: every category. Any other value is refused (400).',
+      }),
     subcategory: z
       .string()
       .trim()

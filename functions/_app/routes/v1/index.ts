@@ -4,6 +4,7 @@ import { etag } from 'hono/etag';
 import { memberHistory } from '../../../../db/queries/history';
 import { categoryRankOf, countListedBySubcategory, getServerPageBySlug } from '../../../../db/queries/servers';
 import { isListed } from '../../../../src/lib/listing';
+import { REVIEWS_SHOWN_MIN } from '../../../../src/lib/reviews/summary';
 import {
   categoryListSchema,
   errorSchema,
@@ -89,12 +90,12 @@ export const getServerRoute = createRoute({
   operationId: 'getServer',
   tags: ['Servers'],
   summary: 'Get one server',
-  description:
-    'The public facts of one listing: counts with when they were checked, the invite’s state, its rank in its category and why, the rating (null until reviews exist) and its member history over the last 30 days. A listing whose invite died keeps its page (it says so); a hidden or removed listing is a 404.',
+  description: `The public facts of one listing: counts with when they were checked, the invite’s state, its rank in its category and why, the rating (the average of its member reviews once at least ${REVIEWS_SHOWN_MIN} member reviews show, else null) and its member history over the last ${PUBLIC_HISTORY_DAYS} days. A listing whose invite died keeps its page (it says so); a hidden or removed listing is a 404.`,
   request: { params: slugParamSchema },
   responses: {
     200: json(serverDetailSchema, 'The listing.', ANSWER_HEADERS),
     304: { description: 'Unchanged since the ETag sent in `If-None-Match`.' },
+    400: json(errorSchema, 'The slug is longer than 100 characters; `issues` names it.'),
     404: json(errorSchema, 'No public listing has this slug.'),
     ...ERRORS,
   },

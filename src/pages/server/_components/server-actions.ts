@@ -71,7 +71,9 @@ function serverActions(root: HTMLElement) {
       await navigator.clipboard.writeText(url);
     } catch {
       // Clipboard refused (insecure context or no permission): show the link to copy by hand.
+      // Nothing was copied, so the button does not say it was.
       window.prompt('Copy this link', url);
+      return;
     }
     shareButton.textContent = 'Link copied!';
     shareStatus.textContent = 'Link copied to the clipboard';
