@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import type { Db } from '../../db/client';
 import { getJobState, getLastRun } from '../../db/queries/freshness';
-import { auditLog, discordServers, serverSnapshots } from '../../db/schema';
+import { auditLog, discordServers, ownerUsers, serverClaims, serverSnapshots, webhookOutbox } from '../../db/schema';
 import { discordClient } from '../../functions/_app/clients/discord';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
@@ -156,6 +156,39 @@ describe('the refresh job', () => {
     await pass(h, T0 + 24 * HOUR);
     expect(h.rebuilds).toEqual(['refresh']);
     expect(await h.snapshots('code0')).toHaveLength(2);
+  });
+
+  it('a dead invite’s Discord webhook notice to the owners is written with the lookup, or the lookup is not recorded either', async () => {
+    const h = await harness();
+    await h.addListings(1);
+    await pass(h, T0);
+    h.discord.invites.delete('code0');
+    const day = T0 + 24 * HOUR;
+    for (const at of [day, day + HOUR, day + 7 * HOUR]) await pass(h, at);
+    expect((await h.listing('code0')).invite_status).toBe('suspect');
+    // The listing's owner has a Discord webhook.
+    const { id } = await h.listing('code0');
+    const [owner] = await h.db
+      .insert(ownerUsers)
+      .values({
+        discord_user_id: '700000000000000001',
+        username: 'owner',
+        webhook_url: `https://discord.com/api/webhooks/123456789012345678/${'tOkEn_-'.repeat(10)}`,
+      })
+      .returning();
+    await h.db.insert(serverClaims).values({ server_id: id, owner_id: owner!.id, proof: 'owner' });
+    // The check that finds it dead: the database refuses the notice once (a crash, a lost connection).
+    await h.tdb.client.execute(`CREATE TRIGGER refuse_notice BEFORE INSERT ON webhook_outbox
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    await expect(pass(h, day + 31 * HOUR)).rejects.toThrow();
+    await h.tdb.client.execute('DROP TRIGGER refuse_notice');
+    // The next pass finds it dead again and writes the notice, once.
+    await pass(h, day + 31 * HOUR + MINUTE);
+    await pass(h, day + 31 * HOUR + 2 * MINUTE);
+    expect((await h.listing('code0')).invite_status).toBe('dead');
+    const notices = await h.db.select().from(webhookOutbox).where(eq(webhookOutbox.event, 'invite_dead'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.owner_id).toBe(owner!.id);
   });
 
   it('an unknown invite turns suspect at once, dead after 3 failures over 24 hours, and ok again by itself', async () => {
