@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
-import { enqueueMail, listMails } from '../../db/queries/mail';
+import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
 import { notifyOwner } from '../../db/queries/webhooks';
 import { ownerUsers } from '../../db/schema';
@@ -32,11 +32,14 @@ interface ProviderRequest {
 
 /**
  * A loopback stand-in for Resend's `POST /emails` (the HTTP provider the Worker uses): it records
- * each request and answers `{ id }`, or the status the test sets in `fail`.
+ * each request and answers `{ id }`, or the status the test sets in `fail`. As Resend does, a
+ * request with an `Idempotency-Key` it has sent before is answered with that mail's id and sends
+ * (records) nothing.
  */
 async function startProviderStandIn() {
   const requests: ProviderRequest[] = [];
   const state = { fail: [] as number[] };
+  const sentByKey = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -47,6 +50,14 @@ async function startProviderStandIn() {
         res.end(JSON.stringify({ statusCode: status, name: 'validation_error', message: 'refused' }));
         return;
       }
+      const key = req.headers['idempotency-key'];
+      const replayed = typeof key === 'string' ? sentByKey.get(key) : undefined;
+      if (replayed) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: replayed }));
+        return;
+      }
+      if (typeof key === 'string') sentByKey.set(key, `re_${requests.length + 1}`);
       requests.push({
         path: req.url ?? '',
         authorization: req.headers.authorization,
@@ -171,6 +182,48 @@ describe("the Worker's mail Cron Triggers", () => {
     expect(issue.headers?.['List-Unsubscribe']).toMatch(
       /^<https:\/\/guildrank\.test\/unsubscribe\?token=[\w-]+\.[\w-]+>$/,
     );
+  }, 60_000);
+});
+
+describe('a mail the provider took whose "sent" was not recorded', () => {
+  it('is not delivered again by the next attempt: the provider gets the same idempotency key', async () => {
+    const tdb: TestDb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    await enqueueMail(tdb.db, { kind: 'contact_ack', dedupeKey: 'once:1', to: 'once@example.com', mail: mail('Once') });
+    const scheduled = async (at: number) => {
+      const pending: Promise<unknown>[] = [];
+      worker.scheduled(
+        { cron: '*/2 * * * *', scheduledTime: at },
+        {
+          ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+          DATABASE_URL: libsql.url,
+          SITE_URL: 'https://guildrank.test',
+          SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+          IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+          MAIL_API_URL: provider.url,
+          MAIL_API_TOKEN: 're_worker',
+        },
+        { waitUntil: (p) => void pending.push(p) },
+      );
+      await Promise.all(pending);
+    };
+    // The provider takes the mail, then the database refuses to record it as sent (a lost write).
+    await tdb.client.execute(`CREATE TRIGGER lose_sent BEFORE UPDATE ON mail_outbox WHEN NEW.status = 'sent'
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    const t0 = Date.now() + 1000;
+    await scheduled(t0);
+    expect(provider.requests).toHaveLength(1);
+    expect((await listMails(tdb.db, { status: 'pending' })).total).toBe(1);
+    await tdb.client.execute('DROP TRIGGER lose_sent');
+    // The retry a minute later: recorded as sent under the first attempt's id, and delivered once.
+    await scheduled(t0 + RETRY_DELAYS_MS[0] + 1000);
+    const [sent] = (await listMails(tdb.db, { status: 'sent' })).mails;
+    expect(sent?.message_id).toBe('re_1');
+    expect(provider.requests).toHaveLength(1);
   }, 60_000);
 });
 
