@@ -15,7 +15,12 @@ const { db, env, close } = await openMigratedDatabase();
 try {
   const log = (line: string) => console.log(line);
   // In production the deploy hook rebuilds the site; locally `npm start` rebuilds from the console.
-  const hook = env.REBUILD_HOOK_URL ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, log }) : undefined;
+  // As the Worker calls it: with its token (GitHub's dispatch endpoint refuses a call without one),
+  // and each change recorded in site_changes, where the deploy job reads what to publish and the
+  // Worker's refresh trigger finds a change whose call failed.
+  const hook = env.REBUILD_HOOK_URL
+    ? new HookRebuildTrigger({ url: env.REBUILD_HOOK_URL, token: env.REBUILD_HOOK_TOKEN, db, log })
+    : undefined;
   const now = Date.now();
   const result = await run({ db, env, rebuild: hook }, now, { all: values.all, log });
   console.log(

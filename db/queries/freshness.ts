@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, isNotNull, lt, lte, ne, sql } from 'drizzle-orm';
 import type { CheckResult, ListingFreshness } from '../../src/lib/invite-checks/state';
+import type { OwnerEvent } from '../../src/lib/owners/notifications';
 import type { Db } from '../client';
 import { auditLog, discordServers, jobState, serverSnapshots, serverSubmissions } from '../schema';
 import { enqueueMail, type MailInput } from './mail';
+import { notifyOwner } from './webhooks';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -124,7 +126,8 @@ export interface Breaker {
 
 /**
  * Writes what one lookup did, in one batch: the budget window (every lookup counts, a 429 too),
- * the listing's update, its history row and its alerts (audit log) when the answer was definitive,
+ * the listing's update, its history row, its alerts (audit log) and the mails and owners' notices
+ * they cause when the answer was definitive,
  * and the breaker when the answer stopped the job (or its level back to 0 once Discord answers again).
  */
 export async function recordLookup(
@@ -138,6 +141,8 @@ export async function recordLookup(
     breaker?: Breaker | { level: 0 } | undefined;
     /** Mails the check causes (#16: the dead invite's notice to the submitter), written with it. */
     mails?: MailInput[] | undefined;
+    /** Owners' Discord webhook notices the check causes (#32: the dead invite), written with it too. */
+    notices?: { event: OwnerEvent; dedupeKey: string }[] | undefined;
   },
 ): Promise<JobState> {
   const { window, serverId, check, breaker } = lookup;
@@ -189,7 +194,11 @@ export async function recordLookup(
         ]
       : [];
   const mails = check?.snapshot ? (lookup.mails ?? []).map((m) => enqueueMail(db, m)) : [];
-  const results = await db.batch([state, ...listing, ...snapshot, ...alerts, ...mails, after]);
+  const notices =
+    serverId !== undefined && check?.snapshot
+      ? (lookup.notices ?? []).map((n) => notifyOwner(db, { serverId }, n.event, n.dedupeKey))
+      : [];
+  const results = await db.batch([state, ...listing, ...snapshot, ...alerts, ...mails, ...notices, after]);
   return (results.at(-1) as JobState[])[0]!;
 }
 

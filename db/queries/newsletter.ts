@@ -76,31 +76,54 @@ export async function subscribeEmail(db: Db, email: string): Promise<SubscribeRe
 const NEWSLETTER_MAIL_KINDS = ['newsletter_confirm', 'newsletter_welcome', 'newsletter_issue'] as const;
 
 /**
- * Unsubscribes by email (keeps the first unsubscribed_at when repeated), and in the same batch
- * gives up the newsletter mails to it still waiting in the outbox. Returns the row or null.
+ * Unsubscribes one subscriber, by email or by id (keeps the first unsubscribed_at when repeated;
+ * `also`: other fields set in the same write), and in the same batch gives up the newsletter
+ * mails to it still waiting in the outbox. Returns the row or null.
  */
-export async function unsubscribeEmail(db: Db, email: string): Promise<Subscriber | null> {
+async function unsubscribe(
+  db: Db,
+  which: { email: string } | { id: number },
+  also: SubscriberPatch = {},
+): Promise<Subscriber | null> {
+  const [ofSubscriber, address] =
+    'email' in which
+      ? [eq(newsletterSubscribers.email, which.email), sql`${which.email}`]
+      : [
+          eq(newsletterSubscribers.id, which.id),
+          sql`(SELECT ${newsletterSubscribers.email} FROM ${newsletterSubscribers} WHERE ${newsletterSubscribers.id} = ${which.id})`,
+        ];
   const [rows] = await db.batch([
     db
       .update(newsletterSubscribers)
       .set({
+        ...also,
         status: 'unsubscribed',
         unsubscribed_at: sql`coalesce(${newsletterSubscribers.unsubscribed_at}, ${nowIso()})`,
       })
-      .where(eq(newsletterSubscribers.email, email))
+      .where(ofSubscriber)
       .returning(),
     db
       .update(mailOutbox)
       .set({ status: 'failed', last_error: 'unsubscribed before it was sent' })
       .where(
         and(
-          eq(mailOutbox.to_address, email),
+          sql`${mailOutbox.to_address} = ${address}`,
           eq(mailOutbox.status, 'pending'),
           inArray(mailOutbox.kind, [...NEWSLETTER_MAIL_KINDS]),
         ),
       ),
   ]);
   return rows[0] ?? null;
+}
+
+/** Unsubscribes by email (the one-click link), giving up its waiting newsletter mails (unsubscribe). */
+export function unsubscribeEmail(db: Db, email: string): Promise<Subscriber | null> {
+  return unsubscribe(db, { email });
+}
+
+/** Unsubscribes by id (the console), with `also` in the same write, giving up its waiting newsletter mails. */
+export function unsubscribeSubscriber(db: Db, id: number, also: SubscriberPatch = {}): Promise<Subscriber | null> {
+  return unsubscribe(db, { id }, also);
 }
 
 /** A newsletter mail before its key: what signUpEmail and confirmSubscriber write with the change. */

@@ -421,6 +421,29 @@ describe('newsletter screen', () => {
     expect(await auditActions('subscriber')).toHaveLength(2);
   });
 
+  it('unsubscribing an address gives up its newsletter mails still waiting in the outbox, as its own one-click does', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const reader = await subscribeEmail(h.db, 'reader@example.com');
+    const other = await subscribeEmail(h.db, 'other@example.com');
+    if (!reader.ok || !other.ok) throw new Error('subscribe failed');
+    // This week's issue is in the outbox, not yet sent.
+    expect((await h.call(s, 'POST', '/api/admin/newsletter/issue/send')).status).toBe(200);
+    const waiting = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(waiting.map((m) => [m.to_address, m.status]).sort()).toEqual([
+      ['other@example.com', 'pending'],
+      ['reader@example.com', 'pending'],
+    ]);
+    // The reader asks support to take them off; an operator does it in the console.
+    const res = await h.call(s, 'PATCH', `/api/admin/newsletter/${reader.subscriber.id}`, { status: 'unsubscribed' });
+    expect(res.status).toBe(200);
+    const issues = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(issues.map((m) => [m.to_address, m.status]).sort()).toEqual([
+      ['other@example.com', 'pending'],
+      ['reader@example.com', 'failed'],
+    ]);
+  });
+
   it('sends a pending subscriber the confirmation again, never confirms it, and refuses a confirmed one', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();

@@ -3,13 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
-import { enqueueMail, listMails } from '../../db/queries/mail';
+import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
+import { notifyOwner } from '../../db/queries/webhooks';
+import { ownerUsers } from '../../db/schema';
 import { httpMailClient, MailSendError } from '../../functions/_app/clients/mail';
+import { WORKER_MAILS_PER_PASS, WORKER_WEBHOOKS_PER_PASS } from '../../functions/_app/jobs/schedule';
 import { isoWeek } from '../../functions/_app/mail/week';
 import worker from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { startDiscordWebhookStandIn } from '../helpers/discord-webhook-stand-in';
 
 /** One POST the provider stand-in received. */
 interface ProviderRequest {
@@ -28,11 +32,14 @@ interface ProviderRequest {
 
 /**
  * A loopback stand-in for Resend's `POST /emails` (the HTTP provider the Worker uses): it records
- * each request and answers `{ id }`, or the status the test sets in `fail`.
+ * each request and answers `{ id }`, or the status the test sets in `fail`. As Resend does, a
+ * request with an `Idempotency-Key` it has sent before is answered with that mail's id and sends
+ * (records) nothing.
  */
 async function startProviderStandIn() {
   const requests: ProviderRequest[] = [];
   const state = { fail: [] as number[] };
+  const sentByKey = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,6 +50,14 @@ async function startProviderStandIn() {
         res.end(JSON.stringify({ statusCode: status, name: 'validation_error', message: 'refused' }));
         return;
       }
+      const key = req.headers['idempotency-key'];
+      const replayed = typeof key === 'string' ? sentByKey.get(key) : undefined;
+      if (replayed) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: replayed }));
+        return;
+      }
+      if (typeof key === 'string') sentByKey.set(key, `re_${requests.length + 1}`);
       requests.push({
         path: req.url ?? '',
         authorization: req.headers.authorization,
@@ -167,5 +182,125 @@ describe("the Worker's mail Cron Triggers", () => {
     expect(issue.headers?.['List-Unsubscribe']).toMatch(
       /^<https:\/\/guildrank\.test\/unsubscribe\?token=[\w-]+\.[\w-]+>$/,
     );
+  }, 60_000);
+});
+
+describe('a mail the provider took whose "sent" was not recorded', () => {
+  it('is not delivered again by the next attempt: the provider gets the same idempotency key', async () => {
+    const tdb: TestDb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    await enqueueMail(tdb.db, { kind: 'contact_ack', dedupeKey: 'once:1', to: 'once@example.com', mail: mail('Once') });
+    const scheduled = async (at: number) => {
+      const pending: Promise<unknown>[] = [];
+      worker.scheduled(
+        { cron: '*/2 * * * *', scheduledTime: at },
+        {
+          ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+          DATABASE_URL: libsql.url,
+          SITE_URL: 'https://guildrank.test',
+          SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+          IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+          MAIL_API_URL: provider.url,
+          MAIL_API_TOKEN: 're_worker',
+        },
+        { waitUntil: (p) => void pending.push(p) },
+      );
+      await Promise.all(pending);
+    };
+    // The provider takes the mail, then the database refuses to record it as sent (a lost write).
+    await tdb.client.execute(`CREATE TRIGGER lose_sent BEFORE UPDATE ON mail_outbox WHEN NEW.status = 'sent'
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    const t0 = Date.now() + 1000;
+    await scheduled(t0);
+    expect(provider.requests).toHaveLength(1);
+    expect((await listMails(tdb.db, { status: 'pending' })).total).toBe(1);
+    await tdb.client.execute('DROP TRIGGER lose_sent');
+    // The retry a minute later: recorded as sent under the first attempt's id, and delivered once.
+    await scheduled(t0 + RETRY_DELAYS_MS[0] + 1000);
+    const [sent] = (await listMails(tdb.db, { status: 'sent' })).mails;
+    expect(sent?.message_id).toBe('re_1');
+    expect(provider.requests).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("the Worker's every-2-minutes invocation", () => {
+  it('runs the mail sender and the webhook sender within the Free plan’s 50 subrequests, the rest left for the next', async () => {
+    const tdb: TestDb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    const hooks = await startDiscordWebhookStandIn();
+    cleanups.push(hooks.close);
+    // Both outboxes fuller than one pass: the weekly issue's copies, and owners' notices.
+    for (let i = 0; i < 40; i++)
+      await enqueueMail(tdb.db, {
+        kind: 'newsletter_issue',
+        dedupeKey: `full:${i}`,
+        to: `r${i}@example.com`,
+        mail: mail(`Issue ${i}`),
+      });
+    for (let i = 0; i < 12; i++) {
+      const [owner] = await tdb.db
+        .insert(ownerUsers)
+        .values({
+          discord_user_id: String(700_000_000_000_000_000n + BigInt(i)),
+          username: `owner${i}`,
+          webhook_url: `https://discord.com/api/webhooks/${800_000_000_000_000_000n + BigInt(i)}/${'tOkEn_-'.repeat(10)}`,
+        })
+        .returning();
+      await notifyOwner(
+        tdb.db,
+        { ownerId: owner!.id },
+        { kind: 'invite_dead', serverName: `S${i}`, url: 'https://guildrank.test/account' },
+        `full:${i}`,
+      );
+    }
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: 'https://guildrank.test',
+      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+      MAIL_API_URL: provider.url,
+      MAIL_API_TOKEN: 're_worker',
+      DISCORD_WEBHOOK_BASE: hooks.url,
+    };
+    // Every subrequest of one invocation: the Worker's outside calls (the database over HTTP, the
+    // mail provider, Discord's webhooks) all go through fetch, counted here and passed on.
+    const invocation = async (at: number) => {
+      const real = globalThis.fetch;
+      let subrequests = 0;
+      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+        subrequests += 1;
+        return real(...args);
+      }) as typeof fetch;
+      try {
+        const pending: Promise<unknown>[] = [];
+        worker.scheduled({ cron: '*/2 * * * *', scheduledTime: at }, bindings, {
+          waitUntil: (p) => void pending.push(p),
+        });
+        await Promise.all(pending);
+      } finally {
+        globalThis.fetch = real;
+      }
+      return subrequests;
+    };
+    const t0 = Date.now() + 1000;
+    expect(await invocation(t0)).toBeLessThanOrEqual(50);
+    expect(provider.requests).toHaveLength(WORKER_MAILS_PER_PASS);
+    expect(hooks.posts).toHaveLength(WORKER_WEBHOOKS_PER_PASS);
+    // The next invocation takes the next ones; none is sent twice.
+    expect(await invocation(t0 + 120_000)).toBeLessThanOrEqual(50);
+    const recipients = provider.requests.map((r) => r.body.to[0]);
+    expect(recipients).toHaveLength(2 * WORKER_MAILS_PER_PASS);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    expect(new Set(hooks.posts.map((p) => p.id)).size).toBe(2 * WORKER_WEBHOOKS_PER_PASS);
+    expect((await listMails(tdb.db, { status: 'pending' })).total).toBe(40 - 2 * WORKER_MAILS_PER_PASS);
   }, 60_000);
 });

@@ -4,6 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getServerById } from '../../db/queries/servers';
+import { setOwnerWebhook } from '../../db/queries/webhooks';
 import {
   auditLog,
   dailyRevenue,
@@ -13,6 +14,7 @@ import {
   plans,
   premiumServerPerformance,
   stripeEvents,
+  webhookOutbox,
 } from '../../db/schema';
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
@@ -516,6 +518,33 @@ describe('the reminder before a placement ends', () => {
     const all = await smtp.waitFor('payer@example.com', 3);
     expect(all.filter((m) => m.subject.includes('placement ends on'))).toHaveLength(1);
     expect(all.filter((m) => m.subject.includes('placement ended'))).toHaveLength(1);
+  });
+
+  it('comes with the owner’s Discord webhook notice, or neither is written: a tick that fails between them loses neither', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const order = await orderRow(h, orderId);
+    expect(order.owner_id).not.toBeNull();
+    await setOwnerWebhook(
+      h.db,
+      order.owner_id!,
+      `https://discord.com/api/webhooks/123456789012345678/${'tOkEn_-'.repeat(10)}`,
+    );
+    now = Date.parse(order.ends_at!) - REMINDER_DAYS * DAY_MS;
+    // The database refuses the webhook notice once (a crash, a lost connection after the mail was written).
+    await h.client.execute(`CREATE TRIGGER refuse_notice BEFORE INSERT ON webhook_outbox
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    await expect(clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).rejects.toThrow();
+    await h.client.execute('DROP TRIGGER refuse_notice');
+    // The next minute's tick writes both, once.
+    now += 60_000;
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).reminded).toBe(1);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(1);
+    const notices = await h.db.select().from(webhookOutbox).where(eq(webhookOutbox.event, 'placement_ending'));
+    expect(notices.map((n) => n.dedupe_key)).toEqual([`placement-ending:${orderId}:${order.owner_id}`]);
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).reminded).toBe(0);
   });
 
   it('is not sent for a term of 3 days or less, which starts inside the window', async () => {

@@ -1,13 +1,23 @@
 // The refresh job (functions/_app/jobs/refresh.ts) against the loopback Discord stand-in, on a
 // real libSQL file, with a fake clock: counts and history, the invite's life over days, the lease,
 // the budget (no 10-minute span ever over it, 429s included), the breaker and --all.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import type { Db } from '../../db/client';
 import { getJobState, getLastRun } from '../../db/queries/freshness';
-import { auditLog, discordServers, serverSnapshots } from '../../db/schema';
+import {
+  auditLog,
+  discordServers,
+  ownerUsers,
+  serverClaims,
+  serverSnapshots,
+  siteChanges,
+  webhookOutbox,
+} from '../../db/schema';
 import { discordClient } from '../../functions/_app/clients/discord';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
@@ -18,6 +28,7 @@ import { BUDGET } from '../../src/lib/invite-checks/budget';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
+import { runScript } from '../helpers/run-script';
 
 const T0 = Date.parse('2030-06-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -156,6 +167,39 @@ describe('the refresh job', () => {
     await pass(h, T0 + 24 * HOUR);
     expect(h.rebuilds).toEqual(['refresh']);
     expect(await h.snapshots('code0')).toHaveLength(2);
+  });
+
+  it('a dead invite’s Discord webhook notice to the owners is written with the lookup, or the lookup is not recorded either', async () => {
+    const h = await harness();
+    await h.addListings(1);
+    await pass(h, T0);
+    h.discord.invites.delete('code0');
+    const day = T0 + 24 * HOUR;
+    for (const at of [day, day + HOUR, day + 7 * HOUR]) await pass(h, at);
+    expect((await h.listing('code0')).invite_status).toBe('suspect');
+    // The listing's owner has a Discord webhook.
+    const { id } = await h.listing('code0');
+    const [owner] = await h.db
+      .insert(ownerUsers)
+      .values({
+        discord_user_id: '700000000000000001',
+        username: 'owner',
+        webhook_url: `https://discord.com/api/webhooks/123456789012345678/${'tOkEn_-'.repeat(10)}`,
+      })
+      .returning();
+    await h.db.insert(serverClaims).values({ server_id: id, owner_id: owner!.id, proof: 'owner' });
+    // The check that finds it dead: the database refuses the notice once (a crash, a lost connection).
+    await h.tdb.client.execute(`CREATE TRIGGER refuse_notice BEFORE INSERT ON webhook_outbox
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    await expect(pass(h, day + 31 * HOUR)).rejects.toThrow();
+    await h.tdb.client.execute('DROP TRIGGER refuse_notice');
+    // The next pass finds it dead again and writes the notice, once.
+    await pass(h, day + 31 * HOUR + MINUTE);
+    await pass(h, day + 31 * HOUR + 2 * MINUTE);
+    expect((await h.listing('code0')).invite_status).toBe('dead');
+    const notices = await h.db.select().from(webhookOutbox).where(eq(webhookOutbox.event, 'invite_dead'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.owner_id).toBe(owner!.id);
   });
 
   it('an unknown invite turns suspect at once, dead after 3 failures over 24 hours, and ok again by itself', async () => {
@@ -489,4 +533,38 @@ describe('the scheduled refresh', () => {
     expect(h.discord.requests).toHaveLength(16);
     expect((await h.listing('code19')).invite_status).toBe('unchecked');
   });
+});
+
+describe('npm run refresh', () => {
+  it('asks the deploy hook for the rebuild with REBUILD_HOOK_TOKEN and records the change for the deploy job', async () => {
+    const h = await harness();
+    await h.addListings(2);
+    // A CI trigger that, like GitHub's dispatch endpoint, refuses a call without its token.
+    const calls: { authorization: string | undefined; body: string }[] = [];
+    const hook = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        calls.push({ authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(req.headers.authorization === 'Bearer hook-token-for-tests' ? 204 : 401).end();
+      });
+    });
+    await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', () => ok()));
+    cleanups.push(() => new Promise<void>((ok) => hook.close(() => ok())));
+    const { code, out } = await runScript('scripts/refresh.ts', [], {
+      DATABASE_URL: h.tdb.url,
+      DISCORD_API_BASE: h.discord.url,
+      REBUILD_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/deploy`,
+      REBUILD_HOOK_TOKEN: 'hook-token-for-tests',
+    });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/checked 2 \(ok 2/);
+    expect(calls).toEqual([
+      { authorization: 'Bearer hook-token-for-tests', body: JSON.stringify({ reason: 'refresh' }) },
+    ]);
+    // Recorded where the deploy job reads what to publish, and marked as covered by that call.
+    const changes = await h.db.select().from(siteChanges);
+    expect(changes.map((c) => c.reason)).toContain('refresh');
+    expect(changes.every((c) => c.hook_called_at !== null)).toBe(true);
+  }, 60_000);
 });

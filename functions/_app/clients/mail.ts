@@ -10,6 +10,12 @@ export interface OutgoingMail {
   text: string;
   html: string;
   headers?: Record<string, string> | null | undefined;
+  /**
+   * One per mail, the same on every attempt (the outbox row's): the HTTP provider sends a mail once
+   * per key (Resend keeps keys 24 hours), so an attempt after one the provider took but whose
+   * "sent" was never recorded (a crash, a lost database write) is answered without a second mail.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /**
@@ -42,8 +48,9 @@ const HTTP_TIMEOUT_MS = 10_000;
 /**
  * The HTTP mail provider, in Resend's API shape (https://resend.com/docs/api-reference/emails/send-email):
  * `POST {baseUrl}/emails` with `Authorization: Bearer {token}` and a JSON body of from, to, subject,
- * text, html, reply_to and headers; a 2xx answers `{ id }`. 429 and 5xx are retried; any other 4xx
- * is the provider refusing this mail. Tests point `baseUrl` at a loopback stand-in.
+ * text, html, reply_to and headers, and the mail's `Idempotency-Key` header; a 2xx answers `{ id }`.
+ * 429 and 5xx are retried; any other 4xx is the provider refusing this mail. Tests point `baseUrl`
+ * at a loopback stand-in.
  */
 export function httpMailClient({
   baseUrl,
@@ -62,7 +69,11 @@ export function httpMailClient({
       try {
         res = await fetchFn(url, {
           method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            ...(mail.idempotencyKey ? { 'idempotency-key': mail.idempotencyKey } : {}),
+          },
           body: JSON.stringify({
             from: mail.from,
             to: [mail.to],

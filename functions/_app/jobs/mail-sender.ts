@@ -49,6 +49,8 @@ export async function run(
         text: mail.text_body,
         html: mail.html_body,
         headers: mail.headers,
+        // The row's key (unique in the outbox, the same on every attempt; Resend takes up to 256 characters).
+        idempotencyKey: mail.dedupe_key.length <= 256 ? mail.dedupe_key : `outbox:${mail.id}`,
       });
       await markMailSent(deps.db, mail.id, now, messageId);
       summary.sent += 1;

@@ -14,7 +14,7 @@ export type PlacementClockDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild'>;
  * One tick of the placement clock (#30), so expiry needs no operator: ends the paid orders whose
  * term is over (the order machine's `ended`: the end mail, the listing's flags), starts scheduled
  * slots whose time has come (flags brought in step with the orders), requests the rebuild of the
- * pages that changed, and queues the reminder 3 days before a slot ends. Idempotent: ends are
+ * pages that changed, and queues the reminder 3 days before a slot ends (mail and webhook notice together). Idempotent: ends are
  * events of their own id (`clock:ended:{order}`), reminders have their outbox key.
  */
 export async function run(
@@ -46,20 +46,26 @@ export async function run(
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {
     const listing = order.server_id === null ? null : await getServerById(deps.db, order.server_id);
     if (!listing) continue;
-    await enqueueMail(deps.db, {
-      kind: 'placement_reminder',
-      dedupeKey: `placement_reminder:${order.id}`,
-      to: order.customer_email!,
-      mail: placementReminderMail(site, order, listing),
-    });
-    // The buyer's Discord webhook notice too (#32).
-    if (order.owner_id !== null && order.ends_at)
-      await notifyOwner(
-        deps.db,
-        { ownerId: order.owner_id },
-        { kind: 'placement_ending', serverName: listing.name, endsAt: order.ends_at },
-        `placement-ending:${order.id}`,
-      );
+    // The mail and the buyer's Discord webhook notice (#32) in one batch: the mail's key is what
+    // marks the order reminded (ordersToRemind), so a notice written after it could be lost for good.
+    await deps.db.batch([
+      enqueueMail(deps.db, {
+        kind: 'placement_reminder',
+        dedupeKey: `placement_reminder:${order.id}`,
+        to: order.customer_email!,
+        mail: placementReminderMail(site, order, listing),
+      }),
+      ...(order.owner_id !== null && order.ends_at
+        ? [
+            notifyOwner(
+              deps.db,
+              { ownerId: order.owner_id },
+              { kind: 'placement_ending', serverName: listing.name, endsAt: order.ends_at },
+              `placement-ending:${order.id}`,
+            ),
+          ]
+        : []),
+    ]);
     reminded++;
   }
   return { ended, synced: stale.length, reminded };

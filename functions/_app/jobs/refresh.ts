@@ -17,7 +17,6 @@ import {
   releaseLease,
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
-import { notifyOwner } from '../../../db/queries/webhooks';
 import { holdFor } from '../../../src/lib/invite-checks/backoff';
 import { budgetAt } from '../../../src/lib/invite-checks/budget';
 import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
@@ -123,20 +122,30 @@ async function checkOne(
   // Stamped when the answer came: the window then closes 10 minutes after the lookup ended.
   const window = { at: iso(clock()), opensNew };
   const mails = await alertMails(deps, server.id, check);
-  const after = await recordLookup(deps.db, REFRESH_JOB, { window, serverId: server.id, check, breaker, mails });
-  // The owners' Discord webhook notice of a dead invite (#32), once per dead spell like the mail.
+  // The owners' Discord webhook notice of a dead invite (#32), once per dead spell like the mail,
+  // and in the same batch: the dead alert comes once, so a notice written after it could be lost.
   const dead = check.snapshot ? check.alerts.find((a) => a.kind === 'dead') : undefined;
-  if (dead?.kind === 'dead')
-    await notifyOwner(
-      deps.db,
-      { serverId: server.id },
-      {
-        kind: 'invite_dead',
-        serverName: (await getListingContact(deps.db, server.id))?.name ?? 'Your listing',
-        url: `${mailSite(deps.env).url}/account`,
-      },
-      `invite-dead:${server.id}:${dead.firstFailAt}`,
-    );
+  const notices =
+    dead?.kind === 'dead'
+      ? [
+          {
+            event: {
+              kind: 'invite_dead' as const,
+              serverName: (await getListingContact(deps.db, server.id))?.name ?? 'Your listing',
+              url: `${mailSite(deps.env).url}/account`,
+            },
+            dedupeKey: `invite-dead:${server.id}:${dead.firstFailAt}`,
+          },
+        ]
+      : [];
+  const after = await recordLookup(deps.db, REFRESH_JOB, {
+    window,
+    serverId: server.id,
+    check,
+    breaker,
+    mails,
+    notices,
+  });
   return { answer, check, breaker: tripped, asked: true, state: after };
 }
 

@@ -43,11 +43,21 @@ export interface ScheduledJob {
 const WORKER_LOOKUPS_PER_PASS = 16;
 
 /**
- * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database) of
- * the Free plan's 50, with the claim's. Every 2 minutes: 600 mails an hour; a weekly issue to more
- * subscribers than that goes out over the following hours (Workers Paid allows raising it).
+ * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database),
+ * with one for the claim and one to give back the rest when the provider is down. The mail sender
+ * and the webhook sender share the every-2-minutes trigger, so one invocation runs both within the
+ * Free plan's 50: 16 mails (at most 34) and WORKER_WEBHOOKS_PER_PASS notices (at most 14). Every
+ * 2 minutes: 480 mails an hour; a weekly issue to more subscribers than that goes out over the
+ * following hours (Workers Paid allows raising both).
  */
-const WORKER_MAILS_PER_PASS = 20;
+export const WORKER_MAILS_PER_PASS = 16;
+
+/**
+ * Owners' webhook notices per sender pass on the Worker, in the same invocation as the mail
+ * sender's pass: two subrequests for the claim, then two each (Discord, the database), three for a
+ * webhook Discord no longer knows (the owner's address, then one batch). 120 an hour.
+ */
+export const WORKER_WEBHOOKS_PER_PASS = 4;
 
 /**
  * Every scheduled job, the one table `npm start` (croner), the Worker's `scheduled` handler
@@ -71,7 +81,8 @@ export const JOBS = {
   },
   mail: {
     // The mail sender (jobs/mail-sender.ts) drains the outbox: every 5 s under npm start, every
-    // 2 minutes on the Worker (its own trigger, so its subrequests are not the refresh pass's).
+    // 2 minutes on the Worker (its own trigger, so its subrequests are not the refresh pass's;
+    // the webhook sender shares it, within WORKER_MAILS_PER_PASS + WORKER_WEBHOOKS_PER_PASS).
     name: 'mail',
     cron: '*/2 * * * *',
     nodeCron: '*/5 * * * * *',
@@ -118,13 +129,15 @@ export const JOBS = {
     },
   },
   'webhook-sender': {
-    // Owners' Discord webhook notices (#32, jobs/webhook-sender.ts): with the mail sender's cadence.
+    // Owners' Discord webhook notices (#32, jobs/webhook-sender.ts): with the mail sender's cadence,
+    // in the same Worker invocation (so a few a pass there: WORKER_WEBHOOKS_PER_PASS).
     name: 'webhook-sender',
     cron: '*/2 * * * *',
     nodeCron: '*/15 * * * * *',
     run: async (ctx, now) => {
       const result = await sendWebhooks({ db: ctx.db, env: ctx.env, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) }, now, {
         log: ctx.log,
+        ...(ctx.runtime === 'worker' ? { limit: WORKER_WEBHOOKS_PER_PASS } : {}),
       });
       if (result.claimed > 0) ctx.log(`Webhooks: ${JSON.stringify(result)}`);
       return result;

@@ -5,6 +5,7 @@ import {
   listSubscribers,
   type Subscriber,
   signUpEmail,
+  unsubscribeSubscriber,
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
@@ -99,11 +100,12 @@ export const newsletterRoutes = new Hono<AdminEnv>()
   .patch('/:id', idParam, zValidator('json', subscriberPatchSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
     const patch = c.req.valid('json');
-    const now = new Date().toISOString();
-    const update = updateSubscriber(c.get('deps').db, id, {
-      ...(patch.premium_subscriber !== undefined ? { premium_subscriber: patch.premium_subscriber } : {}),
-      ...(patch.status === 'unsubscribed' ? { status: 'unsubscribed', unsubscribed_at: now } : {}),
-    });
+    const db = c.get('deps').db;
+    const premium = patch.premium_subscriber !== undefined ? { premium_subscriber: patch.premium_subscriber } : {};
+    // Unsubscribing here is the subscriber's own one-click: the newsletter mails still waiting for
+    // the address (this week's issue) are given up with it.
+    const update =
+      patch.status === 'unsubscribed' ? unsubscribeSubscriber(db, id, premium) : updateSubscriber(db, id, premium);
     const subscriber = found(await update, 'subscriber', id);
     await audit(c, 'update', 'subscriber', id, { ...patch, email: subscriber.email });
     return c.json({ subscriber });
