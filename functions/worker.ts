@@ -3,7 +3,7 @@
 // site-worker.ts (wrangler.toml `main`), the same entry with the long tail of pages rendered on
 // request; the tests run this one with fake assets, without an Astro build.
 import { createEdgeHandler, type EdgeBindings, type EdgeContext, type EdgeHandlerOptions, edgeDeps } from './_app/edge';
-import { SCHEDULE } from './_app/jobs/schedule';
+import { jobsForTrigger } from './_app/jobs/schedule';
 import { HookRebuildTrigger } from './_app/lib/rebuild-hook';
 
 /** The part of the Workers ScheduledController the entry uses. */
@@ -18,8 +18,8 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
   return {
     fetch: (request: Request, env: EdgeBindings, ctx: EdgeContext) => handle(request, env, ctx),
     /**
-     * The Cron Triggers of wrangler.toml `[triggers]` (each a job's cron in jobs/schedule.ts, checked
-     * by a test): every job whose cron fired runs. A changed public fact asks the deploy hook for a
+     * The Cron Triggers of wrangler.toml `[triggers]` (WORKER_TRIGGERS of jobs/schedule.ts, checked
+     * by a test): every job on the trigger that fired runs (`jobsForTrigger`). A changed public fact asks the deploy hook for a
      * rebuild, sent before the invocation ends.
      */
     scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
@@ -28,8 +28,7 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
       const hook = typed.REBUILD_HOOK_URL
         ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, token: typed.REBUILD_HOOK_TOKEN, db, log })
         : undefined;
-      for (const job of SCHEDULE) {
-        if (job.cron !== controller.cron) continue;
+      for (const job of jobsForTrigger(controller.cron, controller.scheduledTime)) {
         const context = { db, env: typed, runtime: 'worker' as const, rebuild: hook, log };
         ctx.waitUntil(
           job.run(context, controller.scheduledTime).then(async () => {

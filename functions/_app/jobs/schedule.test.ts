@@ -3,7 +3,7 @@ import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import { REFRESH_EVERY_MS } from './refresh';
-import { JOBS, SCHEDULE } from './schedule';
+import { JOBS, jobsForTrigger, MAX_CRON_TRIGGERS, SCHEDULE, WORKER_TRIGGERS } from './schedule';
 import { SESSION_SWEEP_EVERY_MS } from './session-sweep';
 
 /** The next `n` times `pattern` fires after `from`, in UTC, as ISO strings. */
@@ -21,11 +21,44 @@ describe('the schedule table', () => {
       config: resolve(import.meta.dirname, '../../../wrangler.toml'),
     });
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
-    // Jobs may share a cron (the refresh and the placement clock, every minute): the Worker runs each one that matches.
-    expect([...crons].sort()).toEqual([...new Set(SCHEDULE.map((job) => job.cron))].sort());
+    // Jobs may share a trigger (the refresh and the placement clock, every minute): the Worker runs each one on it.
+    expect([...crons].sort()).toEqual([...WORKER_TRIGGERS].sort());
     expect(new Set(crons).size).toBe(crons.length);
+    // No more than Cloudflare's Free plan takes: a sixth would fail the deploy.
+    expect(crons.length).toBeLessThanOrEqual(MAX_CRON_TRIGGERS);
     // Cron Triggers take five fields (minutes at the finest).
     for (const job of SCHEDULE) expect(job.cron.split(' ')).toHaveLength(5);
+  });
+
+  it('a job riding on another trigger runs at every time its own cron names, and only then', () => {
+    const riding = SCHEDULE.filter((job) => job.trigger);
+    expect(riding.map((job) => job.name)).toEqual(['moderation-log']);
+    for (const job of riding) {
+      const trigger = new Cron(job.trigger!, { timezone: 'UTC', paused: true });
+      // A year of its own times: each is one the trigger fires at, and the trigger's invocation then runs it.
+      for (const at of new Cron(job.cron, { timezone: 'UTC', paused: true }).nextRuns(
+        366,
+        new Date('2026-11-23T00:00:00Z'),
+      )) {
+        expect(trigger.match(at), `${job.name} at ${at.toISOString()}`).toBe(true);
+        expect(jobsForTrigger(job.trigger!, at.getTime()).map((j) => j.name)).toContain(job.name);
+      }
+    }
+    // The session sweep's other invocations leave the moderation log alone.
+    expect(jobsForTrigger('*/15 * * * *', Date.parse('2026-11-23T03:30:00Z')).map((j) => j.name)).toEqual([
+      'moderation-log',
+      'session-sweep',
+    ]);
+    for (const at of ['2026-11-23T03:15:00Z', '2026-11-23T03:45:00Z', '2026-11-23T15:30:00Z'])
+      expect(
+        jobsForTrigger('*/15 * * * *', Date.parse(at)).map((j) => j.name),
+        at,
+      ).toEqual(['session-sweep']);
+    // Every minute: the refresh and the placement clock, whatever the minute.
+    expect(jobsForTrigger('* * * * *', Date.parse('2026-11-23T03:30:00Z')).map((j) => j.name)).toEqual([
+      'refresh',
+      'placement-clock',
+    ]);
   });
 
   it('the weekly newsletter fires on Mondays at 09:00 UTC, strictly after the time given', () => {
