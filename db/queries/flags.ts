@@ -1,5 +1,5 @@
 import type { Client, InStatement } from '@libsql/client';
-import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, type SQL, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { FlagVerdict } from '../../src/lib/enums';
 import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/ranking/anomalies';
@@ -36,6 +36,16 @@ export interface PublicFlag {
 const DAY = 86_400_000;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY).toISOString();
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
+
+/** Whether any anomaly flag opened after `since` (ISO time): one a rank recompute has not weighed yet. */
+export async function flagOpenedSince(db: Db, since: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: serverFlags.id })
+    .from(serverFlags)
+    .where(gt(serverFlags.opened_at, since))
+    .limit(1);
+  return !!row;
+}
 
 /**
  * Opens a flag for each (server, rule) that has none open and was not dismissed in the last 30

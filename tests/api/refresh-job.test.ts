@@ -14,6 +14,7 @@ import {
   discordServers,
   ownerUsers,
   serverClaims,
+  serverFlags,
   serverSnapshots,
   siteChanges,
   webhookOutbox,
@@ -21,10 +22,12 @@ import {
 import { discordClient } from '../../functions/_app/clients/discord';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
+import { rankDue, run as rankPass } from '../../functions/_app/jobs/rank';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
-import { SCHEDULE } from '../../functions/_app/jobs/schedule';
+import { SCHEDULE, WORKER_LOOKUPS } from '../../functions/_app/jobs/schedule';
 import worker from '../../functions/worker';
 import { BUDGET } from '../../src/lib/invite-checks/budget';
+import { RANK_JOB } from '../../src/lib/ranking/constants';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
@@ -516,8 +519,8 @@ describe('the scheduled refresh', () => {
     // Every job on that cron runs (the refresh pass and the placement clock: jobs/schedule.ts).
     expect(pending).toHaveLength(SCHEDULE.filter((job) => job.cron === '* * * * *').length);
     await Promise.all(pending);
-    // At most 16 lookups in one invocation (the Free plan's 50 subrequests); the rest stay due.
-    expect(h.discord.requests).toHaveLength(16);
+    // A few lookups in one invocation (the Free plan's 50 subrequests; the first pass also ranks); the rest stay due.
+    expect(h.discord.requests).toHaveLength(WORKER_LOOKUPS.lookupsWhenRanking);
     expect(await h.listing('code1')).toMatchObject({ invite_status: 'ok', members: 1001, last_checked_at: iso(T0) });
     // The session sweep's trigger does not look anything up.
     worker.scheduled(
@@ -530,8 +533,71 @@ describe('the scheduled refresh', () => {
       { waitUntil: (p) => void pending.push(p) },
     );
     await Promise.all(pending);
-    expect(h.discord.requests).toHaveLength(16);
+    expect(h.discord.requests).toHaveLength(WORKER_LOOKUPS.lookupsWhenRanking);
     expect((await h.listing('code19')).invite_status).toBe('unchecked');
+  });
+});
+
+describe("the Worker's every-minute invocation", () => {
+  it('stays within the Free plan’s 50 subrequests with the deploy hook, a rank recompute included, and still recomputes on time', async () => {
+    const h = await harness();
+    await h.addListings(400);
+    const libsql = await startLibsqlHttpServer({ file: h.tdb.url.replace(/^file:/, '') });
+    cleanups.push(() => libsql.stop());
+    const hook = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', () => ok()));
+    cleanups.push(() => new Promise<void>((ok) => hook.close(() => ok())));
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      DISCORD_API_BASE: h.discord.url,
+      REBUILD_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/deploy`,
+      REBUILD_HOOK_TOKEN: 'hook-token-for-tests',
+    };
+    // Every subrequest of one invocation (the database over HTTP, Discord, the hook) goes through fetch.
+    const invocation = async (at: number) => {
+      const real = globalThis.fetch;
+      let subrequests = 0;
+      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+        subrequests += 1;
+        return real(...args);
+      }) as typeof fetch;
+      const before = h.discord.requests.length;
+      try {
+        const pending: Promise<unknown>[] = [];
+        worker.scheduled({ cron: '* * * * *', scheduledTime: at }, bindings, {
+          waitUntil: (p) => void pending.push(p),
+        });
+        await Promise.all(pending);
+      } finally {
+        globalThis.fetch = real;
+      }
+      return { subrequests, lookups: h.discord.requests.length - before };
+    };
+    const runs = [];
+    for (let i = 0; i < 12; i++) runs.push(await invocation(T0 + i * MINUTE));
+    for (const [i, run] of runs.entries()) expect(run.subrequests, `minute ${i}`).toBeLessThanOrEqual(50);
+    // The first pass and the one 10 minutes on recompute the ranks, with fewer lookups; the others look up 8.
+    const { lookups, lookupsWhenRanking } = WORKER_LOOKUPS;
+    expect(runs.map((r) => r.lookups)).toEqual(runs.map((_, i) => (i % 10 === 0 ? lookupsWhenRanking : lookups)));
+    expect((await getJobState(h.db, RANK_JOB))?.last_run_at).toBe(iso(T0 + 10 * MINUTE));
+  }, 120_000);
+
+  it('a flag opened since the last recompute makes the ranks due, so the next Worker pass weighs it', async () => {
+    const h = await harness();
+    await h.addListings(1);
+    const [listing] = await h.db.select({ id: discordServers.id }).from(discordServers);
+    expect(await rankDue(h.db, T0)).toBe(true);
+    await rankPass({ db: h.db }, T0);
+    expect(await rankDue(h.db, T0 + MINUTE)).toBe(false);
+    await h.db
+      .insert(serverFlags)
+      .values({ server_id: listing!.id, rule: 'members_jump', detail: 'd', opened_at: iso(T0 + 30_000) });
+    expect(await rankDue(h.db, T0 + MINUTE)).toBe(true);
+    // Its recompute weighs it: not due again until the next one's time.
+    await rankPass({ db: h.db }, T0 + MINUTE);
+    expect(await rankDue(h.db, T0 + 2 * MINUTE)).toBe(false);
+    expect(await rankDue(h.db, T0 + 11 * MINUTE)).toBe(true);
   });
 });
 

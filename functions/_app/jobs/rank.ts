@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/client';
-import { closeQuietFlags, openFlags, recordJobRun } from '../../../db/queries/flags';
+import { closeQuietFlags, flagOpenedSince, openFlags, recordJobRun } from '../../../db/queries/flags';
 import { getJobState } from '../../../db/queries/freshness';
 import {
   listCheckedSince,
@@ -202,6 +202,15 @@ export interface RankPass {
 }
 
 /**
+ * Whether the ranks are due for a recompute at `now`: never computed, RANK_EVERY_MS since the last,
+ * or an anomaly flag opened since the last that no recompute has weighed yet.
+ */
+export async function rankDue(db: Db, now: number): Promise<boolean> {
+  const last = (await getJobState(db, RANK_JOB))?.last_run_at;
+  return !last || now - Date.parse(last) >= RANK_EVERY_MS || (await flagOpenedSince(db, last));
+}
+
+/**
  * The rank job, run after every refresh pass: the anomaly rules over what was just checked, then
  * the ranks (so a flag opened now already weighs on the score). The recompute reads every listing,
  * so it runs at most every RANK_EVERY_MS (`force`: now, e.g. after `npm run refresh -- --all`).
@@ -210,12 +219,18 @@ export interface RankPass {
 export async function run(
   deps: Pick<AppDeps, 'db'>,
   now: number,
-  { force = false }: { force?: boolean } = {},
+  {
+    force = false,
+    recompute = true,
+  }: {
+    force?: boolean;
+    /** False: no recompute in this pass unless forced (a Worker pass whose subrequests its lookups spent: rankDue then brings it to the next one). */
+    recompute?: boolean;
+  } = {},
 ): Promise<RankPass> {
   const at = new Date(now);
   const anomalies = await evaluateAnomalies(deps.db, at);
-  const last = (await getJobState(deps.db, RANK_JOB))?.last_run_at;
-  const due = force || !last || now - Date.parse(last) >= RANK_EVERY_MS || anomalies.opened > 0;
+  const due = force || (recompute && (anomalies.opened > 0 || (await rankDue(deps.db, now))));
   if (!due) return { anomalies, ranks: null, pages: [] };
   const ranks = await recomputeRanks(deps.db, at);
   const { changedSlugs, ...summary } = ranks;

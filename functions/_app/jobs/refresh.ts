@@ -25,7 +25,7 @@ import { discordFor } from '../clients/discord';
 import type { AppDeps } from '../context';
 import { inviteDeadMail } from '../mail/invite-dead';
 import { mailSite } from '../mail/site';
-import { run as rankPass } from './rank';
+import { rankDue, run as rankPass } from './rank';
 
 /** The job's row in job_state. */
 export const REFRESH_JOB = 'refresh';
@@ -58,8 +58,13 @@ export interface RefreshOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined;
   /** Lookups per 10 minutes; default REFRESH_PER_10MIN. */
   perWindow?: number | undefined;
-  /** At most this many lookups in this pass (the Worker's subrequest limit); default the budget's. */
-  maxLookups?: number | undefined;
+  /**
+   * A Worker's pass, within its invocation's subrequests: at most `lookups` lookups, or
+   * `lookupsWhenRanking` when the rank recompute is due (rankDue, asked before the lookups), and no
+   * recompute in a pass that was not due then (a flag it opens is weighed by the next pass). Without
+   * it (npm start, the scripts) the pass takes what the budget allows and ranks after as before.
+   */
+  worker?: { lookups: number; lookupsWhenRanking: number } | undefined;
   /**
    * The time each lookup is made, for the budget window: by default `now` plus the time the pass
    * has taken so far, so a window closes 10 minutes after its real last lookup.
@@ -214,7 +219,13 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
       budgetAt({ lastLookupAt: s.window_start, count: s.window_count }, perWindow, clock());
     let window = budget(state);
     const blocked = state.blocked_until > iso(now);
-    const limit = Math.min(window.left, options.maxLookups ?? Number.POSITIVE_INFINITY);
+    const ranking = options.worker ? await rankDue(deps.db, now) : true;
+    const maxLookups = options.worker
+      ? ranking
+        ? options.worker.lookupsWhenRanking
+        : options.worker.lookups
+      : Number.POSITIVE_INFINITY;
+    const limit = Math.min(window.left, maxLookups);
     const servers = blocked || limit === 0 ? [] : await listDueServers(deps.db, now, { all, limit });
     if (blocked) summary.blockedUntil = state.blocked_until;
 
@@ -269,7 +280,7 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     summary.changed = changed;
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
-    const ranked = await rankPass(deps, now, { force: all });
+    const ranked = await rankPass(deps, now, { force: all, recompute: ranking });
     // A public fact changed, or the recompute changed what some server pages show (score, place).
     if (changed > 0 || ranked.pages.length > 0) await deps.rebuild?.request('refresh', ranked.pages);
     return summary;

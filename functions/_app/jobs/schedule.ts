@@ -44,10 +44,13 @@ export interface ScheduledJob {
 }
 
 /**
- * Lookups per refresh pass on the Worker: each costs two subrequests (Discord, one database batch)
- * and the Free plan allows 50 per invocation. 16 a minute is the budget's pace (160 per 10 minutes).
+ * Lookups per refresh pass on the Worker, whose every-minute invocation (the refresh pass, its rank
+ * pass, the placement clock, the deploy hook) has the Free plan's 50 subrequests. A lookup costs
+ * three (its place in the budget's window, Discord, the result's batch), the rest of the invocation
+ * about 22, and a rank recompute about 10 more: 8 lookups a minute (46 in all; 11,520 a day, the
+ * budget's own daily pace), 4 in a minute the recompute is due (tests/api/refresh-job.test.ts counts them).
  */
-const WORKER_LOOKUPS_PER_PASS = 16;
+export const WORKER_LOOKUPS = { lookups: 8, lookupsWhenRanking: 4 } as const;
 
 /**
  * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database),
@@ -80,7 +83,7 @@ export const JOBS = {
     run: async (ctx, now) => {
       const result = await refreshInvites({ db: ctx.db, env: ctx.env, rebuild: ctx.rebuild }, now, {
         log: ctx.log,
-        ...(ctx.runtime === 'worker' ? { maxLookups: WORKER_LOOKUPS_PER_PASS } : {}),
+        ...(ctx.runtime === 'worker' ? { worker: WORKER_LOOKUPS } : {}),
       });
       if (result !== 'busy' && result.lookups > 0) ctx.log(`Refresh: ${JSON.stringify(result)}`);
       return result;
