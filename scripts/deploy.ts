@@ -1,6 +1,6 @@
 // `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso (docs/deploy.md).
 //   1. check the settings: wrangler.toml `[vars]` is the one source of those the build reads too
-//      (SITE_URL, SUPPORT_EMAIL, TURNSTILE_SITE_KEY: functions/_app/build-settings.ts); one set
+//      (SITE_URL, SUPPORT_EMAIL, TURNSTILE_SITE_KEY, REFRESH_LOOKUPS_PER_PASS: functions/_app/build-settings.ts); one set
 //      differently in this shell stops the deploy before anything happens
 //   2. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
 //   3. astro build from it with ASTRO_ADAPTER=cloudflare and those [vars] into dist/: the static

@@ -7,7 +7,13 @@ import type { Env } from './env';
  * `[vars]`: `npm run deploy` passes those to the build, and refuses to deploy, as the Worker
  * refuses to start, when the build's values and the Worker's differ.
  */
-export const BUILD_SETTING_NAMES = ['SITE_URL', 'SUPPORT_EMAIL', 'TURNSTILE_SITE_KEY'] as const;
+export const BUILD_SETTING_NAMES = [
+  'SITE_URL',
+  'SUPPORT_EMAIL',
+  'TURNSTILE_SITE_KEY',
+  // The refresh's pace: the help page states the listings a day it covers.
+  'REFRESH_LOOKUPS_PER_PASS',
+] as const;
 export type BuildSettingName = (typeof BUILD_SETTING_NAMES)[number];
 
 /** The values of the shared settings as a page shows them (SUPPORT_EMAIL with its default applied); null when unset. */
@@ -19,6 +25,7 @@ export function buildSettingsOf(env: Pick<Env, BuildSettingName>): BuildSettings
     SITE_URL: env.SITE_URL,
     SUPPORT_EMAIL: env.SUPPORT_EMAIL,
     TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? null,
+    REFRESH_LOOKUPS_PER_PASS: env.REFRESH_LOOKUPS_PER_PASS === undefined ? null : String(env.REFRESH_LOOKUPS_PER_PASS),
   };
 }
 

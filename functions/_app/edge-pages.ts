@@ -138,6 +138,7 @@ export interface EdgePagesOptions {
   payments?: boolean | undefined;
   sponsoredSlots?: number | undefined;
   minMembers?: number | undefined;
+  refreshPerDay?: number | undefined;
   /**
    * The deployed Worker version (the version_metadata binding): part of every cache key, so a new
    * deployment never answers with HTML of the old one (whose asset hashes are gone). Undefined: no
@@ -217,6 +218,7 @@ export function createEdgePages(options: EdgePagesOptions) {
           payments: options.payments,
           sponsoredSlots: options.sponsoredSlots,
           minMembers: options.minMembers,
+          refreshPerDay: options.refreshPerDay,
           generation: generation(),
         });
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();

@@ -36,6 +36,13 @@ export const envSchema = z.object({
   DISCORD_OAUTH_BASE: z.url().default('https://discord.com'),
   /** The refresh job's Discord lookups per 10 minutes (of 200 in all; 40 stay for submission checks). */
   REFRESH_PER_10MIN: z.coerce.number().int().min(1).max(200).default(160),
+  /**
+   * At most this many lookups a refresh pass (half, rounded up, in a pass that recomputes the
+   * ranks): where one invocation has a subrequest budget. wrangler.toml sets 8 for the Workers Free
+   * plan's 50 a minute; unset, a pass takes what REFRESH_PER_10MIN leaves (npm start). The pages
+   * state the daily figure it gives (a setting the build and the Worker share).
+   */
+  REFRESH_LOOKUPS_PER_PASS: z.coerce.number().int().min(1).max(200).optional(),
   /** Set to 'false' to keep `npm start` from running the refresh job on its timer. */
   REFRESH_ENABLED: z
     .enum(['true', 'false'])

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Db } from '../../db/client';
-import { basicsCache, type OnDemandContext } from '../../src/data/site-data';
+import { basicsCache, type LiveSettings } from '../../src/data/site-data';
 import { ISLAND_STYLE_ELEMENT, moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import { type EdgeRenderer, renderAnswer, renderPage } from './edge-pages';
@@ -39,6 +39,8 @@ export interface OnDemandPagesOptions {
   payments?: boolean | undefined;
   sponsoredSlots?: number | undefined;
   minMembers?: number | undefined;
+  /** The listings the refresh covers a day here (deploymentFacts). */
+  refreshPerDay?: number | undefined;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
   /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
@@ -73,12 +75,13 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   let generation = 0;
 
   // What every render here is given: the database and this server's settings.
-  const live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'> = {
+  const live: LiveSettings = {
     db: options.db,
     supportEmail: options.supportEmail,
     payments: options.payments,
     sponsoredSlots: options.sponsoredSlots,
     minMembers: options.minMembers,
+    refreshPerDay: options.refreshPerDay,
   };
   // The layout's texts and facts (three small reads), read once for the renders of a generation.
   const basics = basicsCache(live);

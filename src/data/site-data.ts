@@ -11,6 +11,7 @@ import { firstReviewPages, type ReviewPage } from '../../db/queries/reviews';
 import { type ListingKey, type ListingRow, type Server, topServersWithPages } from '../../db/queries/servers';
 import { type Env, processEnv, toolEnv } from '../../functions/_app/env';
 import type { ClaimFacts } from '../lib/claims';
+import { BUDGET, listingsPerDay, refreshPace } from '../lib/invite-checks/budget';
 import { isPaidPlacement } from '../lib/listing';
 import type { MonthLog } from '../lib/moderation/log';
 import { DEFAULT_SPONSORED_SLOTS } from '../lib/pricing/plans';
@@ -164,14 +165,21 @@ export function getSiteData(): Promise<SiteData> {
 export function deploymentFacts(
   env: Pick<
     Env,
-    'SUPPORT_EMAIL' | 'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'SPONSORED_SLOTS_PER_CATEGORY' | 'MIN_MEMBERS'
+    | 'SUPPORT_EMAIL'
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'SPONSORED_SLOTS_PER_CATEGORY'
+    | 'MIN_MEMBERS'
+    | 'REFRESH_PER_10MIN'
+    | 'REFRESH_LOOKUPS_PER_PASS'
   >,
-): Pick<ClaimFacts, 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'> {
+): Pick<ClaimFacts, 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers' | 'refreshPerDay'> {
   return {
     supportEmail: env.SUPPORT_EMAIL,
     payments: Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET),
     sponsoredSlots: env.SPONSORED_SLOTS_PER_CATEGORY,
     minMembers: env.MIN_MEMBERS,
+    refreshPerDay: listingsPerDay(env.REFRESH_PER_10MIN, refreshPace(env.REFRESH_LOOKUPS_PER_PASS)),
   };
 }
 
@@ -187,6 +195,8 @@ export interface OnDemandContext {
   sponsoredSlots?: number | undefined;
   /** MIN_MEMBERS (#32); absent: the default. */
   minMembers?: number | undefined;
+  /** The listings the refresh covers a day on this deployment (deploymentFacts); absent: npm start's default budget. */
+  refreshPerDay?: number | undefined;
   /**
    * The editable texts and facts: read once per request when absent (the layout and the footer
    * both ask); the seam may give them, read once for the requests of one generation.
@@ -224,14 +234,18 @@ export function pageBasics(locals: App.Locals): Promise<PageBasics> {
   return live.basics;
 }
 
+/** What a seam rendering pages on request gives each render: its database and this deployment's facts. */
+export type LiveSettings = Pick<
+  OnDemandContext,
+  'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers' | 'refreshPerDay'
+>;
+
 /**
  * The layout's texts and facts read from the database for pages rendered on request: what
  * pageBasics reads when the seam did not give them (the seam on Node reads them once for many
  * requests, functions/_app/on-demand.ts).
  */
-export async function readPageBasics(
-  live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'>,
-): Promise<PageBasics> {
+export async function readPageBasics(live: LiveSettings): Promise<PageBasics> {
   const [rows, newsletter, plans] = await Promise.all([
     listActiveContent(live.db),
     getNewsletterStats(live.db),
@@ -246,6 +260,7 @@ export async function readPageBasics(
       payments: live.payments ?? false,
       sponsoredSlots: live.sponsoredSlots ?? DEFAULT_SPONSORED_SLOTS,
       minMembers: live.minMembers ?? DEFAULT_MIN_MEMBERS,
+      refreshPerDay: live.refreshPerDay ?? listingsPerDay(BUDGET.refreshPerWindow),
     },
   };
 }
@@ -261,7 +276,7 @@ export const BASICS_MAX_AGE_MS = 60_000;
  * (payments, the sponsored cap, the member minimum), as the build's facts do.
  */
 export function basicsCache(
-  live: Pick<OnDemandContext, 'db' | 'supportEmail' | 'payments' | 'sponsoredSlots' | 'minMembers'>,
+  live: LiveSettings,
   maxAgeMs = BASICS_MAX_AGE_MS,
 ): (generation: number) => Promise<PageBasics> {
   let kept: { generation: number; at: number; value: Promise<PageBasics> } | null = null;

@@ -9,12 +9,16 @@
  * mails exist (functions/_app/mail/, written to the outbox with their event) and are tested.
  */
 
-import { BUDGET, listingsPerDay } from './invite-checks/budget';
 import { MIN_INDEXED_SEARCH, SHORT_TERM_WINDOW } from './listing';
 import { formatPrice, formatTerm, type Plan, REFUND_RULE } from './pricing/plans';
 
 /** Facts read once per build (src/data/site-data.ts) that some claims state. */
 export interface ClaimFacts {
+  /**
+   * The listings the refresh job can look up again each day on this deployment: listingsPerDay of
+   * REFRESH_PER_10MIN at the pace of REFRESH_LOOKUPS_PER_PASS (the Worker's 50 subrequests a minute).
+   */
+  refreshPerDay: number;
   /** The SUPPORT_EMAIL setting, else support@ the site's own host. */
   supportEmail: string;
   /** Active newsletter subscribers when the site was built. */
@@ -69,12 +73,6 @@ export const CLAIMS = {
     'A moderator will review your server by hand. Approval publishes it straight away: the site is rebuilt at once, with no waiting period.',
   /** Followed by the contact address the owner gave: a moderator writes by hand, if at all. */
   moderatorWrites: 'If a moderator needs anything, they will write to',
-  /**
-   * The refresh job (functions/_app/jobs/refresh.ts) looks up each listing's invite and writes
-   * Discord's counts; a working invite is due again within a day (SCHEDULE.okMs with its jitter),
-   * and the default budget covers listingsPerDay(BUDGET.refreshPerWindow) listings a day.
-   */
-  counts: `A refresh job looks up every listing's invite with Discord and takes its member and online counts from the answer (Discord's approximate figures). A working invite is looked up again within a day, for up to ${listingsPerDay(BUDGET.refreshPerWindow).toLocaleString('en-US')} listings (the lookups Discord's limits leave us); beyond that, the listings checked longest ago go first. Each server page says when it was last checked.`,
   /**
    * Public lists sort by members unless a visitor picks another order; the rank score behind Most
    * Active reads checked signals only (src/lib/ranking/formula.ts), never a paid placement, and
@@ -167,6 +165,15 @@ export function subscriberFigure(subscribers: number): string | null {
 export function newsletterPitch(facts: Pick<ClaimFacts, 'subscribers'>): string {
   const figure = subscriberFigure(facts.subscribers);
   return figure ? `${CLAIMS.newsletter} ${figure} readers have signed up so far.` : CLAIMS.newsletter;
+}
+
+/**
+ * How fresh the counts are (the refresh job, functions/_app/jobs/refresh.ts): each listing's invite
+ * looked up, Discord's counts written; a working invite due again within a day (SCHEDULE.okMs with
+ * its jitter) for as many listings as this deployment's lookups cover (`refreshPerDay`).
+ */
+export function countsClaim(facts: Pick<ClaimFacts, 'refreshPerDay'>): string {
+  return `A refresh job looks up every listing's invite with Discord and takes its member and online counts from the answer (Discord's approximate figures). A working invite is looked up again within a day, for up to ${facts.refreshPerDay.toLocaleString('en-US')} listings (the lookups Discord's limits leave us); beyond that, the listings checked longest ago go first. Each server page says when it was last checked.`;
 }
 
 /** Each plan as one line: "Sponsored week: $49.00 for 7 days". */

@@ -15,11 +15,12 @@ import { loadEnv, supportEmailFor } from '../../functions/_app/env';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { recomputeRanks } from '../../functions/_app/jobs/rank';
 import { REFRESH_EVERY_MS, run as refresh } from '../../functions/_app/jobs/refresh';
+import { deploymentFacts } from '../../src/data/site-data';
 import { joinProps, toCard } from '../../src/islands/card-data';
 import { ServerCard, ServerCardGrid } from '../../src/islands/ServerCard';
-import { CLAIMS, type ClaimKey, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
+import { CLAIMS, type ClaimKey, countsClaim, newsletterPitch, subscriberFigure } from '../../src/lib/claims';
 import { CONTACT_SUBJECT_VALUES, LIMITS } from '../../src/lib/enums';
-import { BUDGET, listingsPerDay } from '../../src/lib/invite-checks/budget';
+import { BUDGET, listingsPerDay, refreshPace, WORKER_LOOKUPS_PER_PASS } from '../../src/lib/invite-checks/budget';
 import type { InviteSnapshot } from '../../src/lib/invite-checks/classify';
 import { applyCheck, SCHEDULE } from '../../src/lib/invite-checks/state';
 import { DEFAULT_SORT, MENU_SORTS, MIN_INDEXED_SEARCH, SHORT_TERM_WINDOW, SORT_LABELS } from '../../src/lib/listing';
@@ -266,48 +267,6 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const res = await harness.call(admin, 'GET', `/api/admin/submissions/${id}`);
       const body = (await res.json()) as { submission: { contact_email: string } };
       expect(body.submission.contact_email).toBe('owner@example.com');
-    },
-  },
-  counts: {
-    behaviour:
-      "a refresh pass writes Discord's counts on a listing and schedules it again within a day; the default budget covers the number of listings the claim states",
-    check: async () => {
-      const discord = await startDiscordStandIn();
-      try {
-        h = await createAdminHarness({ env: { RATE_LIMITS: 'false', DISCORD_API_BASE: discord.url } });
-        const guildId = '81384788765712384';
-        discord.invites.set('countedguild', {
-          guild: { id: guildId, name: 'Counted Guild' },
-          memberCount: 4321,
-          onlineCount: 765,
-        });
-        const listed = await seedServer(h.db, {
-          name: 'Counted Guild',
-          members: 10,
-          active_users: 1,
-          guild_id: guildId,
-          invite_code: 'countedguild',
-          affiliate_link: 'https://discord.gg/countedguild',
-        });
-        const now = Date.now();
-        await refresh({ db: h.db, env: h.env, fetch, rebuild: h.rebuild }, now, { all: true, sleep: async () => {} });
-        const row = await getServerById(h.db, listed.id);
-        expect(row).toMatchObject({
-          members: 4321,
-          active_users: 765,
-          invite_status: 'ok',
-          last_checked_at: new Date(now).toISOString(),
-        });
-        expect(Date.parse(row!.next_check_at) - now).toBeLessThan(DAY);
-      } finally {
-        await discord.close();
-      }
-      // Whatever the jitter, a working invite is due within a day; passes run far more often than that.
-      expect(SCHEDULE.okMs * (1 + SCHEDULE.okJitter)).toBeLessThan(DAY);
-      expect(REFRESH_EVERY_MS).toBeLessThanOrEqual(BUDGET.windowMs);
-      const perDay = listingsPerDay(BUDGET.refreshPerWindow);
-      expect(perDay).toBeGreaterThanOrEqual(10_000);
-      expect(CLAIMS.counts).toContain(`up to ${perDay.toLocaleString('en-US')} listings`);
     },
   },
   reviewsInRank: {
@@ -831,6 +790,56 @@ describe('the site claims only what the product does', () => {
     it(`${key}: ${behaviour}`, check);
   }
 
+  it("counts: a refresh pass writes Discord's counts on a listing and schedules it again within a day; each deployment's budget covers the number of listings it states", async () => {
+    const discord = await startDiscordStandIn();
+    try {
+      h = await createAdminHarness({ env: { RATE_LIMITS: 'false', DISCORD_API_BASE: discord.url } });
+      const guildId = '81384788765712384';
+      discord.invites.set('countedguild', {
+        guild: { id: guildId, name: 'Counted Guild' },
+        memberCount: 4321,
+        onlineCount: 765,
+      });
+      const listed = await seedServer(h.db, {
+        name: 'Counted Guild',
+        members: 10,
+        active_users: 1,
+        guild_id: guildId,
+        invite_code: 'countedguild',
+        affiliate_link: 'https://discord.gg/countedguild',
+      });
+      const now = Date.now();
+      await refresh({ db: h.db, env: h.env, fetch, rebuild: h.rebuild }, now, { all: true, sleep: async () => {} });
+      const row = await getServerById(h.db, listed.id);
+      expect(row).toMatchObject({
+        members: 4321,
+        active_users: 765,
+        invite_status: 'ok',
+        last_checked_at: new Date(now).toISOString(),
+      });
+      expect(Date.parse(row!.next_check_at) - now).toBeLessThan(DAY);
+    } finally {
+      await discord.close();
+    }
+    // Whatever the jitter, a working invite is due within a day; passes run far more often than that.
+    expect(SCHEDULE.okMs * (1 + SCHEDULE.okJitter)).toBeLessThan(DAY);
+    expect(REFRESH_EVERY_MS).toBeLessThanOrEqual(BUDGET.windowMs);
+    // The figure each deployment states is what its refresh can do: npm start's passes take what the
+    // budget leaves; the Worker's are paced to its 50 subrequests (tests/api/refresh-job.test.ts).
+    const node = listingsPerDay(BUDGET.refreshPerWindow);
+    expect(node).toBeGreaterThanOrEqual(10_000);
+    const unpaced = loadEnv({ DATABASE_URL: 'file:unused.db' });
+    expect(countsClaim(deploymentFacts(unpaced))).toContain(`up to ${node.toLocaleString('en-US')} listings`);
+    // The Worker's wrangler.toml sets REFRESH_LOOKUPS_PER_PASS: its pages state its own figure.
+    const paced = loadEnv({
+      DATABASE_URL: 'file:unused.db',
+      REFRESH_LOOKUPS_PER_PASS: String(WORKER_LOOKUPS_PER_PASS),
+    });
+    const worker = listingsPerDay(BUDGET.refreshPerWindow, refreshPace(WORKER_LOOKUPS_PER_PASS));
+    expect(worker).toBeLessThan(node);
+    expect(countsClaim(deploymentFacts(paced))).toContain(`up to ${worker.toLocaleString('en-US')} listings`);
+  });
+
   it('every requirement /requirements and the FAQ state is one the code applies, as stated', async () => {
     const stated = requirements(DEFAULT_MIN_MEMBERS);
     expect(Object.keys(REQUIREMENTS_APPLIED).sort()).toEqual(stated.map((r) => r.id).sort());
@@ -842,6 +851,7 @@ describe('the site claims only what the product does', () => {
       payments: false,
       sponsoredSlots: 3,
       minMembers: 50,
+      refreshPerDay: listingsPerDay(BUDGET.refreshPerWindow),
     });
     const answer = faq.flatMap((t) => t.items).find((i) => i.q === 'What are the requirements?');
     expect(answer?.a).toBe(requirementsSummary(50));

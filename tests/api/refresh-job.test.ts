@@ -24,9 +24,9 @@ import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
 import { rankDue, run as rankPass } from '../../functions/_app/jobs/rank';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
-import { SCHEDULE, WORKER_LOOKUPS } from '../../functions/_app/jobs/schedule';
+import { SCHEDULE } from '../../functions/_app/jobs/schedule';
 import worker from '../../functions/worker';
-import { BUDGET } from '../../src/lib/invite-checks/budget';
+import { BUDGET, refreshPace, WORKER_LOOKUPS_PER_PASS } from '../../src/lib/invite-checks/budget';
 import { RANK_JOB } from '../../src/lib/ranking/constants';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -520,7 +520,7 @@ describe('the scheduled refresh', () => {
     expect(pending).toHaveLength(SCHEDULE.filter((job) => job.cron === '* * * * *').length);
     await Promise.all(pending);
     // A few lookups in one invocation (the Free plan's 50 subrequests; the first pass also ranks); the rest stay due.
-    expect(h.discord.requests).toHaveLength(WORKER_LOOKUPS.lookupsWhenRanking);
+    expect(h.discord.requests).toHaveLength(refreshPace(WORKER_LOOKUPS_PER_PASS)!.lookupsWhenRanking);
     expect(await h.listing('code1')).toMatchObject({ invite_status: 'ok', members: 1001, last_checked_at: iso(T0) });
     // The session sweep's trigger does not look anything up.
     worker.scheduled(
@@ -533,7 +533,7 @@ describe('the scheduled refresh', () => {
       { waitUntil: (p) => void pending.push(p) },
     );
     await Promise.all(pending);
-    expect(h.discord.requests).toHaveLength(WORKER_LOOKUPS.lookupsWhenRanking);
+    expect(h.discord.requests).toHaveLength(refreshPace(WORKER_LOOKUPS_PER_PASS)!.lookupsWhenRanking);
     expect((await h.listing('code19')).invite_status).toBe('unchecked');
   });
 });
@@ -578,7 +578,7 @@ describe("the Worker's every-minute invocation", () => {
     for (let i = 0; i < 12; i++) runs.push(await invocation(T0 + i * MINUTE));
     for (const [i, run] of runs.entries()) expect(run.subrequests, `minute ${i}`).toBeLessThanOrEqual(50);
     // The first pass and the one 10 minutes on recompute the ranks, with fewer lookups; the others look up 8.
-    const { lookups, lookupsWhenRanking } = WORKER_LOOKUPS;
+    const { lookups, lookupsWhenRanking } = refreshPace(WORKER_LOOKUPS_PER_PASS)!;
     expect(runs.map((r) => r.lookups)).toEqual(runs.map((_, i) => (i % 10 === 0 ? lookupsWhenRanking : lookups)));
     expect((await getJobState(h.db, RANK_JOB))?.last_run_at).toBe(iso(T0 + 10 * MINUTE));
   }, 120_000);

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { experimental_readRawConfig } from 'wrangler';
 import { insertFakeServers } from '../../db/fake';
 import { listServersWithPages, type Server, updateServer } from '../../db/queries/servers';
 import { listSiteChanges } from '../../db/queries/site-changes';
 import { seedIfEmpty } from '../../db/seed';
+import { BUILD_SETTING_NAMES } from '../../functions/_app/build-settings';
 import { randomSecret, rawProcessEnv } from '../../functions/_app/env';
 import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { runAstroBuild } from '../../functions/_app/site-builder';
@@ -15,6 +17,15 @@ import { exclusive } from '../helpers/exclusive';
 import { runScript } from '../helpers/run-script';
 
 const root = resolve(import.meta.dirname, '../..');
+
+/** The shared build settings wrangler.toml's [vars] give `npm run deploy`'s build. */
+function deployedBuildSettings(): Record<string, string> {
+  const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.toml') });
+  const vars = (rawConfig as { vars?: Record<string, unknown> }).vars ?? {};
+  return Object.fromEntries(
+    BUILD_SETTING_NAMES.filter((name) => typeof vars[name] === 'string').map((name) => [name, vars[name] as string]),
+  );
+}
 const SITE_URL = 'https://guildrank.example';
 
 let tdb: TestDb;
@@ -124,6 +135,8 @@ beforeAll(async () => {
       ASTRO_ADAPTER: 'node',
       DATABASE_URL: libsql.url,
       DATABASE_AUTH_TOKEN: token,
+      // The settings the deploy's build takes from wrangler.toml [vars] (SITE_URL, the refresh's pace...).
+      ...deployedBuildSettings(),
       SITE_URL,
       ASTRO_CACHE_DIR: join(scratch, 'cache-node'),
     }),

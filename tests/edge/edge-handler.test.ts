@@ -55,6 +55,7 @@ describe('the Worker entry when its settings are wrong', () => {
       SITE_URL: 'https://guildrank.example',
       SUPPORT_EMAIL: 'support@guildrank.example',
       TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      REFRESH_LOOKUPS_PER_PASS: null,
     };
     const bindings = {
       ASSETS: assets,

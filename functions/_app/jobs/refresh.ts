@@ -18,7 +18,7 @@ import {
 } from '../../../db/queries/freshness';
 import type { MailInput } from '../../../db/queries/mail';
 import { holdFor } from '../../../src/lib/invite-checks/backoff';
-import { budgetAt } from '../../../src/lib/invite-checks/budget';
+import { budgetAt, type RefreshPace } from '../../../src/lib/invite-checks/budget';
 import type { InviteAnswer } from '../../../src/lib/invite-checks/classify';
 import { applyCheck, type CheckResult, type FreshnessAlert } from '../../../src/lib/invite-checks/state';
 import { discordFor } from '../clients/discord';
@@ -59,12 +59,12 @@ export interface RefreshOptions {
   /** Lookups per 10 minutes; default REFRESH_PER_10MIN. */
   perWindow?: number | undefined;
   /**
-   * A Worker's pass, within its invocation's subrequests: at most `lookups` lookups, or
-   * `lookupsWhenRanking` when the rank recompute is due (rankDue, asked before the lookups), and no
-   * recompute in a pass that was not due then (a flag it opens is weighed by the next pass). Without
-   * it (npm start, the scripts) the pass takes what the budget allows and ranks after as before.
+   * A paced pass (REFRESH_LOOKUPS_PER_PASS; the Worker's, within its invocation's subrequests): at
+   * most `lookups` lookups, or `lookupsWhenRanking` when the rank recompute is due (rankDue, asked
+   * before the lookups), and no recompute in a pass that was not due then (a flag it opens is
+   * weighed by the next pass). Without it the pass takes what the budget allows and ranks after.
    */
-  worker?: { lookups: number; lookupsWhenRanking: number } | undefined;
+  pace?: Pick<RefreshPace, 'lookups' | 'lookupsWhenRanking'> | undefined;
   /**
    * The time each lookup is made, for the budget window: by default `now` plus the time the pass
    * has taken so far, so a window closes 10 minutes after its real last lookup.
@@ -219,11 +219,11 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
       budgetAt({ lastLookupAt: s.window_start, count: s.window_count }, perWindow, clock());
     let window = budget(state);
     const blocked = state.blocked_until > iso(now);
-    const ranking = options.worker ? await rankDue(deps.db, now) : true;
-    const maxLookups = options.worker
+    const ranking = options.pace ? await rankDue(deps.db, now) : true;
+    const maxLookups = options.pace
       ? ranking
-        ? options.worker.lookupsWhenRanking
-        : options.worker.lookups
+        ? options.pace.lookupsWhenRanking
+        : options.pace.lookups
       : Number.POSITIVE_INFINITY;
     const limit = Math.min(window.left, maxLookups);
     const servers = blocked || limit === 0 ? [] : await listDueServers(deps.db, now, { all, limit });

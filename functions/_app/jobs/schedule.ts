@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import type { Db } from '../../../db/client';
+import { refreshPace, WORKER_LOOKUPS_PER_PASS } from '../../../src/lib/invite-checks/budget';
 import type { MailClient } from '../clients/mail';
 import type { RebuildTrigger } from '../context';
 import type { Env } from '../env';
@@ -44,15 +45,6 @@ export interface ScheduledJob {
 }
 
 /**
- * Lookups per refresh pass on the Worker, whose every-minute invocation (the refresh pass, its rank
- * pass, the placement clock, the deploy hook) has the Free plan's 50 subrequests. A lookup costs
- * three (its place in the budget's window, Discord, the result's batch), the rest of the invocation
- * about 22, and a rank recompute about 10 more: 8 lookups a minute (46 in all; 11,520 a day, the
- * budget's own daily pace), 4 in a minute the recompute is due (tests/api/refresh-job.test.ts counts them).
- */
-export const WORKER_LOOKUPS = { lookups: 8, lookupsWhenRanking: 4 } as const;
-
-/**
  * Mails per sender pass on the Worker: each costs two subrequests (the provider, the database),
  * with one for the claim and one to give back the rest when the provider is down. The mail sender
  * and the webhook sender share the every-2-minutes trigger, so one invocation runs both within the
@@ -83,7 +75,10 @@ export const JOBS = {
     run: async (ctx, now) => {
       const result = await refreshInvites({ db: ctx.db, env: ctx.env, rebuild: ctx.rebuild }, now, {
         log: ctx.log,
-        ...(ctx.runtime === 'worker' ? { worker: WORKER_LOOKUPS } : {}),
+        // REFRESH_LOOKUPS_PER_PASS; on the Worker always paced, within its invocation's 50 subrequests.
+        pace: refreshPace(
+          ctx.env.REFRESH_LOOKUPS_PER_PASS ?? (ctx.runtime === 'worker' ? WORKER_LOOKUPS_PER_PASS : undefined),
+        ),
       });
       if (result !== 'busy' && result.lookups > 0) ctx.log(`Refresh: ${JSON.stringify(result)}`);
       return result;

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUDGET, budgetAt, capacityLine, listingsPerDay, refreshCycleDays } from './budget';
+import {
+  BUDGET,
+  budgetAt,
+  capacityLine,
+  listingsPerDay,
+  refreshCycleDays,
+  refreshPace,
+  WORKER_LOOKUPS_PER_PASS,
+} from './budget';
 
 const T0 = Date.parse('2030-03-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -15,6 +23,23 @@ describe('refresh budget', () => {
     expect(listingsPerDay(160)).toBeGreaterThanOrEqual(10_000);
     expect(capacityLine(160, 10_000)).toBe(
       'budget 160 per 10 min = 23,040 lookups a day: 10,000 listings checked daily',
+    );
+  });
+
+  it('at a pace a day of minute passes under the window rule gives what the job can really check', () => {
+    // No cap: every window fills in its first pass and the next opens 10 minutes on, the ideal figure.
+    expect(listingsPerDay(160, { lookups: 10_000, lookupsWhenRanking: 10_000, rankEveryMinutes: 10 })).toBe(23_040);
+    // The Worker's 8 a pass (4 when ranking): 160 in about 20 passes, then 10 minutes closed.
+    const worker = listingsPerDay(160, refreshPace(WORKER_LOOKUPS_PER_PASS));
+    expect(worker).toBeGreaterThan(7_000);
+    expect(worker).toBeLessThan(8_000);
+    // Never more than the passes' caps allow, nor than the windows allow.
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 40 }), (perWindow, lookups) => {
+        const pace = { lookups, lookupsWhenRanking: Math.max(1, lookups >> 1), rankEveryMinutes: 10 };
+        const perDay = listingsPerDay(perWindow, pace);
+        return perDay <= lookups * 1440 && perDay <= listingsPerDay(perWindow) && perDay > 0;
+      }),
     );
   });
 

@@ -1,3 +1,5 @@
+import { RANK_EVERY_MS } from '../ranking/constants';
+
 /**
  * The lookup budget of Discord's invite route. Discord documents no limit for it; one report saw a
  * 24 h Cloudflare ban after the 251st lookup in 10 minutes from one IP (discord-api-docs#7145), so
@@ -18,9 +20,55 @@ export const BUDGET = {
 /** Windows in a day: 144 of 10 minutes. */
 export const WINDOWS_PER_DAY = (24 * 60 * 60_000) / BUDGET.windowMs;
 
-/** Lookups a day at `perTenMinutes` (160 → 23,040): the most listings the job can check daily. */
-export function listingsPerDay(perTenMinutes: number): number {
-  return perTenMinutes * WINDOWS_PER_DAY;
+/**
+ * How many lookups a refresh pass may make where one invocation has a subrequest budget (the
+ * Worker's every-minute Cron Trigger: Cloudflare's Free plan allows 50 subrequests). A lookup costs
+ * two or three (Discord, the result's batch, and a read of the guild's other listings the first
+ * time), the rest of the invocation (the pass's own reads and writes, the anomaly pass, the placement
+ * clock, the deploy hook) about 22, a rank recompute about 10 more: 8 a pass, 4 in a pass that
+ * recomputes the ranks (tests/api/refresh-job.test.ts counts every subrequest).
+ */
+export interface RefreshPace {
+  lookups: number;
+  lookupsWhenRanking: number;
+  /** Minutes between rank recomputes (RANK_EVERY_MS): the passes that take `lookupsWhenRanking`. */
+  rankEveryMinutes: number;
+}
+
+/** The Worker's lookups a pass when REFRESH_LOOKUPS_PER_PASS is unset there (wrangler.toml sets it). */
+export const WORKER_LOOKUPS_PER_PASS = 8;
+
+/** The pace of REFRESH_LOOKUPS_PER_PASS (half in a pass that recomputes the ranks); none when unset. */
+export function refreshPace(lookupsPerPass: number | undefined): RefreshPace | undefined {
+  if (lookupsPerPass === undefined) return undefined;
+  return {
+    lookups: lookupsPerPass,
+    lookupsWhenRanking: Math.ceil(lookupsPerPass / 2),
+    rankEveryMinutes: RANK_EVERY_MS / 60_000,
+  };
+}
+
+/**
+ * Lookups a day at `perTenMinutes` (160 → 23,040): the most listings the job can check daily.
+ * With a `pace` (the Worker's), a day of passes a minute apart under the same window rule as the
+ * job (budgetAt), each taking what its cap and the window leave: a window fills more slowly, and the
+ * next opens only 10 minutes after its last lookup (8 a pass: 160 every 29-30 minutes).
+ */
+export function listingsPerDay(perTenMinutes: number, pace?: RefreshPace): number {
+  if (!pace) return perTenMinutes * WINDOWS_PER_DAY;
+  const minute = 60_000;
+  let window = { lastLookupAt: '', count: 0 };
+  let total = 0;
+  for (let m = 0; m < (24 * 60 * 60_000) / minute; m++) {
+    const at = m * minute;
+    const { opensNew, left } = budgetAt(window, perTenMinutes, at);
+    const cap = m % pace.rankEveryMinutes === 0 ? pace.lookupsWhenRanking : pace.lookups;
+    const n = Math.min(cap, left);
+    if (n === 0) continue;
+    window = { lastLookupAt: new Date(at).toISOString(), count: (opensNew ? 0 : window.count) + n };
+    total += n;
+  }
+  return total;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CLAIMS, type ClaimFacts, pricingAnswer, sponsoredCap } from '~/lib/claims';
+import { CLAIMS, type ClaimFacts, countsClaim, pricingAnswer, sponsoredCap } from '~/lib/claims';
 import { requirementsSummary } from '~/lib/requirements';
 
 /** One FAQ tab of the help page. */
@@ -28,7 +28,7 @@ export const faqTabs = (facts: ClaimFacts): FaqTab[] => [
       },
       {
         q: 'How often is the data updated?',
-        a: `${CLAIMS.counts} ${CLAIMS.liveOnApproval}`,
+        a: `${countsClaim(facts)} ${CLAIMS.liveOnApproval}`,
       },
       {
         q: 'How do I save a server?',
