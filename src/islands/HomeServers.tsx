@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
-import { countFound } from '~/lib/format';
+import { countFound, formatPercent } from '~/lib/format';
 import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
@@ -22,8 +22,6 @@ interface Props {
 
 /** No region menu: one array for every render. */
 const NO_REGIONS: RegionChoice[] = [];
-
-const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** A shared URL that searched: the list is what it came for, so it scrolls into view. */
 const scrollToSearch = (q: BrowseQuery) => {
@@ -147,7 +145,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
             >
               {ONLINE_SHARE_CHOICES.map((c) => (
                 <option key={c} value={String(c)}>
-                  {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
+                  {c === 0 ? 'Any share' : `${formatPercent(c)}+ of members`}
                 </option>
               ))}
             </select>
