@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
 import { countFound, formatPercent } from '~/lib/format';
-import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import { MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
-import { type BrowseQuery, BUILT_QUERY, useListingBrowser } from './use-listing-browser';
+import { type BrowseQuery, BUILT_QUERY, fullListingHref, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** How many servers the built list counts (its first 9 are `children`). */
@@ -66,8 +66,8 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
   // Organic rank numbers skip paid cards (the API placed them at most one in five).
   const ranks = shown ? organicRanks(shown.servers, isPaidCard) : [];
   const active = categories.find((c) => c.name === category);
-  // The listing page opens in the same order (its search island reads ?sort=).
-  const viewAllHref = `${active ? active.href : '/servers'}${query.sort === DEFAULT_SORT ? '' : `?sort=${query.sort}`}`;
+  // The full listing, opened on the same search, order, language and region.
+  const viewAllHref = fullListingHref(query, categories);
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
   // How many filters differ from the start (the folded bar's summary says so on a phone).
