@@ -12,8 +12,14 @@ export const envSchema = z.object({
   DATABASE_AUTH_TOKEN: optional,
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().default('0.0.0.0'),
-  /** Public origin for canonical URLs, the sitemap and origin checks. */
-  SITE_URL: z.url().default('http://localhost:4321'),
+  /**
+   * Public origin for canonical URLs, the sitemap, origin checks and every link a mail or the API
+   * gives. Read without trailing slashes, so `${SITE_URL}/path` is right wherever it is built.
+   */
+  SITE_URL: z
+    .url()
+    .default('http://localhost:4321')
+    .transform((v) => v.replace(/\/+$/, '')),
   /** Salt for hashing visitor IP addresses (rate limits, analytics); required on an https SITE_URL. */
   IP_HASH_SECRET: optional,
   /** Signs newsletter unsubscribe tokens and the owner sign-in's cookies (#17); required on an https SITE_URL. */

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
-import { countFound } from '~/lib/format';
-import { DEFAULT_SORT, MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import { countFound, formatPercent } from '~/lib/format';
+import { MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
-import { type BrowseQuery, BUILT_QUERY, useListingBrowser } from './use-listing-browser';
+import { type BrowseQuery, BUILT_QUERY, fullListingHref, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** How many servers the built list counts (its first 9 are `children`). */
@@ -22,8 +22,6 @@ interface Props {
 
 /** No region menu: one array for every render. */
 const NO_REGIONS: RegionChoice[] = [];
-
-const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** A shared URL that searched: the list is what it came for, so it scrolls into view. */
 const scrollToSearch = (q: BrowseQuery) => {
@@ -68,8 +66,8 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
   // Organic rank numbers skip paid cards (the API placed them at most one in five).
   const ranks = shown ? organicRanks(shown.servers, isPaidCard) : [];
   const active = categories.find((c) => c.name === category);
-  // The listing page opens in the same order (its search island reads ?sort=).
-  const viewAllHref = `${active ? active.href : '/servers'}${query.sort === DEFAULT_SORT ? '' : `?sort=${query.sort}`}`;
+  // The full listing, opened on the same search, order, language and region.
+  const viewAllHref = fullListingHref(query, categories);
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
   // How many filters differ from the start (the folded bar's summary says so on a phone).
@@ -147,7 +145,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
             >
               {ONLINE_SHARE_CHOICES.map((c) => (
                 <option key={c} value={String(c)}>
-                  {c === 0 ? 'Any share' : `${percent(c)}+ of members`}
+                  {c === 0 ? 'Any share' : `${formatPercent(c)}+ of members`}
                 </option>
               ))}
             </select>

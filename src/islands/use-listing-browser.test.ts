@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES, categoryPath } from '~/lib/categories';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import type { FilterCategory } from './card-data';
-import { type BrowseQuery, BUILT_QUERY, queryFromUrl, urlParamsOf } from './use-listing-browser';
+import { type BrowseQuery, BUILT_QUERY, fullListingHref, queryFromUrl, urlParamsOf } from './use-listing-browser';
 
 const categories: FilterCategory[] = CATEGORIES.map((c) => ({
   name: c.name,
@@ -50,5 +50,46 @@ describe('the listing browser keeps its state in the URL', () => {
       category: 'Gaming',
       sort: DEFAULT_SORT,
     });
+  });
+});
+
+describe('the home list’s “View All” link', () => {
+  const pathAndParams = (href: string) => {
+    const url = new URL(href, 'https://guildrank.example');
+    return { path: url.pathname, params: url.searchParams };
+  };
+
+  it('leads to the full listing with the choices it shows: category page, order, language and region', () => {
+    expect(fullListingHref(BUILT_QUERY, categories)).toBe('/servers');
+    expect(fullListingHref({ ...BUILT_QUERY, category: 'Gaming', sort: 'active' }, categories)).toBe(
+      '/best-gaming-discord?sort=active',
+    );
+    expect(fullListingHref({ ...BUILT_QUERY, language: 'fr', region: 'GB' }, categories)).toBe(
+      '/servers?language=fr&region=GB',
+    );
+  });
+
+  it('leads a searched list to the search page of its listing', () => {
+    expect(fullListingHref({ ...BUILT_QUERY, search: 'nfl picks' }, categories)).toBe('/search?search=nfl+picks');
+    expect(fullListingHref({ ...BUILT_QUERY, category: 'Sports Betting', search: 'nfl' }, categories)).toBe(
+      '/search?search=nfl&category=sports-betting',
+    );
+  });
+
+  it('opens the listing page on the same order, language and region, whatever else the home list has set', () => {
+    fc.assert(
+      fc.property(queries, (q) => {
+        fc.pre(q.search === '');
+        const { path, params } = pathAndParams(fullListingHref(q, categories));
+        expect(path).toBe(categories.find((c) => c.name === q.category)?.href ?? '/servers');
+        // The listing page's browser has no chips and reads its state from the URL as the home's does.
+        const opened = queryFromUrl(params, [], regions);
+        expect({ sort: opened.sort, language: opened.language, region: opened.region }).toEqual({
+          sort: q.sort,
+          language: q.language,
+          region: q.region,
+        });
+      }),
+    );
   });
 });

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchServers, type ServersQuery } from '~/lib/api-client';
+import { getCategoryBySlug } from '~/lib/categories';
 import type { SortOrder } from '~/lib/enums';
 import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import type { RegionChoice } from '~/lib/regions';
+import { searchHref } from '~/lib/search-page';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 
 /**
@@ -96,6 +98,21 @@ export function urlParamsOf(q: BrowseQuery, categories: readonly FilterCategory[
     ...filtersOf(q),
     ...(q.sort !== DEFAULT_SORT && { sort: q.sort }),
   };
+}
+
+/**
+ * Where the home list's "View All" leads: the listing of its category chip (or of every server)
+ * opened on the choices that listing shows, its order, language and region; while searching, that
+ * listing's search page (a listing URL with ?search= is answered there). Premium Only, size,
+ * online share and the 24-hour check have no control on a listing page, which could neither show
+ * nor undo them, so they stay on the home list.
+ */
+export function fullListingHref(q: BrowseQuery, categories: readonly FilterCategory[]): string {
+  const active = categories.find((c) => c.name === q.category);
+  if (q.search) return searchHref({ term: q.search, category: getCategoryBySlug(active?.slug ?? ''), page: 1 });
+  const { sort, language, region } = q;
+  const params = new URLSearchParams(urlParamsOf({ ...BUILT_QUERY, sort, language, region }, []));
+  return `${active?.href ?? '/servers'}${params.size ? `?${params}` : ''}`;
 }
 
 /** The state a shared URL asks for; unknown values are ignored. */

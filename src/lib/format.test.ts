@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countFound, countOf, formatMembers, initials } from './format';
+import { countFound, countOf, formatMembers, formatPercent, initials } from './format';
 
 describe('formatMembers', () => {
   it('shows counts under 1,000 as they are', () => {
@@ -55,5 +56,41 @@ describe('countFound', () => {
 
   it('says "No servers" for a lower bound of none, never "0+"', () => {
     expect(countFound(0, false, 'server')).toBe('No servers');
+  });
+});
+
+describe('formatPercent', () => {
+  // Any space that lets a line break: everything \s matches but the no-break ones.
+  const breakable = /[^\S\u00a0\u202f\u2007]/;
+
+  it('writes a ratio as a percentage with a no-break space before the sign', () => {
+    expect(formatPercent(0.25, { digits: 1 })).toBe('25.0\u00a0%');
+    expect(formatPercent(0.219, { digits: 1 })).toBe('21.9\u00a0%');
+    expect(formatPercent(0.2)).toBe('20\u00a0%');
+    expect(formatPercent(0.15, { digits: 2, trim: true })).toBe('15\u00a0%');
+    expect(formatPercent(0.1234, { digits: 2, trim: true })).toBe('12.34\u00a0%');
+    expect(formatPercent(12.5)).toBe('1,250\u00a0%');
+  });
+
+  it('signs a change with + or a minus sign when asked', () => {
+    expect(formatPercent(1.5, { signed: true })).toBe('+150\u00a0%');
+    expect(formatPercent(-0.1, { signed: true, digits: 1, trim: true })).toBe('\u221210\u00a0%');
+    expect(formatPercent(0, { signed: true })).toBe('+0\u00a0%');
+  });
+
+  it('never leaves a breakable space between the digits and the % sign', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        fc.boolean(),
+        (ratio, digits, trim, signed) => {
+          const text = formatPercent(ratio, { digits, trim, signed });
+          expect(text).toMatch(/^[+\u2212]?\d[\d,]*(\.\d+)?\u00a0%$/);
+          expect(text).not.toMatch(breakable);
+        },
+      ),
+    );
   });
 });

@@ -45,3 +45,40 @@ export function initials(name: string): string {
     .join('');
   return (letters.slice(0, 2) || '?').toUpperCase();
 }
+
+/**
+ * The space between a percentage's number and its sign: a no-break space, so "12.5 %" never ends
+ * a line with "12.5" and starts the next with "%" (at 320 px the ranking page's figures, the
+ * owner's conversion and the console's anomaly sentences did).
+ */
+const PERCENT_SPACE = '\u00a0';
+
+// One formatter per number of decimals and trimming, made on first use (see `thousands`).
+const percentFormats = new Map<string, Intl.NumberFormat>();
+const percentFormat = (digits: number, trim: boolean): Intl.NumberFormat => {
+  const key = `${digits}:${trim}`;
+  let format = percentFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      maximumFractionDigits: digits,
+      minimumFractionDigits: trim ? 0 : digits,
+    });
+    percentFormats.set(key, format);
+  }
+  return format;
+};
+
+/**
+ * A ratio as a percentage, the one way the site and the console write one: `digits` decimals
+ * (kept, or cut when they are zeros with `trim`), thousands separated, a minus sign below zero and
+ * a plus too with `signed` ("+150 %", "−10 %"), and a no-break space before "%": 0.219 -> '21.9 %' with `{ digits: 1 }`.
+ */
+export function formatPercent(
+  ratio: number,
+  { digits = 0, trim = false, signed = false }: { digits?: number; trim?: boolean; signed?: boolean } = {},
+): string {
+  const figure = percentFormat(digits, trim).format(Math.abs(ratio * 100));
+  const minus = ratio < 0 && /[1-9]/.test(figure);
+  const sign = minus ? '\u2212' : signed ? '+' : '';
+  return `${sign}${figure}${PERCENT_SPACE}%`;
+}

@@ -10,6 +10,7 @@ import {
   auditLog,
   discordServers,
   mailOutbox,
+  newsletterIssues,
   newsletterSubscribers,
   serverSubmissions,
   siteContent,
@@ -419,6 +420,27 @@ describe('newsletter screen', () => {
     );
     expect(stats).toMatchObject({ total: 2, active: 1, unsubscribed: 1 });
     expect(await auditActions('subscriber')).toHaveLength(2);
+  });
+
+  it('POST /api/admin/newsletter/issue/send refuses a send to no confirmed subscriber and composes nothing', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    // Signed up but not confirmed: not a recipient.
+    const mail = { mail: { subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' } };
+    if (!(await signUpEmail(h.db, 'waiting@example.com', mail, Date.now() - 120_000)).ok) throw new Error('sign-up');
+    const refused = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(refused.status).toBe(409);
+    const body = await json<{ error: { code: string; message: string } }>(refused);
+    expect(body.error.code).toBe('no_recipients');
+    expect(body.error.message).toMatch(/no confirmed subscribers/i);
+    // The week's issue is still to compose, so a subscriber who confirms later gets it.
+    expect(await h.db.select().from(newsletterIssues)).toEqual([]);
+    expect(await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'))).toEqual([]);
+    expect(await auditActions('newsletter')).toEqual([]);
+    if (!(await subscribeEmail(h.db, 'reader@example.com')).ok) throw new Error('subscribe failed');
+    const sent = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(sent.status).toBe(200);
+    expect(await json<{ recipients: number }>(sent)).toMatchObject({ recipients: 1 });
   });
 
   it('unsubscribing an address gives up its newsletter mails still waiting in the outbox, as its own one-click does', async () => {

@@ -444,6 +444,6 @@ describe('evaluateAnomalies', () => {
     await evaluateAnomalies(t.db, NOW);
     const queue = await listFlagQueue(t.db);
     expect(queue.map((f) => [f.name, f.rule])).toEqual([['Ghost Town', 'low_presence']]);
-    expect(queue[0]!.detail).toContain('Gaming median (12.0 %)');
+    expect(queue[0]!.detail).toContain('Gaming median (12.0\u00a0%)');
   });
 });

@@ -128,9 +128,9 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
 
   // The numbers: 7, 30 and 90 days, as a table, with the charts and their tables.
   const numbers = listing.getByRole('table', { name: `Views, join clicks and conversion of ${NAME}` });
-  await expect(numbers.getByRole('row', { name: /^7 days/ })).toHaveText(/7 days\s*12\s*3\s*25\.0 %/);
-  await expect(numbers.getByRole('row', { name: /^30 days/ })).toHaveText(/30 days\s*32\s*7\s*21\.9 %/);
-  await expect(numbers.getByRole('row', { name: /^90 days/ })).toHaveText(/90 days\s*32\s*7\s*21\.9 %/);
+  await expect(numbers.getByRole('row', { name: /^7 days/ })).toHaveText(/7 days\s*12\s*3\s*25\.0\u00a0%/);
+  await expect(numbers.getByRole('row', { name: /^30 days/ })).toHaveText(/30 days\s*32\s*7\s*21\.9\u00a0%/);
+  await expect(numbers.getByRole('row', { name: /^90 days/ })).toHaveText(/90 days\s*32\s*7\s*21\.9\u00a0%/);
   await expect(listing.getByRole('figure', { name: /Members/ })).toBeVisible();
   await expect(listing.locator('.chart-canvas canvas').first()).toBeVisible();
   const members = listing.getByRole('figure', { name: /Members/ });

@@ -197,6 +197,36 @@ test('the newsletter CSV export downloads with a header row', async ({ page, sit
   expect(lines.some((l) => l.includes(`csv-${tag}@example.com`))).toBe(true);
 });
 
+test('a refused sort order goes back to the stored one in its box, and the console says why', async ({
+  page,
+  site,
+}) => {
+  const name = `Sorted Harbor ${unique()}`;
+  await createServer(site.db, {
+    name,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+    sort_order: 5,
+  });
+  await signIn(page, site.db);
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill(name);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const box = page.getByLabel(`${name} sort order`);
+  await expect(box).toHaveValue('5');
+  // Past the API's bound (±1,000,000): the save is refused.
+  await box.fill('5000000');
+  await box.press('Enter');
+  await expect(page.getByRole('alert')).toContainText(/sort_order/i);
+  await expect(box).toHaveValue('5');
+  // A second refusal of the same number is put back too.
+  await box.fill('5000000');
+  await box.press('Tab');
+  await expect(box).toHaveValue('5');
+});
+
 test('owner edits past the first 50 are a page away, under a pager of their own', async ({ page, site }) => {
   // 51 decided edits of one sample listing (one pending edit per listing is the rule; decided ones stay listed).
   const owner = await upsertOwner(site.db, {

@@ -84,6 +84,30 @@ test('a visitor opens a server, saves it (kept after reload, listed on /saved) a
   await expect(page.getByText('No saved servers yet')).toBeVisible();
 });
 
+test('removing a saved server on /saved keeps keyboard focus in the list: next, then previous, then the empty state', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const saved = ['Alpha Saved', 'Bravo Saved', 'Charlie Saved'].map((name, i) => ({
+      id: 9001 + i,
+      name,
+      category: 'Gaming',
+      image_url: null,
+      slug: null,
+      savedAt: Date.now(),
+    }));
+    localStorage.setItem('savedServers', JSON.stringify(saved));
+  });
+  await page.goto('/saved');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Remove Bravo Saved' }).click();
+  await expect(page.getByRole('button', { name: 'Remove Charlie Saved' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Remove Alpha Saved' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'No saved servers yet' })).toBeFocused();
+});
+
 test('the server page view is recorded with the tab session id', async ({ page, site }) => {
   await page.goto('/server/nfl-betting-edge');
   await hydrated(page);

@@ -117,7 +117,7 @@ test('the home filter bar sorts and filters by size, online share and a check in
   expect(await namesIn(list)).toEqual(['Dividend Investors Club', 'Lively Middle Investors']);
   await list.getByLabel('Size').selectOption({ label: 'Any size' });
 
-  await list.getByLabel('Online now').selectOption({ label: '20%+ of members' });
+  await list.getByLabel('Online now').selectOption({ label: '20\u00a0%+ of members' });
   await expect(list.getByText(`${countOf(2, 'server')} found`)).toBeVisible();
   expect(await namesIn(list)).toEqual(['Lively Middle Investors', 'Rising Star Stocks']);
   await list.getByLabel('Online now').selectOption({ label: 'Any share' });

@@ -5,7 +5,7 @@ import { type MailSite, newsletterHeaders } from './layout';
 
 /** The sender of this deployment's mails: the site's name, its SITE_URL and SUPPORT_EMAIL. */
 export function mailSite(env: Pick<Env, 'SITE_URL' | 'SUPPORT_EMAIL'>): MailSite {
-  return { name: SITE_NAME, url: env.SITE_URL.replace(/\/+$/, ''), supportEmail: env.SUPPORT_EMAIL };
+  return { name: SITE_NAME, url: env.SITE_URL, supportEmail: env.SUPPORT_EMAIL };
 }
 
 /** A subscriber's links, each with its own signed token, and the List-Unsubscribe headers. */
@@ -23,7 +23,7 @@ export async function newsletterLinks(
   email: string,
   now = Date.now(),
 ): Promise<NewsletterLinks> {
-  const base = env.SITE_URL.replace(/\/+$/, '');
+  const base = env.SITE_URL;
   const unsubscribeUrl = `${base}/unsubscribe?token=${await unsubscribeToken(env.SESSION_SECRET, email)}`;
   const confirmUrl = `${base}/newsletter/confirm?token=${await confirmToken(env.SESSION_SECRET, email, now)}`;
   return { confirmUrl, unsubscribeUrl, headers: newsletterHeaders(unsubscribeUrl) };

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
+import { formatPercent } from '~/lib/format';
 import { Chart } from '../admin/Chart';
 import { client, messageOf, parseResponse } from './api';
 
 type Numbers = Awaited<ReturnType<typeof loadNumbers>>;
 const loadNumbers = (id: number) =>
   parseResponse(client.api.account.listings[':id'].numbers.$get({ param: { id: String(id) } }));
-
-const percent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 
 /**
  * A listing's numbers for its owner: views, join clicks and conversion for 7, 30 and 90 days as a
@@ -72,7 +71,7 @@ export function ListingNumbers({ id, name }: { id: number; name: string }) {
                     <th scope="row">{w.days} days</th>
                     <td>{w.views.toLocaleString('en-US')}</td>
                     <td>{w.clicks.toLocaleString('en-US')}</td>
-                    <td>{percent(w.conversion)}</td>
+                    <td>{formatPercent(w.conversion, { digits: 1 })}</td>
                   </tr>
                 ))}
               </tbody>

@@ -492,7 +492,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
-/** Sort order edited inline, saved on blur or Enter when it changed. */
+/** Sort order edited inline, saved on blur or Enter when it changed; a refused one goes back to the stored one. */
 function SortOrderInput({
   server,
   disabled,
@@ -500,14 +500,18 @@ function SortOrderInput({
 }: {
   server: ServerRow;
   disabled: boolean;
-  onSave: (value: number) => void;
+  /** Whether the value was saved. */
+  onSave: (value: number) => Promise<boolean>;
 }) {
   const [value, setValue] = useState(String(server.sort_order));
   useEffect(() => setValue(String(server.sort_order)), [server.sort_order]);
-  const commit = () => {
+  const commit = async () => {
+    const stored = String(server.sort_order);
     const n = Number.parseInt(value, 10);
-    if (Number.isFinite(n) && n !== server.sort_order) onSave(n);
-    else setValue(String(server.sort_order));
+    if (!Number.isFinite(n) || n === server.sort_order) setValue(stored);
+    // Refused (the screen's notice says why): the box shows the stored order again, not the rejected one,
+    // which the reload alone would not put back (the stored value did not change).
+    else if (!(await onSave(n))) setValue(stored);
   };
   return (
     <input
@@ -517,11 +521,11 @@ function SortOrderInput({
       value={value}
       disabled={disabled}
       onChange={(e) => setValue(e.target.value)}
-      onBlur={commit}
+      onBlur={() => void commit()}
       onKeyDown={(e) => {
         if (e.key === 'Enter') {
           e.preventDefault();
-          commit();
+          void commit();
         }
       }}
     />

@@ -23,7 +23,7 @@ describe('spike_no_presence', () => {
     const [flag] = detectAnomalies([ok(48, 19_800, 590), ok(24, 20_000, 588), ok(0, 50_000, 600)], context);
     expect(flag?.rule).toBe('spike_no_presence');
     expect(flag?.detail).toBe(
-      'Members rose by 30,000 (+150 %) in 24 hours (20,000 → 50,000) while online people changed by +12 (588 → 600).',
+      'Members rose by 30,000 (+150\u00a0%) in 24 hours (20,000 → 50,000) while online people changed by +12 (588 → 600).',
     );
   });
 
@@ -44,8 +44,8 @@ describe('low_presence', () => {
   it('fires on seven checks in a row under a quarter of the niche median', () => {
     const found = detectAnomalies(days(7, 10_000, 200), context);
     expect(found.map((a) => a.rule)).toEqual(['low_presence']);
-    expect(found[0]!.detail).toContain('2.0 % on the last 7 checks');
-    expect(found[0]!.detail).toContain('Crypto median (12.0 %)');
+    expect(found[0]!.detail).toContain('2.0\u00a0% on the last 7 checks');
+    expect(found[0]!.detail).toContain('Crypto median (12.0\u00a0%)');
   });
 
   it('needs all seven checks: six low ones or one normal one keep it quiet', () => {

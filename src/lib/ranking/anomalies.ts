@@ -1,4 +1,5 @@
 import type { CheckOutcome } from '../enums';
+import { formatPercent } from '../format';
 
 /** The anomaly rules (design note B4), each a key of server_flags.rule. */
 export const ANOMALY_RULES = ['spike_no_presence', 'low_presence', 'repeated_unknown'] as const;
@@ -55,7 +56,7 @@ export interface Anomaly {
 const HOUR = 3_600_000;
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const signed = (n: number) => `${n >= 0 ? '+' : '−'}${num(Math.abs(n))}`;
-const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const pct = (x: number) => formatPercent(x, { digits: 1 });
 
 type CountedPoint = HistoryPoint & { member_count: number; online_count: number };
 const counted = (p: HistoryPoint): p is CountedPoint =>
@@ -78,7 +79,7 @@ function spikeNoPresence(points: CountedPoint[]): Anomaly | null {
   if (dm < Math.max(ANOMALY.spikeMinMembers, ANOMALY.spikeMinFraction * before.member_count)) return null;
   if (dp > ANOMALY.spikePresenceRatio * dm) return null;
   const hours = Math.round((at - Date.parse(before.checked_at)) / HOUR);
-  const growth = before.member_count > 0 ? ` (${signed((dm / before.member_count) * 100)} %)` : '';
+  const growth = before.member_count > 0 ? ` (${formatPercent(dm / before.member_count, { signed: true })})` : '';
   return {
     rule: 'spike_no_presence',
     detail: `Members rose by ${num(dm)}${growth} in ${hours} hours (${num(before.member_count)} → ${num(last.member_count)}) while online people changed by ${signed(dp)} (${num(before.online_count)} → ${num(last.online_count)}).`,

@@ -4,6 +4,7 @@
  * stored parts (rank_explain, src/lib/ranking/formula.ts). Pure: no I/O, no clock of its own.
  */
 import type { InviteStatus } from '../enums';
+import { formatPercent } from '../format';
 import { compareServers, type ListedServer } from '../listing';
 import { RANK, RANK_PARTS, type RankParts } from './formula';
 
@@ -13,17 +14,11 @@ export type FigureUnit = 'number' | 'percent' | 'factor' | 'hours' | 'minutes' |
 const HOUR = 3_600_000;
 const trim = (x: number, digits = 4) => String(Math.round(x * 10 ** digits) / 10 ** digits);
 const plural = (n: number, unit: string) => `${trim(n, 2)} ${unit}${trim(n, 2) === '1' ? '' : 's'}`;
-/**
- * The space between a figure and its percent sign: a no-break space, so "2 %" never ends a line
- * with "2" and starts the next with "%" (the ranking page's figures did at 320 px).
- */
-const NBSP = '\u00a0';
-
 /** A constant as the ranking page prints it ("10 %" with a no-break space, "×1.2", "48 hours", "1,000"). */
 export function formatFigure(value: number, unit: FigureUnit = 'number'): string {
   switch (unit) {
     case 'percent':
-      return `${trim(value * 100, 2)}${NBSP}%`;
+      return formatPercent(value, { digits: 2, trim: true });
     case 'factor':
       return `×${trim(value)}`;
     case 'hours':
@@ -51,7 +46,7 @@ export interface RankLine {
 }
 
 const factor = (x: number) => `×${trim(x, 2)}`;
-const signedPercent = (x: number) => `${x >= 0 ? '+' : '−'}${trim(Math.abs(x) * 100, 1)}${NBSP}%`;
+const signedPercent = (x: number) => formatPercent(x, { digits: 1, trim: true, signed: true });
 
 /**
  * The parts of a listing's score, each as a sentence a visitor understands ("online share above

@@ -55,7 +55,17 @@ export const newsletterRoutes = new Hono<AdminEnv>()
   })
   .post('/issue/send', async (c) => {
     const deps = c.get('deps');
-    const { week, composed, enqueued, recipients } = await sendNewsletter(deps, deps.now?.() ?? Date.now());
+    const now = deps.now?.() ?? Date.now();
+    // A send to nobody would compose the week's issue for no one: a subscriber who confirms later
+    // in the week would never get it.
+    if ((await previewIssue(deps, now)).recipients === 0) {
+      throw new ApiError(
+        409,
+        'no_recipients',
+        "No confirmed subscribers: there is nobody to send this week's issue to yet",
+      );
+    }
+    const { week, composed, enqueued, recipients } = await sendNewsletter(deps, now);
     await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients });
     return c.json({ week, composed, enqueued, recipients });
   })
