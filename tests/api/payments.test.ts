@@ -19,8 +19,10 @@ import {
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
-import { JOBS, type JobContext } from '../../functions/_app/jobs/schedule';
+import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
+import worker from '../../functions/worker';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
+import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { seedServer } from './api-harness';
@@ -85,6 +87,66 @@ const mails = async (harness: Harness, kind: string) =>
   (await harness.db.select().from(mailOutbox)).filter((m) => m.kind === kind);
 const netToday = async (harness: Harness) =>
   (await harness.db.select().from(dailyRevenue)).reduce((n, r) => n + r.net_cents, 0);
+
+describe("the Worker's hourly reconcile", () => {
+  it('asks Stripe about 5 open orders a pass, within the Free plan’s 50 subrequests, oldest first; the next pass takes the next', async () => {
+    const { h, stripe, owner, listings } = await shop(4);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number }[] };
+    // Checkouts paid at Stripe whose webhooks never came: more than one pass takes.
+    const ids: number[] = [];
+    for (const listing of listings)
+      for (const plan of plans) {
+        const { sessionId, orderId } = await checkout(h, owner, listing.id, plan.id);
+        await stripe.pay(sessionId, { deliver: false });
+        ids.push(orderId);
+      }
+    expect(ids.length).toBeGreaterThan(2 * WORKER_RECONCILE_PER_PASS);
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: SITE,
+      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    };
+    // Every subrequest of one invocation (the database over HTTP, Stripe) goes through fetch.
+    const invocation = async (at: number) => {
+      const real = globalThis.fetch;
+      let subrequests = 0;
+      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+        subrequests += 1;
+        return real(...args);
+      }) as typeof fetch;
+      try {
+        const pending: Promise<unknown>[] = [];
+        worker.scheduled({ cron: '17 * * * *', scheduledTime: at }, bindings, {
+          waitUntil: (p) => void pending.push(p),
+        });
+        await Promise.all(pending);
+      } finally {
+        globalThis.fetch = real;
+      }
+      return subrequests;
+    };
+    const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').map((o) => o.id);
+    try {
+      let at = Date.now();
+      for (let pass = 1; pass * WORKER_RECONCILE_PER_PASS < ids.length + WORKER_RECONCILE_PER_PASS; pass++) {
+        expect(await invocation(at)).toBeLessThanOrEqual(50);
+        expect((await paid()).sort((a, b) => a - b)).toEqual(ids.slice(0, pass * WORKER_RECONCILE_PER_PASS));
+        at += 3_600_000;
+      }
+      expect(await mails(h, 'order_receipt')).toHaveLength(ids.length);
+    } finally {
+      await libsql.stop();
+    }
+  }, 60_000);
+});
 
 describe('buying a placement', () => {
   it('activates on the paid webhook: the listing is Sponsored until the end of the term, a receipt is queued, revenue counts it', async () => {

@@ -1051,7 +1051,8 @@ test.describe
       for (;;) {
         const shown = await texts(page, selector);
         out.push(...shown);
-        const next = page.locator('.pager').getByRole('button', { name: 'Next' });
+        // The screen's own list (the Submissions screen has the owner edits' pager too).
+        const next = page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('button', { name: 'Next' });
         if (await next.isDisabled()) return out;
         await next.click();
         // The pager's label moves at once, the rows when the next page has loaded.

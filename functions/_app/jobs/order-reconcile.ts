@@ -18,12 +18,13 @@ export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch
 export async function run(
   deps: OrderReconcileDeps,
   now: number,
-  opts: { log?: (line: string) => void } = {},
+  opts: { log?: (line: string) => void; limit?: number } = {},
 ): Promise<number> {
   const stripe = stripeFor(deps);
   if (!stripe) return 0;
   let changed = 0;
-  for (const order of await openOrdersWithSessions(deps.db)) {
+  // The oldest first: their sessions are the ones Stripe has closed (paid or expired).
+  for (const order of await openOrdersWithSessions(deps.db, opts.limit)) {
     try {
       const session = await stripe.retrieveSession(order.stripe_session_id!);
       const type =

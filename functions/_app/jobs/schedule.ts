@@ -62,6 +62,14 @@ export const WORKER_MAILS_PER_PASS = 16;
 export const WORKER_WEBHOOKS_PER_PASS = 4;
 
 /**
+ * Open orders asked of Stripe per reconcile pass on the Worker: a session asked costs one
+ * subrequest, an order it changes about eight more (the order and its listing read, the ledger's
+ * batch, the deploy hook's three), so 5 stay within the Free plan's 50 whatever each finds. The
+ * pass is hourly and the webhooks come first: the rest wait for the next pass, oldest first.
+ */
+export const WORKER_RECONCILE_PER_PASS = 5;
+
+/**
  * Every scheduled job, the one table `npm start` (croner), the Worker's `scheduled` handler
  * (wrangler.toml's Cron Triggers, checked against this table by a test) and the scripts read
  * (`npm run sessions:sweep` runs JOBS['session-sweep']). Each job's lease or claim in the
@@ -127,7 +135,7 @@ export const JOBS = {
       const changed = await reconcileOrders(
         { db: ctx.db, env: ctx.env, rebuild: ctx.rebuild, ...(ctx.fetch ? { fetch: ctx.fetch } : {}) },
         now,
-        { log: ctx.log },
+        { log: ctx.log, ...(ctx.runtime === 'worker' ? { limit: WORKER_RECONCILE_PER_PASS } : {}) },
       );
       if (changed > 0) ctx.log(`Order reconcile: ${changed} order(s) changed`);
       return changed;
