@@ -14,6 +14,7 @@ import worker from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordWebhookStandIn } from '../helpers/discord-webhook-stand-in';
+import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
 
 /** One POST the provider stand-in received. */
 interface ProviderRequest {
@@ -124,18 +125,24 @@ describe('the HTTP mail provider (Cloudflare)', () => {
   });
 });
 
+/** A database the Worker reaches over HTTP (as it reaches Turso) and a mail provider's stand-in, cleaned up after the test. */
+async function workerMailSetup() {
+  const tdb: TestDb = await createTestDb();
+  cleanups.push(tdb.cleanup);
+  const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+  cleanups.push(() => libsql.stop());
+  const provider = await startProviderStandIn();
+  cleanups.push(provider.close);
+  return { tdb, libsql, provider };
+}
+
 describe("the Worker's mail Cron Triggers", () => {
   it('wrangler.toml has the sender and the weekly newsletter triggers; the sender drains the outbox through MAIL_API_URL, and waits without it', async () => {
     const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
     expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '0 9 * * 1']));
 
-    const tdb: TestDb = await createTestDb();
-    cleanups.push(tdb.cleanup);
-    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
-    cleanups.push(() => libsql.stop());
-    const provider = await startProviderStandIn();
-    cleanups.push(provider.close);
+    const { tdb, libsql, provider } = await workerMailSetup();
     await enqueueMail(tdb.db, {
       kind: 'contact_ack',
       dedupeKey: 'worker:1',
@@ -187,12 +194,7 @@ describe("the Worker's mail Cron Triggers", () => {
 
 describe('a mail the provider took whose "sent" was not recorded', () => {
   it('is not delivered again by the next attempt: the provider gets the same idempotency key', async () => {
-    const tdb: TestDb = await createTestDb();
-    cleanups.push(tdb.cleanup);
-    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
-    cleanups.push(() => libsql.stop());
-    const provider = await startProviderStandIn();
-    cleanups.push(provider.close);
+    const { tdb, libsql, provider } = await workerMailSetup();
     await enqueueMail(tdb.db, { kind: 'contact_ack', dedupeKey: 'once:1', to: 'once@example.com', mail: mail('Once') });
     const scheduled = async (at: number) => {
       const pending: Promise<unknown>[] = [];
@@ -229,12 +231,7 @@ describe('a mail the provider took whose "sent" was not recorded', () => {
 
 describe("the Worker's every-2-minutes invocation", () => {
   it('runs the mail sender and the webhook sender within the Free plan’s 50 subrequests, the rest left for the next', async () => {
-    const tdb: TestDb = await createTestDb();
-    cleanups.push(tdb.cleanup);
-    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
-    cleanups.push(() => libsql.stop());
-    const provider = await startProviderStandIn();
-    cleanups.push(provider.close);
+    const { tdb, libsql, provider } = await workerMailSetup();
     const hooks = await startDiscordWebhookStandIn();
     cleanups.push(hooks.close);
     // Both outboxes fuller than one pass: the weekly issue's copies, and owners' notices.
@@ -271,32 +268,13 @@ describe("the Worker's every-2-minutes invocation", () => {
       MAIL_API_TOKEN: 're_worker',
       DISCORD_WEBHOOK_BASE: hooks.url,
     };
-    // Every subrequest of one invocation: the Worker's outside calls (the database over HTTP, the
-    // mail provider, Discord's webhooks) all go through fetch, counted here and passed on.
-    const invocation = async (at: number) => {
-      const real = globalThis.fetch;
-      let subrequests = 0;
-      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
-        subrequests += 1;
-        return real(...args);
-      }) as typeof fetch;
-      try {
-        const pending: Promise<unknown>[] = [];
-        worker.scheduled({ cron: '*/2 * * * *', scheduledTime: at }, bindings, {
-          waitUntil: (p) => void pending.push(p),
-        });
-        await Promise.all(pending);
-      } finally {
-        globalThis.fetch = real;
-      }
-      return subrequests;
-    };
+    const invocation = (at: number) => scheduledSubrequests('*/2 * * * *', at, bindings);
     const t0 = Date.now() + 1000;
-    expect(await invocation(t0)).toBeLessThanOrEqual(50);
+    expect(await invocation(t0)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
     expect(provider.requests).toHaveLength(WORKER_MAILS_PER_PASS);
     expect(hooks.posts).toHaveLength(WORKER_WEBHOOKS_PER_PASS);
     // The next invocation takes the next ones; none is sent twice.
-    expect(await invocation(t0 + 120_000)).toBeLessThanOrEqual(50);
+    expect(await invocation(t0 + 120_000)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
     const recipients = provider.requests.map((r) => r.body.to[0]);
     expect(recipients).toHaveLength(2 * WORKER_MAILS_PER_PASS);
     expect(new Set(recipients).size).toBe(recipients.length);

@@ -20,11 +20,11 @@ import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
 import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
-import worker from '../../functions/worker';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
+import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
 
@@ -114,30 +114,11 @@ describe("the Worker's hourly reconcile", () => {
       STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
       STRIPE_API_BASE: stripe.url,
     };
-    // Every subrequest of one invocation (the database over HTTP, Stripe) goes through fetch.
-    const invocation = async (at: number) => {
-      const real = globalThis.fetch;
-      let subrequests = 0;
-      globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
-        subrequests += 1;
-        return real(...args);
-      }) as typeof fetch;
-      try {
-        const pending: Promise<unknown>[] = [];
-        worker.scheduled({ cron: '17 * * * *', scheduledTime: at }, bindings, {
-          waitUntil: (p) => void pending.push(p),
-        });
-        await Promise.all(pending);
-      } finally {
-        globalThis.fetch = real;
-      }
-      return subrequests;
-    };
     const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').map((o) => o.id);
     try {
       let at = Date.now();
       for (let pass = 1; pass * WORKER_RECONCILE_PER_PASS < ids.length + WORKER_RECONCILE_PER_PASS; pass++) {
-        expect(await invocation(at)).toBeLessThanOrEqual(50);
+        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
         expect((await paid()).sort((a, b) => a - b)).toEqual(ids.slice(0, pass * WORKER_RECONCILE_PER_PASS));
         at += 3_600_000;
       }
