@@ -564,6 +564,8 @@ export const newsletterIssues = sqliteTable(
     /** The picks as composed (ids, names, slugs, growth), so a resend shows the same issue. */
     content: text('content', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     recipient_count: integer('recipient_count').notNull().default(0),
+    /** The last subscriber id whose copy is in the outbox: a pass cut short (the Worker's budget) goes on from there. */
+    enqueued_through: integer('enqueued_through').notNull().default(0),
     created_at: createdAt(),
   },
   (t) => [uniqueIndex('newsletter_issues_week_unique').on(t.week)],

@@ -383,7 +383,14 @@ export async function enqueueIssueMails(
     ...mails.map(({ subscriberId, ...m }) =>
       enqueueMail(db, { ...m, kind: 'newsletter_issue', dedupeKey: issueMailKey(week, subscriberId) }),
     ),
-    db.update(newsletterIssues).set({ recipient_count: count }).where(eq(newsletterIssues.week, week)).returning(),
+    db
+      .update(newsletterIssues)
+      .set({
+        recipient_count: count,
+        enqueued_through: sql`max(${newsletterIssues.enqueued_through}, ${Math.max(...mails.map((m) => m.subscriberId))})`,
+      })
+      .where(eq(newsletterIssues.week, week))
+      .returning(),
   ]);
   const first = Number((results[0] as { n: number }[])[0]?.n ?? 0);
   const last = results.at(-1) as NewsletterIssue[];

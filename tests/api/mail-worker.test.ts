@@ -6,9 +6,13 @@ import { experimental_readRawConfig } from 'wrangler';
 import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
 import { notifyOwner } from '../../db/queries/webhooks';
-import { ownerUsers } from '../../db/schema';
+import { mailOutbox, newsletterSubscribers, ownerUsers } from '../../db/schema';
 import { httpMailClient, MailSendError } from '../../functions/_app/clients/mail';
-import { WORKER_MAILS_PER_PASS, WORKER_WEBHOOKS_PER_PASS } from '../../functions/_app/jobs/schedule';
+import {
+  WORKER_MAILS_PER_PASS,
+  WORKER_NEWSLETTER_PAGES_PER_PASS,
+  WORKER_WEBHOOKS_PER_PASS,
+} from '../../functions/_app/jobs/schedule';
 import { isoWeek } from '../../functions/_app/mail/week';
 import worker from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
@@ -125,6 +129,14 @@ describe('the HTTP mail provider (Cloudflare)', () => {
   });
 });
 
+/** The next Monday 09:00 UTC after `now` (ms): the newsletter's first pass of a week. */
+function nextMondayAtNine(now: number): number {
+  const d = new Date(now);
+  d.setUTCHours(9, 0, 0, 0);
+  d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7 || 7));
+  return d.getTime();
+}
+
 /** A database the Worker reaches over HTTP (as it reaches Turso) and a mail provider's stand-in, cleaned up after the test. */
 async function workerMailSetup() {
   const tdb: TestDb = await createTestDb();
@@ -140,7 +152,7 @@ describe("the Worker's mail Cron Triggers", () => {
   it('wrangler.toml has the sender and the weekly newsletter triggers; the sender drains the outbox through MAIL_API_URL, and waits without it', async () => {
     const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
-    expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '0 9 * * 1']));
+    expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '*/15 * * * *']));
 
     const { tdb, libsql, provider } = await workerMailSetup();
     await enqueueMail(tdb.db, {
@@ -157,10 +169,10 @@ describe("the Worker's mail Cron Triggers", () => {
       SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
       IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
     };
-    const scheduled = async (cron: string, extra: Record<string, string> = {}) => {
+    const scheduled = async (cron: string, extra: Record<string, string> = {}, scheduledTime = Date.now() + 1000) => {
       const pending: Promise<unknown>[] = [];
       worker.scheduled(
-        { cron, scheduledTime: Date.now() + 1000 },
+        { cron, scheduledTime },
         { ...bindings, ...extra },
         {
           waitUntil: (p) => void pending.push(p),
@@ -178,10 +190,12 @@ describe("the Worker's mail Cron Triggers", () => {
     ]);
     expect((await listMails(tdb.db, { status: 'sent' })).mails.map((m) => m.message_id)).toEqual(['re_1']);
 
-    // The weekly trigger composes the week's issue for the confirmed subscribers; the sender delivers it.
+    // The session sweep's trigger on Monday 09:00 composes the week's issue for the confirmed
+    // subscribers; the sender delivers it.
     await subscribeEmail(tdb.db, 'weekly@example.com');
-    await scheduled('0 9 * * 1');
-    expect((await getIssueByWeek(tdb.db, isoWeek(Date.now())))?.recipient_count).toBe(1);
+    const monday = nextMondayAtNine(Date.now());
+    await scheduled('*/15 * * * *', {}, monday);
+    expect((await getIssueByWeek(tdb.db, isoWeek(monday)))?.recipient_count).toBe(1);
     await scheduled('*/2 * * * *', { MAIL_API_URL: provider.url, MAIL_API_TOKEN: 're_worker' });
     const issue = provider.requests.at(-1)!.body;
     expect(issue.to).toEqual(['weekly@example.com']);
@@ -189,6 +203,45 @@ describe("the Worker's mail Cron Triggers", () => {
     expect(issue.headers?.['List-Unsubscribe']).toMatch(
       /^<https:\/\/guildrank\.test\/unsubscribe\?token=[\w-]+\.[\w-]+>$/,
     );
+  }, 60_000);
+});
+
+describe("the Worker's weekly newsletter", () => {
+  it('writes a part of a large issue a pass within the Free plan’s 50 subrequests, the next pass going on from there, each copy once', async () => {
+    const { tdb, libsql } = await workerMailSetup();
+    const confirmed = new Date(Date.now() - 86_400_000).toISOString();
+    const total = WORKER_NEWSLETTER_PAGES_PER_PASS * 200 + 700;
+    for (let start = 0; start < total; start += 1000)
+      await tdb.db.insert(newsletterSubscribers).values(
+        Array.from({ length: Math.min(1000, total - start) }, (_, k) => ({
+          email: `reader${start + k}@example.com`,
+          confirmed_at: confirmed,
+        })),
+      );
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: 'https://guildrank.test',
+      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+    };
+    const monday = nextMondayAtNine(Date.now());
+    const week = isoWeek(monday);
+    const copies = async () =>
+      (await tdb.db.select({ key: mailOutbox.dedupe_key }).from(mailOutbox)).filter((m) =>
+        m.key.startsWith(`newsletter-issue:${week}:`),
+      ).length;
+    // 09:00 composes the issue and writes the first part; 09:15 the rest; 09:30 nothing more.
+    // About 40: composing the issue, 16 pages of copies, the session sweep.
+    expect(await scheduledSubrequests('*/15 * * * *', monday, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+    expect(await copies()).toBe(WORKER_NEWSLETTER_PAGES_PER_PASS * 200);
+    expect(await scheduledSubrequests('*/15 * * * *', monday + 15 * 60_000, bindings)).toBeLessThanOrEqual(
+      FREE_PLAN_SUBREQUESTS,
+    );
+    expect(await copies()).toBe(total);
+    await scheduledSubrequests('*/15 * * * *', monday + 30 * 60_000, bindings);
+    expect(await copies()).toBe(total);
+    expect((await getIssueByWeek(tdb.db, week))?.recipient_count).toBe(total);
   }, 60_000);
 });
 

@@ -89,6 +89,8 @@ export interface NewsletterRunSummary {
   enqueued: number;
   /** The issue's recipients in all. */
   recipients: number;
+  /** False when the pass stopped at `maxPages` with recipients left for the next. */
+  done: boolean;
   issue: NewsletterIssue;
 }
 
@@ -103,7 +105,14 @@ export interface NewsletterRunSummary {
 export async function run(
   deps: NewsletterDeps,
   now: number,
-  { log = () => {} }: { log?: (line: string) => void } = {},
+  {
+    log = () => {},
+    maxPages = Number.POSITIVE_INFINITY,
+  }: {
+    log?: (line: string) => void;
+    /** At most this many pages of PAGE recipients (the Worker's subrequests); the next pass goes on. */
+    maxPages?: number;
+  } = {},
 ): Promise<NewsletterRunSummary> {
   const week = isoWeek(now);
   const site = mailSite(deps.env);
@@ -122,9 +131,14 @@ export async function run(
   }
   const content = issue.content as unknown as IssueContent;
   let enqueued = 0;
-  for (let afterId = 0; ; ) {
+  let done = false;
+  // From the last subscriber a pass before wrote a copy for: each pass goes on where one stopped.
+  for (let afterId = issue.enqueued_through, pages = 0; pages < maxPages; pages++) {
     const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
-    if (page.length === 0) break;
+    if (page.length === 0) {
+      done = true;
+      break;
+    }
     const mails = await Promise.all(
       page.map(async (s) => {
         const links = await newsletterLinks(deps.env, s.email);
@@ -145,5 +159,5 @@ export async function run(
       ? `Newsletter ${week}: ${enqueued} cop${enqueued === 1 ? 'y' : 'ies'} written to the outbox (${stored.recipient_count} in all)`
       : `Newsletter ${week}: already sent to ${stored.recipient_count} subscriber(s); nothing to do`,
   );
-  return { week, composed, enqueued, recipients: stored.recipient_count, issue: stored };
+  return { week, composed, enqueued, recipients: stored.recipient_count, issue: stored, done };
 }

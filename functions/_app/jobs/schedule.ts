@@ -62,6 +62,13 @@ export const WORKER_MAILS_PER_PASS = 16;
 export const WORKER_WEBHOOKS_PER_PASS = 4;
 
 /**
+ * Pages of the week's issue (200 copies each: one read, one batch) a newsletter pass writes on the
+ * Worker, with the issue's composing and the session sweep in the same invocation: 3,200 copies a
+ * pass, every 15 minutes from Monday 09:00 (about 190,000 by midnight).
+ */
+export const WORKER_NEWSLETTER_PAGES_PER_PASS = 16;
+
+/**
  * Open orders asked of Stripe per reconcile pass on the Worker: a session asked costs one
  * subrequest, an order it changes about eight more (the order and its listing read, the ledger's
  * batch, the deploy hook's three), so 5 stay within the Free plan's 50 whatever each finds. The
@@ -109,11 +116,19 @@ export const JOBS = {
     },
   },
   newsletter: {
-    // The weekly newsletter (jobs/newsletter.ts) into the outbox, Mondays 09:00 UTC; once per ISO
-    // week whoever runs it (`npm run newsletter:send` sends a missed week by hand).
+    // The weekly newsletter (jobs/newsletter.ts) into the outbox, from Mondays 09:00 UTC; once per
+    // ISO week whoever runs it (`npm run newsletter:send` sends a missed week by hand). Every 15
+    // minutes that Monday: on the Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of
+    // copies and the next goes on, in the session sweep's invocations; a pass with nothing left
+    // reads three rows.
     name: 'newsletter',
-    cron: '0 9 * * 1',
-    run: (ctx, now) => sendNewsletter({ db: ctx.db, env: ctx.env }, now, { log: ctx.log }),
+    cron: '*/15 9-23 * * 1',
+    trigger: '*/15 * * * *',
+    run: (ctx, now) =>
+      sendNewsletter({ db: ctx.db, env: ctx.env }, now, {
+        log: ctx.log,
+        ...(ctx.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_PASS } : {}),
+      }),
   },
   'placement-clock': {
     // Paid placement (jobs/placement-clock.ts): slots that end or start this minute, and the
