@@ -137,7 +137,7 @@ function nextMondayAtNine(now: number): number {
   return d.getTime();
 }
 
-/** A database the Worker reaches over HTTP (as it reaches Turso) and a mail provider's stand-in, cleaned up after the test. */
+/** A database the Worker reaches over HTTP (as it reaches Turso), a mail provider's stand-in and the Worker's bindings, cleaned up after the test. */
 async function workerMailSetup() {
   const tdb: TestDb = await createTestDb();
   cleanups.push(tdb.cleanup);
@@ -145,7 +145,15 @@ async function workerMailSetup() {
   cleanups.push(() => libsql.stop());
   const provider = await startProviderStandIn();
   cleanups.push(provider.close);
-  return { tdb, libsql, provider };
+  // What the Worker is bound to: that database and the settings every invocation needs.
+  const bindings = {
+    ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+    DATABASE_URL: libsql.url,
+    SITE_URL: 'https://guildrank.test',
+    SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
+    IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+  };
+  return { tdb, provider, bindings };
 }
 
 describe("the Worker's mail Cron Triggers", () => {
@@ -154,7 +162,8 @@ describe("the Worker's mail Cron Triggers", () => {
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
     expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '*/15 * * * *']));
 
-    const { tdb, libsql, provider } = await workerMailSetup();
+    const setup = await workerMailSetup();
+    const { tdb, provider } = setup;
     await enqueueMail(tdb.db, {
       kind: 'contact_ack',
       dedupeKey: 'worker:1',
@@ -162,13 +171,7 @@ describe("the Worker's mail Cron Triggers", () => {
       mail: mail('From the Worker'),
     });
 
-    const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: 'https://guildrank.test',
-      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
-    };
+    const { bindings } = setup;
     const scheduled = async (cron: string, extra: Record<string, string> = {}, scheduledTime = Date.now() + 1000) => {
       const pending: Promise<unknown>[] = [];
       worker.scheduled(
@@ -208,7 +211,8 @@ describe("the Worker's mail Cron Triggers", () => {
 
 describe("the Worker's weekly newsletter", () => {
   it('writes a part of a large issue a pass within the Free plan’s 50 subrequests, the next pass going on from there, each copy once', async () => {
-    const { tdb, libsql } = await workerMailSetup();
+    const setup = await workerMailSetup();
+    const { tdb } = setup;
     const confirmed = new Date(Date.now() - 86_400_000).toISOString();
     const total = WORKER_NEWSLETTER_PAGES_PER_PASS * 200 + 700;
     for (let start = 0; start < total; start += 1000)
@@ -218,13 +222,7 @@ describe("the Worker's weekly newsletter", () => {
           confirmed_at: confirmed,
         })),
       );
-    const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: 'https://guildrank.test',
-      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
-    };
+    const { bindings } = setup;
     const monday = nextMondayAtNine(Date.now());
     const week = isoWeek(monday);
     const copies = async () =>
@@ -247,18 +245,15 @@ describe("the Worker's weekly newsletter", () => {
 
 describe('a mail the provider took whose "sent" was not recorded', () => {
   it('is not delivered again by the next attempt: the provider gets the same idempotency key', async () => {
-    const { tdb, libsql, provider } = await workerMailSetup();
+    const setup = await workerMailSetup();
+    const { tdb, provider } = setup;
     await enqueueMail(tdb.db, { kind: 'contact_ack', dedupeKey: 'once:1', to: 'once@example.com', mail: mail('Once') });
     const scheduled = async (at: number) => {
       const pending: Promise<unknown>[] = [];
       worker.scheduled(
         { cron: '*/2 * * * *', scheduledTime: at },
         {
-          ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-          DATABASE_URL: libsql.url,
-          SITE_URL: 'https://guildrank.test',
-          SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
-          IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+          ...setup.bindings,
           MAIL_API_URL: provider.url,
           MAIL_API_TOKEN: 're_worker',
         },
@@ -284,7 +279,8 @@ describe('a mail the provider took whose "sent" was not recorded', () => {
 
 describe("the Worker's every-2-minutes invocation", () => {
   it('runs the mail sender and the webhook sender within the Free plan’s 50 subrequests, the rest left for the next', async () => {
-    const { tdb, libsql, provider } = await workerMailSetup();
+    const setup = await workerMailSetup();
+    const { tdb, provider } = setup;
     const hooks = await startDiscordWebhookStandIn();
     cleanups.push(hooks.close);
     // Both outboxes fuller than one pass: the weekly issue's copies, and owners' notices.
@@ -312,11 +308,7 @@ describe("the Worker's every-2-minutes invocation", () => {
       );
     }
     const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: 'https://guildrank.test',
-      SESSION_SECRET: 'worker-mail-test-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-mail-test-ip-secret-0123456789abcd',
+      ...setup.bindings,
       MAIL_API_URL: provider.url,
       MAIL_API_TOKEN: 're_worker',
       DISCORD_WEBHOOK_BASE: hooks.url,
