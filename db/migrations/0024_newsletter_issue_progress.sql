@@ -4,5 +4,7 @@ UPDATE `newsletter_issues` SET `enqueued_through` = coalesce((
   SELECT max(CAST(substr(m.dedupe_key, length('newsletter-issue:' || newsletter_issues.week || ':') + 1) AS INTEGER))
   FROM `mail_outbox` m
   WHERE m.kind = 'newsletter_issue'
-    AND substr(m.dedupe_key, 1, length('newsletter-issue:' || newsletter_issues.week || ':')) = 'newsletter-issue:' || newsletter_issues.week || ':'
+    -- A range of the unique index on dedupe_key (';' follows ':'), not a scan of the outbox per issue.
+    AND m.dedupe_key >= 'newsletter-issue:' || newsletter_issues.week || ':'
+    AND m.dedupe_key < 'newsletter-issue:' || newsletter_issues.week || ';'
 ), 0);

@@ -130,7 +130,9 @@ export async function claimDueMails(
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.next_attempt_at, at)))
-    .orderBy(mailOutbox.next_attempt_at, mailOutbox.id)
+    // A week's issue is thousands of copies: every other mail due (a receipt, a confirmation, a
+    // moderator's decision) goes out before them, not hours later behind them.
+    .orderBy(sql`${mailOutbox.kind} = 'newsletter_issue'`, mailOutbox.next_attempt_at, mailOutbox.id)
     .limit(limit);
   const rows = await db
     .update(mailOutbox)

@@ -169,6 +169,8 @@ export async function takenSlots(db: Db, category: string, fromIso: string, exce
         eq(orders.placement, 'sponsored'),
         eq(orders.category, category),
         eq(orders.state, 'paid'),
+        // A deleted listing's order (a comp it had) shows nothing: it holds no slot.
+        isNotNull(orders.server_id),
         gt(orders.ends_at, fromIso),
         ne(orders.id, exceptId),
       ),
@@ -302,7 +304,7 @@ export async function applyOrderEvent(
         const startIso = iso(start);
         const endIso = iso(start + termMs);
         slotGuard = sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
-  AND x.state = 'paid' AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`;
+  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`;
       }
       set.starts_at = iso(start);
       set.ends_at = iso(start + termMs);

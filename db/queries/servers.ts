@@ -970,10 +970,11 @@ export async function deleteServer(
   id: number,
   audit?: { author: AuditAuthor; action: string; details: Record<string, unknown> },
 ): Promise<Removal> {
+  // An open order without a Checkout session (its session never made) can take no money.
   const held = sql`EXISTS (SELECT 1 FROM ${orders} o WHERE o.server_id = ${id} AND o.kind = 'checkout' AND o.state IN (${sql.join(
     MONEY_HELD_STATES.map((s) => sql`${s}`),
     sql`, `,
-  )}))`;
+  )}) AND (o.state <> 'open' OR o.stripe_session_id IS NOT NULL))`;
   const remove = db
     .delete(discordServers)
     .where(and(eq(discordServers.id, id), not(held)))

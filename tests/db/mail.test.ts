@@ -62,6 +62,32 @@ describe('the outbox', () => {
     expect((await listMails(t.db)).mails.map((m) => m.dedupe_key)).toEqual([expect.stringMatching(/^contact:\d+$/)]);
   });
 
+  it('every other mail due goes out before a week’s newsletter copies, however many wait', async () => {
+    t = await createTestDb();
+    for (let i = 0; i < 30; i++)
+      await enqueueMail(t.db, {
+        kind: 'newsletter_issue',
+        dedupeKey: `newsletter-issue:2026-W48:${i}`,
+        to: `r${i}@example.com`,
+        mail: rendered(`Issue ${i}`),
+      });
+    await enqueueMail(t.db, {
+      kind: 'order_receipt',
+      dedupeKey: 'order_receipt:1',
+      to: 'buyer@example.com',
+      mail: rendered('Receipt'),
+    });
+    const claimed = await claimDueMails(t.db, Date.now() + 1000, { limit: 5 });
+    // The receipt, written last, is in the first claim (then the oldest copies).
+    expect(claimed.map((m) => m.kind).sort()).toEqual([
+      'newsletter_issue',
+      'newsletter_issue',
+      'newsletter_issue',
+      'newsletter_issue',
+      'order_receipt',
+    ]);
+  });
+
   it('two senders claiming at once never get the same mail', async () => {
     t = await createTestDb();
     for (let i = 0; i < 10; i++) {

@@ -200,6 +200,7 @@ describe('writes', () => {
           currency: 'usd',
           state,
           version: `v-${kind}-${state}`,
+          stripe_session_id: kind === 'checkout' ? `cs_${kind}_${state}` : null,
         });
         const removal = await deleteServer(t.db, row.id, { author, action: 'remove', details: { slug: row.slug } });
         const kept = kind === 'checkout' && MONEY_HELD_STATES.includes(state);
@@ -213,6 +214,20 @@ describe('writes', () => {
         expect(audits, `${kind} ${state} audit`).toHaveLength(kept ? 0 : 1);
         if (!kept) expect(audits[0]).toMatchObject({ action: 'remove', entity: 'server', details: { slug: row.slug } });
       }
+    // An open order whose Checkout session was never made can take no money: it keeps nothing.
+    const sessionless = await createServer(t.db, server('Sessionless Open'));
+    await t.db.insert(orders).values({
+      server_id: sessionless.id,
+      kind: 'checkout',
+      placement: 'premium',
+      category: 'Gaming',
+      term_days: 30,
+      amount_cents: 1900,
+      currency: 'usd',
+      state: 'open',
+      version: 'v-sessionless',
+    });
+    expect(await deleteServer(t.db, sessionless.id, { author, action: 'remove', details: {} })).toBe('deleted');
     // A listing that is not there writes no audit row either.
     expect(await deleteServer(t.db, 999_999, { author, action: 'remove', details: {} })).toBe('missing');
     expect(await t.db.select().from(auditLog).where(eq(auditLog.entity_id, '999999'))).toEqual([]);

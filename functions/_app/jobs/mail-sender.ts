@@ -49,8 +49,10 @@ export async function run(
         text: mail.text_body,
         html: mail.html_body,
         headers: mail.headers,
-        // The row's key (unique in the outbox, the same on every attempt; Resend takes up to 256 characters).
-        idempotencyKey: mail.dedupe_key.length <= 256 ? mail.dedupe_key : `outbox:${mail.id}`,
+        // The row's key (unique in the outbox, the same on every attempt), with the site's host and the
+        // row's id: another database on the same provider key (a staging site, a restore) never
+        // shares one. Resend takes up to 256 characters.
+        idempotencyKey: `${new URL(deps.env.SITE_URL).host}:${mail.id}:${mail.dedupe_key}`.slice(0, 256),
       });
       await markMailSent(deps.db, mail.id, now, messageId);
       summary.sent += 1;

@@ -398,7 +398,7 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const listing = await ownedListing(owner.id, id);
-        // Its orders go with it: not while one may still hold the owner's money.
+        // Not while one of its orders may still hold the owner's money (its orders outlive it, set null).
         const removal = await deleteServer(deps.db, id, {
           author: ownerAuthor(owner),
           action: 'remove',

@@ -81,8 +81,8 @@ export const MONEY_HELD_STATES: readonly OrderState[] = ['open', 'paid', 'disput
 /**
  * Why a listing may not be deleted while one of its paid orders still holds money or may take it
  * (an open checkout Stripe can still be paid on, a running or scheduled placement, an open card
- * dispute), or null. Deleting the listing deletes its orders: the payment would then have no order,
- * no refund button and no place in the revenue. Comps hold no money and never keep a listing.
+ * dispute), or null: the placement would go on for a listing that is gone. The orders outlive it
+ * (server_id set null, migration 0023). Comps hold no money and never keep a listing.
  */
 export function removalRefusal(
   held: readonly { state: OrderState; kind: string }[],

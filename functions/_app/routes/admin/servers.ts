@@ -118,7 +118,7 @@ export const serverRoutes = new Hono<AdminEnv>()
     const db = c.get('deps').db;
     const server = found(await getServerById(db, id), 'server', id);
     const op = c.get('operator');
-    // Its orders go with it: not while one may still hold a payer's money.
+    // Not while one of its orders may still hold a payer's money (its orders outlive it, set null).
     const removal = await deleteServer(db, id, {
       author: { operatorId: op.id, name: op.email },
       action: 'delete',
