@@ -221,16 +221,20 @@ export async function run(
   now: number,
   {
     force = false,
-    recompute = true,
+    due: known,
   }: {
     force?: boolean;
-    /** False: no recompute in this pass unless forced (a Worker pass whose subrequests its lookups spent: rankDue then brings it to the next one). */
-    recompute?: boolean;
+    /**
+     * rankDue as the caller read it before its lookups (a paced pass: false leaves a flag opened now
+     * to the next pass, whose subrequests are kept for it); absent: read here, and a flag opened
+     * now recomputes at once.
+     */
+    due?: boolean | undefined;
   } = {},
 ): Promise<RankPass> {
   const at = new Date(now);
   const anomalies = await evaluateAnomalies(deps.db, at);
-  const due = force || (recompute && (anomalies.opened > 0 || (await rankDue(deps.db, now))));
+  const due = force || (known ?? (anomalies.opened > 0 || (await rankDue(deps.db, now))));
   if (!due) return { anomalies, ranks: null, pages: [] };
   const ranks = await recomputeRanks(deps.db, at);
   const { changedSlugs, ...summary } = ranks;

@@ -219,7 +219,8 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
       budgetAt({ lastLookupAt: s.window_start, count: s.window_count }, perWindow, clock());
     let window = budget(state);
     const blocked = state.blocked_until > iso(now);
-    const ranking = options.pace ? await rankDue(deps.db, now) : true;
+    // A paced pass knows before its lookups whether it ranks too, and keeps subrequests for it.
+    const ranking = options.pace ? await rankDue(deps.db, now) : undefined;
     const maxLookups = options.pace
       ? ranking
         ? options.pace.lookupsWhenRanking
@@ -280,7 +281,7 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     summary.changed = changed;
     if (alerts.length > 0) summary.alerts = alerts;
     await recordRun(deps.db, REFRESH_JOB, now, summary);
-    const ranked = await rankPass(deps, now, { force: all, recompute: ranking });
+    const ranked = await rankPass(deps, now, { force: all, due: ranking });
     // A public fact changed, or the recompute changed what some server pages show (score, place).
     if (changed > 0 || ranked.pages.length > 0) await deps.rebuild?.request('refresh', ranked.pages);
     return summary;
