@@ -1,28 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate } from 'drizzle-orm/libsql/migrator';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
-import { migrationsUpTo } from '../helpers/db';
+import { dbAtMigration } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
-  dirs.push(dir);
-  return dir;
-};
-
 describe('migration 0007: listings approved before the freshness checks get their invite code', () => {
   it('takes the code from plain discord.gg and discord.com/invite links, and leaves every other link unchecked', async () => {
-    const { db, client } = await openDb({ url: `file:${join(tempDir(), 'test.db')}` });
+    const { db, client } = await dbAtMigration(6, dirs);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(6, dirs) });
       const links: [string, string | null][] = [
         ['https://discord.gg/pixelraid', 'pixelraid'],
         ['https://discord.com/invite/Trade-Desk9', 'Trade-Desk9'],

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate } from 'drizzle-orm/libsql/migrator';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
-import { migrationsUpTo } from '../helpers/db';
+import { dbAtMigration } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,11 +10,8 @@ afterEach(() => {
 
 describe('migration 0024: an issue written before it goes on from its last copy', () => {
   it('takes enqueued_through from the highest subscriber whose copy of that week is in the outbox', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
-    dirs.push(dir);
-    const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
+    const { db, client } = await dbAtMigration(23, dirs);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(23, dirs) });
       for (const week of ['2026-W47', '2026-W48', '2026-W49'])
         await client.execute({
           sql: "INSERT INTO newsletter_issues (week, subject, content) VALUES (?, 's', '{}')",

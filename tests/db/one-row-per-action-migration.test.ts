@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate } from 'drizzle-orm/libsql/migrator';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
-import { migrationsUpTo } from '../helpers/db';
+import { dbAtMigration } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,11 +10,8 @@ afterEach(() => {
 
 describe('migration 0004: rows stored before #13 count each action once', () => {
   it('turns beacon clicks into save/unsave/share worth 0 and drops the duplicate report and signup beacons', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
-    dirs.push(dir);
-    const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
+    const { db, client } = await dbAtMigration(3, dirs);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(3, dirs) });
       // What the old code stored for one visit to a premium server: a view, save, share, report
       // (the server's row and the page's valued beacon), a join, and a signup (server and beacon).
       const rows: [string, string, string | null, string | null, number | null][] = [

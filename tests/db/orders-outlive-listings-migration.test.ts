@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate } from 'drizzle-orm/libsql/migrator';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
-import { migrationsUpTo } from '../helpers/db';
+import { dbAtMigration } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,11 +10,8 @@ afterEach(() => {
 
 describe('migration 0023: orders outlive their listing', () => {
   it('keeps every order, its Stripe events and the revenue, names each order’s listing, and sets null on a later delete', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
-    dirs.push(dir);
-    const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
+    const { db, client } = await dbAtMigration(22, dirs);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(22, dirs) });
       await client.execute(
         "INSERT INTO discord_servers (id, name, description, category, slug) VALUES (1, 'Paid Guild', 'd', 'Gaming', 'paid-guild')",
       );

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { migrate } from 'drizzle-orm/libsql/migrator';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDb } from '../../db/client';
 import { migrateDb } from '../../db/migrate';
-import { migrationsUpTo } from '../helpers/db';
+import { dbAtMigration } from '../helpers/db';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,11 +10,8 @@ afterEach(() => {
 
 describe('migration 0010: verified submissions keep the proof they carried', () => {
   it('takes owner_proof from the owner_submit audit row, and leaves unverified or unrecorded ones null', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
-    dirs.push(dir);
-    const { db, client } = await openDb({ url: `file:${join(dir, 'test.db')}` });
+    const { db, client } = await dbAtMigration(9, dirs);
     try {
-      await migrate(db, { migrationsFolder: migrationsUpTo(9, dirs) });
       await client.execute(
         "INSERT INTO owner_users (id, discord_user_id, username) VALUES (1, '900000000000000001', 'owner')",
       );

@@ -2,6 +2,7 @@ import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@libsql/client';
+import { migrate } from 'drizzle-orm/libsql/migrator';
 import { type Db, openDb } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
 import { MIGRATIONS_FOLDER, migrateDb } from '../../db/migrate';
@@ -85,6 +86,18 @@ export function migrationsUpTo(lastIdx: number, dirs: string[]): string {
   journal.entries = journal.entries.filter((e) => e.idx <= lastIdx);
   writeFileSync(journalPath, JSON.stringify(journal));
   return dir;
+}
+
+/**
+ * A fresh database file migrated up to migration `lastIdx` only: a migration test stores rows as the
+ * older schema held them, then runs the rest (migrateDb). Its folders go into `dirs` for cleanup.
+ */
+export async function dbAtMigration(lastIdx: number, dirs: string[]): Promise<{ db: Db; client: Client }> {
+  const dir = mkdtempSync(join(tmpdir(), 'guildrank-test-'));
+  dirs.push(dir);
+  const opened = await openDb({ url: `file:${join(dir, 'test.db')}` });
+  await migrate(opened.db, { migrationsFolder: migrationsUpTo(lastIdx, dirs) });
+  return opened;
 }
 
 /**
