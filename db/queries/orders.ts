@@ -94,8 +94,18 @@ export async function ordersHoldingListing(
   return db
     .select({ id: orders.id, state: orders.state, kind: orders.kind })
     .from(orders)
-    .where(and(eq(orders.server_id, serverId), inArray(orders.state, [...MONEY_HELD_STATES])));
+    .where(and(eq(orders.server_id, serverId), holdsMoney));
 }
+
+/**
+ * An order that may still hold money or take it (MONEY_HELD_STATES), checkouts only: comps hold
+ * none, and an open order whose Checkout session was never made can take none. deleteServer keeps
+ * a listing while one of its orders is such; ordersHoldingListing says which.
+ */
+export const holdsMoney = sql`(${orders.kind} = 'checkout' AND ${orders.state} IN (${sql.join(
+  MONEY_HELD_STATES.map((s) => sql`${s}`),
+  sql`, `,
+)}) AND (${orders.state} <> 'open' OR ${orders.stripe_session_id} IS NOT NULL))`;
 
 /** The listing's name as the order keeps it (read in the INSERT: the order outlives the listing). */
 const listingName = (serverId: number) =>

@@ -38,7 +38,6 @@ import {
   UNLISTED_INVITE_STATUSES,
 } from '../../src/lib/listing';
 import { placedPage, placesAtHead, readHeadFirst } from '../../src/lib/placement';
-import { MONEY_HELD_STATES } from '../../src/lib/pricing/order-machine';
 import { type CategoryRank, shownPlace } from '../../src/lib/ranking/explanation';
 import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
@@ -46,6 +45,7 @@ import { type BuiltQuery, readBuilt } from '../prepared';
 import { discordServers, type NewServerRow, orders, type ServerRow, serverSlugs } from '../schema';
 import { type AuditAuthor, auditRowWhen } from './audit';
 import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
+import { holdsMoney } from './orders';
 import { decodeServerRows, selectServerRows } from './server-rows';
 
 export type Server = ServerRow;
@@ -961,7 +961,7 @@ export type Removal = 'deleted' | 'missing' | 'held';
 
 /**
  * Deletes a listing, with the audit row that records it in the same batch: both or neither. A
- * listing one of whose paid orders may still hold money (`MONEY_HELD_STATES`: an open checkout, a
+ * listing one of whose paid orders may still hold money (`holdsMoney`: an open checkout, a
  * running or scheduled placement, an open dispute) is kept, checked in the DELETE itself, so a
  * checkout paid between the caller's look and the delete still keeps it (`removalRefusal` says why).
  */
@@ -970,11 +970,7 @@ export async function deleteServer(
   id: number,
   audit?: { author: AuditAuthor; action: string; details: Record<string, unknown> },
 ): Promise<Removal> {
-  // An open order without a Checkout session (its session never made) can take no money.
-  const held = sql`EXISTS (SELECT 1 FROM ${orders} o WHERE o.server_id = ${id} AND o.kind = 'checkout' AND o.state IN (${sql.join(
-    MONEY_HELD_STATES.map((s) => sql`${s}`),
-    sql`, `,
-  )}) AND (o.state <> 'open' OR o.stripe_session_id IS NOT NULL))`;
+  const held = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.server_id} = ${id} AND ${holdsMoney})`;
   const remove = db
     .delete(discordServers)
     .where(and(eq(discordServers.id, id), not(held)))
