@@ -1,13 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
 import { notifyOwner } from '../../db/queries/webhooks';
 import { mailOutbox, newsletterSubscribers, ownerUsers } from '../../db/schema';
 import { httpMailClient, MailSendError } from '../../functions/_app/clients/mail';
+import { type Env, loadEnv } from '../../functions/_app/env';
+import { run as sendMail } from '../../functions/_app/jobs/mail-sender';
 import {
   WORKER_MAILS_PER_PASS,
   WORKER_NEWSLETTER_PAGES_PER_PASS,
@@ -18,64 +18,8 @@ import worker from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordWebhookStandIn } from '../helpers/discord-webhook-stand-in';
+import { startProviderStandIn } from '../helpers/mail-provider-stand-in';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
-
-/** One POST the provider stand-in received. */
-interface ProviderRequest {
-  path: string;
-  authorization: string | undefined;
-  body: {
-    from: string;
-    to: string[];
-    subject: string;
-    text: string;
-    html: string;
-    reply_to?: string;
-    headers?: Record<string, string>;
-  };
-}
-
-/**
- * A loopback stand-in for Resend's `POST /emails` (the HTTP provider the Worker uses): it records
- * each request and answers `{ id }`, or the status the test sets in `fail`. As Resend does, a
- * request with an `Idempotency-Key` it has sent before is answered with that mail's id and sends
- * (records) nothing.
- */
-async function startProviderStandIn() {
-  const requests: ProviderRequest[] = [];
-  const state = { fail: [] as number[] };
-  const sentByKey = new Map<string, string>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const status = state.fail.shift();
-      if (status) {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ statusCode: status, name: 'validation_error', message: 'refused' }));
-        return;
-      }
-      const key = req.headers['idempotency-key'];
-      const replayed = typeof key === 'string' ? sentByKey.get(key) : undefined;
-      if (replayed) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: replayed }));
-        return;
-      }
-      if (typeof key === 'string') sentByKey.set(key, `re_${requests.length + 1}`);
-      requests.push({
-        path: req.url ?? '',
-        authorization: req.headers.authorization,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProviderRequest['body'],
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: `re_${requests.length}` }));
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, requests, state, close: () => new Promise<void>((ok) => server.close(() => ok())) };
-}
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -85,7 +29,7 @@ afterEach(async () => {
 const mail = (subject: string) => ({ subject, text: `${subject} (text)`, html: `<p>${subject}</p>` });
 
 describe('the HTTP mail provider (Cloudflare)', () => {
-  it('POSTs Resend’s /emails shape with the bearer token; 429 and 5xx are retried, other 4xx refused for good', async () => {
+  it('POSTs Resend’s /emails shape with the bearer token; a refusal is final only when it is the mail’s own', async () => {
     const provider = await startProviderStandIn();
     cleanups.push(provider.close);
     const client = httpMailClient({ baseUrl: `${provider.url}/`, token: 're_test_token' });
@@ -110,22 +54,105 @@ describe('the HTTP mail provider (Cloudflare)', () => {
         headers: { 'List-Unsubscribe': '<https://guildrank.test/unsubscribe?token=a.b>' },
       },
     });
-    for (const [status, permanent] of [
-      [500, false],
-      [429, false],
-      [422, true],
+    // Per Resend's documented errors: the mail's own fault is final, the provider's state or the
+    // site's settings (key, domain, URL) are not.
+    for (const [status, name, permanent] of [
+      [500, 'internal_server_error', false],
+      [429, 'rate_limit_exceeded', false],
+      [422, 'missing_required_field', true],
+      [400, 'validation_error', true],
+      [409, 'concurrent_idempotent_requests', false],
+      [409, 'invalid_idempotent_request', true],
+      [401, 'missing_api_key', false],
+      [403, 'invalid_api_key', false],
+      [404, 'not_found', false],
     ] as const) {
-      provider.state.fail.push(status);
+      provider.state.fail.push({ status, name });
       const err = await client
         .send({ from: 'x@guildrank.test', to: 'a@example.com', ...mail('Fails') })
         .catch((e) => e);
       expect(err).toBeInstanceOf(MailSendError);
-      expect((err as MailSendError).permanent).toBe(permanent);
+      expect((err as MailSendError).permanent, `${status} ${name}`).toBe(permanent);
     }
     await provider.close();
     const down = await client.send({ from: 'x@guildrank.test', to: 'a@example.com', ...mail('Down') }).catch((e) => e);
     expect((down as MailSendError).permanent).toBe(false);
     cleanups.pop();
+  });
+});
+
+describe('the HTTP provider’s answers to a retry (its idempotency keys)', () => {
+  /** An outbox of `count` mails, the provider's stand-in, and one sender pass at a time through it. */
+  async function senderSetup(count = 1, fetchFn?: typeof fetch) {
+    const tdb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    for (let i = 0; i < count; i++)
+      await enqueueMail(tdb.db, {
+        kind: 'contact_ack',
+        dedupeKey: `retry:${i}`,
+        to: `r${i}@example.com`,
+        mail: mail(`Mail ${i}`),
+      });
+    const env = loadEnv({ DATABASE_URL: tdb.url, SITE_URL: 'https://guildrank.test' });
+    const client = httpMailClient({ baseUrl: provider.url, token: 're_test', fetch: fetchFn });
+    const pass = (at: number, over: Partial<Env> = {}) =>
+      sendMail({ db: tdb.db, env: { ...env, ...over }, mail: client }, at);
+    return { tdb, provider, pass };
+  }
+
+  it('a retry while the provider still works on the first attempt (409 concurrent_idempotent_requests) waits, and the mail goes out once', async () => {
+    // The first attempt outlives the client's wait (its timeout, here 300 ms) while the provider goes on with it.
+    const impatient: typeof fetch = (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(300) });
+    const { tdb, provider, pass } = await senderSetup(1, impatient);
+    const held = provider.holdNext();
+    const t0 = Date.now() + 1000;
+    expect(await pass(t0)).toMatchObject({ sent: 0, retried: 1, failed: 0 });
+    await held.arrived;
+    // A minute later the provider is still on it: 409 concurrent_idempotent_requests, try again later.
+    expect(await pass(t0 + RETRY_DELAYS_MS[0])).toMatchObject({ sent: 0, retried: 1, failed: 0 });
+    const [waiting] = (await listMails(tdb.db)).mails;
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(waiting?.last_error).toMatch(/concurrent_idempotent_requests/);
+    // It finishes (the mail goes out); the next attempt is answered with its id and sends nothing more.
+    held.release();
+    await vi.waitFor(() => expect(provider.requests).toHaveLength(1));
+    expect(await pass(t0 + RETRY_DELAYS_MS[0] + RETRY_DELAYS_MS[1])).toMatchObject({ sent: 1 });
+    expect((await listMails(tdb.db)).mails.map((m) => [m.status, m.message_id])).toEqual([['sent', 're_1']]);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('a key the provider took with another payload (409 invalid_idempotent_request) is given up at once, not retried', async () => {
+    const { tdb, provider, pass } = await senderSetup(1);
+    // The provider takes the mail, then its "sent" is lost; MAIL_FROM changes before the retry.
+    await tdb.client.execute(`CREATE TRIGGER lose_sent BEFORE UPDATE ON mail_outbox WHEN NEW.status = 'sent'
+      BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+    const t0 = Date.now() + 1000;
+    await pass(t0);
+    await tdb.client.execute('DROP TRIGGER lose_sent');
+    expect(await pass(t0 + RETRY_DELAYS_MS[0], { MAIL_FROM: 'GuildRank <news@guildrank.test>' })).toMatchObject({
+      failed: 1,
+    });
+    const [given] = (await listMails(tdb.db)).mails;
+    expect(given?.status).toBe('failed');
+    expect(given?.last_error).toMatch(/invalid_idempotent_request/);
+    // Nothing is due any more: no loop of refused attempts, and one mail at the provider.
+    expect(await pass(t0 + 30 * 86_400_000)).toMatchObject({ claimed: 0 });
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('a refused API key (401, 403) keeps every mail waiting for the fixed setting instead of failing them all', async () => {
+    const { tdb, provider, pass } = await senderSetup(6);
+    for (let i = 0; i < 6; i++) provider.state.fail.push({ status: 403, name: 'invalid_api_key' });
+    const t0 = Date.now() + 1000;
+    // Two refusals in a row end the pass; the rest wait, none given up.
+    expect(await pass(t0)).toMatchObject({ claimed: 6, sent: 0, failed: 0, retried: 2 });
+    expect((await listMails(tdb.db, { status: 'failed' })).total).toBe(0);
+    // The key is fixed: everything goes out.
+    provider.state.fail.length = 0;
+    expect(await pass(t0 + RETRY_DELAYS_MS[0])).toMatchObject({ sent: 6, failed: 0 });
+    expect(provider.requests).toHaveLength(6);
   });
 });
 

@@ -20,7 +20,8 @@ export interface OutgoingMail {
 
 /**
  * A failed send: `permanent` when the mail server or provider refused this mail for good (a bad
- * address, a 5xx SMTP reply, a 4xx API answer), so retrying cannot help; otherwise it is retried.
+ * address, a 5xx SMTP reply, a provider's refusal of this mail: providerRefusalIsFinal), so
+ * retrying cannot help; otherwise it is retried.
  */
 export class MailSendError extends Error {
   constructor(
@@ -46,11 +47,41 @@ export interface MailClient {
 const HTTP_TIMEOUT_MS = 10_000;
 
 /**
+ * Whether a provider's refusal is this mail's own, for good (true), or may pass (false: retried
+ * with the back-off), by Resend's documented errors (https://resend.com/docs/api-reference/errors):
+ * - 409 `concurrent_idempotent_requests`: an earlier attempt with the same key (one this client
+ *   stopped waiting for) is still in progress; "try the request again later": the next attempt
+ *   gets that attempt's answer, so the mail goes out once.
+ * - 409 `invalid_idempotent_request`: the key was taken with another payload (MAIL_FROM changed
+ *   after an attempt the provider took); retrying with it is useless, and a new key could send it
+ *   twice: final, and the outbox says so.
+ * - 401, 403, 404, 405: the site's settings (the API key, an unverified sending domain, MAIL_API_URL),
+ *   not this mail: every mail would be refused alike until they are fixed, so they wait.
+ * - 408, 429 and 5xx: the provider busy or down.
+ * Any other 4xx (400 `validation_error`, 422) is the provider refusing this mail: final.
+ */
+export function providerRefusalIsFinal(status: number, name: string | undefined): boolean {
+  if (status === 409) return name !== 'concurrent_idempotent_requests';
+  if ([401, 403, 404, 405, 408, 429].includes(status)) return false;
+  return status >= 400 && status < 500;
+}
+
+/** The error `name` of a provider's JSON answer (`{ statusCode, name, message }`), if it has one. */
+function errorName(answer: string): string | undefined {
+  try {
+    const name = (JSON.parse(answer) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The HTTP mail provider, in Resend's API shape (https://resend.com/docs/api-reference/emails/send-email):
  * `POST {baseUrl}/emails` with `Authorization: Bearer {token}` and a JSON body of from, to, subject,
  * text, html, reply_to and headers, and the mail's `Idempotency-Key` header; a 2xx answers `{ id }`.
- * 429 and 5xx are retried; any other 4xx is the provider refusing this mail. Tests point `baseUrl`
- * at a loopback stand-in.
+ * A refusal is final or retried as providerRefusalIsFinal says. Tests point `baseUrl` at a
+ * loopback stand-in.
  */
 export function httpMailClient({
   baseUrl,
@@ -90,7 +121,7 @@ export function httpMailClient({
       }
       const answer = await res.text();
       if (!res.ok) {
-        const permanent = res.status >= 400 && res.status < 500 && res.status !== 429 && res.status !== 408;
+        const permanent = providerRefusalIsFinal(res.status, errorName(answer));
         throw new MailSendError(`mail provider answered ${res.status}: ${answer.slice(0, 200)}`, permanent);
       }
       let id: unknown = null;
