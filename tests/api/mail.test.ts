@@ -450,6 +450,37 @@ describe('the outbox when the mail server is down', () => {
     }
   });
 
+  it('a mail the server took whose reply was lost goes again under the same Message-ID, the one recorded, so receivers can drop the second', async () => {
+    const own = await startSmtpStandIn();
+    try {
+      const send = (at: number) => sendMail({ db: tdb.db, env, mail: smtpMailClient(own.url) }, at);
+      // Other tests' mails may be due: send them first, so this run sends only this one.
+      await deliver();
+      await enqueueMail(tdb.db, {
+        kind: 'contact_ack',
+        dedupeKey: 'lost-reply:1',
+        to: 'lost-reply@example.com',
+        mail: { subject: 'Lost reply', text: 'Once', html: '<p>Once</p>' },
+      });
+      own.dropReplies = 1;
+      const now = Date.now();
+      expect(await send(now)).toMatchObject({ sent: 0, retried: 1 });
+      // SMTP has no idempotency key: the retry sends it again, under the same Message-ID.
+      expect(await send(now + 2 * 60_000)).toMatchObject({ sent: 1 });
+      const copies = own.to('lost-reply@example.com');
+      expect(copies).toHaveLength(2);
+      const ids = copies.map((m) => m.headers['message-id']);
+      expect(ids[0]).toMatch(/^<[\w.-]+@guildrank\.test>$/);
+      expect(ids[1]).toBe(ids[0]);
+      const row = (await listMails(tdb.db, { status: 'sent', perPage: 200 })).mails.find(
+        (m) => m.dedupe_key === 'lost-reply:1',
+      );
+      expect(row?.message_id).toBe(ids[0]);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('keeps the mails when the server stops mid-run and delivers each exactly once after it comes back', async () => {
     const own = await startSmtpStandIn();
     try {

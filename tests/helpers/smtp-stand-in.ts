@@ -30,6 +30,11 @@ export interface SmtpStandIn {
   start(): Promise<void>;
   /** Stop by itself right after accepting this many mails in all (a server going down mid-run). */
   stopAfter: number | null;
+  /**
+   * Take the next this many mails, then drop the connection instead of answering 250: the server
+   * has the mail, the client never hears so (a connection lost at the worst moment).
+   */
+  dropReplies: number;
 }
 
 /** Decodes RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`) in a header value. */
@@ -120,6 +125,11 @@ export async function startSmtpStandIn(options: { port?: number } = {}): Promise
             to: session.envelope.rcptTo.map((r) => r.address),
           };
           standIn.mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), envelope));
+          if (standIn.dropReplies > 0) {
+            standIn.dropReplies -= 1;
+            for (const socket of sockets) socket.destroy();
+            return;
+          }
           callback();
           if (standIn.stopAfter !== null && standIn.mails.length >= standIn.stopAfter) {
             standIn.stopAfter = null;
@@ -147,6 +157,7 @@ export async function startSmtpStandIn(options: { port?: number } = {}): Promise
     port: 0,
     mails: [],
     stopAfter: null,
+    dropReplies: 0,
     to: (address) => standIn.mails.filter((m) => m.envelope.to.includes(address)),
     async waitFor(address, count = 1, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;

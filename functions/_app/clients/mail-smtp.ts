@@ -37,6 +37,7 @@ export function smtpMailClient(url: string, timeoutMs = SMTP_TIMEOUT_MS): MailCl
           text: mail.text,
           html: mail.html,
           headers: mail.headers ?? {},
+          ...(mail.messageId ? { messageId: mail.messageId } : {}),
         });
         return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
       } catch (err) {

@@ -16,6 +16,12 @@ export interface OutgoingMail {
    * "sent" was never recorded (a crash, a lost database write) is answered without a second mail.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * The Message-ID (`<…@domain>`), the same on every attempt (the outbox row's): SMTP has no
+   * idempotency key, so a mail the server took whose reply was lost goes again, and this is what
+   * lets a receiver tell the second copy for the same mail. The HTTP provider sets its own.
+   */
+  messageId?: string | undefined;
 }
 
 /**

@@ -1,4 +1,11 @@
-import { claimDueMails, markMailFailed, markMailSent, RETRY_DELAYS_MS, releaseMails } from '../../../db/queries/mail';
+import {
+  claimDueMails,
+  markMailFailed,
+  markMailSent,
+  type OutboxMail,
+  RETRY_DELAYS_MS,
+  releaseMails,
+} from '../../../db/queries/mail';
 import { MailSendError, mailFor, mailFrom } from '../clients/mail';
 import type { AppDeps } from '../context';
 
@@ -7,6 +14,25 @@ export const STOP_AFTER_FAILURES = 2;
 
 /** What a pass needs: the database, the settings and the transport (given, or from the env: mailFor). */
 export type MailSenderDeps = Pick<AppDeps, 'db' | 'env' | 'mail' | 'fetch'>;
+
+/**
+ * What stays the same on every attempt at one outbox mail: the HTTP provider's Idempotency-Key
+ * (the site's host, the row's id and its key, so another database on the same provider key, a
+ * staging site or a restore, never shares one; Resend takes up to 256 characters) and, for SMTP,
+ * the Message-ID: a digest of that key at the From address's domain (opaque: the key names
+ * subscribers' ids), so the copies of a mail sent twice carry one id.
+ */
+export async function outboxMailIdentity(
+  siteUrl: string,
+  from: string,
+  mail: Pick<OutboxMail, 'id' | 'dedupe_key'>,
+): Promise<{ idempotencyKey: string; messageId: string }> {
+  const idempotencyKey = `${new URL(siteUrl).host}:${mail.id}:${mail.dedupe_key}`.slice(0, 256);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(idempotencyKey)));
+  const hex = [...digest.subarray(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const domain = /@([^\s@>]+)>?\s*$/.exec(from)?.[1] ?? new URL(siteUrl).hostname;
+  return { idempotencyKey, messageId: `<outbox.${hex}@${domain}>` };
+}
 
 /** What a pass did. */
 export interface MailRunSummary {
@@ -49,10 +75,7 @@ export async function run(
         text: mail.text_body,
         html: mail.html_body,
         headers: mail.headers,
-        // The row's key (unique in the outbox, the same on every attempt), with the site's host and the
-        // row's id: another database on the same provider key (a staging site, a restore) never
-        // shares one. Resend takes up to 256 characters.
-        idempotencyKey: `${new URL(deps.env.SITE_URL).host}:${mail.id}:${mail.dedupe_key}`.slice(0, 256),
+        ...(await outboxMailIdentity(deps.env.SITE_URL, from, mail)),
       });
       await markMailSent(deps.db, mail.id, now, messageId);
       summary.sent += 1;
