@@ -6,7 +6,7 @@
 
 import { nodeMailFor } from '../functions/_app/clients/mail-smtp';
 import { run as sendMail } from '../functions/_app/jobs/mail-sender';
-import { JOBS } from '../functions/_app/jobs/schedule';
+import { run as sendNewsletter } from '../functions/_app/jobs/newsletter';
 import { displayUrl } from './lib/database';
 import { openMailScript } from './lib/mail-env';
 
@@ -15,7 +15,8 @@ const mail = nodeMailFor({ env });
 try {
   const log = (line: string) => console.log(line);
   const now = Date.now();
-  const result = await JOBS.newsletter.run({ db, env, runtime: 'node', log }, now);
+  // Composes the week's issue whatever the day (the scheduled passes only from Monday 09:00).
+  const result = await sendNewsletter({ db, env }, now, { log });
   console.log(
     `Newsletter ${result.week} on ${displayUrl(env.DATABASE_URL)}: ${result.enqueued} new cop${result.enqueued === 1 ? 'y' : 'ies'}, ${result.recipients} recipient(s) in all.`,
   );

@@ -55,6 +55,11 @@ export interface AppDeps {
   fetch?: typeof fetch | undefined;
   /** Counters behind the public rate limits; an in-memory store per app when absent. */
   rateLimitStore?: import('./lib/rate-limits').RateLimitStore | undefined;
+  /**
+   * Where the app runs: a Worker's request has the Free plan's 50 subrequests, so work that grows
+   * with the data (the console's newsletter send) does a part per request there. Node when absent.
+   */
+  runtime?: 'node' | 'worker' | undefined;
   /** The console's clock (ms since epoch): sign-in throttle, session expiry and sweep; tests step it. */
   now?: (() => number) | undefined;
 }

@@ -152,6 +152,7 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
     runtimeRef.app = createApp({
       db,
       env,
+      runtime: 'worker',
       rebuild,
       contentSecurityPolicy: () => runtimeRef.policy,
       clientIp: (req) => req.headers.get('cf-connecting-ip') ?? '0.0.0.0',

@@ -443,6 +443,20 @@ describe('newsletter screen', () => {
     expect(await json<{ recipients: number }>(sent)).toMatchObject({ recipients: 1 });
   });
 
+  it('POST /api/admin/newsletter/issue/send under npm start writes every copy of a large issue in one request', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const confirmed = new Date(Date.now() - 86_400_000).toISOString();
+    await h.db
+      .insert(newsletterSubscribers)
+      .values(Array.from({ length: 450 }, (_, k) => ({ email: `node${k}@example.com`, confirmed_at: confirmed })));
+    const sent = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(sent.status).toBe(200);
+    expect(await json(sent)).toMatchObject({ enqueued: 450, recipients: 450, subscribers: 450, done: true });
+    const copies = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(copies).toHaveLength(450);
+  });
+
   it('unsubscribing an address gives up its newsletter mails still waiting in the outbox, as its own one-click does', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();

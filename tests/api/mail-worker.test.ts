@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
 import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
+import { createOperator } from '../../db/queries/operators';
 import { notifyOwner } from '../../db/queries/webhooks';
 import { mailOutbox, newsletterSubscribers, ownerUsers } from '../../db/schema';
 import { httpMailClient, MailSendError } from '../../functions/_app/clients/mail';
@@ -11,15 +12,16 @@ import { run as sendMail } from '../../functions/_app/jobs/mail-sender';
 import {
   WORKER_MAILS_PER_PASS,
   WORKER_NEWSLETTER_PAGES_PER_PASS,
+  WORKER_NEWSLETTER_PAGES_PER_REQUEST,
   WORKER_WEBHOOKS_PER_PASS,
 } from '../../functions/_app/jobs/schedule';
 import { isoWeek } from '../../functions/_app/mail/week';
-import worker from '../../functions/worker';
+import worker, { workerEntry } from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordWebhookStandIn } from '../helpers/discord-webhook-stand-in';
 import { startProviderStandIn } from '../helpers/mail-provider-stand-in';
-import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
+import { FREE_PLAN_SUBREQUESTS, fetchSubrequests, scheduledSubrequests } from '../helpers/worker-invocation';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -267,6 +269,73 @@ describe("the Worker's weekly newsletter", () => {
     await scheduledSubrequests('*/15 * * * *', monday + 30 * 60_000, bindings);
     expect(await copies()).toBe(total);
     expect((await getIssueByWeek(tdb.db, week))?.recipient_count).toBe(total);
+  }, 60_000);
+});
+
+describe("the console's send of this week's issue on the Worker", () => {
+  it('writes what fits in one request’s 50 subrequests, answers 202 with how many are written, and the next passes of the week write the rest, each copy once', async () => {
+    const setup = await workerMailSetup();
+    const { tdb, bindings } = setup;
+    // More subscribers than one request writes (5,100 made 66 subrequests when the console wrote
+    // them all at once): the rest is for the next scheduled pass.
+    const total = WORKER_NEWSLETTER_PAGES_PER_REQUEST * 200 + 300;
+    const confirmed = new Date(Date.now() - 86_400_000).toISOString();
+    for (let start = 0; start < total; start += 1000)
+      await tdb.db.insert(newsletterSubscribers).values(
+        Array.from({ length: Math.min(1000, total - start) }, (_, k) => ({
+          email: `console${start + k}@example.com`,
+          confirmed_at: confirmed,
+        })),
+      );
+    const password = 'correct horse battery staple';
+    await createOperator(tdb.db, { email: 'ops@guildrank.test', password, role: 'admin' });
+    const entry = workerEntry();
+    const call = (method: string, path: string, session?: { cookie: string; csrf: string }, body?: unknown) =>
+      fetchSubrequests(
+        entry,
+        new Request(`${bindings.SITE_URL}${path}`, {
+          method,
+          headers: {
+            origin: bindings.SITE_URL,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...(session ? { cookie: session.cookie, 'x-csrf-token': session.csrf } : {}),
+          },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        }),
+        bindings,
+      );
+    const login = (await call('POST', '/api/admin/login', undefined, { email: 'ops@guildrank.test', password }))
+      .response;
+    expect(login.status).toBe(200);
+    const session = {
+      cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+      csrf: ((await login.json()) as { csrfToken: string }).csrfToken,
+    };
+    const week = isoWeek(Date.now());
+    const copies = async () =>
+      (await tdb.db.select({ key: mailOutbox.dedupe_key }).from(mailOutbox)).filter((m) =>
+        m.key.startsWith(`newsletter-issue:${week}:`),
+      ).length;
+
+    const { response, subrequests } = await call('POST', '/api/admin/newsletter/issue/send', session);
+    expect(subrequests).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toMatchObject({
+      week,
+      composed: true,
+      enqueued: WORKER_NEWSLETTER_PAGES_PER_REQUEST * 200,
+      recipients: WORKER_NEWSLETTER_PAGES_PER_REQUEST * 200,
+      subscribers: total,
+      done: false,
+    });
+    expect(await copies()).toBe(WORKER_NEWSLETTER_PAGES_PER_REQUEST * 200);
+    // The next pass of the session sweep's trigger, whatever the day of the week, writes the rest.
+    expect(await scheduledSubrequests('*/15 * * * *', Date.now() + 1000, bindings)).toBeLessThanOrEqual(
+      FREE_PLAN_SUBREQUESTS,
+    );
+    expect(await copies()).toBe(total);
+    const preview = (await call('GET', '/api/admin/newsletter/issue', session)).response;
+    expect(await preview.json()).toMatchObject({ composed: true, enqueued: total, recipients: total });
   }, 60_000);
 });
 

@@ -29,3 +29,39 @@ export async function scheduledSubrequests(
   }
   return subrequests;
 }
+
+/** The counter of the request being measured by fetchSubrequests, if any. */
+let measuring: { subrequests: number } | null = null;
+let counting = false;
+
+/**
+ * Answers one request through a Worker `entry` (a fresh `workerEntry()` per test: an entry keeps
+ * its app, and so its database client, for the isolate's life), to the end of its waitUntil work,
+ * and counts the subrequests it made. The database client keeps the fetch it was made with, at
+ * the entry's first request: so fetch is wrapped once for the process (counting only while a
+ * request is measured), not swapped per request.
+ */
+export async function fetchSubrequests(
+  entry: Pick<typeof worker, 'fetch'>,
+  request: Request,
+  bindings: Parameters<typeof worker.fetch>[1],
+): Promise<{ response: Response; subrequests: number }> {
+  if (!counting) {
+    const real = globalThis.fetch;
+    globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+      if (measuring) measuring.subrequests += 1;
+      return real(...args);
+    }) as typeof fetch;
+    counting = true;
+  }
+  const counter = { subrequests: 0 };
+  measuring = counter;
+  try {
+    const pending: Promise<unknown>[] = [];
+    const response = await entry.fetch(request, bindings, { waitUntil: (p) => void pending.push(p) });
+    await Promise.all(pending);
+    return { response, subrequests: counter.subrequests };
+  } finally {
+    measuring = null;
+  }
+}

@@ -80,18 +80,29 @@ export async function previewIssue(deps: NewsletterDeps, now: number): Promise<I
   };
 }
 
+/**
+ * Whether the scheduled passes compose the week's issue at `now`: Mondays from 09:00 UTC (the
+ * passes at other times only go on with an issue already composed). The console's button and
+ * `npm run newsletter:send` compose it whenever they are used.
+ */
+export function composesAt(now: number): boolean {
+  const at = new Date(now);
+  return at.getUTCDay() === 1 && at.getUTCHours() >= 9;
+}
+
 /** What a weekly pass did. */
 export interface NewsletterRunSummary {
   week: string;
-  /** True when this pass composed the week's issue; false when it was composed before. */
+  /** True when this pass composed the week's issue; false when it was composed before (or not at all). */
   composed: boolean;
   /** Copies this pass wrote to the outbox (0 for a second run in the week). */
   enqueued: number;
-  /** The issue's recipients in all. */
+  /** Copies of the issue in the outbox in all, this pass's and earlier ones'. */
   recipients: number;
   /** False when the pass stopped at `maxPages` with recipients left for the next. */
   done: boolean;
-  issue: NewsletterIssue;
+  /** The week's issue; null when the pass was not to compose it (`compose: false`) and it is not composed. */
+  issue: NewsletterIssue | null;
 }
 
 /**
@@ -100,7 +111,9 @@ export interface NewsletterRunSummary {
  * newsletter_issues) and writes one copy per confirmed, active subscriber (confirmed by the time
  * it was composed) to the outbox, each with its own unsubscribe link and headers. Every copy is
  * keyed by week and subscriber, so a second run in the same week writes nothing, and a run that
- * died half-way is finished by the next. The sender (jobs/mail-sender.ts) delivers them.
+ * stopped half-way (at `maxPages`, or dead) is finished by the next. With `compose: false` (the
+ * scheduled passes outside composesAt) it only goes on with an issue already composed. The sender
+ * (jobs/mail-sender.ts) delivers the copies.
  */
 export async function run(
   deps: NewsletterDeps,
@@ -108,16 +121,20 @@ export async function run(
   {
     log = () => {},
     maxPages = Number.POSITIVE_INFINITY,
+    compose = true,
   }: {
     log?: (line: string) => void;
     /** At most this many pages of PAGE recipients (the Worker's subrequests); the next pass goes on. */
     maxPages?: number;
+    /** False: write the rest of this week's issue if it is composed, but do not compose it. */
+    compose?: boolean;
   } = {},
 ): Promise<NewsletterRunSummary> {
   const week = isoWeek(now);
   const site = mailSite(deps.env);
   let issue = await getIssueByWeek(deps.db, week);
   let composed = false;
+  if (!issue && !compose) return { week, composed, enqueued: 0, recipients: 0, done: true, issue: null };
   if (!issue) {
     const content = await composeIssue(deps, now);
     const made = await createIssue(deps.db, {
@@ -133,12 +150,11 @@ export async function run(
   let enqueued = 0;
   let done = false;
   // From the last subscriber a pass before wrote a copy for: each pass goes on where one stopped.
-  for (let afterId = issue.enqueued_through, pages = 0; pages < maxPages; pages++) {
+  let afterId = issue.enqueued_through;
+  for (let pages = 0; pages < maxPages; pages++) {
     const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
-    if (page.length === 0) {
-      done = true;
-      break;
-    }
+    if (page.length < PAGE) done = true;
+    if (page.length === 0) break;
     const mails = await Promise.all(
       page.map(async (s) => {
         const links = await newsletterLinks(deps.env, s.email);
@@ -152,7 +168,11 @@ export async function run(
     );
     enqueued += await enqueueIssueMails(deps.db, week, mails);
     afterId = page.at(-1)!.id;
+    if (done) break;
   }
+  // Stopped at maxPages after a full page: whether anyone is left says if the next pass has work
+  // (so the console's answer is true), one row read.
+  if (!done) done = (await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: 1 })).length === 0;
   const stored = (await getIssueByWeek(deps.db, week))!;
   log(
     composed || enqueued > 0

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
+import { composesAt } from './newsletter';
 import { REFRESH_EVERY_MS } from './refresh';
 import { JOBS, jobsForTrigger, MAX_CRON_TRIGGERS, SCHEDULE, WORKER_TRIGGERS } from './schedule';
 import { SESSION_SWEEP_EVERY_MS } from './session-sweep';
@@ -32,7 +33,7 @@ describe('the schedule table', () => {
 
   it('a job riding on another trigger runs at every time its own cron names, and only then', () => {
     const riding = SCHEDULE.filter((job) => job.trigger);
-    expect(riding.map((job) => job.name).sort()).toEqual(['moderation-log', 'newsletter']);
+    expect(riding.map((job) => job.name).sort()).toEqual(['moderation-log']);
     for (const job of riding) {
       const trigger = new Cron(job.trigger!, { timezone: 'UTC', paused: true });
       // A year of its own times: each is one the trigger fires at, and the trigger's invocation then runs it.
@@ -44,16 +45,15 @@ describe('the schedule table', () => {
         expect(jobsForTrigger(job.trigger!, at.getTime()).map((j) => j.name)).toContain(job.name);
       }
     }
-    // The session sweep's other invocations leave the moderation log and the newsletter alone.
+    // The session sweep's other invocations leave the moderation log alone; the newsletter's pass
+    // is in every one (it composes only from Monday 09:00, composesAt).
     const on15 = (at: string) =>
       jobsForTrigger('*/15 * * * *', Date.parse(at))
         .map((j) => j.name)
         .sort();
-    expect(on15('2026-11-23T03:30:00Z')).toEqual(['moderation-log', 'session-sweep']);
-    expect(on15('2026-11-23T09:00:00Z')).toEqual(['newsletter', 'session-sweep']);
-    expect(on15('2026-11-23T23:45:00Z')).toEqual(['newsletter', 'session-sweep']);
-    for (const at of ['2026-11-23T03:15:00Z', '2026-11-23T08:45:00Z', '2026-11-24T09:00:00Z', '2026-11-24T15:30:00Z'])
-      expect(on15(at), at).toEqual(['session-sweep']);
+    expect(on15('2026-11-23T03:30:00Z')).toEqual(['moderation-log', 'newsletter', 'session-sweep']);
+    for (const at of ['2026-11-23T03:15:00Z', '2026-11-23T09:00:00Z', '2026-11-24T15:30:00Z'])
+      expect(on15(at), at).toEqual(['newsletter', 'session-sweep']);
     // Every minute: the refresh and the placement clock, whatever the minute.
     expect(jobsForTrigger('* * * * *', Date.parse('2026-11-23T03:30:00Z')).map((j) => j.name)).toEqual([
       'refresh',
@@ -61,11 +61,13 @@ describe('the schedule table', () => {
     ]);
   });
 
-  it('the weekly newsletter starts on Mondays at 09:00 UTC and goes on every 15 minutes that day', () => {
-    expect(nextRuns(JOBS.newsletter.cron, '2026-11-23T08:59:00Z', 1)).toEqual(['2026-11-23T09:00:00.000Z']);
-    expect(nextRuns(JOBS.newsletter.cron, '2026-11-23T09:00:00Z', 1)).toEqual(['2026-11-23T09:15:00.000Z']);
-    expect(nextRuns(JOBS.newsletter.cron, '2026-11-23T23:45:00Z', 1)).toEqual(['2026-11-30T09:00:00.000Z']);
-    expect(nextRuns(JOBS.newsletter.cron, '2026-11-29T23:00:00Z', 1)).toEqual(['2026-11-30T09:00:00.000Z']);
+  it('the weekly newsletter is composed from Mondays at 09:00 UTC, and its passes go on every 15 minutes of the week', () => {
+    expect(gapMs(JOBS.newsletter.cron)).toBe(15 * 60_000);
+    expect(composesAt(Date.parse('2026-11-23T08:59:59Z'))).toBe(false);
+    expect(composesAt(Date.parse('2026-11-23T09:00:00Z'))).toBe(true);
+    expect(composesAt(Date.parse('2026-11-23T23:45:00Z'))).toBe(true);
+    expect(composesAt(Date.parse('2026-11-24T00:00:00Z'))).toBe(false);
+    expect(composesAt(Date.parse('2026-11-29T23:45:00Z'))).toBe(false);
   });
 
   it('runs the refresh, the session sweep and the mail sender on the beats the rest of the code assumes', () => {

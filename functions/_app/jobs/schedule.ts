@@ -5,7 +5,7 @@ import type { MailClient } from '../clients/mail';
 import type { RebuildTrigger } from '../context';
 import type { Env } from '../env';
 import { run as sendMail } from './mail-sender';
-import { run as sendNewsletter } from './newsletter';
+import { composesAt, run as sendNewsletter } from './newsletter';
 import { ORDER_RECONCILE_CRON, run as reconcileOrders } from './order-reconcile';
 import { run as placementClock } from './placement-clock';
 import { run as refreshInvites } from './refresh';
@@ -64,9 +64,16 @@ export const WORKER_WEBHOOKS_PER_PASS = 4;
 /**
  * Pages of the week's issue (200 copies each: one read, one batch) a newsletter pass writes on the
  * Worker, with the issue's composing and the session sweep in the same invocation: 3,200 copies a
- * pass, every 15 minutes from Monday 09:00 (about 190,000 by midnight).
+ * pass, every 15 minutes from Monday 09:00 (about 190,000 by midnight, 2 million by Sunday's end).
  */
 export const WORKER_NEWSLETTER_PAGES_PER_PASS = 16;
+
+/**
+ * Pages of the week's issue the console's send writes in its own request on the Worker (which
+ * has the same 50 subrequests as an invocation, less the session check, the recipients' count and
+ * the audit): 2,400 copies; the newsletter's next passes write the rest.
+ */
+export const WORKER_NEWSLETTER_PAGES_PER_REQUEST = 12;
 
 /**
  * Open orders asked of Stripe per reconcile pass on the Worker: a session asked costs one
@@ -116,17 +123,18 @@ export const JOBS = {
     },
   },
   newsletter: {
-    // The weekly newsletter (jobs/newsletter.ts) into the outbox, from Mondays 09:00 UTC; once per
-    // ISO week whoever runs it (`npm run newsletter:send` sends a missed week by hand). Every 15
-    // minutes that Monday: on the Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of
-    // copies and the next goes on, in the session sweep's invocations; a pass with nothing left
-    // reads three rows.
+    // The weekly newsletter (jobs/newsletter.ts) into the outbox: composed by the first pass from
+    // Mondays 09:00 UTC (composesAt); once per ISO week whoever runs it (`npm run newsletter:send`
+    // sends a missed week by hand). Every 15 minutes, in the session sweep's invocations: on the
+    // Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of copies and the next goes on,
+    // whatever the day, so the rest of an issue the console started (a part a request) is written
+    // too; a pass with nothing left reads two or three rows.
     name: 'newsletter',
-    cron: '*/15 9-23 * * 1',
-    trigger: '*/15 * * * *',
+    cron: '*/15 * * * *',
     run: (ctx, now) =>
       sendNewsletter({ db: ctx.db, env: ctx.env }, now, {
         log: ctx.log,
+        compose: composesAt(now),
         ...(ctx.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_PASS } : {}),
       }),
   },

@@ -5,10 +5,29 @@ import { Notices } from './ui';
 type Preview = Awaited<ReturnType<typeof loadPreview>>;
 const loadPreview = () => parseResponse(client.api.admin.newsletter.issue.$get());
 
+/** What happens to the copies of an issue not written yet (jobs/schedule.ts: the newsletter's passes). */
+const ISSUE_REST_FOLLOWS =
+  'the rest are written by the newsletter’s next pass (every 15 minutes), or send again to write the next part now.';
+
+/** What the console says after a send: how many copies it wrote, and whether the rest follows. */
+export function issueSentNotice(r: {
+  week: string;
+  enqueued: number;
+  recipients: number;
+  subscribers: number;
+  done: boolean;
+}): string {
+  const copies = `${r.enqueued} cop${r.enqueued === 1 ? 'y' : 'ies'}`;
+  if (r.done)
+    return `Issue ${r.week}: ${copies} written to the Outbox (${r.recipients} in all); the sender delivers them.`;
+  return `Issue ${r.week}: ${copies} written to the Outbox now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS}`;
+}
+
 /**
  * What the panel says of this week's issue, and whether its button sends: the issue is composed
- * and written to the outbox once a week, a run that stopped half-way is finished by sending again,
- * and there is no send to nobody.
+ * and written to the outbox once a week; one written in part (on the Worker a send writes a part,
+ * or a run stopped half-way) is finished by the next pass or by sending again; there is no send
+ * to nobody.
  */
 export function issueSendState(p: Pick<Preview, 'composed' | 'recipients' | 'enqueued'>): {
   canSend: boolean;
@@ -27,7 +46,7 @@ export function issueSendState(p: Pick<Preview, 'composed' | 'recipients' | 'enq
   if (unfinished)
     return {
       canSend: true,
-      status: `Written for ${p.enqueued} of ${p.recipients} subscribers so far (a run stopped half-way): send again to finish.`,
+      status: `Written for ${p.enqueued} of ${p.recipients} subscribers so far: ${ISSUE_REST_FOLLOWS}`,
     };
   return {
     canSend: false,
@@ -56,7 +75,7 @@ export function NewsletterIssuePanel() {
     setBusy(true);
     try {
       const r = await parseResponse(client.api.admin.newsletter.issue.send.$post());
-      setDone(`Issue ${r.week}: ${r.enqueued} cop${r.enqueued === 1 ? 'y' : 'ies'} written to the Outbox.`);
+      setDone(issueSentNotice(r));
     } catch (err) {
       setError(messageOf(err));
     } finally {

@@ -1,6 +1,8 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import {
+  countIssueRecipients,
+  getIssueByWeek,
   getNewsletterStats,
   listSubscribers,
   type Subscriber,
@@ -10,10 +12,12 @@ import {
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
 import { previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
+import { WORKER_NEWSLETTER_PAGES_PER_REQUEST } from '../../jobs/schedule';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { newsletterConfirmMail } from '../../mail/newsletter-confirm';
 import { mailSite, newsletterLinks } from '../../mail/site';
+import { isoWeek } from '../../mail/week';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam } from './shared';
 
@@ -53,21 +57,28 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const deps = c.get('deps');
     return c.json(await previewIssue(deps, deps.now?.() ?? Date.now()));
   })
+  // On the Worker a request writes WORKER_NEWSLETTER_PAGES_PER_REQUEST pages of copies (its 50
+  // subrequests) and answers 202 with how far it got: the newsletter's next pass (every 15
+  // minutes, any day) or another press writes the rest. Under npm start it writes them all.
   .post('/issue/send', async (c) => {
     const deps = c.get('deps');
     const now = deps.now?.() ?? Date.now();
+    const stored = await getIssueByWeek(deps.db, isoWeek(now));
+    const subscribers = await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString());
     // A send to nobody would compose the week's issue for no one: a subscriber who confirms later
     // in the week would never get it.
-    if ((await previewIssue(deps, now)).recipients === 0) {
+    if (subscribers === 0) {
       throw new ApiError(
         409,
         'no_recipients',
         "No confirmed subscribers: there is nobody to send this week's issue to yet",
       );
     }
-    const { week, composed, enqueued, recipients } = await sendNewsletter(deps, now);
-    await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients });
-    return c.json({ week, composed, enqueued, recipients });
+    const { week, composed, enqueued, recipients, done } = await sendNewsletter(deps, now, {
+      ...(deps.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_REQUEST } : {}),
+    });
+    await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients, done });
+    return c.json({ week, composed, enqueued, recipients, subscribers, done }, done ? 200 : 202);
   })
   .get('/export.csv', async (c) => {
     const db = c.get('deps').db;
