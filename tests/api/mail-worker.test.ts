@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { experimental_readRawConfig } from 'wrangler';
-import { enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
+import { CLAIM_LEASE_MS, enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
 import { notifyOwner } from '../../db/queries/webhooks';
@@ -142,6 +142,39 @@ describe('the HTTP provider’s answers to a retry (its idempotency keys)', () =
     // Nothing is due any more: no loop of refused attempts, and one mail at the provider.
     expect(await pass(t0 + 30 * 86_400_000)).toMatchObject({ claimed: 0 });
     expect(provider.requests).toHaveLength(1);
+  });
+
+  it('a slow pass sends no mail after its claim could have run out: the rest go back for the next pass, each mail once', async () => {
+    // Each send takes the provider 2 minutes (a clock the test moves): five would outlast the
+    // claim's 5 minutes, after which another sender may claim the same mails.
+    let clock = Date.now() + 1000;
+    const t0 = clock;
+    const sentAt: number[] = [];
+    const slow: typeof fetch = async (url, init) => {
+      sentAt.push(clock);
+      clock += 2 * 60_000;
+      return fetch(url, init);
+    };
+    const tdb = await createTestDb();
+    cleanups.push(tdb.cleanup);
+    const provider = await startProviderStandIn();
+    cleanups.push(provider.close);
+    for (let i = 0; i < 5; i++)
+      await enqueueMail(tdb.db, {
+        kind: 'contact_ack',
+        dedupeKey: `slow:${i}`,
+        to: `s${i}@example.com`,
+        mail: mail(`S${i}`),
+      });
+    const env = loadEnv({ DATABASE_URL: tdb.url, SITE_URL: 'https://guildrank.test' });
+    const deps = { db: tdb.db, env, mail: httpMailClient({ baseUrl: provider.url, token: 're_test', fetch: slow }) };
+    const first = await sendMail(deps, t0, { clock: () => clock });
+    expect(sentAt.every((at) => at < t0 + CLAIM_LEASE_MS)).toBe(true);
+    expect(first.sent).toBeLessThan(5);
+    // The rest are due again at once: the next passes send them, each as slow.
+    for (let pass = 0; pass < 5; pass++) if ((await sendMail(deps, clock, { clock: () => clock })).claimed === 0) break;
+    expect(provider.requests.map((r) => r.body.to[0]).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `s${i}@example.com`));
+    expect((await listMails(tdb.db, { status: 'sent' })).total).toBe(5);
   });
 
   it('a refused API key (401, 403) keeps every mail waiting for the fixed setting instead of failing them all', async () => {

@@ -1,4 +1,5 @@
 import {
+  CLAIM_LEASE_MS,
   claimDueMails,
   markMailFailed,
   markMailSent,
@@ -50,22 +51,41 @@ export interface MailRunSummary {
  * One pass of the sender at `now`: claims up to `limit` due mails of the outbox (the claim moves
  * their next_attempt_at, so two senders never send one), sends each through the transport and
  * records it as sent, or as failed with its back-off (RETRY_DELAYS_MS). When the mail server is
- * down, the claimed mails not yet tried are given back for the next pass. With no transport
+ * down, or the pass has used half its claim's lease, the claimed mails not yet tried are given back
+ * for the next pass. With no transport
  * configured nothing is claimed: the mails stay in the outbox (the console's Outbox shows them).
  */
 export async function run(
   deps: MailSenderDeps,
   now: number,
-  { limit = 50, log = () => {} }: { limit?: number; log?: (line: string) => void } = {},
+  {
+    limit = 50,
+    log = () => {},
+    clock = Date.now,
+  }: {
+    limit?: number;
+    log?: (line: string) => void;
+    /** The real time, for how long the pass has run (`now` is the trigger's); tests move their own. */
+    clock?: () => number;
+  } = {},
 ): Promise<MailRunSummary> {
   const client = mailFor(deps);
   const summary: MailRunSummary = { transport: client?.transport ?? null, claimed: 0, sent: 0, retried: 0, failed: 0 };
   if (!client) return summary;
+  const started = clock();
   const mails = await claimDueMails(deps.db, now, { limit });
   summary.claimed = mails.length;
   const from = mailFrom(deps.env);
   let failures = 0;
   for (const [i, mail] of mails.entries()) {
+    // The claim holds CLAIM_LEASE_MS: past it another sender may claim the same mails, so a slow
+    // pass (a server taking seconds a mail) starts no send in its second half and gives the rest back.
+    if (clock() - started > CLAIM_LEASE_MS / 2) {
+      const rest = mails.slice(i).map((m) => m.id);
+      await releaseMails(deps.db, rest, now);
+      log(`Mail: a slow pass; ${rest.length} mail(s) wait for the next pass`);
+      break;
+    }
     try {
       const { messageId } = await client.send({
         from,
