@@ -12,7 +12,7 @@ import {
   serverSnapshots,
 } from '../schema';
 import { idSteps } from './listing-steps';
-import { enqueueMail, enqueueMailWhen, type MailInput } from './mail';
+import { enqueueMailWhen, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
 import { listFeaturedServers } from './servers';
 
@@ -364,7 +364,8 @@ export const issueMailKey = (week: string, subscriberId: number) => `newsletter-
 /**
  * Writes a page of an issue's mails to the outbox with the issue's recipient count, in one batch:
  * a copy already there (keyed `newsletter-issue:{week}:{subscriber}`) is not written again, so a
- * second run of the week sends nothing. Returns how many were new.
+ * second run of the week sends nothing, and none is written for a subscriber no longer active.
+ * Returns how many were new.
  */
 export async function enqueueIssueMails(
   db: Db,
@@ -380,8 +381,14 @@ export async function enqueueIssueMails(
     .where(eq(newsletterIssues.week, week));
   const results = await db.batch([
     before,
+    // Each copy only while its subscriber is still active: one who unsubscribed after the page was
+    // read (their waiting mails were given up then) gets no copy written after it.
     ...mails.map(({ subscriberId, ...m }) =>
-      enqueueMail(db, { ...m, kind: 'newsletter_issue', dedupeKey: issueMailKey(week, subscriberId) }),
+      enqueueMailWhen(
+        db,
+        { ...m, kind: 'newsletter_issue', dedupeKey: sql`${issueMailKey(week, subscriberId)}` },
+        sql`EXISTS (SELECT 1 FROM ${newsletterSubscribers} WHERE id = ${subscriberId} AND status = 'active')`,
+      ),
     ),
     db
       .update(newsletterIssues)

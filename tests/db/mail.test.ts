@@ -11,7 +11,10 @@ import {
 } from '../../db/queries/mail';
 import {
   confirmSubscriber,
+  createIssue,
+  enqueueIssueMails,
   getSubscriberByEmail,
+  listIssueRecipients,
   signUpEmail,
   subscribeEmail,
   unsubscribeEmail,
@@ -185,5 +188,30 @@ describe('newsletter double opt-in', () => {
     const { mails } = await listMails(t.db);
     expect(mails.map((m) => [m.kind, m.status])).toEqual([['newsletter_confirm', 'failed']]);
     expect(await confirmSubscriber(t.db, 'w@example.com', { mail: rendered('W') })).toBe('unsubscribed');
+  });
+
+  it('an issue copy is not written for a subscriber who unsubscribed after their page of recipients was read', async () => {
+    t = await createTestDb();
+    const a = await subscribeEmail(t.db, 'a@example.com');
+    const b = await subscribeEmail(t.db, 'b@example.com');
+    if (!a.ok || !b.ok) throw new Error('subscribe failed');
+    const { issue } = await createIssue(t.db, {
+      week: '2026-W48',
+      subject: 'Issue',
+      content: {},
+      createdAt: new Date(Date.now() + 1000).toISOString(),
+    });
+    const page = await listIssueRecipients(t.db, issue.created_at);
+    expect(page.map((r) => r.email)).toEqual(['a@example.com', 'b@example.com']);
+    // b unsubscribes while the pass renders the page: nothing of the newsletter is waiting for b yet.
+    await unsubscribeEmail(t.db, 'b@example.com');
+    const written = await enqueueIssueMails(
+      t.db,
+      '2026-W48',
+      page.map((r) => ({ subscriberId: r.id, to: r.email, mail: rendered('Issue') })),
+    );
+    expect(written).toBe(1);
+    const { mails } = await listMails(t.db, { kind: 'newsletter_issue' });
+    expect(mails.map((m) => [m.to_address, m.status])).toEqual([['a@example.com', 'pending']]);
   });
 });
