@@ -72,6 +72,15 @@ export async function ownerContactEmail(db: Db, ownerId: number): Promise<string
 /** A due webhook message with where it goes. */
 export type DueWebhook = WebhookRow & { webhook_url: string | null; webhook_disabled_at: string | null };
 
+/** Gives claimed messages back, due at `at` (a pass that stopped before posting them). */
+export async function releaseWebhooks(db: Db, ids: number[], at: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(webhookOutbox)
+    .set({ next_attempt_at: iso(at) })
+    .where(and(inArray(webhookOutbox.id, ids), eq(webhookOutbox.status, 'pending')));
+}
+
 /** Claims up to `limit` due messages (as claimDueMails: the claim moves next_attempt_at ahead), oldest first. */
 export async function claimDueWebhooks(db: Db, now: number, limit = 50): Promise<DueWebhook[]> {
   const at = iso(now);

@@ -4,7 +4,7 @@
 // webhooks are a loopback stand-in behind DISCORD_WEBHOOK_BASE.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
+import { CLAIM_LEASE_MS, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { notifyOwner } from '../../db/queries/webhooks';
 import { ownerUsers, webhookOutbox } from '../../db/schema';
 import { run as sendWebhooks } from '../../functions/_app/jobs/webhook-sender';
@@ -115,5 +115,30 @@ describe('an owner’s Discord webhook', () => {
     // Nothing more is written for a webhook that is off.
     await notifyOwner(harness.db, { ownerId: ownerRow!.id }, { kind: 'test' }, 'three');
     expect((await harness.db.select().from(webhookOutbox)).filter((r) => r.status === 'pending')).toEqual([]);
+  });
+
+  it('a slow pass posts nothing after its claim could have run out: the rest go back for the next pass, each message once', async () => {
+    const { harness, owner } = await ownerWithWebhook();
+    expect((await harness.ownerCall(owner, 'PUT', '/api/account/webhook', { webhook_url: HOOK })).status).toBe(200);
+    hooks.posts.length = 0;
+    const [ownerRow] = await harness.db.select().from(ownerUsers);
+    for (let i = 0; i < 5; i++) await notifyOwner(harness.db, { ownerId: ownerRow!.id }, { kind: 'test' }, `slow-${i}`);
+    // Each post takes Discord 2 minutes (a clock the test moves): five outlast the claim's 5 minutes.
+    let clock = Date.now() + 1000;
+    const t0 = clock;
+    const postedAt: number[] = [];
+    const slow: typeof fetch = async (url, init) => {
+      postedAt.push(clock);
+      clock += 2 * 60_000;
+      return fetch(url, init);
+    };
+    const deps = { db: harness.db, env: harness.env, fetch: slow };
+    const first = await sendWebhooks(deps, t0, { clock: () => clock });
+    expect(postedAt.every((at) => at < t0 + CLAIM_LEASE_MS)).toBe(true);
+    expect(first.sent).toBeLessThan(5);
+    for (let pass = 0; pass < 5; pass++)
+      if ((await sendWebhooks(deps, clock, { clock: () => clock })).claimed === 0) break;
+    expect(hooks.posts).toHaveLength(5);
+    expect((await harness.db.select().from(webhookOutbox)).map((r) => r.status)).toEqual(Array(5).fill('sent'));
   });
 });

@@ -1,5 +1,4 @@
 import {
-  CLAIM_LEASE_MS,
   claimDueMails,
   markMailFailed,
   markMailSent,
@@ -9,6 +8,7 @@ import {
 } from '../../../db/queries/mail';
 import { MailSendError, mailFor, mailFrom } from '../clients/mail';
 import type { AppDeps } from '../context';
+import { type ClaimedPassOptions, leaseWatch } from '../lib/claimed-pass';
 
 /** Transient failures in a row that end a pass: the mail server is down; the rest wait for the next pass. */
 export const STOP_AFTER_FAILURES = 2;
@@ -58,29 +58,18 @@ export interface MailRunSummary {
 export async function run(
   deps: MailSenderDeps,
   now: number,
-  {
-    limit = 50,
-    log = () => {},
-    clock = Date.now,
-  }: {
-    limit?: number;
-    log?: (line: string) => void;
-    /** The real time, for how long the pass has run (`now` is the trigger's); tests move their own. */
-    clock?: () => number;
-  } = {},
+  { limit = 50, log = () => {}, clock }: ClaimedPassOptions = {},
 ): Promise<MailRunSummary> {
   const client = mailFor(deps);
   const summary: MailRunSummary = { transport: client?.transport ?? null, claimed: 0, sent: 0, retried: 0, failed: 0 };
   if (!client) return summary;
-  const started = clock();
+  const leaseSpent = leaseWatch(clock);
   const mails = await claimDueMails(deps.db, now, { limit });
   summary.claimed = mails.length;
   const from = mailFrom(deps.env);
   let failures = 0;
   for (const [i, mail] of mails.entries()) {
-    // The claim holds CLAIM_LEASE_MS: past it another sender may claim the same mails, so a slow
-    // pass (a server taking seconds a mail) starts no send in its second half and gives the rest back.
-    if (clock() - started > CLAIM_LEASE_MS / 2) {
+    if (leaseSpent()) {
       const rest = mails.slice(i).map((m) => m.id);
       await releaseMails(deps.db, rest, now);
       log(`Mail: a slow pass; ${rest.length} mail(s) wait for the next pass`);
