@@ -1,31 +1,43 @@
-import type { Env } from './env';
+import { FREE_PLAN_SUBREQUESTS, maxLookupsPerPass, passSubrequests } from '../../src/lib/invite-checks/budget';
+import { type Env, envSchema } from './env';
 
 /**
  * The settings both the build and the Worker read: the build writes them into every page (the
- * canonical origin, the support address, Turnstile's widget), the Worker answers with them (the
- * pages it renders on request, origin checks, the Turnstile check). One source for both, wrangler.toml
- * `[vars]`: `npm run deploy` passes those to the build, and refuses to deploy, as the Worker
- * refuses to start, when the build's values and the Worker's differ.
+ * canonical origin, the support address, Turnstile's widget, the facts the help, requirements and
+ * pricing pages state), the Worker answers with them (the pages it renders on request, origin
+ * checks, the Turnstile check) and acts on them (the refresh's pace, the member minimum, the
+ * Sponsored cap). One source for both, wrangler.toml `[vars]`: `npm run deploy` passes those to the
+ * build, and refuses to deploy, as the Worker refuses to start, when the build's values and the
+ * Worker's differ. Every setting src/data/site-data.ts deploymentFacts reads is here, but the
+ * Stripe secrets (a test holds the two lists together).
  */
 export const BUILD_SETTING_NAMES = [
   'SITE_URL',
   'SUPPORT_EMAIL',
   'TURNSTILE_SITE_KEY',
-  // The refresh's pace: the help page states the listings a day it covers.
+  // The refresh's budget and pace: the help page states the listings a day they cover.
+  'REFRESH_PER_10MIN',
   'REFRESH_LOOKUPS_PER_PASS',
+  // The listing requirement on size (/requirements, the help page) and the Sponsored cap (/pricing).
+  'MIN_MEMBERS',
+  'SPONSORED_SLOTS_PER_CATEGORY',
 ] as const;
 export type BuildSettingName = (typeof BUILD_SETTING_NAMES)[number];
 
-/** The values of the shared settings as a page shows them (SUPPORT_EMAIL with its default applied); null when unset. */
+/** The values of the shared settings as a page shows them (defaults applied, numbers as text); null when unset. */
 export type BuildSettings = Record<BuildSettingName, string | null>;
 
 /** The shared settings of a parsed environment. */
 export function buildSettingsOf(env: Pick<Env, BuildSettingName>): BuildSettings {
+  const shown = (v: string | number | undefined) => (v === undefined ? null : String(v));
   return {
     SITE_URL: env.SITE_URL,
     SUPPORT_EMAIL: env.SUPPORT_EMAIL,
-    TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? null,
-    REFRESH_LOOKUPS_PER_PASS: env.REFRESH_LOOKUPS_PER_PASS === undefined ? null : String(env.REFRESH_LOOKUPS_PER_PASS),
+    TURNSTILE_SITE_KEY: shown(env.TURNSTILE_SITE_KEY),
+    REFRESH_PER_10MIN: shown(env.REFRESH_PER_10MIN),
+    REFRESH_LOOKUPS_PER_PASS: shown(env.REFRESH_LOOKUPS_PER_PASS),
+    MIN_MEMBERS: shown(env.MIN_MEMBERS),
+    SPONSORED_SLOTS_PER_CATEGORY: shown(env.SPONSORED_SLOTS_PER_CATEGORY),
   };
 }
 
@@ -39,3 +51,44 @@ export function settingsDrift(build: BuildSettings, worker: BuildSettings): stri
 
 /** Where the build records the shared settings it read: beside the Worker it bundles (`<outDir>/server/`). */
 export const BUILD_SETTINGS_FILE = 'build-settings.json';
+
+/**
+ * What in a wrangler config's `[vars]` (`vars`, as text) stops `npm run deploy` before anything
+ * happens, one line per setting, named: any value the Worker would refuse to start with (checked
+ * as the Worker checks it, env.ts), and REFRESH_LOOKUPS_PER_PASS unset (the pages would state the
+ * unpaced figure of `npm start`) or more than an invocation's `subrequests` allow (wrangler.toml
+ * `[limits] subrequests`, else the Free plan's 50).
+ */
+export function deployVarsProblems(
+  vars: Record<string, string>,
+  subrequests: number,
+  where = 'wrangler.toml',
+): string[] {
+  const problems: string[] = [];
+  const pace = vars.REFRESH_LOOKUPS_PER_PASS;
+  // An empty pace is said once, as unset.
+  const { REFRESH_LOOKUPS_PER_PASS: _, ...rest } = vars;
+  const parsed = envSchema.safeParse(pace ? vars : rest);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(
+        `${issue.path.join('.')}: ${issue.message} (${where} [vars] has ${JSON.stringify(vars[String(issue.path[0])])})`,
+      );
+    }
+  }
+  const most = maxLookupsPerPass(subrequests);
+  const range = `a whole number from 1 to ${most}, the most whose invocation stays within ${subrequests} subrequests`;
+  if (!pace) {
+    problems.push(
+      `REFRESH_LOOKUPS_PER_PASS: not set in ${where} [vars]: the Worker's Discord lookups a refresh pass, which the help page's figure states; ${range} (at most ${most})`,
+    );
+  } else {
+    const lookups = envSchema.shape.REFRESH_LOOKUPS_PER_PASS.safeParse(pace).data;
+    if (lookups !== undefined && lookups > most) {
+      problems.push(
+        `REFRESH_LOOKUPS_PER_PASS: ${lookups} lookups a pass need up to ${passSubrequests(lookups)} subrequests an invocation, over the ${subrequests} it may make (${where} [limits] subrequests, else the Free plan's ${FREE_PLAN_SUBREQUESTS}): set at most ${most}, or on Workers Paid raise [limits] subrequests`,
+      );
+    }
+  }
+  return problems;
+}

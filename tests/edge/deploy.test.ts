@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -43,5 +45,40 @@ describe('npm run deploy', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/DATABASE_URL: the Turso URL/);
+  }, 90_000);
+
+  it('refuses a wrangler config without REFRESH_LOOKUPS_PER_PASS, or with an invalid setting, before the database', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deploy-vars-'));
+    try {
+      // The repository's config with the pace taken out of [vars] and a support address that is none.
+      const config = join(dir, 'wrangler.toml');
+      writeFileSync(
+        config,
+        readFileSync(join(root, 'wrangler.toml'), 'utf8')
+          .replace(/^REFRESH_LOOKUPS_PER_PASS = .*$/m, '')
+          .replace(/^SITE_URL = .*$/m, 'SITE_URL = "https://guildrank.gg"\nSUPPORT_EMAIL = "nobody"'),
+      );
+      const run = spawnSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/deploy.ts'], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          // Never reached: a closed port.
+          DATABASE_URL: 'https://127.0.0.1:9',
+          DATABASE_AUTH_TOKEN: 'x',
+          CLOUDFLARE_API_TOKEN: 'x',
+          CLOUDFLARE_ACCOUNT_ID: 'x',
+          WRANGLER_CONFIG: config,
+        },
+        encoding: 'utf8',
+        timeout: 80_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/REFRESH_LOOKUPS_PER_PASS: not set in .*wrangler\.toml \[vars\]/);
+      expect(run.stderr).toMatch(/SUPPORT_EMAIL: must be an email address/);
+      expect(run.stdout).not.toContain('== migrate');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 90_000);
 });
