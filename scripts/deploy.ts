@@ -21,6 +21,9 @@
 // byte) and written where they differ; wrangler then uploads only those. Anything else, or more
 // server files than PUBLISH_MAX_SERVER_FILES, is the full build. A dry run rehearses this path
 // with --incremental (it builds the page code) and --clear-changes (it forgets what it read).
+// A real deploy reads the names of the Worker's secrets first (wrangler secret list; deploy-checks.ts
+// workerSecretsProblems) and stops when the Worker would refuse to start with them, or when the
+// Stripe keys this shell gives the build are not the Worker's (the pages state whether buying is open).
 // Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
 // WRANGLER_CONFIG names another wrangler config (default wrangler.toml); --out-dir another output folder.
 import { spawnSync } from 'node:child_process';
@@ -44,9 +47,9 @@ import {
   BUILD_SETTINGS_FILE,
   type BuildSettings,
   buildSettingsOf,
-  deployVarsProblems,
   settingsDrift,
 } from '../functions/_app/build-settings';
+import { deployVarsProblems, workerSecretsProblems } from '../functions/_app/deploy-checks';
 import { loadEnv, rawProcessEnv, toolEnv } from '../functions/_app/env';
 import { createOnDemandPages } from '../functions/_app/on-demand';
 import { PUBLISH_MAX_NAMED, PUBLISH_MAX_SERVER_FILES } from '../functions/_app/site-builder';
@@ -131,6 +134,36 @@ if (missing.length) {
     `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md.`,
   );
   process.exit(1);
+}
+
+// A real deploy: the Worker's secrets (names only, `wrangler secret list`) must be those it starts
+// with, and the Stripe keys this deploy gives the build the Worker's too (docs/deploy.md step 5).
+if (!dryRun) {
+  console.log(`== read the Worker's secrets (wrangler secret list) ==`);
+  const listed = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'secret', 'list', '--config', configFile, '--format', 'json'],
+    { cwd: root, encoding: 'utf8', env: rawProcessEnv({ WRANGLER_SEND_METRICS: 'false' }) },
+  );
+  let secrets: string[] | null = null;
+  try {
+    if (listed.status === 0) secrets = (JSON.parse(listed.stdout) as { name: string }[]).map((x) => x.name);
+  } catch {
+    secrets = null;
+  }
+  if (!secrets) {
+    console.error(
+      `Cannot deploy: the Worker's secrets could not be read (wrangler secret list exited ${listed.status}):\n${(listed.stderr || listed.stdout).trim()}\nPut them before the first deploy (docs/deploy.md step 5).`,
+    );
+    process.exit(1);
+  }
+  const problems = workerSecretsProblems(secrets, vars, env, tools.WRANGLER_CONFIG);
+  if (problems.length) {
+    console.error(
+      `Cannot deploy: the Worker's secrets are not what it needs:\n${problems.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md step 5.`,
+    );
+    process.exit(1);
+  }
 }
 
 /** The file in the output folder that says which build it holds (read by the next deploy). */

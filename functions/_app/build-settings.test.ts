@@ -2,14 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deploymentFacts } from '../../src/data/site-data';
-import { FREE_PLAN_SUBREQUESTS, WORKER_LOOKUPS_PER_PASS } from '../../src/lib/invite-checks/budget';
-import {
-  BUILD_SETTING_NAMES,
-  type BuildSettings,
-  buildSettingsOf,
-  deployVarsProblems,
-  settingsDrift,
-} from './build-settings';
+import { BUILD_SETTING_NAMES, type BuildSettings, buildSettingsOf, settingsDrift } from './build-settings';
 import { loadEnv } from './env';
 
 const value = fc.option(fc.constantFrom('https://a.example', 'https://b.example', 'help@a.example', 'key-1', 'key-2'), {
@@ -61,48 +54,5 @@ describe('the settings pages state', () => {
         expect(settingsDrift(buildSettingsOf(build), buildSettingsOf(worker))).not.toEqual([]);
       }),
     );
-  });
-});
-
-describe('deployVarsProblems (npm run deploy, before anything happens)', () => {
-  const ok = { SITE_URL: 'https://guildrank.gg', REFRESH_LOOKUPS_PER_PASS: String(WORKER_LOOKUPS_PER_PASS) };
-
-  it('takes the repository’s pace on the Free plan, and more where the plan allows more subrequests', () => {
-    expect(deployVarsProblems(ok, FREE_PLAN_SUBREQUESTS)).toEqual([]);
-    expect(deployVarsProblems({ ...ok, REFRESH_LOOKUPS_PER_PASS: '40' }, 10_000)).toEqual([]);
-  });
-
-  it('refuses a missing or invalid REFRESH_LOOKUPS_PER_PASS, naming it', () => {
-    const { REFRESH_LOOKUPS_PER_PASS: _, ...without } = ok;
-    for (const vars of [without, { ...ok, REFRESH_LOOKUPS_PER_PASS: '' }]) {
-      const [problem, ...rest] = deployVarsProblems(vars, FREE_PLAN_SUBREQUESTS);
-      expect(rest).toEqual([]);
-      expect(problem).toMatch(/^REFRESH_LOOKUPS_PER_PASS: not set/);
-      expect(problem).toContain(`at most ${WORKER_LOOKUPS_PER_PASS}`);
-    }
-    for (const bad of ['0', '-1', '2.5', 'eight', '201']) {
-      const problems = deployVarsProblems({ ...ok, REFRESH_LOOKUPS_PER_PASS: bad }, FREE_PLAN_SUBREQUESTS);
-      expect(problems, bad).toHaveLength(1);
-      expect(problems[0], bad).toMatch(/^REFRESH_LOOKUPS_PER_PASS: /);
-    }
-  });
-
-  it('refuses a pace whose invocation would pass the plan’s subrequests', () => {
-    const over = String(WORKER_LOOKUPS_PER_PASS + 1);
-    const [problem] = deployVarsProblems({ ...ok, REFRESH_LOOKUPS_PER_PASS: over }, FREE_PLAN_SUBREQUESTS);
-    expect(problem).toMatch(
-      new RegExp(
-        `^REFRESH_LOOKUPS_PER_PASS: ${over} lookups a pass need up to \\d+ subrequests an invocation, over the 50`,
-      ),
-    );
-    expect(problem).toContain('[limits] subrequests');
-  });
-
-  it('names every other invalid setting of [vars], the ones pages state and the Worker’s own', () => {
-    const problems = deployVarsProblems(
-      { ...ok, SUPPORT_EMAIL: 'nobody', MIN_MEMBERS: 'many', RATE_LIMITS: 'yes' },
-      FREE_PLAN_SUBREQUESTS,
-    );
-    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['MIN_MEMBERS', 'RATE_LIMITS', 'SUPPORT_EMAIL']);
   });
 });

@@ -1,5 +1,4 @@
-import { FREE_PLAN_SUBREQUESTS, maxLookupsPerPass, passSubrequests } from '../../src/lib/invite-checks/budget';
-import { type Env, envSchema } from './env';
+import type { Env } from './env';
 
 /**
  * The settings both the build and the Worker read: the build writes them into every page (the
@@ -51,44 +50,3 @@ export function settingsDrift(build: BuildSettings, worker: BuildSettings): stri
 
 /** Where the build records the shared settings it read: beside the Worker it bundles (`<outDir>/server/`). */
 export const BUILD_SETTINGS_FILE = 'build-settings.json';
-
-/**
- * What in a wrangler config's `[vars]` (`vars`, as text) stops `npm run deploy` before anything
- * happens, one line per setting, named: any value the Worker would refuse to start with (checked
- * as the Worker checks it, env.ts), and REFRESH_LOOKUPS_PER_PASS unset (the pages would state the
- * unpaced figure of `npm start`) or more than an invocation's `subrequests` allow (wrangler.toml
- * `[limits] subrequests`, else the Free plan's 50).
- */
-export function deployVarsProblems(
-  vars: Record<string, string>,
-  subrequests: number,
-  where = 'wrangler.toml',
-): string[] {
-  const problems: string[] = [];
-  const pace = vars.REFRESH_LOOKUPS_PER_PASS;
-  // An empty pace is said once, as unset.
-  const { REFRESH_LOOKUPS_PER_PASS: _, ...rest } = vars;
-  const parsed = envSchema.safeParse(pace ? vars : rest);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      problems.push(
-        `${issue.path.join('.')}: ${issue.message} (${where} [vars] has ${JSON.stringify(vars[String(issue.path[0])])})`,
-      );
-    }
-  }
-  const most = maxLookupsPerPass(subrequests);
-  const range = `a whole number from 1 to ${most}, the most whose invocation stays within ${subrequests} subrequests`;
-  if (!pace) {
-    problems.push(
-      `REFRESH_LOOKUPS_PER_PASS: not set in ${where} [vars]: the Worker's Discord lookups a refresh pass, which the help page's figure states; ${range} (at most ${most})`,
-    );
-  } else {
-    const lookups = envSchema.shape.REFRESH_LOOKUPS_PER_PASS.safeParse(pace).data;
-    if (lookups !== undefined && lookups > most) {
-      problems.push(
-        `REFRESH_LOOKUPS_PER_PASS: ${lookups} lookups a pass need up to ${passSubrequests(lookups)} subrequests an invocation, over the ${subrequests} it may make (${where} [limits] subrequests, else the Free plan's ${FREE_PLAN_SUBREQUESTS}): set at most ${most}, or on Workers Paid raise [limits] subrequests`,
-      );
-    }
-  }
-  return problems;
-}
