@@ -129,16 +129,10 @@ if (!dryRun) {
   if (!tools.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
   if (!tools.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
 }
-if (missing.length) {
-  console.error(
-    `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md.`,
-  );
-  process.exit(1);
-}
-
-// A real deploy: the Worker's secrets (names only, `wrangler secret list`) must be those it starts
-// with, and the Stripe keys this deploy gives the build the Worker's too (docs/deploy.md step 5).
-if (!dryRun) {
+// A real deploy whose own settings are right: the Worker's secrets (names only, `wrangler secret
+// list`, a call to Cloudflare) must be those it starts with, and the Stripe keys this deploy gives
+// the build the Worker's too (docs/deploy.md step 5).
+if (!dryRun && missing.length === 0) {
   console.log(`== read the Worker's secrets (wrangler secret list) ==`);
   const listed = spawnSync(
     process.execPath,
@@ -151,19 +145,18 @@ if (!dryRun) {
   } catch {
     secrets = null;
   }
-  if (!secrets) {
-    console.error(
-      `Cannot deploy: the Worker's secrets could not be read (wrangler secret list exited ${listed.status}):\n${(listed.stderr || listed.stdout).trim()}\nPut them before the first deploy (docs/deploy.md step 5).`,
+  if (secrets) missing.push(...workerSecretsProblems(secrets, vars, env, tools.WRANGLER_CONFIG));
+  else {
+    missing.push(
+      `the Worker's secrets could not be read (wrangler secret list exited ${listed.status}); put them before the first deploy (step 5):\n${(listed.stderr || listed.stdout).trim()}`,
     );
-    process.exit(1);
   }
-  const problems = workerSecretsProblems(secrets, vars, env, tools.WRANGLER_CONFIG);
-  if (problems.length) {
-    console.error(
-      `Cannot deploy: the Worker's secrets are not what it needs:\n${problems.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md step 5.`,
-    );
-    process.exit(1);
-  }
+}
+if (missing.length) {
+  console.error(
+    `Cannot deploy: missing or invalid settings:\n${missing.map((m) => `  - ${m}`).join('\n')}\nSee docs/deploy.md.`,
+  );
+  process.exit(1);
 }
 
 /** The file in the output folder that says which build it holds (read by the next deploy). */
