@@ -2,9 +2,15 @@
 // binding; /api/*, /go/* and every path without a file reach this handler. The deployed Worker is
 // site-worker.ts (wrangler.toml `main`), the same entry with the long tail of pages rendered on
 // request; the tests run this one with fake assets, without an Astro build.
-import { createEdgeHandler, type EdgeBindings, type EdgeContext, type EdgeHandlerOptions, edgeDeps } from './_app/edge';
+import {
+  createEdgeHandler,
+  type EdgeBindings,
+  type EdgeContext,
+  type EdgeHandlerOptions,
+  type EdgeServices,
+  edgeServices,
+} from './_app/edge';
 import { jobsForTrigger } from './_app/jobs/schedule';
-import { HookRebuildTrigger } from './_app/lib/rebuild-hook';
 
 /** The part of the Workers ScheduledController the entry uses. */
 interface ScheduledController {
@@ -19,19 +25,26 @@ export function workerEntry(options: EdgeHandlerOptions = {}) {
     fetch: (request: Request, env: EdgeBindings, ctx: EdgeContext) => handle(request, env, ctx),
     /**
      * The Cron Triggers of wrangler.toml `[triggers]` (WORKER_TRIGGERS of jobs/schedule.ts, checked
-     * by a test): every job on the trigger that fired runs (`jobsForTrigger`). A changed public fact asks the deploy hook for a
-     * rebuild, sent before the invocation ends.
+     * by a test): every job on the trigger that fired runs (`jobsForTrigger`). A change a job makes
+     * goes through the same rebuild trigger as a request's (edgeServices): the pages it names are
+     * deleted from the cache, and the deploy hook is asked, before the invocation ends.
      */
     scheduled: (controller: ScheduledController, env: EdgeBindings, ctx: EdgeContext) => {
-      const { db, env: typed } = edgeDeps(env);
+      let services: EdgeServices;
+      try {
+        services = edgeServices(env, options);
+      } catch (err) {
+        // As a request is answered 503: a Worker whose settings are wrong runs nothing.
+        console.error('Worker start failed:', err);
+        return;
+      }
+      const { db, env: typed, hook, purging, rebuild } = services;
       const log = (line: string) => console.log(line);
-      const hook = typed.REBUILD_HOOK_URL
-        ? new HookRebuildTrigger({ url: typed.REBUILD_HOOK_URL, token: typed.REBUILD_HOOK_TOKEN, db, log })
-        : undefined;
       for (const job of jobsForTrigger(controller.cron, controller.scheduledTime)) {
-        const context = { db, env: typed, runtime: 'worker' as const, rebuild: hook, log };
+        const context = { db, env: typed, runtime: 'worker' as const, rebuild, log };
         ctx.waitUntil(
           job.run(context, controller.scheduledTime).then(async () => {
+            await purging?.settled();
             await hook?.flush();
             // A change whose deploy-hook call failed (or never went out) is called again (site_changes).
             if (job.name === 'refresh') await hook?.retryFailed(controller.scheduledTime);

@@ -1,7 +1,8 @@
 // `npm run deploy [-- --dry-run]`: production on Cloudflare + Turso (docs/deploy.md).
 //   1. check the settings: wrangler.toml `[vars]` is the one source of those the build reads too
-//      (SITE_URL, SUPPORT_EMAIL, TURNSTILE_SITE_KEY, REFRESH_LOOKUPS_PER_PASS: functions/_app/build-settings.ts); one set
-//      differently in this shell stops the deploy before anything happens
+//      (BUILD_SETTING_NAMES in functions/_app/build-settings.ts); one set differently in this shell,
+//      a value of [vars] the Worker would refuse, or REFRESH_LOOKUPS_PER_PASS unset or past what an
+//      invocation's subrequests allow (deployVarsProblems) stops the deploy before anything happens
 //   2. migrate the Turso database (DATABASE_URL libsql://…, DATABASE_AUTH_TOKEN)
 //   3. astro build from it with ASTRO_ADAPTER=cloudflare and those [vars] into dist/: the static
 //      files in dist/client/ (the top PRERENDER_SERVERS listings and every other page, _headers
@@ -20,6 +21,9 @@
 // byte) and written where they differ; wrangler then uploads only those. Anything else, or more
 // server files than PUBLISH_MAX_SERVER_FILES, is the full build. A dry run rehearses this path
 // with --incremental (it builds the page code) and --clear-changes (it forgets what it read).
+// A real deploy reads the names of the Worker's secrets first (wrangler secret list; deploy-checks.ts
+// workerSecretsProblems) and stops when the Worker would refuse to start with them, or when the
+// Stripe keys this shell gives the build are not the Worker's (the pages state whether buying is open).
 // Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID for wrangler (no interactive login).
 // WRANGLER_CONFIG names another wrangler config (default wrangler.toml); --out-dir another output folder.
 import { spawnSync } from 'node:child_process';
@@ -45,11 +49,13 @@ import {
   buildSettingsOf,
   settingsDrift,
 } from '../functions/_app/build-settings';
+import { deployVarsProblems, workerSecretsProblems } from '../functions/_app/deploy-checks';
 import { loadEnv, rawProcessEnv, toolEnv } from '../functions/_app/env';
 import { createOnDemandPages } from '../functions/_app/on-demand';
 import { PUBLISH_MAX_NAMED, PUBLISH_MAX_SERVER_FILES } from '../functions/_app/site-builder';
 import { linkTree, type PublishResult, publishChanges, SERVER_FOLDER } from '../functions/_app/site-publish';
 import { deploymentFacts } from '../src/data/site-data';
+import { FREE_PLAN_SUBREQUESTS } from '../src/lib/invite-checks/budget';
 
 const { values } = parseArgs({
   options: {
@@ -88,6 +94,7 @@ const configFile = resolve(tools.WRANGLER_CONFIG);
 const configText = readFileSync(configFile, 'utf8');
 const rawConfig = (configFile.endsWith('.json') ? JSON.parse(configText) : parseToml(configText)) as {
   vars?: Record<string, unknown>;
+  limits?: { subrequests?: unknown };
 };
 const vars: Record<string, string> = {};
 for (const [k, v] of Object.entries(rawConfig.vars ?? {})) {
@@ -103,13 +110,47 @@ for (const name of BUILD_SETTING_NAMES) {
   }
   buildVars[name] = vars[name];
 }
+// Every value of [vars] as the Worker will check it, and the refresh's pace within an invocation's
+// subrequests: [limits] subrequests where the config raises it (Workers Paid), else the Free plan's.
+const subrequests = Number(rawConfig.limits?.subrequests ?? FREE_PLAN_SUBREQUESTS);
+const varsProblems = deployVarsProblems(vars, subrequests, tools.WRANGLER_CONFIG);
+missing.push(...varsProblems);
 if (!vars.SITE_URL) missing.push(`SITE_URL: the public origin, in ${tools.WRANGLER_CONFIG} [vars]`);
-else if (!dryRun && new URL(vars.SITE_URL).hostname.endsWith('.example')) {
+else if (!dryRun && URL.canParse(vars.SITE_URL) && new URL(vars.SITE_URL).hostname.endsWith('.example')) {
   missing.push(`SITE_URL: ${tools.WRANGLER_CONFIG} [vars] still has the example origin; set your site's own`);
+}
+// As npm start on an https site: the default, support@ the site's host, may be nobody's inbox.
+if (!dryRun && !vars.SUPPORT_EMAIL) {
+  missing.push(
+    `SUPPORT_EMAIL: the address every page and mail shows, in ${tools.WRANGLER_CONFIG} [vars] (the default, support@ the site's host, may be nobody's inbox)`,
+  );
 }
 if (!dryRun) {
   if (!tools.CLOUDFLARE_API_TOKEN) missing.push('CLOUDFLARE_API_TOKEN: a token with "Workers Scripts: Edit"');
   if (!tools.CLOUDFLARE_ACCOUNT_ID) missing.push('CLOUDFLARE_ACCOUNT_ID: from the Cloudflare dashboard');
+}
+// A real deploy whose own settings are right: the Worker's secrets (names only, `wrangler secret
+// list`, a call to Cloudflare) must be those it starts with, and the Stripe keys this deploy gives
+// the build the Worker's too (docs/deploy.md step 5).
+if (!dryRun && missing.length === 0) {
+  console.log(`== read the Worker's secrets (wrangler secret list) ==`);
+  const listed = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'secret', 'list', '--config', configFile, '--format', 'json'],
+    { cwd: root, encoding: 'utf8', env: rawProcessEnv({ WRANGLER_SEND_METRICS: 'false' }) },
+  );
+  let secrets: string[] | null = null;
+  try {
+    if (listed.status === 0) secrets = (JSON.parse(listed.stdout) as { name: string }[]).map((x) => x.name);
+  } catch {
+    secrets = null;
+  }
+  if (secrets) missing.push(...workerSecretsProblems(secrets, vars, env, tools.WRANGLER_CONFIG));
+  else {
+    missing.push(
+      `the Worker's secrets could not be read (wrangler secret list exited ${listed.status}); put them before the first deploy (step 5):\n${(listed.stderr || listed.stdout).trim()}`,
+    );
+  }
 }
 if (missing.length) {
   console.error(

@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { deploymentFacts } from '../../src/data/site-data';
 import { BUILD_SETTING_NAMES, type BuildSettings, buildSettingsOf, settingsDrift } from './build-settings';
 import { loadEnv } from './env';
 
@@ -31,5 +33,26 @@ describe('settingsDrift', () => {
     expect(settingsDrift(build, worker)).toEqual([
       'SUPPORT_EMAIL: the build used "support@guildrank.example", the Worker has "help@guildrank.example"',
     ]);
+  });
+});
+
+describe('the settings pages state', () => {
+  it('are all shared: two deployments whose pages would state different facts differ in a compared setting', () => {
+    // Every setting deploymentFacts reads that is not a secret (payments come from the Stripe secrets).
+    const setting = {
+      SITE_URL: fc.constantFrom('https://a.example', 'https://b.example'),
+      SUPPORT_EMAIL: fc.constantFrom(undefined, 'help@a.example'),
+      REFRESH_PER_10MIN: fc.constantFrom(undefined, '80', '160'),
+      REFRESH_LOOKUPS_PER_PASS: fc.constantFrom(undefined, '4', '8'),
+      MIN_MEMBERS: fc.constantFrom(undefined, '50', '100'),
+      SPONSORED_SLOTS_PER_CATEGORY: fc.constantFrom(undefined, '2', '3'),
+    };
+    const env = fc.record(setting, { requiredKeys: [] }).map((vars) => loadEnv(vars));
+    fc.assert(
+      fc.property(env, env, (build, worker) => {
+        if (isDeepStrictEqual(deploymentFacts(build), deploymentFacts(worker))) return;
+        expect(settingsDrift(buildSettingsOf(build), buildSettingsOf(worker))).not.toEqual([]);
+      }),
+    );
   });
 });

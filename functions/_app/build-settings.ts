@@ -2,30 +2,41 @@ import type { Env } from './env';
 
 /**
  * The settings both the build and the Worker read: the build writes them into every page (the
- * canonical origin, the support address, Turnstile's widget), the Worker answers with them (the
- * pages it renders on request, origin checks, the Turnstile check). One source for both, wrangler.toml
- * `[vars]`: `npm run deploy` passes those to the build, and refuses to deploy, as the Worker
- * refuses to start, when the build's values and the Worker's differ.
+ * canonical origin, the support address, Turnstile's widget, the facts the help, requirements and
+ * pricing pages state), the Worker answers with them (the pages it renders on request, origin
+ * checks, the Turnstile check) and acts on them (the refresh's pace, the member minimum, the
+ * Sponsored cap). One source for both, wrangler.toml `[vars]`: `npm run deploy` passes those to the
+ * build, and refuses to deploy, as the Worker refuses to start, when the build's values and the
+ * Worker's differ. Every setting src/data/site-data.ts deploymentFacts reads is here, but the
+ * Stripe secrets (a test holds the two lists together).
  */
 export const BUILD_SETTING_NAMES = [
   'SITE_URL',
   'SUPPORT_EMAIL',
   'TURNSTILE_SITE_KEY',
-  // The refresh's pace: the help page states the listings a day it covers.
+  // The refresh's budget and pace: the help page states the listings a day they cover.
+  'REFRESH_PER_10MIN',
   'REFRESH_LOOKUPS_PER_PASS',
+  // The listing requirement on size (/requirements, the help page) and the Sponsored cap (/pricing).
+  'MIN_MEMBERS',
+  'SPONSORED_SLOTS_PER_CATEGORY',
 ] as const;
 export type BuildSettingName = (typeof BUILD_SETTING_NAMES)[number];
 
-/** The values of the shared settings as a page shows them (SUPPORT_EMAIL with its default applied); null when unset. */
+/** The values of the shared settings as a page shows them (defaults applied, numbers as text); null when unset. */
 export type BuildSettings = Record<BuildSettingName, string | null>;
 
 /** The shared settings of a parsed environment. */
 export function buildSettingsOf(env: Pick<Env, BuildSettingName>): BuildSettings {
+  const shown = (v: string | number | undefined) => (v === undefined ? null : String(v));
   return {
     SITE_URL: env.SITE_URL,
     SUPPORT_EMAIL: env.SUPPORT_EMAIL,
-    TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? null,
-    REFRESH_LOOKUPS_PER_PASS: env.REFRESH_LOOKUPS_PER_PASS === undefined ? null : String(env.REFRESH_LOOKUPS_PER_PASS),
+    TURNSTILE_SITE_KEY: shown(env.TURNSTILE_SITE_KEY),
+    REFRESH_PER_10MIN: shown(env.REFRESH_PER_10MIN),
+    REFRESH_LOOKUPS_PER_PASS: shown(env.REFRESH_LOOKUPS_PER_PASS),
+    MIN_MEMBERS: shown(env.MIN_MEMBERS),
+    SPONSORED_SLOTS_PER_CATEGORY: shown(env.SPONSORED_SLOTS_PER_CATEGORY),
   };
 }
 

@@ -87,16 +87,17 @@ export async function renderAnswer(
 }
 
 /** The Workers Cache API's default cache, as far as this module uses it. */
-interface EdgeCache {
+export interface EdgeCache {
   match(key: string): Promise<Response | undefined>;
   put(key: string, response: Response): Promise<void>;
   delete(key: string): Promise<boolean>;
 }
 
 /**
- * How long a rendered page is kept in a data center's cache. A change made through the Worker
- * deletes the changed listing's page there at once, but the Cache API is per data center: the
- * copies other data centers hold expire after this many seconds. A change with no page named
+ * How long a rendered page is kept in a data center's cache. A change made through the Worker (a
+ * request's or a Cron Trigger's: edge.ts edgeServices) deletes the changed listing's page there at
+ * once, but the Cache API is per data center: the copies other data centers hold (and, for a
+ * Cron Trigger, the ones where visitors are) expire after this many seconds. A change with no page named
  * (a refresh pass, a rebuild from the console) and the listing pages a change moves are seen
  * everywhere within it too. (A global purge would take Workers Cache, `ctx.cache.purge`, which
  * caches every answer of the Worker by its Cache-Control, or the zone's purge API and a token.)

@@ -7,6 +7,7 @@ import { type BuildSettings, buildSettingsOf, settingsDrift } from './build-sett
 import type { RebuildTrigger } from './context';
 import {
   createEdgePages,
+  type EdgeCache,
   type EdgePages,
   type EdgeRenderer,
   edgeRenderGate,
@@ -60,8 +61,7 @@ interface VersionMetadata {
 }
 
 /** The Workers Cache API (`caches.default`), absent outside workerd. */
-const defaultCache = () =>
-  (globalThis as { caches?: { default?: Parameters<typeof createEdgePages>[0]['cache'] } }).caches?.default;
+const defaultCache = () => (globalThis as { caches?: { default?: EdgeCache } }).caches?.default;
 
 export interface EdgeHandlerOptions {
   /**
@@ -76,6 +76,8 @@ export interface EdgeHandlerOptions {
    * Turnstile widget missing while posts need a token, two support addresses, two origins).
    */
   buildSettings?: BuildSettings | undefined;
+  /** The data center's cache of on-demand pages: the Cache API's `caches.default` unless given (tests). */
+  cache?: EdgeCache | undefined;
 }
 
 /**
@@ -92,13 +94,68 @@ export function startRefusal(build: BuildSettings, env: Env): string[] {
   return lines;
 }
 
-interface EdgeRuntime {
-  app: ReturnType<typeof createApp>;
+/**
+ * What a Worker invocation builds on, a request and a Cron Trigger alike: the typed env, the
+ * database, the deploy hook, the on-demand pages, and the one rebuild trigger both hand to what
+ * they run. A change that names its pages (an approval or an edit through a request; a placement
+ * starting, a rank recompute or an order reconciled on a Cron Trigger) deletes them from the data
+ * center's cache, then goes to the deploy hook: `purging`, whose `settled()` each awaits.
+ */
+export interface EdgeServices {
   env: Env;
+  db: Db;
   /** Undefined when REBUILD_HOOK_URL is not set. */
   hook: HookRebuildTrigger | undefined;
+  /** The pages rendered on request (site-worker.ts); undefined without a renderer (worker.ts). */
+  pages: EdgePages | undefined;
   /** Undefined without a hook or without on-demand pages. */
   purging: PurgingRebuildTrigger | undefined;
+  /** What the app and the jobs ask for a rebuild through: `purging` when there is one, else the hook. */
+  rebuild: RebuildTrigger | undefined;
+  /** The platform's Rate Limiting bindings (wrangler.toml); `missing` names the rules without one. */
+  rateLimitStore: BindingRateLimitStore;
+}
+
+/**
+ * The services of a Worker with `bindings` (EdgeServices): the one place the fetch and the
+ * scheduled handler get them from. Throws, naming every bad setting, when the env is invalid or
+ * differs from the build's (startRefusal): the Worker then neither answers nor runs its jobs.
+ */
+export function edgeServices(bindings: EdgeBindings, options: EdgeHandlerOptions = {}): EdgeServices {
+  const { env, db } = edgeDeps(bindings);
+  const refusal = options.buildSettings ? startRefusal(options.buildSettings, env) : [];
+  if (refusal.length) throw new Error(`Invalid environment:\n${refusal.join('\n')}`);
+  const hook = env.REBUILD_HOOK_URL
+    ? new HookRebuildTrigger({
+        url: env.REBUILD_HOOK_URL,
+        token: env.REBUILD_HOOK_TOKEN,
+        db,
+        log: (line) => console.log(line),
+      })
+    : undefined;
+  // The public limits count in the platform's Rate Limiting bindings (wrangler.toml), shared by
+  // the isolates of a location; a rule without its binding counts in this isolate only.
+  const rateLimitStore = new BindingRateLimitStore(bindings);
+  const version = (bindings.CF_VERSION_METADATA as VersionMetadata | undefined)?.id;
+  const pages = options.render
+    ? createEdgePages({
+        render: options.render,
+        db,
+        ...deploymentFacts(env),
+        origin: env.SITE_URL,
+        version,
+        cache: options.cache ?? defaultCache(),
+        // Renders limited per client through the RATE_LIMIT_RENDERS binding; cached pages are not.
+        gate: edgeRenderGate(rateLimitStore, env.RATE_LIMITS),
+      })
+    : undefined;
+  const purging = hook && pages ? new PurgingRebuildTrigger(hook, pages) : undefined;
+  return { env, db, hook, pages, purging, rebuild: purging ?? hook, rateLimitStore };
+}
+
+interface EdgeRuntime {
+  app: ReturnType<typeof createApp>;
+  services: EdgeServices;
   /** The build's Content-Security-Policy, for pages the Worker answers (not-found screens). */
   policy: string;
 }
@@ -111,44 +168,16 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
   let runtime: Promise<EdgeRuntime> | null = null;
 
   const boot = async (bindings: EdgeBindings): Promise<EdgeRuntime> => {
-    const { env, db } = edgeDeps(bindings);
-    const refusal = options.buildSettings ? startRefusal(options.buildSettings, env) : [];
-    if (refusal.length) throw new Error(`Invalid environment:\n${refusal.join('\n')}`);
-    const hook = env.REBUILD_HOOK_URL
-      ? new HookRebuildTrigger({
-          url: env.REBUILD_HOOK_URL,
-          token: env.REBUILD_HOOK_TOKEN,
-          db,
-          log: (line) => console.log(line),
-        })
-      : undefined;
+    const services = edgeServices(bindings, options);
+    const { env, db, pages, rebuild, rateLimitStore } = services;
     // Pages answered by the Worker (not-found screens) take the same policy as the static ones.
     const policy = await bindings.ASSETS.fetch(`https://assets.local/${CSP_POLICY_FILE}`)
       .then(async (r) => (r.ok ? (await r.text()).trim() : BASE_CONTENT_SECURITY_POLICY))
       .catch(() => BASE_CONTENT_SECURITY_POLICY);
-    // The public limits count in the platform's Rate Limiting bindings (wrangler.toml), shared by
-    // the isolates of a location; a rule without its binding counts in this isolate only.
-    const rateLimitStore = new BindingRateLimitStore(bindings);
     if (rateLimitStore.missing.length) {
       console.warn(`Rate limits counted per isolate (no binding): ${rateLimitStore.missing.join(', ')}`);
     }
-    const version = (bindings.CF_VERSION_METADATA as VersionMetadata | undefined)?.id;
-    const pages = options.render
-      ? createEdgePages({
-          render: options.render,
-          db,
-          ...deploymentFacts(env),
-          origin: env.SITE_URL,
-          version,
-          cache: defaultCache(),
-          // Renders limited per client through the RATE_LIMIT_RENDERS binding; cached pages are not.
-          gate: edgeRenderGate(rateLimitStore, env.RATE_LIMITS),
-        })
-      : undefined;
-    // A change that names its pages deletes them from the cache, then asks the hook as before.
-    const purging = hook && pages ? new PurgingRebuildTrigger(hook, pages) : undefined;
-    const rebuild: RebuildTrigger | undefined = purging ?? hook;
-    const runtimeRef: EdgeRuntime = { env, hook, purging, policy, app: undefined as never };
+    const runtimeRef: EdgeRuntime = { services, policy, app: undefined as never };
     runtimeRef.app = createApp({
       db,
       env,
@@ -184,11 +213,12 @@ export function createEdgeHandler(options: EdgeHandlerOptions = {}) {
       );
     }
     const response = await rt.app.fetch(request, bindings, ctx as never);
+    const { purging, hook } = rt.services;
     // The cached pages a change named are gone before it is answered: the next request renders them.
-    await rt.purging?.settled();
+    await purging?.settled();
     // An isolate may sleep once the response is sent: send any queued deploy-hook POST now, kept
     // alive past the response (flush is a no-op when nothing is queued).
-    if (rt.hook) ctx.waitUntil(rt.hook.flush());
+    if (hook) ctx.waitUntil(hook.flush());
     return response;
   };
 }

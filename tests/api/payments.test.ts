@@ -3,7 +3,8 @@
 // events to POST /api/webhooks/stripe, and the database says what happened.
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getServerById } from '../../db/queries/servers';
+import { createCompOrder } from '../../db/queries/orders';
+import { createServer, getServerById } from '../../db/queries/servers';
 import { setOwnerWebhook } from '../../db/queries/webhooks';
 import {
   auditLog,
@@ -17,11 +18,14 @@ import {
   webhookOutbox,
 } from '../../db/schema';
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
+import type { RebuildTrigger } from '../../functions/_app/context';
+import { loadEnv } from '../../functions/_app/env';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
 import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
+import { createTestDb } from '../helpers/db';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
@@ -510,6 +514,46 @@ describe('buying a placement', () => {
     };
     expect(audits2.entries.some((e) => e.action === 'comp')).toBe(true);
     expect(await netToday(h)).toBe(0);
+  });
+});
+
+describe('the placement clock', () => {
+  it('ends its tick only once each change it asks to publish is recorded (the Worker ends the invocation after it)', async () => {
+    const tdb = await createTestDb();
+    try {
+      const env = loadEnv({ DATABASE_URL: tdb.url });
+      const now = Date.now();
+      // Recording a change fails: a tick that did not wait for it would end as if it had been recorded.
+      const rebuild: RebuildTrigger = {
+        request: (reason) => Promise.reject(new Error(`not recorded: ${reason}`)),
+        status: () => ({ state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null }),
+      };
+      /** A Premium comp on a new listing, paid, from `startsAt` to `endsAt` (ms). */
+      const placement = async (name: string, startsAt: number, endsAt: number) => {
+        const listing = await createServer(tdb.db, { name, category: 'Gaming', members: 500 });
+        const order = await createCompOrder(tdb.db, {
+          serverId: listing.id,
+          category: 'Gaming',
+          placement: 'premium',
+          termDays: 30,
+          grantedBy: 'ops@example.com',
+        });
+        await tdb.client.execute({
+          sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
+          args: [new Date(startsAt).toISOString(), new Date(endsAt).toISOString(), order.id],
+        });
+        return listing;
+      };
+      // A term that is over: ended through the order machine (lib/order-events.ts).
+      const ending = await placement('Clock Ending Lounge', now - 30 * DAY_MS, now - 1000);
+      await tdb.client.execute({ sql: 'UPDATE discord_servers SET is_premium = 1 WHERE id = ?', args: [ending.id] });
+      await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow(/not recorded: placement of/);
+      // A slot that has started: its listing's flags brought in step (placement-clock.ts).
+      await placement('Clock Starting Lounge', now - 1000, now + 30 * DAY_MS);
+      await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow(/not recorded: placement of/);
+    } finally {
+      tdb.cleanup();
+    }
   });
 });
 

@@ -26,7 +26,7 @@ import { rankDue, run as rankPass } from '../../functions/_app/jobs/rank';
 import { BLOCK_LADDER_MS, REFRESH_JOB, type RefreshDeps, refreshServer, run } from '../../functions/_app/jobs/refresh';
 import { SCHEDULE } from '../../functions/_app/jobs/schedule';
 import worker from '../../functions/worker';
-import { BUDGET, refreshPace, WORKER_LOOKUPS_PER_PASS } from '../../src/lib/invite-checks/budget';
+import { BUDGET, passSubrequests, refreshPace, WORKER_LOOKUPS_PER_PASS } from '../../src/lib/invite-checks/budget';
 import { RANK_JOB } from '../../src/lib/ranking/constants';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -565,8 +565,11 @@ describe("the Worker's every-minute invocation", () => {
     };
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await invocation(T0 + i * MINUTE));
-    for (const [i, run] of runs.entries())
+    for (const [i, run] of runs.entries()) {
       expect(run.subrequests, `minute ${i}`).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+      // The cost model the deploy checks REFRESH_LOOKUPS_PER_PASS with (budget.ts) covers what was measured.
+      expect(run.subrequests, `minute ${i}`).toBeLessThanOrEqual(passSubrequests(WORKER_LOOKUPS_PER_PASS));
+    }
     // The pass that recomputes the ranks (10 minutes after the last) takes fewer lookups; the others 8.
     const { lookups, lookupsWhenRanking } = refreshPace(WORKER_LOOKUPS_PER_PASS)!;
     expect(runs.map((r) => r.lookups)).toEqual([lookups, lookupsWhenRanking, lookups]);

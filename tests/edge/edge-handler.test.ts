@@ -52,10 +52,8 @@ describe('the Worker entry when its settings are wrong', () => {
 
   it('refuses to start when a setting the build wrote into the pages differs from its own, naming it', async () => {
     const buildSettings = {
-      SITE_URL: 'https://guildrank.example',
-      SUPPORT_EMAIL: 'support@guildrank.example',
+      ...buildSettingsOf(loadEnv({ SITE_URL: 'https://guildrank.example' })),
       TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
-      REFRESH_LOOKUPS_PER_PASS: null,
     };
     const bindings = {
       ASSETS: assets,

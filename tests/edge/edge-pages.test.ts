@@ -1,7 +1,11 @@
 // The on-demand pages' cache on the Worker (functions/_app/edge-pages.ts), with a cache of the
 // Cache API's shape kept in a Map: what is kept, under which key, and what a change deletes.
 // tests/edge/on-demand.test.ts runs the same code in workerd against the real Cache API.
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompOrder } from '../../db/queries/orders';
+import { createServer, getServerById, getServerBySlug } from '../../db/queries/servers';
 import type { RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import {
   createEdgePages,
@@ -14,6 +18,8 @@ import {
 } from '../../functions/_app/edge-pages';
 import { BindingRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { RenderRefused, renderRefusedAnswer } from '../../functions/_app/lib/render-gate';
+import { workerEntry } from '../../functions/worker';
+import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 let tdb: TestDb;
@@ -219,5 +225,81 @@ describe('on-demand pages on the Worker', () => {
     for (const x of ['a', 'b', 'c', 'd'])
       expect((await open.get(`/server/${x}`, 'GET', {}, 'flooder'))?.status).toBe(200);
     expect(asked).toEqual([]);
+  });
+});
+
+describe("the Worker's scheduled changes", () => {
+  it('delete the cached pages they name, as a change made through a request does (the placement clock)', async () => {
+    // A listing whose paid Premium slot has started: the placement clock of the next minute sets its flag.
+    const listing = await createServer(tdb.db, { name: 'Clock Placement Lounge', category: 'Gaming', members: 500 });
+    const order = await createCompOrder(tdb.db, {
+      serverId: listing.id,
+      category: 'Gaming',
+      placement: 'premium',
+      termDays: 30,
+      grantedBy: 'ops@example.com',
+    });
+    const now = Date.now();
+    await tdb.client.execute({
+      sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
+      args: [new Date(now - 60_000).toISOString(), new Date(now + 30 * 86_400_000).toISOString(), order.id],
+    });
+    // The Worker reaches the database over HTTP, and calls a deploy hook.
+    const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
+    let hookPosts = 0;
+    const hook = createHttpServer((req, res) => {
+      hookPosts++;
+      req.resume();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));
+    try {
+      const cache = mapCache();
+      const renders: string[] = [];
+      const worker = workerEntry({
+        // The page states what the database says of the listing now.
+        render: async (request, onDemand) => {
+          const path = new URL(request.url).pathname;
+          const row = await getServerBySlug(onDemand.db, path.replace(/^\/server\//, ''));
+          if (!row) return new Response(null, { status: 404 });
+          renders.push(path);
+          const html = `<p>${row.name}: ${row.is_premium ? 'Premium' : 'standard'}</p>`;
+          return new Response(html, { headers: { 'content-type': 'text/html' } });
+        },
+        cache,
+      });
+      const bindings = {
+        ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+        DATABASE_URL: libsql.url,
+        SITE_URL: 'http://guildrank.test',
+        CF_VERSION_METADATA: { id: 'v1' },
+        REBUILD_HOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+      };
+      const pending: Promise<unknown>[] = [];
+      const ctx = { waitUntil: (p: Promise<unknown>) => void pending.push(p) };
+      const settle = async () => {
+        while (pending.length) await Promise.all(pending.splice(0));
+      };
+      const page = async () => {
+        const res = await worker.fetch(new Request(`http://guildrank.test/server/${listing.slug}`), bindings, ctx);
+        const body = await res.text();
+        await settle();
+        return body;
+      };
+      expect(await page()).toContain('Clock Placement Lounge: standard');
+      expect(await page()).toContain('Clock Placement Lounge: standard');
+      expect(renders).toHaveLength(1);
+      // The every-minute Cron Trigger: the clock starts the slot and names the listing's page.
+      worker.scheduled({ cron: '* * * * *', scheduledTime: now }, bindings, ctx);
+      await settle();
+      expect((await getServerById(tdb.db, listing.id))?.is_premium).toBe(true);
+      expect(hookPosts).toBeGreaterThan(0);
+      // Gone from the cache at once: the next request renders it from the database.
+      expect(await page()).toContain('Clock Placement Lounge: Premium');
+      expect(renders).toHaveLength(2);
+    } finally {
+      await libsql.stop();
+      await new Promise((ok) => hook.close(ok));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import worker from '../../functions/worker';
 
 /** The Cloudflare Workers Free plan's subrequests per invocation. */
-export const FREE_PLAN_SUBREQUESTS = 50;
+export { FREE_PLAN_SUBREQUESTS } from '../../src/lib/invite-checks/budget';
 
 /**
  * Runs one invocation of the Worker's Cron Trigger `cron` at `scheduledTime` (every job on it, to

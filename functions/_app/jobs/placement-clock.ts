@@ -39,8 +39,12 @@ export async function run(
     stale.map((s) => s.id),
     at,
   );
-  for (const s of stale)
-    deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings');
+  // Each change recorded before the tick ends: the Worker's invocation may end right after it.
+  await Promise.all(
+    stale.map((s) =>
+      deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings'),
+    ),
+  );
   const site = mailSite(deps.env);
   let reminded = 0;
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {

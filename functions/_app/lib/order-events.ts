@@ -36,8 +36,9 @@ export async function applyEvent(
     },
   });
   if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))
-    // A placement changes the listing's card and its place in the listings it is in: published as an edit is.
-    deps.rebuild?.request(
+    // A placement changes the listing's card and its place in the listings it is in: published as
+    // an edit is, recorded before the event's answer (a webhook's 200, a clock or reconcile pass).
+    await deps.rebuild?.request(
       `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`,
       [`/server/${listing.slug}`],
       'listings',

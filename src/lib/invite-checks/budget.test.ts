@@ -4,7 +4,10 @@ import {
   BUDGET,
   budgetAt,
   capacityLine,
+  FREE_PLAN_SUBREQUESTS,
   listingsPerDay,
+  maxLookupsPerPass,
+  passSubrequests,
   refreshCycleDays,
   refreshPace,
   WORKER_LOOKUPS_PER_PASS,
@@ -39,6 +42,19 @@ describe('refresh budget', () => {
         const pace = { lookups, lookupsWhenRanking: Math.max(1, lookups >> 1), rankEveryMinutes: 10 };
         const perDay = listingsPerDay(perWindow, pace);
         return perDay <= lookups * 1440 && perDay <= listingsPerDay(perWindow) && perDay > 0;
+      }),
+    );
+  });
+
+  it('paces the Worker to the most lookups whose invocation stays within its plan’s subrequests', () => {
+    expect(WORKER_LOOKUPS_PER_PASS).toBe(maxLookupsPerPass(FREE_PLAN_SUBREQUESTS));
+    expect(WORKER_LOOKUPS_PER_PASS).toBe(8);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20_000 }), (subrequests) => {
+        const most = maxLookupsPerPass(subrequests);
+        if (most > 0) expect(passSubrequests(most)).toBeLessThanOrEqual(subrequests);
+        // One more would pass the limit, or the setting's own ceiling (200, REFRESH_PER_10MIN's most).
+        expect(most === 200 || passSubrequests(most + 1) > subrequests).toBe(true);
       }),
     );
   });

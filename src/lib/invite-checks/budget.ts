@@ -35,8 +35,40 @@ export interface RefreshPace {
   rankEveryMinutes: number;
 }
 
-/** The Worker's lookups a pass when REFRESH_LOOKUPS_PER_PASS is unset there (wrangler.toml sets it). */
-export const WORKER_LOOKUPS_PER_PASS = 8;
+/** Subrequests per Worker invocation on Cloudflare's Workers Free plan (Workers Paid: 10,000 unless wrangler.toml `[limits] subrequests` says otherwise). */
+export const FREE_PLAN_SUBREQUESTS = 50;
+
+/**
+ * What a refresh invocation costs besides its lookups: 23 measured by tests/api/refresh-job.test.ts
+ * (the pass's reads and writes, the anomaly pass, the placement clock, the deploy hook), and 3 to
+ * spare for what that minute does not do (an alert's mail, a placement that starts).
+ */
+const PASS_SUBREQUESTS = 26;
+/** A rank recompute on top (measured 8). */
+const RANK_SUBREQUESTS = 8;
+/** A lookup at its dearest: Discord, the result's batch, a read of the guild's other listings. */
+const LOOKUP_SUBREQUESTS = 3;
+/** REFRESH_LOOKUPS_PER_PASS's own ceiling (functions/_app/env.ts), REFRESH_PER_10MIN's most. */
+const MAX_LOOKUPS_PER_PASS = 200;
+
+/** The subrequests of a refresh invocation at `lookups` a pass: the dearer of a plain pass and one that ranks. */
+export function passSubrequests(lookups: number): number {
+  const pace = refreshPace(lookups)!;
+  return Math.max(
+    PASS_SUBREQUESTS + LOOKUP_SUBREQUESTS * pace.lookups,
+    PASS_SUBREQUESTS + RANK_SUBREQUESTS + LOOKUP_SUBREQUESTS * pace.lookupsWhenRanking,
+  );
+}
+
+/** The most lookups a pass may take within `subrequests` an invocation: REFRESH_LOOKUPS_PER_PASS's ceiling on a plan (`npm run deploy` checks it). */
+export function maxLookupsPerPass(subrequests: number): number {
+  let most = 0;
+  while (most < MAX_LOOKUPS_PER_PASS && passSubrequests(most + 1) <= subrequests) most++;
+  return most;
+}
+
+/** The Worker's lookups a pass on the Free plan (8); wrangler.toml sets REFRESH_LOOKUPS_PER_PASS, and the deploy refuses none. */
+export const WORKER_LOOKUPS_PER_PASS = maxLookupsPerPass(FREE_PLAN_SUBREQUESTS);
 
 /** The pace of REFRESH_LOOKUPS_PER_PASS (half in a pass that recomputes the ranks); none when unset. */
 export function refreshPace(lookupsPerPass: number | undefined): RefreshPace | undefined {
