@@ -1,6 +1,4 @@
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { experimental_readRawConfig } from 'wrangler';
 import { CLAIM_LEASE_MS, enqueueMail, listMails, RETRY_DELAYS_MS } from '../../db/queries/mail';
 import { getIssueByWeek, subscribeEmail } from '../../db/queries/newsletter';
 import { createOperator } from '../../db/queries/operators';
@@ -22,6 +20,7 @@ import { createTestDb, type TestDb } from '../helpers/db';
 import { startDiscordWebhookStandIn } from '../helpers/discord-webhook-stand-in';
 import { startProviderStandIn } from '../helpers/mail-provider-stand-in';
 import { FREE_PLAN_SUBREQUESTS, fetchSubrequests, scheduledSubrequests } from '../helpers/worker-invocation';
+import { readWranglerConfig } from '../helpers/wrangler-config';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -220,7 +219,7 @@ async function workerMailSetup() {
 
 describe("the Worker's mail Cron Triggers", () => {
   it('wrangler.toml has the sender and the weekly newsletter triggers; the sender drains the outbox through MAIL_API_URL, and waits without it', async () => {
-    const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+    const rawConfig = await readWranglerConfig();
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
     expect(crons).toEqual(expect.arrayContaining(['*/2 * * * *', '*/15 * * * *']));
 

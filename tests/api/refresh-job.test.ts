@@ -3,10 +3,8 @@
 // the budget (no 10-minute span ever over it, 429s included), the breaker and --all.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { experimental_readRawConfig } from 'wrangler';
 import type { Db } from '../../db/client';
 import { getJobState, getLastRun } from '../../db/queries/freshness';
 import {
@@ -33,6 +31,7 @@ import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, startDiscordStandIn } from '../helpers/discord-stand-in';
 import { runScript } from '../helpers/run-script';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
+import { readWranglerConfig } from '../helpers/wrangler-config';
 
 const T0 = Date.parse('2030-06-01T00:00:00.000Z');
 const MINUTE = 60_000;
@@ -500,7 +499,7 @@ describe('the refresh budget over hours of passes', () => {
 
 describe('the scheduled refresh', () => {
   it("wrangler.toml's Cron Trigger runs a pass every minute through the Worker, on the database it is bound to", async () => {
-    const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+    const rawConfig = await readWranglerConfig();
     expect((rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons).toContain('* * * * *');
     const h = await harness();
     await h.addListings(20);

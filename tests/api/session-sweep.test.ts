@@ -1,9 +1,7 @@
 // The console session sweep (functions/_app/jobs/session-sweep.ts): one pass deletes exactly the
 // sessions the auth middleware would refuse, and it runs at every sign-in, on Node's timer and
 // from the Worker's Cron Trigger.
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { experimental_readRawConfig } from 'wrangler';
 import { createOperator } from '../../db/queries/operators';
 import {
   createSession,
@@ -19,6 +17,7 @@ import { sha256Hex } from '../../src/lib/hash';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { readWranglerConfig } from '../helpers/wrangler-config';
 
 const T0 = Date.parse('2030-05-01T08:00:00.000Z');
 const MINUTE = 60_000;
@@ -98,8 +97,8 @@ describe('session sweep', () => {
 });
 
 describe('the scheduled session sweep', () => {
-  it("wrangler.toml's Cron Trigger runs on the beat npm start's timer keeps", () => {
-    const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+  it("wrangler.toml's Cron Trigger runs on the beat npm start's timer keeps", async () => {
+    const rawConfig = await readWranglerConfig();
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
     expect(crons).toContain(`*/${SESSION_SWEEP_EVERY_MS / MINUTE} * * * *`);
   });

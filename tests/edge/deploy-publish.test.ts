@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { experimental_readRawConfig } from 'wrangler';
 import { insertFakeServers } from '../../db/fake';
 import { listServersWithPages, type Server, updateServer } from '../../db/queries/servers';
 import { listSiteChanges } from '../../db/queries/site-changes';
@@ -15,12 +14,13 @@ import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql
 import { createTestDb, type TestDb } from '../helpers/db';
 import { exclusive } from '../helpers/exclusive';
 import { runScript } from '../helpers/run-script';
+import { readWranglerConfig } from '../helpers/wrangler-config';
 
 const root = resolve(import.meta.dirname, '../..');
 
 /** The shared build settings wrangler.toml's [vars] give `npm run deploy`'s build. */
-function deployedBuildSettings(): Record<string, string> {
-  const { rawConfig } = experimental_readRawConfig({ config: join(root, 'wrangler.toml') });
+async function deployedBuildSettings(): Promise<Record<string, string>> {
+  const rawConfig = await readWranglerConfig(join(root, 'wrangler.toml'));
   const vars = (rawConfig as { vars?: Record<string, unknown> }).vars ?? {};
   return Object.fromEntries(
     BUILD_SETTING_NAMES.filter((name) => typeof vars[name] === 'string').map((name) => [name, vars[name] as string]),
@@ -136,7 +136,7 @@ beforeAll(async () => {
       DATABASE_URL: libsql.url,
       DATABASE_AUTH_TOKEN: token,
       // The settings the deploy's build takes from wrangler.toml [vars] (SITE_URL, the refresh's pace...).
-      ...deployedBuildSettings(),
+      ...(await deployedBuildSettings()),
       SITE_URL,
       ASTRO_CACHE_DIR: join(scratch, 'cache-node'),
     }),

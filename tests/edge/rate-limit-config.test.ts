@@ -15,8 +15,8 @@ const expected: DeclaredRateLimit[] = Object.values(RATE_LIMITS).map((rule) => {
 });
 
 describe('Cloudflare rate-limit bindings', () => {
-  it("wrangler.toml declares exactly one binding per rule of RATE_LIMITS, with the rule's mapped limit and period", () => {
-    const declared = declaredRateLimits();
+  it("wrangler.toml declares exactly one binding per rule of RATE_LIMITS, with the rule's mapped limit and period", async () => {
+    const declared = await declaredRateLimits();
     expect(declared, `wrangler.toml's [[ratelimits]] should read:\n\n${rateLimitsToml(expected)}\n`).toEqual(expected);
   });
 

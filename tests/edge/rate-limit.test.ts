@@ -12,7 +12,7 @@ beforeAll(async () => {
   stack = await startEdgeStack({
     assets: { 'index.html': '<!doctype html><title>GuildRank</title><h1>Home</h1>' },
     // The production entries, exactly as wrangler.toml declares them.
-    extraConfig: rateLimitsToml(declaredRateLimits()),
+    extraConfig: rateLimitsToml(await declaredRateLimits()),
   });
   ({ worker } = stack);
 }, 240_000);

@@ -1,5 +1,29 @@
 import { resolve } from 'node:path';
-import { experimental_readRawConfig } from 'wrangler';
+
+/** The repository's wrangler.toml. */
+export const WRANGLER_TOML = resolve(import.meta.dirname, '../../wrangler.toml');
+
+/** Where Node's fetch finds its dispatcher (undici's global-dispatcher symbol). */
+const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+type WithDispatcher = typeof globalThis & { [DISPATCHER]?: unknown };
+
+/**
+ * A wrangler config as wrangler itself reads it (`experimental_readRawConfig`), defaulting to the
+ * repository's. Importing wrangler installs its own bundled undici as the process's global
+ * dispatcher, which Node's fetch then uses: the test files that ran later in the same vitest
+ * worker (`isolate: false`) sent every request through another undici, which refused the Stripe
+ * library's requests ("invalid content-length header"). The import is made here only, and Node's
+ * own dispatcher put back after it.
+ */
+export async function readWranglerConfig(config: string = WRANGLER_TOML): Promise<Record<string, unknown>> {
+  const g = globalThis as WithDispatcher;
+  // Node makes its dispatcher at its fetch's first call: make it now, to keep it.
+  if (!g[DISPATCHER]) await fetch('data:,');
+  const own = g[DISPATCHER];
+  const { experimental_readRawConfig } = await import('wrangler');
+  g[DISPATCHER] = own;
+  return experimental_readRawConfig({ config }).rawConfig as Record<string, unknown>;
+}
 
 /** One `[[ratelimits]]` entry of a wrangler config. */
 export interface DeclaredRateLimit {
@@ -9,8 +33,8 @@ export interface DeclaredRateLimit {
 }
 
 /** The repository's wrangler.toml `[[ratelimits]]`, parsed by wrangler itself. */
-export function declaredRateLimits(): DeclaredRateLimit[] {
-  const { rawConfig } = experimental_readRawConfig({ config: resolve(import.meta.dirname, '../../wrangler.toml') });
+export async function declaredRateLimits(): Promise<DeclaredRateLimit[]> {
+  const rawConfig = await readWranglerConfig();
   const entries = (rawConfig as { ratelimits?: DeclaredRateLimit[] }).ratelimits ?? [];
   return entries.map((r) => ({
     name: r.name,

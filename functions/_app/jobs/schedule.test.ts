@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
-import { experimental_readRawConfig } from 'wrangler';
+import { readWranglerConfig } from '../../../tests/helpers/wrangler-config';
 import { composesAt } from './newsletter';
 import { REFRESH_EVERY_MS } from './refresh';
 import { JOBS, jobsForTrigger, MAX_CRON_TRIGGERS, SCHEDULE, WORKER_TRIGGERS } from './schedule';
@@ -17,10 +16,8 @@ const gapMs = (pattern: string) => {
 };
 
 describe('the schedule table', () => {
-  it("wrangler.toml's Cron Triggers are exactly the table's crons, each listed once", () => {
-    const { rawConfig } = experimental_readRawConfig({
-      config: resolve(import.meta.dirname, '../../../wrangler.toml'),
-    });
+  it("wrangler.toml's Cron Triggers are exactly the table's crons, each listed once", async () => {
+    const rawConfig = await readWranglerConfig();
     const crons = (rawConfig as { triggers?: { crons?: string[] } }).triggers?.crons ?? [];
     // Jobs may share a trigger (the refresh and the placement clock, every minute): the Worker runs each one on it.
     expect([...crons].sort()).toEqual([...WORKER_TRIGGERS].sort());
