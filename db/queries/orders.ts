@@ -437,14 +437,27 @@ export async function ordersToRemind(db: Db, at: number, withinDays: number): Pr
     .limit(500);
 }
 
-/** Open orders with a Checkout session: the reconcile job asks Stripe about each. */
-export async function openOrdersWithSessions(db: Db, limit = 500): Promise<OrderRow[]> {
-  return db
-    .select()
+/**
+ * Takes the reconcile job's turn of up to `limit` open orders with a Checkout session: the
+ * never-asked first, then the longest-unasked (oldest order first among equals), stamped asked at
+ * `at` in the same statement. An order Stripe cannot settle yet (a checkout still open, a delayed
+ * payment pending, a session Stripe does not know, a failing retrieve) goes to the back of the
+ * line instead of being asked first every pass, and two runners never take the same orders.
+ */
+export async function takeOrdersToReconcile(db: Db, at: number, limit = 500): Promise<OrderRow[]> {
+  const turn = db
+    .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.state, 'open'), isNotNull(orders.stripe_session_id)))
-    .orderBy(asc(orders.id))
+    // SQLite sorts NULL first: the never-asked come first.
+    .orderBy(asc(orders.reconcile_checked_at), asc(orders.id))
     .limit(limit);
+  const rows = await db
+    .update(orders)
+    .set({ reconcile_checked_at: iso(at) })
+    .where(and(inArray(orders.id, turn), eq(orders.state, 'open')))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 // ---------------------------------------------------------------- reads for pages and the console

@@ -127,6 +127,69 @@ describe("the Worker's hourly reconcile", () => {
       await libsql.stop();
     }
   }, 60_000);
+  it('gives every open order its turn: orders Stripe cannot settle never keep a newer lost payment waiting, a session Stripe does not know closes once past its expiry, a paid order is left alone', async () => {
+    const { h, stripe, owner, listings } = await shop(3);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number }[] };
+    const made: { sessionId: string; orderId: number }[] = [];
+    for (const listing of listings) for (const plan of plans) made.push(await checkout(h, owner, listing.id, plan.id));
+    expect(made).toHaveLength(9);
+    const [open1, open2, delayed1, delayed2, missing, failing1, failing2, open3, lost] = made as [
+      (typeof made)[number],
+      ...(typeof made)[number][],
+    ];
+    // Eight orders Stripe cannot settle, oldest first: checkouts still open, delayed payments still
+    // pending, a session Stripe does not know (made with another key or mode), retrieves that fail.
+    await stripe.pay(delayed1!.sessionId, { delayed: true, deliver: false });
+    await stripe.pay(delayed2!.sessionId, { delayed: true, deliver: false });
+    stripe.sessions.delete(missing!.sessionId);
+    stripe.failing.add(failing1!.sessionId);
+    stripe.failing.add(failing2!.sessionId);
+    // The newest was paid, and its webhook lost.
+    await stripe.pay(lost!.sessionId, { deliver: false });
+    const unsettled = [open1, open2, delayed1, delayed2, failing1, failing2, open3].map((o) => o!.orderId);
+
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: SITE,
+      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    };
+    const state = async (id: number) => (await orderRow(h, id)).state;
+    try {
+      let at = Date.now();
+      const pass = async () => {
+        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        at += 3_600_000;
+      };
+      // Within its expiry a session Stripe does not know might still be paid (under the other key): kept open.
+      await pass();
+      expect(await state(missing!.orderId)).toBe('open');
+      // Every order gets its turn: the lost payment is applied within as many passes as it takes to ask each once.
+      const bound = Math.ceil(made.length / WORKER_RECONCILE_PER_PASS);
+      for (let n = 1; n < bound && (await state(lost!.orderId)) !== 'paid'; n++) await pass();
+      expect(await state(lost!.orderId)).toBe('paid');
+      expect(await mails(h, 'order_receipt')).toHaveLength(1);
+      // The paid order is left alone from here, even once Stripe no longer knows its session.
+      const paid = await orderRow(h, lost!.orderId);
+      stripe.sessions.delete(lost!.sessionId);
+      // Past its expiry the unknown session's order closes as expired; the others stay open, asked in turn.
+      for (let n = 0; n < bound && (await state(missing!.orderId)) !== 'expired'; n++) await pass();
+      expect(await state(missing!.orderId)).toBe('expired');
+      expect((await orderRow(h, missing!.orderId)).paid_at).toBeNull();
+      for (const id of unsettled) expect(await state(id)).toBe('open');
+      expect(await orderRow(h, lost!.orderId)).toEqual(paid);
+      expect(await netToday(h)).toBe(paid.amount_cents);
+    } finally {
+      await libsql.stop();
+    }
+  }, 60_000);
 });
 
 describe('buying a placement', () => {

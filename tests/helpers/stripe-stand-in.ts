@@ -77,8 +77,14 @@ export interface StripeStandIn {
   deliver: Deliver | null;
   /** The email the checkout page "pays" with. */
   payerEmail: string;
-  /** Pays a session as the checkout page does; `deliver: false` loses the webhook. Answers the events. */
-  pay(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent[]>;
+  /**
+   * Pays a session as the checkout page does; `deliver: false` loses the webhook. `delayed: true`
+   * pays with a delayed method (a bank debit): the session completes unpaid and the payment is
+   * still pending (Stripe's async_payment_* event would decide). Answers the events.
+   */
+  pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
+  /** Sessions whose retrieve answers 500 (Stripe failing for them). */
+  failing: Set<string>;
   /** Lets an open session expire and sends checkout.session.expired. */
   expire(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded. */
@@ -177,7 +183,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     return s;
   };
 
-  async function pay(sessionId: string, o: { deliver?: boolean } = {}) {
+  async function pay(sessionId: string, o: { deliver?: boolean; delayed?: boolean } = {}) {
     const s = sessionOrThrow(sessionId);
     if (s.status !== 'open') return [];
     const pi = id('pi');
@@ -194,7 +200,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     charges.set(pi, charge);
     Object.assign(s, {
       status: 'complete',
-      payment_status: 'paid',
+      payment_status: o.delayed ? 'unpaid' : 'paid',
       payment_intent: pi,
       customer_details: { email: standIn.payerEmail },
       url: null,
@@ -228,6 +234,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     deliver: null,
     payerEmail: 'payer@example.com',
     pay,
+    failing: new Set(),
     async expire(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
       Object.assign(s, { status: 'expired', url: null });
@@ -371,6 +378,8 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
       }
       const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
       if (req.method === 'GET' && one) {
+        if (standIn.failing.has(one[1]!))
+          return json(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
         const s = sessions.get(one[1]!);
         if (!s)
           return json(res, 404, {

@@ -40,7 +40,12 @@ export interface CheckoutInput {
 /** The calls the app makes to Stripe (#30), and the webhook's signature check. */
 export interface StripeClient {
   createCheckout(input: CheckoutInput): Promise<CheckoutSession>;
-  retrieveSession(id: string): Promise<CheckoutSession>;
+  /**
+   * A Checkout session, or null when Stripe answers 404 `resource_missing` ("No such
+   * checkout.session": this key's account and mode have none of that id, e.g. one made with a
+   * test key when the site now runs live, or with another account's key). Other errors throw.
+   */
+  retrieveSession(id: string): Promise<CheckoutSession | null>;
   /** The Checkout session that made a payment intent, or null (a charge not from this site's checkout). */
   sessionOfPaymentIntent(paymentIntent: string): Promise<CheckoutSession | null>;
   /** Refunds a payment in full; answers the refund's id and amount. */
@@ -67,6 +72,12 @@ export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession =
     amount_total: s.amount_total ?? null,
     currency: s.currency ?? null,
   };
+};
+
+/** Stripe's answer that an object of that id does not exist for this key (HTTP 404, code `resource_missing`). */
+const isResourceMissing = (error: unknown): boolean => {
+  const e = error as { statusCode?: unknown; code?: unknown } | null;
+  return e?.statusCode === 404 && e.code === 'resource_missing';
 };
 
 /** Whether payments are configured: both Stripe secrets are set (env.ts refuses one alone). */
@@ -138,7 +149,12 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
     },
     async retrieveSession(id) {
       const { stripe } = await sdkClient();
-      return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
+      try {
+        return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw error;
+      }
     },
     async sessionOfPaymentIntent(paymentIntent) {
       const { stripe } = await sdkClient();

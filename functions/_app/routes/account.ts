@@ -46,6 +46,7 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
+import { CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
 import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
@@ -82,9 +83,6 @@ import { validationHook } from '../lib/validate';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
-
-/** How long a Checkout session stays payable (Stripe allows 30 minutes to 24 hours). */
-const CHECKOUT_MINUTES = 60;
 
 /** Why a listing cannot be promoted now, or null: only a live listing with a working join link. */
 function promoteRefusal(listing: { is_active: boolean; affiliate_link: string | null; invite_status: string }) {
