@@ -17,7 +17,7 @@ import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
 import { dailyRevenue, discordServers, type OrderRow, orders, type PlanRow, plans, stripeEvents } from '../schema';
 import { enqueueMailWhen, type RenderedMail } from './mail';
-import { ownerAuditRow } from './owners';
+import { type ownerAuditRow, ownerAuditRowWhen } from './owners';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const newVersion = () => crypto.randomUUID();
@@ -112,12 +112,14 @@ const listingName = (serverId: number) =>
   sql`coalesce((SELECT name FROM ${discordServers} WHERE id = ${serverId}), '')`;
 
 /**
- * Opens the order of a checkout, with the plan's price and term copied; the existing open order
- * instead when there is one (two clicks or two tabs make one checkout).
+ * Opens the order of a checkout, with the plan's price and term copied and its session's expiry
+ * fixed (`checkoutExpiresAt`, ms, whole seconds), so every request for this order asks Stripe for
+ * the same session; the existing open order instead when there is one (two clicks or two tabs make
+ * one checkout).
  */
 export async function openOrder(
   db: Db,
-  input: { serverId: number; ownerId: number; plan: PlanRow; category: string },
+  input: { serverId: number; ownerId: number; plan: PlanRow; category: string; checkoutExpiresAt: number },
 ): Promise<{ order: OrderRow; created: boolean }> {
   const [row] = await db
     .insert(orders)
@@ -133,6 +135,7 @@ export async function openOrder(
       amount_cents: input.plan.price_cents,
       currency: input.plan.currency,
       state: 'open',
+      checkout_expires_at: iso(input.checkoutExpiresAt),
       version: newVersion(),
     })
     .onConflictDoNothing()
@@ -143,14 +146,17 @@ export async function openOrder(
   return { order: existing, created: false };
 }
 
-/** Stores the Checkout session of an open order (its id, page and expiry). */
+/**
+ * Stores the Checkout session of an open order (its id, page and expiry); false when the order is
+ * no longer open or holds another session (a click racing this one closed it), and nothing is written.
+ */
 export async function attachSession(
   db: Db,
   orderId: number,
   session: { id: string; url: string | null; expires_at: number },
   /** The owner's audit row of the checkout, written in the same batch. */
   audit?: { owner: Parameters<typeof ownerAuditRow>[1]; entry: Parameters<typeof ownerAuditRow>[2] },
-): Promise<void> {
+): Promise<boolean> {
   const attach = db
     .update(orders)
     .set({
@@ -159,9 +165,17 @@ export async function attachSession(
       checkout_expires_at: iso(session.expires_at * 1000),
       version: newVersion(),
     })
-    .where(and(eq(orders.id, orderId), eq(orders.state, 'open')));
-  if (audit) await db.batch([attach, ownerAuditRow(db, audit.owner, audit.entry)]);
-  else await attach;
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.state, 'open'),
+        sql`(${orders.stripe_session_id} IS NULL OR ${orders.stripe_session_id} = ${session.id})`,
+      ),
+    );
+  if (!audit) return (await attach).rowsAffected === 1;
+  // The audit row only with the session stored: changes() is the UPDATE's count in this batch.
+  const [attached] = await db.batch([attach, ownerAuditRowWhen(db, audit.owner, audit.entry, sql`changes() = 1`)]);
+  return attached.rowsAffected === 1;
 }
 
 /** Removes an open order whose checkout could not be created (nothing was sold). */

@@ -256,6 +256,30 @@ describe('buying a placement', () => {
     expect((await orderRow(h, orderId)).state).toBe('paid');
   });
 
+  it('opens one checkout for a double click: the second click, while Stripe answers the first, gets the same page, and the payment finds its order', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const path = `/api/account/listings/${listings[0]!.id}/checkout`;
+    // The first click's session is made at Stripe; its answer is slow to come back.
+    const held = stripe.holdNextCreate();
+    const first = h.ownerCall(owner, 'POST', path, { plan_id: week.id });
+    await held.arrived;
+    // The second click, two seconds on.
+    now += 2_000;
+    const second = await h.ownerCall(owner, 'POST', path, { plan_id: week.id });
+    held.release();
+    const answers = [await first, second];
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const [a, b] = (await Promise.all(answers.map((r) => r.json()))) as { url: string; order_id: number }[];
+    expect(b).toEqual(a);
+    expect(stripe.sessions.size).toBe(1);
+    const [order, ...more] = await h.db.select().from(orders);
+    expect(more).toEqual([]);
+    expect(order?.stripe_session_id).toBe(a!.url.split('/').pop());
+    await stripe.pay(order!.stripe_session_id!);
+    expect((await orderRow(h, order!.id)).state).toBe('paid');
+  });
+
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
@@ -447,8 +471,14 @@ describe('buying a placement', () => {
     expect(kept?.state).toBe('open');
     expect(kept?.stripe_session_id).toBeNull();
     expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'checkout')).toHaveLength(0);
-    // Stripe's session names the order: paying it applies to that order.
+    // Promote again once the database is back: the same session, now stored, with its audit row.
+    await h.db.run(sql`DROP TRIGGER fail_checkout_audit`);
+    const again = await checkout(h, owner, listings[0]!.id, week.id);
+    expect(stripe.sessions.size).toBe(1);
     const [sessionId] = [...stripe.sessions.keys()];
+    expect(again).toMatchObject({ sessionId, orderId: kept!.id });
+    expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'checkout')).toHaveLength(1);
+    // Stripe's session names the order: paying it applies to that order.
     await stripe.pay(sessionId!);
     expect(stripe.events.at(-1)!.status).toBe(200);
     expect((await orderRow(h, kept!.id)).state).toBe('paid');

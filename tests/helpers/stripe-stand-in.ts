@@ -85,6 +85,11 @@ export interface StripeStandIn {
   pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
   /** Sessions whose retrieve answers 500 (Stripe failing for them). */
   failing: Set<string>;
+  /**
+   * Holds back the answer of the next Checkout Session create once Stripe has made it (a slow
+   * answer on the way back): `arrived` resolves when it is made, `release()` sends it.
+   */
+  holdNextCreate(): { arrived: Promise<void>; release: () => void };
   /** Lets an open session expire and sends checkout.session.expired. */
   expire(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded. */
@@ -125,7 +130,9 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function startStripeStandIn(opts: { port?: number } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const charges = new Map<string, StandInCharge>();
-  const idempotent = new Map<string, string>();
+  /** Idempotency-Key → the request's parameters and Stripe's saved answer (docs.stripe.com/api/idempotent_requests). */
+  const idempotent = new Map<string, { params: string; answer: string }>();
+  let createHold: { made: () => void; gate: Promise<void> } | null = null;
   const events: StripeStandIn['events'] = [];
   let origin = '';
 
@@ -235,6 +242,18 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     payerEmail: 'payer@example.com',
     pay,
     failing: new Set(),
+    holdNextCreate() {
+      let made!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((ok) => {
+        made = ok;
+      });
+      const gate = new Promise<void>((ok) => {
+        release = ok;
+      });
+      createHold = { made, gate };
+      return { arrived, release };
+    },
     async expire(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
       Object.assign(s, { status: 'expired', url: null });
@@ -361,12 +380,22 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
       const body = req.method === 'POST' ? await readBody(req) : '';
       const key = req.headers['idempotency-key'];
       const idemKey = typeof key === 'string' ? `${path}:${key}` : null;
-      if (idemKey && idempotent.has(idemKey)) {
+      const saved = idemKey ? idempotent.get(idemKey) : undefined;
+      // A key used again answers the first request's saved answer, but only for the same
+      // parameters: other parameters are an idempotency_error (400).
+      if (saved && saved.params !== body)
+        return json(res, 400, {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${String(key)}' if you meant to execute a different request.`,
+          },
+        });
+      if (saved) {
         res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-        return void res.end(idempotent.get(idemKey));
+        return void res.end(saved.answer);
       }
       const answer = (status: number, value: unknown) => {
-        if (idemKey && status === 200) idempotent.set(idemKey, JSON.stringify(value));
+        if (idemKey && status === 200) idempotent.set(idemKey, { params: body, answer: JSON.stringify(value) });
         json(res, status, value);
       };
 
@@ -374,6 +403,14 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
         const made = createSession(parseForm(body));
         if (typeof made === 'string') return invalid(res, made);
         sessions.set(made.id, made);
+        const hold = createHold;
+        createHold = null;
+        if (hold) {
+          // Made and saved under its key; the answer is on its way back slowly.
+          idempotent.set(`${path}:${String(key)}`, { params: body, answer: JSON.stringify(api(made)) });
+          hold.made();
+          await hold.gate;
+        }
         return answer(200, api(made));
       }
       const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);

@@ -46,7 +46,7 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
-import { CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
+import { CHECKOUT_MIN_MS, CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
 import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
 import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
@@ -466,20 +466,26 @@ export const accountRoutes = (deps: AppDeps) => {
           throw new ApiError(400, 'validation_failed', message, [{ path: 'plan_id', message }]);
         }
         const at = now();
-        const open = () => openOrder(deps.db, { serverId: id, ownerId: owner.id, plan, category: listing.category });
+        // The session's expiry is fixed with the order: every click on it asks Stripe for the same
+        // session under the order's idempotency key, so a second click gets the first one's page.
+        const open = () =>
+          openOrder(deps.db, {
+            serverId: id,
+            ownerId: owner.id,
+            plan,
+            category: listing.category,
+            checkoutExpiresAt: (Math.floor(at / 1000) + CHECKOUT_MINUTES * 60) * 1000,
+          });
         let { order, created } = await open();
+        const expiresAt = order.checkout_expires_at ? Date.parse(order.checkout_expires_at) : 0;
         // The open checkout of this listing and plan, while Stripe still takes payment on it.
-        if (
-          !created &&
-          order.checkout_url &&
-          order.checkout_expires_at &&
-          Date.parse(order.checkout_expires_at) > at + 60_000
-        )
+        if (!created && order.checkout_url && expiresAt > at + 60_000)
           return c.json({ url: order.checkout_url, order_id: order.id });
-        if (!created && order.stripe_session_id) {
-          // Its session has expired (and the webhook saying so has not come yet): close it, open another.
+        if (!created && (order.stripe_session_id || expiresAt < at + CHECKOUT_MIN_MS)) {
+          // Its session has expired (and the webhook saying so has not come yet), or one was never
+          // stored and Stripe would no longer make it as asked: close it, open another.
           await applyEvent(deps, {
-            eventId: `checkout-replaced:${order.stripe_session_id}`,
+            eventId: `checkout-replaced:${order.stripe_session_id ?? `order-${order.id}`}`,
             type: 'app.checkout_replaced',
             orderId: order.id,
             event: 'expired',
@@ -499,19 +505,20 @@ export const accountRoutes = (deps: AppDeps) => {
             currency: order.currency,
             successUrl: `${site}/account/paid?session_id={CHECKOUT_SESSION_ID}`,
             cancelUrl: `${site}/account/cancelled`,
-            expiresAt: Math.floor(at / 1000) + CHECKOUT_MINUTES * 60,
+            expiresAt: Math.floor(Date.parse(order.checkout_expires_at!) / 1000),
           });
         } catch (error) {
           // Stripe made no session: nothing can be paid on this order, so it goes (an order that
-          // had a session before stays; the query checks).
-          await dropUnstartedOrder(deps.db, order.id);
+          // had a session before stays; the query checks). Only the click that made the order
+          // drops it: another click's order may be on its way back from Stripe.
+          if (created) await dropUnstartedOrder(deps.db, order.id);
           if (error instanceof ApiError) throw error;
           throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
         }
         // Stripe made the session, which names the order (client_reference_id): from here the order
         // stays whatever happens, so a payment on it always finds it, and a database error is the
         // database's answer, not Stripe's.
-        await attachSession(deps.db, order.id, session, {
+        const attached = await attachSession(deps.db, order.id, session, {
           owner,
           entry: {
             action: 'checkout',
@@ -520,6 +527,13 @@ export const accountRoutes = (deps: AppDeps) => {
             details: { server_id: id, plan_id: plan.id, amount_cents: order.amount_cents, currency: order.currency },
           },
         });
+        // The order closed meanwhile (a racing click gave up on it): its page is not handed out.
+        if (!attached)
+          throw new ApiError(
+            409,
+            'checkout_changed',
+            'This checkout changed while it was being opened: press Promote again.',
+          );
         return c.json({ url: session.url, order_id: order.id });
       })
       // A refund within the window, at once through Stripe; the slot ends at once and a mail goes out.

@@ -1,6 +1,9 @@
 /** How long a Checkout session the app makes stays payable (Stripe allows 30 minutes to 24 hours). */
 export const CHECKOUT_MINUTES = 60;
 
+/** The shortest expiry Stripe accepts for a new Checkout session: 30 minutes from its creation (plus a minute's margin). */
+export const CHECKOUT_MIN_MS = 31 * 60_000;
+
 /** The longest a Checkout session can stay payable: Stripe's `expires_at` is at most 24 hours after creation. */
 export const CHECKOUT_MAX_MS = 24 * 3_600_000;
 
