@@ -339,7 +339,8 @@ export async function applyOrderEvent(
       if (order.starts_at && order.starts_at > at) set.starts_at = at;
     }
     if (t.effects.includes('record_refund')) {
-      set.refunded_cents = input.refundedCents ?? order.amount_cents;
+      // Revenue counts the price; a refund also gives back the tax Stripe Tax added on top, which was never revenue.
+      set.refunded_cents = Math.min(input.refundedCents ?? order.amount_cents, order.amount_cents);
       set.refunded_at = at;
       if (input.refundReason) set.refund_reason = input.refundReason;
     }

@@ -23,7 +23,7 @@ import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../function
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
-import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
+import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn, TAX_RATE } from '../helpers/stripe-stand-in';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
@@ -45,13 +45,14 @@ afterEach(async () => {
 const GUILDS = ['810000000000000001', '810000000000000002', '810000000000000003', '810000000000000004'];
 
 /** A harness with payments against a fresh stand-in that delivers to the in-process app; one owner of `count` Gaming listings. */
-async function shop(count = 1, clockMs?: () => number) {
+async function shop(count = 1, clockMs?: () => number, env: Record<string, string> = {}) {
   stripe = await startStripeStandIn();
   h = await createOwnerHarness(
     {
       STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
       STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
       STRIPE_API_BASE: stripe.url,
+      ...env,
     },
     clockMs ? { now: clockMs } : {},
   );
@@ -214,6 +215,23 @@ describe('buying a placement', () => {
     const [perf] = await h.db.select().from(premiumServerPerformance);
     expect(perf?.total_revenue).toBe(week.price_cents / 100);
     expect(h.rebuild.reasons.some((r) => r.includes(listing!.slug))).toBe(true);
+  });
+
+  it('activates a checkout paid with Stripe Tax on top of the price, and counts the price, not the tax, in revenue and its refund', async () => {
+    const { h, stripe, owner, listings, week } = await shop(1, undefined, { STRIPE_AUTOMATIC_TAX: 'true' });
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const session = stripe.sessions.get(sessionId)!;
+    expect(session.automatic_tax.enabled).toBe(true);
+    expect(session.amount_total).toBe(week.price_cents + Math.round(week.price_cents * TAX_RATE));
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    expect(await netToday(h)).toBe(week.price_cents);
+    // The refund gives the payer back the tax too; revenue drops by the price it counted.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    expect(await netToday(h)).toBe(0);
   });
 
   it('applies the same event twice once: one activation, one receipt, the replay answered 200', async () => {

@@ -24,7 +24,11 @@ export interface StandInSession {
   payment_intent: string | null;
   client_reference_id: string | null;
   metadata: Record<string, string>;
+  /** Before discounts and tax. */
+  amount_subtotal: number;
+  /** After discounts and tax: what the payer pays. */
   amount_total: number;
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   currency: string;
   customer_details: { email: string } | null;
   customer_email: string | null;
@@ -104,6 +108,9 @@ export interface StripeStandIn {
   sign(body: string, timestamp: number, secret?: string): string;
   close(): Promise<void>;
 }
+
+/** The tax rate the stand-in's Stripe Tax charges on top of the price when `automatic_tax` is on. */
+export const TAX_RATE = 0.1;
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -193,6 +200,12 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
   async function pay(sessionId: string, o: { deliver?: boolean; delayed?: boolean } = {}) {
     const s = sessionOrThrow(sessionId);
     if (s.status !== 'open') return [];
+    if (s.automatic_tax.enabled) {
+      // Stripe Tax adds the payer's tax once the address is known, on top of the price (exclusive).
+      const tax = Math.round(s.amount_subtotal * TAX_RATE);
+      s.total_details = { ...s.total_details, amount_tax: tax };
+      s.amount_total = s.amount_subtotal + tax;
+    }
     const pi = id('pi');
     const charge: StandInCharge = {
       id: id('ch'),
@@ -329,7 +342,9 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       payment_intent: null,
       client_reference_id: typeof form.client_reference_id === 'string' ? form.client_reference_id : null,
       metadata: (form.metadata as Record<string, string>) ?? {},
+      amount_subtotal: amount * Number(item.quantity ?? 1),
       amount_total: amount * Number(item.quantity ?? 1),
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
       currency,
       customer_details: null,
       customer_email: typeof form.customer_email === 'string' ? form.customer_email : null,

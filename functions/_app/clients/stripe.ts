@@ -19,6 +19,9 @@ export interface CheckoutSession {
   url: string | null;
   /** Unix seconds. */
   expires_at: number;
+  /** Before discounts and tax: the price the app asked for. */
+  amount_subtotal: number | null;
+  /** After discounts and tax (Stripe Tax adds exclusive tax on top): what the payer paid. */
   amount_total: number | null;
   currency: string | null;
 }
@@ -69,6 +72,7 @@ export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession =
     order_id: Number.isSafeInteger(ref) && ref > 0 ? ref : null,
     url: s.url ?? null,
     expires_at: s.expires_at ?? 0,
+    amount_subtotal: s.amount_subtotal ?? null,
     amount_total: s.amount_total ?? null,
     currency: s.currency ?? null,
   };

@@ -50,9 +50,11 @@ async function orderOfSession(deps: Pick<AppDeps, 'db'>, session: CheckoutSessio
   const byId = session.order_id ? await getOrder(deps.db, session.order_id) : null;
   const order = byId ?? (await orderBySession(deps.db, session.id));
   if (!order) return null;
-  // Never another order's session, never another amount than the one the server set.
+  // Never another order's session, never another price than the one the server set: the subtotal,
+  // before the tax Stripe Tax adds on top (STRIPE_AUTOMATIC_TAX) when the payer's address is known.
   if (order.stripe_session_id && order.stripe_session_id !== session.id) return null;
-  if (session.amount_total !== null && session.amount_total !== order.amount_cents) return null;
+  const price = session.amount_subtotal ?? session.amount_total;
+  if (price !== null && price !== order.amount_cents) return null;
   if (session.currency && session.currency !== order.currency) return null;
   return order;
 }
