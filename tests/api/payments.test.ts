@@ -346,6 +346,43 @@ describe('buying a placement', () => {
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(409);
   });
 
+  it('keeps the 30-day money-back promise after a short placement has ended, and refuses it from day 31, naming why', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(2, () => now);
+    const bought: number[] = [];
+    for (const listing of listings) {
+      const { sessionId, orderId } = await checkout(h, owner, listing.id, week.id);
+      await stripe.pay(sessionId);
+      bought.push(orderId);
+    }
+    const [early, late] = bought as [number, number];
+    const paidAt = Date.parse((await orderRow(h, early)).paid_at!);
+    // The week is over: the clock ends both placements.
+    now = Date.parse((await orderRow(h, late)).ends_at!);
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).ended).toBe(2);
+    // Day 10: still within 30 days of payment, so My listings offers the refund and it goes through.
+    now = paidAt + 10 * DAY_MS;
+    const back = await h.signInOwner(GUILDS.slice(0, 2).map((g) => guild(g, { owner: true })));
+    const listed = (await (await h.ownerCall(back, 'GET', '/api/account/orders')).json()) as {
+      orders: { id: number; state: string; refundable: boolean }[];
+    };
+    expect(listed.orders.filter((o) => bought.includes(o.id))).toMatchObject([
+      { state: 'ended', refundable: true },
+      { state: 'ended', refundable: true },
+    ]);
+    const res = await h.ownerCall(back, 'POST', `/api/account/orders/${early}/refund`, {});
+    expect(res.status).toBe(200);
+    expect((await orderRow(h, early)).state).toBe('refunded');
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    // Day 31: over, and the answer says so.
+    now = paidAt + 31 * DAY_MS;
+    const last = await h.signInOwner(GUILDS.slice(0, 2).map((g) => guild(g, { owner: true })));
+    const over = await h.ownerCall(last, 'POST', `/api/account/orders/${late}/refund`, {});
+    expect(over.status).toBe(409);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('refund_window_over');
+    expect((await orderRow(h, late)).state).toBe('ended');
+  });
+
   it('ends in refunded when charge.refunded arrives before checkout.session.completed', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

@@ -48,7 +48,13 @@ import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/own
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
 import { CHECKOUT_MIN_MS, CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
 import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
-import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
+import {
+  DAY_MS,
+  formatPrice,
+  formatTerm,
+  OWNER_REFUNDABLE_STATES,
+  refundableByOwner,
+} from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
 import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
 import {
@@ -435,7 +441,11 @@ export const accountRoutes = (deps: AppDeps) => {
           ends_at: o.ends_at,
           refunded_at: o.refunded_at,
           checkout_url: o.state === 'open' ? o.checkout_url : null,
-          refundable: o.kind === 'checkout' && o.state === 'paid' && refundableByOwner(o.paid_at, at),
+          refundable:
+            o.kind === 'checkout' &&
+            OWNER_REFUNDABLE_STATES.includes(o.state) &&
+            Boolean(o.stripe_payment_intent) &&
+            refundableByOwner(o.paid_at, at),
         }));
         return c.json({ orders, payments: paymentsConfigured(deps.env) });
       })
@@ -548,8 +558,12 @@ export const accountRoutes = (deps: AppDeps) => {
           (await getClaim(deps.db, owner.id, order.server_id));
         if (!order || !mine) throw new ApiError(404, 'not_found', `No order ${id} of yours`);
         const at = now();
-        if (order.kind !== 'checkout' || order.state !== 'paid' || !order.stripe_payment_intent)
-          throw new ApiError(409, 'not_refundable', 'Only a running or scheduled paid placement can be refunded here.');
+        if (order.kind !== 'checkout' || !OWNER_REFUNDABLE_STATES.includes(order.state) || !order.stripe_payment_intent)
+          throw new ApiError(
+            409,
+            'not_refundable',
+            'Only a paid placement (running, scheduled or ended) can be refunded here.',
+          );
         if (!refundableByOwner(order.paid_at, at))
           throw new ApiError(409, 'refund_window_over', 'The 30 days for a refund here are over: write to support.');
         const stripe = stripeFor(deps);

@@ -36,8 +36,9 @@ export function OrdersPanel() {
     void reload();
   }, [reload]);
 
-  const refund = async (id: number) => {
-    const reason = window.prompt('Ask for a refund: the placement ends at once. A reason (optional):', '');
+  const refund = async (id: number, state: string) => {
+    const what = state === 'ended' ? 'the money for this placement comes back' : 'the placement ends at once';
+    const reason = window.prompt(`Ask for a refund: ${what}. A reason (optional):`, '');
     if (reason === null) return;
     setBusy(id);
     setError('');
@@ -93,7 +94,7 @@ export function OrdersPanel() {
                   type="button"
                   className="btn btn-outline"
                   disabled={busy === o.id}
-                  onClick={() => void refund(o.id)}
+                  onClick={() => void refund(o.id, o.state)}
                 >
                   Ask for a refund
                 </button>
