@@ -298,6 +298,22 @@ describe('buying a placement', () => {
     expect((await orderRow(h, order!.id)).state).toBe('paid');
   });
 
+  it('offers the way back to a checkout only while Stripe still takes payment on it', async () => {
+    let now = Date.now();
+    const { h, owner, listings, week } = await shop(1, () => now);
+    const { orderId, url } = await checkout(h, owner, listings[0]!.id, week.id);
+    const listed = async () =>
+      (
+        (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+          orders: { id: number; state: string; checkout_url: string | null }[];
+        }
+      ).orders.find((o) => o.id === orderId);
+    expect(await listed()).toMatchObject({ state: 'open', checkout_url: url });
+    // Past the session's expiry, before Stripe's checkout.session.expired (or the reconcile job) has closed it.
+    now = Date.parse((await orderRow(h, orderId)).checkout_expires_at!) + 1000;
+    expect(await listed()).toMatchObject({ state: 'open', checkout_url: null });
+  });
+
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

@@ -440,7 +440,12 @@ export const accountRoutes = (deps: AppDeps) => {
           starts_at: o.starts_at,
           ends_at: o.ends_at,
           refunded_at: o.refunded_at,
-          checkout_url: o.state === 'open' ? o.checkout_url : null,
+          // The way back to Stripe's page only while it still takes payment (its expiry passed: the
+          // webhook saying so, or the reconcile job, closes the order soon).
+          checkout_url:
+            o.state === 'open' && o.checkout_expires_at && Date.parse(o.checkout_expires_at) > at
+              ? o.checkout_url
+              : null,
           refundable:
             o.kind === 'checkout' &&
             OWNER_REFUNDABLE_STATES.includes(o.state) &&

@@ -74,7 +74,11 @@ export function OrdersPanel() {
           <li key={o.id} data-order={o.id}>
             <strong>{o.server_name}</strong>: {o.placement === 'sponsored' ? 'Sponsored' : 'Premium'},{' '}
             <span className="nowrap">{o.amount}</span> for <span className="nowrap">{o.term}</span> ·{' '}
-            <span data-state={o.state}>{STATE_WORDS[o.state] ?? o.state}</span>
+            <span data-state={o.state}>
+              {o.state === 'open' && !o.checkout_url
+                ? 'checkout closed, waiting for Stripe’s word'
+                : (STATE_WORDS[o.state] ?? o.state)}
+            </span>
             {o.state === 'paid' && o.starts_at && o.ends_at ? (
               <>
                 {' '}
