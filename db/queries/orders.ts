@@ -298,9 +298,10 @@ export async function applyOrderEvent(
   const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
   if (seen) return { kind: 'replay' };
   if (input.orderId === null || input.event === null) {
+    // An event that changes nothing (a delayed payment's unpaid completion) is still listed under its order in the console.
     await db
       .insert(stripeEvents)
-      .values({ id: input.eventId, type: input.type, order_id: null, outcome: null })
+      .values({ id: input.eventId, type: input.type, order_id: input.orderId, outcome: null })
       .onConflictDoNothing();
     return { kind: 'no_order' };
   }

@@ -314,6 +314,22 @@ describe('buying a placement', () => {
     expect(await listed()).toMatchObject({ state: 'open', checkout_url: null });
   });
 
+  it('shows the console a delayed payment still pending: the completed-unpaid event under its open order', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId, { delayed: true });
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    const admin = await h.signIn('admin');
+    const list = (await (await h.call(admin, 'GET', '/api/admin/orders')).json()) as {
+      orders: { id: number; state: string; events: { type: string; outcome: string | null }[] }[];
+    };
+    expect(list.orders.find((o) => o.id === orderId)).toMatchObject({
+      state: 'open',
+      events: [{ type: 'checkout.session.completed', outcome: null }],
+    });
+    expect(await mails(h, 'order_receipt')).toHaveLength(0);
+  });
+
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
