@@ -438,6 +438,28 @@ describe('buying a placement', () => {
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
   });
 
+  it('takes a lost dispute’s money out of revenue (no charge.refunded comes for it); a won one leaves revenue and the suspension', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const bought: { sessionId: string; orderId: number }[] = [];
+    for (const listing of listings) {
+      const c = await checkout(h, owner, listing.id, week.id);
+      await stripe.pay(c.sessionId);
+      await stripe.dispute(c.sessionId);
+      bought.push(c);
+    }
+    expect(await netToday(h)).toBe(2 * week.price_cents);
+    await stripe.closeDispute(bought[0]!.sessionId, 'lost');
+    await stripe.closeDispute(bought[1]!.sessionId, 'won');
+    expect(stripe.events.slice(-2).map((e) => e.status)).toEqual([200, 200]);
+    const [lostOrder, wonOrder] = [await orderRow(h, bought[0]!.orderId), await orderRow(h, bought[1]!.orderId)];
+    expect(lostOrder).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect(wonOrder).toMatchObject({ state: 'disputed', refunded_cents: 0 });
+    expect(await netToday(h)).toBe(week.price_cents);
+    // The payer gets no refund mail for a chargeback: the bank gave the money back, not the site.
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    for (const l of listings) expect((await getServerById(h.db, l.id))?.is_sponsored).toBe(false);
+  });
+
   it('recovers a lost webhook with the reconcile job', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

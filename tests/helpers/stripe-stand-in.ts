@@ -100,6 +100,12 @@ export interface StripeStandIn {
   refundFromDashboard(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Opens a dispute on a paid session's charge and sends charge.dispute.created. */
   dispute(sessionId: string): Promise<StandInEvent>;
+  /**
+   * Closes the session's dispute as the card's bank decided and sends charge.dispute.closed: `lost`
+   * keeps the money withdrawn at the dispute's opening with the cardholder (no charge.refunded
+   * follows: the charge is not refunded), `won` gives it back to the account.
+   */
+  closeDispute(sessionId: string, status: 'won' | 'lost'): Promise<StandInEvent>;
   /** Sends an event (again), signed at `timestamp` (Unix seconds; now by default) with `secret`. */
   send(event: StandInEvent, opts?: { timestamp?: number; secret?: string }): Promise<number>;
   /** Waits until every event sent in the background has been answered. */
@@ -137,6 +143,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function startStripeStandIn(opts: { port?: number } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const charges = new Map<string, StandInCharge>();
+  /** Session id → its charge's dispute. */
+  const disputes = new Map<string, Record<string, unknown> & { status: string }>();
   /** Idempotency-Key → the request's parameters and Stripe's saved answer (docs.stripe.com/api/idempotent_requests). */
   const idempotent = new Map<string, { params: string; answer: string }>();
   let createHold: { made: () => void; gate: Promise<void> } | null = null;
@@ -280,7 +288,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     async dispute(sessionId) {
       const s = sessionOrThrow(sessionId);
       const charge = charges.get(s.payment_intent!)!;
-      return emit('charge.dispute.created', {
+      const dispute = {
         id: id('dp'),
         object: 'dispute',
         amount: charge.amount,
@@ -290,7 +298,15 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
         reason: 'fraudulent',
         status: 'needs_response',
         created: nowS(),
-      });
+      };
+      disputes.set(sessionId, dispute);
+      return emit('charge.dispute.created', dispute);
+    },
+    async closeDispute(sessionId, status) {
+      const dispute = disputes.get(sessionId);
+      if (!dispute) throw new Error(`stripe stand-in: no dispute on ${sessionId}`);
+      dispute.status = status;
+      return emit('charge.dispute.closed', dispute);
     },
     send,
     sign,

@@ -97,17 +97,34 @@ export async function sessionEventInput(
   };
 }
 
+/** What a charge event means for its order: a refund, a dispute opened, a dispute lost (null: nothing, e.g. one won). */
+export function chargeEvent(type: string, object: { status?: unknown }): OrderEvent | null {
+  switch (type) {
+    case 'charge.refunded':
+      return 'refunded';
+    case 'charge.dispute.created':
+      return 'disputed';
+    case 'charge.dispute.closed':
+      // Lost: the bank keeps the money withdrawn at the dispute's opening for the cardholder, and
+      // Stripe sends no charge.refunded for it. Won: the money is back; the placement stays suspended.
+      return object.status === 'lost' ? 'dispute_lost' : null;
+    default:
+      return null;
+  }
+}
+
 /**
- * A charge event (charge.refunded, charge.dispute.created) as an order event: the order by its
- * payment intent, or, when the refund comes before the checkout's completion (events arrive out of
- * order), by asking Stripe which Checkout session made that payment intent.
+ * A charge event (charge.refunded, charge.dispute.created, charge.dispute.closed) as an order
+ * event: the order by its payment intent, or, when the event comes before the checkout's
+ * completion (events arrive out of order), by asking Stripe which Checkout session made that
+ * payment intent.
  */
 export async function chargeEventInput(
   deps: Pick<AppDeps, 'db'>,
   stripe: StripeClient,
   eventId: string,
   type: string,
-  object: { payment_intent?: unknown; amount_refunded?: unknown },
+  object: { payment_intent?: unknown; amount_refunded?: unknown; amount?: unknown; status?: unknown },
   at: number,
 ): Promise<OrderEventInput> {
   const pi = typeof object.payment_intent === 'string' ? object.payment_intent : null;
@@ -117,16 +134,19 @@ export async function chargeEventInput(
     session = await stripe.sessionOfPaymentIntent(pi);
     order = session ? await orderOfSession(deps, session) : null;
   }
-  const refunded = typeof object.amount_refunded === 'number' ? object.amount_refunded : null;
+  const event = order ? chargeEvent(type, object) : null;
+  // A charge's total refunded, or a lost dispute's amount.
+  const money = event === 'dispute_lost' ? object.amount : object.amount_refunded;
   return {
     eventId,
     type,
     orderId: order?.id ?? null,
-    event: order ? (type === 'charge.refunded' ? 'refunded' : 'disputed') : null,
+    event,
     at,
     paymentIntent: pi,
     sessionId: session?.id ?? null,
     customerEmail: session?.customer_email ?? null,
-    refundedCents: refunded,
+    refundedCents: typeof money === 'number' ? money : null,
+    ...(event === 'dispute_lost' ? { refundReason: 'card dispute lost' } : {}),
   };
 }
