@@ -1,8 +1,11 @@
 // Paid placement (#30) through the real app and the loopback Stripe stand-in: an owner signs in
 // with Discord (the Discord stand-in), starts a checkout, the stand-in "pays" and delivers signed
 // events to POST /api/webhooks/stripe, and the database says what happened.
+
+import { createClient } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toDb } from '../../db/client';
 import { getServerById } from '../../db/queries/servers';
 import { setOwnerWebhook } from '../../db/queries/webhooks';
 import {
@@ -16,6 +19,7 @@ import {
   stripeEvents,
   webhookOutbox,
 } from '../../db/schema';
+import { createApp } from '../../functions/_app/app';
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
@@ -505,6 +509,47 @@ describe('buying a placement', () => {
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
     expect((await getServerById(h.db, listings[3]!.id))?.is_sponsored).toBe(true);
     expect(await mails(h, 'placement_ended')).toHaveLength(1);
+  });
+
+  it('never sells a category’s last sponsored slot twice: four payments arriving at once start three and schedule one', async () => {
+    const { h, stripe, owner, listings, week } = await shop(4);
+    const paid: Awaited<ReturnType<typeof stripe.pay>> = [];
+    for (const listing of listings) {
+      const { sessionId } = await checkout(h, owner, listing.id, week.id);
+      paid.push(...(await stripe.pay(sessionId, { deliver: false })));
+    }
+    // Four deliveries at once, each to its own instance with its own connection to the database
+    // (as on Workers): their reads and batches interleave for real.
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    try {
+      const apps = paid.map(() => createApp({ db: toDb(createClient({ url: libsql.url })), env: h.env }));
+      stripe.deliver = null;
+      const statuses = await Promise.all(
+        paid.map((e, i) => {
+          const body = JSON.stringify(e);
+          return apps[i]!.request(`${SITE}/api/webhooks/stripe`, {
+            method: 'POST',
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'stripe-signature': stripe.sign(body, Math.floor(Date.now() / 1000)),
+            },
+          }).then((r) => r.status);
+        }),
+      );
+      expect(statuses).toEqual([200, 200, 200, 200]);
+    } finally {
+      await libsql.stop();
+    }
+    const rows = (await h.db.select().from(orders)).filter((o) => o.state === 'paid');
+    expect(rows).toHaveLength(4);
+    const starts = rows.map((o) => Date.parse(o.starts_at!)).sort((a, b) => a - b);
+    const firstEnd = Math.min(...rows.map((o) => Date.parse(o.ends_at!)));
+    // Three run now; the fourth waits for the first slot to free.
+    expect(starts[3]).toBe(firstEnd);
+    expect(starts[2]).toBeLessThan(firstEnd);
+    const sponsored = await h.db.select().from(discordServers).where(eq(discordServers.is_sponsored, true));
+    expect(sponsored).toHaveLength(3);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {

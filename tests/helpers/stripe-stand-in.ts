@@ -87,7 +87,7 @@ export interface StripeStandIn {
    * still pending (Stripe's async_payment_* event would decide). Answers the events.
    */
   pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
-  /** Sessions whose retrieve answers 500 (Stripe failing for them). */
+  /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
   failing: Set<string>;
   /**
    * Holds back the answer of the next Checkout Session create once Stripe has made it (a slow
@@ -446,8 +446,11 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
       }
       const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
       if (req.method === 'GET' && one) {
-        if (standIn.failing.has(one[1]!))
-          return json(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+        if (standIn.failing.has(one[1]!)) {
+          // Told not to retry (Stripe's Stripe-Should-Retry header), so the library throws at once.
+          res.writeHead(500, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });
+          return void res.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+        }
         const s = sessions.get(one[1]!);
         if (!s)
           return json(res, 404, {
