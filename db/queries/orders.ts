@@ -204,6 +204,33 @@ export async function takenSlots(db: Db, category: string, fromIso: string, exce
     .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
 }
 
+/**
+ * When a listing's paid terms of `placement` that run or are scheduled after `fromIso` end (ms),
+ * other than `exceptId`'s, or null: a new term of the same placement starts then, never paying for
+ * the same days twice.
+ */
+export async function listingTermEnd(
+  db: Db,
+  serverId: number,
+  placement: Placement,
+  fromIso: string,
+  exceptId = 0,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ end: sql<string | null>`max(${orders.ends_at})` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.server_id, serverId),
+        eq(orders.placement, placement),
+        eq(orders.state, 'paid'),
+        gt(orders.ends_at, fromIso),
+        ne(orders.id, exceptId),
+      ),
+    );
+  return row?.end ? Date.parse(row.end) : null;
+}
+
 // ---------------------------------------------------------------- the listing's flags
 
 /** The orders of a listing whose slot runs at `at` (SQL, over an `o` alias). */
@@ -286,8 +313,9 @@ const isUniqueViolation = (err: unknown): boolean => {
 /**
  * Applies one event to its order: the machine's new state and effects (money in, the slot, money
  * out, mails, the listing's flags) and the ledger row, in one batch. The batch is applied over the
- * order's version as read (a fresh token every change), and a sponsored slot only while its
- * category holds fewer than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
+ * order's version as read (a fresh token every change), a term only while no other paid term of
+ * its listing and placement overlaps it, and a sponsored slot only while its category holds fewer
+ * than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
  * An event id already in the ledger changes nothing (`replay`).
  */
 export async function applyOrderEvent(
@@ -322,17 +350,26 @@ export async function applyOrderEvent(
     if (t.effects.includes('record_payment')) set.paid_at = order.paid_at ?? at;
     if (t.effects.includes('activate')) {
       const termMs = order.term_days * DAY_MS;
-      let start = input.at;
+      // A listing's new term follows its running or scheduled one of the same placement.
+      const own =
+        order.server_id === null ? null : await listingTermEnd(db, order.server_id, order.placement, at, order.id);
+      let start = Math.max(input.at, own ?? 0);
       if (order.placement === 'sponsored') {
         const taken = await takenSlots(db, order.category, at, order.id);
-        start = nextSlotStart(taken, input.at, termMs, opts.slotsPerCategory);
-        const startIso = iso(start);
-        const endIso = iso(start + termMs);
-        slotGuard = sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
-  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`;
+        start = nextSlotStart(taken, start, termMs, opts.slotsPerCategory);
       }
-      set.starts_at = iso(start);
-      set.ends_at = iso(start + termMs);
+      const startIso = iso(start);
+      const endIso = iso(start + termMs);
+      const guards: SQL[] = [];
+      if (order.server_id !== null)
+        guards.push(sql`NOT EXISTS (SELECT 1 FROM orders y WHERE y.server_id = ${order.server_id} AND y.placement = ${order.placement}
+  AND y.state = 'paid' AND y.id != ${order.id} AND y.starts_at < ${endIso} AND y.ends_at > ${startIso})`);
+      if (order.placement === 'sponsored')
+        guards.push(sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
+  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`);
+      if (guards.length > 0) slotGuard = sql.join(guards, sql` AND `);
+      set.starts_at = startIso;
+      set.ends_at = endIso;
     }
     if (t.effects.includes('deactivate') && order.ends_at && order.ends_at > at) {
       // A refund or a dispute ends the slot now (a scheduled one that never started ends before its start).

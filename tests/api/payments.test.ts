@@ -27,7 +27,13 @@ import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../function
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
-import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn, TAX_RATE } from '../helpers/stripe-stand-in';
+import {
+  STAND_IN_KEYS,
+  type StandInEvent,
+  type StripeStandIn,
+  startStripeStandIn,
+  TAX_RATE,
+} from '../helpers/stripe-stand-in';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
@@ -84,6 +90,34 @@ async function checkout(harness: Harness, owner: OwnerSession, listingId: number
   expect(res.status).toBe(200);
   const body = (await res.json()) as { url: string; order_id: number };
   return { sessionId: body.url.split('/').pop()!, orderId: body.order_id, url: body.url };
+}
+
+/**
+ * Delivers signed events at once, each to its own app instance with its own connection to the
+ * database over HTTP (as Workers do): their reads and batches interleave for real, which the
+ * in-process app's file client (one request to the end between awaits) would not. Answers the statuses.
+ */
+async function deliverAtOnce(harness: Harness, standIn: StripeStandIn, events: StandInEvent[]) {
+  const libsql = await startLibsqlHttpServer({ file: harness.env.DATABASE_URL.replace(/^file:/, '') });
+  try {
+    const apps = events.map(() => createApp({ db: toDb(createClient({ url: libsql.url })), env: harness.env }));
+    return await Promise.all(
+      events.map(async (e, i) => {
+        const body = JSON.stringify(e);
+        const res = await apps[i]!.request(`${SITE}/api/webhooks/stripe`, {
+          method: 'POST',
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': standIn.sign(body, Math.floor(Date.now() / 1000)),
+          },
+        });
+        return res.status;
+      }),
+    );
+  } finally {
+    await libsql.stop();
+  }
 }
 
 const orderRow = async (harness: Harness, id: number) =>
@@ -520,27 +554,7 @@ describe('buying a placement', () => {
     }
     // Four deliveries at once, each to its own instance with its own connection to the database
     // (as on Workers): their reads and batches interleave for real.
-    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
-    try {
-      const apps = paid.map(() => createApp({ db: toDb(createClient({ url: libsql.url })), env: h.env }));
-      stripe.deliver = null;
-      const statuses = await Promise.all(
-        paid.map((e, i) => {
-          const body = JSON.stringify(e);
-          return apps[i]!.request(`${SITE}/api/webhooks/stripe`, {
-            method: 'POST',
-            body,
-            headers: {
-              'content-type': 'application/json',
-              'stripe-signature': stripe.sign(body, Math.floor(Date.now() / 1000)),
-            },
-          }).then((r) => r.status);
-        }),
-      );
-      expect(statuses).toEqual([200, 200, 200, 200]);
-    } finally {
-      await libsql.stop();
-    }
+    expect(await deliverAtOnce(h, stripe, paid)).toEqual([200, 200, 200, 200]);
     const rows = (await h.db.select().from(orders)).filter((o) => o.state === 'paid');
     expect(rows).toHaveLength(4);
     const starts = rows.map((o) => Date.parse(o.starts_at!)).sort((a, b) => a - b);
@@ -550,6 +564,50 @@ describe('buying a placement', () => {
     expect(starts[2]).toBeLessThan(firstEnd);
     const sponsored = await h.db.select().from(discordServers).where(eq(discordServers.is_sponsored, true));
     expect(sponsored).toHaveLength(3);
+  });
+
+  it('never sells a listing the same days twice: a second sponsored term, bought while one runs or paid at the same moment, follows it', async () => {
+    // Room for every term in the category: only the listing's own terms decide when each starts.
+    const { h, stripe, owner, listings } = await shop(2, undefined, { SPONSORED_SLOTS_PER_CATEGORY: '10' });
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; placement: string; term_days: number }[] };
+    const week = plans.find((p) => p.placement === 'sponsored' && p.term_days === 7)!;
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const premium = plans.find((p) => p.placement === 'premium')!;
+    // Bought one after the other: the month starts when the week ends, and Promote says so first.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const weekEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const offer = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; starts_at: string | null; waits_for: string | null }[] };
+    expect(offer.plans.find((p) => p.id === month.id)).toMatchObject({ starts_at: weekEnd, waits_for: 'own' });
+    expect(offer.plans.find((p) => p.id === premium.id)).toMatchObject({ starts_at: null, waits_for: null });
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    expect((await orderRow(h, second.orderId)).starts_at).toBe(weekEnd);
+    // A premium term is another placement: it runs alongside.
+    const third = await checkout(h, owner, listings[0]!.id, premium.id);
+    await stripe.pay(third.sessionId);
+    expect(Date.parse((await orderRow(h, third.orderId)).starts_at!)).toBeLessThan(Date.parse(weekEnd));
+    // Two terms of the other listing paid at the same moment (two tabs): one follows the other.
+    const both = [];
+    for (const plan of [week, month]) {
+      const c = await checkout(h, owner, listings[1]!.id, plan.id);
+      both.push({ ...c, event: (await stripe.pay(c.sessionId, { deliver: false }))[0]! });
+    }
+    expect(
+      await deliverAtOnce(
+        h,
+        stripe,
+        both.map((b) => b.event),
+      ),
+    ).toEqual([200, 200]);
+    const [a, b] = await Promise.all(both.map((c) => orderRow(h, c.orderId)));
+    expect([a!.state, b!.state]).toEqual(['paid', 'paid']);
+    const [earlier, later] = [a!, b!].sort((x, y) => Date.parse(x.starts_at!) - Date.parse(y.starts_at!));
+    expect(later!.starts_at).toBe(earlier!.ends_at);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {

@@ -8,6 +8,7 @@ import {
   dropUnstartedOrder,
   getOrder,
   getPlan,
+  listingTermEnd,
   listOwnerOrders,
   listPlans,
   openOrder,
@@ -174,19 +175,28 @@ export const accountRoutes = (deps: AppDeps) => {
   const now = () => deps.now?.() ?? Date.now();
 
   /** When each active plan's slot would start for a listing in `category` (sponsored slots are capped per category). */
-  const plansFor = async (category: string) => {
+  const plansFor = async (listing: { id: number; category: string }) => {
     const at = now();
-    const taken = await takenSlots(deps.db, category, new Date(at).toISOString());
+    const atIso = new Date(at).toISOString();
+    const taken = await takenSlots(deps.db, listing.category, atIso);
+    // The listing's own running or scheduled terms: a new one of the same placement follows them.
+    const own = {
+      premium: await listingTermEnd(deps.db, listing.id, 'premium', atIso),
+      sponsored: await listingTermEnd(deps.db, listing.id, 'sponsored', atIso),
+    };
     return (await listPlans(deps.db, { activeOnly: true })).map((p) => {
+      const after = Math.max(at, own[p.placement] ?? 0);
       const start =
         p.placement === 'sponsored'
-          ? nextSlotStart(taken, at, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
-          : at;
+          ? nextSlotStart(taken, after, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
+          : after;
       return {
         ...p,
         price: formatPrice(p.price_cents, p.currency),
         term: formatTerm(p.term_days),
         starts_at: start > at ? new Date(start).toISOString() : null,
+        /** Why it would not start now: the listing's own term of that placement, or the category's full slots. */
+        waits_for: start <= at ? null : start > after ? ('slots' as const) : ('own' as const),
       };
     });
   };
@@ -462,7 +472,7 @@ export const accountRoutes = (deps: AppDeps) => {
         return c.json({
           payments: paymentsConfigured(deps.env),
           refused: promoteRefusal(listing),
-          plans: await plansFor(listing.category),
+          plans: await plansFor(listing),
         });
       })
       // Starts (or resumes) the Stripe Checkout of a plan for a listing: the amount, currency and
