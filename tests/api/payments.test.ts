@@ -453,6 +453,22 @@ describe('buying a placement', () => {
     expect((await orderRow(h, late)).state).toBe('ended');
   });
 
+  it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    // Refunded in Stripe's dashboard; its charge.refunded has not reached the site yet.
+    const refunded = await stripe.refundFromDashboard(sessionId, { deliver: false });
+    const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {});
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('refund_refused');
+    expect(body.error.message).toMatch(/already been refunded/);
+    // The event, once it comes, closes the order.
+    expect(await stripe.send(refunded)).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+  });
+
   it('ends in refunded when charge.refunded arrives before checkout.session.completed', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

@@ -51,7 +51,7 @@ export interface StripeClient {
   retrieveSession(id: string): Promise<CheckoutSession | null>;
   /** The Checkout session that made a payment intent, or null (a charge not from this site's checkout). */
   sessionOfPaymentIntent(paymentIntent: string): Promise<CheckoutSession | null>;
-  /** Refunds a payment in full; answers the refund's id and amount. */
+  /** Refunds a payment in full; answers the refund's id and amount; throws StripeRefusal when Stripe refuses it. */
   refund(paymentIntent: string, orderId: number): Promise<{ id: string; amount: number }>;
   /**
    * The event of a webhook delivery, verified with the library (HMAC-SHA256 over the raw body on
@@ -77,6 +77,20 @@ export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession =
     currency: s.currency ?? null,
   };
 };
+
+/**
+ * Stripe's refusal of a request it read (a 4xx invalid_request_error: a charge already refunded, a
+ * disputed charge it will not refund), with its message: not a Stripe that did not answer.
+ */
+export class StripeRefusal extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'StripeRefusal';
+  }
+}
 
 /** Stripe's answer that an object of that id does not exist for this key (HTTP 404, code `resource_missing`). */
 const isResourceMissing = (error: unknown): boolean => {
@@ -168,11 +182,18 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
     },
     async refund(paymentIntent, orderId) {
       const { stripe } = await sdkClient();
-      const refund = await stripe.refunds.create(
-        { payment_intent: paymentIntent, metadata: { order_id: String(orderId) } },
-        { idempotencyKey: `refund-order-${orderId}` },
-      );
-      return { id: refund.id, amount: refund.amount };
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentIntent, metadata: { order_id: String(orderId) } },
+          { idempotencyKey: `refund-order-${orderId}` },
+        );
+        return { id: refund.id, amount: refund.amount };
+      } catch (error) {
+        const e = error as { type?: unknown; message?: unknown; code?: unknown } | null;
+        if (e?.type === 'StripeInvalidRequestError' && typeof e.message === 'string')
+          throw new StripeRefusal(e.message, typeof e.code === 'string' ? e.code : null);
+        throw error;
+      }
     },
     async verifyEvent(rawBody, signature, nowMs) {
       const { stripe, crypto } = await sdkClient();

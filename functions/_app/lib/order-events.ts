@@ -9,10 +9,11 @@ import {
 import { getServerById } from '../../../db/queries/servers';
 import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
-import type { CheckoutSession, StripeClient } from '../clients/stripe';
+import { type CheckoutSession, type StripeClient, StripeRefusal } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
+import { ApiError } from './errors';
 
 /**
  * Applies one order event (db/queries/orders.ts applyOrderEvent) with the payer's mails rendered
@@ -149,4 +150,15 @@ export async function chargeEventInput(
     refundedCents: typeof money === 'number' ? money : null,
     ...(event === 'dispute_lost' ? { refundReason: 'card dispute lost' } : {}),
   };
+}
+
+/**
+ * The answer to a refund Stripe did not make: 409 `refund_refused` with Stripe's reason when it
+ * read the request and said no (a charge already refunded in the dashboard, a disputed charge),
+ * 502 `stripe_unavailable` when it did not answer.
+ */
+export function refundFailure(error: unknown): ApiError {
+  if (error instanceof StripeRefusal)
+    return new ApiError(409, 'refund_refused', `Stripe refused the refund: ${error.message}`);
+  return new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
 }

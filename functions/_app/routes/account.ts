@@ -74,7 +74,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite, holdDiscordFor, mayAskDiscord } from '../lib/invite-check';
-import { applyEvent } from '../lib/order-events';
+import { applyEvent, refundFailure } from '../lib/order-events';
 import {
   clearOwnerCookies,
   currentOwner,
@@ -584,8 +584,8 @@ export const accountRoutes = (deps: AppDeps) => {
         const stripe = stripeFor(deps);
         if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
         const reason = c.req.valid('json').reason ?? null;
-        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch(() => {
-          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
+          throw refundFailure(error);
         });
         const outcome = await applyEvent(deps, {
           eventId: `refund:${refund.id}`,
