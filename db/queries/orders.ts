@@ -231,6 +231,48 @@ export async function listingTermEnd(
   return row?.end ? Date.parse(row.end) : null;
 }
 
+/**
+ * What an order's activation at `at` needs, in one read (the Worker counts each query): the
+ * sponsored slots taken in its category (as takenSlots) and the end of its listing's other paid
+ * terms of its placement (as listingTermEnd).
+ */
+async function activationFacts(db: Db, order: OrderRow, at: string): Promise<{ taken: Slot[]; ownEnd: number | null }> {
+  const sameSlots =
+    order.placement === 'sponsored'
+      ? sql`(${orders.placement} = 'sponsored' AND ${orders.category} = ${order.category} AND ${orders.server_id} IS NOT NULL)`
+      : sql`0`;
+  const sameListing =
+    order.server_id === null
+      ? sql`0`
+      : sql`(${orders.server_id} = ${order.server_id} AND ${orders.placement} = ${order.placement})`;
+  const rows = await db
+    .select({
+      server_id: orders.server_id,
+      placement: orders.placement,
+      category: orders.category,
+      starts_at: orders.starts_at,
+      ends_at: orders.ends_at,
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.state, 'paid'),
+        gt(orders.ends_at, at),
+        ne(orders.id, order.id),
+        sql`(${sameSlots} OR ${sameListing})`,
+      ),
+    );
+  const taken = rows
+    .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
+    .filter((r) => order.placement === 'sponsored' && r.starts_at && r.ends_at)
+    .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+  const own = rows.filter(
+    (r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement,
+  );
+  const ownEnd = own.length > 0 ? Math.max(...own.map((r) => Date.parse(r.ends_at!))) : null;
+  return { taken, ownEnd };
+}
+
 // ---------------------------------------------------------------- the listing's flags
 
 /** The orders of a listing whose slot runs at `at` (SQL, over an `o` alias). */
@@ -351,13 +393,9 @@ export async function applyOrderEvent(
     if (t.effects.includes('activate')) {
       const termMs = order.term_days * DAY_MS;
       // A listing's new term follows its running or scheduled one of the same placement.
-      const own =
-        order.server_id === null ? null : await listingTermEnd(db, order.server_id, order.placement, at, order.id);
-      let start = Math.max(input.at, own ?? 0);
-      if (order.placement === 'sponsored') {
-        const taken = await takenSlots(db, order.category, at, order.id);
-        start = nextSlotStart(taken, start, termMs, opts.slotsPerCategory);
-      }
+      const { taken, ownEnd } = await activationFacts(db, order, at);
+      let start = Math.max(input.at, ownEnd ?? 0);
+      if (order.placement === 'sponsored') start = nextSlotStart(taken, start, termMs, opts.slotsPerCategory);
       const startIso = iso(start);
       const endIso = iso(start + termMs);
       const guards: SQL[] = [];
