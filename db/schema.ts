@@ -787,10 +787,18 @@ export const orders = sqliteTable(
     refund_reason: text('refund_reason'),
     /** Who granted a comp (operator email). */
     granted_by: text('granted_by'),
+    /**
+     * When the reconcile job last asked Stripe about this open order's session (ISO time; null:
+     * never): it asks the never-asked and the longest-unasked first, so no order Stripe cannot
+     * settle yet keeps the others from their turn.
+     */
+    reconcile_checked_at: text('reconcile_checked_at'),
     created_at: createdAt(),
     updated_at: text('updated_at').notNull().default(now),
   },
   (t) => [
+    // The reconcile job's turn order among open orders (openOrdersToReconcile).
+    index('orders_reconcile_idx').on(t.reconcile_checked_at, t.id).where(sql`state = 'open'`),
     uniqueIndex('orders_session_unique').on(t.stripe_session_id).where(sql`stripe_session_id IS NOT NULL`),
     // One open checkout per listing and plan.
     uniqueIndex('orders_open_unique').on(t.server_id, t.plan_id).where(sql`state = 'open'`),

@@ -17,7 +17,7 @@ import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
 import { dailyRevenue, discordServers, type OrderRow, orders, type PlanRow, plans, stripeEvents } from '../schema';
 import { enqueueMailWhen, type RenderedMail } from './mail';
-import { ownerAuditRow } from './owners';
+import { type ownerAuditRow, ownerAuditRowWhen } from './owners';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const newVersion = () => crypto.randomUUID();
@@ -112,12 +112,14 @@ const listingName = (serverId: number) =>
   sql`coalesce((SELECT name FROM ${discordServers} WHERE id = ${serverId}), '')`;
 
 /**
- * Opens the order of a checkout, with the plan's price and term copied; the existing open order
- * instead when there is one (two clicks or two tabs make one checkout).
+ * Opens the order of a checkout, with the plan's price and term copied and its session's expiry
+ * fixed (`checkoutExpiresAt`, ms, whole seconds), so every request for this order asks Stripe for
+ * the same session; the existing open order instead when there is one (two clicks or two tabs make
+ * one checkout).
  */
 export async function openOrder(
   db: Db,
-  input: { serverId: number; ownerId: number; plan: PlanRow; category: string },
+  input: { serverId: number; ownerId: number; plan: PlanRow; category: string; checkoutExpiresAt: number },
 ): Promise<{ order: OrderRow; created: boolean }> {
   const [row] = await db
     .insert(orders)
@@ -133,6 +135,7 @@ export async function openOrder(
       amount_cents: input.plan.price_cents,
       currency: input.plan.currency,
       state: 'open',
+      checkout_expires_at: iso(input.checkoutExpiresAt),
       version: newVersion(),
     })
     .onConflictDoNothing()
@@ -143,14 +146,17 @@ export async function openOrder(
   return { order: existing, created: false };
 }
 
-/** Stores the Checkout session of an open order (its id, page and expiry). */
+/**
+ * Stores the Checkout session of an open order (its id, page and expiry); false when the order is
+ * no longer open or holds another session (a click racing this one closed it), and nothing is written.
+ */
 export async function attachSession(
   db: Db,
   orderId: number,
   session: { id: string; url: string | null; expires_at: number },
   /** The owner's audit row of the checkout, written in the same batch. */
   audit?: { owner: Parameters<typeof ownerAuditRow>[1]; entry: Parameters<typeof ownerAuditRow>[2] },
-): Promise<void> {
+): Promise<boolean> {
   const attach = db
     .update(orders)
     .set({
@@ -159,9 +165,17 @@ export async function attachSession(
       checkout_expires_at: iso(session.expires_at * 1000),
       version: newVersion(),
     })
-    .where(and(eq(orders.id, orderId), eq(orders.state, 'open')));
-  if (audit) await db.batch([attach, ownerAuditRow(db, audit.owner, audit.entry)]);
-  else await attach;
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.state, 'open'),
+        sql`(${orders.stripe_session_id} IS NULL OR ${orders.stripe_session_id} = ${session.id})`,
+      ),
+    );
+  if (!audit) return (await attach).rowsAffected === 1;
+  // The audit row only with the session stored: changes() is the UPDATE's count in this batch.
+  const [attached] = await db.batch([attach, ownerAuditRowWhen(db, audit.owner, audit.entry, sql`changes() = 1`)]);
+  return attached.rowsAffected === 1;
 }
 
 /** Removes an open order whose checkout could not be created (nothing was sold). */
@@ -188,6 +202,75 @@ export async function takenSlots(db: Db, category: string, fromIso: string, exce
   return rows
     .filter((r) => r.starts_at && r.ends_at)
     .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+}
+
+/**
+ * When a listing's paid terms of `placement` that run or are scheduled after `fromIso` end (ms),
+ * other than `exceptId`'s, or null: a new term of the same placement starts then, never paying for
+ * the same days twice.
+ */
+export async function listingTermEnd(
+  db: Db,
+  serverId: number,
+  placement: Placement,
+  fromIso: string,
+  exceptId = 0,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ end: sql<string | null>`max(${orders.ends_at})` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.server_id, serverId),
+        eq(orders.placement, placement),
+        eq(orders.state, 'paid'),
+        gt(orders.ends_at, fromIso),
+        ne(orders.id, exceptId),
+      ),
+    );
+  return row?.end ? Date.parse(row.end) : null;
+}
+
+/**
+ * What an order's activation at `at` needs, in one read (the Worker counts each query): the
+ * sponsored slots taken in its category (as takenSlots) and the end of its listing's other paid
+ * terms of its placement (as listingTermEnd).
+ */
+async function activationFacts(db: Db, order: OrderRow, at: string): Promise<{ taken: Slot[]; ownEnd: number | null }> {
+  const sameSlots =
+    order.placement === 'sponsored'
+      ? sql`(${orders.placement} = 'sponsored' AND ${orders.category} = ${order.category} AND ${orders.server_id} IS NOT NULL)`
+      : sql`0`;
+  const sameListing =
+    order.server_id === null
+      ? sql`0`
+      : sql`(${orders.server_id} = ${order.server_id} AND ${orders.placement} = ${order.placement})`;
+  const rows = await db
+    .select({
+      server_id: orders.server_id,
+      placement: orders.placement,
+      category: orders.category,
+      starts_at: orders.starts_at,
+      ends_at: orders.ends_at,
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.state, 'paid'),
+        gt(orders.ends_at, at),
+        ne(orders.id, order.id),
+        sql`(${sameSlots} OR ${sameListing})`,
+      ),
+    );
+  const taken = rows
+    .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
+    .filter((r) => order.placement === 'sponsored' && r.starts_at && r.ends_at)
+    .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+  const own = rows.filter(
+    (r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement,
+  );
+  const ownEnd = own.length > 0 ? Math.max(...own.map((r) => Date.parse(r.ends_at!))) : null;
+  return { taken, ownEnd };
 }
 
 // ---------------------------------------------------------------- the listing's flags
@@ -272,8 +355,9 @@ const isUniqueViolation = (err: unknown): boolean => {
 /**
  * Applies one event to its order: the machine's new state and effects (money in, the slot, money
  * out, mails, the listing's flags) and the ledger row, in one batch. The batch is applied over the
- * order's version as read (a fresh token every change), and a sponsored slot only while its
- * category holds fewer than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
+ * order's version as read (a fresh token every change), a term only while no other paid term of
+ * its listing and placement overlaps it, and a sponsored slot only while its category holds fewer
+ * than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
  * An event id already in the ledger changes nothing (`replay`).
  */
 export async function applyOrderEvent(
@@ -284,9 +368,10 @@ export async function applyOrderEvent(
   const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
   if (seen) return { kind: 'replay' };
   if (input.orderId === null || input.event === null) {
+    // An event that changes nothing (a delayed payment's unpaid completion) is still listed under its order in the console.
     await db
       .insert(stripeEvents)
-      .values({ id: input.eventId, type: input.type, order_id: null, outcome: null })
+      .values({ id: input.eventId, type: input.type, order_id: input.orderId, outcome: null })
       .onConflictDoNothing();
     return { kind: 'no_order' };
   }
@@ -307,17 +392,22 @@ export async function applyOrderEvent(
     if (t.effects.includes('record_payment')) set.paid_at = order.paid_at ?? at;
     if (t.effects.includes('activate')) {
       const termMs = order.term_days * DAY_MS;
-      let start = input.at;
-      if (order.placement === 'sponsored') {
-        const taken = await takenSlots(db, order.category, at, order.id);
-        start = nextSlotStart(taken, input.at, termMs, opts.slotsPerCategory);
-        const startIso = iso(start);
-        const endIso = iso(start + termMs);
-        slotGuard = sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
-  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`;
-      }
-      set.starts_at = iso(start);
-      set.ends_at = iso(start + termMs);
+      // A listing's new term follows its running or scheduled one of the same placement.
+      const { taken, ownEnd } = await activationFacts(db, order, at);
+      let start = Math.max(input.at, ownEnd ?? 0);
+      if (order.placement === 'sponsored') start = nextSlotStart(taken, start, termMs, opts.slotsPerCategory);
+      const startIso = iso(start);
+      const endIso = iso(start + termMs);
+      const guards: SQL[] = [];
+      if (order.server_id !== null)
+        guards.push(sql`NOT EXISTS (SELECT 1 FROM orders y WHERE y.server_id = ${order.server_id} AND y.placement = ${order.placement}
+  AND y.state = 'paid' AND y.id != ${order.id} AND y.starts_at < ${endIso} AND y.ends_at > ${startIso})`);
+      if (order.placement === 'sponsored')
+        guards.push(sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
+  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`);
+      if (guards.length > 0) slotGuard = sql.join(guards, sql` AND `);
+      set.starts_at = startIso;
+      set.ends_at = endIso;
     }
     if (t.effects.includes('deactivate') && order.ends_at && order.ends_at > at) {
       // A refund or a dispute ends the slot now (a scheduled one that never started ends before its start).
@@ -325,7 +415,8 @@ export async function applyOrderEvent(
       if (order.starts_at && order.starts_at > at) set.starts_at = at;
     }
     if (t.effects.includes('record_refund')) {
-      set.refunded_cents = input.refundedCents ?? order.amount_cents;
+      // Revenue counts the price; a refund also gives back the tax Stripe Tax added on top, which was never revenue.
+      set.refunded_cents = Math.min(input.refundedCents ?? order.amount_cents, order.amount_cents);
       set.refunded_at = at;
       if (input.refundReason) set.refund_reason = input.refundReason;
     }
@@ -437,14 +528,27 @@ export async function ordersToRemind(db: Db, at: number, withinDays: number): Pr
     .limit(500);
 }
 
-/** Open orders with a Checkout session: the reconcile job asks Stripe about each. */
-export async function openOrdersWithSessions(db: Db, limit = 500): Promise<OrderRow[]> {
-  return db
-    .select()
+/**
+ * Takes the reconcile job's turn of up to `limit` open orders with a Checkout session: the
+ * never-asked first, then the longest-unasked (oldest order first among equals), stamped asked at
+ * `at` in the same statement. An order Stripe cannot settle yet (a checkout still open, a delayed
+ * payment pending, a session Stripe does not know, a failing retrieve) goes to the back of the
+ * line instead of being asked first every pass, and two runners never take the same orders.
+ */
+export async function takeOrdersToReconcile(db: Db, at: number, limit = 500): Promise<OrderRow[]> {
+  const turn = db
+    .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.state, 'open'), isNotNull(orders.stripe_session_id)))
-    .orderBy(asc(orders.id))
+    // SQLite sorts NULL first: the never-asked come first.
+    .orderBy(asc(orders.reconcile_checked_at), asc(orders.id))
     .limit(limit);
+  const rows = await db
+    .update(orders)
+    .set({ reconcile_checked_at: iso(at) })
+    .where(and(inArray(orders.id, turn), eq(orders.state, 'open')))
+    .returning();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 // ---------------------------------------------------------------- reads for pages and the console

@@ -1,6 +1,6 @@
 // Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
 // the listings their guild list proves theirs, and their account's deletion.
-import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { CheckResult } from '../../src/lib/invite-checks/state';
@@ -435,6 +435,10 @@ export async function listingNumbers(
   };
 }
 
+/** The actor an owner's audit rows name. */
+const ownerActor = (owner: Pick<PublicOwner, 'username' | 'discord_user_id'>) =>
+  `owner ${owner.username} (Discord ${owner.discord_user_id})`;
+
 /** An owner's audit row as a statement, for a batch (recordOwnerAudit writes one alone). */
 export function ownerAuditRow(
   db: Db,
@@ -443,12 +447,25 @@ export function ownerAuditRow(
 ) {
   return db.insert(auditLog).values({
     operator_id: null,
-    operator_email: `owner ${owner.username} (Discord ${owner.discord_user_id})`,
+    operator_email: ownerActor(owner),
     action: entry.action,
     entity: entry.entity,
     entity_id: String(entry.entityId),
     details: { owner_id: owner.id, ...entry.details },
   });
+}
+
+/** An owner's audit row written only when `when` holds (SQL read after the batch's earlier statements). */
+export function ownerAuditRowWhen(
+  db: Db,
+  owner: Pick<PublicOwner, 'id' | 'username' | 'discord_user_id'>,
+  entry: { action: string; entity: string; entityId: number | string; details?: Record<string, unknown> },
+  when: SQL,
+) {
+  const details = JSON.stringify({ owner_id: owner.id, ...entry.details });
+  return db.run(sql`INSERT INTO ${auditLog} (operator_id, operator_email, action, entity, entity_id, details)
+SELECT NULL, ${ownerActor(owner)}, ${entry.action}, ${entry.entity}, ${String(entry.entityId)}, ${details}
+WHERE ${when}`);
 }
 
 /**

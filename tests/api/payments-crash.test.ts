@@ -75,6 +75,7 @@ describe('a crash during a burst of webhooks', () => {
         ownerId: owner.id,
         plan: plan!,
         category: listing.category,
+        checkoutExpiresAt: Date.now() + 3_600_000,
       });
       const res = await fetch(`${stripe.url}/v1/checkout/sessions`, {
         method: 'POST',

@@ -1,8 +1,11 @@
 // Paid placement (#30) through the real app and the loopback Stripe stand-in: an owner signs in
 // with Discord (the Discord stand-in), starts a checkout, the stand-in "pays" and delivers signed
 // events to POST /api/webhooks/stripe, and the database says what happened.
+
+import { createClient } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toDb } from '../../db/client';
 import { createCompOrder } from '../../db/queries/orders';
 import { createServer, getServerById } from '../../db/queries/servers';
 import { setOwnerWebhook } from '../../db/queries/webhooks';
@@ -17,6 +20,7 @@ import {
   stripeEvents,
   webhookOutbox,
 } from '../../db/schema';
+import { createApp } from '../../functions/_app/app';
 import { smtpMailClient } from '../../functions/_app/clients/mail-smtp';
 import type { RebuildTrigger } from '../../functions/_app/context';
 import { loadEnv } from '../../functions/_app/env';
@@ -27,7 +31,13 @@ import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb } from '../helpers/db';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
-import { STAND_IN_KEYS, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
+import {
+  STAND_IN_KEYS,
+  type StandInEvent,
+  type StripeStandIn,
+  startStripeStandIn,
+  TAX_RATE,
+} from '../helpers/stripe-stand-in';
 import { FREE_PLAN_SUBREQUESTS, scheduledSubrequests } from '../helpers/worker-invocation';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild, type OwnerSession, SITE } from './owner-harness';
@@ -49,13 +59,14 @@ afterEach(async () => {
 const GUILDS = ['810000000000000001', '810000000000000002', '810000000000000003', '810000000000000004'];
 
 /** A harness with payments against a fresh stand-in that delivers to the in-process app; one owner of `count` Gaming listings. */
-async function shop(count = 1, clockMs?: () => number) {
+async function shop(count = 1, clockMs?: () => number, env: Record<string, string> = {}) {
   stripe = await startStripeStandIn();
   h = await createOwnerHarness(
     {
       STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
       STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
       STRIPE_API_BASE: stripe.url,
+      ...env,
     },
     clockMs ? { now: clockMs } : {},
   );
@@ -83,6 +94,34 @@ async function checkout(harness: Harness, owner: OwnerSession, listingId: number
   expect(res.status).toBe(200);
   const body = (await res.json()) as { url: string; order_id: number };
   return { sessionId: body.url.split('/').pop()!, orderId: body.order_id, url: body.url };
+}
+
+/**
+ * Delivers signed events at once, each to its own app instance with its own connection to the
+ * database over HTTP (as Workers do): their reads and batches interleave for real, which the
+ * in-process app's file client (one request to the end between awaits) would not. Answers the statuses.
+ */
+async function deliverAtOnce(harness: Harness, standIn: StripeStandIn, events: StandInEvent[]) {
+  const libsql = await startLibsqlHttpServer({ file: harness.env.DATABASE_URL.replace(/^file:/, '') });
+  try {
+    const apps = events.map(() => createApp({ db: toDb(createClient({ url: libsql.url })), env: harness.env }));
+    return await Promise.all(
+      events.map(async (e, i) => {
+        const body = JSON.stringify(e);
+        const res = await apps[i]!.request(`${SITE}/api/webhooks/stripe`, {
+          method: 'POST',
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': standIn.sign(body, Math.floor(Date.now() / 1000)),
+          },
+        });
+        return res.status;
+      }),
+    );
+  } finally {
+    await libsql.stop();
+  }
 }
 
 const orderRow = async (harness: Harness, id: number) =>
@@ -131,6 +170,69 @@ describe("the Worker's hourly reconcile", () => {
       await libsql.stop();
     }
   }, 60_000);
+  it('gives every open order its turn: orders Stripe cannot settle never keep a newer lost payment waiting, a session Stripe does not know closes once past its expiry, a paid order is left alone', async () => {
+    const { h, stripe, owner, listings } = await shop(3);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number }[] };
+    const made: { sessionId: string; orderId: number }[] = [];
+    for (const listing of listings) for (const plan of plans) made.push(await checkout(h, owner, listing.id, plan.id));
+    expect(made).toHaveLength(9);
+    const [open1, open2, delayed1, delayed2, missing, failing1, failing2, open3, lost] = made as [
+      (typeof made)[number],
+      ...(typeof made)[number][],
+    ];
+    // Eight orders Stripe cannot settle, oldest first: checkouts still open, delayed payments still
+    // pending, a session Stripe does not know (made with another key or mode), retrieves that fail.
+    await stripe.pay(delayed1!.sessionId, { delayed: true, deliver: false });
+    await stripe.pay(delayed2!.sessionId, { delayed: true, deliver: false });
+    stripe.sessions.delete(missing!.sessionId);
+    stripe.failing.add(failing1!.sessionId);
+    stripe.failing.add(failing2!.sessionId);
+    // The newest was paid, and its webhook lost.
+    await stripe.pay(lost!.sessionId, { deliver: false });
+    const unsettled = [open1, open2, delayed1, delayed2, failing1, failing2, open3].map((o) => o!.orderId);
+
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: SITE,
+      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    };
+    const state = async (id: number) => (await orderRow(h, id)).state;
+    try {
+      let at = Date.now();
+      const pass = async () => {
+        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        at += 3_600_000;
+      };
+      // Within its expiry a session Stripe does not know might still be paid (under the other key): kept open.
+      await pass();
+      expect(await state(missing!.orderId)).toBe('open');
+      // Every order gets its turn: the lost payment is applied within as many passes as it takes to ask each once.
+      const bound = Math.ceil(made.length / WORKER_RECONCILE_PER_PASS);
+      for (let n = 1; n < bound && (await state(lost!.orderId)) !== 'paid'; n++) await pass();
+      expect(await state(lost!.orderId)).toBe('paid');
+      expect(await mails(h, 'order_receipt')).toHaveLength(1);
+      // The paid order is left alone from here, even once Stripe no longer knows its session.
+      const paid = await orderRow(h, lost!.orderId);
+      stripe.sessions.delete(lost!.sessionId);
+      // Past its expiry the unknown session's order closes as expired; the others stay open, asked in turn.
+      for (let n = 0; n < bound && (await state(missing!.orderId)) !== 'expired'; n++) await pass();
+      expect(await state(missing!.orderId)).toBe('expired');
+      expect((await orderRow(h, missing!.orderId)).paid_at).toBeNull();
+      for (const id of unsettled) expect(await state(id)).toBe('open');
+      expect(await orderRow(h, lost!.orderId)).toEqual(paid);
+      expect(await netToday(h)).toBe(paid.amount_cents);
+    } finally {
+      await libsql.stop();
+    }
+  }, 60_000);
 });
 
 describe('buying a placement', () => {
@@ -155,6 +257,23 @@ describe('buying a placement', () => {
     const [perf] = await h.db.select().from(premiumServerPerformance);
     expect(perf?.total_revenue).toBe(week.price_cents / 100);
     expect(h.rebuild.reasons.some((r) => r.includes(listing!.slug))).toBe(true);
+  });
+
+  it('activates a checkout paid with Stripe Tax on top of the price, and counts the price, not the tax, in revenue and its refund', async () => {
+    const { h, stripe, owner, listings, week } = await shop(1, undefined, { STRIPE_AUTOMATIC_TAX: 'true' });
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const session = stripe.sessions.get(sessionId)!;
+    expect(session.automatic_tax.enabled).toBe(true);
+    expect(session.amount_total).toBe(week.price_cents + Math.round(week.price_cents * TAX_RATE));
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    expect(await netToday(h)).toBe(week.price_cents);
+    // The refund gives the payer back the tax too; revenue drops by the price it counted.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+    expect(await netToday(h)).toBe(0);
   });
 
   it('applies the same event twice once: one activation, one receipt, the replay answered 200', async () => {
@@ -195,6 +314,62 @@ describe('buying a placement', () => {
     // Within the tolerance it is taken.
     expect(await stripe.send(event!, { timestamp: Math.floor(Date.now() / 1000) - 250 })).toBe(200);
     expect((await orderRow(h, orderId)).state).toBe('paid');
+  });
+
+  it('opens one checkout for a double click: the second click, while Stripe answers the first, gets the same page, and the payment finds its order', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const path = `/api/account/listings/${listings[0]!.id}/checkout`;
+    // The first click's session is made at Stripe; its answer is slow to come back.
+    const held = stripe.holdNextCreate();
+    const first = h.ownerCall(owner, 'POST', path, { plan_id: week.id });
+    await held.arrived;
+    // The second click, two seconds on.
+    now += 2_000;
+    const second = await h.ownerCall(owner, 'POST', path, { plan_id: week.id });
+    held.release();
+    const answers = [await first, second];
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const [a, b] = (await Promise.all(answers.map((r) => r.json()))) as { url: string; order_id: number }[];
+    expect(b).toEqual(a);
+    expect(stripe.sessions.size).toBe(1);
+    const [order, ...more] = await h.db.select().from(orders);
+    expect(more).toEqual([]);
+    expect(order?.stripe_session_id).toBe(a!.url.split('/').pop());
+    await stripe.pay(order!.stripe_session_id!);
+    expect((await orderRow(h, order!.id)).state).toBe('paid');
+  });
+
+  it('offers the way back to a checkout only while Stripe still takes payment on it', async () => {
+    let now = Date.now();
+    const { h, owner, listings, week } = await shop(1, () => now);
+    const { orderId, url } = await checkout(h, owner, listings[0]!.id, week.id);
+    const listed = async () =>
+      (
+        (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+          orders: { id: number; state: string; checkout_url: string | null }[];
+        }
+      ).orders.find((o) => o.id === orderId);
+    expect(await listed()).toMatchObject({ state: 'open', checkout_url: url });
+    // Past the session's expiry, before Stripe's checkout.session.expired (or the reconcile job) has closed it.
+    now = Date.parse((await orderRow(h, orderId)).checkout_expires_at!) + 1000;
+    expect(await listed()).toMatchObject({ state: 'open', checkout_url: null });
+  });
+
+  it('shows the console a delayed payment still pending: the completed-unpaid event under its open order', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId, { delayed: true });
+    expect(stripe.events.at(-1)!.status).toBe(200);
+    const admin = await h.signIn('admin');
+    const list = (await (await h.call(admin, 'GET', '/api/admin/orders')).json()) as {
+      orders: { id: number; state: string; events: { type: string; outcome: string | null }[] }[];
+    };
+    expect(list.orders.find((o) => o.id === orderId)).toMatchObject({
+      state: 'open',
+      events: [{ type: 'checkout.session.completed', outcome: null }],
+    });
+    expect(await mails(h, 'order_receipt')).toHaveLength(0);
   });
 
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
@@ -245,6 +420,59 @@ describe('buying a placement', () => {
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(409);
   });
 
+  it('keeps the 30-day money-back promise after a short placement has ended, and refuses it from day 31, naming why', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(2, () => now);
+    const bought: number[] = [];
+    for (const listing of listings) {
+      const { sessionId, orderId } = await checkout(h, owner, listing.id, week.id);
+      await stripe.pay(sessionId);
+      bought.push(orderId);
+    }
+    const [early, late] = bought as [number, number];
+    const paidAt = Date.parse((await orderRow(h, early)).paid_at!);
+    // The week is over: the clock ends both placements.
+    now = Date.parse((await orderRow(h, late)).ends_at!);
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now)).ended).toBe(2);
+    // Day 10: still within 30 days of payment, so My listings offers the refund and it goes through.
+    now = paidAt + 10 * DAY_MS;
+    const back = await h.signInOwner(GUILDS.slice(0, 2).map((g) => guild(g, { owner: true })));
+    const listed = (await (await h.ownerCall(back, 'GET', '/api/account/orders')).json()) as {
+      orders: { id: number; state: string; refundable: boolean }[];
+    };
+    expect(listed.orders.filter((o) => bought.includes(o.id))).toMatchObject([
+      { state: 'ended', refundable: true },
+      { state: 'ended', refundable: true },
+    ]);
+    const res = await h.ownerCall(back, 'POST', `/api/account/orders/${early}/refund`, {});
+    expect(res.status).toBe(200);
+    expect((await orderRow(h, early)).state).toBe('refunded');
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    // Day 31: over, and the answer says so.
+    now = paidAt + 31 * DAY_MS;
+    const last = await h.signInOwner(GUILDS.slice(0, 2).map((g) => guild(g, { owner: true })));
+    const over = await h.ownerCall(last, 'POST', `/api/account/orders/${late}/refund`, {});
+    expect(over.status).toBe(409);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('refund_window_over');
+    expect((await orderRow(h, late)).state).toBe('ended');
+  });
+
+  it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    // Refunded in Stripe's dashboard; its charge.refunded has not reached the site yet.
+    const refunded = await stripe.refundFromDashboard(sessionId, { deliver: false });
+    const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {});
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('refund_refused');
+    expect(body.error.message).toMatch(/already been refunded/);
+    // The event, once it comes, closes the order.
+    expect(await stripe.send(refunded)).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('refunded');
+  });
+
   it('ends in refunded when charge.refunded arrives before checkout.session.completed', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
@@ -266,6 +494,28 @@ describe('buying a placement', () => {
     await stripe.dispute(sessionId);
     expect((await orderRow(h, orderId)).state).toBe('disputed');
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+  });
+
+  it('takes a lost dispute’s money out of revenue (no charge.refunded comes for it); a won one leaves revenue and the suspension', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const bought: { sessionId: string; orderId: number }[] = [];
+    for (const listing of listings) {
+      const c = await checkout(h, owner, listing.id, week.id);
+      await stripe.pay(c.sessionId);
+      await stripe.dispute(c.sessionId);
+      bought.push(c);
+    }
+    expect(await netToday(h)).toBe(2 * week.price_cents);
+    await stripe.closeDispute(bought[0]!.sessionId, 'lost');
+    await stripe.closeDispute(bought[1]!.sessionId, 'won');
+    expect(stripe.events.slice(-2).map((e) => e.status)).toEqual([200, 200]);
+    const [lostOrder, wonOrder] = [await orderRow(h, bought[0]!.orderId), await orderRow(h, bought[1]!.orderId)];
+    expect(lostOrder).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect(wonOrder).toMatchObject({ state: 'disputed', refunded_cents: 0 });
+    expect(await netToday(h)).toBe(week.price_cents);
+    // The payer gets no refund mail for a chargeback: the bank gave the money back, not the site.
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    for (const l of listings) expect((await getServerById(h.db, l.id))?.is_sponsored).toBe(false);
   });
 
   it('recovers a lost webhook with the reconcile job', async () => {
@@ -313,6 +563,71 @@ describe('buying a placement', () => {
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
     expect((await getServerById(h.db, listings[3]!.id))?.is_sponsored).toBe(true);
     expect(await mails(h, 'placement_ended')).toHaveLength(1);
+  });
+
+  it('never sells a category’s last sponsored slot twice: four payments arriving at once start three and schedule one', async () => {
+    const { h, stripe, owner, listings, week } = await shop(4);
+    const paid: Awaited<ReturnType<typeof stripe.pay>> = [];
+    for (const listing of listings) {
+      const { sessionId } = await checkout(h, owner, listing.id, week.id);
+      paid.push(...(await stripe.pay(sessionId, { deliver: false })));
+    }
+    // Four deliveries at once, each to its own instance with its own connection to the database
+    // (as on Workers): their reads and batches interleave for real.
+    expect(await deliverAtOnce(h, stripe, paid)).toEqual([200, 200, 200, 200]);
+    const rows = (await h.db.select().from(orders)).filter((o) => o.state === 'paid');
+    expect(rows).toHaveLength(4);
+    const starts = rows.map((o) => Date.parse(o.starts_at!)).sort((a, b) => a - b);
+    const firstEnd = Math.min(...rows.map((o) => Date.parse(o.ends_at!)));
+    // Three run now; the fourth waits for the first slot to free.
+    expect(starts[3]).toBe(firstEnd);
+    expect(starts[2]).toBeLessThan(firstEnd);
+    const sponsored = await h.db.select().from(discordServers).where(eq(discordServers.is_sponsored, true));
+    expect(sponsored).toHaveLength(3);
+  });
+
+  it('never sells a listing the same days twice: a second sponsored term, bought while one runs or paid at the same moment, follows it', async () => {
+    // Room for every term in the category: only the listing's own terms decide when each starts.
+    const { h, stripe, owner, listings } = await shop(2, undefined, { SPONSORED_SLOTS_PER_CATEGORY: '10' });
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; placement: string; term_days: number }[] };
+    const week = plans.find((p) => p.placement === 'sponsored' && p.term_days === 7)!;
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const premium = plans.find((p) => p.placement === 'premium')!;
+    // Bought one after the other: the month starts when the week ends, and Promote says so first.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const weekEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const offer = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; starts_at: string | null; waits_for: string | null }[] };
+    expect(offer.plans.find((p) => p.id === month.id)).toMatchObject({ starts_at: weekEnd, waits_for: 'own' });
+    expect(offer.plans.find((p) => p.id === premium.id)).toMatchObject({ starts_at: null, waits_for: null });
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    expect((await orderRow(h, second.orderId)).starts_at).toBe(weekEnd);
+    // A premium term is another placement: it runs alongside.
+    const third = await checkout(h, owner, listings[0]!.id, premium.id);
+    await stripe.pay(third.sessionId);
+    expect(Date.parse((await orderRow(h, third.orderId)).starts_at!)).toBeLessThan(Date.parse(weekEnd));
+    // Two terms of the other listing paid at the same moment (two tabs): one follows the other.
+    const both = [];
+    for (const plan of [week, month]) {
+      const c = await checkout(h, owner, listings[1]!.id, plan.id);
+      both.push({ ...c, event: (await stripe.pay(c.sessionId, { deliver: false }))[0]! });
+    }
+    expect(
+      await deliverAtOnce(
+        h,
+        stripe,
+        both.map((b) => b.event),
+      ),
+    ).toEqual([200, 200]);
+    const [a, b] = await Promise.all(both.map((c) => orderRow(h, c.orderId)));
+    expect([a!.state, b!.state]).toEqual(['paid', 'paid']);
+    const [earlier, later] = [a!, b!].sort((x, y) => Date.parse(x.starts_at!) - Date.parse(y.starts_at!));
+    expect(later!.starts_at).toBe(earlier!.ends_at);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
@@ -388,8 +703,14 @@ describe('buying a placement', () => {
     expect(kept?.state).toBe('open');
     expect(kept?.stripe_session_id).toBeNull();
     expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'checkout')).toHaveLength(0);
-    // Stripe's session names the order: paying it applies to that order.
+    // Promote again once the database is back: the same session, now stored, with its audit row.
+    await h.db.run(sql`DROP TRIGGER fail_checkout_audit`);
+    const again = await checkout(h, owner, listings[0]!.id, week.id);
+    expect(stripe.sessions.size).toBe(1);
     const [sessionId] = [...stripe.sessions.keys()];
+    expect(again).toMatchObject({ sessionId, orderId: kept!.id });
+    expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'checkout')).toHaveLength(1);
+    // Stripe's session names the order: paying it applies to that order.
     await stripe.pay(sessionId!);
     expect(stripe.events.at(-1)!.status).toBe(200);
     expect((await orderRow(h, kept!.id)).state).toBe('paid');

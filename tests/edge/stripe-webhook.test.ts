@@ -31,6 +31,7 @@ async function openCheckout(name: string) {
     ownerId: owner.id,
     plan: plan!,
     category: 'Crypto',
+    checkoutExpiresAt: Date.now() + 3_600_000,
   });
   const res = await fetch(`${stripe.url}/v1/checkout/sessions`, {
     method: 'POST',

@@ -24,7 +24,11 @@ export interface StandInSession {
   payment_intent: string | null;
   client_reference_id: string | null;
   metadata: Record<string, string>;
+  /** Before discounts and tax. */
+  amount_subtotal: number;
+  /** After discounts and tax: what the payer pays. */
   amount_total: number;
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   currency: string;
   customer_details: { email: string } | null;
   customer_email: string | null;
@@ -77,14 +81,31 @@ export interface StripeStandIn {
   deliver: Deliver | null;
   /** The email the checkout page "pays" with. */
   payerEmail: string;
-  /** Pays a session as the checkout page does; `deliver: false` loses the webhook. Answers the events. */
-  pay(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent[]>;
+  /**
+   * Pays a session as the checkout page does; `deliver: false` loses the webhook. `delayed: true`
+   * pays with a delayed method (a bank debit): the session completes unpaid and the payment is
+   * still pending (Stripe's async_payment_* event would decide). Answers the events.
+   */
+  pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
+  /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
+  failing: Set<string>;
+  /**
+   * Holds back the answer of the next Checkout Session create once Stripe has made it (a slow
+   * answer on the way back): `arrived` resolves when it is made, `release()` sends it.
+   */
+  holdNextCreate(): { arrived: Promise<void>; release: () => void };
   /** Lets an open session expire and sends checkout.session.expired. */
   expire(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded. */
   refundFromDashboard(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Opens a dispute on a paid session's charge and sends charge.dispute.created. */
   dispute(sessionId: string): Promise<StandInEvent>;
+  /**
+   * Closes the session's dispute as the card's bank decided and sends charge.dispute.closed: `lost`
+   * keeps the money withdrawn at the dispute's opening with the cardholder (no charge.refunded
+   * follows: the charge is not refunded), `won` gives it back to the account.
+   */
+  closeDispute(sessionId: string, status: 'won' | 'lost'): Promise<StandInEvent>;
   /** Sends an event (again), signed at `timestamp` (Unix seconds; now by default) with `secret`. */
   send(event: StandInEvent, opts?: { timestamp?: number; secret?: string }): Promise<number>;
   /** Waits until every event sent in the background has been answered. */
@@ -93,6 +114,9 @@ export interface StripeStandIn {
   sign(body: string, timestamp: number, secret?: string): string;
   close(): Promise<void>;
 }
+
+/** The tax rate the stand-in's Stripe Tax charges on top of the price when `automatic_tax` is on. */
+export const TAX_RATE = 0.1;
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -119,7 +143,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function startStripeStandIn(opts: { port?: number } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const charges = new Map<string, StandInCharge>();
-  const idempotent = new Map<string, string>();
+  /** Session id → its charge's dispute. */
+  const disputes = new Map<string, Record<string, unknown> & { status: string }>();
+  /** Idempotency-Key → the request's parameters and Stripe's saved answer (docs.stripe.com/api/idempotent_requests). */
+  const idempotent = new Map<string, { params: string; answer: string }>();
+  let createHold: { made: () => void; gate: Promise<void> } | null = null;
   const events: StripeStandIn['events'] = [];
   let origin = '';
 
@@ -177,9 +205,15 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     return s;
   };
 
-  async function pay(sessionId: string, o: { deliver?: boolean } = {}) {
+  async function pay(sessionId: string, o: { deliver?: boolean; delayed?: boolean } = {}) {
     const s = sessionOrThrow(sessionId);
     if (s.status !== 'open') return [];
+    if (s.automatic_tax.enabled) {
+      // Stripe Tax adds the payer's tax once the address is known, on top of the price (exclusive).
+      const tax = Math.round(s.amount_subtotal * TAX_RATE);
+      s.total_details = { ...s.total_details, amount_tax: tax };
+      s.amount_total = s.amount_subtotal + tax;
+    }
     const pi = id('pi');
     const charge: StandInCharge = {
       id: id('ch'),
@@ -194,7 +228,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     charges.set(pi, charge);
     Object.assign(s, {
       status: 'complete',
-      payment_status: 'paid',
+      payment_status: o.delayed ? 'unpaid' : 'paid',
       payment_intent: pi,
       customer_details: { email: standIn.payerEmail },
       url: null,
@@ -228,6 +262,19 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     deliver: null,
     payerEmail: 'payer@example.com',
     pay,
+    failing: new Set(),
+    holdNextCreate() {
+      let made!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((ok) => {
+        made = ok;
+      });
+      const gate = new Promise<void>((ok) => {
+        release = ok;
+      });
+      createHold = { made, gate };
+      return { arrived, release };
+    },
     async expire(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
       Object.assign(s, { status: 'expired', url: null });
@@ -241,7 +288,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     async dispute(sessionId) {
       const s = sessionOrThrow(sessionId);
       const charge = charges.get(s.payment_intent!)!;
-      return emit('charge.dispute.created', {
+      const dispute = {
         id: id('dp'),
         object: 'dispute',
         amount: charge.amount,
@@ -251,7 +298,15 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
         reason: 'fraudulent',
         status: 'needs_response',
         created: nowS(),
-      });
+      };
+      disputes.set(sessionId, dispute);
+      return emit('charge.dispute.created', dispute);
+    },
+    async closeDispute(sessionId, status) {
+      const dispute = disputes.get(sessionId);
+      if (!dispute) throw new Error(`stripe stand-in: no dispute on ${sessionId}`);
+      dispute.status = status;
+      return emit('charge.dispute.closed', dispute);
     },
     send,
     sign,
@@ -303,7 +358,9 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       payment_intent: null,
       client_reference_id: typeof form.client_reference_id === 'string' ? form.client_reference_id : null,
       metadata: (form.metadata as Record<string, string>) ?? {},
+      amount_subtotal: amount * Number(item.quantity ?? 1),
       amount_total: amount * Number(item.quantity ?? 1),
+      total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
       currency,
       customer_details: null,
       customer_email: typeof form.customer_email === 'string' ? form.customer_email : null,
@@ -354,12 +411,22 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
       const body = req.method === 'POST' ? await readBody(req) : '';
       const key = req.headers['idempotency-key'];
       const idemKey = typeof key === 'string' ? `${path}:${key}` : null;
-      if (idemKey && idempotent.has(idemKey)) {
+      const saved = idemKey ? idempotent.get(idemKey) : undefined;
+      // A key used again answers the first request's saved answer, but only for the same
+      // parameters: other parameters are an idempotency_error (400).
+      if (saved && saved.params !== body)
+        return json(res, 400, {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${String(key)}' if you meant to execute a different request.`,
+          },
+        });
+      if (saved) {
         res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-        return void res.end(idempotent.get(idemKey));
+        return void res.end(saved.answer);
       }
       const answer = (status: number, value: unknown) => {
-        if (idemKey && status === 200) idempotent.set(idemKey, JSON.stringify(value));
+        if (idemKey && status === 200) idempotent.set(idemKey, { params: body, answer: JSON.stringify(value) });
         json(res, status, value);
       };
 
@@ -367,10 +434,23 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
         const made = createSession(parseForm(body));
         if (typeof made === 'string') return invalid(res, made);
         sessions.set(made.id, made);
+        const hold = createHold;
+        createHold = null;
+        if (hold) {
+          // Made and saved under its key; the answer is on its way back slowly.
+          idempotent.set(`${path}:${String(key)}`, { params: body, answer: JSON.stringify(api(made)) });
+          hold.made();
+          await hold.gate;
+        }
         return answer(200, api(made));
       }
       const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
       if (req.method === 'GET' && one) {
+        if (standIn.failing.has(one[1]!)) {
+          // Told not to retry (Stripe's Stripe-Should-Retry header), so the library throws at once.
+          res.writeHead(500, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });
+          return void res.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+        }
         const s = sessions.get(one[1]!);
         if (!s)
           return json(res, 404, {

@@ -19,6 +19,9 @@ export interface CheckoutSession {
   url: string | null;
   /** Unix seconds. */
   expires_at: number;
+  /** Before discounts and tax: the price the app asked for. */
+  amount_subtotal: number | null;
+  /** After discounts and tax (Stripe Tax adds exclusive tax on top): what the payer paid. */
   amount_total: number | null;
   currency: string | null;
 }
@@ -40,10 +43,15 @@ export interface CheckoutInput {
 /** The calls the app makes to Stripe (#30), and the webhook's signature check. */
 export interface StripeClient {
   createCheckout(input: CheckoutInput): Promise<CheckoutSession>;
-  retrieveSession(id: string): Promise<CheckoutSession>;
+  /**
+   * A Checkout session, or null when Stripe answers 404 `resource_missing` ("No such
+   * checkout.session": this key's account and mode have none of that id, e.g. one made with a
+   * test key when the site now runs live, or with another account's key). Other errors throw.
+   */
+  retrieveSession(id: string): Promise<CheckoutSession | null>;
   /** The Checkout session that made a payment intent, or null (a charge not from this site's checkout). */
   sessionOfPaymentIntent(paymentIntent: string): Promise<CheckoutSession | null>;
-  /** Refunds a payment in full; answers the refund's id and amount. */
+  /** Refunds a payment in full; answers the refund's id and amount; throws StripeRefusal when Stripe refuses it. */
   refund(paymentIntent: string, orderId: number): Promise<{ id: string; amount: number }>;
   /**
    * The event of a webhook delivery, verified with the library (HMAC-SHA256 over the raw body on
@@ -64,9 +72,30 @@ export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession =
     order_id: Number.isSafeInteger(ref) && ref > 0 ? ref : null,
     url: s.url ?? null,
     expires_at: s.expires_at ?? 0,
+    amount_subtotal: s.amount_subtotal ?? null,
     amount_total: s.amount_total ?? null,
     currency: s.currency ?? null,
   };
+};
+
+/**
+ * Stripe's refusal of a request it read (a 4xx invalid_request_error: a charge already refunded, a
+ * disputed charge it will not refund), with its message: not a Stripe that did not answer.
+ */
+export class StripeRefusal extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'StripeRefusal';
+  }
+}
+
+/** Stripe's answer that an object of that id does not exist for this key (HTTP 404, code `resource_missing`). */
+const isResourceMissing = (error: unknown): boolean => {
+  const e = error as { statusCode?: unknown; code?: unknown } | null;
+  return e?.statusCode === 404 && e.code === 'resource_missing';
 };
 
 /** Whether payments are configured: both Stripe secrets are set (env.ts refuses one alone). */
@@ -138,7 +167,12 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
     },
     async retrieveSession(id) {
       const { stripe } = await sdkClient();
-      return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
+      try {
+        return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
+      } catch (error) {
+        if (isResourceMissing(error)) return null;
+        throw error;
+      }
     },
     async sessionOfPaymentIntent(paymentIntent) {
       const { stripe } = await sdkClient();
@@ -148,11 +182,18 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
     },
     async refund(paymentIntent, orderId) {
       const { stripe } = await sdkClient();
-      const refund = await stripe.refunds.create(
-        { payment_intent: paymentIntent, metadata: { order_id: String(orderId) } },
-        { idempotencyKey: `refund-order-${orderId}` },
-      );
-      return { id: refund.id, amount: refund.amount };
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentIntent, metadata: { order_id: String(orderId) } },
+          { idempotencyKey: `refund-order-${orderId}` },
+        );
+        return { id: refund.id, amount: refund.amount };
+      } catch (error) {
+        const e = error as { type?: unknown; message?: unknown; code?: unknown } | null;
+        if (e?.type === 'StripeInvalidRequestError' && typeof e.message === 'string')
+          throw new StripeRefusal(e.message, typeof e.code === 'string' ? e.code : null);
+        throw error;
+      }
     },
     async verifyEvent(rawBody, signature, nowMs) {
       const { stripe, crypto } = await sdkClient();

@@ -1,4 +1,5 @@
-import { openOrdersWithSessions } from '../../../db/queries/orders';
+import { takeOrdersToReconcile } from '../../../db/queries/orders';
+import { missingSessionClosable } from '../../../src/lib/pricing/checkout';
 import { stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { applyEvent, sessionEventInput } from '../lib/order-events';
@@ -9,11 +10,13 @@ export const ORDER_RECONCILE_CRON = '17 * * * *';
 export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch'>;
 
 /**
- * One pass of the reconcile job (#30): asks Stripe for the Checkout session of every open order
- * and applies what its webhook would have (paid, expired), so an event Stripe never delivered (or
+ * One pass of the reconcile job (#30): asks Stripe for the Checkout session of open orders and
+ * applies what its webhook would have (paid, expired), so an event Stripe never delivered (or
  * gave up on) loses nothing. Each finding is an event of its own id (`reconcile:{session}:{status}`)
  * in the same ledger, so a webhook arriving afterwards, or a second runner, changes nothing.
- * Returns how many orders changed.
+ * Orders take turns (takeOrdersToReconcile): one Stripe cannot settle yet waits behind the others.
+ * A session Stripe does not know (404) closes its order as expired once no session of it could
+ * still be paid (missingSessionClosable). Returns how many orders changed.
  */
 export async function run(
   deps: OrderReconcileDeps,
@@ -23,10 +26,24 @@ export async function run(
   const stripe = stripeFor(deps);
   if (!stripe) return 0;
   let changed = 0;
-  // The oldest first: their sessions are the ones Stripe has closed (paid or expired).
-  for (const order of await openOrdersWithSessions(deps.db, opts.limit)) {
+  for (const order of await takeOrdersToReconcile(deps.db, now, opts.limit)) {
+    const sessionId = order.stripe_session_id!;
     try {
-      const session = await stripe.retrieveSession(order.stripe_session_id!);
+      const session = await stripe.retrieveSession(sessionId);
+      if (!session) {
+        if (!missingSessionClosable(order, now)) continue;
+        // No payment can reach this order any more: closed as Stripe would have expired it.
+        const outcome = await applyEvent(deps, {
+          eventId: `reconcile:${sessionId}:missing`,
+          type: 'reconcile:session_missing',
+          orderId: order.id,
+          event: 'expired',
+          at: now,
+        });
+        if (outcome.kind === 'applied' && outcome.order.state !== order.state) changed++;
+        opts.log?.(`Reconcile: Stripe has no session ${sessionId} of order ${order.id}; closed as expired`);
+        continue;
+      }
       const type =
         session.status === 'complete' && session.payment_status === 'paid'
           ? 'checkout.session.completed'

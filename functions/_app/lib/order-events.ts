@@ -9,10 +9,11 @@ import {
 import { getServerById } from '../../../db/queries/servers';
 import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
-import type { CheckoutSession, StripeClient } from '../clients/stripe';
+import { type CheckoutSession, type StripeClient, StripeRefusal } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
+import { ApiError } from './errors';
 
 /**
  * Applies one order event (db/queries/orders.ts applyOrderEvent) with the payer's mails rendered
@@ -51,9 +52,11 @@ async function orderOfSession(deps: Pick<AppDeps, 'db'>, session: CheckoutSessio
   const byId = session.order_id ? await getOrder(deps.db, session.order_id) : null;
   const order = byId ?? (await orderBySession(deps.db, session.id));
   if (!order) return null;
-  // Never another order's session, never another amount than the one the server set.
+  // Never another order's session, never another price than the one the server set: the subtotal,
+  // before the tax Stripe Tax adds on top (STRIPE_AUTOMATIC_TAX) when the payer's address is known.
   if (order.stripe_session_id && order.stripe_session_id !== session.id) return null;
-  if (session.amount_total !== null && session.amount_total !== order.amount_cents) return null;
+  const price = session.amount_subtotal ?? session.amount_total;
+  if (price !== null && price !== order.amount_cents) return null;
   if (session.currency && session.currency !== order.currency) return null;
   return order;
 }
@@ -96,17 +99,34 @@ export async function sessionEventInput(
   };
 }
 
+/** What a charge event means for its order: a refund, a dispute opened, a dispute lost (null: nothing, e.g. one won). */
+export function chargeEvent(type: string, object: { status?: unknown }): OrderEvent | null {
+  switch (type) {
+    case 'charge.refunded':
+      return 'refunded';
+    case 'charge.dispute.created':
+      return 'disputed';
+    case 'charge.dispute.closed':
+      // Lost: the bank keeps the money withdrawn at the dispute's opening for the cardholder, and
+      // Stripe sends no charge.refunded for it. Won: the money is back; the placement stays suspended.
+      return object.status === 'lost' ? 'dispute_lost' : null;
+    default:
+      return null;
+  }
+}
+
 /**
- * A charge event (charge.refunded, charge.dispute.created) as an order event: the order by its
- * payment intent, or, when the refund comes before the checkout's completion (events arrive out of
- * order), by asking Stripe which Checkout session made that payment intent.
+ * A charge event (charge.refunded, charge.dispute.created, charge.dispute.closed) as an order
+ * event: the order by its payment intent, or, when the event comes before the checkout's
+ * completion (events arrive out of order), by asking Stripe which Checkout session made that
+ * payment intent.
  */
 export async function chargeEventInput(
   deps: Pick<AppDeps, 'db'>,
   stripe: StripeClient,
   eventId: string,
   type: string,
-  object: { payment_intent?: unknown; amount_refunded?: unknown },
+  object: { payment_intent?: unknown; amount_refunded?: unknown; amount?: unknown; status?: unknown },
   at: number,
 ): Promise<OrderEventInput> {
   const pi = typeof object.payment_intent === 'string' ? object.payment_intent : null;
@@ -116,16 +136,30 @@ export async function chargeEventInput(
     session = await stripe.sessionOfPaymentIntent(pi);
     order = session ? await orderOfSession(deps, session) : null;
   }
-  const refunded = typeof object.amount_refunded === 'number' ? object.amount_refunded : null;
+  const event = order ? chargeEvent(type, object) : null;
+  // A charge's total refunded, or a lost dispute's amount.
+  const money = event === 'dispute_lost' ? object.amount : object.amount_refunded;
   return {
     eventId,
     type,
     orderId: order?.id ?? null,
-    event: order ? (type === 'charge.refunded' ? 'refunded' : 'disputed') : null,
+    event,
     at,
     paymentIntent: pi,
     sessionId: session?.id ?? null,
     customerEmail: session?.customer_email ?? null,
-    refundedCents: refunded,
+    refundedCents: typeof money === 'number' ? money : null,
+    ...(event === 'dispute_lost' ? { refundReason: 'card dispute lost' } : {}),
   };
+}
+
+/**
+ * The answer to a refund Stripe did not make: 409 `refund_refused` with Stripe's reason when it
+ * read the request and said no (a charge already refunded in the dashboard, a disputed charge),
+ * 502 `stripe_unavailable` when it did not answer.
+ */
+export function refundFailure(error: unknown): ApiError {
+  if (error instanceof StripeRefusal)
+    return new ApiError(409, 'refund_refused', `Stripe refused the refund: ${error.message}`);
+  return new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
 }

@@ -8,6 +8,7 @@ import {
   dropUnstartedOrder,
   getOrder,
   getPlan,
+  listingTermEnd,
   listOwnerOrders,
   listPlans,
   openOrder,
@@ -46,8 +47,15 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
+import { CHECKOUT_MIN_MS, CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
 import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
-import { DAY_MS, formatPrice, formatTerm, refundableByOwner } from '../../../src/lib/pricing/plans';
+import {
+  DAY_MS,
+  formatPrice,
+  formatTerm,
+  OWNER_REFUNDABLE_STATES,
+  refundableByOwner,
+} from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
 import { checkoutSchema, refundSchema } from '../../../src/lib/schemas/orders';
 import {
@@ -66,7 +74,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite, holdDiscordFor, mayAskDiscord } from '../lib/invite-check';
-import { applyEvent } from '../lib/order-events';
+import { applyEvent, refundFailure } from '../lib/order-events';
 import {
   clearOwnerCookies,
   currentOwner,
@@ -82,9 +90,6 @@ import { validationHook } from '../lib/validate';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
 import { rateLimit } from '../middleware/rate-limit';
 import { linkPage } from './newsletter-links';
-
-/** How long a Checkout session stays payable (Stripe allows 30 minutes to 24 hours). */
-const CHECKOUT_MINUTES = 60;
 
 /** Why a listing cannot be promoted now, or null: only a live listing with a working join link. */
 function promoteRefusal(listing: { is_active: boolean; affiliate_link: string | null; invite_status: string }) {
@@ -170,19 +175,28 @@ export const accountRoutes = (deps: AppDeps) => {
   const now = () => deps.now?.() ?? Date.now();
 
   /** When each active plan's slot would start for a listing in `category` (sponsored slots are capped per category). */
-  const plansFor = async (category: string) => {
+  const plansFor = async (listing: { id: number; category: string }) => {
     const at = now();
-    const taken = await takenSlots(deps.db, category, new Date(at).toISOString());
+    const atIso = new Date(at).toISOString();
+    const taken = await takenSlots(deps.db, listing.category, atIso);
+    // The listing's own running or scheduled terms: a new one of the same placement follows them.
+    const own = {
+      premium: await listingTermEnd(deps.db, listing.id, 'premium', atIso),
+      sponsored: await listingTermEnd(deps.db, listing.id, 'sponsored', atIso),
+    };
     return (await listPlans(deps.db, { activeOnly: true })).map((p) => {
+      const after = Math.max(at, own[p.placement] ?? 0);
       const start =
         p.placement === 'sponsored'
-          ? nextSlotStart(taken, at, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
-          : at;
+          ? nextSlotStart(taken, after, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
+          : after;
       return {
         ...p,
         price: formatPrice(p.price_cents, p.currency),
         term: formatTerm(p.term_days),
         starts_at: start > at ? new Date(start).toISOString() : null,
+        /** Why it would not start now: the listing's own term of that placement, or the category's full slots. */
+        waits_for: start <= at ? null : start > after ? ('slots' as const) : ('own' as const),
       };
     });
   };
@@ -436,8 +450,17 @@ export const accountRoutes = (deps: AppDeps) => {
           starts_at: o.starts_at,
           ends_at: o.ends_at,
           refunded_at: o.refunded_at,
-          checkout_url: o.state === 'open' ? o.checkout_url : null,
-          refundable: o.kind === 'checkout' && o.state === 'paid' && refundableByOwner(o.paid_at, at),
+          // The way back to Stripe's page only while it still takes payment (its expiry passed: the
+          // webhook saying so, or the reconcile job, closes the order soon).
+          checkout_url:
+            o.state === 'open' && o.checkout_expires_at && Date.parse(o.checkout_expires_at) > at
+              ? o.checkout_url
+              : null,
+          refundable:
+            o.kind === 'checkout' &&
+            OWNER_REFUNDABLE_STATES.includes(o.state) &&
+            Boolean(o.stripe_payment_intent) &&
+            refundableByOwner(o.paid_at, at),
         }));
         return c.json({ orders, payments: paymentsConfigured(deps.env) });
       })
@@ -449,7 +472,7 @@ export const accountRoutes = (deps: AppDeps) => {
         return c.json({
           payments: paymentsConfigured(deps.env),
           refused: promoteRefusal(listing),
-          plans: await plansFor(listing.category),
+          plans: await plansFor(listing),
         });
       })
       // Starts (or resumes) the Stripe Checkout of a plan for a listing: the amount, currency and
@@ -468,20 +491,26 @@ export const accountRoutes = (deps: AppDeps) => {
           throw new ApiError(400, 'validation_failed', message, [{ path: 'plan_id', message }]);
         }
         const at = now();
-        const open = () => openOrder(deps.db, { serverId: id, ownerId: owner.id, plan, category: listing.category });
+        // The session's expiry is fixed with the order: every click on it asks Stripe for the same
+        // session under the order's idempotency key, so a second click gets the first one's page.
+        const open = () =>
+          openOrder(deps.db, {
+            serverId: id,
+            ownerId: owner.id,
+            plan,
+            category: listing.category,
+            checkoutExpiresAt: (Math.floor(at / 1000) + CHECKOUT_MINUTES * 60) * 1000,
+          });
         let { order, created } = await open();
+        const expiresAt = order.checkout_expires_at ? Date.parse(order.checkout_expires_at) : 0;
         // The open checkout of this listing and plan, while Stripe still takes payment on it.
-        if (
-          !created &&
-          order.checkout_url &&
-          order.checkout_expires_at &&
-          Date.parse(order.checkout_expires_at) > at + 60_000
-        )
+        if (!created && order.checkout_url && expiresAt > at + 60_000)
           return c.json({ url: order.checkout_url, order_id: order.id });
-        if (!created && order.stripe_session_id) {
-          // Its session has expired (and the webhook saying so has not come yet): close it, open another.
+        if (!created && (order.stripe_session_id || expiresAt < at + CHECKOUT_MIN_MS)) {
+          // Its session has expired (and the webhook saying so has not come yet), or one was never
+          // stored and Stripe would no longer make it as asked: close it, open another.
           await applyEvent(deps, {
-            eventId: `checkout-replaced:${order.stripe_session_id}`,
+            eventId: `checkout-replaced:${order.stripe_session_id ?? `order-${order.id}`}`,
             type: 'app.checkout_replaced',
             orderId: order.id,
             event: 'expired',
@@ -501,19 +530,20 @@ export const accountRoutes = (deps: AppDeps) => {
             currency: order.currency,
             successUrl: `${site}/account/paid?session_id={CHECKOUT_SESSION_ID}`,
             cancelUrl: `${site}/account/cancelled`,
-            expiresAt: Math.floor(at / 1000) + CHECKOUT_MINUTES * 60,
+            expiresAt: Math.floor(Date.parse(order.checkout_expires_at!) / 1000),
           });
         } catch (error) {
           // Stripe made no session: nothing can be paid on this order, so it goes (an order that
-          // had a session before stays; the query checks).
-          await dropUnstartedOrder(deps.db, order.id);
+          // had a session before stays; the query checks). Only the click that made the order
+          // drops it: another click's order may be on its way back from Stripe.
+          if (created) await dropUnstartedOrder(deps.db, order.id);
           if (error instanceof ApiError) throw error;
           throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
         }
         // Stripe made the session, which names the order (client_reference_id): from here the order
         // stays whatever happens, so a payment on it always finds it, and a database error is the
         // database's answer, not Stripe's.
-        await attachSession(deps.db, order.id, session, {
+        const attached = await attachSession(deps.db, order.id, session, {
           owner,
           entry: {
             action: 'checkout',
@@ -522,6 +552,13 @@ export const accountRoutes = (deps: AppDeps) => {
             details: { server_id: id, plan_id: plan.id, amount_cents: order.amount_cents, currency: order.currency },
           },
         });
+        // The order closed meanwhile (a racing click gave up on it): its page is not handed out.
+        if (!attached)
+          throw new ApiError(
+            409,
+            'checkout_changed',
+            'This checkout changed while it was being opened: press Promote again.',
+          );
         return c.json({ url: session.url, order_id: order.id });
       })
       // A refund within the window, at once through Stripe; the slot ends at once and a mail goes out.
@@ -536,15 +573,19 @@ export const accountRoutes = (deps: AppDeps) => {
           (await getClaim(deps.db, owner.id, order.server_id));
         if (!order || !mine) throw new ApiError(404, 'not_found', `No order ${id} of yours`);
         const at = now();
-        if (order.kind !== 'checkout' || order.state !== 'paid' || !order.stripe_payment_intent)
-          throw new ApiError(409, 'not_refundable', 'Only a running or scheduled paid placement can be refunded here.');
+        if (order.kind !== 'checkout' || !OWNER_REFUNDABLE_STATES.includes(order.state) || !order.stripe_payment_intent)
+          throw new ApiError(
+            409,
+            'not_refundable',
+            'Only a paid placement (running, scheduled or ended) can be refunded here.',
+          );
         if (!refundableByOwner(order.paid_at, at))
           throw new ApiError(409, 'refund_window_over', 'The 30 days for a refund here are over: write to support.');
         const stripe = stripeFor(deps);
         if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
         const reason = c.req.valid('json').reason ?? null;
-        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch(() => {
-          throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
+          throw refundFailure(error);
         });
         const outcome = await applyEvent(deps, {
           eventId: `refund:${refund.id}`,

@@ -36,8 +36,9 @@ export function OrdersPanel() {
     void reload();
   }, [reload]);
 
-  const refund = async (id: number) => {
-    const reason = window.prompt('Ask for a refund: the placement ends at once. A reason (optional):', '');
+  const refund = async (id: number, state: string) => {
+    const what = state === 'ended' ? 'the money for this placement comes back' : 'the placement ends at once';
+    const reason = window.prompt(`Ask for a refund: ${what}. A reason (optional):`, '');
     if (reason === null) return;
     setBusy(id);
     setError('');
@@ -73,7 +74,11 @@ export function OrdersPanel() {
           <li key={o.id} data-order={o.id}>
             <strong>{o.server_name}</strong>: {o.placement === 'sponsored' ? 'Sponsored' : 'Premium'},{' '}
             <span className="nowrap">{o.amount}</span> for <span className="nowrap">{o.term}</span> ·{' '}
-            <span data-state={o.state}>{STATE_WORDS[o.state] ?? o.state}</span>
+            <span data-state={o.state}>
+              {o.state === 'open' && !o.checkout_url
+                ? 'checkout closed, waiting for Stripe’s word'
+                : (STATE_WORDS[o.state] ?? o.state)}
+            </span>
             {o.state === 'paid' && o.starts_at && o.ends_at ? (
               <>
                 {' '}
@@ -93,7 +98,7 @@ export function OrdersPanel() {
                   type="button"
                   className="btn btn-outline"
                   disabled={busy === o.id}
-                  onClick={() => void refund(o.id)}
+                  onClick={() => void refund(o.id, o.state)}
                 >
                   Ask for a refund
                 </button>

@@ -82,7 +82,9 @@ export function PromotePanel({ listing }: { listing: { id: number; name: string 
                 {p.starts_at ? (
                   <span className="muted">
                     {' '}
-                    This category's Sponsored slots are all taken: it would start on{' '}
+                    {p.waits_for === 'own'
+                      ? `It would follow this listing's current ${p.placement === 'sponsored' ? 'Sponsored' : 'Premium'} term, from `
+                      : "This category's Sponsored slots are all taken: it would start on "}
                     <time dateTime={p.starts_at}>{placementDay(p.starts_at)}</time>.
                   </span>
                 ) : null}

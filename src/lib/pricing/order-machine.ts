@@ -8,9 +8,19 @@ import type { OrderState } from '../enums';
  * - `expired`: checkout.session.expired
  * - `refunded`: charge.refunded, or a refund made through the API
  * - `disputed`: charge.dispute.created
+ * - `dispute_lost`: charge.dispute.closed with status 'lost': the card's bank gave the money back
+ *   (Stripe sends no charge.refunded for it), so it is money out, without the site's refund mail
  * - `ended`: the term is over (the clock)
  */
-export const ORDER_EVENTS = ['paid', 'payment_failed', 'expired', 'refunded', 'disputed', 'ended'] as const;
+export const ORDER_EVENTS = [
+  'paid',
+  'payment_failed',
+  'expired',
+  'refunded',
+  'disputed',
+  'dispute_lost',
+  'ended',
+] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
 /** The effects that are the payer's mails, each written to the outbox with the event's batch. */
@@ -51,21 +61,26 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       if (event === 'refunded')
         return { state: 'refunded', effects: ['record_payment', 'record_refund', 'mail_refund'] };
       if (event === 'disputed') return { state: 'disputed', effects: ['record_payment'] };
+      if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_payment', 'record_refund'] };
       if (state === 'open' && event === 'expired') return stay('expired');
       if (state === 'open' && event === 'payment_failed') return stay('failed');
       return stay(state);
     case 'paid':
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'deactivate', 'mail_refund'] };
       if (event === 'disputed') return { state: 'disputed', effects: ['deactivate'] };
+      if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund', 'deactivate'] };
       if (event === 'ended') return { state: 'ended', effects: ['deactivate', 'mail_end'] };
       return stay('paid');
     case 'ended':
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
       if (event === 'disputed') return stay('disputed');
+      if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
       return stay('ended');
     case 'disputed':
-      // A lost dispute comes back as a refund of the charge; a won one leaves the placement suspended.
+      // A refund of the charge (an admin's, before the bank decided); a lost dispute is money out
+      // without the site's refund mail; a won one leaves the placement suspended.
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
+      if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
       return stay('disputed');
     case 'refunded':
       return stay('refunded');

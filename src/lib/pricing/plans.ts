@@ -50,6 +50,13 @@ export const PLACEMENT_WHERE: Record<Placement, string> = {
 /** The refund rule, as every page and mail says it. */
 export const REFUND_RULE = `A refund is one click in My listings within ${REFUND_WINDOW_DAYS} days of payment: the money goes back to the card at once and the placement ends at once.`;
 
+/**
+ * The states in which an owner can ask for the money back within the window: a placement running,
+ * scheduled, or already over (a week's placement ends before the 30 days do; the promise is from
+ * payment). Not a disputed order: the card's bank handles that money.
+ */
+export const OWNER_REFUNDABLE_STATES: readonly string[] = ['paid', 'ended'];
+
 /** Whether `paidAt` (ISO) is within the owner's refund window at `now` (ms). */
 export function refundableByOwner(paidAt: string | null, now: number): boolean {
   if (!paidAt) return false;

@@ -16,7 +16,7 @@ import { REVENUE_DAYS } from '../../../../src/lib/pricing/plans';
 import { adminRefundSchema, compSchema, planCreateSchema, planUpdateSchema } from '../../../../src/lib/schemas/orders';
 import { stripeFor } from '../../clients/stripe';
 import { ApiError } from '../../lib/errors';
-import { applyEvent } from '../../lib/order-events';
+import { applyEvent, refundFailure } from '../../lib/order-events';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, found, idParam, requestRebuild } from './shared';
@@ -58,8 +58,8 @@ export const orderRoutes = new Hono<AdminEnv>()
     const stripe = stripeFor(deps);
     if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not configured');
     const reason = c.req.valid('json').reason ?? null;
-    const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch(() => {
-      throw new ApiError(502, 'stripe_unavailable', 'Stripe did not answer; try again');
+    const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
+      throw refundFailure(error);
     });
     const outcome = await applyEvent(deps, {
       eventId: `refund:${refund.id}`,

@@ -17,7 +17,7 @@ const SESSION_EVENTS = new Set([
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
 ]);
-const CHARGE_EVENTS = new Set(['charge.refunded', 'charge.dispute.created']);
+const CHARGE_EVENTS = new Set(['charge.refunded', 'charge.dispute.created', 'charge.dispute.closed']);
 
 /**
  * `POST /api/webhooks/stripe` (#30): Stripe's signed events. The signature is checked by the
