@@ -196,6 +196,10 @@ test('without JavaScript, a member signs in through the plain link, is refused w
 
   // The sign-in is a plain link through Discord (asking guilds.members.read), back to the page.
   await page.goto(`/server/${listing.slug}`);
+  // Its note and the link after it read as two sentences ("…here.Signed in already?" ran together).
+  await expect(page.locator('[data-review-sign-in-box]')).toHaveText(
+    /Write a review Sign in with Discord first: .* write your review here\. Signed in already\?/,
+  );
   await page.getByRole('link', { name: 'Write a review' }).click();
   await expect(page).toHaveURL(new RegExp(`/server/${listing.slug}#write-review$`));
   expect(site.discord.oauth.authorizations.at(-1)?.get('scope')).toBe('identify guilds guilds.members.read');
