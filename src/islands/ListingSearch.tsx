@@ -115,7 +115,9 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             Search
           </button>
         </form>
-        <ListingFilterControls query={query} disabled={!ready} onChange={browser.update} />
+        <div className="listing-filters">
+          <ListingFilterControls query={query} disabled={!ready} onChange={browser.update} />
+        </div>
         <ListingOrderControls
           query={query}
           regions={regions}
