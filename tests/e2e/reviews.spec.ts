@@ -139,6 +139,17 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(received.getByText('Your reply is published.')).toBeVisible();
   await seesWithin10s(other, onDemand.slug, reply);
 
+  // On the server page the owner edits the reply: the list is drawn again, and the focus stays on
+  // the reply (it fell to <body>, so a keyboard user started from the top of the page).
+  await ownerPage.goto(`/server/${onDemand.slug}`);
+  await reviewsLoaded(ownerPage);
+  const listed = ownerPage.locator('[data-reviews-list]');
+  await listed.getByLabel('Edit your reply').fill(`${reply} Edited.`);
+  await listed.getByRole('button', { name: 'Save reply' }).click();
+  await expect(ownerPage.getByText('Your reply is published.')).toBeVisible();
+  await expect(listed.getByText(`${reply} Edited.`)).toBeVisible();
+  await expect(listed.getByLabel('Edit your reply')).toBeFocused();
+
   // The member's own account page lists the review with the owner's reply; no "My listings" for them.
   await page.goto('/account');
   await hydrated(page);
@@ -146,6 +157,13 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(mine.getByText(second)).toBeVisible();
   await expect(mine.getByText(reply)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'My listings', exact: true })).toHaveCount(0);
+
+  // The member deletes the first review from its page: the focus goes to the emptied form, not <body>.
+  await page.goto(`/server/${prerendered!.slug}`);
+  await reviewsLoaded(page);
+  await page.getByRole('button', { name: 'Delete my review' }).click();
+  await expect(page.getByText('Your review is deleted.')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Write a review' }).getByLabel('Your rating')).toBeFocused();
   await other.close();
   await owner.close();
 });

@@ -130,6 +130,11 @@ function reviewsBox(root: HTMLElement) {
     li.append(form);
   }
 
+  /** Back to a review's reply box once the list is drawn again (its form was replaced, and the focus fell to the page). */
+  function focusReply(reviewId: number) {
+    list.querySelector<HTMLTextAreaElement>(`[data-review-id="${reviewId}"] textarea[name="reply"]`)?.focus();
+  }
+
   function replyForm(reviewId: number, li: HTMLElement, current: string | null) {
     const form = el('form', null, 'review-form');
     const label = el('label', current ? 'Edit your reply' : 'Reply as the owner');
@@ -150,6 +155,7 @@ function reviewsBox(root: HTMLElement) {
         try {
           await call('DELETE', `/api/reviews/${reviewId}/reply`);
           await load(true);
+          focusReply(reviewId);
         } catch (err) {
           msg.textContent = (err as Error).message;
         }
@@ -165,6 +171,7 @@ function reviewsBox(root: HTMLElement) {
         await call('PUT', `/api/reviews/${reviewId}/reply`, { body: area.value });
         status.textContent = 'Your reply is published.';
         await load(true);
+        focusReply(reviewId);
       } catch (err) {
         msg.textContent = (err as Error).message;
       }
@@ -297,6 +304,8 @@ function reviewsBox(root: HTMLElement) {
         nameInput.value = '';
         await refreshMine();
         await load(true);
+        // The button is gone with the review: the focus goes to the emptied form, not to the page.
+        rating.focus();
       } catch (err) {
         showProblem(err);
       }
