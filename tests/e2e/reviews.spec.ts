@@ -150,6 +150,19 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(listed.getByText(`${reply} Edited.`)).toBeVisible();
   await expect(listed.getByLabel('Edit your reply')).toBeFocused();
 
+  // The owner flags the member's review: no reason is chosen for them (the first, "Off-topic", was
+  // preselected, so one click on Send flag filed a reason nobody picked); the one picked is stored.
+  const flag = listed.locator('details', { hasText: 'Flag this review' }).first();
+  await flag.locator('summary').click();
+  const why = flag.getByLabel('Why flag this review?');
+  await expect(why).toHaveValue('');
+  await expect(why).toHaveJSProperty('required', true);
+  await why.selectOption('spam');
+  await flag.getByRole('button', { name: 'Send flag' }).click();
+  await expect(flag.getByRole('status')).toHaveText(/./);
+  const [flagged] = await site.db.select().from(reviewFlags).where(eq(reviewFlags.reason, 'spam'));
+  expect(flagged).toBeDefined();
+
   // The member's own account page lists the review with the owner's reply; no "My listings" for them.
   await page.goto('/account');
   await hydrated(page);

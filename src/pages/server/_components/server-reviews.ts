@@ -110,6 +110,7 @@ function reviewsBox(root: HTMLElement) {
     const label = el('label', 'Why flag this review?');
     const select = el('select');
     select.name = 'reason';
+    select.required = true;
     select.append(flagReasons.content.cloneNode(true));
     label.append(select);
     const send = el('button', 'Send flag', 'btn btn-outline');
