@@ -177,6 +177,15 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await page.getByRole('button', { name: 'Delete my review' }).click();
   await expect(page.getByText('Your review is deleted.')).toBeVisible();
   await expect(page.getByRole('form', { name: 'Write a review' }).getByLabel('Your rating')).toBeFocused();
+  // A text the browser lets through (long enough with its spaces) and the API refuses: the field's
+  // message is shown and is the field's description, as the page without JavaScript has it.
+  const again = page.getByRole('form', { name: 'Write a review' });
+  await again.getByLabel(/Your review/).fill(`${' '.repeat(30)}ok`);
+  await again.getByRole('button', { name: 'Publish review' }).click();
+  await expect(again.getByRole('alert')).toHaveText('Your review needs at least 20 characters.');
+  await expect(again.getByLabel(/Your review/)).toHaveAccessibleDescription(
+    'Your review needs at least 20 characters.',
+  );
   await other.close();
   await owner.close();
 });

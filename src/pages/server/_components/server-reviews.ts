@@ -252,8 +252,19 @@ function reviewsBox(root: HTMLElement) {
     for (const slot of form.querySelectorAll<HTMLElement>('[data-error-for]')) {
       slot.hidden = true;
       slot.textContent = '';
-      form.querySelector(`[name="${slot.dataset.errorFor}"]`)?.removeAttribute('aria-invalid');
+      const control = form.querySelector(`[name="${slot.dataset.errorFor}"]`);
+      control?.removeAttribute('aria-invalid');
+      if (control) linkMessage(control, slot.id, false);
     }
+  }
+
+  /** Links a control to its message slot (first, as the page without JavaScript does) or unlinks it. */
+  function linkMessage(control: Element, slotId: string, on: boolean) {
+    if (!slotId) return;
+    const others = (control.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((i) => i && i !== slotId);
+    const ids = on ? [slotId, ...others] : others;
+    if (ids.length > 0) control.setAttribute('aria-describedby', ids.join(' '));
+    else control.removeAttribute('aria-describedby');
   }
 
   /** Shows why a send was refused: the summary above the fields and each named field's message. */
@@ -267,7 +278,9 @@ function reviewsBox(root: HTMLElement) {
       if (!slot) continue;
       slot.textContent = issue.message;
       slot.hidden = false;
-      form.querySelector(`[name="${name}"]`)?.setAttribute('aria-invalid', 'true');
+      const control = form.querySelector(`[name="${name}"]`);
+      control?.setAttribute('aria-invalid', 'true');
+      if (control) linkMessage(control, slot.id, true);
     }
   }
 
