@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { LIMITS } from '~/lib/enums';
-import { countFound, formatPercent } from '~/lib/format';
-import { MEMBER_RANGES, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import { countFound } from '~/lib/format';
 import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
+import { ListingFilterControls } from './ListingFilterControls';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
@@ -66,7 +66,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
   // Organic rank numbers skip paid cards (the API placed them at most one in five).
   const ranks = shown ? organicRanks(shown.servers, isPaidCard) : [];
   const active = categories.find((c) => c.name === category);
-  // The full listing, opened on the same search, order, language and region.
+  // The full listing, opened on the same search and every filter (it shows the servers filtered here).
   const viewAllHref = fullListingHref(query, categories);
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
@@ -103,53 +103,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
           ))}
         </fieldset>
         <div className="filter-side">
-          <button
-            type="button"
-            className="chip chip-premium"
-            aria-pressed={premiumOnly}
-            onClick={() => update({ premiumOnly: !premiumOnly })}
-          >
-            Premium Only
-          </button>
-          <button
-            type="button"
-            className="chip"
-            aria-pressed={query.checked24h}
-            disabled={!ready}
-            onClick={() => update({ checked24h: !query.checked24h })}
-          >
-            Checked in the last 24 hours
-          </button>
-          <label className="sort">
-            <span>Size</span>
-            <select
-              name="size"
-              value={query.size}
-              disabled={!ready}
-              onChange={(e) => update({ size: e.currentTarget.value as MemberRangeKey })}
-            >
-              {MEMBER_RANGES.map((r) => (
-                <option key={r.key} value={r.key}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="sort">
-            <span>Online now</span>
-            <select
-              name="min_online_share"
-              value={String(query.share)}
-              disabled={!ready}
-              onChange={(e) => update({ share: Number(e.currentTarget.value) })}
-            >
-              {ONLINE_SHARE_CHOICES.map((c) => (
-                <option key={c} value={String(c)}>
-                  {c === 0 ? 'Any share' : `${formatPercent(c)}+ of members`}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ListingFilterControls query={query} disabled={!ready} onChange={update} />
           <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
         </div>
       </details>

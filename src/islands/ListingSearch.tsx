@@ -1,14 +1,14 @@
 import { type ReactNode, type SubmitEvent, useRef } from 'react';
 import { getCategoryByName, SUBCATEGORIES } from '~/lib/categories';
 import { countFound } from '~/lib/format';
-import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import type { RegionChoice } from '~/lib/regions';
-import { SEARCH_PAGE } from '~/lib/search-page';
+import { filterWords, SEARCH_PAGE } from '~/lib/search-page';
+import { ListingFilterControls } from './ListingFilterControls';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
-import { useListingBrowser } from './use-listing-browser';
+import { BUILT_QUERY, urlParamsOf, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** Display name of the category, when the listing is one. */
@@ -29,7 +29,7 @@ const NO_REGIONS: RegionChoice[] = [];
 const PER_PAGE = 24;
 
 /**
- * The toolbar of a listing page (search, sort, language, region) and what the listing shows: the
+ * The toolbar of a listing page (search, the home's filters, sort, language, region) and what the listing shows: the
  * static grid it wraps (Most Members, as built), or, while a search or another choice is active,
  * the answer of GET /api/servers in its place (never both, so no server shows twice), with its
  * count, more on request, and a way back. The listing browser (use-listing-browser.ts, shared
@@ -40,7 +40,7 @@ const PER_PAGE = 24;
 export default function ListingSearch({ category, subcategory, label, regions = NO_REGIONS, children }: Props) {
   const browser = useListingBrowser({ scope: { category, subcategory }, perPage: PER_PAGE, regions });
   const { query, status, answer, ready } = browser;
-  const { sort, language, region } = query;
+  const { sort } = query;
   const term = query.search;
   // One search box per listing page: a fixed id (no useId, so the build can render islands with renderToString).
   const id = 'listing-search';
@@ -68,9 +68,30 @@ export default function ListingSearch({ category, subcategory, label, regions = 
       Clear search
     </button>
   );
-  const languageName = getLanguage(language)?.name;
-  const regionName = regions.find((r) => r.code === region)?.name;
-  const order = `${languageName ? ` in ${languageName}` : ''}${regionName ? ` from ${regionName}` : ''}${sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`}`;
+  // What the choices let through, in the search page's words: " in French from France, premium
+  // only, 1K to 10K members, Newest first".
+  const { language, region } = query;
+  const params = urlParamsOf(
+    {
+      ...BUILT_QUERY,
+      premiumOnly: query.premiumOnly,
+      size: query.size,
+      share: query.share,
+      checked24h: query.checked24h,
+    },
+    [],
+  );
+  const extras = filterWords(params);
+  const place = filterWords(urlParamsOf({ ...BUILT_QUERY, language, region }, []))
+    .map((w) => ` ${w}`)
+    .join('');
+  const filtered = extras.length > 0 || place !== '';
+  const order = `${place}${extras.map((w) => `, ${w}`).join('')}${sort === DEFAULT_SORT ? '' : `, ${SORT_LABELS[sort]} first`}`;
+  const clearFilters = (
+    <button type="button" className="link-button" onClick={() => browser.update({ ...BUILT_QUERY, search: term })}>
+      Clear filters
+    </button>
+  );
 
   return (
     <>
@@ -94,6 +115,9 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             Search
           </button>
         </form>
+        <div className="listing-filters">
+          <ListingFilterControls query={query} disabled={!ready} onChange={browser.update} />
+        </div>
         <ListingOrderControls
           query={query}
           regions={regions}
@@ -110,7 +134,7 @@ export default function ListingSearch({ category, subcategory, label, regions = 
       <div className="search-results" aria-live="polite">
         {status === 'loading' ? (
           <p className="count">
-            {term ? `Searching for “${term}”…` : language || region ? 'Filtering…' : `Sorting by ${SORT_LABELS[sort]}…`}
+            {term ? `Searching for “${term}”…` : filtered ? 'Filtering…' : `Sorting by ${SORT_LABELS[sort]}…`}
           </p>
         ) : null}
         {status === 'error' ? (
@@ -123,7 +147,10 @@ export default function ListingSearch({ category, subcategory, label, regions = 
                 {clearButton}
               </>
             ) : (
-              <p>Please try again, or choose {SORT_LABELS[DEFAULT_SORT]} to see the listing as built.</p>
+              <p>
+                Please try again, or {filtered ? 'clear the filters' : `choose ${SORT_LABELS[DEFAULT_SORT]}`} to see the
+                listing as built.
+              </p>
             )}
           </div>
         ) : null}
@@ -143,9 +170,14 @@ export default function ListingSearch({ category, subcategory, label, regions = 
               {term ? (
                 <>
                   {countFound(answer.total, answer.exact, 'server')} found for “{term}”{order} {clearButton}
+                  {filtered ? <> {clearFilters}</> : null}
                 </>
               ) : (
-                `${countFound(answer.total, answer.exact, 'server')}${order}`
+                <>
+                  {countFound(answer.total, answer.exact, 'server')}
+                  {order}
+                  {filtered ? <> {clearFilters}</> : null}
+                </>
               )}
             </p>
             <ShortSearchNote term={term} exact={answer.exact} />
@@ -154,10 +186,12 @@ export default function ListingSearch({ category, subcategory, label, regions = 
                 <h3>No servers found</h3>
                 <p>
                   {term
-                    ? `No ${label} server matches “${term}”. Try another word, or clear the search.`
-                    : languageName || regionName
-                      ? `No ${label} server${order.split(',')[0]} is listed yet.`
-                      : `No ${label} server is listed right now.`}
+                    ? `No ${label} server${place} matches “${term}”${extras.length > 0 ? ` (${extras.join(', ')})` : ''}. Try another word, or clear the ${filtered ? 'filters or the search' : 'search'}.`
+                    : extras.length > 0
+                      ? `No ${label} server${place} matches these filters (${extras.join(', ')}). Try wider ones.`
+                      : place
+                        ? `No ${label} server${place} is listed yet.`
+                        : `No ${label} server is listed right now.`}
                 </p>
               </div>
             ) : (

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, categoryPath } from '~/lib/categories';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, ONLINE_SHARE_CHOICES } from '~/lib/listing';
+import { searchScope } from '~/lib/search-page';
 import type { FilterCategory } from './card-data';
 import { type BrowseQuery, BUILT_QUERY, fullListingHref, queryFromUrl, urlParamsOf } from './use-listing-browser';
 
@@ -76,18 +77,40 @@ describe('the home list’s “View All” link', () => {
     );
   });
 
-  it('opens the listing page on the same order, language and region, whatever else the home list has set', () => {
+  it('opens the listing page on every filter the home list has set, so it shows the same servers', () => {
+    // Premium Only and the size went missing: the page it led to listed servers the visitor had filtered out.
+    expect(fullListingHref({ ...BUILT_QUERY, premiumOnly: true, size: 'medium' }, categories)).toBe(
+      '/servers?premium=true&min_members=1000&max_members=9999',
+    );
     fc.assert(
       fc.property(queries, (q) => {
         fc.pre(q.search === '');
         const { path, params } = pathAndParams(fullListingHref(q, categories));
         expect(path).toBe(categories.find((c) => c.name === q.category)?.href ?? '/servers');
-        // The listing page's browser has no chips and reads its state from the URL as the home's does.
-        const opened = queryFromUrl(params, [], regions);
-        expect({ sort: opened.sort, language: opened.language, region: opened.region }).toEqual({
-          sort: q.sort,
-          language: q.language,
-          region: q.region,
+        // The listing page's browser has no chips (its category is its scope) and reads its state
+        // from the URL as the home's does.
+        expect(queryFromUrl(params, [], regions)).toEqual({ ...q, category: 'All' });
+      }),
+    );
+  });
+
+  it('keeps every filter on the search page a searched list leads to', () => {
+    expect(fullListingHref({ ...BUILT_QUERY, search: 'nfl', premiumOnly: true, size: 'huge' }, categories)).toBe(
+      '/search?search=nfl&premium=true&min_members=100000',
+    );
+    fc.assert(
+      fc.property(queries, (q) => {
+        fc.pre(q.search !== '');
+        const { path, params } = pathAndParams(fullListingHref(q, categories));
+        expect(path).toBe('/search');
+        const scope = searchScope(params);
+        expect(scope.category?.name ?? 'All').toBe(q.category);
+        expect(scope.filters).toEqual(urlParamsOf({ ...q, category: 'All', search: '' }, []));
+        // The filters the search page reads are the browser's own.
+        expect(queryFromUrl(new URLSearchParams(scope.filters), [], regions)).toEqual({
+          ...q,
+          category: 'All',
+          search: '',
         });
       }),
     );

@@ -102,16 +102,18 @@ export function urlParamsOf(q: BrowseQuery, categories: readonly FilterCategory[
 
 /**
  * Where the home list's "View All" leads: the listing of its category chip (or of every server)
- * opened on the choices that listing shows, its order, language and region; while searching, that
- * listing's search page (a listing URL with ?search= is answered there). Premium Only, size,
- * online share and the 24-hour check have no control on a listing page, which could neither show
- * nor undo them, so they stay on the home list.
+ * opened on every other choice of the home list (Premium Only, size, online share, the 24-hour
+ * check, order, language and region), which that listing's browser reads from its URL and shows
+ * as its own controls, so it lists the servers the visitor filtered; while searching, that
+ * listing's search page, which keeps the same filters.
  */
 export function fullListingHref(q: BrowseQuery, categories: readonly FilterCategory[]): string {
   const active = categories.find((c) => c.name === q.category);
-  if (q.search) return searchHref({ term: q.search, category: getCategoryBySlug(active?.slug ?? ''), page: 1 });
-  const { sort, language, region } = q;
-  const params = new URLSearchParams(urlParamsOf({ ...BUILT_QUERY, sort, language, region }, []));
+  const filters = urlParamsOf({ ...q, category: BUILT_QUERY.category, search: '' }, []);
+  if (q.search) {
+    return searchHref({ term: q.search, category: getCategoryBySlug(active?.slug ?? ''), page: 1, filters });
+  }
+  const params = new URLSearchParams(filters);
   return `${active?.href ?? '/servers'}${params.size ? `?${params}` : ''}`;
 }
 

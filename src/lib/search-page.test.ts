@@ -1,14 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUBCATEGORIES, subcategoryPath } from './categories';
-import { listingOf, SEARCH_PAGE, searchHref, searchPageFor, searchScope } from './search-page';
+import { formatPercent } from './format';
+import {
+  filterWords,
+  listingOf,
+  SEARCH_PAGE,
+  searchFilterOf,
+  searchHref,
+  searchPageFor,
+  searchScope,
+} from './search-page';
 
 const at = (path: string) => new URL(path, 'https://g.example');
 
 describe('searchPageFor', () => {
   it('sends a listing URL with a search to the search page of that listing', () => {
     expect(searchPageFor(at('/?search=bitcoin'))).toBe('/search?search=bitcoin');
-    expect(searchPageFor(at('/servers?search=bitcoin&sort=newest'))).toBe('/search?search=bitcoin');
+    // The listing's filters and order come along: the search page shows the servers they let through.
+    expect(searchPageFor(at('/servers?search=bitcoin&sort=newest'))).toBe('/search?search=bitcoin&sort=newest');
+    expect(searchPageFor(at('/?search=btc&premium=true&min_members=1000&max_members=9999&bogus=1'))).toBe(
+      '/search?search=btc&premium=true&min_members=1000&max_members=9999',
+    );
     // The home's category chip, kept in its URL, scopes the search too.
     expect(searchPageFor(at('/?category=crypto&search=yield'))).toBe('/search?search=yield&category=crypto');
     expect(searchPageFor(at('/?search=yield&category=Sports%20Betting'))).toBe(
@@ -68,7 +81,69 @@ describe('searchScope and searchHref', () => {
       category: undefined,
       subcategory: undefined,
       page: 1,
+      filters: {},
     });
     expect(listingOf({})).toBe('/#servers');
+  });
+});
+
+describe('a search page’s filters', () => {
+  it('keeps the valid filters and order in the API’s names, in a fixed order, and drops the rest', () => {
+    const scope = searchScope(
+      new URLSearchParams(
+        'region=fr&search=x&checked_24h=true&premium=1&min_online_share=0.1&language=FR&sort=newest&max_members=9999&min_members=1000&page=2',
+      ),
+    );
+    expect(scope.filters).toEqual({
+      premium: 'true',
+      min_members: '1000',
+      max_members: '9999',
+      min_online_share: '0.1',
+      checked_24h: 'true',
+      language: 'fr',
+      region: 'FR',
+      sort: 'newest',
+    });
+    expect(searchScope(at(searchHref(scope)).searchParams)).toEqual(scope);
+    expect(searchHref(scope)).toBe(
+      '/search?search=x&premium=true&min_members=1000&max_members=9999&min_online_share=0.1&checked_24h=true&language=fr&region=FR&sort=newest&page=2',
+    );
+    // Defaults say nothing; a bad value is dropped alone, the others stay.
+    expect(
+      searchScope(new URLSearchParams('search=x&premium=false&sort=members&language=&min_members=ten&region=GB'))
+        .filters,
+    ).toEqual({ region: 'GB' });
+    expect(searchScope(new URLSearchParams('search=x&min_members=500&max_members=10')).filters).toEqual({
+      min_members: '500',
+    });
+  });
+
+  it('filter the query as the listing browsers do, and say so in words', () => {
+    const filters = searchScope(
+      new URLSearchParams(
+        'search=x&premium=true&min_members=1000&max_members=9999&checked_24h=1&language=fr&sort=active',
+      ),
+    ).filters;
+    expect(searchFilterOf(filters)).toEqual({
+      premiumOnly: true,
+      minMembers: 1000,
+      maxMembers: 9999,
+      checked24h: true,
+      language: 'fr',
+      sort: 'active',
+    });
+    expect(searchFilterOf({})).toEqual({});
+    expect(filterWords(filters)).toEqual([
+      'premium only',
+      '1K to 10K members',
+      'checked in the last 24 hours',
+      'in French',
+      'Most Active first',
+    ]);
+    expect(filterWords({ min_members: '250', min_online_share: '0.2', region: 'GB' })).toEqual([
+      'at least 250 members',
+      `${formatPercent(0.2)}+ of members online`,
+      'from United Kingdom',
+    ]);
   });
 });

@@ -150,6 +150,9 @@ describe('GET /embed/{slug}', () => {
     expect(csp).toMatch(/(^|; )frame-ancestors \*(;|$)/);
     expect(csp).toMatch(/(^|; )default-src 'none'/);
     expect(csp).not.toMatch(/script-src/);
+    // A listing's own icon is a path on the site (/icons/servers/…): on a site served over http
+    // (npm start's default) `img-src https:` alone blocked it, a broken image in the card.
+    expect(csp).toMatch(/(^|; )img-src 'self' https: data:(;|$)/);
     expect(res.headers.get('x-frame-options')).toBeNull();
     expect(res.headers.get('set-cookie')).toBeNull();
     const html = await res.text();

@@ -87,6 +87,32 @@ test('a /?search= link opens the search page with the term in its box, and Clear
   await expect(page.getByRole('searchbox', { name: 'Search servers' })).toHaveValue('');
 });
 
+test('the full listing and the search page show the servers the home list filtered: Premium Only and size kept', async ({
+  page,
+}) => {
+  // The home's "View All" leads here with every filter in the URL (fullListingHref): the listing
+  // page's controls read them back and its list is the filtered one, not the whole listing.
+  await page.goto('/servers?premium=true&min_members=10000&max_members=99999');
+  await hydrated(page);
+  await expect(page.getByRole('button', { name: 'Premium Only' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByLabel('Size')).toHaveValue('large');
+  const results = page.locator('.search-results');
+  await expect(results.locator('.count')).toContainText('premium only, 10K to 100K members');
+  await expect(results.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();
+  for (const other of ['Apex Legends Hub', 'Indie Game Devs']) {
+    await expect(results.getByRole('link', { name: other, exact: true })).toHaveCount(0);
+  }
+  // While searching, the search page keeps them (also for a shared home URL, redirected there).
+  await page.goto('/?search=and&premium=true&min_members=10000&max_members=99999');
+  await expect(page).toHaveURL(/\/search\?search=and&premium=true&min_members=10000&max_members=99999$/);
+  await expect(page.getByText(/found for “and”: premium only, 10K to 100K members/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Bitcoin Maximalists', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/search\?search=and$/);
+  await expect(page.getByRole('link', { name: 'Apex Legends Hub', exact: true })).toBeVisible();
+});
+
 test('a search page past the last page of matches shows the last one, never "N found" above "No server matches"', async ({
   page,
 }) => {

@@ -139,6 +139,30 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(received.getByText('Your reply is published.')).toBeVisible();
   await seesWithin10s(other, onDemand.slug, reply);
 
+  // On the server page the owner edits the reply: the list is drawn again, and the focus stays on
+  // the reply (it fell to <body>, so a keyboard user started from the top of the page).
+  await ownerPage.goto(`/server/${onDemand.slug}`);
+  await reviewsLoaded(ownerPage);
+  const listed = ownerPage.locator('[data-reviews-list]');
+  await listed.getByLabel('Edit your reply').fill(`${reply} Edited.`);
+  await listed.getByRole('button', { name: 'Save reply' }).click();
+  await expect(ownerPage.getByText('Your reply is published.')).toBeVisible();
+  await expect(listed.getByText(`${reply} Edited.`)).toBeVisible();
+  await expect(listed.getByLabel('Edit your reply')).toBeFocused();
+
+  // The owner flags the member's review: no reason is chosen for them (the first, "Off-topic", was
+  // preselected, so one click on Send flag filed a reason nobody picked); the one picked is stored.
+  const flag = listed.locator('details', { hasText: 'Flag this review' }).first();
+  await flag.locator('summary').click();
+  const why = flag.getByLabel('Why flag this review?');
+  await expect(why).toHaveValue('');
+  await expect(why).toHaveJSProperty('required', true);
+  await why.selectOption('spam');
+  await flag.getByRole('button', { name: 'Send flag' }).click();
+  await expect(flag.getByRole('status')).toHaveText(/./);
+  const [flagged] = await site.db.select().from(reviewFlags).where(eq(reviewFlags.reason, 'spam'));
+  expect(flagged).toBeDefined();
+
   // The member's own account page lists the review with the owner's reply; no "My listings" for them.
   await page.goto('/account');
   await hydrated(page);
@@ -146,6 +170,22 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(mine.getByText(second)).toBeVisible();
   await expect(mine.getByText(reply)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'My listings', exact: true })).toHaveCount(0);
+
+  // The member deletes the first review from its page: the focus goes to the emptied form, not <body>.
+  await page.goto(`/server/${prerendered!.slug}`);
+  await reviewsLoaded(page);
+  await page.getByRole('button', { name: 'Delete my review' }).click();
+  await expect(page.getByText('Your review is deleted.')).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Write a review' }).getByLabel('Your rating')).toBeFocused();
+  // A text the browser lets through (long enough with its spaces) and the API refuses: the field's
+  // message is shown and is the field's description, as the page without JavaScript has it.
+  const again = page.getByRole('form', { name: 'Write a review' });
+  await again.getByLabel(/Your review/).fill(`${' '.repeat(30)}ok`);
+  await again.getByRole('button', { name: 'Publish review' }).click();
+  await expect(again.getByRole('alert')).toHaveText('Your review needs at least 20 characters.');
+  await expect(again.getByLabel(/Your review/)).toHaveAccessibleDescription(
+    'Your review needs at least 20 characters.',
+  );
   await other.close();
   await owner.close();
 });
@@ -196,6 +236,10 @@ test('without JavaScript, a member signs in through the plain link, is refused w
 
   // The sign-in is a plain link through Discord (asking guilds.members.read), back to the page.
   await page.goto(`/server/${listing.slug}`);
+  // Its note and the link after it read as two sentences ("…here.Signed in already?" ran together).
+  await expect(page.locator('[data-review-sign-in-box]')).toHaveText(
+    /Write a review Sign in with Discord first: .* write your review here\. Signed in already\?/,
+  );
   await page.getByRole('link', { name: 'Write a review' }).click();
   await expect(page).toHaveURL(new RegExp(`/server/${listing.slug}#write-review$`));
   expect(site.discord.oauth.authorizations.at(-1)?.get('scope')).toBe('identify guilds guilds.members.read');

@@ -52,3 +52,28 @@ for (const [width, javaScriptEnabled] of [
     });
   });
 }
+
+test('a refused appeal comes back with the reason shown and the appeal kept, without JavaScript and with it', async ({
+  browser,
+  site,
+}) => {
+  // Here, not in forms.spec.ts: an appeal spends the contact forms' rate-limit budget (5 in 10
+  // minutes a client), which that spec's contact posts use up.
+  // The page's alert lacked the markers the filled-in page is written into: the 404's reason
+  // (and any field's message) was dropped, and the visitor saw their form again, unexplained.
+  for (const javaScriptEnabled of [false, true]) {
+    const context = await browser.newContext({ javaScriptEnabled, baseURL: site.baseURL });
+    const page = await context.newPage();
+    await page.goto('/appeal?token=not-a-signed-appeal-code');
+    await page.getByLabel('Appeal code').fill('not-a-signed-appeal-code');
+    await page.getByLabel('Your appeal').fill('This community is real: please look again.');
+    await page.getByRole('button', { name: 'Send the appeal' }).click();
+    await expect(page.getByRole('alert')).toHaveText('This appeal link is not valid: use the link from our email.');
+    await expect(page.getByLabel('Appeal code')).toHaveAccessibleDescription(
+      /This appeal code is not valid: use the link from our email\./,
+    );
+    await expect(page.getByLabel('Your appeal')).toHaveValue('This community is real: please look again.');
+    await expect(page).toHaveTitle(/^Error: /);
+    await context.close();
+  }
+});

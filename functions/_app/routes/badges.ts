@@ -135,14 +135,15 @@ function embedStyleSource(): Promise<string> {
 }
 
 /**
- * The card's own policy: no script at all, its one stylesheet by hash, images from https, links
+ * The card's own policy: no script at all, its one stylesheet by hash, images from the site itself
+ * (a listing's icon is a path on it, also on an http site) or https, links
  * only, and `frame-ancestors *`: the one answer of the site any page may frame (every other page
  * keeps frame-ancestors 'none' and X-Frame-Options DENY).
  */
 async function embedPolicy(): Promise<string> {
   return [
     "default-src 'none'",
-    'img-src https: data:',
+    "img-src 'self' https: data:",
     `style-src ${await embedStyleSource()}`,
     "base-uri 'none'",
     "form-action 'none'",

@@ -82,3 +82,26 @@ export function fieldsOf(s: SchemaNode, prefix = ''): FieldRow[] {
   }
   return rows;
 }
+
+/** A piece of a description: text, or a code span's content. */
+export interface DescriptionPart {
+  code: boolean;
+  text: string;
+}
+
+/**
+ * A description's CommonMark code spans (`members`, `GET /api/v1/categories`) apart from the text
+ * around them, so the page sets them as code instead of printing the backticks; a backtick
+ * without its pair stays text.
+ */
+export function codeSpans(description: string): DescriptionPart[] {
+  const parts: DescriptionPart[] = [];
+  let at = 0;
+  for (const m of description.matchAll(/`([^`]+)`/g)) {
+    if (m.index > at) parts.push({ code: false, text: description.slice(at, m.index) });
+    parts.push({ code: true, text: m[1]! });
+    at = m.index + m[0].length;
+  }
+  if (at < description.length) parts.push({ code: false, text: description.slice(at) });
+  return parts;
+}

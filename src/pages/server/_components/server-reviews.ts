@@ -110,6 +110,7 @@ function reviewsBox(root: HTMLElement) {
     const label = el('label', 'Why flag this review?');
     const select = el('select');
     select.name = 'reason';
+    select.required = true;
     select.append(flagReasons.content.cloneNode(true));
     label.append(select);
     const send = el('button', 'Send flag', 'btn btn-outline');
@@ -128,6 +129,11 @@ function reviewsBox(root: HTMLElement) {
       }
     });
     li.append(form);
+  }
+
+  /** Back to a review's reply box once the list is drawn again (its form was replaced, and the focus fell to the page). */
+  function focusReply(reviewId: number) {
+    list.querySelector<HTMLTextAreaElement>(`[data-review-id="${reviewId}"] textarea[name="reply"]`)?.focus();
   }
 
   function replyForm(reviewId: number, li: HTMLElement, current: string | null) {
@@ -150,6 +156,7 @@ function reviewsBox(root: HTMLElement) {
         try {
           await call('DELETE', `/api/reviews/${reviewId}/reply`);
           await load(true);
+          focusReply(reviewId);
         } catch (err) {
           msg.textContent = (err as Error).message;
         }
@@ -165,6 +172,7 @@ function reviewsBox(root: HTMLElement) {
         await call('PUT', `/api/reviews/${reviewId}/reply`, { body: area.value });
         status.textContent = 'Your reply is published.';
         await load(true);
+        focusReply(reviewId);
       } catch (err) {
         msg.textContent = (err as Error).message;
       }
@@ -244,8 +252,19 @@ function reviewsBox(root: HTMLElement) {
     for (const slot of form.querySelectorAll<HTMLElement>('[data-error-for]')) {
       slot.hidden = true;
       slot.textContent = '';
-      form.querySelector(`[name="${slot.dataset.errorFor}"]`)?.removeAttribute('aria-invalid');
+      const control = form.querySelector(`[name="${slot.dataset.errorFor}"]`);
+      control?.removeAttribute('aria-invalid');
+      if (control) linkMessage(control, slot.id, false);
     }
+  }
+
+  /** Links a control to its message slot (first, as the page without JavaScript does) or unlinks it. */
+  function linkMessage(control: Element, slotId: string, on: boolean) {
+    if (!slotId) return;
+    const others = (control.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((i) => i && i !== slotId);
+    const ids = on ? [slotId, ...others] : others;
+    if (ids.length > 0) control.setAttribute('aria-describedby', ids.join(' '));
+    else control.removeAttribute('aria-describedby');
   }
 
   /** Shows why a send was refused: the summary above the fields and each named field's message. */
@@ -259,7 +278,9 @@ function reviewsBox(root: HTMLElement) {
       if (!slot) continue;
       slot.textContent = issue.message;
       slot.hidden = false;
-      form.querySelector(`[name="${name}"]`)?.setAttribute('aria-invalid', 'true');
+      const control = form.querySelector(`[name="${name}"]`);
+      control?.setAttribute('aria-invalid', 'true');
+      if (control) linkMessage(control, slot.id, true);
     }
   }
 
@@ -297,6 +318,8 @@ function reviewsBox(root: HTMLElement) {
         nameInput.value = '';
         await refreshMine();
         await load(true);
+        // The button is gone with the review: the focus goes to the emptied form, not to the page.
+        rating.focus();
       } catch (err) {
         showProblem(err);
       }
