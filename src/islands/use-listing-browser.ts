@@ -5,7 +5,7 @@ import type { SortOrder } from '~/lib/enums';
 import { getLanguage } from '~/lib/languages';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, type MemberRangeKey, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import type { RegionChoice } from '~/lib/regions';
-import { searchHref } from '~/lib/search-page';
+import { SEARCH_FILTER_KEYS, searchHref } from '~/lib/search-page';
 import { type CardServer, type FilterCategory, toCard } from './card-data';
 
 /**
@@ -76,19 +76,8 @@ function filtersOf(q: BrowseQuery): Record<string, string> {
   };
 }
 
-/** The parameters of the page's URL that a list's state is kept in. */
-const URL_KEYS = [
-  'category',
-  'premium',
-  'search',
-  'sort',
-  'min_members',
-  'max_members',
-  'min_online_share',
-  'checked_24h',
-  'language',
-  'region',
-] as const;
+/** The parameters of the page's URL that a list's state is kept in: the chip, the term, the search page's filters. */
+const URL_KEYS = ['category', 'search', ...SEARCH_FILTER_KEYS] as const;
 
 /** The URL parameters of `q`: the API's filters, the order unless default, the home's category chip by slug. */
 export function urlParamsOf(q: BrowseQuery, categories: readonly FilterCategory[]): Record<string, string> {
