@@ -3,6 +3,7 @@
 // goes through applyOrderEvent: the order machine's transition and its effects in ONE batch,
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
@@ -308,10 +309,18 @@ WHERE s.id IN (SELECT o.server_id FROM orders o)
     OR s.is_sponsored != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'sponsored')}))`);
 }
 
-/** Brings these listings' flags in step with their orders at `at`, in one batch. */
-export async function syncListings(db: Db, ids: readonly number[], at: string): Promise<void> {
+/**
+ * Brings these listings' flags in step with their orders at `at`, in one batch with `also` (the
+ * record of the pages they change, for the rebuild: the flags never change without it).
+ */
+export async function syncListings(
+  db: Db,
+  ids: readonly number[],
+  at: string,
+  also: readonly BatchItem<'sqlite'>[] = [],
+): Promise<void> {
   if (ids.length === 0) return;
-  const [first, ...rest] = ids.map((id) => syncListing(db, id, at));
+  const [first, ...rest] = [...ids.map((id) => syncListing(db, id, at)), ...also];
   await db.batch([first!, ...rest]);
 }
 

@@ -17,6 +17,7 @@ import {
   orders,
   plans,
   premiumServerPerformance,
+  siteChanges,
   stripeEvents,
   webhookOutbox,
 } from '../../db/schema';
@@ -27,6 +28,7 @@ import { loadEnv } from '../../functions/_app/env';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
 import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
+import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb } from '../helpers/db';
@@ -872,6 +874,47 @@ describe('the placement clock', () => {
       // A slot that has started: its listing's flags brought in step (placement-clock.ts).
       await placement('Clock Starting Lounge', now - 1000, now + 30 * DAY_MS);
       await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow(/not recorded: placement of/);
+    } finally {
+      tdb.cleanup();
+    }
+  });
+  it('changes a listing’s flags only together with the record of its page for the deploy: a record that fails leaves both for the next tick', async () => {
+    const tdb = await createTestDb();
+    // The Worker's trigger: each change recorded in site_changes for the deploy job, the hook called after.
+    const rebuild = new HookRebuildTrigger({
+      url: 'https://hooks.example.com/deploy',
+      db: tdb.db,
+      fetch: async () => new Response(null, { status: 204 }),
+    });
+    try {
+      const env = loadEnv({ DATABASE_URL: tdb.url });
+      const now = Date.now();
+      const listing = await createServer(tdb.db, { name: 'Clock Record Lounge', category: 'Gaming', members: 500 });
+      const order = await createCompOrder(tdb.db, {
+        serverId: listing.id,
+        category: 'Gaming',
+        placement: 'premium',
+        termDays: 30,
+        grantedBy: 'ops@example.com',
+      });
+      // A slot that has started: the tick brings the listing's flags in step.
+      await tdb.client.execute({
+        sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
+        args: [new Date(now - 1000).toISOString(), new Date(now + 30 * DAY_MS).toISOString(), order.id],
+      });
+      const records = async () => (await tdb.db.select().from(siteChanges)).map((c) => c.page);
+      // The record's write fails (a lost connection between the two writes).
+      await tdb.client.execute(`CREATE TRIGGER refuse_change BEFORE INSERT ON site_changes
+        BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+      await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow();
+      // Neither written: the flags still out of step, so the next tick finds the change again.
+      expect((await getServerById(tdb.db, listing.id))?.is_premium).toBe(false);
+      expect(await records()).toEqual([]);
+      await tdb.client.execute('DROP TRIGGER refuse_change');
+      expect((await clock({ db: tdb.db, env, rebuild }, now + 60_000)).synced).toBe(1);
+      expect((await getServerById(tdb.db, listing.id))?.is_premium).toBe(true);
+      expect(await records()).toEqual([`/server/${listing.slug}`]);
+      await rebuild.flush();
     } finally {
       tdb.cleanup();
     }

@@ -34,17 +34,22 @@ export async function run(
     if (outcome.kind === 'applied') ended++;
   }
   const stale = await listingsOutOfStep(deps.db, at);
-  await syncListings(
-    deps.db,
-    stale.map((s) => s.id),
-    at,
-  );
-  // Each change recorded before the tick ends: the Worker's invocation may end right after it.
-  await Promise.all(
-    stale.map((s) =>
-      deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings'),
-    ),
-  );
+  if (stale.length > 0) {
+    // The flags and the record of the pages they change in one batch: a record written after them
+    // could fail and leave the change unpublished for good (the next tick finds them in step).
+    const reason = `placement of ${stale.map((s) => s.slug).join(', ')} started or ended`;
+    const pages = stale.map((s) => `/server/${s.slug}`);
+    const change = deps.rebuild?.prepare?.(deps.db, reason, pages, 'listings');
+    await syncListings(
+      deps.db,
+      stale.map((s) => s.id),
+      at,
+      change?.statements,
+    );
+    // Each change recorded before the tick ends: the Worker's invocation may end right after it.
+    if (change) await change.requested();
+    else await deps.rebuild?.request(reason, pages, 'listings');
+  }
   const site = mailSite(deps.env);
   let reminded = 0;
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {
