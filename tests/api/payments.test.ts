@@ -172,6 +172,48 @@ describe("the Worker's hourly reconcile", () => {
       await libsql.stop();
     }
   }, 60_000);
+  it('stays within the 50 subrequests when Stripe fails and then answers: the library does not retry in the pass, the next pass does', async () => {
+    const { h, stripe, owner, listings } = await shop(2);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number }[] };
+    // A pass's worth of lost payments, each of whose retrieves fails twice before Stripe answers it paid.
+    const ids: number[] = [];
+    for (const listing of listings)
+      for (const plan of plans) {
+        if (ids.length === WORKER_RECONCILE_PER_PASS) break;
+        const { sessionId, orderId } = await checkout(h, owner, listing.id, plan.id);
+        await stripe.pay(sessionId, { deliver: false });
+        stripe.failNext.set(sessionId, 2);
+        ids.push(orderId);
+      }
+    expect(ids).toHaveLength(WORKER_RECONCILE_PER_PASS);
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: SITE,
+      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    };
+    const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').length;
+    try {
+      let at = Date.now();
+      for (let pass = 0; pass < 3; pass++) {
+        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        at += 3_600_000;
+      }
+      // Two passes met the failures, the third the answers.
+      expect(await paid()).toBe(ids.length);
+      expect(await mails(h, 'order_receipt')).toHaveLength(ids.length);
+    } finally {
+      await libsql.stop();
+    }
+  }, 60_000);
+
   it('gives every open order its turn: orders Stripe cannot settle never keep a newer lost payment waiting, a session Stripe does not know closes once past its expiry, a paid order is left alone', async () => {
     const { h, stripe, owner, listings } = await shop(3);
     const { plans } = (await (

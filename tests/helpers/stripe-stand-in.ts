@@ -90,6 +90,11 @@ export interface StripeStandIn {
   /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
   failing: Set<string>;
   /**
+   * Sessions whose next N retrieves answer 500 without Stripe-Should-Retry (a passing fault Stripe's
+   * libraries retry by themselves), by how many are left; the one after answers.
+   */
+  failNext: Map<string, number>;
+  /**
    * Holds back the answer of the next Checkout Session create once Stripe has made it (a slow
    * answer on the way back): `arrived` resolves when it is made, `release()` sends it.
    */
@@ -263,6 +268,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     payerEmail: 'payer@example.com',
     pay,
     failing: new Set(),
+    failNext: new Map(),
     holdNextCreate() {
       let made!: () => void;
       let release!: () => void;
@@ -450,6 +456,11 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
           // Told not to retry (Stripe's Stripe-Should-Retry header), so the library throws at once.
           res.writeHead(500, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });
           return void res.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+        }
+        const left = standIn.failNext.get(one[1]!) ?? 0;
+        if (left > 0) {
+          standIn.failNext.set(one[1]!, left - 1);
+          return json(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
         }
         const s = sessions.get(one[1]!);
         if (!s)

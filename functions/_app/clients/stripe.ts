@@ -112,11 +112,19 @@ const loadSdk = (): Promise<typeof Stripe> => {
   return sdk;
 };
 
+/** Retries of a failed call the library makes by itself (a 5xx, a 409, a lost connection), with backoff. */
+export const STRIPE_NETWORK_RETRIES = 2;
+
 /**
  * The Stripe client from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE, or null
  * without keys. The library runs on its fetch HTTP client and WebCrypto on Node and the Worker alike.
+ * `maxNetworkRetries`: the library's own retries of a failed call (STRIPE_NETWORK_RETRIES by
+ * default); each is one more subrequest on the Worker.
  */
-export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | null {
+export function stripeFor(
+  deps: Pick<AppDeps, 'env' | 'fetch'>,
+  opts: { maxNetworkRetries?: number } = {},
+): StripeClient | null {
   const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE, STRIPE_AUTOMATIC_TAX } = deps.env;
   if (!STRIPE_SECRET_KEY || !STRIPE_WEBHOOK_SECRET) return null;
   const base = new URL(STRIPE_API_BASE);
@@ -128,7 +136,7 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
         host: base.hostname,
         port: base.port || (base.protocol === 'http:' ? 80 : 443),
         protocol: base.protocol === 'http:' ? 'http' : 'https',
-        maxNetworkRetries: 2,
+        maxNetworkRetries: opts.maxNetworkRetries ?? STRIPE_NETWORK_RETRIES,
         timeout: 20_000,
         telemetry: false,
       }),

@@ -21,12 +21,29 @@ export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch
 export async function run(
   deps: OrderReconcileDeps,
   now: number,
-  opts: { log?: (line: string) => void; limit?: number } = {},
+  opts: {
+    log?: (line: string) => void;
+    /**
+     * Orders asked per pass, and Stripe calls made at most (the Worker's: each is a subrequest).
+     * With it the library retries nothing: a failed call waits for the next pass, which is its
+     * retry, instead of adding up to two subrequests each (a pass of calls that failed and then
+     * answered went past the invocation's 50).
+     */
+    limit?: number;
+  } = {},
 ): Promise<number> {
-  const stripe = stripeFor(deps);
+  let calls = 0;
+  const send = deps.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const counted: typeof fetch = (...args) => {
+    calls++;
+    return send(...args);
+  };
+  const stripe = stripeFor({ env: deps.env, fetch: counted }, opts.limit === undefined ? {} : { maxNetworkRetries: 0 });
   if (!stripe) return 0;
   let changed = 0;
   for (const order of await takeOrdersToReconcile(deps.db, now, opts.limit)) {
+    // Within the pass's calls even if the library retried one anyway (a closed connection, once).
+    if (opts.limit !== undefined && calls >= opts.limit) break;
     const sessionId = order.stripe_session_id!;
     try {
       const session = await stripe.retrieveSession(sessionId);
