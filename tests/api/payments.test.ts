@@ -576,6 +576,34 @@ describe('buying a placement', () => {
     expect(await mails(h, 'order_receipt')).toHaveLength(1);
   });
 
+  it('closes an order whose delayed payment failed when the async_payment_failed webhook was lost, through the order machine, once; one still clearing stays open', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const other = await checkout(
+      h,
+      owner,
+      listings[0]!.id,
+      (await h.db.select().from(plans)).find((p) => p.id !== week.id)!.id,
+    );
+    // Both paid by bank debit (the completed-unpaid webhooks arrive); one debit comes back, its webhook lost.
+    await stripe.pay(sessionId, { delayed: true });
+    await stripe.pay(other.sessionId, { delayed: true });
+    const lost = await stripe.failDelayed(sessionId, { deliver: false });
+    const deps = { db: h.db, env: h.env, rebuild: h.rebuild };
+    expect(await reconcile(deps, Date.now())).toBe(1);
+    expect((await orderRow(h, orderId)).state).toBe('failed');
+    expect((await orderRow(h, orderId)).paid_at).toBeNull();
+    expect((await orderRow(h, other.orderId)).state).toBe('open');
+    const events = await h.db.select().from(stripeEvents).where(eq(stripeEvents.order_id, orderId));
+    expect(events.map((e) => [e.id, e.outcome])).toContainEqual([`reconcile:${sessionId}:payment_failed`, 'failed']);
+    // No longer asked, and no longer keeping its listing; the webhook arriving late changes nothing.
+    expect(await stripe.send(lost)).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('failed');
+    expect(await reconcile(deps, Date.now())).toBe(0);
+    expect(await mails(h, 'order_receipt')).toHaveLength(0);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+  });
+
   it('schedules a fourth sponsored purchase in a full category when the first slot frees, and the clock starts and ends it', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(4, () => now);

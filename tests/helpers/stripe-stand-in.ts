@@ -1,5 +1,6 @@
 // A loopback stand-in for the parts of Stripe's API the app uses (#30), written from Stripe's API
-// reference (docs.stripe.com/api): Checkout Sessions (create, retrieve, list by payment_intent),
+// reference (docs.stripe.com/api): Checkout Sessions (create, retrieve with its payment intent
+// expandable, list by payment_intent),
 // Refunds (create), form-encoded bodies, Bearer keys, Idempotency-Key, `{ error: { type, message } }`
 // answers. Its hosted checkout page "pays" when its button is pressed, then sends the signed
 // events to the webhook URL as Stripe does (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`).
@@ -53,6 +54,17 @@ interface StandInCharge {
   created: number;
 }
 
+/** The payment intent of a paid session (the fields the app reads when it expands one). */
+interface StandInPaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  currency: string;
+  /** 'succeeded' (a card), 'processing' (a delayed payment clearing), 'requires_payment_method' (one that failed). */
+  status: 'succeeded' | 'processing' | 'requires_payment_method';
+  last_payment_error: { code: string; message: string } | null;
+}
+
 /** An event as Stripe sends it. */
 export interface StandInEvent {
   id: string;
@@ -87,6 +99,11 @@ export interface StripeStandIn {
    * still pending (Stripe's async_payment_* event would decide). Answers the events.
    */
   pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
+  /**
+   * Fails a session's pending delayed payment (a bank debit returned): its payment intent goes back
+   * to `requires_payment_method`, and checkout.session.async_payment_failed is sent (`deliver: false` loses it).
+   */
+  failDelayed(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
   failing: Set<string>;
   /**
@@ -148,6 +165,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function startStripeStandIn(opts: { port?: number } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const charges = new Map<string, StandInCharge>();
+  const intents = new Map<string, StandInPaymentIntent>();
   /** Session id → its charge's dispute. */
   const disputes = new Map<string, Record<string, unknown> & { status: string }>();
   /** Idempotency-Key → the request's parameters and Stripe's saved answer (docs.stripe.com/api/idempotent_requests). */
@@ -231,6 +249,14 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       created: nowS(),
     };
     charges.set(pi, charge);
+    intents.set(pi, {
+      id: pi,
+      object: 'payment_intent',
+      amount: s.amount_total,
+      currency: s.currency,
+      status: o.delayed ? 'processing' : 'succeeded',
+      last_payment_error: null,
+    });
     Object.assign(s, {
       status: 'complete',
       payment_status: o.delayed ? 'unpaid' : 'paid',
@@ -280,6 +306,18 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       });
       createHold = { made, gate };
       return { arrived, release };
+    },
+    async failDelayed(sessionId, o = {}) {
+      const s = sessionOrThrow(sessionId);
+      const intent = intents.get(s.payment_intent!);
+      if (intent?.status !== 'processing')
+        throw new Error(`stripe stand-in: no pending payment on ${sessionId}`);
+      Object.assign(intent, {
+        status: 'requires_payment_method',
+        last_payment_error: { code: 'payment_method_provider_decline', message: 'The bank returned the debit.' },
+      });
+      charges.delete(intent.id);
+      return emit('checkout.session.async_payment_failed', s, o.deliver ?? true);
     },
     async expire(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
@@ -473,6 +511,10 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
           });
         // Stripe expires an open session at its expires_at.
         if (s.status === 'open' && s.expires_at <= nowS()) await standIn.expire(s.id);
+        // `expand[]=payment_intent` (the library sends `expand[0]`): the intent's object in place of its id.
+        const expand = [...url.searchParams].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+        const intent = s.payment_intent ? intents.get(s.payment_intent) : undefined;
+        if (expand.includes('payment_intent') && intent) return json(res, 200, { ...api(s), payment_intent: intent });
         return json(res, 200, api(s));
       }
       if (req.method === 'GET' && path === '/v1/checkout/sessions') {

@@ -1,5 +1,5 @@
 import { takeOrdersToReconcile } from '../../../db/queries/orders';
-import { missingSessionClosable } from '../../../src/lib/pricing/checkout';
+import { missingSessionClosable, sessionFinding } from '../../../src/lib/pricing/checkout';
 import { stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { applyEvent, sessionEventInput } from '../lib/order-events';
@@ -11,8 +11,8 @@ export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch
 
 /**
  * One pass of the reconcile job (#30): asks Stripe for the Checkout session of open orders and
- * applies what its webhook would have (paid, expired), so an event Stripe never delivered (or
- * gave up on) loses nothing. Each finding is an event of its own id (`reconcile:{session}:{status}`)
+ * applies what its webhook would have (paid, a delayed payment failed, expired), so an event Stripe never delivered (or
+ * gave up on) loses nothing. Each finding is an event of its own id (`reconcile:{session}:{finding}`)
  * in the same ledger, so a webhook arriving afterwards, or a second runner, changes nothing.
  * Orders take turns (takeOrdersToReconcile): one Stripe cannot settle yet waits behind the others.
  * A session Stripe does not know (404) closes its order as expired once no session of it could
@@ -61,14 +61,10 @@ export async function run(
         opts.log?.(`Reconcile: Stripe has no session ${sessionId} of order ${order.id}; closed as expired`);
         continue;
       }
-      const type =
-        session.status === 'complete' && session.payment_status === 'paid'
-          ? 'checkout.session.completed'
-          : session.status === 'expired'
-            ? 'checkout.session.expired'
-            : null;
-      if (!type) continue;
-      const input = await sessionEventInput(deps, `reconcile:${session.id}:${session.status}`, type, session, now);
+      const found = sessionFinding(session);
+      if (!found) continue;
+      const { type } = found;
+      const input = await sessionEventInput(deps, `reconcile:${session.id}:${found.finding}`, type, session, now);
       const outcome = await applyEvent(deps, { ...input, type: `reconcile:${type}` });
       if (outcome.kind === 'applied' && outcome.order.state !== order.state) changed++;
     } catch (error) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_MAX_MS, missingSessionClosable } from './checkout';
+import { CHECKOUT_MAX_MS, missingSessionClosable, sessionFinding } from './checkout';
 
 const T = Date.parse('2026-11-28T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -25,5 +25,26 @@ describe('missingSessionClosable', () => {
     expect(missingSessionClosable({ checkout_expires_at: 'soon', created_at: iso(T) }, T + 2 * CHECKOUT_MAX_MS)).toBe(
       false,
     );
+  });
+});
+
+describe('sessionFinding', () => {
+  const at = (status: string | null, payment_status: string, payment_intent_status: string | null) =>
+    sessionFinding({ status, payment_status, payment_intent_status })?.type ?? null;
+
+  it('reads a failed delayed payment as async_payment_failed: completed unpaid, its intent back to requires_payment_method or canceled', () => {
+    expect(at('complete', 'unpaid', 'requires_payment_method')).toBe('checkout.session.async_payment_failed');
+    expect(at('complete', 'unpaid', 'canceled')).toBe('checkout.session.async_payment_failed');
+    // Still clearing, or not expanded: nothing yet.
+    expect(at('complete', 'unpaid', 'processing')).toBeNull();
+    expect(at('complete', 'unpaid', null)).toBeNull();
+  });
+
+  it('reads paid and expired as before, and an open checkout as nothing, whatever its intent says', () => {
+    expect(at('complete', 'paid', 'succeeded')).toBe('checkout.session.completed');
+    expect(at('complete', 'paid', null)).toBe('checkout.session.completed');
+    expect(at('expired', 'unpaid', null)).toBe('checkout.session.expired');
+    // An open checkout's intent waits for a method from the start: not a failure.
+    expect(at('open', 'unpaid', 'requires_payment_method')).toBeNull();
   });
 });

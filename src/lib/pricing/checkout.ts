@@ -24,3 +24,42 @@ export function missingSessionClosable(
     : Date.parse(order.created_at) + CHECKOUT_MAX_MS;
   return Number.isFinite(until) && now > until;
 }
+
+/**
+ * PaymentIntent statuses of a delayed payment (a bank debit) that failed: Stripe puts the intent
+ * back to `requires_payment_method` after a failed attempt, or `canceled`; `processing` is still
+ * pending, `succeeded` paid (docs.stripe.com/payments/paymentintents/lifecycle).
+ */
+export const FAILED_PAYMENT_INTENT_STATUSES: readonly string[] = ['requires_payment_method', 'canceled'];
+
+/** A Checkout session as the reconcile job reads it, its payment intent expanded. */
+export interface SessionState {
+  /** 'open', 'complete' or 'expired'. */
+  status: string | null;
+  /** 'paid', 'unpaid' or 'no_payment_required'. */
+  payment_status: string;
+  /** The expanded payment intent's status, or null. */
+  payment_intent_status: string | null;
+}
+
+/**
+ * The Checkout event a session's state amounts to, for an order whose webhook may have been lost,
+ * with the id part (`reconcile:{session}:{finding}`) that makes it an event of its own, or null
+ * while Stripe cannot settle it (a checkout still open, a delayed payment still processing):
+ * paid; completed unpaid with its delayed payment failed (what async_payment_failed says); expired.
+ */
+export function sessionFinding(
+  s: SessionState,
+): { type: string; finding: 'complete' | 'payment_failed' | 'expired' } | null {
+  if (s.status === 'complete' && s.payment_status === 'paid')
+    return { type: 'checkout.session.completed', finding: 'complete' };
+  if (
+    s.status === 'complete' &&
+    s.payment_status === 'unpaid' &&
+    s.payment_intent_status !== null &&
+    FAILED_PAYMENT_INTENT_STATUSES.includes(s.payment_intent_status)
+  )
+    return { type: 'checkout.session.async_payment_failed', finding: 'payment_failed' };
+  if (s.status === 'expired') return { type: 'checkout.session.expired', finding: 'expired' };
+  return null;
+}
