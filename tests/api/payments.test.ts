@@ -501,6 +501,41 @@ describe('buying a placement', () => {
     expect((await orderRow(h, late)).state).toBe('ended');
   });
 
+  it('keeps a placement running through partial refunds made in Stripe’s dashboard, adds them up, nets each on its own day once, and ends it on the full refund', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const byDay = async () =>
+      Object.fromEntries((await h.db.select().from(dailyRevenue)).map((d) => [d.day, d.refunded_cents]));
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    // A goodwill refund of $10, and the next day $5 more: the placement runs on.
+    const first = await stripe.refundFromDashboard(sessionId, { amount: 1000 });
+    const day1 = now;
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'paid', refunded_cents: 1000 });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    now += DAY_MS;
+    // Signed on the site's clock (the webhook's 300 s tolerance).
+    const second = await stripe.refundFromDashboard(sessionId, { amount: 500, deliver: false });
+    expect(await stripe.send(second, { timestamp: Math.floor(now / 1000) })).toBe(200);
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'paid', refunded_cents: 1500 });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    // The first event again (a redelivery) counts nothing twice.
+    expect(await stripe.send(first, { timestamp: Math.floor(now / 1000) })).toBe(200);
+    expect((await orderRow(h, orderId)).refunded_cents).toBe(1500);
+    expect(await byDay()).toMatchObject({ [day(day1)]: 1000, [day(now)]: 500 });
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    // The owner refunds the rest (signed in again a day on): the placement ends, all of the price is out, the rest on its day.
+    const back = await h.signInOwner([guild(GUILDS[0]!, { owner: true })]);
+    expect((await h.ownerCall(back, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    await stripe.settled();
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(await byDay()).toMatchObject({ [day(day1)]: 1000, [day(now)]: week.price_cents - 1000 });
+    const all = await h.db.select().from(dailyRevenue);
+    expect(all.reduce((n, d) => n + d.net_cents, 0)).toBe(0);
+  });
+
   it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

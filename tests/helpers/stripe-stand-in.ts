@@ -118,8 +118,11 @@ export interface StripeStandIn {
   holdNextCreate(): { arrived: Promise<void>; release: () => void };
   /** Lets an open session expire and sends checkout.session.expired. */
   expire(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
-  /** Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded. */
-  refundFromDashboard(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
+  /**
+   * Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded:
+   * the rest of it, or `amount` of it (a partial refund; the event carries the running total).
+   */
+  refundFromDashboard(sessionId: string, opts?: { deliver?: boolean; amount?: number }): Promise<StandInEvent>;
   /** Opens a dispute on a paid session's charge and sends charge.dispute.created. */
   dispute(sessionId: string): Promise<StandInEvent>;
   /**
@@ -267,20 +270,26 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     return [await emit('checkout.session.completed', s, o.deliver ?? true)];
   }
 
-  async function refundCharge(pi: string, deliver: boolean | 'background') {
+  /** Refunds `amount` of a charge (the rest of it by default), as Stripe's Refunds API does. */
+  async function refundCharge(pi: string, deliver: boolean | 'background', amount?: number) {
     const charge = charges.get(pi);
     if (!charge) throw new Error(`stripe stand-in: no charge for ${pi}`);
+    const rest = charge.amount - charge.amount_refunded;
+    if (amount !== undefined && (amount < 1 || amount > rest))
+      throw new Error(`stripe stand-in: cannot refund ${amount} of ${rest}`);
     const refund = {
       id: id('re'),
       object: 'refund',
-      amount: charge.amount - charge.amount_refunded,
+      amount: amount ?? rest,
       charge: charge.id,
       payment_intent: pi,
       currency: charge.currency,
       status: 'succeeded',
       created: nowS(),
     };
-    Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
+    // `amount_refunded` is the running total; `refunded` is true only once all of it is.
+    const total = charge.amount_refunded + refund.amount;
+    Object.assign(charge, { amount_refunded: total, refunded: total === charge.amount });
     await emit('charge.refunded', charge, deliver);
     return refund;
   }
@@ -310,8 +319,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     async failDelayed(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
       const intent = intents.get(s.payment_intent!);
-      if (intent?.status !== 'processing')
-        throw new Error(`stripe stand-in: no pending payment on ${sessionId}`);
+      if (intent?.status !== 'processing') throw new Error(`stripe stand-in: no pending payment on ${sessionId}`);
       Object.assign(intent, {
         status: 'requires_payment_method',
         last_payment_error: { code: 'payment_method_provider_decline', message: 'The bank returned the debit.' },
@@ -326,7 +334,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     },
     async refundFromDashboard(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
-      await refundCharge(s.payment_intent!, o.deliver ?? true);
+      await refundCharge(s.payment_intent!, o.deliver ?? true, o.amount);
       return events.at(-1)!.event;
     },
     async dispute(sessionId) {

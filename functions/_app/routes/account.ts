@@ -593,7 +593,6 @@ export const accountRoutes = (deps: AppDeps) => {
           orderId: order.id,
           event: 'refunded',
           at,
-          refundedCents: refund.amount,
           refundReason: reason,
         });
         await recordOwnerAudit(deps.db, owner, {
