@@ -416,6 +416,33 @@ describe('buying a placement', () => {
     expect(await mails(h, 'order_receipt')).toHaveLength(0);
   });
 
+  it('tells the owner back from Stripe (/account/paid) what is true of the checkout: received, processing, failed or not paid, and only theirs', async () => {
+    const { h, stripe, owner, listings } = await shop(2);
+    const [a, b] = (await h.db.select().from(plans)).map((p) => p.id) as [number, number];
+    const outcome = async (session: string, who = owner) => {
+      const res = await h.ownerCall(who, 'GET', `/api/account/checkouts/${session}`);
+      return res.status === 200 ? ((await res.json()) as { outcome: string }).outcome : res.status;
+    };
+    const card = await checkout(h, owner, listings[0]!.id, a);
+    const debit = await checkout(h, owner, listings[0]!.id, b);
+    const unpaid = await checkout(h, owner, listings[1]!.id, a);
+    await stripe.pay(card.sessionId);
+    await stripe.pay(debit.sessionId, { delayed: true });
+    expect(await outcome(card.sessionId)).toBe('placed');
+    // A bank debit still clearing: its checkout is complete, and nothing is paid yet.
+    expect(await outcome(debit.sessionId)).toBe('processing');
+    expect(await outcome(unpaid.sessionId)).toBe('not_paid');
+    await stripe.failDelayed(debit.sessionId);
+    expect(await outcome(debit.sessionId)).toBe('failed');
+    // Another owner's checkout, or none, is not found.
+    const other = await h.signInOwner([guild(GUILDS[2]!, { owner: true })], {
+      id: '412000000000000099',
+      username: 'someone_else',
+    });
+    expect(await outcome(card.sessionId, other)).toBe(404);
+    expect(await outcome('cs_test_nothing')).toBe(404);
+  });
+
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
