@@ -11,9 +11,10 @@ export type OrderReconcileDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch
 
 /**
  * One pass of the reconcile job (#30): asks Stripe for the Checkout session of open orders and
- * applies what its webhook would have (paid, a delayed payment failed, expired), so an event Stripe never delivered (or
- * gave up on) loses nothing. Each finding is an event of its own id (`reconcile:{session}:{finding}`)
- * in the same ledger, so a webhook arriving afterwards, or a second runner, changes nothing.
+ * applies what its webhook would have (paid, a delayed payment failed, expired), so an event
+ * Stripe never delivered (or gave up on) loses nothing. Each finding is an event of its own id
+ * (`reconcile:{session}:{finding}`, sessionFinding) in the same ledger, so a webhook arriving
+ * afterwards, or a second runner, changes nothing.
  * Orders take turns (takeOrdersToReconcile): one Stripe cannot settle yet waits behind the others.
  * A session Stripe does not know (404) closes its order as expired once no session of it could
  * still be paid (missingSessionClosable). Returns how many orders changed.
