@@ -417,12 +417,15 @@ export const premiumServerPerformance = sqliteView('premium_server_performance',
   coalesce((SELECT sum(i.interaction_type = 'click') FROM user_interactions i WHERE i.server_id = s.id), 0) AS clicks,
   coalesce((SELECT sum(i.interaction_type = 'conversion') FROM user_interactions i WHERE i.server_id = s.id), 0) AS conversions,
   coalesce((SELECT sum(CASE WHEN o.paid_at IS NOT NULL AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(o.refunded_cents) FROM orders o WHERE o.server_id = s.id), 0) / 100.0 AS total_revenue,
-  round(coalesce((SELECT sum(CASE WHEN o.paid_at >= ${days(30)} AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(CASE WHEN o.refunded_at >= ${days(30)} THEN o.refunded_cents ELSE 0 END) FROM orders o WHERE o.server_id = s.id), 0) / 100.0 / 30.0, 2) AS daily_revenue
+  round((coalesce((SELECT sum(o.amount_cents) FROM orders o WHERE o.server_id = s.id AND o.kind = 'checkout' AND o.paid_at >= ${days(30)}), 0) - coalesce((SELECT sum(r.amount_cents) FROM order_refunds r JOIN orders o ON o.id = r.order_id WHERE o.server_id = s.id AND r.created_at >= ${days(30)}), 0)) / 100.0 / 30.0, 2) AS daily_revenue
 FROM discord_servers s
 WHERE s.is_premium = 1 OR s.is_sponsored = 1 OR EXISTS (SELECT 1 FROM orders o WHERE o.server_id = s.id AND o.paid_at IS NOT NULL)`,
 );
 
-/** Money per UTC day and currency (#30): payments in minus refunds out, in the smallest unit. */
+/**
+ * Money per UTC day and currency (#30): payments in minus refunds out, in the smallest unit; each
+ * refund on the day it was made (order_refunds: a partial refund, then the rest, on their own days).
+ */
 export const dailyRevenue = sqliteView('daily_revenue', {
   day: text('day').notNull(),
   currency: text('currency').notNull(),
@@ -433,7 +436,7 @@ export const dailyRevenue = sqliteView('daily_revenue', {
   sql`SELECT day, currency, sum(paid) AS paid_cents, sum(refunded) AS refunded_cents, sum(paid) - sum(refunded) AS net_cents FROM (
   SELECT substr(paid_at, 1, 10) AS day, currency, amount_cents AS paid, 0 AS refunded FROM orders WHERE paid_at IS NOT NULL AND kind = 'checkout'
   UNION ALL
-  SELECT substr(refunded_at, 1, 10) AS day, currency, 0 AS paid, refunded_cents AS refunded FROM orders WHERE refunded_at IS NOT NULL AND refunded_cents > 0
+  SELECT substr(r.created_at, 1, 10) AS day, o.currency AS currency, 0 AS paid, r.amount_cents AS refunded FROM order_refunds r JOIN orders o ON o.id = r.order_id
 ) GROUP BY day, currency`,
 );
 
@@ -782,7 +785,9 @@ export const orders = sqliteTable(
     paid_at: text('paid_at'),
     starts_at: text('starts_at'),
     ends_at: text('ends_at'),
+    /** Money out so far: the sum of its order_refunds (a partial refund leaves the placement running). */
     refunded_cents: integer('refunded_cents').notNull().default(0),
+    /** When the last refund was made (ISO time); each one's day is in order_refunds. */
     refunded_at: text('refunded_at'),
     refund_reason: text('refund_reason'),
     /** Who granted a comp (operator email). */
@@ -821,6 +826,27 @@ export const stripeEvents = sqliteTable(
     created_at: createdAt(),
   },
   (t) => [index('stripe_events_order_idx').on(t.order_id)],
+);
+
+/**
+ * Money out of an order, one row per refund (#30): a partial refund made in Stripe's dashboard,
+ * another later, the rest, a lost dispute. `amount_cents` is the part of the price this refund
+ * gave back (the tax Stripe Tax added was never revenue); the order's `refunded_cents` is their
+ * sum. Revenue per day counts each on its own day (daily_revenue), never one twice.
+ */
+export const orderRefunds = sqliteTable(
+  'order_refunds',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    order_id: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    /** The event that recorded it (stripe_events.id); null for a refund recorded before this table. */
+    event_id: text('event_id'),
+    amount_cents: integer('amount_cents').notNull(),
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [index('order_refunds_order_idx').on(t.order_id), index('order_refunds_created_idx').on(t.created_at)],
 );
 
 export type PlanRow = typeof plans.$inferSelect;

@@ -3,6 +3,7 @@
 // goes through applyOrderEvent: the order machine's transition and its effects in ONE batch,
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
@@ -12,10 +13,19 @@ import {
   type OrderEvent,
   transition,
 } from '../../src/lib/pricing/order-machine';
-import { DAY_MS } from '../../src/lib/pricing/plans';
+import { DAY_MS, refundedPriceCents } from '../../src/lib/pricing/plans';
 import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
-import { dailyRevenue, discordServers, type OrderRow, orders, type PlanRow, plans, stripeEvents } from '../schema';
+import {
+  dailyRevenue,
+  discordServers,
+  type OrderRow,
+  orderRefunds,
+  orders,
+  type PlanRow,
+  plans,
+  stripeEvents,
+} from '../schema';
 import { enqueueMailWhen, type RenderedMail } from './mail';
 import { type ownerAuditRow, ownerAuditRowWhen } from './owners';
 
@@ -308,10 +318,18 @@ WHERE s.id IN (SELECT o.server_id FROM orders o)
     OR s.is_sponsored != EXISTS (SELECT 1 FROM orders o WHERE ${running(sql`s.id`, at, 'sponsored')}))`);
 }
 
-/** Brings these listings' flags in step with their orders at `at`, in one batch. */
-export async function syncListings(db: Db, ids: readonly number[], at: string): Promise<void> {
+/**
+ * Brings these listings' flags in step with their orders at `at`, in one batch with `also` (the
+ * record of the pages they change, for the rebuild: the flags never change without it).
+ */
+export async function syncListings(
+  db: Db,
+  ids: readonly number[],
+  at: string,
+  also: readonly BatchItem<'sqlite'>[] = [],
+): Promise<void> {
   if (ids.length === 0) return;
-  const [first, ...rest] = ids.map((id) => syncListing(db, id, at));
+  const [first, ...rest] = [...ids.map((id) => syncListing(db, id, at)), ...also];
   await db.batch([first!, ...rest]);
 }
 
@@ -330,8 +348,10 @@ export interface OrderEventInput {
   paymentIntent?: string | null | undefined;
   sessionId?: string | null | undefined;
   customerEmail?: string | null | undefined;
-  /** The total refunded (charge.amount_refunded, or the refund's amount). */
+  /** A partial refund's charge refunded so far (charge.amount_refunded: its running total, not this refund's). */
   refundedCents?: number | null | undefined;
+  /** The charge's amount (price and any tax), for the price's share of `refundedCents`. */
+  chargeCents?: number | null | undefined;
   refundReason?: string | null | undefined;
 }
 
@@ -414,10 +434,21 @@ export async function applyOrderEvent(
       set.ends_at = at;
       if (order.starts_at && order.starts_at > at) set.starts_at = at;
     }
+    /** Money out this event adds: a refund's step of the price (order_refunds), never one counted twice. */
+    let refundStep = 0;
     if (t.effects.includes('record_refund')) {
-      // Revenue counts the price; a refund also gives back the tax Stripe Tax added on top, which was never revenue.
-      set.refunded_cents = Math.min(input.refundedCents ?? order.amount_cents, order.amount_cents);
-      set.refunded_at = at;
+      // Revenue counts the price; a refund also gives back the tax Stripe Tax added on top, which was
+      // never revenue. A full refund or a lost dispute gives back the whole price; a partial refund
+      // carries the charge's refunded total so far, of which only what is new is recorded.
+      const total =
+        input.event === 'partially_refunded'
+          ? refundedPriceCents(input.refundedCents ?? 0, input.chargeCents ?? null, order.amount_cents)
+          : order.amount_cents;
+      refundStep = Math.max(0, total - order.refunded_cents);
+      if (refundStep > 0) {
+        set.refunded_cents = order.refunded_cents + refundStep;
+        set.refunded_at = at;
+      }
       if (input.refundReason) set.refund_reason = input.refundReason;
     }
     if (input.paymentIntent && !order.stripe_payment_intent) set.stripe_payment_intent = input.paymentIntent;
@@ -445,6 +476,12 @@ export async function applyOrderEvent(
 SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${mine}`),
       // An order whose listing is gone changes no listing.
       ...(order.server_id === null ? [] : [syncListing(db, order.server_id, at, mine)]),
+      ...(refundStep > 0
+        ? [
+            db.run(sql`INSERT INTO ${orderRefunds} (order_id, event_id, amount_cents, created_at)
+SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
+          ]
+        : []),
     ];
     const email = after.customer_email;
     if (email && order.kind === 'checkout') {

@@ -1,4 +1,5 @@
 import { and, asc, gte, isNull, lt, lte, max } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../client';
 import { siteChanges } from '../schema';
 
@@ -33,13 +34,24 @@ export async function recordSiteChange(
   db: Db,
   change: { reason: string; pages?: readonly string[] | undefined; at: number; scope?: SiteChangeScope | undefined },
 ): Promise<void> {
+  const [first, ...rest] = siteChangeInserts(db, change);
+  if (first) await db.batch([first, ...rest]);
+}
+
+/**
+ * recordSiteChange's statements, for a caller's own batch: the write that makes a change and the
+ * record of it then stand or fall together (RebuildTrigger.prepare).
+ */
+export function siteChangeInserts(
+  db: Db,
+  change: { reason: string; pages?: readonly string[] | undefined; at: number; scope?: SiteChangeScope | undefined },
+): BatchItem<'sqlite'>[] {
   const pages = change.pages?.length ? [...new Set(change.pages)] : [null];
   const scope: SiteChangeScope = change.scope === 'listings' && change.pages?.length ? 'listings' : 'site';
   const rows = pages.map((page) => ({ reason: change.reason, page, requested_at: change.at, scope }));
-  const [first, ...rest] = Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) =>
+  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) =>
     db.insert(siteChanges).values(rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
   );
-  if (first) await db.batch([first, ...rest]);
 }
 
 const columns = {

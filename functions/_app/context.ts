@@ -13,7 +13,21 @@ export interface RebuildTrigger {
    * just those pages (functions/_app/site-publish.ts); 'site' (the default): anything, a full build.
    */
   request(reason: string, pages?: readonly string[], scope?: ChangeScope): void | Promise<void>;
+  /**
+   * `request` in two halves, for a change written in one batch with its record (a placement's
+   * flags and the pages they make stale): `statements` (site_changes rows built with `db`; none
+   * when this trigger keeps no record) go in the caller's batch, and `requested()` is called once
+   * that batch is stored. Absent: the caller stores its write, then awaits `request`.
+   */
+  prepare?(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange;
   status(): RebuildStatus;
+}
+
+/** A change's record for the caller's batch, and what to do once it is stored (RebuildTrigger.prepare). */
+export interface PreparedChange {
+  statements: import('drizzle-orm/batch').BatchItem<'sqlite'>[];
+  /** Called once the caller's batch is stored; awaited (a trigger that records on its own resolves once it has). */
+  requested(): void | Promise<void>;
 }
 
 /** What a change may alter: only the listings its pages name, or anything on the site (RebuildTrigger.request). */

@@ -3,7 +3,7 @@ import { dbHealth } from '../../db/queries/health';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
-import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
+import type { ChangeScope, PreparedChange, RebuildStatus, RebuildTrigger } from './context';
 import { RATE_LIMITS, type RateLimitStore } from './lib/rate-limits';
 import { createRenderGate, type RenderGate, RenderRefused } from './lib/render-gate';
 
@@ -266,6 +266,21 @@ export class PurgingRebuildTrigger implements RebuildTrigger {
   request(reason: string, pages?: readonly string[], scope?: ChangeScope): void | Promise<void> {
     if (pages?.length) this.#purges.push(this.pages.purge(pages).catch(() => undefined));
     return this.inner.request(reason, pages, scope);
+  }
+
+  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange {
+    const change = this.inner.prepare?.(db, reason, pages, scope);
+    if (!change) {
+      // An inner trigger without it records on its own, once the caller's batch is stored.
+      return { statements: [], requested: () => this.request(reason, pages, scope) };
+    }
+    return {
+      statements: change.statements,
+      requested: () => {
+        if (pages.length) this.#purges.push(this.pages.purge(pages).catch(() => undefined));
+        change.requested();
+      },
+    };
   }
 
   status(): RebuildStatus {

@@ -104,6 +104,16 @@ export async function startNodeServer(options: NodeServerOptions) {
       onDemand.invalidate();
       await builder.record(reason, pages, scope);
     },
+    prepare: (batchDb, reason, pages, scope = 'site') => {
+      const change = builder.prepareRecord(batchDb, reason, pages, scope);
+      return {
+        statements: change.statements,
+        requested: () => {
+          onDemand.invalidate();
+          change.requested();
+        },
+      };
+    },
     status: () => builder.status(),
   };
 

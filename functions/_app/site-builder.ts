@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Db } from '../../db/client';
-import { clearSiteChanges, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
-import type { ChangeScope, RebuildStatus, RebuildTrigger } from './context';
+import { clearSiteChanges, listSiteChanges, recordSiteChange, siteChangeInserts } from '../../db/queries/site-changes';
+import type { ChangeScope, PreparedChange, RebuildStatus, RebuildTrigger } from './context';
 import { toolEnv } from './env';
 import { BASE_CONTENT_SECURITY_POLICY, CSP_POLICY_FILE } from './lib/security-headers';
 import { type PublishRender, publishChanges, SERVER_FOLDER } from './site-publish';
@@ -164,6 +164,19 @@ export class SiteBuilder implements RebuildTrigger {
   async record(reason: string, pages: readonly string[] = [], scope: ChangeScope = 'site'): Promise<void> {
     const at = Date.now();
     if (this.options.db) await recordSiteChange(this.options.db, { reason, pages, at, scope });
+    this.#recorded(reason, pages, scope, at);
+  }
+
+  /** `record` for the caller's batch (RebuildTrigger.prepare): the rows, then the stale pages and the build once stored. */
+  prepareRecord(db: Db, reason: string, pages: readonly string[], scope: ChangeScope = 'site'): PreparedChange {
+    const at = Date.now();
+    return {
+      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at, scope }) : [],
+      requested: () => this.#recorded(reason, pages, scope, at),
+    };
+  }
+
+  #recorded(reason: string, pages: readonly string[], scope: ChangeScope, at: number): void {
     for (const page of pages) this.#changedAt.set(page, at);
     this.#enqueue({ reason, pages: scope === 'listings' && pages.length > 0 ? pages : null });
   }

@@ -17,6 +17,7 @@ import {
   orders,
   plans,
   premiumServerPerformance,
+  siteChanges,
   stripeEvents,
   webhookOutbox,
 } from '../../db/schema';
@@ -27,6 +28,7 @@ import { loadEnv } from '../../functions/_app/env';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
 import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
+import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb } from '../helpers/db';
@@ -170,6 +172,48 @@ describe("the Worker's hourly reconcile", () => {
       await libsql.stop();
     }
   }, 60_000);
+  it('stays within the 50 subrequests when Stripe fails and then answers: the library does not retry in the pass, the next pass does', async () => {
+    const { h, stripe, owner, listings } = await shop(2);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number }[] };
+    // A pass's worth of lost payments, each of whose retrieves fails twice before Stripe answers it paid.
+    const ids: number[] = [];
+    for (const listing of listings)
+      for (const plan of plans) {
+        if (ids.length === WORKER_RECONCILE_PER_PASS) break;
+        const { sessionId, orderId } = await checkout(h, owner, listing.id, plan.id);
+        await stripe.pay(sessionId, { deliver: false });
+        stripe.failNext.set(sessionId, 2);
+        ids.push(orderId);
+      }
+    expect(ids).toHaveLength(WORKER_RECONCILE_PER_PASS);
+    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
+    const bindings = {
+      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+      DATABASE_URL: libsql.url,
+      SITE_URL: SITE,
+      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+    };
+    const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').length;
+    try {
+      let at = Date.now();
+      for (let pass = 0; pass < 3; pass++) {
+        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        at += 3_600_000;
+      }
+      // Two passes met the failures, the third the answers.
+      expect(await paid()).toBe(ids.length);
+      expect(await mails(h, 'order_receipt')).toHaveLength(ids.length);
+    } finally {
+      await libsql.stop();
+    }
+  }, 60_000);
+
   it('gives every open order its turn: orders Stripe cannot settle never keep a newer lost payment waiting, a session Stripe does not know closes once past its expiry, a paid order is left alone', async () => {
     const { h, stripe, owner, listings } = await shop(3);
     const { plans } = (await (
@@ -372,6 +416,33 @@ describe('buying a placement', () => {
     expect(await mails(h, 'order_receipt')).toHaveLength(0);
   });
 
+  it('tells the owner back from Stripe (/account/paid) what is true of the checkout: received, processing, failed or not paid, and only theirs', async () => {
+    const { h, stripe, owner, listings } = await shop(2);
+    const [a, b] = (await h.db.select().from(plans)).map((p) => p.id) as [number, number];
+    const outcome = async (session: string, who = owner) => {
+      const res = await h.ownerCall(who, 'GET', `/api/account/checkouts/${session}`);
+      return res.status === 200 ? ((await res.json()) as { outcome: string }).outcome : res.status;
+    };
+    const card = await checkout(h, owner, listings[0]!.id, a);
+    const debit = await checkout(h, owner, listings[0]!.id, b);
+    const unpaid = await checkout(h, owner, listings[1]!.id, a);
+    await stripe.pay(card.sessionId);
+    await stripe.pay(debit.sessionId, { delayed: true });
+    expect(await outcome(card.sessionId)).toBe('placed');
+    // A bank debit still clearing: its checkout is complete, and nothing is paid yet.
+    expect(await outcome(debit.sessionId)).toBe('processing');
+    expect(await outcome(unpaid.sessionId)).toBe('not_paid');
+    await stripe.failDelayed(debit.sessionId);
+    expect(await outcome(debit.sessionId)).toBe('failed');
+    // Another owner's checkout, or none, is not found.
+    const other = await h.signInOwner([guild(GUILDS[2]!, { owner: true })], {
+      id: '412000000000000099',
+      username: 'someone_else',
+    });
+    expect(await outcome(card.sessionId, other)).toBe(404);
+    expect(await outcome('cs_test_nothing')).toBe(404);
+  });
+
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
@@ -457,6 +528,41 @@ describe('buying a placement', () => {
     expect((await orderRow(h, late)).state).toBe('ended');
   });
 
+  it('keeps a placement running through partial refunds made in Stripe’s dashboard, adds them up, nets each on its own day once, and ends it on the full refund', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const byDay = async () =>
+      Object.fromEntries((await h.db.select().from(dailyRevenue)).map((d) => [d.day, d.refunded_cents]));
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    // A goodwill refund of $10, and the next day $5 more: the placement runs on.
+    const first = await stripe.refundFromDashboard(sessionId, { amount: 1000 });
+    const day1 = now;
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'paid', refunded_cents: 1000 });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    now += DAY_MS;
+    // Signed on the site's clock (the webhook's 300 s tolerance).
+    const second = await stripe.refundFromDashboard(sessionId, { amount: 500, deliver: false });
+    expect(await stripe.send(second, { timestamp: Math.floor(now / 1000) })).toBe(200);
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'paid', refunded_cents: 1500 });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    // The first event again (a redelivery) counts nothing twice.
+    expect(await stripe.send(first, { timestamp: Math.floor(now / 1000) })).toBe(200);
+    expect((await orderRow(h, orderId)).refunded_cents).toBe(1500);
+    expect(await byDay()).toMatchObject({ [day(day1)]: 1000, [day(now)]: 500 });
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    // The owner refunds the rest (signed in again a day on): the placement ends, all of the price is out, the rest on its day.
+    const back = await h.signInOwner([guild(GUILDS[0]!, { owner: true })]);
+    expect((await h.ownerCall(back, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    await stripe.settled();
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(await byDay()).toMatchObject({ [day(day1)]: 1000, [day(now)]: week.price_cents - 1000 });
+    const all = await h.db.select().from(dailyRevenue);
+    expect(all.reduce((n, d) => n + d.net_cents, 0)).toBe(0);
+  });
+
   it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
@@ -530,6 +636,34 @@ describe('buying a placement', () => {
     expect(await stripe.send(stripe.events.at(-1)!.event)).toBe(200);
     expect(await reconcile({ db: h.db, env: h.env, rebuild: h.rebuild }, Date.now())).toBe(0);
     expect(await mails(h, 'order_receipt')).toHaveLength(1);
+  });
+
+  it('closes an order whose delayed payment failed when the async_payment_failed webhook was lost, through the order machine, once; one still clearing stays open', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const other = await checkout(
+      h,
+      owner,
+      listings[0]!.id,
+      (await h.db.select().from(plans)).find((p) => p.id !== week.id)!.id,
+    );
+    // Both paid by bank debit (the completed-unpaid webhooks arrive); one debit comes back, its webhook lost.
+    await stripe.pay(sessionId, { delayed: true });
+    await stripe.pay(other.sessionId, { delayed: true });
+    const lost = await stripe.failDelayed(sessionId, { deliver: false });
+    const deps = { db: h.db, env: h.env, rebuild: h.rebuild };
+    expect(await reconcile(deps, Date.now())).toBe(1);
+    expect((await orderRow(h, orderId)).state).toBe('failed');
+    expect((await orderRow(h, orderId)).paid_at).toBeNull();
+    expect((await orderRow(h, other.orderId)).state).toBe('open');
+    const events = await h.db.select().from(stripeEvents).where(eq(stripeEvents.order_id, orderId));
+    expect(events.map((e) => [e.id, e.outcome])).toContainEqual([`reconcile:${sessionId}:payment_failed`, 'failed']);
+    // No longer asked, and no longer keeping its listing; the webhook arriving late changes nothing.
+    expect(await stripe.send(lost)).toBe(200);
+    expect((await orderRow(h, orderId)).state).toBe('failed');
+    expect(await reconcile(deps, Date.now())).toBe(0);
+    expect(await mails(h, 'order_receipt')).toHaveLength(0);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
   });
 
   it('schedules a fourth sponsored purchase in a full category when the first slot frees, and the clock starts and ends it', async () => {
@@ -872,6 +1006,47 @@ describe('the placement clock', () => {
       // A slot that has started: its listing's flags brought in step (placement-clock.ts).
       await placement('Clock Starting Lounge', now - 1000, now + 30 * DAY_MS);
       await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow(/not recorded: placement of/);
+    } finally {
+      tdb.cleanup();
+    }
+  });
+  it('changes a listing’s flags only together with the record of its page for the deploy: a record that fails leaves both for the next tick', async () => {
+    const tdb = await createTestDb();
+    // The Worker's trigger: each change recorded in site_changes for the deploy job, the hook called after.
+    const rebuild = new HookRebuildTrigger({
+      url: 'https://hooks.example.com/deploy',
+      db: tdb.db,
+      fetch: async () => new Response(null, { status: 204 }),
+    });
+    try {
+      const env = loadEnv({ DATABASE_URL: tdb.url });
+      const now = Date.now();
+      const listing = await createServer(tdb.db, { name: 'Clock Record Lounge', category: 'Gaming', members: 500 });
+      const order = await createCompOrder(tdb.db, {
+        serverId: listing.id,
+        category: 'Gaming',
+        placement: 'premium',
+        termDays: 30,
+        grantedBy: 'ops@example.com',
+      });
+      // A slot that has started: the tick brings the listing's flags in step.
+      await tdb.client.execute({
+        sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
+        args: [new Date(now - 1000).toISOString(), new Date(now + 30 * DAY_MS).toISOString(), order.id],
+      });
+      const records = async () => (await tdb.db.select().from(siteChanges)).map((c) => c.page);
+      // The record's write fails (a lost connection between the two writes).
+      await tdb.client.execute(`CREATE TRIGGER refuse_change BEFORE INSERT ON site_changes
+        BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
+      await expect(clock({ db: tdb.db, env, rebuild }, now)).rejects.toThrow();
+      // Neither written: the flags still out of step, so the next tick finds the change again.
+      expect((await getServerById(tdb.db, listing.id))?.is_premium).toBe(false);
+      expect(await records()).toEqual([]);
+      await tdb.client.execute('DROP TRIGGER refuse_change');
+      expect((await clock({ db: tdb.db, env, rebuild }, now + 60_000)).synced).toBe(1);
+      expect((await getServerById(tdb.db, listing.id))?.is_premium).toBe(true);
+      expect(await records()).toEqual([`/server/${listing.slug}`]);
+      await rebuild.flush();
     } finally {
       tdb.cleanup();
     }

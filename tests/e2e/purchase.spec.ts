@@ -122,3 +122,31 @@ test('an owner buys a Sponsored week, pays on Stripe, sees it labelled, refunds,
     .poll(() => labelled(page), { timeout: 180_000, intervals: [2000] })
     .toEqual({ picks: false, head: false });
 });
+
+test('says a bank payment is processing, not received, when Stripe sends the owner back before it clears; and failed if the bank refuses it', async ({
+  page,
+  site,
+}) => {
+  stripe!.webhookUrl = `${site.baseURL}/api/webhooks/stripe`;
+  site.discord.oauth.user = { id: '412000000000000055', username: 'harbor_owner', global_name: 'Harbor' };
+  site.discord.oauth.guilds = [{ id: GUILD, name: NAME, owner: true, permissions: '0' }];
+  await page.goto('/account');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await page.getByText(`Promote ${NAME}`).click();
+  await page.getByRole('radio', { name: /Premium month/ }).check();
+  await page.getByRole('button', { name: 'Pay with Stripe' }).click();
+  await expect(page.getByRole('heading', { name: 'Stripe stand-in checkout' })).toBeVisible();
+  // Paid by bank debit: the checkout completes unpaid, and Stripe sends the owner back.
+  const sessionId = new URL(page.url()).pathname.split('/').pop()!;
+  await stripe!.pay(sessionId, { delayed: true });
+  await page.goto(`/account/paid?session_id=${sessionId}`);
+  await expect(page.getByRole('heading', { name: 'Payment processing' })).toBeVisible();
+  await expect(page.getByText('The placement starts when it clears')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /payment received/i })).toHaveCount(0);
+  // The bank returns the debit.
+  await stripe!.failDelayed(sessionId);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Payment failed: nothing was charged' })).toBeVisible();
+});

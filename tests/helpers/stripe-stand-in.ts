@@ -1,5 +1,6 @@
 // A loopback stand-in for the parts of Stripe's API the app uses (#30), written from Stripe's API
-// reference (docs.stripe.com/api): Checkout Sessions (create, retrieve, list by payment_intent),
+// reference (docs.stripe.com/api): Checkout Sessions (create, retrieve with its payment intent
+// expandable, list by payment_intent),
 // Refunds (create), form-encoded bodies, Bearer keys, Idempotency-Key, `{ error: { type, message } }`
 // answers. Its hosted checkout page "pays" when its button is pressed, then sends the signed
 // events to the webhook URL as Stripe does (`Stripe-Signature: t=…,v1=HMAC-SHA256(secret, "t.body")`).
@@ -53,6 +54,17 @@ interface StandInCharge {
   created: number;
 }
 
+/** The payment intent of a paid session (the fields the app reads when it expands one). */
+interface StandInPaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  currency: string;
+  /** 'succeeded' (a card), 'processing' (a delayed payment clearing), 'requires_payment_method' (one that failed). */
+  status: 'succeeded' | 'processing' | 'requires_payment_method';
+  last_payment_error: { code: string; message: string } | null;
+}
+
 /** An event as Stripe sends it. */
 export interface StandInEvent {
   id: string;
@@ -87,8 +99,18 @@ export interface StripeStandIn {
    * still pending (Stripe's async_payment_* event would decide). Answers the events.
    */
   pay(sessionId: string, opts?: { deliver?: boolean; delayed?: boolean }): Promise<StandInEvent[]>;
+  /**
+   * Fails a session's pending delayed payment (a bank debit returned): its payment intent goes back
+   * to `requires_payment_method`, and checkout.session.async_payment_failed is sent (`deliver: false` loses it).
+   */
+  failDelayed(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
   failing: Set<string>;
+  /**
+   * Sessions whose next N retrieves answer 500 without Stripe-Should-Retry (a passing fault Stripe's
+   * libraries retry by themselves), by how many are left; the one after answers.
+   */
+  failNext: Map<string, number>;
   /**
    * Holds back the answer of the next Checkout Session create once Stripe has made it (a slow
    * answer on the way back): `arrived` resolves when it is made, `release()` sends it.
@@ -96,8 +118,11 @@ export interface StripeStandIn {
   holdNextCreate(): { arrived: Promise<void>; release: () => void };
   /** Lets an open session expire and sends checkout.session.expired. */
   expire(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
-  /** Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded. */
-  refundFromDashboard(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
+  /**
+   * Refunds a paid session's charge from Stripe's side (the dashboard) and sends charge.refunded:
+   * the rest of it, or `amount` of it (a partial refund; the event carries the running total).
+   */
+  refundFromDashboard(sessionId: string, opts?: { deliver?: boolean; amount?: number }): Promise<StandInEvent>;
   /** Opens a dispute on a paid session's charge and sends charge.dispute.created. */
   dispute(sessionId: string): Promise<StandInEvent>;
   /**
@@ -143,6 +168,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export async function startStripeStandIn(opts: { port?: number } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const charges = new Map<string, StandInCharge>();
+  const intents = new Map<string, StandInPaymentIntent>();
   /** Session id → its charge's dispute. */
   const disputes = new Map<string, Record<string, unknown> & { status: string }>();
   /** Idempotency-Key → the request's parameters and Stripe's saved answer (docs.stripe.com/api/idempotent_requests). */
@@ -226,6 +252,14 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       created: nowS(),
     };
     charges.set(pi, charge);
+    intents.set(pi, {
+      id: pi,
+      object: 'payment_intent',
+      amount: s.amount_total,
+      currency: s.currency,
+      status: o.delayed ? 'processing' : 'succeeded',
+      last_payment_error: null,
+    });
     Object.assign(s, {
       status: 'complete',
       payment_status: o.delayed ? 'unpaid' : 'paid',
@@ -236,20 +270,26 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     return [await emit('checkout.session.completed', s, o.deliver ?? true)];
   }
 
-  async function refundCharge(pi: string, deliver: boolean | 'background') {
+  /** Refunds `amount` of a charge (the rest of it by default), as Stripe's Refunds API does. */
+  async function refundCharge(pi: string, deliver: boolean | 'background', amount?: number) {
     const charge = charges.get(pi);
     if (!charge) throw new Error(`stripe stand-in: no charge for ${pi}`);
+    const rest = charge.amount - charge.amount_refunded;
+    if (amount !== undefined && (amount < 1 || amount > rest))
+      throw new Error(`stripe stand-in: cannot refund ${amount} of ${rest}`);
     const refund = {
       id: id('re'),
       object: 'refund',
-      amount: charge.amount - charge.amount_refunded,
+      amount: amount ?? rest,
       charge: charge.id,
       payment_intent: pi,
       currency: charge.currency,
       status: 'succeeded',
       created: nowS(),
     };
-    Object.assign(charge, { amount_refunded: charge.amount, refunded: true });
+    // `amount_refunded` is the running total; `refunded` is true only once all of it is.
+    const total = charge.amount_refunded + refund.amount;
+    Object.assign(charge, { amount_refunded: total, refunded: total === charge.amount });
     await emit('charge.refunded', charge, deliver);
     return refund;
   }
@@ -263,6 +303,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     payerEmail: 'payer@example.com',
     pay,
     failing: new Set(),
+    failNext: new Map(),
     holdNextCreate() {
       let made!: () => void;
       let release!: () => void;
@@ -275,6 +316,17 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
       createHold = { made, gate };
       return { arrived, release };
     },
+    async failDelayed(sessionId, o = {}) {
+      const s = sessionOrThrow(sessionId);
+      const intent = intents.get(s.payment_intent!);
+      if (intent?.status !== 'processing') throw new Error(`stripe stand-in: no pending payment on ${sessionId}`);
+      Object.assign(intent, {
+        status: 'requires_payment_method',
+        last_payment_error: { code: 'payment_method_provider_decline', message: 'The bank returned the debit.' },
+      });
+      charges.delete(intent.id);
+      return emit('checkout.session.async_payment_failed', s, o.deliver ?? true);
+    },
     async expire(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
       Object.assign(s, { status: 'expired', url: null });
@@ -282,7 +334,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     },
     async refundFromDashboard(sessionId, o = {}) {
       const s = sessionOrThrow(sessionId);
-      await refundCharge(s.payment_intent!, o.deliver ?? true);
+      await refundCharge(s.payment_intent!, o.deliver ?? true, o.amount);
       return events.at(-1)!.event;
     },
     async dispute(sessionId) {
@@ -451,6 +503,11 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
           res.writeHead(500, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });
           return void res.end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
         }
+        const left = standIn.failNext.get(one[1]!) ?? 0;
+        if (left > 0) {
+          standIn.failNext.set(one[1]!, left - 1);
+          return json(res, 500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+        }
         const s = sessions.get(one[1]!);
         if (!s)
           return json(res, 404, {
@@ -462,6 +519,10 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
           });
         // Stripe expires an open session at its expires_at.
         if (s.status === 'open' && s.expires_at <= nowS()) await standIn.expire(s.id);
+        // `expand[]=payment_intent` (the library sends `expand[0]`): the intent's object in place of its id.
+        const expand = [...url.searchParams].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+        const intent = s.payment_intent ? intents.get(s.payment_intent) : undefined;
+        if (expand.includes('payment_intent') && intent) return json(res, 200, { ...api(s), payment_intent: intent });
         return json(res, 200, api(s));
       }
       if (req.method === 'GET' && path === '/v1/checkout/sessions') {

@@ -13,6 +13,8 @@ export interface CheckoutSession {
   /** 'paid', 'unpaid' or 'no_payment_required'. */
   payment_status: string;
   payment_intent: string | null;
+  /** The payment intent's status when it came expanded (the reconcile job's retrieve), else null. */
+  payment_intent_status: string | null;
   customer_email: string | null;
   /** The order id the app put in `client_reference_id`. */
   order_id: number | null;
@@ -44,7 +46,8 @@ export interface CheckoutInput {
 export interface StripeClient {
   createCheckout(input: CheckoutInput): Promise<CheckoutSession>;
   /**
-   * A Checkout session, or null when Stripe answers 404 `resource_missing` ("No such
+   * A Checkout session with its payment intent expanded (in the same call: whether a delayed
+   * payment failed), or null when Stripe answers 404 `resource_missing` ("No such
    * checkout.session": this key's account and mode have none of that id, e.g. one made with a
    * test key when the site now runs live, or with another account's key). Other errors throw.
    */
@@ -68,6 +71,7 @@ export const toCheckoutSession = (s: Stripe.Checkout.Session): CheckoutSession =
     status: s.status ?? null,
     payment_status: s.payment_status,
     payment_intent: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
+    payment_intent_status: typeof s.payment_intent === 'object' && s.payment_intent ? s.payment_intent.status : null,
     customer_email: s.customer_details?.email ?? s.customer_email ?? null,
     order_id: Number.isSafeInteger(ref) && ref > 0 ? ref : null,
     url: s.url ?? null,
@@ -112,11 +116,19 @@ const loadSdk = (): Promise<typeof Stripe> => {
   return sdk;
 };
 
+/** Retries of a failed call the library makes by itself (a 5xx, a 409, a lost connection), with backoff. */
+export const STRIPE_NETWORK_RETRIES = 2;
+
 /**
  * The Stripe client from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE, or null
  * without keys. The library runs on its fetch HTTP client and WebCrypto on Node and the Worker alike.
+ * `maxNetworkRetries`: the library's own retries of a failed call (STRIPE_NETWORK_RETRIES by
+ * default); each is one more subrequest on the Worker.
  */
-export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | null {
+export function stripeFor(
+  deps: Pick<AppDeps, 'env' | 'fetch'>,
+  opts: { maxNetworkRetries?: number } = {},
+): StripeClient | null {
   const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE, STRIPE_AUTOMATIC_TAX } = deps.env;
   if (!STRIPE_SECRET_KEY || !STRIPE_WEBHOOK_SECRET) return null;
   const base = new URL(STRIPE_API_BASE);
@@ -128,7 +140,7 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
         host: base.hostname,
         port: base.port || (base.protocol === 'http:' ? 80 : 443),
         protocol: base.protocol === 'http:' ? 'http' : 'https',
-        maxNetworkRetries: 2,
+        maxNetworkRetries: opts.maxNetworkRetries ?? STRIPE_NETWORK_RETRIES,
         timeout: 20_000,
         telemetry: false,
       }),
@@ -168,7 +180,7 @@ export function stripeFor(deps: Pick<AppDeps, 'env' | 'fetch'>): StripeClient | 
     async retrieveSession(id) {
       const { stripe } = await sdkClient();
       try {
-        return toCheckoutSession(await stripe.checkout.sessions.retrieve(id));
+        return toCheckoutSession(await stripe.checkout.sessions.retrieve(id, { expand: ['payment_intent'] }));
       } catch (error) {
         if (isResourceMissing(error)) return null;
         throw error;

@@ -13,9 +13,10 @@ export type PlacementClockDeps = Pick<AppDeps, 'db' | 'env' | 'rebuild'>;
 /**
  * One tick of the placement clock (#30), so expiry needs no operator: ends the paid orders whose
  * term is over (the order machine's `ended`: the end mail, the listing's flags), starts scheduled
- * slots whose time has come (flags brought in step with the orders), requests the rebuild of the
- * pages that changed, and queues the reminder 3 days before a slot ends (mail and webhook notice together). Idempotent: ends are
- * events of their own id (`clock:ended:{order}`), reminders have their outbox key.
+ * slots whose time has come (flags brought in step with the orders, in one batch with the record
+ * of the pages they change for the rebuild), and queues the reminder 3 days before a slot ends
+ * (mail and webhook notice together). Idempotent: ends are events of their own id
+ * (`clock:ended:{order}`), reminders have their outbox key.
  */
 export async function run(
   deps: PlacementClockDeps,
@@ -34,17 +35,25 @@ export async function run(
     if (outcome.kind === 'applied') ended++;
   }
   const stale = await listingsOutOfStep(deps.db, at);
-  await syncListings(
-    deps.db,
-    stale.map((s) => s.id),
-    at,
-  );
-  // Each change recorded before the tick ends: the Worker's invocation may end right after it.
-  await Promise.all(
-    stale.map((s) =>
-      deps.rebuild?.request(`placement of ${s.slug} started or ended`, [`/server/${s.slug}`], 'listings'),
-    ),
-  );
+  if (stale.length > 0) {
+    // The flags and the record of the pages they change in one batch: a record written after them
+    // could fail and leave the change unpublished for good (the next tick finds them in step).
+    const reason =
+      stale.length <= 3
+        ? `placement of ${stale.map((s) => s.slug).join(', ')} started or ended`
+        : `placements of ${stale.length} listings started or ended`;
+    const pages = stale.map((s) => `/server/${s.slug}`);
+    const change = deps.rebuild?.prepare?.(deps.db, reason, pages, 'listings');
+    await syncListings(
+      deps.db,
+      stale.map((s) => s.id),
+      at,
+      change?.statements,
+    );
+    // Each change recorded before the tick ends: the Worker's invocation may end right after it.
+    if (change) await change.requested();
+    else await deps.rebuild?.request(reason, pages, 'listings');
+  }
   const site = mailSite(deps.env);
   let reminded = 0;
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {

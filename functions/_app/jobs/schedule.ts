@@ -78,7 +78,8 @@ export const WORKER_NEWSLETTER_PAGES_PER_REQUEST = 12;
 /**
  * Open orders asked of Stripe per reconcile pass on the Worker: a session asked costs one
  * subrequest, an order it changes about eight more (the order and its listing read, the ledger's
- * batch, the deploy hook's three), so 5 stay within the Free plan's 50 whatever each finds. The
+ * batch, the deploy hook's three), so 5 stay within the Free plan's 50 whatever each finds (the
+ * library retries none of these calls in the pass: order-reconcile.ts). The
  * pass is hourly and the webhooks come first: the rest wait for the next passes, in turn (the
  * longest-unasked first: takeOrdersToReconcile), so none Stripe cannot settle holds the others up.
  */

@@ -99,11 +99,12 @@ export async function sessionEventInput(
   };
 }
 
-/** What a charge event means for its order: a refund, a dispute opened, a dispute lost (null: nothing, e.g. one won). */
-export function chargeEvent(type: string, object: { status?: unknown }): OrderEvent | null {
+/** What a charge event means for its order: a refund (of all or part of it), a dispute opened, a dispute lost (null: nothing, e.g. one won). */
+export function chargeEvent(type: string, object: { status?: unknown; refunded?: unknown }): OrderEvent | null {
   switch (type) {
     case 'charge.refunded':
-      return 'refunded';
+      // Sent for partial refunds too; `refunded` is true only once the whole charge is (Stripe's Charge object).
+      return object.refunded === false ? 'partially_refunded' : 'refunded';
     case 'charge.dispute.created':
       return 'disputed';
     case 'charge.dispute.closed':
@@ -126,7 +127,13 @@ export async function chargeEventInput(
   stripe: StripeClient,
   eventId: string,
   type: string,
-  object: { payment_intent?: unknown; amount_refunded?: unknown; amount?: unknown; status?: unknown },
+  object: {
+    payment_intent?: unknown;
+    amount_refunded?: unknown;
+    amount?: unknown;
+    status?: unknown;
+    refunded?: unknown;
+  },
   at: number,
 ): Promise<OrderEventInput> {
   const pi = typeof object.payment_intent === 'string' ? object.payment_intent : null;
@@ -137,8 +144,8 @@ export async function chargeEventInput(
     order = session ? await orderOfSession(deps, session) : null;
   }
   const event = order ? chargeEvent(type, object) : null;
-  // A charge's total refunded, or a lost dispute's amount.
-  const money = event === 'dispute_lost' ? object.amount : object.amount_refunded;
+  // A partial refund's running total of the charge, and the charge's amount (price and tax).
+  const refunded = event === 'partially_refunded' ? object.amount_refunded : null;
   return {
     eventId,
     type,
@@ -148,7 +155,8 @@ export async function chargeEventInput(
     paymentIntent: pi,
     sessionId: session?.id ?? null,
     customerEmail: session?.customer_email ?? null,
-    refundedCents: typeof money === 'number' ? money : null,
+    refundedCents: typeof refunded === 'number' ? refunded : null,
+    chargeCents: event === 'partially_refunded' && typeof object.amount === 'number' ? object.amount : null,
     ...(event === 'dispute_lost' ? { refundReason: 'card dispute lost' } : {}),
   };
 }

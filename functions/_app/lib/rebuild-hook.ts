@@ -1,6 +1,11 @@
 import type { Db } from '../../../db/client';
-import { listUncalledSiteChanges, markHookCalled, recordSiteChange } from '../../../db/queries/site-changes';
-import type { ChangeScope, RebuildStatus, RebuildTrigger } from '../context';
+import {
+  listUncalledSiteChanges,
+  markHookCalled,
+  recordSiteChange,
+  siteChangeInserts,
+} from '../../../db/queries/site-changes';
+import type { ChangeScope, PreparedChange, RebuildStatus, RebuildTrigger } from '../context';
 
 /** A recorded change older than this whose hook call has not succeeded is called again (retryFailed). */
 export const HOOK_RETRY_AFTER_MS = 60_000;
@@ -58,6 +63,14 @@ export class HookRebuildTrigger implements RebuildTrigger {
     const recorded = db ? recordSiteChange(db, { reason, pages, at: this.#now(), scope }) : Promise.resolve();
     this.#queue(reason);
     return recorded;
+  }
+
+  /** `request` for the caller's batch: its record's rows (when this trigger records), then the queued call. */
+  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange {
+    return {
+      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at: this.#now(), scope }) : [],
+      requested: () => this.#queue(reason),
+    };
   }
 
   /**

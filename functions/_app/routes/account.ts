@@ -12,6 +12,7 @@ import {
   listOwnerOrders,
   listPlans,
   openOrder,
+  orderBySession,
   ordersHoldingListing,
   takenSlots,
 } from '../../../db/queries/orders';
@@ -47,7 +48,7 @@ import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
 import { discordBusyMessage, SIGN_IN_NOT_CONFIGURED } from '../../../src/lib/owners/sign-in';
 import { maskedWebhookUrl, parseWebhookUrl, WEBHOOK_URL_MESSAGE } from '../../../src/lib/owners/webhook-url';
-import { CHECKOUT_MIN_MS, CHECKOUT_MINUTES } from '../../../src/lib/pricing/checkout';
+import { CHECKOUT_MIN_MS, CHECKOUT_MINUTES, checkoutOutcome } from '../../../src/lib/pricing/checkout';
 import { REMOVAL_RACED, removalRefusal } from '../../../src/lib/pricing/order-machine';
 import {
   DAY_MS,
@@ -464,6 +465,27 @@ export const accountRoutes = (deps: AppDeps) => {
         }));
         return c.json({ orders, payments: paymentsConfigured(deps.env) });
       })
+      // Where a checkout the owner came back from stands (/account/paid): from the order, and while it
+      // is open from Stripe's session (a bank debit still clearing is not a payment received).
+      .get('/checkouts/:session', async (c) => {
+        const { owner } = c.get('ownerSession');
+        const sessionId = c.req.param('session');
+        const order = /^cs_\w{1,200}$/.test(sessionId) ? await orderBySession(deps.db, sessionId) : null;
+        if (!order || order.owner_id !== owner.id) throw new ApiError(404, 'not_found', 'No checkout of yours');
+        let session = null;
+        if (order.state === 'open') {
+          const stripe = stripeFor(deps);
+          session = stripe ? await stripe.retrieveSession(sessionId).catch(() => null) : null;
+        }
+        return c.json({
+          outcome: checkoutOutcome(order, session, now()),
+          order_id: order.id,
+          server_name: order.server_name,
+          placement: order.placement,
+          starts_at: order.starts_at,
+          ends_at: order.ends_at,
+        });
+      })
       // What a listing can buy: the active plans, their price and term, and when a slot would start.
       .get('/listings/:id/promote', idParam, async (c) => {
         const { owner } = c.get('ownerSession');
@@ -593,7 +615,6 @@ export const accountRoutes = (deps: AppDeps) => {
           orderId: order.id,
           event: 'refunded',
           at,
-          refundedCents: refund.amount,
           refundReason: reason,
         });
         await recordOwnerAudit(deps.db, owner, {

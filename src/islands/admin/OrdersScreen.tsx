@@ -199,8 +199,13 @@ export function OrdersScreen() {
           },
           {
             header: 'Refunded',
+            // A partial refund (in Stripe's dashboard) leaves the placement running; Refund gives back the rest.
             cell: (o) =>
-              o.refunded_at ? `${formatPrice(o.refunded_cents, o.currency)} ${formatDate(o.refunded_at)}` : '—',
+              !o.refunded_at
+                ? '—'
+                : o.refunded_cents < o.amount_cents
+                  ? `${formatPrice(o.refunded_cents, o.currency)} of ${formatPrice(o.amount_cents, o.currency)} (partial; the placement runs on), last ${formatDate(o.refunded_at)}`
+                  : `${formatPrice(o.refunded_cents, o.currency)} ${formatDate(o.refunded_at)}`,
           },
         ]}
         actions={(o) =>

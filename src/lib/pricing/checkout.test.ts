@@ -1,9 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_MAX_MS, missingSessionClosable } from './checkout';
+import {
+  CHECKOUT_MAX_MS,
+  CHECKOUT_OUTCOME_TEXT,
+  CHECKOUT_OUTCOMES,
+  checkoutOutcome,
+  missingSessionClosable,
+  sessionFinding,
+} from './checkout';
 
 const T = Date.parse('2026-11-28T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
+const DAY = 86_400_000;
 
 describe('missingSessionClosable', () => {
   it('closes an order whose unknown session is past the expiry Stripe gave it, never before', () => {
@@ -25,5 +33,51 @@ describe('missingSessionClosable', () => {
     expect(missingSessionClosable({ checkout_expires_at: 'soon', created_at: iso(T) }, T + 2 * CHECKOUT_MAX_MS)).toBe(
       false,
     );
+  });
+});
+
+describe('sessionFinding', () => {
+  const at = (status: string | null, payment_status: string, payment_intent_status: string | null) =>
+    sessionFinding({ status, payment_status, payment_intent_status })?.type ?? null;
+
+  it('reads a failed delayed payment as async_payment_failed: completed unpaid, its intent back to requires_payment_method or canceled', () => {
+    expect(at('complete', 'unpaid', 'requires_payment_method')).toBe('checkout.session.async_payment_failed');
+    expect(at('complete', 'unpaid', 'canceled')).toBe('checkout.session.async_payment_failed');
+    // Still clearing, or not expanded: nothing yet.
+    expect(at('complete', 'unpaid', 'processing')).toBeNull();
+    expect(at('complete', 'unpaid', null)).toBeNull();
+  });
+
+  it('reads paid and expired as before, and an open checkout as nothing, whatever its intent says', () => {
+    expect(at('complete', 'paid', 'succeeded')).toBe('checkout.session.completed');
+    expect(at('complete', 'paid', null)).toBe('checkout.session.completed');
+    expect(at('expired', 'unpaid', null)).toBe('checkout.session.expired');
+    // An open checkout's intent waits for a method from the start: not a failure.
+    expect(at('open', 'unpaid', 'requires_payment_method')).toBeNull();
+  });
+});
+
+describe('checkoutOutcome', () => {
+  const open = { state: 'open', starts_at: null };
+  const session = (status: string, payment_status: string, payment_intent_status: string | null = null) => ({
+    status,
+    payment_status,
+    payment_intent_status,
+  });
+
+  it('says payment received only when the money is taken, and processing for a bank debit still clearing', () => {
+    expect(checkoutOutcome({ state: 'paid', starts_at: iso(T - 1) }, null, T)).toBe('placed');
+    expect(checkoutOutcome({ state: 'paid', starts_at: iso(T + DAY) }, null, T)).toBe('scheduled');
+    expect(checkoutOutcome(open, session('complete', 'paid', 'succeeded'), T)).toBe('confirming');
+    expect(checkoutOutcome(open, session('complete', 'unpaid', 'processing'), T)).toBe('processing');
+    expect(checkoutOutcome(open, session('complete', 'unpaid', 'requires_payment_method'), T)).toBe('failed');
+    expect(checkoutOutcome({ state: 'failed', starts_at: null }, null, T)).toBe('failed');
+    expect(checkoutOutcome(open, session('open', 'unpaid'), T)).toBe('not_paid');
+    expect(checkoutOutcome(open, session('expired', 'unpaid'), T)).toBe('not_paid');
+    expect(checkoutOutcome(open, null, T)).toBe('unknown');
+    for (const o of CHECKOUT_OUTCOMES) {
+      const received = /payment received/.test(CHECKOUT_OUTCOME_TEXT[o].heading);
+      expect(received, o).toBe(o === 'placed' || o === 'scheduled' || o === 'confirming');
+    }
   });
 });

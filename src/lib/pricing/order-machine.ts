@@ -6,7 +6,9 @@ import type { OrderState } from '../enums';
  * - `paid`: checkout.session.completed with payment_status 'paid', or async_payment_succeeded
  * - `payment_failed`: checkout.session.async_payment_failed
  * - `expired`: checkout.session.expired
- * - `refunded`: charge.refunded, or a refund made through the API
+ * - `refunded`: charge.refunded of the whole charge, or a refund made through the API (the rest of it)
+ * - `partially_refunded`: charge.refunded of part of the charge (a goodwill refund in Stripe's
+ *   dashboard): money out, and the placement runs on; each later one carries the charge's new total
  * - `disputed`: charge.dispute.created
  * - `dispute_lost`: charge.dispute.closed with status 'lost': the card's bank gave the money back
  *   (Stripe sends no charge.refunded for it), so it is money out, without the site's refund mail
@@ -17,6 +19,7 @@ export const ORDER_EVENTS = [
   'payment_failed',
   'expired',
   'refunded',
+  'partially_refunded',
   'disputed',
   'dispute_lost',
   'ended',
@@ -31,7 +34,8 @@ export type MailEffect = (typeof MAIL_EFFECTS)[number];
  * What a transition asks the database to do, in the event's one batch:
  * - `record_payment`: money in (paid_at, the amount counted as revenue)
  * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
- * - `record_refund`: money out (refunded_at, the amount counted against revenue)
+ * - `record_refund`: money out (refunded_at, the amount counted against revenue): the whole price on
+ *   `refunded` or `dispute_lost`, the refunded total so far on `partially_refunded` (never counted twice)
  * - the mails (MAIL_EFFECTS): the receipt, the refund and the end of the placement
  */
 export const ORDER_EFFECTS = ['record_payment', 'activate', 'deactivate', 'record_refund', ...MAIL_EFFECTS] as const;
@@ -48,7 +52,9 @@ const stay = (state: OrderState): Transition => ({ state, effects: [] });
  * The one order state machine: (state, event) → (state, effects). Events arrive twice, late and
  * out of order, so every pair has an answer and a repeated event changes nothing. Money taken is
  * always recorded (a payment that follows a refund or a dispute still counts, and is netted by the
- * refund); a placement runs only while an order is `paid`. `refunded` is final.
+ * refund); a placement runs only while an order is `paid`. `refunded` is final. A partial refund
+ * is money out that leaves the order as it was (a placement runs on; one that arrives before the
+ * payment's own event is the payment too, as the charge was made).
  */
 export function transition(state: OrderState, event: OrderEvent): Transition {
   switch (state) {
@@ -58,6 +64,8 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       // A checkout left to expire or a failed delayed payment has taken no money; a payment that
       // still arrives (out of order) is honoured, since it was taken.
       if (event === 'paid') return { state: 'paid', effects: ['record_payment', 'activate', 'mail_receipt'] };
+      if (event === 'partially_refunded')
+        return { state: 'paid', effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund'] };
       if (event === 'refunded')
         return { state: 'refunded', effects: ['record_payment', 'record_refund', 'mail_refund'] };
       if (event === 'disputed') return { state: 'disputed', effects: ['record_payment'] };
@@ -70,17 +78,20 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       if (event === 'disputed') return { state: 'disputed', effects: ['deactivate'] };
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund', 'deactivate'] };
       if (event === 'ended') return { state: 'ended', effects: ['deactivate', 'mail_end'] };
+      if (event === 'partially_refunded') return { state: 'paid', effects: ['record_refund'] };
       return stay('paid');
     case 'ended':
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
       if (event === 'disputed') return stay('disputed');
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
+      if (event === 'partially_refunded') return { state: 'ended', effects: ['record_refund'] };
       return stay('ended');
     case 'disputed':
       // A refund of the charge (an admin's, before the bank decided); a lost dispute is money out
       // without the site's refund mail; a won one leaves the placement suspended.
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
+      if (event === 'partially_refunded') return { state: 'disputed', effects: ['record_refund'] };
       return stay('disputed');
     case 'refunded':
       return stay('refunded');

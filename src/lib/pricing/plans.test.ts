@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, formatPrice, formatTerm, REFUND_WINDOW_DAYS, refundableByOwner } from './plans';
+import { DAY_MS, formatPrice, formatTerm, REFUND_WINDOW_DAYS, refundableByOwner, refundedPriceCents } from './plans';
 
 describe('plans', () => {
   it('prints prices in the currency with no breakable space', () => {
@@ -21,5 +21,27 @@ describe('plans', () => {
     expect(refundableByOwner(paid, t + REFUND_WINDOW_DAYS * DAY_MS)).toBe(true);
     expect(refundableByOwner(paid, t + REFUND_WINDOW_DAYS * DAY_MS + 1)).toBe(false);
     expect(refundableByOwner(null, t)).toBe(false);
+  });
+});
+
+describe('refundedPriceCents', () => {
+  it('gives back the price’s share of a partial refund, the whole price at most, and grows with the refunded total', () => {
+    // Tax of 10 % on top of a $49 price: a $26.95 refund is half the charge, so half the price.
+    expect(refundedPriceCents(2695, 5390, 4900)).toBe(2450);
+    expect(refundedPriceCents(5390, 5390, 4900)).toBe(4900);
+    expect(refundedPriceCents(1000, null, 4900)).toBe(1000);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 0, max: 2e6 }), (price, tax) => {
+        const charge = price + tax;
+        let last = 0;
+        for (const refunded of [0, Math.floor(charge / 3), Math.floor(charge / 2), charge]) {
+          const share = refundedPriceCents(refunded, charge, price);
+          expect(share).toBeGreaterThanOrEqual(last);
+          expect(share).toBeLessThanOrEqual(price);
+          last = share;
+        }
+        expect(last).toBe(price);
+      }),
+    );
   });
 });

@@ -57,6 +57,16 @@ export const REFUND_RULE = `A refund is one click in My listings within ${REFUND
  */
 export const OWNER_REFUNDABLE_STATES: readonly string[] = ['paid', 'ended'];
 
+/**
+ * The part of an order's price that a charge's refunded total gives back: in proportion to the
+ * charge when its amount is known (Stripe Tax adds exclusive tax on top of the price, and a refund
+ * gives back tax and price alike; the tax was never revenue), else the total itself; never more than the price.
+ */
+export function refundedPriceCents(refundedTotal: number, chargeAmount: number | null, price: number): number {
+  const share = chargeAmount && chargeAmount > 0 ? Math.round((refundedTotal * price) / chargeAmount) : refundedTotal;
+  return Math.max(0, Math.min(share, price));
+}
+
 /** Whether `paidAt` (ISO) is within the owner's refund window at `now` (ms). */
 export function refundableByOwner(paidAt: string | null, now: number): boolean {
   if (!paidAt) return false;

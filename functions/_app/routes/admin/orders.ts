@@ -67,7 +67,6 @@ export const orderRoutes = new Hono<AdminEnv>()
       orderId: order.id,
       event: 'refunded',
       at: deps.now?.() ?? Date.now(),
-      refundedCents: refund.amount,
       refundReason: reason,
     });
     await audit(c, 'refund', 'order', id, { refund: refund.id, amount_cents: refund.amount, reason });
