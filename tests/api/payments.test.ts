@@ -133,12 +133,32 @@ const mails = async (harness: Harness, kind: string) =>
 const netToday = async (harness: Harness) =>
   (await harness.db.select().from(dailyRevenue)).reduce((n, r) => n + r.net_cents, 0);
 
+/** The plans the Promote panel offers for a listing. */
+async function promotePlans(harness: Harness, owner: OwnerSession, listingId: number): Promise<{ id: number }[]> {
+  const res = await harness.ownerCall(owner, 'GET', `/api/account/listings/${listingId}/promote`);
+  return ((await res.json()) as { plans: { id: number }[] }).plans;
+}
+
+/** The Worker's hourly reconcile over the shop's database, served over HTTP as Turso is: `pass(at)` runs one invocation and answers its subrequests. */
+async function workerReconcile(harness: Harness, standIn: StripeStandIn) {
+  const libsql = await startLibsqlHttpServer({ file: harness.env.DATABASE_URL.replace(/^file:/, '') });
+  const bindings = {
+    ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
+    DATABASE_URL: libsql.url,
+    SITE_URL: SITE,
+    SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
+    IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
+    STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
+    STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
+    STRIPE_API_BASE: standIn.url,
+  };
+  return { pass: (at: number) => scheduledSubrequests('17 * * * *', at, bindings), stop: () => libsql.stop() };
+}
+
 describe("the Worker's hourly reconcile", () => {
   it('asks Stripe about 5 open orders a pass, within the Free plan’s 50 subrequests, oldest first; the next pass takes the next', async () => {
     const { h, stripe, owner, listings } = await shop(4);
-    const { plans } = (await (
-      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
-    ).json()) as { plans: { id: number }[] };
+    const plans = await promotePlans(h, owner, listings[0]!.id);
     // Checkouts paid at Stripe whose webhooks never came: more than one pass takes.
     const ids: number[] = [];
     for (const listing of listings)
@@ -148,35 +168,23 @@ describe("the Worker's hourly reconcile", () => {
         ids.push(orderId);
       }
     expect(ids.length).toBeGreaterThan(2 * WORKER_RECONCILE_PER_PASS);
-    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
-    const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: SITE,
-      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
-      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
-      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-    };
+    const worker = await workerReconcile(h, stripe);
     const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').map((o) => o.id);
     try {
       let at = Date.now();
       for (let pass = 1; pass * WORKER_RECONCILE_PER_PASS < ids.length + WORKER_RECONCILE_PER_PASS; pass++) {
-        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        expect(await worker.pass(at)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
         expect((await paid()).sort((a, b) => a - b)).toEqual(ids.slice(0, pass * WORKER_RECONCILE_PER_PASS));
         at += 3_600_000;
       }
       expect(await mails(h, 'order_receipt')).toHaveLength(ids.length);
     } finally {
-      await libsql.stop();
+      await worker.stop();
     }
   }, 60_000);
   it('stays within the 50 subrequests when Stripe fails and then answers: the library does not retry in the pass, the next pass does', async () => {
     const { h, stripe, owner, listings } = await shop(2);
-    const { plans } = (await (
-      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
-    ).json()) as { plans: { id: number }[] };
+    const plans = await promotePlans(h, owner, listings[0]!.id);
     // A pass's worth of lost payments, each of whose retrieves fails twice before Stripe answers it paid.
     const ids: number[] = [];
     for (const listing of listings)
@@ -188,37 +196,25 @@ describe("the Worker's hourly reconcile", () => {
         ids.push(orderId);
       }
     expect(ids).toHaveLength(WORKER_RECONCILE_PER_PASS);
-    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
-    const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: SITE,
-      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
-      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
-      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-    };
+    const worker = await workerReconcile(h, stripe);
     const paid = async () => (await h.db.select().from(orders)).filter((o) => o.state === 'paid').length;
     try {
       let at = Date.now();
       for (let pass = 0; pass < 3; pass++) {
-        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        expect(await worker.pass(at)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
         at += 3_600_000;
       }
       // Two passes met the failures, the third the answers.
       expect(await paid()).toBe(ids.length);
       expect(await mails(h, 'order_receipt')).toHaveLength(ids.length);
     } finally {
-      await libsql.stop();
+      await worker.stop();
     }
   }, 60_000);
 
   it('gives every open order its turn: orders Stripe cannot settle never keep a newer lost payment waiting, a session Stripe does not know closes once past its expiry, a paid order is left alone', async () => {
     const { h, stripe, owner, listings } = await shop(3);
-    const { plans } = (await (
-      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
-    ).json()) as { plans: { id: number }[] };
+    const plans = await promotePlans(h, owner, listings[0]!.id);
     const made: { sessionId: string; orderId: number }[] = [];
     for (const listing of listings) for (const plan of plans) made.push(await checkout(h, owner, listing.id, plan.id));
     expect(made).toHaveLength(9);
@@ -237,22 +233,12 @@ describe("the Worker's hourly reconcile", () => {
     await stripe.pay(lost!.sessionId, { deliver: false });
     const unsettled = [open1, open2, delayed1, delayed2, failing1, failing2, open3].map((o) => o!.orderId);
 
-    const libsql = await startLibsqlHttpServer({ file: h.env.DATABASE_URL.replace(/^file:/, '') });
-    const bindings = {
-      ASSETS: { fetch: async () => new Response(null, { status: 404 }) },
-      DATABASE_URL: libsql.url,
-      SITE_URL: SITE,
-      SESSION_SECRET: 'worker-reconcile-secret-0123456789abcdef',
-      IP_HASH_SECRET: 'worker-reconcile-ip-secret-0123456789abc',
-      STRIPE_SECRET_KEY: STAND_IN_KEYS.secretKey,
-      STRIPE_WEBHOOK_SECRET: STAND_IN_KEYS.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-    };
+    const worker = await workerReconcile(h, stripe);
     const state = async (id: number) => (await orderRow(h, id)).state;
     try {
       let at = Date.now();
       const pass = async () => {
-        expect(await scheduledSubrequests('17 * * * *', at, bindings)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
+        expect(await worker.pass(at)).toBeLessThanOrEqual(FREE_PLAN_SUBREQUESTS);
         at += 3_600_000;
       };
       // Within its expiry a session Stripe does not know might still be paid (under the other key): kept open.
@@ -274,7 +260,7 @@ describe("the Worker's hourly reconcile", () => {
       expect(await orderRow(h, lost!.orderId)).toEqual(paid);
       expect(await netToday(h)).toBe(paid.amount_cents);
     } finally {
-      await libsql.stop();
+      await worker.stop();
     }
   }, 60_000);
 });
