@@ -521,9 +521,10 @@ test('a listing page folds its filters and order the same way at 320 px: two row
   await expect(fold).toBeHidden();
   await expect(toolbar.getByRole('button', { name: 'Premium Only' })).toBeVisible();
 
-  const { context, page: plain } = await withoutJavaScript(browser, site.baseURL);
+  // Without JavaScript neither the fold nor (on a wide screen) the controls are offered.
+  const { context, page: plain } = await withoutJavaScript(browser, site.baseURL, 1280);
   await plain.goto('/best-trading-discord');
-  await expect(plain.locator('.toolbar summary', { hasText: 'Filters' })).toBeHidden();
+  await expect(plain.locator('.toolbar .filters-fold')).toBeHidden();
   await expect(plain.getByLabel('Sort servers')).toBeHidden();
   await expect(plain.locator('.listing-static .grid article').first()).toBeVisible();
   await context.close();

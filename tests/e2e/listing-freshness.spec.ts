@@ -326,7 +326,7 @@ test('the build leaves dead and wrong_guild invites off listings, Premium Picks,
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the home offers no filter it cannot apply, a listing disables its sort, and the page says so', async ({
+  test('the home and a listing offer no filter or order they cannot apply, and the page says so', async ({
     page,
     request,
   }) => {
@@ -340,8 +340,12 @@ test.describe('without JavaScript', () => {
     }
     await expect(list.getByLabel('Sort by')).toBeHidden();
     expect(await namesIn(list)).not.toEqual([]);
+    // A listing's neither (its sort menu was shown disabled on Most Members); its search stays.
     await page.goto('/best-investing-discord');
-    await expect(page.getByLabel('Sort servers')).toBeDisabled();
+    await expect(page.locator('.toolbar .filters-fold')).toBeHidden();
+    await expect(page.getByLabel('Sort servers')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Premium Only' })).toBeHidden();
+    await expect(page.getByRole('searchbox')).toBeVisible();
     expect(await namesIn(page.locator('.listing-static'))).toContain('Rising Star Stocks');
     // Chromium with scripts turned off by the test still parses <noscript> as a browser with
     // scripts would, so the note is read from the HTML a browser without JavaScript shows.
@@ -349,7 +353,7 @@ test.describe('without JavaScript', () => {
       '<noscript><p class="filter-note">The filters and sorting need JavaScript',
     );
     expect(await (await request.get('/best-investing-discord')).text()).toContain(
-      '<noscript><p class="filter-note">Sorting needs JavaScript',
+      '<noscript><p class="filter-note">The filters and sorting need JavaScript',
     );
   });
 });
