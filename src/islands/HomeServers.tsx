@@ -4,11 +4,12 @@ import { countFound } from '~/lib/format';
 import { organicRanks } from '~/lib/placement';
 import type { RegionChoice } from '~/lib/regions';
 import { type FilterCategory, isPaidCard } from './card-data';
+import { FiltersFold } from './FiltersFold';
 import { ListingFilterControls } from './ListingFilterControls';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
-import { type BrowseQuery, BUILT_QUERY, fullListingHref, useListingBrowser } from './use-listing-browser';
+import { type BrowseQuery, filtersSet, fullListingHref, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** How many servers the built list counts (its first 9 are `children`). */
@@ -70,24 +71,10 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
   const viewAllHref = fullListingHref(query, categories);
   const viewAllLabel = active ? `View All ${active.name} Servers` : 'View All Servers';
 
-  // How many filters differ from the start (the folded bar's summary says so on a phone).
-  const setCount = [
-    category !== BUILT_QUERY.category,
-    premiumOnly,
-    query.checked24h,
-    query.size !== BUILT_QUERY.size,
-    query.share !== BUILT_QUERY.share,
-    query.sort !== BUILT_QUERY.sort,
-    query.language !== BUILT_QUERY.language,
-    query.region !== BUILT_QUERY.region,
-  ].filter(Boolean).length;
-
   return (
     <div className="home-servers">
-      {/* On a phone the bar folds into one "Filters" control (a plain <details>: no script needed);
-          on wide screens the summary is hidden and the bar always shows (global.css). */}
-      <details className="filter-bar filters-fold">
-        <summary>Filters{setCount > 0 ? <span className="filters-count"> ({setCount} set)</span> : null}</summary>
+      {/* On a phone the bar folds into one "Filters" control; on wide screens it always shows. */}
+      <FiltersFold setCount={filtersSet(query)} className="filter-bar">
         <fieldset className="filter-cats">
           <legend className="visually-hidden">Category</legend>
           {['All', ...categories.map((c) => c.name)].map((name) => (
@@ -106,7 +93,7 @@ export default function HomeServers({ initialTotal, categories, regions = NO_REG
           <ListingFilterControls query={query} disabled={!ready} onChange={update} />
           <ListingOrderControls query={query} regions={regions} disabled={!ready} onChange={update} />
         </div>
-      </details>
+      </FiltersFold>
       <noscript>
         <p className="filter-note">
           The filters and sorting need JavaScript: this list shows the servers with the most members first. The

@@ -4,11 +4,12 @@ import { countFound } from '~/lib/format';
 import { DEFAULT_SORT, SORT_LABELS } from '~/lib/listing';
 import type { RegionChoice } from '~/lib/regions';
 import { filterWords, SEARCH_PAGE } from '~/lib/search-page';
+import { FiltersFold } from './FiltersFold';
 import { ListingFilterControls } from './ListingFilterControls';
 import { ListingOrderControls } from './ListingOrderControls';
 import { ShortSearchNote } from './ShortSearchNote';
 import { useCardCode } from './use-card-code';
-import { BUILT_QUERY, urlParamsOf, useListingBrowser } from './use-listing-browser';
+import { BUILT_QUERY, filtersSet, urlParamsOf, useListingBrowser } from './use-listing-browser';
 
 interface Props {
   /** Display name of the category, when the listing is one. */
@@ -35,7 +36,7 @@ const PER_PAGE = 24;
  * count, more on request, and a way back. The listing browser (use-listing-browser.ts, shared
  * with HomeServers) keeps the search and every choice in the URL, so the view can be shared or
  * reloaded. Without JavaScript the search form is a plain GET of the search page, kept within
- * this category or subcategory; the sort menu stays disabled on the built order (the page says so).
+ * this category or subcategory; the filters and the order are not offered (the page says so).
  */
 export default function ListingSearch({ category, subcategory, label, regions = NO_REGIONS, children }: Props) {
   const browser = useListingBrowser({ scope: { category, subcategory }, perPage: PER_PAGE, regions });
@@ -115,20 +116,24 @@ export default function ListingSearch({ category, subcategory, label, regions = 
             Search
           </button>
         </form>
-        <div className="listing-filters">
-          <ListingFilterControls query={query} disabled={!ready} onChange={browser.update} />
-        </div>
-        <ListingOrderControls
-          query={query}
-          regions={regions}
-          disabled={!ready}
-          onChange={browser.update}
-          sortName="Sort servers"
-        />
+        {/* On a phone the filters and the order fold into one "Filters" control under the search, as on the home. */}
+        <FiltersFold setCount={filtersSet(query)} className="toolbar-fold">
+          <div className="filter-side">
+            <ListingFilterControls query={query} disabled={!ready} onChange={browser.update} />
+            <ListingOrderControls
+              query={query}
+              regions={regions}
+              disabled={!ready}
+              onChange={browser.update}
+              sortName="Sort servers"
+            />
+          </div>
+        </FiltersFold>
       </div>
       <noscript>
         <p className="filter-note">
-          Sorting needs JavaScript: this list shows the servers with the most members first.
+          The filters and sorting need JavaScript: this list shows the servers with the most members first. The search
+          works without it.
         </p>
       </noscript>
       <div className="search-results" aria-live="polite">

@@ -4,7 +4,14 @@ import { CATEGORIES, categoryPath } from '~/lib/categories';
 import { DEFAULT_SORT, MEMBER_RANGES, MENU_SORTS, ONLINE_SHARE_CHOICES } from '~/lib/listing';
 import { searchScope } from '~/lib/search-page';
 import type { FilterCategory } from './card-data';
-import { type BrowseQuery, BUILT_QUERY, fullListingHref, queryFromUrl, urlParamsOf } from './use-listing-browser';
+import {
+  type BrowseQuery,
+  BUILT_QUERY,
+  filtersSet,
+  fullListingHref,
+  queryFromUrl,
+  urlParamsOf,
+} from './use-listing-browser';
 
 const categories: FilterCategory[] = CATEGORIES.map((c) => ({
   name: c.name,
@@ -112,6 +119,25 @@ describe('the home list’s “View All” link', () => {
           category: 'All',
           search: '',
         });
+      }),
+    );
+  });
+});
+
+describe('the Filters fold’s count', () => {
+  it('counts each control moved from the built list, the search aside', () => {
+    expect(filtersSet(BUILT_QUERY)).toBe(0);
+    expect(filtersSet({ ...BUILT_QUERY, search: 'vault' })).toBe(0);
+    expect(filtersSet({ ...BUILT_QUERY, premiumOnly: true, checked24h: true })).toBe(2);
+    expect(filtersSet({ ...BUILT_QUERY, category: 'Crypto', sort: 'newest', size: 'medium', share: 0.1 })).toBe(4);
+  });
+  it('property: zero exactly for the built list’s choices, at most one per control', () => {
+    fc.assert(
+      fc.property(queries, (q) => {
+        const n = filtersSet(q);
+        // The URL carries each control off its default: none is the built list.
+        expect(n === 0).toBe(Object.keys(urlParamsOf({ ...q, search: '' }, categories)).length === 0);
+        expect(n).toBeLessThanOrEqual(Object.keys(BUILT_QUERY).length - 1);
       }),
     );
   });

@@ -45,6 +45,14 @@ export const BUILT_QUERY: BrowseQuery = {
   region: '',
 };
 
+/**
+ * How many controls of `q` differ from the built list, the search aside (it has its own box): what
+ * the folded Filters control says on a phone ("Filters (2 set)"), on the home and listing pages.
+ */
+export const filtersSet = (q: BrowseQuery): number =>
+  (Object.keys(BUILT_QUERY) as (keyof BrowseQuery)[]).filter((key) => key !== 'search' && q[key] !== BUILT_QUERY[key])
+    .length;
+
 /** Whether `q` asks for the list as built (so no request is needed). */
 const isBuilt = (q: BrowseQuery) =>
   (Object.keys(BUILT_QUERY) as (keyof BrowseQuery)[]).every((key) => q[key] === BUILT_QUERY[key]);

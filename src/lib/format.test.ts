@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countFound, countOf, formatMembers, formatPercent, initials } from './format';
+import { countFound, countOf, formatDuration, formatMembers, formatPercent, initials } from './format';
 
 describe('formatMembers', () => {
   it('shows counts under 1,000 as they are', () => {
@@ -91,6 +91,69 @@ describe('formatPercent', () => {
           expect(text).not.toMatch(breakable);
         },
       ),
+    );
+  });
+});
+
+describe('formatDuration', () => {
+  const MIN = 60_000;
+  const H = 3_600_000;
+  const D = 86_400_000;
+  const NB = '\u00a0';
+  it.each([
+    [0, 'nearest', 'under a minute'],
+    [59_999, 'nearest', 'under a minute'],
+    [2 * MIN, 'nearest', `2${NB}minutes`],
+    [60_000, 'nearest', `1${NB}minute`],
+    [12 * MIN + 20_000, 'nearest', `12${NB}minutes`],
+    [59 * MIN + 40_000, 'nearest', `1${NB}hour`],
+    [3 * H + 10 * MIN, 'nearest', `3${NB}hours`],
+    [47 * H, 'nearest', `47${NB}hours`],
+    [2 * D + 3 * H, 'nearest', `2${NB}days`],
+    [1500 * D, 'nearest', `1,500${NB}days`],
+    [0, 'up', `1${NB}minute`],
+    [12 * MIN + 1, 'up', `13${NB}minutes`],
+    [60 * MIN, 'up', `1${NB}hour`],
+    [5.5 * H, 'up', `6${NB}hours`],
+    [47.5 * H, 'up', `2${NB}days`],
+  ] as const)('%d ms (%s) reads "%s"', (ms, round, text) => {
+    expect(formatDuration(ms, { round })).toBe(text);
+  });
+
+  // The amount a text states, in ms ("under a minute" as 0).
+  const stated = (text: string) => {
+    if (text === 'under a minute') return 0;
+    const [, n, unit] = /^([\d,]+)\u00a0(minute|hour|day)s?$/.exec(text)!;
+    return Number(n!.replaceAll(',', '')) * { minute: MIN, hour: H, day: D }[unit as 'minute' | 'hour' | 'day'];
+  };
+  const ms = fc.integer({ min: 0, max: 400 * D });
+
+  it('states a whole number of one unit, singular for one, never zero, with a no-break space inside', () => {
+    fc.assert(
+      fc.property(ms, fc.constantFrom('nearest', 'up' as const), (t, round) => {
+        const text = formatDuration(t, { round });
+        expect(text).toMatch(/^(under a minute|[1-9][\d,]*\u00a0(minute|hour|day)s?)$/);
+        if (text !== 'under a minute') expect(/^1\u00a0/.test(text)).toBe(!/s$/.test(text));
+        expect(text).not.toContain(' hours');
+      }),
+    );
+  });
+  it('rounded up never states less than the duration; to the nearest, it is off by at most half its unit', () => {
+    fc.assert(
+      fc.property(ms, (t) => {
+        expect(stated(formatDuration(t, { round: 'up' }))).toBeGreaterThanOrEqual(t);
+        const near = formatDuration(t);
+        const unit = near.includes('day') ? D : near.includes('hour') ? H : MIN;
+        expect(Math.abs(stated(near) - t)).toBeLessThanOrEqual(unit / 2);
+      }),
+    );
+  });
+  it('never states a shorter time for a longer duration', () => {
+    fc.assert(
+      fc.property(ms, ms, fc.constantFrom('nearest', 'up' as const), (a, b, round) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(stated(formatDuration(lo, { round }))).toBeLessThanOrEqual(stated(formatDuration(hi, { round })));
+      }),
     );
   });
 });

@@ -82,3 +82,27 @@ export function formatPercent(
   const sign = minus ? '\u2212' : signed ? '+' : '';
   return `${sign}${figure}${PERCENT_SPACE}%`;
 }
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A duration in words, the one way the site states how long something took or takes: minutes under
+ * an hour, hours under two days, then days ("12 minutes", "3 hours", "2 days"), a whole number of
+ * one unit with a no-break space before it, so "3 hours" never ends a line with "3". `nearest`
+ * (how long something took: a median) says "under a minute" below one; `up` (an upper bound:
+ * "within 6 hours") never states less than `ms`, so at least "1 minute". The moderation log once
+ * printed decisions taken in minutes as "0 hours".
+ */
+export function formatDuration(ms: number, { round = 'nearest' }: { round?: 'nearest' | 'up' } = {}): string {
+  const t = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+  const whole = round === 'up' ? Math.ceil : Math.round;
+  const say = (n: number, unit: string) => `${formatNumber(n)}\u00a0${unit}${n === 1 ? '' : 's'}`;
+  if (round === 'nearest' && t < MINUTE_MS) return 'under a minute';
+  const minutes = Math.max(1, whole(t / MINUTE_MS));
+  if (minutes < 60) return say(minutes, 'minute');
+  const hours = Math.max(1, whole(t / HOUR_MS));
+  if (hours < 48) return say(hours, 'hour');
+  return say(whole(t / DAY_MS), 'day');
+}

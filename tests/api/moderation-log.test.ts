@@ -96,7 +96,7 @@ describe('the moderation log', () => {
       overturned: 0,
       reportsActedOn: 1,
     });
-    expect(month!.medianDecisionHours).not.toBeNull();
+    expect(month!.medianDecisionMs).not.toBeNull();
     // Counts only: nothing of a name, an address or a note.
     const text = JSON.stringify(log);
     for (const secret of ['Log One', 'Log Two', 'owner@example.com', 'Ada']) expect(text).not.toContain(secret);
@@ -116,9 +116,9 @@ describe('the moderation log', () => {
       { month: '2026-11', kind: 'report' },
       { month: '2026-11', kind: 'acted' },
     ]);
-    expect(log.map((m) => [m.month, m.medianDecisionHours, m.received])).toEqual([
-      ['2026-11', 3, 0],
-      ['2026-10', 3, 1],
+    expect(log.map((m) => [m.month, m.medianDecisionMs, m.received])).toEqual([
+      ['2026-11', 3 * H, 0],
+      ['2026-10', 3 * H, 1],
     ]);
     expect(log[0]).toMatchObject({
       rejected: 1,

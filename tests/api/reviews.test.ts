@@ -159,7 +159,7 @@ describe('reviews from verified members', () => {
     expect(Number(start.headers.get('retry-after'))).toBeGreaterThan(200);
     const page = await start.text();
     expect(page).toContain(
-      `Please try again after ${new Date(until).toISOString().slice(11, 16)} UTC (in about 5 minutes).`,
+      `Please try again after ${new Date(until).toISOString().slice(11, 16)} UTC (in about 5\u00a0minutes).`,
     );
     expect(page).toContain(`href="/server/${server.slug}#write-review"`);
     await clearBreaker(h!.db, REFRESH_JOB);
@@ -191,7 +191,7 @@ describe('reviews from verified members', () => {
     const text = await done.text();
     expect(text).toContain('Discord is busy');
     expect(text).toContain(
-      `Please try again after ${new Date(blockedUntil).toISOString().slice(11, 16)} UTC (in about 2 minutes).`,
+      `Please try again after ${new Date(blockedUntil).toISOString().slice(11, 16)} UTC (in about 2\u00a0minutes).`,
     );
     expect(Number(done.headers.get('retry-after'))).toBeGreaterThan(100);
     expect(await h!.db.select().from(reviewProofs)).toHaveLength(0);

@@ -481,6 +481,55 @@ test('the home filters fold into one Filters control on a phone, saying how many
   await context.close();
 });
 
+test('a listing page folds its filters and order the same way at 320 px: two rows, each control reachable by keyboard', async ({
+  page,
+  browser,
+  site,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/best-trading-discord');
+  const toolbar = page.locator('.toolbar');
+  const fold = toolbar.locator('summary', { hasText: 'Filters' });
+  await expect(fold).toHaveText('Filters');
+  await expect(toolbar.getByRole('button', { name: 'Premium Only' })).toBeHidden();
+  // The search and the fold: two rows, not a screen of controls before the first server.
+  expect((await toolbar.boundingBox())!.height).toBeLessThan(130);
+  await expectFits(page, 'listing toolbar at 320 px');
+  // From the search button the keyboard reaches the fold, opens it and goes through every control.
+  await toolbar.getByRole('button', { name: 'Search', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await expect(fold).toBeFocused();
+  await page.keyboard.press('Enter');
+  await hydrated(page);
+  await expect(toolbar.getByLabel('Sort servers')).toBeEnabled();
+  for (const control of [
+    toolbar.getByRole('button', { name: 'Premium Only' }),
+    toolbar.getByRole('button', { name: 'Checked in the last 24 hours' }),
+    toolbar.getByLabel('Size'),
+    toolbar.getByLabel('Online now'),
+    toolbar.getByLabel('Sort servers'),
+    toolbar.getByLabel('Language'),
+  ]) {
+    await page.keyboard.press('Tab');
+    await expect(control).toBeFocused();
+  }
+  await toolbar.getByRole('button', { name: 'Checked in the last 24 hours' }).press('Space');
+  await expect(fold).toHaveText('Filters (1 set)');
+  await expectFits(page, 'open listing filters at 320 px');
+  // A wide screen shows the controls in the toolbar's row, no fold.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(fold).toBeHidden();
+  await expect(toolbar.getByRole('button', { name: 'Premium Only' })).toBeVisible();
+
+  // Without JavaScript neither the fold nor (on a wide screen) the controls are offered.
+  const { context, page: plain } = await withoutJavaScript(browser, site.baseURL, 1280);
+  await plain.goto('/best-trading-discord');
+  await expect(plain.locator('.toolbar .filters-fold')).toBeHidden();
+  await expect(plain.getByLabel('Sort servers')).toBeHidden();
+  await expect(plain.locator('.listing-static .grid article').first()).toBeVisible();
+  await context.close();
+});
+
 test('without JavaScript no public page shows a button that does nothing', async ({ browser, site }) => {
   const { context, page } = await withoutJavaScript(browser, site.baseURL);
   for (const path of [...PUBLIC_PAGE_TYPES, '/pricing', '/ranking', '/requirements']) {

@@ -254,13 +254,33 @@ test('a listing page loads React once the visitor points at or touches its toolb
 
 test.describe('on a touch screen', () => {
   test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
-  test('a tap on the waiting sort menu starts the listing page’s island', async ({ page }) => {
+  test('a tap on the folded Filters starts the listing page’s island, and a filter tapped while its code loads is applied', async ({
+    page,
+  }) => {
     await page.goto('/best-investing-discord', { waitUntil: 'networkidle' });
     expect(await unhydrated(page)).toBe(1);
-    await page.getByLabel('Sort servers').tap({ force: true });
-    await expect(page.getByLabel('Sort servers')).toBeEnabled();
+    // The island's own code is held until both taps are made: they land before any handler (a
+    // gate, not a delay: slowScripts' second per script cost this test six).
+    const component = await page.locator('astro-island').getAttribute('component-url');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    await page.route(`**${component}`, async (route) => {
+      await gate;
+      await route.continue().catch(() => {});
+    });
+    // On a phone the filters and the order fold into one Filters control (a plain <details>).
+    await page.locator('.toolbar summary', { hasText: 'Filters' }).tap();
+    // Premium Only is the one filter offered before the script (its tap is replayed once it has run).
+    await page.getByRole('button', { name: 'Premium Only' }).tap();
+    expect(await unhydrated(page), 'tapped before the island hydrated').toBe(1);
+    open();
+    await expect(page.getByRole('button', { name: 'Premium Only' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/[?&]premium=true(&|$)/);
+    await expect(page.locator('.toolbar summary', { hasText: 'Filters' })).toHaveText('Filters (1 set)');
     await page.getByLabel('Sort servers').selectOption({ label: 'Newest' });
-    await expect(page.locator('.search-results').getByText(`${countOf(4, 'server')}, Newest first`)).toBeVisible();
+    await expect(page.locator('.search-results .count')).toContainText('premium only, Newest first');
   });
 
   test('a category chip tapped on the home while its code is on the way is applied once it has come', async ({
@@ -316,7 +336,7 @@ test('the build leaves dead and wrong_guild invites off listings, Premium Picks,
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the home offers no filter it cannot apply, a listing disables its sort, and the page says so', async ({
+  test('the home and a listing offer no filter or order they cannot apply, and the page says so', async ({
     page,
     request,
   }) => {
@@ -330,8 +350,12 @@ test.describe('without JavaScript', () => {
     }
     await expect(list.getByLabel('Sort by')).toBeHidden();
     expect(await namesIn(list)).not.toEqual([]);
+    // A listing's neither (its sort menu was shown disabled on Most Members); its search stays.
     await page.goto('/best-investing-discord');
-    await expect(page.getByLabel('Sort servers')).toBeDisabled();
+    await expect(page.locator('.toolbar .filters-fold')).toBeHidden();
+    await expect(page.getByLabel('Sort servers')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Premium Only' })).toBeHidden();
+    await expect(page.getByRole('searchbox')).toBeVisible();
     expect(await namesIn(page.locator('.listing-static'))).toContain('Rising Star Stocks');
     // Chromium with scripts turned off by the test still parses <noscript> as a browser with
     // scripts would, so the note is read from the HTML a browser without JavaScript shows.
@@ -339,7 +363,7 @@ test.describe('without JavaScript', () => {
       '<noscript><p class="filter-note">The filters and sorting need JavaScript',
     );
     expect(await (await request.get('/best-investing-discord')).text()).toContain(
-      '<noscript><p class="filter-note">Sorting needs JavaScript',
+      '<noscript><p class="filter-note">The filters and sorting need JavaScript',
     );
   });
 });

@@ -171,10 +171,21 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(mine.getByText(reply)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'My listings', exact: true })).toHaveCount(0);
 
-  // The member deletes the first review from its page: the focus goes to the emptied form, not <body>.
+  // The member deletes the first review from its page. Delete asks first (one click removed the
+  // review for good), with the focus on Keep; Escape keeps it and gives the focus back to the button,
+  // which Enter opens again; Delete deletes, and the focus goes to the emptied form, not <body>.
   await page.goto(`/server/${prerendered!.slug}`);
   await reviewsLoaded(page);
-  await page.getByRole('button', { name: 'Delete my review' }).click();
+  const deleteMine = page.getByRole('button', { name: 'Delete my review' });
+  await deleteMine.click();
+  const askReview = page.getByRole('group', { name: /^Delete this review\?/ });
+  await expect(askReview.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(deleteMine).toBeFocused();
+  await expect(askReview).toHaveCount(0);
+  await expect(page.locator('[data-reviews-list]').getByText(first)).toBeVisible();
+  await page.keyboard.press('Enter');
+  await askReview.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByText('Your review is deleted.')).toBeVisible();
   await expect(page.getByRole('form', { name: 'Write a review' }).getByLabel('Your rating')).toBeFocused();
   // A text the browser lets through (long enough with its spaces) and the API refuses: the field's
@@ -185,6 +196,24 @@ test('a member reviews from a server page, another browser sees it within 10 s o
   await expect(again.getByRole('alert')).toHaveText('Your review needs at least 20 characters.');
   await expect(again.getByLabel(/Your review/)).toHaveAccessibleDescription(
     'Your review needs at least 20 characters.',
+  );
+
+  // The owner deletes the reply from /account: asked first as well (Keep gives the focus back), then
+  // the emptied reply box has the focus.
+  await ownerPage.goto('/account');
+  await hydrated(ownerPage);
+  const replies = ownerPage.getByRole('region', { name: 'Reviews of my listings' });
+  const deleteReply = replies.getByRole('button', { name: 'Delete reply' });
+  await deleteReply.click();
+  const askReply = replies.getByRole('group', { name: /^Delete this reply\?/ });
+  await askReply.getByRole('button', { name: 'Keep' }).click();
+  await expect(deleteReply).toBeFocused();
+  await deleteReply.click();
+  await askReply.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(replies.getByText('Your reply is deleted.')).toBeVisible();
+  await expect(replies.getByLabel('Reply as the owner')).toBeFocused();
+  expect(await site.db.select().from(reviewReplies)).not.toContainEqual(
+    expect.objectContaining({ body: `${reply} Edited.` }),
   );
   await other.close();
   await owner.close();

@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { reviewDate } from '~/lib/reviews/eligibility';
+import { DELETE_QUESTIONS } from '~/lib/reviews/form';
 import { client, messageOf, parseResponse } from './api';
+import { ConfirmDelete } from './ConfirmDelete';
 
 type Data = Awaited<ReturnType<typeof loadReviews>>;
 const loadReviews = () => parseResponse(client.api.account.reviews.$get());
@@ -14,6 +16,7 @@ const day = (iso: string) => reviewDate(Date.parse(iso));
 /** An owner's reply to one review of their listing: publish, edit or delete it. */
 function ReplyForm({ reviewId, current, onDone }: { reviewId: number; current: string | null; onDone: () => void }) {
   const [message, setMessage] = useState('');
+  const area = useRef<HTMLTextAreaElement>(null);
   const send = async (form: HTMLFormElement) => {
     const body = String(new FormData(form).get('reply') ?? '');
     try {
@@ -24,12 +27,20 @@ function ReplyForm({ reviewId, current, onDone }: { reviewId: number; current: s
       setMessage(messageOf(err));
     }
   };
+  // Asked first (ConfirmDelete); once deleted, the emptied reply box takes the focus, not the page.
   const remove = async () => {
     try {
       await parseResponse(client.api.reviews[':id'].reply.$delete({ param: { id: String(reviewId) } }));
+      setMessage('Your reply is deleted.');
+      if (area.current) {
+        area.current.value = '';
+        area.current.focus();
+      }
       onDone();
+      return true;
     } catch (err) {
       setMessage(messageOf(err));
+      return false;
     }
   };
   return (
@@ -42,17 +53,13 @@ function ReplyForm({ reviewId, current, onDone }: { reviewId: number; current: s
     >
       <label>
         {current ? 'Edit your reply' : 'Reply as the owner'}
-        <textarea name="reply" rows={3} maxLength={2000} defaultValue={current ?? ''} required />
+        <textarea ref={area} name="reply" rows={3} maxLength={2000} defaultValue={current ?? ''} required />
       </label>
       <div className="review-actions">
         <button type="submit" className="btn btn-primary">
           {current ? 'Save reply' : 'Publish reply'}
         </button>
-        {current ? (
-          <button type="button" className="btn btn-outline" onClick={() => void remove()}>
-            Delete reply
-          </button>
-        ) : null}
+        {current ? <ConfirmDelete label="Delete reply" question={DELETE_QUESTIONS.reply} onDelete={remove} /> : null}
       </div>
       {message ? <p role="status">{message}</p> : null}
     </form>

@@ -23,8 +23,8 @@ export interface MonthLog {
   overturned: number;
   reportsReceived: number;
   reportsActedOn: number;
-  /** Median hours from submission to decision of the month's decisions (one decimal); null without any. */
-  medianDecisionHours: number | null;
+  /** Median ms from submission to decision of the month's decisions (formatDuration states it); null without any. */
+  medianDecisionMs: number | null;
 }
 
 /** An empty month. */
@@ -41,7 +41,7 @@ export const emptyMonth = (month: string): MonthLog => ({
   overturned: 0,
   reportsReceived: 0,
   reportsActedOn: 0,
-  medianDecisionHours: null,
+  medianDecisionMs: null,
 });
 
 /** The rows the query layer counts: each a month and what happened, one row per event. */
@@ -102,7 +102,7 @@ export function monthLog(events: readonly LogEvent[]): MonthLog[] {
   }
   for (const [m, list] of times) {
     const mid = median(list);
-    of(m).medianDecisionHours = mid === null ? null : Math.round((mid / 3_600_000) * 10) / 10;
+    of(m).medianDecisionMs = mid;
   }
   return [...months.values()].sort((a, b) => b.month.localeCompare(a.month));
 }

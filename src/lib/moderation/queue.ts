@@ -5,6 +5,8 @@
  * little data. Pure: the submit page, the "received" mail and /moderation read it.
  */
 
+import { formatDuration } from '../format';
+
 /** The window the decision times are taken from. */
 export const QUEUE_WINDOW_DAYS = 30;
 /** Fewer decisions than this in the window: no typical time is stated. */
@@ -34,33 +36,30 @@ export interface QueueFigures {
   waiting: number;
   /** Decisions in the window. */
   decisions: number;
-  /** Whole hours, rounded up (at least 1); null when there are fewer than MIN_DECISIONS decisions. */
-  medianHours: number | null;
-  p90Hours: number | null;
+  /** Milliseconds from submission to decision; null when there are fewer than MIN_DECISIONS decisions. */
+  medianMs: number | null;
+  p90Ms: number | null;
 }
-
-const hoursUp = (ms: number) => Math.max(1, Math.ceil(ms / HOUR_MS));
 
 /** The figures from the decision times (ms from submission to decision) in the window and the waiting count. */
 export function queueFigures(decisionMs: readonly number[], waiting: number): QueueFigures {
   const times = decisionMs.filter((ms) => Number.isFinite(ms) && ms >= 0);
-  if (times.length < MIN_DECISIONS) return { waiting, decisions: times.length, medianHours: null, p90Hours: null };
-  return {
-    waiting,
-    decisions: times.length,
-    medianHours: hoursUp(median(times)!),
-    p90Hours: hoursUp(percentile(times, 90)!),
-  };
+  if (times.length < MIN_DECISIONS) return { waiting, decisions: times.length, medianMs: null, p90Ms: null };
+  return { waiting, decisions: times.length, medianMs: median(times)!, p90Ms: percentile(times, 90)! };
 }
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
-/** The sentence the submit page and the "received" mail state. */
+/**
+ * The sentence the submit page and the "received" mail state. Each time is rounded up (formatDuration's
+ * `up`), so "within" stays true: decisions taken in minutes say minutes, not "1 hour".
+ */
 export function queueSentence(f: QueueFigures): string {
   const waiting = `${plural(f.waiting, 'submission is', 'submissions are')} waiting for review.`;
-  if (f.medianHours === null || f.p90Hours === null)
+  if (f.medianMs === null || f.p90Ms === null)
     return `${waiting} There is too little data for a typical review time: ${plural(f.decisions, 'decision', 'decisions')} in the last ${QUEUE_WINDOW_DAYS} days (we state one from ${MIN_DECISIONS}).`;
-  return `${waiting} Usually within ${plural(f.medianHours, 'hour', 'hours')}: over the last ${QUEUE_WINDOW_DAYS} days half of ${plural(f.decisions, 'decision', 'decisions')} came within ${plural(f.medianHours, 'hour', 'hours')}, and 9 in 10 within ${plural(f.p90Hours, 'hour', 'hours')}.`;
+  const median = formatDuration(f.medianMs, { round: 'up' });
+  return `${waiting} Usually within ${median}: over the last ${QUEUE_WINDOW_DAYS} days half of ${plural(f.decisions, 'decision', 'decisions')} came within ${median}, and 9 in 10 within ${formatDuration(f.p90Ms, { round: 'up' })}.`;
 }
 
 /** How long an item has waited, for the console: "12 min", "5 h", "3 d 4 h". */

@@ -6,12 +6,12 @@ describe('discordBusyMessage', () => {
   it('says Discord is busy and the UTC time and wait until the breaker closes', () => {
     const now = Date.parse('2026-11-27T01:00:00Z');
     expect(discordBusyMessage(now + 5 * 60_000, now)).toBe(
-      'Discord is busy: it asked us to slow down, so we cannot check your membership right now. Please try again after 01:05 UTC (in about 5 minutes).',
+      'Discord is busy: it asked us to slow down, so we cannot check your membership right now. Please try again after 01:05 UTC (in about 5\u00a0minutes).',
     );
-    expect(discordBusyMessage(now + 30_000, now)).toContain('after 01:00 UTC (in about 1 minute).');
-    expect(discordBusyMessage(now + 6 * 3_600_000, now)).toContain('after 07:00 UTC (in about 6 hours).');
+    expect(discordBusyMessage(now + 30_000, now)).toContain('after 01:00 UTC (in about 1\u00a0minute).');
+    expect(discordBusyMessage(now + 6 * 3_600_000, now)).toContain('after 07:00 UTC (in about 6\u00a0hours).');
     expect(discordBusyMessage(now + 24 * 3_600_000, now)).toContain(
-      'after 01:00 UTC on 2026-11-28 (in about 24 hours).',
+      'after 01:00 UTC on 2026-11-28 (in about 24\u00a0hours).',
     );
   });
 
@@ -26,7 +26,7 @@ describe('discordBusyMessage', () => {
           const named = new Date(now + wait);
           expect(Number(hh)).toBe(named.getUTCHours());
           expect(Number(mm)).toBe(named.getUTCMinutes());
-          expect(text).toMatch(/\(in about [1-9]\d* (minutes?|hours?)\)\.$/);
+          expect(text).toMatch(/\(in about [1-9]\d*\u00a0(minutes?|hours?)\)\.$/);
         },
       ),
     );

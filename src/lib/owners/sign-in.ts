@@ -1,6 +1,8 @@
 // What a failed or unavailable owner sign-in (#17) tells the owner, in their words: one table for
 // the account page (its `?error=` codes) and the app's own answer when sign-in is not configured.
 
+import { formatDuration } from '../format';
+
 /** Said when the site has no Discord application (DISCORD_CLIENT_ID/SECRET unset). */
 export const SIGN_IN_NOT_CONFIGURED = 'Sign-in with Discord is not configured on this site yet.';
 
@@ -21,12 +23,9 @@ export const SIGN_IN_ERRORS: Readonly<Record<string, string>> = {
  * Discord is busy, and from when to try again (`until`, in UTC, and how long that is from `now`).
  */
 export function discordBusyMessage(until: number, now: number): string {
-  const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
   const at = new Date(until).toISOString().slice(11, 16);
-  const wait =
-    minutes < 90
-      ? `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
-      : `${Math.round(minutes / 60)} ${Math.round(minutes / 60) === 1 ? 'hour' : 'hours'}`;
+  // "About": to the nearest unit, but never under a minute.
+  const wait = formatDuration(Math.max(60_000, until - now));
   const day = until - now >= 20 * 60 * 60 * 1000 ? ` on ${new Date(until).toISOString().slice(0, 10)}` : '';
   return `Discord is busy: it asked us to slow down, so we cannot check your membership right now. Please try again after ${at} UTC${day} (in about ${wait}).`;
 }

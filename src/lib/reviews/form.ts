@@ -18,6 +18,15 @@ export function ownReviewNote(status: 'shown' | 'held' | 'hidden', hiddenReason:
   return 'Your review is published. You can edit or delete it.';
 }
 
+/**
+ * The questions a delete asks before it runs (the server page's script and the account page): a
+ * deleted review or reply is gone for good, so one click on Delete no longer removes it.
+ */
+export const DELETE_QUESTIONS = {
+  review: 'Delete this review? It goes for good: you can write a new one afterwards.',
+  reply: 'Delete this reply? It goes for good: you can write a new one afterwards.',
+} as const;
+
 /** What the listing's owner reads where others write a review. */
 export const OWNER_REVIEW_NOTE = 'You own this listing: you can reply to each review once, but not review it.';
 

@@ -8,9 +8,16 @@
 // (nor what the server filled in after a refused post). Everything a person wrote is set as text.
 
 import { reviewDate } from '~/lib/reviews/eligibility';
-import { OWNER_REVIEW_NOTE, type OwnReviewFields, ownReviewNote, reviewFormAction } from '~/lib/reviews/form';
+import {
+  DELETE_QUESTIONS,
+  OWNER_REVIEW_NOTE,
+  type OwnReviewFields,
+  ownReviewNote,
+  reviewFormAction,
+} from '~/lib/reviews/form';
 import { averageLine, memberSince } from '~/lib/reviews/summary';
 import type { ReviewPage } from '../../../../db/queries/reviews';
+import { confirmBeforeDelete } from './confirm-delete';
 
 interface Mine {
   signedIn: boolean;
@@ -152,13 +159,15 @@ function reviewsBox(root: HTMLElement) {
     if (current) {
       const del = el('button', 'Delete reply', 'btn btn-outline');
       del.type = 'button';
-      del.addEventListener('click', async () => {
+      confirmBeforeDelete(del, DELETE_QUESTIONS.reply, async () => {
         try {
           await call('DELETE', `/api/reviews/${reviewId}/reply`);
+          status.textContent = 'Your reply is deleted.';
           await load(true);
           focusReply(reviewId);
         } catch (err) {
           msg.textContent = (err as Error).message;
+          throw err;
         }
       });
       actions.append(del);
@@ -308,7 +317,8 @@ function reviewsBox(root: HTMLElement) {
   function deleteOwn(reviewId: number) {
     const del = el('button', 'Delete my review', 'btn btn-outline');
     del.type = 'button';
-    del.addEventListener('click', async () => {
+    // It asks first: a deleted review is gone for good.
+    confirmBeforeDelete(del, DELETE_QUESTIONS.review, async () => {
       clearProblem();
       try {
         await call('DELETE', `/api/reviews/${reviewId}`);
@@ -322,6 +332,7 @@ function reviewsBox(root: HTMLElement) {
         rating.focus();
       } catch (err) {
         showProblem(err);
+        throw err;
       }
     });
     return del;
@@ -354,6 +365,7 @@ function reviewsBox(root: HTMLElement) {
       nameInput.value = own.display_name;
     }
     deleteButton?.remove();
+    form.querySelector('.confirm-delete')?.remove();
     deleteButton = own ? deleteOwn(own.id) : null;
     if (deleteButton) actions.append(deleteButton);
   }
