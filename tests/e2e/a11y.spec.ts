@@ -1,6 +1,6 @@
 import { axe } from './axe';
 import { expect, test } from './fixtures';
-import { hydrated, slowScripts, unhydrated } from './hydration';
+import { holdScripts, hydrated, unhydrated } from './hydration';
 import { PUBLIC_PAGE_TYPES } from './pages';
 import { withoutJavaScript } from './plain-browser';
 
@@ -133,18 +133,20 @@ test('the help center opens a question clicked and searches what was typed befor
 }) => {
   await page.goto('/help', { waitUntil: 'networkidle' });
   expect(await unhydrated(page), 'nothing of React before the visitor starts').toBe(1);
-  // Scripts a second late: the visitor acts before the island hydrates.
-  const release = await slowScripts(page, 1000);
+  // The scripts held: the visitor acts before the island hydrates.
+  const release = await holdScripts(page);
   const first = page.locator('.faq-q').first();
   await first.click();
   expect(await unhydrated(page), 'clicked before hydration').toBe(1);
+  release();
   await expect(first).toHaveAttribute('aria-expanded', 'true');
 
-  await release();
+  await page.unrouteAll();
   await page.reload({ waitUntil: 'networkidle' });
-  await slowScripts(page, 1000);
+  const releaseAgain = await holdScripts(page);
   await page.getByRole('searchbox', { name: 'Search the help center' }).fill('BROWSER ONLY');
   expect(await unhydrated(page), 'typed before hydration').toBe(1);
+  releaseAgain();
   // The inactive tabs' panels are in the page too (hidden): count the shown panel's questions.
   await expect(page.getByRole('tabpanel').locator('.faq-q')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'How do I save a server?' })).toBeVisible();

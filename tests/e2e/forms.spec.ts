@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { contactMessages, newsletterSubscribers, serverReports, serverSubmissions } from '../../db/schema';
 import { PERMISSIVE_INVITE } from '../helpers/discord-stand-in';
 import { expect } from './fixtures';
-import { hydrated, slowScripts, unhydrated } from './hydration';
+import { holdScripts, hydrated, unhydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #13 items 2 and 5: what a visitor types is never wiped (before the island hydrates, or by
@@ -57,7 +57,7 @@ test('the public forms load their code when the visitor starts on them; a page o
 
 test('the submit form keeps what was typed before its script ran, and sends it', async ({ page, site }) => {
   const errors = pageErrors(page);
-  await slowScripts(page);
+  const release = await holdScripts(page);
   const email = `${unique('early')}@example.com`;
   await page.goto('/submit-server', { waitUntil: 'commit' });
   await page.getByLabel('Server name').fill('Early Bird Guild');
@@ -73,6 +73,7 @@ test('the submit form keeps what was typed before its script ran, and sends it',
   await page.getByLabel(/I accept the/).check();
   expect(await unhydrated(page), 'typed before hydration').toBeGreaterThan(0);
 
+  release();
   await hydrated(page);
   await expect(page.getByLabel('Server name')).toHaveValue('Early Bird Guild');
   await expect(page.getByLabel(/^Category/)).toHaveValue('Trading');
@@ -101,7 +102,7 @@ test('the submit form keeps what was typed before its script ran, and sends it',
 
 test('the contact form keeps what was typed before its script ran, and sends it', async ({ page, site }) => {
   const errors = pageErrors(page);
-  await slowScripts(page);
+  const release = await holdScripts(page);
   const email = `${unique('early')}@example.com`;
   await page.goto('/contact', { waitUntil: 'commit' });
   await page.getByLabel('Name').fill('Grace');
@@ -111,6 +112,7 @@ test('the contact form keeps what was typed before its script ran, and sends it'
   await page.getByLabel('Message').fill('Typed before the script: please keep it.');
   expect(await unhydrated(page), 'typed before hydration').toBeGreaterThan(0);
 
+  release();
   await hydrated(page);
   await expect(page.getByLabel('Name')).toHaveValue('Grace');
   await expect(page.getByLabel('Subject')).toHaveValue('billing');
@@ -124,12 +126,13 @@ test('the contact form keeps what was typed before its script ran, and sends it'
 });
 
 test('the newsletter box keeps an address typed before its script ran, and subscribes it', async ({ page, site }) => {
-  await slowScripts(page);
+  const release = await holdScripts(page);
   const email = `${unique('early')}@example.com`;
   await page.goto('/', { waitUntil: 'commit' });
   const box = page.locator('#newsletter');
   await box.getByLabel('Email address').fill(email);
   expect(await unhydrated(page), 'typed before the scripts ran').toBeGreaterThan(0);
+  release();
   await hydrated(page);
   await expect(box.getByLabel('Email address')).toHaveValue(email);
   await box.getByRole('button', { name: 'Subscribe' }).click();
@@ -276,7 +279,7 @@ test('a submission sent before the script ran and refused comes back, then hydra
   site,
 }) => {
   const errors = pageErrors(page);
-  await slowScripts(page);
+  const release = await holdScripts(page);
   await page.goto('/submit-server', { waitUntil: 'commit' });
   await page.getByLabel('Server name').fill('Hasty Guild');
   await page.getByLabel('Description').fill('Sent at once, before the page had its script.');
@@ -287,9 +290,10 @@ test('a submission sent before the script ran and refused comes back, then hydra
   await page.getByLabel(/I accept the/).check();
   expect(await unhydrated(page)).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Submit Server for Review' }).click();
-  await page.waitForURL(/\/api\/submissions$/);
+  await page.waitForURL(/\/api\/submissions$/, { waitUntil: 'commit' });
 
   // The page came back filled in; its island hydrates over it and keeps it all.
+  release();
   await hydrated(page);
   const alert = page.getByRole('alert').filter({ hasText: 'Submission Error' });
   await expect(alert).toContainText('Please check the Invite link field.');

@@ -47,14 +47,20 @@ export async function hydrated(page: Page): Promise<void> {
 export const unhydrated = (page: Page, scope = '') => page.locator(`${scope} astro-island[ssr]`.trim()).count();
 
 /**
- * Every script of the page arrives `ms` late from now on, as on a slow phone: what the visitor does
- * meanwhile lands before any island's code. Returns the undo.
+ * Every script of the page is held from now on, as on a slow phone whose scripts are still on the
+ * way: what the visitor does meanwhile lands before any island's code. The answer lets them
+ * through (those waiting and every later one). A gate, not a delay: a delay of seconds a script
+ * cost each test several times that (a module waits for the modules it imports, each late in turn)
+ * and still raced the typing on a busy machine.
  */
-export async function slowScripts(page: Page, ms = 2000): Promise<() => Promise<void>> {
-  const hold = async (route: import('@playwright/test').Route) => {
-    await new Promise((r) => setTimeout(r, ms));
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/*.js', async (route) => {
+    await gate;
     await route.continue().catch(() => {});
-  };
-  await page.route('**/*.js', hold);
-  return () => page.unroute('**/*.js', hold);
+  });
+  return release;
 }

@@ -5,7 +5,7 @@ import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { discordServers } from '../../db/schema';
 import { countOf, formatMembers } from '../../src/lib/format';
 import { expect } from './fixtures';
-import { hydrated, slowScripts, unhydrated } from './hydration';
+import { holdScripts, hydrated, unhydrated } from './hydration';
 import { testWithOwnSite } from './own-site';
 
 // Issue #15, the listing: the home filter bar's sorts and the filters nobody else offers (size,
@@ -260,7 +260,7 @@ test.describe('on a touch screen', () => {
     await page.goto('/best-investing-discord', { waitUntil: 'networkidle' });
     expect(await unhydrated(page)).toBe(1);
     // The island's own code is held until both taps are made: they land before any handler (a
-    // gate, not a delay: slowScripts' second per script cost this test six).
+    // gate, not a delay: a delay of a second per script cost this test six).
     const component = await page.locator('astro-island').getAttribute('component-url');
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -289,13 +289,14 @@ test.describe('on a touch screen', () => {
     await page.goto('/', { waitUntil: 'networkidle' });
     const list = page.locator('#servers');
     await list.scrollIntoViewIfNeeded();
-    // The island's code arrives a second after it is asked for: the tap lands before any handler.
-    await slowScripts(page, 1000);
+    // The island's code is held until the tap is made: it lands before any handler.
+    const release = await holdScripts(page);
     expect(await unhydrated(page, '#servers')).toBe(1);
     // On a phone the filters fold into one Filters control (a plain <details>): open it, then tap.
     await list.locator('summary', { hasText: 'Filters' }).tap();
     await list.getByRole('button', { name: 'Investing', exact: true }).tap();
     expect(await unhydrated(page, '#servers'), 'tapped before the island hydrated').toBe(1);
+    release();
     await expect(list.getByText(`${countOf(4, 'server')} found`)).toBeVisible();
     expect(await namesIn(list)).toEqual(INVESTING_BY_MEMBERS);
     await expect(list.getByRole('button', { name: 'Investing', exact: true })).toHaveAttribute('aria-pressed', 'true');

@@ -9,7 +9,7 @@ import { discordServers, ownerUsers, reviewFlags, reviewReplies, reviews } from 
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
-import { hydrated, slowScripts } from './hydration';
+import { holdScripts, hydrated } from './hydration';
 import { PAYLOADS } from './xss-payloads';
 
 const DAY = 86_400_000;
@@ -23,14 +23,14 @@ const reviewsLoaded = (page: Page) => expect(page.locator('[data-reviews][data-r
 
 /**
  * Signs in from a server page's "Write a review", writes one, and expects it on the page at once.
- * `early`: the page's scripts arrive 2 s late after the sign-in, as on a slow phone, and the review
+ * `early`: the page's scripts are held after the sign-in, as on a slow phone, and the review
  * is typed into the page's own form before they run: what was typed survives them (the page's
  * context must block the service worker, which would serve the scripts without the delay).
  */
 async function writeReview(page: Page, slug: string, text: string, { early = false } = {}) {
   await page.goto(`/server/${slug}`);
   await reviewsLoaded(page);
-  const release = early ? await slowScripts(page) : null;
+  const release = early ? await holdScripts(page) : null;
   await page.getByRole('link', { name: 'Write a review' }).click();
   await expect(page).toHaveURL(new RegExp(`/server/${slug}#write-review$`));
   const form = page.getByRole('form', { name: 'Write a review' });
@@ -38,10 +38,10 @@ async function writeReview(page: Page, slug: string, text: string, { early = fal
   await form.getByLabel(/Your review/).fill(text);
   if (early) {
     expect(await page.locator('[data-reviews][data-reviews-loaded]').count(), 'typed before the script ran').toBe(0);
+    release?.();
     await reviewsLoaded(page);
     await expect(form.getByLabel(/Your review/)).toHaveValue(text);
     await expect(form.getByLabel('Your rating')).toHaveValue('4');
-    await release?.();
   }
   await form.getByRole('button', { name: 'Publish review' }).click();
   await expect(page.locator('[data-reviews-list]').getByText(text)).toBeVisible();
