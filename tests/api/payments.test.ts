@@ -6,8 +6,7 @@ import { createClient } from '@libsql/client';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toDb } from '../../db/client';
-import { createCompOrder } from '../../db/queries/orders';
-import { createServer, getServerById } from '../../db/queries/servers';
+import { getServerById } from '../../db/queries/servers';
 import { setOwnerWebhook } from '../../db/queries/webhooks';
 import {
   auditLog,
@@ -32,6 +31,7 @@ import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb } from '../helpers/db';
+import { premiumPlacement } from '../helpers/placements';
 import { type SmtpStandIn, startSmtpStandIn } from '../helpers/smtp-stand-in';
 import {
   STAND_IN_KEYS,
@@ -969,22 +969,8 @@ describe('the placement clock', () => {
         request: (reason) => Promise.reject(new Error(`not recorded: ${reason}`)),
         status: () => ({ state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null }),
       };
-      /** A Premium comp on a new listing, paid, from `startsAt` to `endsAt` (ms). */
-      const placement = async (name: string, startsAt: number, endsAt: number) => {
-        const listing = await createServer(tdb.db, { name, category: 'Gaming', members: 500 });
-        const order = await createCompOrder(tdb.db, {
-          serverId: listing.id,
-          category: 'Gaming',
-          placement: 'premium',
-          termDays: 30,
-          grantedBy: 'ops@example.com',
-        });
-        await tdb.client.execute({
-          sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
-          args: [new Date(startsAt).toISOString(), new Date(endsAt).toISOString(), order.id],
-        });
-        return listing;
-      };
+      const placement = (name: string, startsAt: number, endsAt: number) =>
+        premiumPlacement(tdb, name, startsAt, endsAt);
       // A term that is over: ended through the order machine (lib/order-events.ts).
       const ending = await placement('Clock Ending Lounge', now - 30 * DAY_MS, now - 1000);
       await tdb.client.execute({ sql: 'UPDATE discord_servers SET is_premium = 1 WHERE id = ?', args: [ending.id] });
@@ -1007,19 +993,8 @@ describe('the placement clock', () => {
     try {
       const env = loadEnv({ DATABASE_URL: tdb.url });
       const now = Date.now();
-      const listing = await createServer(tdb.db, { name: 'Clock Record Lounge', category: 'Gaming', members: 500 });
-      const order = await createCompOrder(tdb.db, {
-        serverId: listing.id,
-        category: 'Gaming',
-        placement: 'premium',
-        termDays: 30,
-        grantedBy: 'ops@example.com',
-      });
       // A slot that has started: the tick brings the listing's flags in step.
-      await tdb.client.execute({
-        sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
-        args: [new Date(now - 1000).toISOString(), new Date(now + 30 * DAY_MS).toISOString(), order.id],
-      });
+      const listing = await premiumPlacement(tdb, 'Clock Record Lounge', now - 1000, now + 30 * DAY_MS);
       const records = async () => (await tdb.db.select().from(siteChanges)).map((c) => c.page);
       // The record's write fails (a lost connection between the two writes).
       await tdb.client.execute(`CREATE TRIGGER refuse_change BEFORE INSERT ON site_changes

@@ -4,8 +4,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompOrder } from '../../db/queries/orders';
-import { createServer, getServerById, getServerBySlug } from '../../db/queries/servers';
+import { getServerById, getServerBySlug } from '../../db/queries/servers';
 import type { RebuildStatus, RebuildTrigger } from '../../functions/_app/context';
 import {
   createEdgePages,
@@ -21,6 +20,7 @@ import { RenderRefused, renderRefusedAnswer } from '../../functions/_app/lib/ren
 import { workerEntry } from '../../functions/worker';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { premiumPlacement } from '../helpers/placements';
 
 let tdb: TestDb;
 beforeAll(async () => {
@@ -231,19 +231,8 @@ describe('on-demand pages on the Worker', () => {
 describe("the Worker's scheduled changes", () => {
   it('delete the cached pages they name, as a change made through a request does (the placement clock)', async () => {
     // A listing whose paid Premium slot has started: the placement clock of the next minute sets its flag.
-    const listing = await createServer(tdb.db, { name: 'Clock Placement Lounge', category: 'Gaming', members: 500 });
-    const order = await createCompOrder(tdb.db, {
-      serverId: listing.id,
-      category: 'Gaming',
-      placement: 'premium',
-      termDays: 30,
-      grantedBy: 'ops@example.com',
-    });
     const now = Date.now();
-    await tdb.client.execute({
-      sql: "UPDATE orders SET state = 'paid', starts_at = ?, ends_at = ? WHERE id = ?",
-      args: [new Date(now - 60_000).toISOString(), new Date(now + 30 * 86_400_000).toISOString(), order.id],
-    });
+    const listing = await premiumPlacement(tdb, 'Clock Placement Lounge', now - 60_000, now + 30 * 86_400_000);
     // The Worker reaches the database over HTTP, and calls a deploy hook.
     const libsql = await startLibsqlHttpServer({ file: tdb.url.replace(/^file:/, '') });
     let hookPosts = 0;
