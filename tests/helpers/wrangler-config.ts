@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 
 /** The repository's wrangler.toml. */
-export const WRANGLER_TOML = resolve(import.meta.dirname, '../../wrangler.toml');
+const WRANGLER_TOML = resolve(import.meta.dirname, '../../wrangler.toml');
 
 /** Where Node's fetch finds its dispatcher (undici's global-dispatcher symbol). */
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');

@@ -66,7 +66,7 @@ const HTTP_TIMEOUT_MS = 10_000;
  * - 408, 429 and 5xx: the provider busy or down.
  * Any other 4xx (400 `validation_error`, 422) is the provider refusing this mail: final.
  */
-export function providerRefusalIsFinal(status: number, name: string | undefined): boolean {
+function providerRefusalIsFinal(status: number, name: string | undefined): boolean {
   if (status === 409) return name !== 'concurrent_idempotent_requests';
   if ([401, 403, 404, 405, 408, 429].includes(status)) return false;
   return status >= 400 && status < 500;

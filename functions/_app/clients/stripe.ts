@@ -117,7 +117,7 @@ const loadSdk = (): Promise<typeof Stripe> => {
 };
 
 /** Retries of a failed call the library makes by itself (a 5xx, a 409, a lost connection), with backoff. */
-export const STRIPE_NETWORK_RETRIES = 2;
+const STRIPE_NETWORK_RETRIES = 2;
 
 /**
  * The Stripe client from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE, or null

@@ -23,7 +23,7 @@ export type MailSenderDeps = Pick<AppDeps, 'db' | 'env' | 'mail' | 'fetch'>;
  * the Message-ID: a digest of that key at the From address's domain (opaque: the key names
  * subscribers' ids), so the copies of a mail sent twice carry one id.
  */
-export async function outboxMailIdentity(
+async function outboxMailIdentity(
   siteUrl: string,
   from: string,
   mail: Pick<OutboxMail, 'id' | 'dedupe_key'>,

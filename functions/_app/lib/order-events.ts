@@ -100,7 +100,7 @@ export async function sessionEventInput(
 }
 
 /** What a charge event means for its order: a refund (of all or part of it), a dispute opened, a dispute lost (null: nothing, e.g. one won). */
-export function chargeEvent(type: string, object: { status?: unknown; refunded?: unknown }): OrderEvent | null {
+function chargeEvent(type: string, object: { status?: unknown; refunded?: unknown }): OrderEvent | null {
   switch (type) {
     case 'charge.refunded':
       // Sent for partial refunds too; `refunded` is true only once the whole charge is (Stripe's Charge object).

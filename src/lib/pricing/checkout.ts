@@ -30,7 +30,7 @@ export function missingSessionClosable(
  * back to `requires_payment_method` after a failed attempt, or `canceled`; `processing` is still
  * pending, `succeeded` paid (docs.stripe.com/payments/paymentintents/lifecycle).
  */
-export const FAILED_PAYMENT_INTENT_STATUSES: readonly string[] = ['requires_payment_method', 'canceled'];
+const FAILED_PAYMENT_INTENT_STATUSES: readonly string[] = ['requires_payment_method', 'canceled'];
 
 /** A Checkout session as the reconcile job reads it, its payment intent expanded. */
 export interface SessionState {
