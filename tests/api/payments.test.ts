@@ -27,6 +27,7 @@ import { loadEnv } from '../../functions/_app/env';
 import { run as reconcile } from '../../functions/_app/jobs/order-reconcile';
 import { run as clock } from '../../functions/_app/jobs/placement-clock';
 import { JOBS, type JobContext, WORKER_RECONCILE_PER_PASS } from '../../functions/_app/jobs/schedule';
+import { RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { DAY_MS, REMINDER_DAYS } from '../../src/lib/pricing/plans';
 import { startLibsqlHttpServer } from '../fixtures/libsql-http-server';
@@ -427,6 +428,19 @@ describe('buying a placement', () => {
     });
     expect(await outcome(card.sessionId, other)).toBe(404);
     expect(await outcome('cs_test_nothing')).toBe(404);
+  });
+
+  it('asks Stripe about an open checkout at most as often as the checkout status limit lets one client', async () => {
+    const { h, stripe, owner, listings, week } = await shop(1, undefined, { RATE_LIMITS: 'true' });
+    const { sessionId } = await checkout(h, owner, listings[0]!.id, week.id);
+    const ask = () => h.ownerCall(owner, 'GET', `/api/account/checkouts/${sessionId}`);
+    for (let i = 0; i < RATE_LIMITS.checkoutStatus.limit; i++) expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Each answer for the open order read Stripe's session once; the refused one read nothing.
+    expect(stripe.retrieved.filter((s) => s === sessionId)).toHaveLength(RATE_LIMITS.checkoutStatus.limit);
   });
 
   it('does nothing on an expired checkout but close it; a new Promote then opens a new checkout', async () => {

@@ -106,6 +106,8 @@ export interface StripeStandIn {
   failDelayed(sessionId: string, opts?: { deliver?: boolean }): Promise<StandInEvent>;
   /** Sessions whose retrieve answers 500, not to be retried (Stripe failing for them). */
   failing: Set<string>;
+  /** The session id of every retrieve Stripe was asked, in order. */
+  retrieved: string[];
   /**
    * Sessions whose next N retrieves answer 500 without Stripe-Should-Retry (a passing fault Stripe's
    * libraries retry by themselves), by how many are left; the one after answers.
@@ -303,6 +305,7 @@ export async function startStripeStandIn(opts: { port?: number } = {}): Promise<
     payerEmail: 'payer@example.com',
     pay,
     failing: new Set(),
+    retrieved: [],
     failNext: new Map(),
     holdNextCreate() {
       let made!: () => void;
@@ -498,6 +501,7 @@ ${s.status === 'open' ? `<form method="post"><button type="submit">Pay ${amount}
       }
       const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
       if (req.method === 'GET' && one) {
+        standIn.retrieved.push(one[1]!);
         if (standIn.failing.has(one[1]!)) {
           // Told not to retry (Stripe's Stripe-Should-Retry header), so the library throws at once.
           res.writeHead(500, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });

@@ -64,6 +64,11 @@ export const RATE_LIMITS = {
    * an address (GitHub's camo), so the room is wide; their answers are cached for 10 minutes.
    */
   badges: { name: 'badges', limit: 600, windowMs: MINUTE, namespaceId: 1013 },
+  /**
+   * Where a checkout stands (/account/paid asks once on return from Stripe): each answer for an open
+   * order reads Stripe's session, and Stripe's API limits are the site's, shared with every checkout.
+   */
+  checkoutStatus: { name: 'checkout_status', limit: 30, windowMs: 10 * MINUTE, namespaceId: 1014 },
 } as const satisfies Record<string, RateLimitRule>;
 
 interface Window {

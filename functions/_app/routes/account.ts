@@ -467,7 +467,7 @@ export const accountRoutes = (deps: AppDeps) => {
       })
       // Where a checkout the owner came back from stands (/account/paid): from the order, and while it
       // is open from Stripe's session (a bank debit still clearing is not a payment received).
-      .get('/checkouts/:session', async (c) => {
+      .get('/checkouts/:session', rateLimit(RATE_LIMITS.checkoutStatus), async (c) => {
         const { owner } = c.get('ownerSession');
         const sessionId = c.req.param('session');
         const order = /^cs_\w{1,200}$/.test(sessionId) ? await orderBySession(deps.db, sessionId) : null;
