@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_SERVERS } from '../../../db/sample-data';
-import { listingIconUrl } from './common';
+import { count, listingIconUrl } from './common';
 
 const icon = listingIconUrl('Icon URL');
 const PUBLIC = join(import.meta.dirname, '..', '..', '..', 'public');
@@ -41,5 +41,25 @@ describe('a listing icon (the console form)', () => {
         expect(icon.safeParse(path).success).toBe(false);
       }),
     );
+  });
+});
+
+describe('a count (member and online counts of the submit form)', () => {
+  it('reads any JSON value without throwing: a whole number from 0 to a billion, 0 for what is not a count', () => {
+    // Objects whose toString or valueOf is not a function made String() throw: a 500.
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ toString: fc.jsonValue() }),
+      fc.record({ valueOf: fc.jsonValue(), toString: fc.jsonValue() }),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        const n = count.parse(v);
+        expect(Number.isInteger(n) && n >= 0 && n <= 1_000_000_000).toBe(true);
+      }),
+    );
+    expect(count.parse({ toString: {} })).toBe(0);
+    expect(count.parse('12,500')).toBe(12_500);
+    expect(count.parse(42.9)).toBe(42);
   });
 });

@@ -140,7 +140,10 @@ export const searchText = (max: number) =>
 
 /** A whole, non-negative count; unparsable input becomes 0, as the submit form's counts do. */
 export const count = z.preprocess((v) => {
-  const n = typeof v === 'number' ? v : Number.parseInt(String(v ?? '').replace(/[,\s_]/g, ''), 10);
+  // Only a number or a string is read: String() of a JSON object whose toString is not a function
+  // ({"toString":{}}) throws, which was a 500.
+  const n =
+    typeof v === 'number' ? v : typeof v === 'string' ? Number.parseInt(v.replace(/[,\s_]/g, ''), 10) : Number.NaN;
   return Number.isFinite(n) && n >= 0 ? Math.min(Math.trunc(n), 1_000_000_000) : 0;
 }, z.number().int().min(0));
 
