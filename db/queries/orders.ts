@@ -4,7 +4,7 @@
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Placement } from '../../src/lib/enums';
+import type { MailKind, Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
   type MailEffect,
@@ -355,8 +355,21 @@ export interface OrderEventInput {
   refundReason?: string | null | undefined;
 }
 
-/** The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts). */
-export type OrderMails = Partial<Record<MailEffect, (o: OrderRow) => RenderedMail>>;
+/**
+ * The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts) from the
+ * order after the event and the event's refund step (what it gave back of the price, 0 for none).
+ */
+export type OrderMails = Partial<
+  Record<MailEffect, (o: OrderRow, refund: { cents: number; at: string }) => RenderedMail>
+>;
+
+/** The outbox kind of each mail effect. */
+const MAIL_KIND_OF = {
+  mail_receipt: 'order_receipt',
+  mail_refund: 'order_refunded',
+  mail_partial_refund: 'order_partially_refunded',
+  mail_end: 'placement_ended',
+} as const satisfies Record<MailEffect, MailKind>;
 
 export type ApplyOutcome =
   | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } | null }
@@ -488,11 +501,14 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
       for (const effect of MAIL_EFFECTS) {
         const render = opts.mails[effect];
         if (!t.effects.includes(effect) || !render) continue;
-        const kind =
-          effect === 'mail_receipt' ? 'order_receipt' : effect === 'mail_refund' ? 'order_refunded' : 'placement_ended';
-        statements.push(
-          enqueueMailWhen(db, { kind, dedupeKey: sql`${`${kind}:${order.id}`}`, to: email, mail: render(after) }, mine),
-        );
+        // A partial refund mails each step that gave money back, under its running total: a
+        // redelivered or out-of-order event that adds nothing mails nothing.
+        if (effect === 'mail_partial_refund' && refundStep === 0) continue;
+        const kind = MAIL_KIND_OF[effect];
+        const key =
+          effect === 'mail_partial_refund' ? `${kind}:${order.id}:${after.refunded_cents}` : `${kind}:${order.id}`;
+        const mail = render(after, { cents: refundStep, at });
+        statements.push(enqueueMailWhen(db, { kind, dedupeKey: sql`${key}`, to: email, mail }, mine));
       }
     }
     let results: Awaited<ReturnType<typeof db.batch>>;

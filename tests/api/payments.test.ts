@@ -549,6 +549,34 @@ describe('buying a placement', () => {
     expect(all.reduce((n, d) => n + d.net_cents, 0)).toBe(0);
   });
 
+  it('mails the owner each partial refund (what it gave back, the total so far, the placement running on) and, after them, the rest without claiming the whole price came back now', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const until = (await orderRow(h, orderId)).ends_at!.slice(0, 10);
+    const first = await stripe.refundFromDashboard(sessionId, { amount: 1000 });
+    await stripe.refundFromDashboard(sessionId, { amount: 500 });
+    // The first step delivered again mails nothing again.
+    expect(await stripe.send(first)).toBe(200);
+    const steps = await mails(h, 'order_partially_refunded');
+    expect(steps.map((m) => m.to_address)).toEqual(['payer@example.com', 'payer@example.com']);
+    expect(steps[0]!.text_body).toContain('We refunded $10.00 of the $49.00');
+    expect(steps[0]!.text_body).toContain(`runs on until ${until}`);
+    expect(steps[1]!.text_body).toContain('We refunded $5.00 of the $49.00');
+    expect(steps[1]!.text_body).toContain('$15.00 of $49.00 refunded so far');
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    // The owner refunds the rest: $34.00 now, $49.00 in all; the placement ends.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    await stripe.settled();
+    const last = await mails(h, 'order_refunded');
+    expect(last).toHaveLength(1);
+    expect(last[0]!.text_body).toContain('We refunded the remaining $34.00');
+    expect(last[0]!.text_body).toContain('$49.00 of $49.00 refunded in all');
+    expect(last[0]!.text_body).not.toContain('We refunded $49.00');
+    expect(last[0]!.text_body).toContain('The placement has ended');
+    expect(await mails(h, 'order_partially_refunded')).toHaveLength(2);
+  });
+
   it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

@@ -11,7 +11,7 @@ import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
 import { type CheckoutSession, type StripeClient, StripeRefusal } from '../clients/stripe';
 import type { AppDeps } from '../context';
-import { orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
+import { orderPartlyRefundedMail, orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
 import { ApiError } from './errors';
 
@@ -32,7 +32,8 @@ export async function applyEvent(
     slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,
     mails: {
       mail_receipt: (o) => orderReceiptMail(site, o, named),
-      mail_refund: (o) => orderRefundedMail(site, o, named),
+      mail_refund: (o, refund) => orderRefundedMail(site, o, named, refund),
+      mail_partial_refund: (o, refund) => orderPartlyRefundedMail(site, o, named, refund),
       mail_end: (o) => placementEndedMail(site, o, named),
     },
   });
