@@ -577,6 +577,24 @@ describe('buying a placement', () => {
     expect(await mails(h, 'order_partially_refunded')).toHaveLength(2);
   });
 
+  it('lists a partially refunded order to its owner with how much of its price came back', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const listed = async () =>
+      (
+        (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+          orders: { id: number; state: string; refunded_part: string | null }[];
+        }
+      ).orders.find((o) => o.id === orderId);
+    expect(await listed()).toMatchObject({ state: 'paid', refunded_part: null });
+    await stripe.refundFromDashboard(sessionId, { amount: 500 });
+    expect(await listed()).toMatchObject({ state: 'paid', refunded_part: '$5.00 of $49.00 refunded' });
+    // All of it back: the state says so.
+    await stripe.refundFromDashboard(sessionId);
+    expect(await listed()).toMatchObject({ state: 'refunded', refunded_part: null });
+  });
+
   it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);

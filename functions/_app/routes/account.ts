@@ -55,6 +55,7 @@ import {
   formatPrice,
   formatTerm,
   OWNER_REFUNDABLE_STATES,
+  partRefundedWords,
   refundableByOwner,
 } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
@@ -451,6 +452,8 @@ export const accountRoutes = (deps: AppDeps) => {
           starts_at: o.starts_at,
           ends_at: o.ends_at,
           refunded_at: o.refunded_at,
+          // A partial refund (Stripe's dashboard) leaves the order paid or ended: how much came back.
+          refunded_part: partRefundedWords(o.refunded_cents, o.amount_cents, o.currency),
           // The way back to Stripe's page only while it still takes payment (its expiry passed: the
           // webhook saying so, or the reconcile job, closes the order soon).
           checkout_url:

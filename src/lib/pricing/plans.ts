@@ -74,6 +74,10 @@ export function refundedPriceCents(refundedTotal: number, chargeAmount: number |
 export const refundedWords = (refundedCents: number, amountCents: number, currency: string): string =>
   `${formatPrice(refundedCents, currency)} of ${formatPrice(amountCents, currency)} refunded`;
 
+/** What My listings adds to an order refunded in part (null: none, or all of it, which its state says). */
+export const partRefundedWords = (refundedCents: number, amountCents: number, currency: string): string | null =>
+  refundedCents > 0 && refundedCents < amountCents ? refundedWords(refundedCents, amountCents, currency) : null;
+
 /** Whether `paidAt` (ISO) is within the owner's refund window at `now` (ms). */
 export function refundableByOwner(paidAt: string | null, now: number): boolean {
   if (!paidAt) return false;
