@@ -796,6 +796,44 @@ describe('buying a placement', () => {
     expect(later!.starts_at).toBe(earlier!.ends_at);
   });
 
+  it('shows the owner a follow-on term’s own dates from its payment on: /account/paid before and after Stripe’s event, the order list, the receipt and Promote', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as {
+      plans: { id: number; placement: string; term_days: number }[];
+    };
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const weekEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const monthEnd = new Date(Date.parse(weekEnd) + 30 * DAY_MS).toISOString();
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    const paid = async () =>
+      (await (await h.ownerCall(owner, 'GET', `/api/account/checkouts/${second.sessionId}`)).json()) as {
+        outcome: string;
+        starts_at: string | null;
+        ends_at: string | null;
+      };
+    // Paid at Stripe, its event not here yet: the page must not say it starts within a minute.
+    const [event] = await stripe.pay(second.sessionId, { deliver: false });
+    expect(await paid()).toMatchObject({ outcome: 'confirming', starts_at: weekEnd, ends_at: monthEnd });
+    expect(await stripe.send(event!)).toBe(200);
+    expect(await paid()).toMatchObject({ outcome: 'scheduled', starts_at: weekEnd, ends_at: monthEnd });
+    const listed = (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+      orders: { id: number; starts_at: string; ends_at: string }[];
+    };
+    expect(listed.orders.find((o) => o.id === second.orderId)).toMatchObject({ starts_at: weekEnd, ends_at: monthEnd });
+    const receipt = (await mails(h, 'order_receipt')).at(-1)!;
+    expect(receipt.text_body).toContain(`Runs from ${weekEnd.slice(0, 10)} (UTC) until ${monthEnd.slice(0, 10)} (UTC)`);
+    const offer = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as {
+      plans: { id: number; starts_at: string | null; waits_for: string | null }[];
+    };
+    expect(offer.plans.find((p) => p.id === week.id)).toMatchObject({ starts_at: monthEnd, waits_for: 'own' });
+  });
+
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);
