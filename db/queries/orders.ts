@@ -557,9 +557,42 @@ export async function ordersDueToEnd(db: Db, at: string): Promise<OrderRow[]> {
 }
 
 /**
+ * Whether another paid term of the order's listing and placement carries on from its end (bought
+ * while it ran, it starts by then and ends later): the placement does not end with this term.
+ */
+const carriedOn = sql`EXISTS (SELECT 1 FROM orders f WHERE f.server_id = ${orders.server_id}
+  AND f.placement = ${orders.placement} AND f.state = 'paid' AND f.id != ${orders.id}
+  AND f.starts_at <= ${orders.ends_at} AND f.ends_at > ${orders.ends_at})`;
+
+/** The listing's paid term of `o`'s placement that carries on from `o`'s end (a follow-on term), or null. */
+export async function nextTermOf(
+  db: Db,
+  o: Pick<OrderRow, 'id' | 'server_id' | 'placement' | 'ends_at'>,
+): Promise<OrderRow | null> {
+  if (o.server_id === null || !o.ends_at) return null;
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.server_id, o.server_id),
+        eq(orders.placement, o.placement),
+        eq(orders.state, 'paid'),
+        ne(orders.id, o.id),
+        lte(orders.starts_at, o.ends_at),
+        gt(orders.ends_at, o.ends_at),
+      ),
+    )
+    .orderBy(desc(orders.ends_at))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
  * Paid checkout orders ending within `withinDays` of `at`, with a payer to remind. A term of
  * `withinDays` or less is inside that window from its first minute: a reminder would come with
- * the receipt, so it gets none.
+ * the receipt, so it gets none. Nor does a term the listing's next one carries on from: the
+ * placement does not end then (the next term is reminded before its own end).
  */
 export async function ordersToRemind(db: Db, at: number, withinDays: number): Promise<OrderRow[]> {
   const withinMs = withinDays * DAY_MS;
@@ -576,6 +609,7 @@ export async function ordersToRemind(db: Db, at: number, withinDays: number): Pr
         gt(orders.ends_at, iso(at)),
         lte(orders.ends_at, iso(at + withinMs)),
         sql`NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.dedupe_key = 'placement_reminder:' || ${orders.id})`,
+        sql`NOT ${carriedOn}`,
       ),
     )
     .limit(500);

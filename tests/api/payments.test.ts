@@ -1200,6 +1200,37 @@ describe('the reminder before a placement ends', () => {
     expect(await mails(h, 'placement_reminder')).toHaveLength(0);
   });
 
+  it('is not sent for a term the owner’s next one follows, whose end mail says the next one runs on; that one is reminded before its own end', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; placement: string; term_days: number }[] };
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const weekEnd = Date.parse((await orderRow(h, first.orderId)).ends_at!);
+    const monthEnd = (await orderRow(h, second.orderId)).ends_at!;
+    const tick = (at: number) => clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at);
+    // Inside the first term's last 3 days: its placement does not end then, so nothing says buy again.
+    now = weekEnd - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(0);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(0);
+    // The first term ends and the next starts in the same tick: the mail says so, not "ended".
+    now = weekEnd;
+    expect((await tick(now)).ended).toBe(1);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    const [ended] = await mails(h, 'placement_ended');
+    expect(ended!.text_body).not.toContain('organic rank');
+    expect(ended!.text_body).toContain(`runs on until ${monthEnd.slice(0, 10)}`);
+    // The next term's own reminder, 3 days before its end.
+    now = Date.parse(monthEnd) - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(1);
+    expect((await mails(h, 'placement_reminder'))[0]!.text_body).toContain(monthEnd.slice(0, 10));
+  });
+
   it('is not sent for a placement refunded before its last 3 days', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);

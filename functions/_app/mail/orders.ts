@@ -46,8 +46,25 @@ export function placementReminderMail(site: MailSite, o: OrderRow, listing: Orde
   });
 }
 
-/** When the term is over. */
-export function placementEndedMail(site: MailSite, o: OrderRow, listing: OrderListing): RenderedMail {
+/**
+ * When the term is over; `next`, the listing's term of the same placement that carries on from its
+ * end (bought while it ran): then the placement goes on, and the mail says until when.
+ */
+export function placementEndedMail(
+  site: MailSite,
+  o: OrderRow,
+  listing: OrderListing,
+  next: Pick<OrderRow, 'ends_at'> | null = null,
+): RenderedMail {
+  if (next)
+    return renderMail(site, {
+      subject: `${listing.name}: your next ${kindOf(o)} term has started`,
+      heading: `The ${kindOf(o)} term of ${listing.name} paid until ${day(o.ends_at)} is over, and your next term has started.`,
+      blocks: [
+        { kind: 'p', text: `The placement runs on until ${day(next.ends_at)}, as your receipt for that term says.` },
+        { kind: 'link', label: 'My listings', href: `${site.url}/account` },
+      ],
+    });
   return renderMail(site, {
     subject: `${listing.name}: ${kindOf(o)} placement ended`,
     heading: `The ${kindOf(o)} placement of ${listing.name} has ended.`,
