@@ -4,7 +4,7 @@
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { Placement } from '../../src/lib/enums';
+import type { MailKind, Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
   type MailEffect,
@@ -355,8 +355,21 @@ export interface OrderEventInput {
   refundReason?: string | null | undefined;
 }
 
-/** The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts). */
-export type OrderMails = Partial<Record<MailEffect, (o: OrderRow) => RenderedMail>>;
+/**
+ * The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts) from the
+ * order after the event and the event's refund step (what it gave back of the price, 0 for none).
+ */
+export type OrderMails = Partial<
+  Record<MailEffect, (o: OrderRow, refund: { cents: number; at: string }) => RenderedMail>
+>;
+
+/** The outbox kind of each mail effect. */
+const MAIL_KIND_OF = {
+  mail_receipt: 'order_receipt',
+  mail_refund: 'order_refunded',
+  mail_partial_refund: 'order_partially_refunded',
+  mail_end: 'placement_ended',
+} as const satisfies Record<MailEffect, MailKind>;
 
 export type ApplyOutcome =
   | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } | null }
@@ -488,11 +501,14 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
       for (const effect of MAIL_EFFECTS) {
         const render = opts.mails[effect];
         if (!t.effects.includes(effect) || !render) continue;
-        const kind =
-          effect === 'mail_receipt' ? 'order_receipt' : effect === 'mail_refund' ? 'order_refunded' : 'placement_ended';
-        statements.push(
-          enqueueMailWhen(db, { kind, dedupeKey: sql`${`${kind}:${order.id}`}`, to: email, mail: render(after) }, mine),
-        );
+        // A partial refund mails each step that gave money back, under its running total: a
+        // redelivered or out-of-order event that adds nothing mails nothing.
+        if (effect === 'mail_partial_refund' && refundStep === 0) continue;
+        const kind = MAIL_KIND_OF[effect];
+        const key =
+          effect === 'mail_partial_refund' ? `${kind}:${order.id}:${after.refunded_cents}` : `${kind}:${order.id}`;
+        const mail = render(after, { cents: refundStep, at });
+        statements.push(enqueueMailWhen(db, { kind, dedupeKey: sql`${key}`, to: email, mail }, mine));
       }
     }
     let results: Awaited<ReturnType<typeof db.batch>>;
@@ -541,9 +557,42 @@ export async function ordersDueToEnd(db: Db, at: string): Promise<OrderRow[]> {
 }
 
 /**
+ * Whether another paid term of the order's listing and placement carries on from its end (bought
+ * while it ran, it starts by then and ends later): the placement does not end with this term.
+ */
+const carriedOn = sql`EXISTS (SELECT 1 FROM orders f WHERE f.server_id = ${orders.server_id}
+  AND f.placement = ${orders.placement} AND f.state = 'paid' AND f.id != ${orders.id}
+  AND f.starts_at <= ${orders.ends_at} AND f.ends_at > ${orders.ends_at})`;
+
+/** The listing's paid term of `o`'s placement that carries on from `o`'s end (a follow-on term), or null. */
+export async function nextTermOf(
+  db: Db,
+  o: Pick<OrderRow, 'id' | 'server_id' | 'placement' | 'ends_at'>,
+): Promise<OrderRow | null> {
+  if (o.server_id === null || !o.ends_at) return null;
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.server_id, o.server_id),
+        eq(orders.placement, o.placement),
+        eq(orders.state, 'paid'),
+        ne(orders.id, o.id),
+        lte(orders.starts_at, o.ends_at),
+        gt(orders.ends_at, o.ends_at),
+      ),
+    )
+    .orderBy(desc(orders.ends_at))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
  * Paid checkout orders ending within `withinDays` of `at`, with a payer to remind. A term of
  * `withinDays` or less is inside that window from its first minute: a reminder would come with
- * the receipt, so it gets none.
+ * the receipt, so it gets none. Nor does a term the listing's next one carries on from: the
+ * placement does not end then (the next term is reminded before its own end).
  */
 export async function ordersToRemind(db: Db, at: number, withinDays: number): Promise<OrderRow[]> {
   const withinMs = withinDays * DAY_MS;
@@ -560,6 +609,7 @@ export async function ordersToRemind(db: Db, at: number, withinDays: number): Pr
         gt(orders.ends_at, iso(at)),
         lte(orders.ends_at, iso(at + withinMs)),
         sql`NOT EXISTS (SELECT 1 FROM mail_outbox m WHERE m.dedupe_key = 'placement_reminder:' || ${orders.id})`,
+        sql`NOT ${carriedOn}`,
       ),
     )
     .limit(500);

@@ -99,6 +99,7 @@ export const MAIL_KINDS = [
   'placement_reminder',
   'placement_ended',
   'order_refunded',
+  'order_partially_refunded',
   'review_new',
   'review_reply',
   'review_hidden',

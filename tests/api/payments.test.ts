@@ -563,6 +563,52 @@ describe('buying a placement', () => {
     expect(all.reduce((n, d) => n + d.net_cents, 0)).toBe(0);
   });
 
+  it('mails the owner each partial refund (what it gave back, the total so far, the placement running on) and, after them, the rest without claiming the whole price came back now', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const until = (await orderRow(h, orderId)).ends_at!.slice(0, 10);
+    const first = await stripe.refundFromDashboard(sessionId, { amount: 1000 });
+    await stripe.refundFromDashboard(sessionId, { amount: 500 });
+    // The first step delivered again mails nothing again.
+    expect(await stripe.send(first)).toBe(200);
+    const steps = await mails(h, 'order_partially_refunded');
+    expect(steps.map((m) => m.to_address)).toEqual(['payer@example.com', 'payer@example.com']);
+    expect(steps[0]!.text_body).toContain('We refunded $10.00 of the $49.00');
+    expect(steps[0]!.text_body).toContain(`runs on until ${until}`);
+    expect(steps[1]!.text_body).toContain('We refunded $5.00 of the $49.00');
+    expect(steps[1]!.text_body).toContain('$15.00 of $49.00 refunded so far');
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    // The owner refunds the rest: $34.00 now, $49.00 in all; the placement ends.
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    await stripe.settled();
+    const last = await mails(h, 'order_refunded');
+    expect(last).toHaveLength(1);
+    expect(last[0]!.text_body).toContain('We refunded the remaining $34.00');
+    expect(last[0]!.text_body).toContain('$49.00 of $49.00 refunded in all');
+    expect(last[0]!.text_body).not.toContain('We refunded $49.00');
+    expect(last[0]!.text_body).toContain('The placement has ended');
+    expect(await mails(h, 'order_partially_refunded')).toHaveLength(2);
+  });
+
+  it('lists a partially refunded order to its owner with how much of its price came back', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    const listed = async () =>
+      (
+        (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+          orders: { id: number; state: string; refunded_part: string | null }[];
+        }
+      ).orders.find((o) => o.id === orderId);
+    expect(await listed()).toMatchObject({ state: 'paid', refunded_part: null });
+    await stripe.refundFromDashboard(sessionId, { amount: 500 });
+    expect(await listed()).toMatchObject({ state: 'paid', refunded_part: '$5.00 of $49.00 refunded' });
+    // All of it back: the state says so.
+    await stripe.refundFromDashboard(sessionId);
+    expect(await listed()).toMatchObject({ state: 'refunded', refunded_part: null });
+  });
+
   it('says Stripe refused a refund (not that it did not answer) when the charge was already refunded in the dashboard', async () => {
     const { h, stripe, owner, listings, week } = await shop();
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
@@ -762,6 +808,44 @@ describe('buying a placement', () => {
     expect([a!.state, b!.state]).toEqual(['paid', 'paid']);
     const [earlier, later] = [a!, b!].sort((x, y) => Date.parse(x.starts_at!) - Date.parse(y.starts_at!));
     expect(later!.starts_at).toBe(earlier!.ends_at);
+  });
+
+  it('shows the owner a follow-on term’s own dates from its payment on: /account/paid before and after Stripe’s event, the order list, the receipt and Promote', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as {
+      plans: { id: number; placement: string; term_days: number }[];
+    };
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const weekEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const monthEnd = new Date(Date.parse(weekEnd) + 30 * DAY_MS).toISOString();
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    const paid = async () =>
+      (await (await h.ownerCall(owner, 'GET', `/api/account/checkouts/${second.sessionId}`)).json()) as {
+        outcome: string;
+        starts_at: string | null;
+        ends_at: string | null;
+      };
+    // Paid at Stripe, its event not here yet: the page must not say it starts within a minute.
+    const [event] = await stripe.pay(second.sessionId, { deliver: false });
+    expect(await paid()).toMatchObject({ outcome: 'confirming', starts_at: weekEnd, ends_at: monthEnd });
+    expect(await stripe.send(event!)).toBe(200);
+    expect(await paid()).toMatchObject({ outcome: 'scheduled', starts_at: weekEnd, ends_at: monthEnd });
+    const listed = (await (await h.ownerCall(owner, 'GET', '/api/account/orders')).json()) as {
+      orders: { id: number; starts_at: string; ends_at: string }[];
+    };
+    expect(listed.orders.find((o) => o.id === second.orderId)).toMatchObject({ starts_at: weekEnd, ends_at: monthEnd });
+    const receipt = (await mails(h, 'order_receipt')).at(-1)!;
+    expect(receipt.text_body).toContain(`Runs from ${weekEnd.slice(0, 10)} (UTC) until ${monthEnd.slice(0, 10)} (UTC)`);
+    const offer = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as {
+      plans: { id: number; starts_at: string | null; waits_for: string | null }[];
+    };
+    expect(offer.plans.find((p) => p.id === week.id)).toMatchObject({ starts_at: monthEnd, waits_for: 'own' });
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
@@ -1128,6 +1212,37 @@ describe('the reminder before a placement ends', () => {
       expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at)).reminded).toBe(0);
     }
     expect(await mails(h, 'placement_reminder')).toHaveLength(0);
+  });
+
+  it('is not sent for a term the owner’s next one follows, whose end mail says the next one runs on; that one is reminded before its own end', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week } = await shop(1, () => now);
+    const { plans } = (await (
+      await h.ownerCall(owner, 'GET', `/api/account/listings/${listings[0]!.id}/promote`)
+    ).json()) as { plans: { id: number; placement: string; term_days: number }[] };
+    const month = plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const weekEnd = Date.parse((await orderRow(h, first.orderId)).ends_at!);
+    const monthEnd = (await orderRow(h, second.orderId)).ends_at!;
+    const tick = (at: number) => clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at);
+    // Inside the first term's last 3 days: its placement does not end then, so nothing says buy again.
+    now = weekEnd - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(0);
+    expect(await mails(h, 'placement_reminder')).toHaveLength(0);
+    // The first term ends and the next starts in the same tick: the mail says so, not "ended".
+    now = weekEnd;
+    expect((await tick(now)).ended).toBe(1);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    const [ended] = await mails(h, 'placement_ended');
+    expect(ended!.text_body).not.toContain('organic rank');
+    expect(ended!.text_body).toContain(`runs on until ${monthEnd.slice(0, 10)}`);
+    // The next term's own reminder, 3 days before its end.
+    now = Date.parse(monthEnd) - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(1);
+    expect((await mails(h, 'placement_reminder'))[0]!.text_body).toContain(monthEnd.slice(0, 10));
   });
 
   it('is not sent for a placement refunded before its last 3 days', async () => {

@@ -2,6 +2,7 @@ import {
   type ApplyOutcome,
   applyOrderEvent,
   getOrder,
+  nextTermOf,
   type OrderEventInput,
   orderByPaymentIntent,
   orderBySession,
@@ -11,7 +12,7 @@ import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
 import { type CheckoutSession, type StripeClient, StripeRefusal } from '../clients/stripe';
 import type { AppDeps } from '../context';
-import { orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
+import { orderPartlyRefundedMail, orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
 import { ApiError } from './errors';
 
@@ -28,12 +29,15 @@ export async function applyEvent(
   const site = mailSite(deps.env);
   // A listing deleted since its order was paid is named as the order kept it.
   const named = { name: listing?.name ?? (order?.server_name || 'your listing'), slug: listing?.slug ?? '' };
+  // A term that ends with the listing's next one of its placement carrying on: its end mail says so.
+  const next = order && input.event === 'ended' ? await nextTermOf(deps.db, order) : null;
   const outcome = await applyOrderEvent(deps.db, input, {
     slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,
     mails: {
       mail_receipt: (o) => orderReceiptMail(site, o, named),
-      mail_refund: (o) => orderRefundedMail(site, o, named),
-      mail_end: (o) => placementEndedMail(site, o, named),
+      mail_refund: (o, refund) => orderRefundedMail(site, o, named, refund),
+      mail_partial_refund: (o, refund) => orderPartlyRefundedMail(site, o, named, refund),
+      mail_end: (o) => placementEndedMail(site, o, named, next),
     },
   });
   if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))

@@ -1,6 +1,6 @@
 import type { RenderedMail } from '../../../db/queries/mail';
 import type { OrderRow } from '../../../db/schema';
-import { formatPrice, formatTerm, PLACEMENT_WHERE, REFUND_RULE } from '../../../src/lib/pricing/plans';
+import { formatPrice, formatTerm, PLACEMENT_WHERE, REFUND_RULE, refundedWords } from '../../../src/lib/pricing/plans';
 import { type MailSite, renderMail } from './layout';
 
 /** What the placement mails say of the order's listing. */
@@ -46,8 +46,25 @@ export function placementReminderMail(site: MailSite, o: OrderRow, listing: Orde
   });
 }
 
-/** When the term is over. */
-export function placementEndedMail(site: MailSite, o: OrderRow, listing: OrderListing): RenderedMail {
+/**
+ * When the term is over; `next`, the listing's term of the same placement that carries on from its
+ * end (bought while it ran): then the placement goes on, and the mail says until when.
+ */
+export function placementEndedMail(
+  site: MailSite,
+  o: OrderRow,
+  listing: OrderListing,
+  next: Pick<OrderRow, 'ends_at'> | null = null,
+): RenderedMail {
+  if (next)
+    return renderMail(site, {
+      subject: `${listing.name}: your next ${kindOf(o)} term has started`,
+      heading: `The ${kindOf(o)} term of ${listing.name} paid until ${day(o.ends_at)} is over, and your next term has started.`,
+      blocks: [
+        { kind: 'p', text: `The placement runs on until ${day(next.ends_at)}, as your receipt for that term says.` },
+        { kind: 'link', label: 'My listings', href: `${site.url}/account` },
+      ],
+    });
   return renderMail(site, {
     subject: `${listing.name}: ${kindOf(o)} placement ended`,
     heading: `The ${kindOf(o)} placement of ${listing.name} has ended.`,
@@ -58,16 +75,76 @@ export function placementEndedMail(site: MailSite, o: OrderRow, listing: OrderLi
   });
 }
 
-/** When the money went back. */
-export function orderRefundedMail(site: MailSite, o: OrderRow, listing: OrderListing): RenderedMail {
+/** What a refund mail says of one refund: this step's money (the price's share, order_refunds) and when it was made. */
+export interface RefundStep {
+  /** What this refund gave back of the price, in the currency's smallest unit. */
+  cents: number;
+  /** When it was recorded (ISO). */
+  at: string;
+}
+
+const BANK_DELAY = 'Your bank shows the refund within 5 to 10 business days.';
+
+/**
+ * When the money went back and the order ends (`o` after it: refunded_cents is all of the price).
+ * After earlier partial refunds it names what this one gave back (the rest), not the whole price
+ * as if it all came back now.
+ */
+export function orderRefundedMail(site: MailSite, o: OrderRow, listing: OrderListing, step: RefundStep): RenderedMail {
+  const price = (cents: number) => formatPrice(cents, o.currency);
+  const earlier = o.refunded_cents - step.cents;
+  const heading =
+    earlier <= 0
+      ? `We refunded ${price(step.cents)} for the ${kindOf(o)} placement of ${listing.name}.`
+      : step.cents > 0
+        ? `We refunded the remaining ${price(step.cents)} for the ${kindOf(o)} placement of ${listing.name}.`
+        : `All of the ${price(o.amount_cents)} for the ${kindOf(o)} placement of ${listing.name} has been refunded.`;
   return renderMail(site, {
     subject: `Refund: ${kindOf(o)} placement for ${listing.name}`,
-    heading: `We refunded ${formatPrice(o.refunded_cents || o.amount_cents, o.currency)} for the ${kindOf(o)} placement of ${listing.name}.`,
+    heading,
     blocks: [
-      {
-        kind: 'p',
-        text: 'The placement has ended. Your bank shows the refund within 5 to 10 business days.',
-      },
+      ...(earlier > 0
+        ? [
+            {
+              kind: 'p' as const,
+              text: `${refundedWords(o.refunded_cents, o.amount_cents, o.currency)} in all: ${price(earlier)} in earlier refunds and ${price(step.cents)} now.`,
+            },
+          ]
+        : []),
+      { kind: 'p', text: `The placement has ended. ${BANK_DELAY}` },
+      { kind: 'link', label: 'My listings', href: `${site.url}/account` },
+    ],
+  });
+}
+
+/** What becomes of the placement after a partial refund (`o` after it), in the order's state. */
+function afterPartialRefund(o: OrderRow, at: string): string {
+  if (o.state === 'disputed') return 'The placement stays suspended while the card dispute is open.';
+  if (o.state === 'ended') return `The placement ran until ${day(o.ends_at)}.`;
+  if (o.starts_at && o.starts_at > at)
+    return `The placement goes ahead as booked: it runs from ${day(o.starts_at)} until ${day(o.ends_at)}.`;
+  return `The placement runs on until ${day(o.ends_at)}.`;
+}
+
+/**
+ * A refund of part of the price (made in Stripe's dashboard, one step of order_refunds): what this
+ * one gave back, the total so far when earlier ones came before, and that the placement goes on.
+ */
+export function orderPartlyRefundedMail(
+  site: MailSite,
+  o: OrderRow,
+  listing: OrderListing,
+  step: RefundStep,
+): RenderedMail {
+  const price = (cents: number) => formatPrice(cents, o.currency);
+  return renderMail(site, {
+    subject: `Partial refund: ${kindOf(o)} placement for ${listing.name}`,
+    heading: `We refunded ${price(step.cents)} of the ${price(o.amount_cents)} for the ${kindOf(o)} placement of ${listing.name}.`,
+    blocks: [
+      ...(o.refunded_cents > step.cents
+        ? [{ kind: 'p' as const, text: `${refundedWords(o.refunded_cents, o.amount_cents, o.currency)} so far.` }]
+        : []),
+      { kind: 'p', text: `${afterPartialRefund(o, step.at)} ${BANK_DELAY}` },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });

@@ -43,6 +43,7 @@ import {
 import { deleteServer, getServerById } from '../../../db/queries/servers';
 import { getOwnerWebhook, setOwnerWebhook } from '../../../db/queries/webhooks';
 import { subcategoryNames } from '../../../src/lib/categories';
+import type { Placement } from '../../../src/lib/enums';
 import { applyCheck } from '../../../src/lib/invite-checks/state';
 import { ownerEventPayload } from '../../../src/lib/owners/notifications';
 import { managedGuilds } from '../../../src/lib/owners/proof';
@@ -55,6 +56,7 @@ import {
   formatPrice,
   formatTerm,
   OWNER_REFUNDABLE_STATES,
+  partRefundedWords,
   refundableByOwner,
 } from '../../../src/lib/pricing/plans';
 import { nextSlotStart } from '../../../src/lib/pricing/slots';
@@ -175,29 +177,44 @@ export const accountRoutes = (deps: AppDeps) => {
   const { SITE_URL, SESSION_SECRET } = deps.env;
   const now = () => deps.now?.() ?? Date.now();
 
-  /** When each active plan's slot would start for a listing in `category` (sponsored slots are capped per category). */
-  const plansFor = async (listing: { id: number; category: string }) => {
-    const at = now();
+  /**
+   * When a new term bought at `at` for a listing in `category` would start, by placement and term
+   * (sponsored slots are capped per category; a term follows the listing's own running or
+   * scheduled one of its placement), and what it waits for: the rule the activation applies.
+   */
+  const termStarts = async (listing: { id: number; category: string }, at: number) => {
     const atIso = new Date(at).toISOString();
     const taken = await takenSlots(deps.db, listing.category, atIso);
-    // The listing's own running or scheduled terms: a new one of the same placement follows them.
     const own = {
       premium: await listingTermEnd(deps.db, listing.id, 'premium', atIso),
       sponsored: await listingTermEnd(deps.db, listing.id, 'sponsored', atIso),
     };
-    return (await listPlans(deps.db, { activeOnly: true })).map((p) => {
-      const after = Math.max(at, own[p.placement] ?? 0);
+    return (placement: Placement, termDays: number) => {
+      const after = Math.max(at, own[placement] ?? 0);
       const start =
-        p.placement === 'sponsored'
-          ? nextSlotStart(taken, after, p.term_days * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
+        placement === 'sponsored'
+          ? nextSlotStart(taken, after, termDays * DAY_MS, deps.env.SPONSORED_SLOTS_PER_CATEGORY)
           : after;
+      return {
+        start,
+        /** Why it would not start now: the listing's own term of that placement, or the category's full slots. */
+        waits_for: start <= at ? null : start > after ? ('slots' as const) : ('own' as const),
+      };
+    };
+  };
+
+  /** When each active plan's slot would start for a listing in `category` (sponsored slots are capped per category). */
+  const plansFor = async (listing: { id: number; category: string }) => {
+    const at = now();
+    const startOf = await termStarts(listing, at);
+    return (await listPlans(deps.db, { activeOnly: true })).map((p) => {
+      const { start, waits_for } = startOf(p.placement, p.term_days);
       return {
         ...p,
         price: formatPrice(p.price_cents, p.currency),
         term: formatTerm(p.term_days),
         starts_at: start > at ? new Date(start).toISOString() : null,
-        /** Why it would not start now: the listing's own term of that placement, or the category's full slots. */
-        waits_for: start <= at ? null : start > after ? ('slots' as const) : ('own' as const),
+        waits_for,
       };
     });
   };
@@ -451,6 +468,8 @@ export const accountRoutes = (deps: AppDeps) => {
           starts_at: o.starts_at,
           ends_at: o.ends_at,
           refunded_at: o.refunded_at,
+          // A partial refund (Stripe's dashboard) leaves the order paid or ended: how much came back.
+          refunded_part: partRefundedWords(o.refunded_cents, o.amount_cents, o.currency),
           // The way back to Stripe's page only while it still takes payment (its expiry passed: the
           // webhook saying so, or the reconcile job, closes the order soon).
           checkout_url:
@@ -477,13 +496,27 @@ export const accountRoutes = (deps: AppDeps) => {
           const stripe = stripeFor(deps);
           session = stripe ? await stripe.retrieveSession(sessionId).catch(() => null) : null;
         }
+        const at = now();
+        const outcome = checkoutOutcome(order, session, at);
+        let { starts_at, ends_at } = order;
+        if ((outcome === 'confirming' || outcome === 'processing') && order.server_id !== null) {
+          // Paid or paying, not activated yet: a term that follows the listing's own one (or waits
+          // for a slot) has those dates, not a start on the event's arrival (null: it starts then).
+          const startOf = await termStarts({ id: order.server_id, category: order.category }, at);
+          const { start } = startOf(order.placement, order.term_days);
+          if (start > at) {
+            starts_at = new Date(start).toISOString();
+            ends_at = new Date(start + order.term_days * DAY_MS).toISOString();
+          }
+        }
         return c.json({
-          outcome: checkoutOutcome(order, session, now()),
+          outcome,
           order_id: order.id,
           server_name: order.server_name,
           placement: order.placement,
-          starts_at: order.starts_at,
-          ends_at: order.ends_at,
+          // An open order's are the dates its term would have if paid now (null: from the payment's arrival).
+          starts_at,
+          ends_at,
         });
       })
       // What a listing can buy: the active plans, their price and term, and when a slot would start.

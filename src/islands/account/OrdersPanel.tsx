@@ -36,8 +36,10 @@ export function OrdersPanel() {
     void reload();
   }, [reload]);
 
-  const refund = async (id: number, state: string) => {
-    const what = state === 'ended' ? 'the money for this placement comes back' : 'the placement ends at once';
+  const refund = async (id: number, state: string, part: string | null) => {
+    const what =
+      (part ? `the rest of the price comes back (${part} so far)` : 'the money for this placement comes back') +
+      (state === 'ended' ? '' : ' and the placement ends at once');
     const reason = window.prompt(`Ask for a refund: ${what}. A reason (optional):`, '');
     if (reason === null) return;
     setBusy(id);
@@ -79,6 +81,7 @@ export function OrdersPanel() {
                 ? 'checkout closed, waiting for Stripe’s word'
                 : (STATE_WORDS[o.state] ?? o.state)}
             </span>
+            {o.refunded_part ? <> · {o.refunded_part}</> : null}
             {o.state === 'paid' && o.starts_at && o.ends_at ? (
               <>
                 {' '}
@@ -98,7 +101,7 @@ export function OrdersPanel() {
                   type="button"
                   className="btn btn-outline"
                   disabled={busy === o.id}
-                  onClick={() => void refund(o.id, o.state)}
+                  onClick={() => void refund(o.id, o.state, o.refunded_part)}
                 >
                   Ask for a refund
                 </button>

@@ -5,6 +5,7 @@ import {
   CHECKOUT_OUTCOME_TEXT,
   CHECKOUT_OUTCOMES,
   checkoutOutcome,
+  checkoutOutcomeText,
   missingSessionClosable,
   sessionFinding,
 } from './checkout';
@@ -78,6 +79,30 @@ describe('checkoutOutcome', () => {
     for (const o of CHECKOUT_OUTCOMES) {
       const received = /payment received/.test(CHECKOUT_OUTCOME_TEXT[o].heading);
       expect(received, o).toBe(o === 'placed' || o === 'scheduled' || o === 'confirming');
+    }
+  });
+});
+
+describe('checkoutOutcomeText', () => {
+  const dates = { starts_at: '2027-01-04T10:00:00.000Z', ends_at: '2027-02-03T10:00:00.000Z' };
+  it('gives a term that follows the listing’s current one its own dates, never a start on the payment’s arrival', () => {
+    const confirming = checkoutOutcomeText('confirming', dates);
+    expect(confirming.heading).toBe(CHECKOUT_OUTCOME_TEXT.confirming.heading);
+    expect(confirming.text).toContain('runs from 4\u00a0Jan\u00a02027 until 3\u00a0Feb\u00a02027');
+    expect(confirming.text).not.toContain('starts then');
+    expect(checkoutOutcomeText('scheduled', dates).text).toContain(
+      'booked from 4\u00a0Jan\u00a02027 until 3\u00a0Feb\u00a02027',
+    );
+    expect(checkoutOutcomeText('processing', dates).text).toContain('not before 4\u00a0Jan\u00a02027');
+    expect(checkoutOutcomeText('placed', { starts_at: null, ends_at: dates.ends_at }).text).toContain(
+      'running until 3\u00a0Feb\u00a02027',
+    );
+  });
+  it('says what it always said without dates (a term that starts on the payment’s arrival), and nothing of dates for other outcomes', () => {
+    for (const o of CHECKOUT_OUTCOMES) {
+      expect(checkoutOutcomeText(o, { starts_at: null, ends_at: null })).toEqual(CHECKOUT_OUTCOME_TEXT[o]);
+      if (!['placed', 'scheduled', 'confirming', 'processing'].includes(o))
+        expect(checkoutOutcomeText(o, dates)).toEqual(CHECKOUT_OUTCOME_TEXT[o]);
     }
   });
 });

@@ -1,3 +1,5 @@
+import { placementDay } from './plans';
+
 /** How long a Checkout session the app makes stays payable (Stripe allows 30 minutes to 24 hours). */
 export const CHECKOUT_MINUTES = 60;
 
@@ -147,3 +149,46 @@ export const CHECKOUT_OUTCOME_TEXT: Record<CheckoutOutcome, { heading: string; t
     text: 'The card’s bank is looking into this payment; the placement is suspended meanwhile.',
   },
 };
+
+/**
+ * What /account/paid says of an outcome with the dates the server gave (GET
+ * /api/account/checkouts/:session): a running placement's end, a booked one's own start and end,
+ * and, while Stripe's event is on its way or a bank payment clears, the dates of a term that
+ * follows the listing's current one (or waits for a Sponsored slot) instead of a start on arrival.
+ * Without dates, CHECKOUT_OUTCOME_TEXT.
+ */
+export function checkoutOutcomeText(
+  outcome: CheckoutOutcome,
+  dates: { starts_at: string | null; ends_at: string | null },
+): { heading: string; text: string } {
+  const { heading, text } = CHECKOUT_OUTCOME_TEXT[outcome];
+  const { starts_at: from, ends_at: until } = dates;
+  if (!until) return { heading, text };
+  const receipt = 'A receipt went to the email address you paid with.';
+  const waits =
+    "this listing's current term of that placement runs until then, or its category's Sponsored slots are all taken";
+  switch (outcome) {
+    case 'placed':
+      return { heading, text: `Your placement is running until ${placementDay(until)}. ${receipt}` };
+    case 'scheduled':
+      if (!from) return { heading, text };
+      return {
+        heading,
+        text: `Your placement is booked from ${placementDay(from)} until ${placementDay(until)} (${waits}). ${receipt}`,
+      };
+    case 'confirming':
+      if (!from) return { heading, text };
+      return {
+        heading,
+        text: `Stripe has taken the payment and tells us about it within a minute or so. Your placement runs from ${placementDay(from)} until ${placementDay(until)} (${waits}). A receipt goes to the email address you paid with.`,
+      };
+    case 'processing':
+      if (!from) return { heading, text };
+      return {
+        heading,
+        text: `Your bank payment is on its way: such payments take a few business days to clear. The placement starts when it clears, and not before ${placementDay(from)} (${waits}). A receipt goes to the email address you paid with then. If the bank refuses it, nothing is charged and My listings says so.`,
+      };
+    default:
+      return { heading, text };
+  }
+}

@@ -41,29 +41,47 @@ describe('the order machine', () => {
       fc.property(fc.constantFrom(...ORDER_STATES), fc.constantFrom(...ORDER_EVENTS), (s, e) => {
         const once = transition(s, e);
         // A second partial refund is another refund: it records the charge's new refunded total
-        // (the same total again changes no amount), and the state stays.
+        // and mails that step (the same total again changes no amount and mails nothing), and the state stays.
         if (e === 'partially_refunded' && once.state !== 'refunded')
-          expect(transition(once.state, e)).toEqual({ state: once.state, effects: ['record_refund'] });
+          expect(transition(once.state, e)).toEqual({
+            state: once.state,
+            effects: ['record_refund', 'mail_partial_refund'],
+          });
         else expect(transition(once.state, e)).toEqual({ state: once.state, effects: [] });
       }),
     );
   });
 
-  it('keeps a placement running through partial refunds, and ends it on a full one', () => {
+  it('keeps a placement running through partial refunds, mailing each, and ends it on a full one', () => {
     expect(run(['paid', 'partially_refunded', 'partially_refunded'])).toEqual({
       state: 'paid',
-      effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund', 'record_refund'],
+      effects: [
+        'record_payment',
+        'activate',
+        'mail_receipt',
+        'record_refund',
+        'mail_partial_refund',
+        'record_refund',
+        'mail_partial_refund',
+      ],
     });
     expect(run(['paid', 'partially_refunded', 'refunded']).effects.slice(-3)).toEqual([
       'record_refund',
       'deactivate',
       'mail_refund',
     ]);
-    expect(transition('ended', 'partially_refunded')).toEqual({ state: 'ended', effects: ['record_refund'] });
+    expect(transition('ended', 'partially_refunded')).toEqual({
+      state: 'ended',
+      effects: ['record_refund', 'mail_partial_refund'],
+    });
+    expect(transition('disputed', 'partially_refunded')).toEqual({
+      state: 'disputed',
+      effects: ['record_refund', 'mail_partial_refund'],
+    });
     // Out of order: a partial refund before the payment's own event is the payment (the charge was made).
     expect(run(['partially_refunded', 'paid'])).toEqual({
       state: 'paid',
-      effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund'],
+      effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund', 'mail_partial_refund'],
     });
     expect(transition('refunded', 'partially_refunded')).toEqual({ state: 'refunded', effects: [] });
   });
@@ -98,6 +116,9 @@ describe('the order machine', () => {
         // The refund mail goes with the site's refunds, never with a chargeback the bank made.
         const first = evs.find((e) => e === 'refunded' || e === 'dispute_lost');
         expect(count(effects, 'mail_refund')).toBe(first === 'refunded' ? 1 : 0);
+        // A partial refund's mail goes with a partial refund only (each step, before the order is refunded).
+        expect(count(effects, 'mail_partial_refund')).toBeLessThanOrEqual(count(effects, 'record_refund'));
+        if (effects.includes('mail_partial_refund')) expect(evs).toContain('partially_refunded');
       }),
     );
   });

@@ -26,8 +26,11 @@ export const ORDER_EVENTS = [
 ] as const;
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
-/** The effects that are the payer's mails, each written to the outbox with the event's batch. */
-export const MAIL_EFFECTS = ['mail_receipt', 'mail_refund', 'mail_end'] as const;
+/**
+ * The effects that are the payer's mails, each written to the outbox with the event's batch: the
+ * receipt, the refund that ends the order, a partial refund (each step that gives money back), the end.
+ */
+export const MAIL_EFFECTS = ['mail_receipt', 'mail_refund', 'mail_partial_refund', 'mail_end'] as const;
 export type MailEffect = (typeof MAIL_EFFECTS)[number];
 
 /**
@@ -36,7 +39,8 @@ export type MailEffect = (typeof MAIL_EFFECTS)[number];
  * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
  * - `record_refund`: money out (refunded_at, the amount counted against revenue): the whole price on
  *   `refunded` or `dispute_lost`, the refunded total so far on `partially_refunded` (never counted twice)
- * - the mails (MAIL_EFFECTS): the receipt, the refund and the end of the placement
+ * - the mails (MAIL_EFFECTS): the receipt, the refund, a partial refund and the end of the placement
+ *   (a partial refund's mail goes out only for a step that gives money back: a redelivered one does not)
  */
 export const ORDER_EFFECTS = ['record_payment', 'activate', 'deactivate', 'record_refund', ...MAIL_EFFECTS] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
@@ -65,7 +69,10 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       // still arrives (out of order) is honoured, since it was taken.
       if (event === 'paid') return { state: 'paid', effects: ['record_payment', 'activate', 'mail_receipt'] };
       if (event === 'partially_refunded')
-        return { state: 'paid', effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund'] };
+        return {
+          state: 'paid',
+          effects: ['record_payment', 'activate', 'mail_receipt', 'record_refund', 'mail_partial_refund'],
+        };
       if (event === 'refunded')
         return { state: 'refunded', effects: ['record_payment', 'record_refund', 'mail_refund'] };
       if (event === 'disputed') return { state: 'disputed', effects: ['record_payment'] };
@@ -78,20 +85,21 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       if (event === 'disputed') return { state: 'disputed', effects: ['deactivate'] };
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund', 'deactivate'] };
       if (event === 'ended') return { state: 'ended', effects: ['deactivate', 'mail_end'] };
-      if (event === 'partially_refunded') return { state: 'paid', effects: ['record_refund'] };
+      if (event === 'partially_refunded') return { state: 'paid', effects: ['record_refund', 'mail_partial_refund'] };
       return stay('paid');
     case 'ended':
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
       if (event === 'disputed') return stay('disputed');
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
-      if (event === 'partially_refunded') return { state: 'ended', effects: ['record_refund'] };
+      if (event === 'partially_refunded') return { state: 'ended', effects: ['record_refund', 'mail_partial_refund'] };
       return stay('ended');
     case 'disputed':
       // A refund of the charge (an admin's, before the bank decided); a lost dispute is money out
       // without the site's refund mail; a won one leaves the placement suspended.
       if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'mail_refund'] };
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund'] };
-      if (event === 'partially_refunded') return { state: 'disputed', effects: ['record_refund'] };
+      if (event === 'partially_refunded')
+        return { state: 'disputed', effects: ['record_refund', 'mail_partial_refund'] };
       return stay('disputed');
     case 'refunded':
       return stay('refunded');

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, formatPrice, formatTerm, REFUND_WINDOW_DAYS, refundableByOwner, refundedPriceCents } from './plans';
+import {
+  DAY_MS,
+  formatPrice,
+  formatTerm,
+  partRefundedWords,
+  REFUND_WINDOW_DAYS,
+  refundableByOwner,
+  refundedPriceCents,
+  refundedWords,
+} from './plans';
 
 describe('plans', () => {
   it('prints prices in the currency with no breakable space', () => {
@@ -41,6 +50,23 @@ describe('refundedPriceCents', () => {
           last = share;
         }
         expect(last).toBe(price);
+      }),
+    );
+  });
+});
+
+describe('partRefundedWords', () => {
+  it('says how much of the price came back for a partial refund only, in the order’s currency, never broken inside an amount', () => {
+    expect(partRefundedWords(500, 2000, 'eur')).toBe('€5.00 of €20.00 refunded');
+    expect(partRefundedWords(1500, 4900, 'usd')).toBe('$15.00 of $49.00 refunded');
+    expect(partRefundedWords(0, 4900, 'usd')).toBeNull();
+    expect(partRefundedWords(4900, 4900, 'usd')).toBeNull();
+    expect(refundedWords(4900, 4900, 'usd')).toBe('$49.00 of $49.00 refunded');
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e7 }), fc.integer({ min: 0, max: 1e7 }), (price, back) => {
+        const words = partRefundedWords(back, price, 'gbp');
+        expect(words !== null).toBe(back > 0 && back < price);
+        if (words) expect(words).toBe(`${formatPrice(back, 'gbp')} of ${formatPrice(price, 'gbp')} refunded`);
       }),
     );
   });

@@ -67,6 +67,17 @@ export function refundedPriceCents(refundedTotal: number, chargeAmount: number |
   return Math.max(0, Math.min(share, price));
 }
 
+/**
+ * How much of an order's price has come back, as My listings and the refund mails say it: "$5.00
+ * of $20.00 refunded" (`refundedCents` is the price's share, order_refunds added up).
+ */
+export const refundedWords = (refundedCents: number, amountCents: number, currency: string): string =>
+  `${formatPrice(refundedCents, currency)} of ${formatPrice(amountCents, currency)} refunded`;
+
+/** What My listings adds to an order refunded in part (null: none, or all of it, which its state says). */
+export const partRefundedWords = (refundedCents: number, amountCents: number, currency: string): string | null =>
+  refundedCents > 0 && refundedCents < amountCents ? refundedWords(refundedCents, amountCents, currency) : null;
+
 /** Whether `paidAt` (ISO) is within the owner's refund window at `now` (ms). */
 export function refundableByOwner(paidAt: string | null, now: number): boolean {
   if (!paidAt) return false;
