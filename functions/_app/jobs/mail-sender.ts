@@ -131,8 +131,9 @@ export async function run(
       // A retry due after the last moment the provider surely knows the key is not made.
       const until = retryDeadline(client, since);
       const delay = RETRY_DELAYS_MS[mail.attempts];
-      const outlived = since !== null && until !== undefined && delay !== undefined && now + delay > until;
-      const permanent = (err instanceof MailSendError && err.permanent) || outlived;
+      const refused = err instanceof MailSendError && err.permanent;
+      const outlived = !refused && since !== null && until !== undefined && delay !== undefined && now + delay > until;
+      const permanent = refused || outlived;
       const status = await markMailFailed(
         deps.db,
         mail,
@@ -145,7 +146,7 @@ export async function run(
       log(
         `Mail ${mail.id} (${mail.kind}) to ${mail.to_address}: ${status === 'failed' ? 'given up' : 'retry later'}: ${message}`,
       );
-      if (!permanent && ++failures >= STOP_AFTER_FAILURES) {
+      if (!refused && ++failures >= STOP_AFTER_FAILURES) {
         const rest = mails.slice(i + 1).map((m) => m.id);
         await releaseMails(deps.db, rest, now + RETRY_DELAYS_MS[0], now);
         log(`Mail: ${failures} failures in a row; ${rest.length} mail(s) wait for the next pass`);
