@@ -9,8 +9,8 @@ import { createTestDb, type TestDb } from '../helpers/db';
 
 const HOUR = 3_600_000;
 let t: TestDb | undefined;
-afterEach(async () => {
-  await t?.cleanup();
+afterEach(() => {
+  t?.cleanup();
   t = undefined;
 });
 
