@@ -542,6 +542,13 @@ export const mailOutbox = sqliteTable(
     /** When the sender may try next (ISO time); a claim moves it ahead so two senders never overlap. */
     next_attempt_at: text('next_attempt_at').notNull().default(now),
     last_error: text('last_error'),
+    /**
+     * When the first attempt began whose outcome the sender never learned (no answer, a 5xx, a
+     * sender that died before recording it): the provider may have taken the mail, and its
+     * Idempotency-Key stops a second copy only for IDEMPOTENCY_KEY_LIFETIME_MS from then. Set by
+     * the claim; null while every attempt was refused outright (or none was made).
+     */
+    unconfirmed_since: text('unconfirmed_since'),
     /** The Message-ID the mail server accepted. */
     message_id: text('message_id'),
     sent_at: text('sent_at'),

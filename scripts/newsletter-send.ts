@@ -7,6 +7,7 @@
 import { nodeMailFor } from '../functions/_app/clients/mail-smtp';
 import { run as sendMail } from '../functions/_app/jobs/mail-sender';
 import { run as sendNewsletter } from '../functions/_app/jobs/newsletter';
+import { isoWeek } from '../functions/_app/mail/week';
 import { displayUrl } from './lib/database';
 import { openMailScript } from './lib/mail-env';
 
@@ -20,6 +21,8 @@ try {
   console.log(
     `Newsletter ${result.week} on ${displayUrl(env.DATABASE_URL)}: ${result.enqueued} new cop${result.enqueued === 1 ? 'y' : 'ies'}, ${result.recipients} recipient(s) in all.`,
   );
+  if (result.week !== isoWeek(now))
+    console.log(`That was the rest of last week's issue; run again to compose ${isoWeek(now)}'s.`);
   if (!mail) {
     console.log(
       'No SMTP_URL or MAIL_API_URL: the copies wait in the outbox (npm start sends them once one is set; console: Outbox).',

@@ -119,6 +119,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Claims up to `limit` mails due at `now` (pending, next_attempt_at <= now), oldest first, by
  * moving their next_attempt_at `leaseMs` ahead in one UPDATE: a second sender's claim no longer
  * sees them, so two senders never send one mail. A sender that dies leaves them due again after the lease.
+ * The claim also starts `unconfirmed_since` (kept if set): until the sender records what the
+ * attempt did, the provider may have taken the mail (a mail whose unconfirmed_since is `now` was
+ * not unconfirmed before this claim).
  */
 export async function claimDueMails(
   db: Db,
@@ -136,7 +139,10 @@ export async function claimDueMails(
     .limit(limit);
   const rows = await db
     .update(mailOutbox)
-    .set({ next_attempt_at: iso(now + leaseMs) })
+    .set({
+      next_attempt_at: iso(now + leaseMs),
+      unconfirmed_since: sql`coalesce(${mailOutbox.unconfirmed_since}, ${at})`,
+    })
     .where(and(inArray(mailOutbox.id, due), eq(mailOutbox.status, 'pending'), lte(mailOutbox.next_attempt_at, at)))
     .returning();
   return rows.sort((a, b) => a.id - b.id);
@@ -159,13 +165,14 @@ export async function markMailSent(db: Db, id: number, now: number, messageId: s
 /**
  * Records a failed attempt: the mail waits RETRY_DELAYS_MS[attempts] and is tried again, or is
  * given up as failed after the last delay or when the failure is `permanent` (the address refused).
+ * `unconfirmedSince`, when given, is stored as the mail's (null: every attempt was refused outright).
  */
 export async function markMailFailed(
   db: Db,
   mail: Pick<OutboxMail, 'id' | 'attempts'>,
   now: number,
   error: string,
-  { permanent = false }: { permanent?: boolean } = {},
+  { permanent = false, unconfirmedSince }: { permanent?: boolean; unconfirmedSince?: string | null } = {},
 ): Promise<MailStatus> {
   const delay = RETRY_DELAYS_MS[mail.attempts];
   const status: MailStatus = permanent || delay === undefined ? 'failed' : 'pending';
@@ -176,20 +183,33 @@ export async function markMailFailed(
       attempts: mail.attempts + 1,
       last_error: error.slice(0, 500),
       next_attempt_at: iso(now + (delay ?? 0)),
+      ...(unconfirmedSince !== undefined ? { unconfirmed_since: unconfirmedSince } : {}),
     })
     .where(eq(mailOutbox.id, mail.id));
   return status;
 }
 
+/** Gives a claimed mail up without trying it (its `reason` is what the Outbox shows): failed. */
+export async function giveUpMail(db: Db, id: number, reason: string): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'failed', last_error: reason.slice(0, 500) })
+    .where(eq(mailOutbox.id, id));
+}
+
 /**
  * Gives claimed mails back without counting an attempt (the sender stopped before trying them,
- * the mail server being down): due again at `at`.
+ * the mail server being down): due again at `at`. The claim made at `claimedAt` did not try
+ * them, so the unconfirmed_since it started is undone.
  */
-export async function releaseMails(db: Db, ids: number[], at: number): Promise<void> {
+export async function releaseMails(db: Db, ids: number[], at: number, claimedAt: number): Promise<void> {
   if (ids.length === 0) return;
   await db
     .update(mailOutbox)
-    .set({ next_attempt_at: iso(at) })
+    .set({
+      next_attempt_at: iso(at),
+      unconfirmed_since: sql`CASE WHEN ${mailOutbox.unconfirmed_since} = ${iso(claimedAt)} THEN NULL ELSE ${mailOutbox.unconfirmed_since} END`,
+    })
     .where(and(inArray(mailOutbox.id, ids), eq(mailOutbox.status, 'pending')));
 }
 

@@ -80,11 +80,31 @@ describe('GET /badge/{slug}.svg', () => {
     expect(rows.length).toBeGreaterThan(1);
     expect(await message('variant=rank')).toBe(`#${ahead + 1} in Gaming`);
     expect(await message('variant=rating')).toBe('no reviews yet');
-    // An unknown variant or style is the default badge, never a broken image.
-    expect(await message('variant=nonsense&style=neon')).toBe('12.4K members · 1.9K online');
+    // An empty value is the default, and other parameters (a cache-buster) are ignored.
+    expect(await message('variant=&style=&v=2')).toBe('12.4K members · 1.9K online');
     const dark = await (await badge(`${slugs.live}.svg?style=dark`)).text();
     const light = await (await badge(`${slugs.live}.svg`)).text();
     expect(dark).not.toBe(light);
+  });
+
+  it('refuses an unknown variant or style with a 400 naming the parameter, not another badge in its place', async () => {
+    for (const [query, field] of [
+      ['variant=nonsense', 'variant'],
+      ['variant=Members', 'variant'],
+      ['variant=members&variant=online', 'variant'],
+      ['style=neon', 'style'],
+      ['variant=rank&style=Dark', 'style'],
+    ] as const) {
+      for (const slug of [slugs.live, 'no-such-listing']) {
+        const res = await badge(`${slug}.svg?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.headers.get('cache-control') ?? '', query).not.toMatch(/max-age=[1-9]/);
+        const body = (await res.json()) as { error: { code: string; message: string; issues: { path: string }[] } };
+        expect(body.error.code).toBe('validation_failed');
+        expect(body.error.message).toBe(`Invalid ${field}`);
+        expect(body.error.issues.map((i) => i.path)).toEqual([field]);
+      }
+    }
   });
 
   it('is the grey "unavailable" badge, with a 200, for a hidden listing, a dead invite or an unknown slug', async () => {

@@ -56,17 +56,17 @@ describe('the HTTP mail provider (Cloudflare)', () => {
       },
     });
     // Per Resend's documented errors: the mail's own fault is final, the provider's state or the
-    // site's settings (key, domain, URL) are not.
-    for (const [status, name, permanent] of [
-      [500, 'internal_server_error', false],
-      [429, 'rate_limit_exceeded', false],
-      [422, 'missing_required_field', true],
-      [400, 'validation_error', true],
-      [409, 'concurrent_idempotent_requests', false],
-      [409, 'invalid_idempotent_request', true],
-      [401, 'missing_api_key', false],
-      [403, 'invalid_api_key', false],
-      [404, 'not_found', false],
+    // site's settings (key, domain, URL) are not; a 5xx or an attempt in progress may have taken it.
+    for (const [status, name, permanent, unconfirmed] of [
+      [500, 'internal_server_error', false, true],
+      [429, 'rate_limit_exceeded', false, false],
+      [422, 'missing_required_field', true, false],
+      [400, 'validation_error', true, false],
+      [409, 'concurrent_idempotent_requests', false, true],
+      [409, 'invalid_idempotent_request', true, false],
+      [401, 'missing_api_key', false, false],
+      [403, 'invalid_api_key', false, false],
+      [404, 'not_found', false, false],
     ] as const) {
       provider.state.fail.push({ status, name });
       const err = await client
@@ -74,20 +74,21 @@ describe('the HTTP mail provider (Cloudflare)', () => {
         .catch((e) => e);
       expect(err).toBeInstanceOf(MailSendError);
       expect((err as MailSendError).permanent, `${status} ${name}`).toBe(permanent);
+      expect((err as MailSendError).unconfirmed, `${status} ${name}`).toBe(unconfirmed);
     }
     await provider.close();
     const down = await client.send({ from: 'x@guildrank.test', to: 'a@example.com', ...mail('Down') }).catch((e) => e);
-    expect((down as MailSendError).permanent).toBe(false);
+    expect(down as MailSendError).toMatchObject({ permanent: false, unconfirmed: true });
     cleanups.pop();
   });
 });
 
 describe('the HTTP provider’s answers to a retry (its idempotency keys)', () => {
   /** An outbox of `count` mails, the provider's stand-in, and one sender pass at a time through it. */
-  async function senderSetup(count = 1, fetchFn?: typeof fetch) {
+  async function senderSetup(count = 1, fetchFn?: typeof fetch, clock?: () => number) {
     const tdb = await createTestDb();
     cleanups.push(tdb.cleanup);
-    const provider = await startProviderStandIn();
+    const provider = await startProviderStandIn(clock ? { clock } : {});
     cleanups.push(provider.close);
     for (let i = 0; i < count; i++)
       await enqueueMail(tdb.db, {
@@ -143,6 +144,50 @@ describe('the HTTP provider’s answers to a retry (its idempotency keys)', () =
     expect(provider.requests).toHaveLength(1);
   });
 
+  it('a mail whose answer was lost is given up, not sent twice, once a retry would come after the provider forgets its key (24 hours)', async () => {
+    // The provider takes the first attempt, but its answer never arrives (the connection drops).
+    let lost = 1;
+    const dropsAnswer: typeof fetch = async (url, init) => {
+      const res = await fetch(url, init);
+      if (lost-- <= 0) return res;
+      await res.text();
+      throw new TypeError('fetch failed: connection reset');
+    };
+    let at = Date.now() + 1000;
+    const { tdb, provider, pass } = await senderSetup(1, dropsAnswer, () => at);
+    expect(await pass(at)).toMatchObject({ sent: 0, retried: 1 });
+    // Then it is down for about a day: the retries fail until the one after 24 hours.
+    const down = RETRY_DELAYS_MS.slice(1).map(() => ({ status: 500, name: 'internal_server_error' }));
+    provider.state.fail.push(...down);
+    for (const delay of RETRY_DELAYS_MS) {
+      if ((await listMails(tdb.db)).mails[0]?.status !== 'pending') break;
+      at += delay;
+      await pass(at);
+    }
+    // One mail at the provider, and the Outbox says why the mail was not tried again.
+    expect(provider.requests).toHaveLength(1);
+    const [given] = (await listMails(tdb.db)).mails;
+    expect(given?.status).toBe('failed');
+    expect(given?.last_error).toMatch(/Idempotency-Key.*24 hours/);
+    expect(await pass(at + 30 * 86_400_000)).toMatchObject({ claimed: 0 });
+  });
+
+  it('a mail claimed by a sender that died mid-send is not sent once the provider may have forgotten its key', async () => {
+    let at = Date.now() + 1000;
+    const { tdb, provider, pass } = await senderSetup(1, undefined, () => at);
+    // The provider takes the mail; the sender dies before it records anything.
+    await tdb.client.execute(`CREATE TRIGGER crash BEFORE UPDATE OF status, attempts ON mail_outbox
+      BEGIN SELECT RAISE(ABORT, 'sender died'); END`);
+    await expect(pass(at)).rejects.toThrow();
+    await tdb.client.execute('DROP TRIGGER crash');
+    expect(provider.requests).toHaveLength(1);
+    // No sender passes for a day (the sender down, the token unset), then one claims it again.
+    at += 25 * 3_600_000;
+    expect(await pass(at)).toMatchObject({ claimed: 1, sent: 0, failed: 1 });
+    expect(provider.requests).toHaveLength(1);
+    expect((await listMails(tdb.db)).mails[0]?.last_error).toMatch(/Idempotency-Key/);
+  });
+
   it('a slow pass sends no mail after its claim could have run out: the rest go back for the next pass, each mail once', async () => {
     // Each send takes the provider 2 minutes (a clock the test moves): five would outlast the
     // claim's 5 minutes, after which another sender may claim the same mails.
@@ -183,9 +228,10 @@ describe('the HTTP provider’s answers to a retry (its idempotency keys)', () =
     // Two refusals in a row end the pass; the rest wait, none given up.
     expect(await pass(t0)).toMatchObject({ claimed: 6, sent: 0, failed: 0, retried: 2 });
     expect((await listMails(tdb.db, { status: 'failed' })).total).toBe(0);
-    // The key is fixed: everything goes out.
+    // The key is fixed a day later: everything goes out (a refusal took no mail, so no
+    // Idempotency-Key had to be outlived).
     provider.state.fail.length = 0;
-    expect(await pass(t0 + RETRY_DELAYS_MS[0])).toMatchObject({ sent: 6, failed: 0 });
+    expect(await pass(t0 + 30 * 3_600_000)).toMatchObject({ sent: 6, failed: 0 });
     expect(provider.requests).toHaveLength(6);
   });
 });

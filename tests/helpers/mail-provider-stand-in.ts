@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../../functions/_app/clients/mail';
 
 /** One POST the provider stand-in took (and "sent"). */
 export interface ProviderRequest {
@@ -37,14 +38,16 @@ export interface HeldRequest {
  * as Resend documents its idempotency keys (https://resend.com/docs/dashboard/emails/idempotency-keys):
  * a request with a key it has taken before, with the same payload, is answered with that mail's id
  * and sends (records) nothing; with another payload, 409 `invalid_idempotent_request`; while the
- * first request of a key is still in progress, 409 `concurrent_idempotent_requests`. `fail` answers
+ * first request of a key is still in progress, 409 `concurrent_idempotent_requests`. A key is
+ * forgotten IDEMPOTENCY_KEY_LIFETIME_MS (24 hours) after its first request, by `clock` (the test's
+ * own time; the real one by default): a request with it after that is a new mail. `fail` answers
  * the next requests with those errors instead; `holdNext` keeps the next request in progress.
  */
-export async function startProviderStandIn() {
+export async function startProviderStandIn({ clock = Date.now }: { clock?: () => number } = {}) {
   const requests: ProviderRequest[] = [];
   const state = { fail: [] as (number | ProviderError)[] };
-  /** Per key: the payload it was first used with, and the id once that request finished. */
-  const keys = new Map<string, { payload: string; id: string | null }>();
+  /** Per key: the payload it was first used with, when, and the id once that request finished. */
+  const keys = new Map<string, { payload: string; at: number; id: string | null }>();
   let hold: { arrived: () => void; released: Promise<void> } | null = null;
 
   const answer = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
@@ -67,7 +70,8 @@ export async function startProviderStandIn() {
       const payload = Buffer.concat(chunks).toString('utf8');
       const header = req.headers['idempotency-key'];
       const key = typeof header === 'string' ? header : undefined;
-      const seen = key ? keys.get(key) : undefined;
+      const known = key ? keys.get(key) : undefined;
+      const seen = known && clock() - known.at < IDEMPOTENCY_KEY_LIFETIME_MS ? known : undefined;
       if (seen && seen.payload !== payload) {
         refuse(res, 409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload.');
         return;
@@ -85,7 +89,7 @@ export async function startProviderStandIn() {
         answer(res, 200, { id: seen.id });
         return;
       }
-      const entry = { payload, id: null as string | null };
+      const entry = { payload, at: clock(), id: null as string | null };
       if (key) keys.set(key, entry);
       if (hold) {
         const { arrived, released } = hold;

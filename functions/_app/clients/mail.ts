@@ -27,12 +27,15 @@ export interface OutgoingMail {
 /**
  * A failed send: `permanent` when the mail server or provider refused this mail for good (a bad
  * address, a 5xx SMTP reply, a provider's refusal of this mail: providerRefusalIsFinal), so
- * retrying cannot help; otherwise it is retried.
+ * retrying cannot help; otherwise it is retried. `unconfirmed` unless the answer says the mail was
+ * not taken (a refusal such as 429 or 401): with no answer, a 5xx or an attempt still in
+ * progress, the provider may have taken it.
  */
 export class MailSendError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly unconfirmed = true,
   ) {
     super(message);
     this.name = 'MailSendError';
@@ -43,11 +46,23 @@ export class MailSendError extends Error {
 export interface MailClient {
   /** 'smtp' or 'http', for the console and the logs. */
   readonly transport: string;
+  /**
+   * How long the transport answers a repeated `idempotencyKey` without sending again
+   * (IDEMPOTENCY_KEY_LIFETIME_MS for the HTTP provider); absent when it has no such key (SMTP).
+   */
+  readonly idempotencyKeyMs?: number;
   /** Sends one mail; resolves with the Message-ID (or the provider's id) once accepted; throws MailSendError. */
   send(mail: OutgoingMail): Promise<{ messageId: string | null }>;
   /** Frees pooled connections (SMTP); a no-op for HTTP. */
   close?(): void;
 }
+
+/**
+ * How long the HTTP provider answers a repeated Idempotency-Key with the first request's result
+ * instead of sending again: Resend keeps a key 24 hours
+ * (https://resend.com/docs/dashboard/emails/idempotency-keys). A retry after that is a new mail.
+ */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 3_600_000;
 
 /** How long an HTTP provider may take to accept one mail. */
 const HTTP_TIMEOUT_MS = 10_000;
@@ -101,6 +116,7 @@ export function httpMailClient({
   const url = `${baseUrl.replace(/\/+$/, '')}/emails`;
   return {
     transport: 'http',
+    idempotencyKeyMs: IDEMPOTENCY_KEY_LIFETIME_MS,
     async send(mail) {
       let res: Response;
       try {
@@ -127,8 +143,14 @@ export function httpMailClient({
       }
       const answer = await res.text();
       if (!res.ok) {
-        const permanent = providerRefusalIsFinal(res.status, errorName(answer));
-        throw new MailSendError(`mail provider answered ${res.status}: ${answer.slice(0, 200)}`, permanent);
+        const name = errorName(answer);
+        // A 5xx, or a 409 for an attempt still in progress, may come after the mail was taken.
+        const unconfirmed = res.status >= 500 || name === 'concurrent_idempotent_requests';
+        throw new MailSendError(
+          `mail provider answered ${res.status}: ${answer.slice(0, 200)}`,
+          providerRefusalIsFinal(res.status, name),
+          unconfirmed,
+        );
       }
       let id: unknown = null;
       try {

@@ -1,12 +1,13 @@
 import {
   claimDueMails,
+  giveUpMail,
   markMailFailed,
   markMailSent,
   type OutboxMail,
   RETRY_DELAYS_MS,
   releaseMails,
 } from '../../../db/queries/mail';
-import { MailSendError, mailFor, mailFrom } from '../clients/mail';
+import { type MailClient, MailSendError, mailFor, mailFrom } from '../clients/mail';
 import type { AppDeps } from '../context';
 import { type ClaimedPassOptions, leaseWatch } from '../lib/claimed-pass';
 
@@ -34,6 +35,28 @@ async function outboxMailIdentity(
   const domain = /@([^\s@>]+)>?\s*$/.exec(from)?.[1] ?? new URL(siteUrl).hostname;
   return { idempotencyKey, messageId: `<outbox.${hex}@${domain}>` };
 }
+
+/**
+ * How long before the provider forgets a mail's Idempotency-Key its last attempt may start: a
+ * pass starts a send up to half a claim after its trigger's time, which may itself be late.
+ */
+const KEY_MARGIN_MS = 3_600_000;
+
+/**
+ * The last time an attempt at a mail unconfirmed since `since` (an attempt the provider may have
+ * taken) may start through `client` without risking a second copy: its key's lifetime less
+ * KEY_MARGIN_MS. Undefined: no limit (no such attempt, or a transport without keys: SMTP).
+ */
+export function retryDeadline(client: Pick<MailClient, 'idempotencyKeyMs'>, since: string | null): number | undefined {
+  if (client.idempotencyKeyMs === undefined || since === null) return undefined;
+  return Date.parse(since) + client.idempotencyKeyMs - KEY_MARGIN_MS;
+}
+
+/** What the Outbox says of a mail given up at its key's lifetime. */
+const keyOutlived = (since: string, client: Pick<MailClient, 'idempotencyKeyMs'>) =>
+  `Not tried again: the provider may have taken it at the attempt of ${since} (no certain answer), and it ` +
+  `forgets that attempt's Idempotency-Key after ${(client.idempotencyKeyMs ?? 0) / 3_600_000} hours, so ` +
+  'another attempt could deliver it twice. It may have been delivered once.';
 
 /** What a pass did. */
 export interface MailRunSummary {
@@ -71,9 +94,19 @@ export async function run(
   for (const [i, mail] of mails.entries()) {
     if (leaseSpent()) {
       const rest = mails.slice(i).map((m) => m.id);
-      await releaseMails(deps.db, rest, now);
+      await releaseMails(deps.db, rest, now, now);
       log(`Mail: a slow pass; ${rest.length} mail(s) wait for the next pass`);
       break;
+    }
+    // Unconfirmed before this pass's claim (which marks every mail it takes): a mail the provider
+    // may have taken is not tried once it may have forgotten the key that stops a second copy.
+    const before = mail.unconfirmed_since === new Date(now).toISOString() ? null : mail.unconfirmed_since;
+    const deadline = retryDeadline(client, before);
+    if (before !== null && deadline !== undefined && now > deadline) {
+      await giveUpMail(deps.db, mail.id, keyOutlived(before, client));
+      summary.failed += 1;
+      log(`Mail ${mail.id} (${mail.kind}) to ${mail.to_address}: given up: its idempotency key may have expired`);
+      continue;
     }
     try {
       const { messageId } = await client.send({
@@ -90,17 +123,32 @@ export async function run(
       summary.sent += 1;
       failures = 0;
     } catch (err) {
-      const permanent = err instanceof MailSendError && err.permanent;
       const message = err instanceof Error ? err.message : String(err);
-      const status = await markMailFailed(deps.db, mail, now, message, { permanent });
+      // The provider may have taken it (no answer, a 5xx, "sent" not recorded): unconfirmed since
+      // this claim or before; a plain refusal leaves the mail as unconfirmed as before the claim.
+      const unconfirmed = !(err instanceof MailSendError) || err.unconfirmed;
+      const since = unconfirmed ? mail.unconfirmed_since : before;
+      // A retry due after the last moment the provider surely knows the key is not made.
+      const until = retryDeadline(client, since);
+      const delay = RETRY_DELAYS_MS[mail.attempts];
+      const refused = err instanceof MailSendError && err.permanent;
+      const outlived = !refused && since !== null && until !== undefined && delay !== undefined && now + delay > until;
+      const permanent = refused || outlived;
+      const status = await markMailFailed(
+        deps.db,
+        mail,
+        now,
+        outlived ? `${keyOutlived(since, client)} Last error: ${message}` : message,
+        { permanent, unconfirmedSince: since },
+      );
       if (status === 'failed') summary.failed += 1;
       else summary.retried += 1;
       log(
         `Mail ${mail.id} (${mail.kind}) to ${mail.to_address}: ${status === 'failed' ? 'given up' : 'retry later'}: ${message}`,
       );
-      if (!permanent && ++failures >= STOP_AFTER_FAILURES) {
+      if (!refused && ++failures >= STOP_AFTER_FAILURES) {
         const rest = mails.slice(i + 1).map((m) => m.id);
-        await releaseMails(deps.db, rest, now + RETRY_DELAYS_MS[0]);
+        await releaseMails(deps.db, rest, now + RETRY_DELAYS_MS[0], now);
         log(`Mail: ${failures} failures in a row; ${rest.length} mail(s) wait for the next pass`);
         break;
       }

@@ -92,6 +92,7 @@ export function composesAt(now: number): boolean {
 
 /** What a weekly pass did. */
 export interface NewsletterRunSummary {
+  /** The week of the issue the pass wrote: this week's, or last week's while copies of it were left. */
   week: string;
   /** True when this pass composed the week's issue; false when it was composed before (or not at all). */
   composed: boolean;
@@ -105,6 +106,51 @@ export interface NewsletterRunSummary {
   issue: NewsletterIssue | null;
 }
 
+/** What writing one issue's copies did: how many were new, and whether any recipient is left. */
+interface CopiesWritten {
+  enqueued: number;
+  done: boolean;
+  /** False when the issue had no recipient left to write when the run began. */
+  wrote: boolean;
+}
+
+/**
+ * Writes up to `maxPages` pages of an issue's copies, from the last subscriber a run before wrote a
+ * copy for (`enqueued_through`): each run goes on where one stopped.
+ */
+async function writeCopies(deps: NewsletterDeps, issue: NewsletterIssue, maxPages: number): Promise<CopiesWritten> {
+  const site = mailSite(deps.env);
+  const content = issue.content as unknown as IssueContent;
+  let enqueued = 0;
+  let done = false;
+  let wrote = false;
+  let afterId = issue.enqueued_through;
+  for (let pages = 0; pages < maxPages; pages++) {
+    const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
+    if (page.length < PAGE) done = true;
+    if (page.length === 0) break;
+    wrote = true;
+    const mails = await Promise.all(
+      page.map(async (s) => {
+        const links = await newsletterLinks(deps.env, s.email);
+        return {
+          subscriberId: s.id,
+          to: s.email,
+          mail: newsletterIssueMail(site, { issue: content, unsubscribeUrl: links.unsubscribeUrl }),
+          headers: links.headers,
+        };
+      }),
+    );
+    enqueued += await enqueueIssueMails(deps.db, issue.week, mails);
+    afterId = page.at(-1)!.id;
+    if (done) break;
+  }
+  // Stopped at maxPages after a full page: whether anyone is left says if the next pass has work
+  // (so the console's answer is true), one row read.
+  if (!done) done = (await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: 1 })).length === 0;
+  return { enqueued, done, wrote };
+}
+
 /**
  * The weekly send at `now` (`npm run newsletter:send`, the console's send button, the Worker's
  * Cron Trigger, npm start's cron): composes this ISO week's issue once (stored in
@@ -114,6 +160,12 @@ export interface NewsletterRunSummary {
  * stopped half-way (at `maxPages`, or dead) is finished by the next. With `compose: false` (the
  * scheduled passes outside composesAt) it only goes on with an issue already composed. The sender
  * (jobs/mail-sender.ts) delivers the copies.
+ *
+ * Until this week's issue is composed, a run first goes on with last week's if copies of it are
+ * left to write (the console sent it in parts late on Sunday, and the week ended before the passes
+ * wrote the rest): such a run writes only that issue (its summary is that week's), and this
+ * week's is composed by a later run, once last week's is written in full. So everyone who was to
+ * get last week's issue gets it, once, and no one gets this week's before it.
  */
 export async function run(
   deps: NewsletterDeps,
@@ -134,6 +186,11 @@ export async function run(
   const site = mailSite(deps.env);
   let issue = await getIssueByWeek(deps.db, week);
   let composed = false;
+  if (!issue) {
+    const last = await getIssueByWeek(deps.db, isoWeek(now - 7 * DAY));
+    const rest = last ? await writeCopies(deps, last, maxPages) : null;
+    if (last && rest && (rest.wrote || !rest.done)) return summarize(deps, last, false, rest, log);
+  }
   if (!issue && !compose) return { week, composed, enqueued: 0, recipients: 0, done: true, issue: null };
   if (!issue) {
     const content = await composeIssue(deps, now);
@@ -146,38 +203,22 @@ export async function run(
     issue = made.issue;
     composed = made.created;
   }
-  const content = issue.content as unknown as IssueContent;
-  let enqueued = 0;
-  let done = false;
-  // From the last subscriber a pass before wrote a copy for: each pass goes on where one stopped.
-  let afterId = issue.enqueued_through;
-  for (let pages = 0; pages < maxPages; pages++) {
-    const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
-    if (page.length < PAGE) done = true;
-    if (page.length === 0) break;
-    const mails = await Promise.all(
-      page.map(async (s) => {
-        const links = await newsletterLinks(deps.env, s.email);
-        return {
-          subscriberId: s.id,
-          to: s.email,
-          mail: newsletterIssueMail(site, { issue: content, unsubscribeUrl: links.unsubscribeUrl }),
-          headers: links.headers,
-        };
-      }),
-    );
-    enqueued += await enqueueIssueMails(deps.db, week, mails);
-    afterId = page.at(-1)!.id;
-    if (done) break;
-  }
-  // Stopped at maxPages after a full page: whether anyone is left says if the next pass has work
-  // (so the console's answer is true), one row read.
-  if (!done) done = (await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: 1 })).length === 0;
-  const stored = (await getIssueByWeek(deps.db, week))!;
+  return summarize(deps, issue, composed, await writeCopies(deps, issue, maxPages), log);
+}
+
+/** A run's summary of the issue it wrote copies of, read back with its count, and its log line. */
+async function summarize(
+  deps: NewsletterDeps,
+  issue: NewsletterIssue,
+  composed: boolean,
+  { enqueued, done }: CopiesWritten,
+  log: (line: string) => void,
+): Promise<NewsletterRunSummary> {
+  const stored = (await getIssueByWeek(deps.db, issue.week))!;
   log(
     composed || enqueued > 0
-      ? `Newsletter ${week}: ${enqueued} cop${enqueued === 1 ? 'y' : 'ies'} written to the outbox (${stored.recipient_count} in all)`
-      : `Newsletter ${week}: already sent to ${stored.recipient_count} subscriber(s); nothing to do`,
+      ? `Newsletter ${issue.week}: ${enqueued} cop${enqueued === 1 ? 'y' : 'ies'} written to the outbox (${stored.recipient_count} in all)`
+      : `Newsletter ${issue.week}: already sent to ${stored.recipient_count} subscriber(s); nothing to do`,
   );
-  return { week, composed, enqueued, recipients: stored.recipient_count, issue: stored, done };
+  return { week: issue.week, composed, enqueued, recipients: stored.recipient_count, issue: stored, done };
 }

@@ -130,7 +130,8 @@ export const JOBS = {
     // sends a missed week by hand). Every 15 minutes, in the session sweep's invocations: on the
     // Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of copies and the next goes on,
     // whatever the day, so the rest of an issue the console started (a part a request) is written
-    // too; a pass with nothing left reads two or three rows.
+    // too, into the next week if it was started late on Sunday (newsletter.ts: run); a pass with
+    // nothing left reads two to four rows.
     name: 'newsletter',
     cron: '*/15 * * * *',
     run: (ctx, now) =>

@@ -1,17 +1,10 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
 import { type BadgeFacts, getBadgeFacts } from '../../../db/queries/badges';
 import { countListedInCategory } from '../../../db/queries/listing-groups';
 import { iconSrc } from '../../../src/islands/card-data';
-import {
-  BADGE_LABEL,
-  BADGE_STYLES,
-  BADGE_VARIANTS,
-  type BadgeStyle,
-  type BadgeVariant,
-  badgeMessage,
-  badgeShowsNumbers,
-} from '../../../src/lib/badge/badge';
+import { BADGE_LABEL, badgeMessage, badgeShowsNumbers } from '../../../src/lib/badge/badge';
 import { formatNumber, initials } from '../../../src/lib/format';
 import { joinTarget } from '../../../src/lib/invite';
 import { timeAgo } from '../../../src/lib/invite-checks/display';
@@ -19,12 +12,14 @@ import { inviteView } from '../../../src/lib/invite-checks/invite-state';
 import { hasPage, isListed } from '../../../src/lib/listing';
 import { type CategoryRank, shownPlace } from '../../../src/lib/ranking/explanation';
 import { shownRating } from '../../../src/lib/reviews/summary';
+import { badgeQuerySchema } from '../../../src/lib/schemas/badge';
 import type { AppDeps, AppEnv } from '../context';
 import { renderedBadge } from '../lib/badge-render';
 import { badgeTallyFor } from '../lib/badge-tally';
 import { escapeHtml } from '../lib/html';
 import { ListingCache } from '../lib/listing-cache';
 import { RATE_LIMITS } from '../lib/rate-limits';
+import { validationHook } from '../lib/validate';
 import { rateLimit } from '../middleware/rate-limit';
 
 /** How long a browser or a CDN may keep a badge or a card (the issue's 10 minutes). */
@@ -64,10 +59,6 @@ async function placeOf(deps: AppDeps, s: BadgeFacts): Promise<CategoryRank | und
   return shownPlace(s, await cache.get(s.category, () => countListedInCategory(deps.db, s.category)));
 }
 
-/** The first value of `allowed` a query parameter names, else the fallback (a bad parameter never breaks an image). */
-const pick = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T =>
-  allowed.includes(value as T) ? (value as T) : fallback;
-
 /** Runs `p` after the answer on the Worker (waitUntil), or lets it run on its own on Node. */
 function afterAnswer(c: { executionCtx: { waitUntil(p: Promise<unknown>): void } }, p: Promise<void>) {
   const logged = p.catch((err) => console.warn('badge fetch counts not stored:', err));
@@ -81,31 +72,34 @@ function afterAnswer(c: { executionCtx: { waitUntil(p: Promise<unknown>): void }
 /**
  * `GET /badge/{slug}.svg?variant=members|online|rank|rating&style=light|dark`: the listing's
  * badge (src/lib/badge/badge.ts). A hidden, removed or unknown listing, or a dead invite, is the
- * grey "unavailable" badge with a 200: never a broken image in an owner's README. Cached 10
- * minutes with an ETag, no cookies; each fetch of a live listing's badge is tallied into its
- * daily count (lib/badge-tally.ts).
+ * grey "unavailable" badge with a 200: never a broken image in an owner's README for what
+ * happens to the listing later. An unknown `variant` or `style` is the embedder's typo, seen when
+ * the badge is first put on a page: the site's 400 envelope naming the parameter
+ * (badgeQuerySchema), not another badge that hides it. Cached 10 minutes with an ETag, no
+ * cookies; each fetch of a live listing's badge is tallied into its daily count (lib/badge-tally.ts).
  */
 export const badgeRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().use(rateLimit(RATE_LIMITS.badges)).get('/:file{[^/]+\\.svg}', etag(), async (c) => {
-    const slug = c.req.param('file').slice(0, -'.svg'.length).toLowerCase();
-    const variant = pick<BadgeVariant>(c.req.query('variant'), BADGE_VARIANTS, 'default');
-    const style = pick<BadgeStyle>(c.req.query('style'), BADGE_STYLES, 'light');
-    const facts = SLUG.test(slug) ? await factsOf(deps, slug) : null;
-    const live = badgeShowsNumbers(facts) ? facts : null;
-    const place = live && variant === 'rank' ? await placeOf(deps, live) : undefined;
-    const message = badgeMessage(live, variant, place, live ? shownRating(live) : null);
-    if (live) {
-      const flush = badgeTallyFor(deps.db).add(live.id);
-      if (flush) afterAnswer(c, flush);
-    }
-    // Drawn once per distinct drawing, with its ETag (etag() then only answers If-None-Match).
-    const { svg, etag: tag } = renderedBadge({ label: BADGE_LABEL, message, style, unavailable: !live });
-    return c.body(svg, 200, {
-      'Content-Type': 'image/svg+xml; charset=utf-8',
-      'Cache-Control': BADGE_CACHE_CONTROL,
-      ETag: tag,
+  new Hono<AppEnv>()
+    .use(rateLimit(RATE_LIMITS.badges))
+    .get('/:file{[^/]+\\.svg}', zValidator('query', badgeQuerySchema, validationHook), etag(), async (c) => {
+      const slug = c.req.param('file').slice(0, -'.svg'.length).toLowerCase();
+      const { variant = 'default', style = 'light' } = c.req.valid('query');
+      const facts = SLUG.test(slug) ? await factsOf(deps, slug) : null;
+      const live = badgeShowsNumbers(facts) ? facts : null;
+      const place = live && variant === 'rank' ? await placeOf(deps, live) : undefined;
+      const message = badgeMessage(live, variant, place, live ? shownRating(live) : null);
+      if (live) {
+        const flush = badgeTallyFor(deps.db).add(live.id);
+        if (flush) afterAnswer(c, flush);
+      }
+      // Drawn once per distinct drawing, with its ETag (etag() then only answers If-None-Match).
+      const { svg, etag: tag } = renderedBadge({ label: BADGE_LABEL, message, style, unavailable: !live });
+      return c.body(svg, 200, {
+        'Content-Type': 'image/svg+xml; charset=utf-8',
+        'Cache-Control': BADGE_CACHE_CONTROL,
+        ETag: tag,
+      });
     });
-  });
 
 /** The embedded card's stylesheet: inline (one request), allowed by its hash in the card's own policy. */
 const EMBED_CSS = `*{box-sizing:border-box}html,body{margin:0;padding:0;background:transparent}

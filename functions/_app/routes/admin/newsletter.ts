@@ -59,12 +59,14 @@ export const newsletterRoutes = new Hono<AdminEnv>()
   })
   // On the Worker a request writes WORKER_NEWSLETTER_PAGES_PER_REQUEST pages of copies (its 50
   // subrequests) and answers 202 with how far it got: the newsletter's next pass (every 15
-  // minutes, any day) or another press writes the rest. Under npm start it writes them all.
+  // minutes, any day, into the next week) or another press writes the rest. Under npm start it
+  // writes them all. Until this week's issue is composed, a press goes on with last week's if
+  // copies of it are left (sent late on Sunday), and answers for that issue.
   .post('/issue/send', async (c) => {
     const deps = c.get('deps');
     const now = deps.now?.() ?? Date.now();
     const stored = await getIssueByWeek(deps.db, isoWeek(now));
-    const subscribers = await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString());
+    let subscribers = await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString());
     // A send to nobody would compose the week's issue for no one: a subscriber who confirms later
     // in the week would never get it.
     if (subscribers === 0) {
@@ -74,9 +76,11 @@ export const newsletterRoutes = new Hono<AdminEnv>()
         "No confirmed subscribers: there is nobody to send this week's issue to yet",
       );
     }
-    const { week, composed, enqueued, recipients, done } = await sendNewsletter(deps, now, {
+    const { week, composed, enqueued, recipients, done, issue } = await sendNewsletter(deps, now, {
       ...(deps.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_REQUEST } : {}),
     });
+    // Last week's issue, finished by this press: its own recipients.
+    if (issue && week !== isoWeek(now)) subscribers = await countIssueRecipients(deps.db, issue.created_at);
     await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients, done });
     return c.json({ week, composed, enqueued, recipients, subscribers, done }, done ? 200 : 202);
   })
