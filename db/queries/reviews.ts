@@ -32,7 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const ofAccountFor = (table: typeof reviews | typeof reviewProofs, accountId: number, serverId: number) =>
   and(eq(table.account_id, accountId), eq(table.server_id, serverId));
 
-/** The statement that brings a listing's `rating` (average of shown reviews, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
+/** The statement that brings a listing's `rating` (average of shown reviews, rounded down as averageOf, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
 function refreshAggregate(db: Db, serverId: number | SQL) {
   const shown = sql`FROM ${reviews} WHERE ${reviews.server_id} = ${discordServers.id} AND ${reviews.status} = 'shown'`;
   return db
@@ -41,7 +41,8 @@ function refreshAggregate(db: Db, serverId: number | SQL) {
       // The page's built HTML carries its first reviews: the next build rewrites it (cache keys read updated_at).
       updated_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
       review_count: sql`(SELECT count(*) ${shown})`,
-      rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN round((SELECT avg(${reviews.rating}) ${shown}), 1) ELSE 0 END`,
+      // averageOf in SQL: whole-number division rounds down, as the page's summary does.
+      rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN ((SELECT sum(${reviews.rating}) * 10 ${shown}) / (SELECT count(*) ${shown})) / 10.0 ELSE 0 END`,
     })
     .where(sql`${discordServers.id} = ${serverId}`);
 }

@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
+import { saveReview } from '../../db/queries/reviews';
 import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
@@ -415,6 +416,53 @@ describe('reviews from verified members', () => {
     expect(row.rows[0]).toMatchObject({ rating: 0, review_count: 2 });
     expect(h!.rebuild.pages.at(-1)).toEqual([`/server/${server.slug}`]);
     expect(h!.rebuild.scopes.at(-1)).toBe('listings');
+  });
+
+  it('gives the card, the public API and the page one average, never rounded up (3.15 is 3.1 everywhere, 4.96 is 4.9)', async () => {
+    const server = await setup();
+    const averages = async (ratings: number[]) => {
+      await h!.db.delete(reviews);
+      const rows = [];
+      for (const [i, rating] of ratings.entries()) {
+        const [account] = await h!.db
+          .insert(ownerUsers)
+          .values({ discord_user_id: userIdAged(400, 1000 + i), username: `rater${i}` })
+          .onConflictDoUpdate({ target: ownerUsers.discord_user_id, set: { username: `rater${i}` } })
+          .returning();
+        rows.push({ account: account!.id, rating });
+      }
+      const [last, ...rest] = rows;
+      const at = Date.now() - 3 * DAY;
+      await h!.db.insert(reviews).values(
+        rest.map((r) => ({
+          server_id: server.id,
+          account_id: r.account,
+          rating: r.rating,
+          body: goodReview.body,
+          display_name: 'Rater',
+          member_since: new Date(at - 30 * DAY).toISOString(),
+          created_at: new Date(at).toISOString(),
+        })),
+      );
+      // The last one through the query every write uses, which brings the listing's figures up to date.
+      await saveReview(h!.db, {
+        serverId: server.id,
+        accountId: last!.account,
+        rating: last!.rating,
+        body: goodReview.body,
+        displayName: 'Rater',
+        memberSince: new Date(at - 30 * DAY).toISOString(),
+        at: Date.now(),
+        burstLimit: 100,
+        mails: [],
+      });
+      const api = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as { rating: number };
+      return { card: api.rating, page: (await publicReviews(server.id)).summary.average };
+    };
+    // 63 stars from 20 reviews: 3.15.
+    expect(await averages([...Array<number>(17).fill(3), 4, 4, 4])).toEqual({ card: 3.1, page: 3.1 });
+    // 124 stars from 25 reviews: 4.96, not every member gave 5.
+    expect(await averages([...Array<number>(24).fill(5), 4])).toEqual({ card: 4.9, page: 4.9 });
   });
 
   it("lists the account's reviews and replies under /api/account/reviews", async () => {
