@@ -309,13 +309,28 @@ export async function ownerMailsOf(db: Db, serverId: number): Promise<{ accountI
 export interface SavedReview {
   id: number;
   status: ReviewStatus;
+  /** Why a held review is held: 'burst', or 'after_hide' (its author deleted a review moderators had hid). */
+  heldReason: string | null;
   created: boolean;
 }
 
+/** The audit action of an author deleting their own review while moderators had it hidden. */
+export const HIDDEN_REVIEW_DELETED = 'review_delete_hidden';
+
+/**
+ * Whether the account deleted a review of the listing that moderators had hidden (its audit row,
+ * written in the delete's batch): its next review of the listing is held for a moderator, so a
+ * delete cannot undo a hide.
+ */
+const deletedWhileHidden = (accountId: number, serverId: number) =>
+  sql`EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.action} = ${HIDDEN_REVIEW_DELETED} AND ${auditLog.entity} = 'review'
+    AND json_extract(${auditLog.details}, '$.server_id') = ${serverId} AND json_extract(${auditLog.details}, '$.account_id') = ${accountId})`;
+
 /**
  * Writes an account's review of a listing: a new one is held when the burst rule says so (counted
- * in the same statement, so two at once cannot both slip under the limit), a second one edits the
- * first. The listing's average and count, and the owners' mails (only for a new review that
+ * in the same statement, so two at once cannot both slip under the limit) or when the account
+ * deleted an earlier review of the listing while it was hidden, a second one edits the first (and
+ * keeps its status: an edit of a held or hidden review stays so). The listing's average and count, and the owners' mails (only for a new review that
  * shows; `mails` are built by the caller), are in the same batch.
  */
 export async function saveReview(
@@ -347,11 +362,12 @@ export async function saveReview(
         .where(eq(reviews.id, existing.id)),
       refreshAggregate(db, input.serverId),
     ]);
-    return { id: existing.id, status: existing.status, created: false };
+    return { id: existing.id, status: existing.status, heldReason: existing.held_reason, created: false };
   }
   const since = iso(input.at - REVIEW_BURST_WINDOW_MS);
   const recent = sql`(SELECT count(*) FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.created_at} > ${since})`;
   const mine = sql`(SELECT ${reviews.id} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId})`;
+  const afterHide = deletedWhileHidden(input.accountId, input.serverId);
   const shows = sql`(SELECT ${reviews.status} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId}) = 'shown'`;
   await db.batch([
     db
@@ -364,9 +380,10 @@ export async function saveReview(
         display_name: input.displayName,
         member_since: input.memberSince,
         created_at: iso(input.at),
-        // holdsForBurst(recent, limit), in SQL: past the limit in 24 hours, held.
-        status: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
-        held_reason: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
+        // After a hidden review its author deleted, held; else holdsForBurst(recent, limit), in SQL:
+        // past the limit in 24 hours, held.
+        status: sql`CASE WHEN ${afterHide} OR ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
+        held_reason: sql`CASE WHEN ${afterHide} THEN 'after_hide' WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
       })
       .onConflictDoNothing(),
     refreshAggregate(db, input.serverId),
@@ -376,17 +393,34 @@ export async function saveReview(
   ]);
   const saved = await getOwnReview(db, input.accountId, input.serverId);
   if (!saved) throw new Error('review not saved');
-  return { id: saved.id, status: saved.status, created: true };
+  return { id: saved.id, status: saved.status, heldReason: saved.held_reason, created: true };
 }
 
-/** Deletes an account's own review (and its reply and flags), with the listing's average and count. */
+/**
+ * Deletes an account's own review (and its reply and flags), with the listing's average and count.
+ * A review moderators had hidden leaves an audit row in the same batch (HIDDEN_REVIEW_DELETED), by
+ * which the account's next review of the listing is held for a moderator.
+ */
 export async function deleteOwnReview(db: Db, accountId: number, reviewId: number): Promise<boolean> {
   const [row] = await db
-    .select({ server_id: reviews.server_id })
+    .select({ server_id: reviews.server_id, status: reviews.status, hidden_reason: reviews.hidden_reason })
     .from(reviews)
     .where(and(eq(reviews.id, reviewId), eq(reviews.account_id, accountId)));
   if (!row) return false;
-  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id)]);
+  const hidden =
+    row.status === 'hidden'
+      ? [
+          db.insert(auditLog).values({
+            operator_id: null,
+            operator_email: 'author (own review)',
+            action: HIDDEN_REVIEW_DELETED,
+            entity: 'review',
+            entity_id: String(reviewId),
+            details: { server_id: row.server_id, account_id: accountId, hidden_reason: row.hidden_reason },
+          }),
+        ]
+      : [];
+  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id), ...hidden]);
   return true;
 }
 

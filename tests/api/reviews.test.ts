@@ -331,7 +331,11 @@ describe('reviews from verified members', () => {
     await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
     await write(session, server.id, goodReview);
     const [review] = await h!.db.select().from(reviews);
-    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    // The guild's owner: another Discord user than the reviewer.
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })], {
+      id: userIdAged(400, 990),
+      username: 'owner',
+    });
     const flag = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'off_topic' });
     expect(flag.status).toBe(201);
     const refused = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'nonsense' });
@@ -361,6 +365,22 @@ describe('reviews from verified members', () => {
       reviews: unknown[];
     };
     expect(hidden.reviews).toHaveLength(1);
+
+    // Its author deletes the hidden review and writes it again: the new one does not show past the
+    // moderators, it is held for them (it once showed at once, the hide undone by a delete).
+    expect((await h!.ownerCall(session, 'DELETE', `/api/reviews/${review!.id}`)).status).toBe(200);
+    const again = await write(session, server.id, goodReview);
+    expect(again.status, await again.clone().text()).toBe(201);
+    const saved = (await again.json()) as { review: { status: string }; message: string };
+    expect(saved.review.status).toBe('held');
+    expect(saved.message).not.toContain('many new reviews');
+    const after = await publicReviews(server.id);
+    expect(after.reviews).toHaveLength(0);
+    expect(after.summary.count).toBe(0);
+    const held = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=held')).json()) as {
+      reviews: { held_reason: string }[];
+    };
+    expect(held.reviews).toMatchObject([{ held_reason: 'after_hide' }]);
   });
 
   it('holds the sixth new review of a listing in 24 hours for a moderator, "held for review" to its author', async () => {
