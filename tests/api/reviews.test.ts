@@ -360,6 +360,12 @@ describe('reviews from verified members', () => {
     const told = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_hidden'));
     expect(told.map((m) => m.to_address)).toEqual(['member@example.com']);
     expect(told[0]!.text_body).toContain('hidden by moderators: off-topic');
+    // It sends the reviewer where editing and deleting are (the listing's page; /account has neither),
+    // and "reply to this mail" reaches support (the From is a no-reply address).
+    expect(told[0]!.text_body).toContain(`${SITE}/server/${server.slug}#write-review`);
+    expect(told[0]!.text_body).not.toContain('/account');
+    expect(told[0]!.reply_to).toBeTruthy();
+    expect(told[0]!.text_body).toContain(`write to ${told[0]!.reply_to}`);
     expect(h!.rebuild.pages.flat()).toContain(`/server/${server.slug}`);
     const hidden = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=hidden')).json()) as {
       reviews: unknown[];
