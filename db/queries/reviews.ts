@@ -122,19 +122,39 @@ export async function getReviewTargetBySlug(db: Db, slug: string) {
   return row ? getReviewTarget(db, row.id) : null;
 }
 
-/** One review as the public page shows it; a hidden one without its text, with the moderators' reason. */
-export interface PublicReview {
+/** A shown review as the public page shows it. */
+export interface ShownPublicReview {
   id: number;
   rating: number;
-  body: string | null;
+  body: string;
   display_name: string;
   member_since: string;
   created_at: string;
   edited_at: string | null;
-  status: 'shown' | 'hidden';
-  hidden_reason: string | null;
+  status: 'shown';
+  hidden_reason: null;
   reply: { body: string; created_at: string; edited_at: string | null } | null;
 }
+
+/**
+ * A hidden review's public entry: the moderators' reason and its date, nothing the reviewer wrote
+ * (the text, and the name it was shown as: a hide may be for what the name says) nor their membership.
+ */
+export interface HiddenPublicReview {
+  id: number;
+  rating: 0;
+  body: null;
+  display_name: null;
+  member_since: null;
+  created_at: string;
+  edited_at: null;
+  status: 'hidden';
+  hidden_reason: string | null;
+  reply: null;
+}
+
+/** One review as the public page shows it; a hidden one as its reason only. */
+export type PublicReview = ShownPublicReview | HiddenPublicReview;
 
 /** A page of a listing's reviews (newest first) with the summary of the shown ones. */
 export interface ReviewPage {
@@ -178,24 +198,35 @@ type PublicRow = {
   reply_edited_at: string | null;
 };
 
-const toPublic = (r: PublicRow): PublicReview => {
-  const hidden = r.status === 'hidden';
-  return {
-    id: r.id,
-    rating: hidden ? 0 : r.rating,
-    body: hidden ? null : r.body,
-    display_name: r.display_name,
-    member_since: r.member_since,
-    created_at: r.created_at,
-    edited_at: r.edited_at,
-    status: hidden ? 'hidden' : 'shown',
-    hidden_reason: r.hidden_reason,
-    reply:
-      !hidden && r.reply_body !== null
-        ? { body: r.reply_body, created_at: r.reply_created_at!, edited_at: r.reply_edited_at }
-        : null,
-  };
-};
+const toPublic = (r: PublicRow): PublicReview =>
+  r.status === 'hidden'
+    ? {
+        id: r.id,
+        rating: 0,
+        body: null,
+        display_name: null,
+        member_since: null,
+        created_at: r.created_at,
+        edited_at: null,
+        status: 'hidden',
+        hidden_reason: r.hidden_reason,
+        reply: null,
+      }
+    : {
+        id: r.id,
+        rating: r.rating,
+        body: r.body,
+        display_name: r.display_name,
+        member_since: r.member_since,
+        created_at: r.created_at,
+        edited_at: r.edited_at,
+        status: 'shown',
+        hidden_reason: null,
+        reply:
+          r.reply_body !== null
+            ? { body: r.reply_body, created_at: r.reply_created_at!, edited_at: r.reply_edited_at }
+            : null,
+      };
 
 /** The ratings of a listing's shown reviews, summed (count, average, distribution). */
 export async function reviewSummary(db: Db, serverId: number): Promise<RatingSummary> {

@@ -329,7 +329,8 @@ describe('reviews from verified members', () => {
     const server = await setup();
     const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
     await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
-    await write(session, server.id, goodReview);
+    // Personal information in the name it is shown as, which the hide is for.
+    await write(session, server.id, { ...goodReview, display_name: 'Call Ann on 555-0100' });
     const [review] = await h!.db.select().from(reviews);
     // The guild's owner: another Discord user than the reviewer.
     const owner = await h!.signInOwner([guild(GUILD, { owner: true })], {
@@ -354,6 +355,10 @@ describe('reviews from verified members', () => {
 
     const shown = await publicReviews(server.id);
     expect(shown.reviews[0]).toMatchObject({ status: 'hidden', body: null, hidden_reason: 'off-topic' });
+    // A hidden review's public entry is its reason and date: not the name it was shown as, nor the
+    // reviewer's membership (the hide may be for what the name says).
+    expect(JSON.stringify(shown)).not.toContain('555-0100');
+    expect(shown.reviews[0]).toMatchObject({ display_name: null, member_since: null, edited_at: null });
     expect(shown.summary.count).toBe(0);
     const audit = await h!.client.execute("SELECT action, entity, entity_id FROM audit_log WHERE entity = 'review'");
     expect(audit.rows.map((r) => r.action)).toEqual(['review_hide']);
