@@ -350,8 +350,8 @@ export const LOG_MONTHS = 12;
 
 /**
  * The public moderation log (#32) of the last LOG_MONTHS months, counted from the audit log (approvals,
- * rejections and hides with their reasons, appeals and their outcomes, reports acted on), the
- * submissions (received, decision times) and the reports (received). Counts only.
+ * rejections and hides with their reasons, appeals and their outcomes), the submissions (received,
+ * decision times) and the reports (received, and acted on: closed as resolved). Counts only.
  */
 export async function readModerationLog(db: Db, now = Date.now()): Promise<MonthLog[]> {
   const start = new Date(now);
@@ -360,7 +360,7 @@ export async function readModerationLog(db: Db, now = Date.now()): Promise<Month
   start.setUTCMonth(start.getUTCMonth() - (LOG_MONTHS - 1));
   const since = start.toISOString();
   const month = (col: SQL) => sql<string>`substr(${col}, 1, 7)`;
-  const [audits, received, decided, reports] = await Promise.all([
+  const [audits, received, decided, reports, acted] = await Promise.all([
     db
       .select({
         month: month(sql`${auditLog.created_at}`),
@@ -374,8 +374,7 @@ export async function readModerationLog(db: Db, now = Date.now()): Promise<Month
           gte(auditLog.created_at, since),
           sql`((${auditLog.entity} = 'submission' AND ${auditLog.action} IN ('approve', 'reject'))
             OR (${auditLog.entity} = 'server' AND ${auditLog.action} = 'hide')
-            OR (${auditLog.entity} = 'decision' AND ${auditLog.action} IN ('appeal', 'appeal_upheld', 'appeal_overturned'))
-            OR (${auditLog.entity} = 'report' AND ${auditLog.action} IN ('resolve', 'hide_server')))`,
+            OR (${auditLog.entity} = 'decision' AND ${auditLog.action} IN ('appeal', 'appeal_upheld', 'appeal_overturned')))`,
         ),
       ),
     db
@@ -390,6 +389,13 @@ export async function readModerationLog(db: Db, now = Date.now()): Promise<Month
       .select({ month: month(sql`${serverReports.created_at}`) })
       .from(serverReports)
       .where(gte(serverReports.created_at, since)),
+    // Acted on: each report closed as resolved (by hand, or by the hide that answers every open
+    // report of the listing), once, in the month it was closed. The audit log has one row per
+    // click, and none for the reports a hide answers alongside the one acted on.
+    db
+      .select({ month: month(sql`${serverReports.resolved_at}`) })
+      .from(serverReports)
+      .where(and(eq(serverReports.status, 'resolved'), gte(serverReports.resolved_at, since))),
   ]);
   const parse = (v: string | null): string[] => {
     try {
@@ -402,13 +408,13 @@ export async function readModerationLog(db: Db, now = Date.now()): Promise<Month
   const events: LogEvent[] = [
     ...received.map((r) => ({ month: r.month, kind: 'received' as const })),
     ...reports.map((r) => ({ month: r.month, kind: 'report' as const })),
+    ...acted.map((r) => ({ month: r.month, kind: 'acted' as const })),
     ...decided.map((d) => ({
       month: d.decided!.slice(0, 7),
       kind: 'decision' as const,
       ms: Date.parse(d.decided!) - Date.parse(d.created),
     })),
     ...audits.map((a): LogEvent => {
-      if (a.entity === 'report') return { month: a.month, kind: 'acted' };
       if (a.action === 'approve') return { month: a.month, kind: 'approved' };
       if (a.action === 'reject') return { month: a.month, kind: 'rejected', reasons: parse(a.reasons) };
       if (a.action === 'hide') return { month: a.month, kind: 'hidden', reasons: parse(a.reasons) };

@@ -32,7 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const ofAccountFor = (table: typeof reviews | typeof reviewProofs, accountId: number, serverId: number) =>
   and(eq(table.account_id, accountId), eq(table.server_id, serverId));
 
-/** The statement that brings a listing's `rating` (average of shown reviews, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
+/** The statement that brings a listing's `rating` (average of shown reviews, rounded down as averageOf, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
 function refreshAggregate(db: Db, serverId: number | SQL) {
   const shown = sql`FROM ${reviews} WHERE ${reviews.server_id} = ${discordServers.id} AND ${reviews.status} = 'shown'`;
   return db
@@ -41,7 +41,8 @@ function refreshAggregate(db: Db, serverId: number | SQL) {
       // The page's built HTML carries its first reviews: the next build rewrites it (cache keys read updated_at).
       updated_at: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
       review_count: sql`(SELECT count(*) ${shown})`,
-      rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN round((SELECT avg(${reviews.rating}) ${shown}), 1) ELSE 0 END`,
+      // averageOf in SQL: whole-number division rounds down, as the page's summary does.
+      rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN ((SELECT sum(${reviews.rating}) * 10 ${shown}) / (SELECT count(*) ${shown})) / 10.0 ELSE 0 END`,
     })
     .where(sql`${discordServers.id} = ${serverId}`);
 }
@@ -121,19 +122,39 @@ export async function getReviewTargetBySlug(db: Db, slug: string) {
   return row ? getReviewTarget(db, row.id) : null;
 }
 
-/** One review as the public page shows it; a hidden one without its text, with the moderators' reason. */
-export interface PublicReview {
+/** A shown review as the public page shows it. */
+export interface ShownPublicReview {
   id: number;
   rating: number;
-  body: string | null;
+  body: string;
   display_name: string;
   member_since: string;
   created_at: string;
   edited_at: string | null;
-  status: 'shown' | 'hidden';
-  hidden_reason: string | null;
+  status: 'shown';
+  hidden_reason: null;
   reply: { body: string; created_at: string; edited_at: string | null } | null;
 }
+
+/**
+ * A hidden review's public entry: the moderators' reason and its date, nothing the reviewer wrote
+ * (the text, and the name it was shown as: a hide may be for what the name says) nor their membership.
+ */
+export interface HiddenPublicReview {
+  id: number;
+  rating: 0;
+  body: null;
+  display_name: null;
+  member_since: null;
+  created_at: string;
+  edited_at: null;
+  status: 'hidden';
+  hidden_reason: string | null;
+  reply: null;
+}
+
+/** One review as the public page shows it; a hidden one as its reason only. */
+export type PublicReview = ShownPublicReview | HiddenPublicReview;
 
 /** A page of a listing's reviews (newest first) with the summary of the shown ones. */
 export interface ReviewPage {
@@ -177,24 +198,35 @@ type PublicRow = {
   reply_edited_at: string | null;
 };
 
-const toPublic = (r: PublicRow): PublicReview => {
-  const hidden = r.status === 'hidden';
-  return {
-    id: r.id,
-    rating: hidden ? 0 : r.rating,
-    body: hidden ? null : r.body,
-    display_name: r.display_name,
-    member_since: r.member_since,
-    created_at: r.created_at,
-    edited_at: r.edited_at,
-    status: hidden ? 'hidden' : 'shown',
-    hidden_reason: r.hidden_reason,
-    reply:
-      !hidden && r.reply_body !== null
-        ? { body: r.reply_body, created_at: r.reply_created_at!, edited_at: r.reply_edited_at }
-        : null,
-  };
-};
+const toPublic = (r: PublicRow): PublicReview =>
+  r.status === 'hidden'
+    ? {
+        id: r.id,
+        rating: 0,
+        body: null,
+        display_name: null,
+        member_since: null,
+        created_at: r.created_at,
+        edited_at: null,
+        status: 'hidden',
+        hidden_reason: r.hidden_reason,
+        reply: null,
+      }
+    : {
+        id: r.id,
+        rating: r.rating,
+        body: r.body,
+        display_name: r.display_name,
+        member_since: r.member_since,
+        created_at: r.created_at,
+        edited_at: r.edited_at,
+        status: 'shown',
+        hidden_reason: null,
+        reply:
+          r.reply_body !== null
+            ? { body: r.reply_body, created_at: r.reply_created_at!, edited_at: r.reply_edited_at }
+            : null,
+      };
 
 /** The ratings of a listing's shown reviews, summed (count, average, distribution). */
 export async function reviewSummary(db: Db, serverId: number): Promise<RatingSummary> {
@@ -308,13 +340,28 @@ export async function ownerMailsOf(db: Db, serverId: number): Promise<{ accountI
 export interface SavedReview {
   id: number;
   status: ReviewStatus;
+  /** Why a held review is held: 'burst', or 'after_hide' (its author deleted a review moderators had hid). */
+  heldReason: string | null;
   created: boolean;
 }
 
+/** The audit action of an author deleting their own review while moderators had it hidden. */
+export const HIDDEN_REVIEW_DELETED = 'review_delete_hidden';
+
+/**
+ * Whether the account deleted a review of the listing that moderators had hidden (its audit row,
+ * written in the delete's batch): its next review of the listing is held for a moderator, so a
+ * delete cannot undo a hide.
+ */
+const deletedWhileHidden = (accountId: number, serverId: number) =>
+  sql`EXISTS (SELECT 1 FROM ${auditLog} WHERE ${auditLog.action} = ${HIDDEN_REVIEW_DELETED} AND ${auditLog.entity} = 'review'
+    AND json_extract(${auditLog.details}, '$.server_id') = ${serverId} AND json_extract(${auditLog.details}, '$.account_id') = ${accountId})`;
+
 /**
  * Writes an account's review of a listing: a new one is held when the burst rule says so (counted
- * in the same statement, so two at once cannot both slip under the limit), a second one edits the
- * first. The listing's average and count, and the owners' mails (only for a new review that
+ * in the same statement, so two at once cannot both slip under the limit) or when the account
+ * deleted an earlier review of the listing while it was hidden, a second one edits the first (and
+ * keeps its status: an edit of a held or hidden review stays so). The listing's average and count, and the owners' mails (only for a new review that
  * shows; `mails` are built by the caller), are in the same batch.
  */
 export async function saveReview(
@@ -346,11 +393,12 @@ export async function saveReview(
         .where(eq(reviews.id, existing.id)),
       refreshAggregate(db, input.serverId),
     ]);
-    return { id: existing.id, status: existing.status, created: false };
+    return { id: existing.id, status: existing.status, heldReason: existing.held_reason, created: false };
   }
   const since = iso(input.at - REVIEW_BURST_WINDOW_MS);
   const recent = sql`(SELECT count(*) FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.created_at} > ${since})`;
   const mine = sql`(SELECT ${reviews.id} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId})`;
+  const afterHide = deletedWhileHidden(input.accountId, input.serverId);
   const shows = sql`(SELECT ${reviews.status} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId}) = 'shown'`;
   await db.batch([
     db
@@ -363,9 +411,10 @@ export async function saveReview(
         display_name: input.displayName,
         member_since: input.memberSince,
         created_at: iso(input.at),
-        // holdsForBurst(recent, limit), in SQL: past the limit in 24 hours, held.
-        status: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
-        held_reason: sql`CASE WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
+        // After a hidden review its author deleted, held; else holdsForBurst(recent, limit), in SQL:
+        // past the limit in 24 hours, held.
+        status: sql`CASE WHEN ${afterHide} OR ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
+        held_reason: sql`CASE WHEN ${afterHide} THEN 'after_hide' WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
       })
       .onConflictDoNothing(),
     refreshAggregate(db, input.serverId),
@@ -375,17 +424,34 @@ export async function saveReview(
   ]);
   const saved = await getOwnReview(db, input.accountId, input.serverId);
   if (!saved) throw new Error('review not saved');
-  return { id: saved.id, status: saved.status, created: true };
+  return { id: saved.id, status: saved.status, heldReason: saved.held_reason, created: true };
 }
 
-/** Deletes an account's own review (and its reply and flags), with the listing's average and count. */
+/**
+ * Deletes an account's own review (and its reply and flags), with the listing's average and count.
+ * A review moderators had hidden leaves an audit row in the same batch (HIDDEN_REVIEW_DELETED), by
+ * which the account's next review of the listing is held for a moderator.
+ */
 export async function deleteOwnReview(db: Db, accountId: number, reviewId: number): Promise<boolean> {
   const [row] = await db
-    .select({ server_id: reviews.server_id })
+    .select({ server_id: reviews.server_id, status: reviews.status, hidden_reason: reviews.hidden_reason })
     .from(reviews)
     .where(and(eq(reviews.id, reviewId), eq(reviews.account_id, accountId)));
   if (!row) return false;
-  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id)]);
+  const hidden =
+    row.status === 'hidden'
+      ? [
+          db.insert(auditLog).values({
+            operator_id: null,
+            operator_email: 'author (own review)',
+            action: HIDDEN_REVIEW_DELETED,
+            entity: 'review',
+            entity_id: String(reviewId),
+            details: { server_id: row.server_id, account_id: accountId, hidden_reason: row.hidden_reason },
+          }),
+        ]
+      : [];
+  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id), ...hidden]);
   return true;
 }
 

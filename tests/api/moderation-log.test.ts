@@ -1,11 +1,11 @@
 // The public moderation log (#32): its monthly counts, after real decisions through the API, are
-// the audit log's (approvals, rejections and hides by reason, appeals and outcomes, reports acted
-// on), the submissions' (received, median decision time) and the reports' (received).
+// the audit log's (approvals, rejections and hides by reason, appeals and outcomes), the
+// submissions' (received, median decision time) and the reports' (received, acted on).
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listMails } from '../../db/queries/mail';
 import { readModerationLog } from '../../db/queries/moderation';
-import { auditLog, moderationDecisions } from '../../db/schema';
+import { auditLog, moderationDecisions, serverReports } from '../../db/schema';
 import { monthLog } from '../../src/lib/moderation/log';
 import { createAdminHarness } from '../helpers/admin';
 import { postJson, validSubmission } from './api-harness';
@@ -83,7 +83,8 @@ describe('the moderation log', () => {
       upheld: count('appeal_upheld', 'decision'),
       overturned: count('appeal_overturned', 'decision'),
       reportsReceived: 2,
-      reportsActedOn: count('resolve', 'report') + count('hide_server', 'report'),
+      // Acted on: the reports closed as resolved, each once.
+      reportsActedOn: (await h.db.select().from(serverReports).where(eq(serverReports.status, 'resolved'))).length,
     });
     expect(month).toMatchObject({
       approved: 1,
@@ -100,6 +101,34 @@ describe('the moderation log', () => {
     // Counts only: nothing of a name, an address or a note.
     const text = JSON.stringify(log);
     for (const secret of ['Log One', 'Log Two', 'owner@example.com', 'Ada']) expect(text).not.toContain(secret);
+  });
+
+  it('counts each report acted on once: all the reports a hide answers, and a report resolved twice once', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const sub = await postJson(h.app, '/api/submissions', validSubmission({ server_name: 'Reported One' }));
+    const { submission } = (await sub.json()) as { submission: { id: number } };
+    const mod = await h.signIn('moderator');
+    const approved = await h.call(mod, 'POST', `/api/admin/submissions/${submission.id}/approve`, {});
+    const { server } = (await approved.json()) as { server: { id: number } };
+    for (const reason of ['spam', 'misleading_info', 'other', 'broken_link'])
+      expect((await postJson(h.app, '/api/reports', { server_id: server.id, reason })).status).toBe(201);
+    const open = (await (await h.call(mod, 'GET', '/api/admin/reports')).json()) as {
+      groups: { reports: { id: number }[] }[];
+    };
+    const [first, second] = open.groups[0]!.reports;
+    // One report resolved, and resolved again (a second click); then a hide answers the other three.
+    for (let i = 0; i < 2; i++)
+      expect((await h.call(mod, 'PATCH', `/api/admin/reports/${first!.id}`, { action: 'resolve' })).status).toBe(200);
+    expect(
+      (
+        await h.call(mod, 'PATCH', `/api/admin/reports/${second!.id}`, {
+          action: 'hide_server',
+          reasons: ['scam_risk'],
+        })
+      ).status,
+    ).toBe(200);
+    const [month] = await readModerationLog(h.db);
+    expect(month).toMatchObject({ reportsReceived: 4, reportsActedOn: 4, hidden: 1 });
   });
 
   it('groups fixed events by month, newest first, with hand-computed medians', () => {

@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
+import { saveReview } from '../../db/queries/reviews';
 import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
@@ -328,9 +329,14 @@ describe('reviews from verified members', () => {
     const server = await setup();
     const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
     await h!.ownerCall(session, 'PUT', '/api/account/settings', { email: 'member@example.com' });
-    await write(session, server.id, goodReview);
+    // Personal information in the name it is shown as, which the hide is for.
+    await write(session, server.id, { ...goodReview, display_name: 'Call Ann on 555-0100' });
     const [review] = await h!.db.select().from(reviews);
-    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    // The guild's owner: another Discord user than the reviewer.
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })], {
+      id: userIdAged(400, 990),
+      username: 'owner',
+    });
     const flag = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'off_topic' });
     expect(flag.status).toBe(201);
     const refused = await h!.ownerCall(owner, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'nonsense' });
@@ -349,17 +355,43 @@ describe('reviews from verified members', () => {
 
     const shown = await publicReviews(server.id);
     expect(shown.reviews[0]).toMatchObject({ status: 'hidden', body: null, hidden_reason: 'off-topic' });
+    // A hidden review's public entry is its reason and date: not the name it was shown as, nor the
+    // reviewer's membership (the hide may be for what the name says).
+    expect(JSON.stringify(shown)).not.toContain('555-0100');
+    expect(shown.reviews[0]).toMatchObject({ display_name: null, member_since: null, edited_at: null });
     expect(shown.summary.count).toBe(0);
     const audit = await h!.client.execute("SELECT action, entity, entity_id FROM audit_log WHERE entity = 'review'");
     expect(audit.rows.map((r) => r.action)).toEqual(['review_hide']);
     const told = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_hidden'));
     expect(told.map((m) => m.to_address)).toEqual(['member@example.com']);
     expect(told[0]!.text_body).toContain('hidden by moderators: off-topic');
+    // It sends the reviewer where editing and deleting are (the listing's page; /account has neither),
+    // and "reply to this mail" reaches support (the From is a no-reply address).
+    expect(told[0]!.text_body).toContain(`${SITE}/server/${server.slug}#write-review`);
+    expect(told[0]!.text_body).not.toContain('/account');
+    expect(told[0]!.reply_to).toBeTruthy();
+    expect(told[0]!.text_body).toContain(`write to ${told[0]!.reply_to}`);
     expect(h!.rebuild.pages.flat()).toContain(`/server/${server.slug}`);
     const hidden = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=hidden')).json()) as {
       reviews: unknown[];
     };
     expect(hidden.reviews).toHaveLength(1);
+
+    // Its author deletes the hidden review and writes it again: the new one does not show past the
+    // moderators, it is held for them (it once showed at once, the hide undone by a delete).
+    expect((await h!.ownerCall(session, 'DELETE', `/api/reviews/${review!.id}`)).status).toBe(200);
+    const again = await write(session, server.id, goodReview);
+    expect(again.status, await again.clone().text()).toBe(201);
+    const saved = (await again.json()) as { review: { status: string }; message: string };
+    expect(saved.review.status).toBe('held');
+    expect(saved.message).not.toContain('many new reviews');
+    const after = await publicReviews(server.id);
+    expect(after.reviews).toHaveLength(0);
+    expect(after.summary.count).toBe(0);
+    const held = (await (await h!.call(mod, 'GET', '/api/admin/reviews?view=held')).json()) as {
+      reviews: { held_reason: string }[];
+    };
+    expect(held.reviews).toMatchObject([{ held_reason: 'after_hide' }]);
   });
 
   it('holds the sixth new review of a listing in 24 hours for a moderator, "held for review" to its author', async () => {
@@ -415,6 +447,53 @@ describe('reviews from verified members', () => {
     expect(row.rows[0]).toMatchObject({ rating: 0, review_count: 2 });
     expect(h!.rebuild.pages.at(-1)).toEqual([`/server/${server.slug}`]);
     expect(h!.rebuild.scopes.at(-1)).toBe('listings');
+  });
+
+  it('gives the card, the public API and the page one average, never rounded up (3.15 is 3.1 everywhere, 4.96 is 4.9)', async () => {
+    const server = await setup();
+    const averages = async (ratings: number[]) => {
+      await h!.db.delete(reviews);
+      const rows = [];
+      for (const [i, rating] of ratings.entries()) {
+        const [account] = await h!.db
+          .insert(ownerUsers)
+          .values({ discord_user_id: userIdAged(400, 1000 + i), username: `rater${i}` })
+          .onConflictDoUpdate({ target: ownerUsers.discord_user_id, set: { username: `rater${i}` } })
+          .returning();
+        rows.push({ account: account!.id, rating });
+      }
+      const [last, ...rest] = rows;
+      const at = Date.now() - 3 * DAY;
+      await h!.db.insert(reviews).values(
+        rest.map((r) => ({
+          server_id: server.id,
+          account_id: r.account,
+          rating: r.rating,
+          body: goodReview.body,
+          display_name: 'Rater',
+          member_since: new Date(at - 30 * DAY).toISOString(),
+          created_at: new Date(at).toISOString(),
+        })),
+      );
+      // The last one through the query every write uses, which brings the listing's figures up to date.
+      await saveReview(h!.db, {
+        serverId: server.id,
+        accountId: last!.account,
+        rating: last!.rating,
+        body: goodReview.body,
+        displayName: 'Rater',
+        memberSince: new Date(at - 30 * DAY).toISOString(),
+        at: Date.now(),
+        burstLimit: 100,
+        mails: [],
+      });
+      const api = (await (await h!.app.request(`${SITE}/api/v1/servers/${server.slug}`)).json()) as { rating: number };
+      return { card: api.rating, page: (await publicReviews(server.id)).summary.average };
+    };
+    // 63 stars from 20 reviews: 3.15.
+    expect(await averages([...Array<number>(17).fill(3), 4, 4, 4])).toEqual({ card: 3.1, page: 3.1 });
+    // 124 stars from 25 reviews: 4.96, not every member gave 5.
+    expect(await averages([...Array<number>(24).fill(5), 4])).toEqual({ card: 4.9, page: 4.9 });
   });
 
   it("lists the account's reviews and replies under /api/account/reviews", async () => {

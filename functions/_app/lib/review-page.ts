@@ -66,11 +66,14 @@ function replyForm(reviewId: number, current: string | null): string {
   );
 }
 
+/** Someone else's hidden review as a list item: the moderators' reason only (ServerReviews.astro's markup). */
+const hiddenItem = (r: { id: number; hidden_reason: string | null }): string =>
+  `<li class="review" data-review-id="${r.id}"><p class="muted">Hidden by moderators: ${escapeHtml(r.hidden_reason ?? '')}</p></li>`;
+
 /** A review as a list item, in the markup of ServerReviews.astro (every text escaped); `mine` says where it stands. */
 function reviewItem(r: ListedReview, mine: boolean, replies: boolean): string {
   const reply = r.reply ?? null;
-  if (r.status === 'hidden' && !mine)
-    return `<li class="review" data-review-id="${r.id}"><p class="muted">Hidden by moderators: ${escapeHtml(r.hidden_reason ?? '')}</p></li>`;
+  if (r.status === 'hidden' && !mine) return hiddenItem(r);
   const state =
     r.status === 'held'
       ? '<p class="muted">Held for review: only you see it until a moderator reads it.</p>'
@@ -129,7 +132,9 @@ export function ownReviewPage(html: string, view: OwnReviewView): string {
   const items = view.reviews.map((r) =>
     r.id === review?.id
       ? reviewItem({ ...review, reply: r.reply }, true, view.replies)
-      : reviewItem(r, false, view.replies),
+      : r.status === 'hidden'
+        ? hiddenItem(r)
+        : reviewItem(r, false, view.replies),
   );
   // Their own review first when the page of reviews does not have it (held, or older).
   if (review && !view.reviews.some((r) => r.id === review.id)) items.unshift(reviewItem(review, true, false));

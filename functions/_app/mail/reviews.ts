@@ -16,7 +16,10 @@ export function reviewNewMail(
     heading: `${data.reviewer} reviewed ${data.serverName}: ${stars(data.rating)}.`,
     blocks: [
       { kind: 'quote', text: data.body },
-      { kind: 'p', text: 'You can publish one reply to each review from your listing page or from My listings.' },
+      {
+        kind: 'p',
+        text: 'You can publish one reply to each review from your listing page or from Reviews of my listings on your account.',
+      },
       { kind: 'link', label: 'Read and reply', href: `${data.serverUrl}#reviews` },
       {
         kind: 'p',
@@ -41,7 +44,11 @@ export function reviewReplyMail(
   });
 }
 
-/** To the reviewer: moderators hid their review, and the public reason. */
+/**
+ * To the reviewer: moderators hid their review, and the public reason. Editing and deleting are on
+ * the listing's page (the account page lists reviews without either); the caller sets Reply-To to
+ * the support address, so "reply to this mail" reaches a person.
+ */
 export function reviewHiddenMail(
   site: MailSite,
   data: { serverName: string; serverUrl: string; reason: string },
@@ -53,9 +60,9 @@ export function reviewHiddenMail(
       { kind: 'p', text: `The page now says: hidden by moderators: ${data.reason}` },
       {
         kind: 'p',
-        text: `You can edit or delete it from your account (${site.url}/account). If you think this is a mistake, reply to this mail or write to ${site.supportEmail}.`,
+        text: `You can edit or delete it on the listing's page, signed in with Discord (${data.serverUrl}#write-review). It stays hidden either way unless a moderator shows it again: a review you write after deleting this one is read by a moderator before it shows. If you think this is a mistake, reply to this mail or write to ${site.supportEmail}.`,
       },
-      { kind: 'link', label: 'The listing', href: data.serverUrl },
+      { kind: 'link', label: 'Your review on the listing', href: `${data.serverUrl}#write-review` },
     ],
   });
 }

@@ -28,6 +28,7 @@ import { notifyOwner } from '../../../db/queries/webhooks';
 import { safeEqual } from '../../../src/lib/hash';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
 import {
+  heldMessage,
   OWNER_REVIEW_NOTE,
   ownReviewNote,
   ownReviewPath,
@@ -391,7 +392,7 @@ export const reviewRoutes = (deps: AppDeps) => {
               review: { id: saved.id, status: saved.status },
               message:
                 saved.status === 'held'
-                  ? 'Held for review: this server got many new reviews today, so a moderator reads yours before it shows.'
+                  ? heldMessage(saved.heldReason)
                   : saved.created
                     ? 'Your review is published.'
                     : 'Your review is updated.',

@@ -70,7 +70,12 @@ export function ReviewsScreen() {
             <p className="prewrap">{r.body}</p>
             {r.status === 'held' && (
               <p className="muted">
-                Held: {r.held_reason === 'burst' ? 'a burst of new reviews of this listing' : r.held_reason}
+                Held:{' '}
+                {r.held_reason === 'burst'
+                  ? 'a burst of new reviews of this listing'
+                  : r.held_reason === 'after_hide'
+                    ? 'its author deleted an earlier review of this listing that moderators had hidden'
+                    : r.held_reason}
               </p>
             )}
             {r.status === 'hidden' && (

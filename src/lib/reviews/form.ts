@@ -18,6 +18,15 @@ export function ownReviewNote(status: 'shown' | 'held' | 'hidden', hiddenReason:
   return 'Your review is published. You can edit or delete it.';
 }
 
+/** What the author of a held review is told as it is saved, by why it is held (reviews.held_reason). */
+export function heldMessage(heldReason: string | null): string {
+  if (heldReason === 'burst')
+    return 'Held for review: this server got many new reviews today, so a moderator reads yours before it shows.';
+  if (heldReason === 'after_hide')
+    return 'Held for review: moderators hid your earlier review of this server, so a moderator reads this one before it shows.';
+  return 'Held for review: a moderator reads it before it shows.';
+}
+
 /**
  * The questions a delete asks before it runs (the server page's script and the account page): a
  * deleted review or reply is gone for good, so one click on Delete no longer removes it.

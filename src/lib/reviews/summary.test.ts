@@ -16,6 +16,19 @@ describe('summarise', () => {
       }),
     );
   });
+  it('never shows more than the true mean, nor 5.0 unless every rating is 5 (4.96 shows 4.9)', () => {
+    expect(summarise([...Array<number>(24).fill(5), 4]).average).toBe(4.9);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 200 }), (ratings) => {
+        const mean = ratings.reduce((a, b) => a + b, 0) / ratings.length;
+        const { average } = summarise(ratings);
+        expect(average).toBeLessThanOrEqual(mean);
+        expect(average).toBeGreaterThan(mean - 0.1);
+        expect(average * 10).toBe(Math.round(average * 10));
+        if (average === 5) expect(ratings.every((r) => r === 5)).toBe(true);
+      }),
+    );
+  });
   it('says "4.3 from 12 verified members", and nothing below three reviews', () => {
     expect(averageLine({ count: 12, average: 4.3 })).toBe('4.3 from 12 verified members');
     expect(averageLine({ count: REVIEWS_SHOWN_MIN - 1, average: 5 })).toBeNull();

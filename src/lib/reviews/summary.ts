@@ -22,10 +22,18 @@ export type Distribution = [number, number, number, number, number];
 /** The average and count of ratings, and their distribution. */
 export interface RatingSummary {
   count: number;
-  /** Mean of the ratings, rounded to one decimal; 0 when none. */
+  /** Mean of the ratings to one decimal, rounded down (averageOf); 0 when none. */
   average: number;
   distribution: Distribution;
 }
+
+/**
+ * The mean of `count` ratings that add up to `sum`, to one decimal and rounded down, so the figure
+ * shown never claims more than the members gave: 4.96 shows 4.9, and 5.0 only when every rating is
+ * 5. Whole-number arithmetic, as the listing's `rating` column is computed in SQL
+ * (db/queries/reviews.ts), so the card and the page agree to the last digit. 0 when none.
+ */
+export const averageOf = (sum: number, count: number): number => (count > 0 ? Math.floor((sum * 10) / count) / 10 : 0);
 
 /** Sums a listing's shown ratings (each 1..5). */
 export function summarise(ratings: readonly number[]): RatingSummary {
@@ -36,7 +44,7 @@ export function summarise(ratings: readonly number[]): RatingSummary {
     sum += r;
   }
   const count = ratings.length;
-  return { count, average: count ? Math.round((sum / count) * 10) / 10 : 0, distribution };
+  return { count, average: averageOf(sum, count), distribution };
 }
 
 /** The spec's `rating` of a listing as the site shows it (#31): its average once at least REVIEWS_SHOWN_MIN member reviews show, else null. */

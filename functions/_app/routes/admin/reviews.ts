@@ -68,6 +68,8 @@ export const reviewModerationRoutes = new Hono<AdminEnv>()
           ? {
               kind: 'review_hidden',
               to: reviewerMail,
+              // The mail says "reply to this mail": the answer goes to support, not the no-reply From.
+              replyTo: site.supportEmail,
               mail: reviewHiddenMail(site, { serverName: row.server_name, serverUrl, reason: input.reason }),
             }
           : null,
