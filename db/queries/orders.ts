@@ -355,13 +355,25 @@ export interface OrderEventInput {
   refundReason?: string | null | undefined;
 }
 
+/** What an order event's mails say beside the order after it (OrderMails). */
+export interface OrderMailFacts {
+  /** What this event gave back of the price (a refund's step, order_refunds), 0 for none. */
+  cents: number;
+  /** When the event happened (ISO). */
+  at: string;
+  /**
+   * The term's dates as they were booked, when a refund cancelled it before it started (a term
+   * following the listing's running one, one waiting for a Sponsored slot, or one never activated:
+   * dates null); absent when it ran.
+   */
+  cancelled?: { starts_at: string | null; ends_at: string | null } | null;
+}
+
 /**
  * The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts) from the
- * order after the event and the event's refund step (what it gave back of the price, 0 for none).
+ * order after the event and the event's facts (OrderMailFacts).
  */
-export type OrderMails = Partial<
-  Record<MailEffect, (o: OrderRow, refund: { cents: number; at: string }) => RenderedMail>
->;
+export type OrderMails = Partial<Record<MailEffect, (o: OrderRow, facts: OrderMailFacts) => RenderedMail>>;
 
 /** The outbox kind of each mail effect. */
 const MAIL_KIND_OF = {
@@ -442,6 +454,13 @@ export async function applyOrderEvent(
       set.starts_at = startIso;
       set.ends_at = endIso;
     }
+    // A refund of a term that had not started yet (or was never activated) cancels it: it never ran.
+    const cancelled =
+      t.effects.includes('record_refund') &&
+      ['open', 'expired', 'failed', 'paid'].includes(order.state) &&
+      (order.starts_at === null || order.starts_at > at)
+        ? { starts_at: order.starts_at, ends_at: order.ends_at }
+        : null;
     if (t.effects.includes('deactivate') && order.ends_at && order.ends_at > at) {
       // A refund or a dispute ends the slot now (a scheduled one that never started ends before its start).
       set.ends_at = at;
@@ -507,7 +526,7 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
         const kind = MAIL_KIND_OF[effect];
         const key =
           effect === 'mail_partial_refund' ? `${kind}:${order.id}:${after.refunded_cents}` : `${kind}:${order.id}`;
-        const mail = render(after, { cents: refundStep, at });
+        const mail = render(after, { cents: refundStep, at, cancelled });
         statements.push(enqueueMailWhen(db, { kind, dedupeKey: sql`${key}`, to: email, mail }, mine));
       }
     }

@@ -86,7 +86,8 @@ async function shop(count = 1, clockMs?: () => number, env: Record<string, strin
     plans: { id: number; name: string; placement: string; term_days: number; price_cents: number }[];
   };
   const week = plans.plans.find((p) => p.placement === 'sponsored' && p.term_days === 7)!;
-  return { h, stripe, owner, listings, week };
+  const month = plans.plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+  return { h, stripe, owner, listings, week, month };
 }
 
 /** Starts a checkout: answers the stand-in's session id. */
@@ -846,6 +847,26 @@ describe('buying a placement', () => {
       plans: { id: number; starts_at: string | null; waits_for: string | null }[];
     };
     expect(offer.plans.find((p) => p.id === week.id)).toMatchObject({ starts_at: monthEnd, waits_for: 'own' });
+  });
+
+  it('mails the refund of a booked term that never started as cancelled (it will not run), not as a placement that ended', async () => {
+    const { h, stripe, owner, listings, week, month } = await shop();
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const booked = await orderRow(h, second.orderId);
+    expect(Date.parse(booked.starts_at!)).toBeGreaterThan(Date.now());
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${second.orderId}/refund`, {})).status).toBe(200);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(`We refunded $${(month.price_cents / 100).toFixed(2)}`);
+    expect(mail!.text_body).toContain(
+      `The term booked from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC) is cancelled and will not run.`,
+    );
+    expect(mail!.text_body).not.toContain('has ended');
+    // The running term goes on.
+    expect((await orderRow(h, first.orderId)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {

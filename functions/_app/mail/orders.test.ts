@@ -93,4 +93,24 @@ describe('the refund mail', () => {
     expect(rest.text).not.toContain('We refunded €20.00');
     expect(rest.text).toContain('The placement has ended.');
   });
+
+  it('says a term refunded before it started (booked to follow one, waiting for a Sponsored slot, never activated) is cancelled and will not run', () => {
+    const refunded = order({
+      state: 'refunded',
+      placement: 'sponsored',
+      refunded_cents: 2000,
+      starts_at: at,
+      ends_at: at,
+    });
+    const booked = { starts_at: '2026-03-31T00:00:00.000Z', ends_at: '2026-04-30T00:00:00.000Z' };
+    const mail = orderRefundedMail(site, refunded, listing, { cents: 2000, at, cancelled: booked });
+    expect(mail.text).toContain('We refunded €20.00 for the Sponsored placement of Pixel Forge.');
+    expect(mail.text).toContain(
+      'The term booked from 2026-03-31 (UTC) until 2026-04-30 (UTC) is cancelled and will not run.',
+    );
+    expect(mail.text).not.toContain('has ended');
+    const never = { starts_at: null, ends_at: null };
+    const unstarted = orderRefundedMail(site, refunded, listing, { cents: 2000, at, cancelled: never });
+    expect(unstarted.text).toContain('The placement is cancelled and will not run.');
+  });
 });

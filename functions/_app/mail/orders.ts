@@ -1,4 +1,5 @@
 import type { RenderedMail } from '../../../db/queries/mail';
+import type { OrderMailFacts } from '../../../db/queries/orders';
 import type { OrderRow } from '../../../db/schema';
 import { formatPrice, formatTerm, PLACEMENT_WHERE, REFUND_RULE, refundedWords } from '../../../src/lib/pricing/plans';
 import { type MailSite, renderMail } from './layout';
@@ -75,15 +76,21 @@ export function placementEndedMail(
   });
 }
 
-/** What a refund mail says of one refund: this step's money (the price's share, order_refunds) and when it was made. */
-export interface RefundStep {
-  /** What this refund gave back of the price, in the currency's smallest unit. */
-  cents: number;
-  /** When it was recorded (ISO). */
-  at: string;
-}
+/**
+ * What a refund mail says of one refund: this step's money (the price's share, order_refunds),
+ * when it was made, and what became of the term (db/queries/orders.ts OrderMailFacts).
+ */
+export type RefundStep = OrderMailFacts;
 
 const BANK_DELAY = 'Your bank shows the refund within 5 to 10 business days.';
+
+/** What became of the term a refund ended: cancelled before it started, or ended. */
+function afterRefund(step: RefundStep): string {
+  const booked = step.cancelled;
+  if (!booked) return 'The placement has ended.';
+  if (!booked.starts_at) return 'The placement is cancelled and will not run.';
+  return `The term booked from ${day(booked.starts_at)} until ${day(booked.ends_at)} is cancelled and will not run.`;
+}
 
 /**
  * When the money went back and the order ends (`o` after it: refunded_cents is all of the price).
@@ -111,7 +118,7 @@ export function orderRefundedMail(site: MailSite, o: OrderRow, listing: OrderLis
             },
           ]
         : []),
-      { kind: 'p', text: `The placement has ended. ${BANK_DELAY}` },
+      { kind: 'p', text: `${afterRefund(step)} ${BANK_DELAY}` },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
