@@ -583,7 +583,11 @@ const carriedOn = sql`EXISTS (SELECT 1 FROM orders f WHERE f.server_id = ${order
   AND f.placement = ${orders.placement} AND f.state = 'paid' AND f.id != ${orders.id}
   AND f.starts_at <= ${orders.ends_at} AND f.ends_at > ${orders.ends_at})`;
 
-/** The listing's paid term of `o`'s placement that carries on from `o`'s end (a follow-on term), or null. */
+/**
+ * The listing's next paid term of `o`'s placement after `o`'s end, or null: one that carries on
+ * from it (starts by then), or one booked to start later (it waits for a Sponsored slot), which
+ * leaves the listing without that placement in between.
+ */
 export async function nextTermOf(
   db: Db,
   o: Pick<OrderRow, 'id' | 'server_id' | 'placement' | 'ends_at'>,
@@ -598,11 +602,10 @@ export async function nextTermOf(
         eq(orders.placement, o.placement),
         eq(orders.state, 'paid'),
         ne(orders.id, o.id),
-        lte(orders.starts_at, o.ends_at),
         gt(orders.ends_at, o.ends_at),
       ),
     )
-    .orderBy(desc(orders.ends_at))
+    .orderBy(asc(orders.starts_at))
     .limit(1);
   return row ?? null;
 }
@@ -611,7 +614,9 @@ export async function nextTermOf(
  * Paid checkout orders ending within `withinDays` of `at`, with a payer to remind. A term of
  * `withinDays` or less is inside that window from its first minute: a reminder would come with
  * the receipt, so it gets none. Nor does a term the listing's next one carries on from: the
- * placement does not end then (the next term is reminded before its own end).
+ * placement does not end then (the next term is reminded before its own end). A term whose next
+ * one is booked to start later (nextTermOf: it waits for a Sponsored slot) is reminded: the
+ * placement stops between them, and its reminder says when the next one starts.
  */
 export async function ordersToRemind(db: Db, at: number, withinDays: number): Promise<OrderRow[]> {
   const withinMs = withinDays * DAY_MS;

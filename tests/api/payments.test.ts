@@ -1266,6 +1266,39 @@ describe('the reminder before a placement ends', () => {
     expect((await mails(h, 'placement_reminder'))[0]!.text_body).toContain(monthEnd.slice(0, 10));
   });
 
+  it('does not ask to buy again when the next term, already paid, waits for a Sponsored slot: it and the end mail say when that term starts', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
+    // One slot: the other listing's week follows the first week, and this listing's month that one.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const other = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(other.sessionId);
+    const next = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(next.sessionId);
+    const firstEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const nextStart = (await orderRow(h, next.orderId)).starts_at!;
+    expect(Date.parse(nextStart)).toBeGreaterThan(Date.parse(firstEnd));
+    const ownerId = (await orderRow(h, first.orderId)).owner_id!;
+    await setOwnerWebhook(h.db, ownerId, `https://discord.com/api/webhooks/123456789012345678/${'tOkEn_-'.repeat(10)}`);
+    const tick = (at: number) => clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at);
+    now = Date.parse(firstEnd) - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(1);
+    const [reminder] = await mails(h, 'placement_reminder');
+    expect(reminder!.text_body).not.toContain('buy a new term');
+    expect(reminder!.text_body).toContain(
+      `Your next term, already paid, starts on ${nextStart.slice(0, 10)} (UTC), the first day a Sponsored slot of its category is free`,
+    );
+    const [notice] = await h.db.select().from(webhookOutbox).where(eq(webhookOutbox.event, 'placement_ending'));
+    expect(notice!.payload.content).toContain(
+      `Its next term, already paid, starts ${nextStart.slice(0, 16).replace('T', ' ')} UTC.`,
+    );
+    now = Date.parse(firstEnd);
+    expect((await tick(now)).ended).toBe(1);
+    const [ended] = await mails(h, 'placement_ended');
+    expect(ended!.text_body).toContain(`Your next term, already paid, starts on ${nextStart.slice(0, 10)} (UTC)`);
+  });
+
   it('is not sent for a placement refunded before its last 3 days', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../../../db/schema';
 import type { MailSite } from './layout';
-import { orderPartlyRefundedMail, orderRefundedMail } from './orders';
+import { orderPartlyRefundedMail, orderRefundedMail, placementEndedMail, placementReminderMail } from './orders';
 
 const site: MailSite = {
   name: 'GuildRank',
@@ -112,5 +112,34 @@ describe('the refund mail', () => {
     const never = { starts_at: null, ends_at: null };
     const unstarted = orderRefundedMail(site, refunded, listing, { cents: 2000, at, cancelled: never });
     expect(unstarted.text).toContain('The placement is cancelled and will not run.');
+  });
+});
+
+describe('the reminder and end mails', () => {
+  const running = order({ placement: 'sponsored' });
+  const later = { starts_at: '2026-04-07T00:00:00.000Z', ends_at: '2026-05-07T00:00:00.000Z' };
+  const carryOn = { starts_at: '2026-03-31T00:00:00.000Z', ends_at: '2026-04-30T00:00:00.000Z' };
+
+  it('asks to buy a new term only when none is booked; a next term waiting for a slot is named with its start and the gap', () => {
+    expect(placementReminderMail(site, running, listing).text).toContain(
+      'To keep it, buy a new term from My listings.',
+    );
+    const waiting = placementReminderMail(site, running, listing, later).text;
+    expect(waiting).not.toContain('buy a new term');
+    expect(waiting).toContain(
+      'Your next term, already paid, starts on 2026-04-07 (UTC), the first day a Sponsored slot of its category is free, and runs until 2026-05-07 (UTC): the listing has no Sponsored placement until then.',
+    );
+    // Premium has no slots to wait for: no reason made up.
+    expect(placementReminderMail(site, order({}), listing, later).text).toContain(
+      'starts on 2026-04-07 (UTC), and runs until',
+    );
+  });
+
+  it('says the placement runs on when the next term carries on, and when the next one starts when it is booked later', () => {
+    expect(placementEndedMail(site, running, listing, carryOn).text).toContain('runs on until 2026-04-30 (UTC)');
+    const gap = placementEndedMail(site, running, listing, later).text;
+    expect(gap).toContain('has ended');
+    expect(gap).toContain('Your next term, already paid, starts on 2026-04-07 (UTC)');
+    expect(placementEndedMail(site, running, listing).text).not.toContain('next term');
   });
 });

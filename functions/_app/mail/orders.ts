@@ -35,29 +35,54 @@ export function orderReceiptMail(site: MailSite, o: OrderRow, listing: OrderList
   });
 }
 
-/** Three days before the slot ends. */
-export function placementReminderMail(site: MailSite, o: OrderRow, listing: OrderListing): RenderedMail {
+/** The listing's next paid term of a placement, as the reminder and end mails name it (nextTermOf). */
+export type NextTerm = Pick<OrderRow, 'starts_at' | 'ends_at'>;
+
+/**
+ * When the listing's next term, already paid, starts after `o` ends (null: it carries on from the
+ * end): it waits for a Sponsored slot, and the placement stops in between.
+ */
+function laterStart(o: OrderRow, next: NextTerm | null): string | null {
+  if (!next?.starts_at || !o.ends_at || next.starts_at <= o.ends_at) return null;
+  const why = o.placement === 'sponsored' ? ', the first day a Sponsored slot of its category is free' : '';
+  return `Your next term, already paid, starts on ${day(next.starts_at)}${why}, and runs until ${day(next.ends_at)}: the listing has no ${kindOf(o)} placement until then. There is nothing to buy.`;
+}
+
+/**
+ * Three days before the slot ends (never for a term the listing's next one carries on from:
+ * ordersToRemind). `next`, the listing's next term booked to start later: the mail says when,
+ * never to buy one again.
+ */
+export function placementReminderMail(
+  site: MailSite,
+  o: OrderRow,
+  listing: OrderListing,
+  next: NextTerm | null = null,
+): RenderedMail {
+  const later = laterStart(o, next);
   return renderMail(site, {
     subject: `${listing.name}: ${kindOf(o)} placement ends on ${day(o.ends_at)}`,
     heading: `The ${kindOf(o)} placement of ${listing.name} ends on ${day(o.ends_at)}.`,
     blocks: [
-      { kind: 'p', text: 'It does not renew by itself. To keep it, buy a new term from My listings.' },
+      { kind: 'p', text: later ?? 'It does not renew by itself. To keep it, buy a new term from My listings.' },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
 }
 
 /**
- * When the term is over; `next`, the listing's term of the same placement that carries on from its
- * end (bought while it ran): then the placement goes on, and the mail says until when.
+ * When the term is over; `next`, the listing's next term of the same placement (nextTermOf): one
+ * that carries on from its end (bought while it ran), and the mail says until when the placement
+ * runs on; or one booked to start later, and the mail says when.
  */
 export function placementEndedMail(
   site: MailSite,
   o: OrderRow,
   listing: OrderListing,
-  next: Pick<OrderRow, 'ends_at'> | null = null,
+  next: NextTerm | null = null,
 ): RenderedMail {
-  if (next)
+  const later = laterStart(o, next);
+  if (next && !later)
     return renderMail(site, {
       subject: `${listing.name}: your next ${kindOf(o)} term has started`,
       heading: `The ${kindOf(o)} term of ${listing.name} paid until ${day(o.ends_at)} is over, and your next term has started.`,
@@ -71,6 +96,7 @@ export function placementEndedMail(
     heading: `The ${kindOf(o)} placement of ${listing.name} has ended.`,
     blocks: [
       { kind: 'p', text: 'The listing stays in the directory as before, with its organic rank.' },
+      ...(later ? [{ kind: 'p' as const, text: later }] : []),
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
