@@ -869,6 +869,48 @@ describe('buying a placement', () => {
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
   });
 
+  it('starts the booked next term at once when the running one is refunded (the listing keeps its placement) and the refund mail says so', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(1, () => now);
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    const at = new Date(now).toISOString();
+    const until = new Date(now + 30 * DAY_MS).toISOString();
+    expect(await orderRow(h, second.orderId)).toMatchObject({ state: 'paid', starts_at: at, ends_at: until });
+    expect(await getServerById(h.db, listings[0]!.id)).toMatchObject({ is_sponsored: true, placement_ends_at: until });
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(
+      `This term has ended. Your next Sponsored term, already paid, has started in its place: it runs from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC).`,
+    );
+    // Nothing is left for the clock to start: the flags were set with the refund.
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
+  });
+
+  it('keeps the next term as booked when a refund frees no Sponsored slot for it, and the refund mail names the gap', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
+    // One slot: the other listing's week waits for the first week, and the month for that one.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const other = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(other.sessionId);
+    const next = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(next.sessionId);
+    const booked = await orderRow(h, next.orderId);
+    expect(booked.starts_at).toBe((await orderRow(h, other.orderId)).ends_at);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: booked.starts_at, ends_at: booked.ends_at });
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(
+      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+  });
+
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);

@@ -109,6 +109,30 @@ describe('the refund mail', () => {
       'The term booked from 2026-03-31 (UTC) until 2026-04-30 (UTC) is cancelled and will not run.',
     );
     expect(mail.text).not.toContain('has ended');
+    // A booked term between the running one and a third: the third now follows the running one.
+    const third = { starts_at: '2026-03-31T00:00:00.000Z', ends_at: '2026-04-30T00:00:00.000Z', moved: true };
+    const closer = orderRefundedMail(site, refunded, listing, {
+      cents: 2000,
+      at,
+      cancelled: booked,
+      next: third,
+      placedUntil: '2026-03-31T00:00:00.000Z',
+    });
+    expect(closer.text).toContain(
+      'is cancelled and will not run. Your next Sponsored term, already paid, now starts earlier: it runs from 2026-03-31 (UTC) until 2026-04-30 (UTC).',
+    );
+    // The third cannot move (no Sponsored slot free): the days without the placement are named.
+    const later = { starts_at: '2026-05-20T00:00:00.000Z', ends_at: '2026-06-19T00:00:00.000Z', moved: false };
+    const gap = orderRefundedMail(site, refunded, listing, {
+      cents: 2000,
+      at,
+      cancelled: booked,
+      next: later,
+      placedUntil: '2026-03-31T00:00:00.000Z',
+    });
+    expect(gap.text).toContain(
+      'goes ahead as booked: it runs from 2026-05-20 (UTC) until 2026-06-19 (UTC), and the listing has no Sponsored placement from 2026-03-31 (UTC) until then.',
+    );
     const never = { starts_at: null, ends_at: null };
     const unstarted = orderRefundedMail(site, refunded, listing, { cents: 2000, at, cancelled: never });
     expect(unstarted.text).toContain('The placement is cancelled and will not run.');

@@ -110,12 +110,34 @@ export type RefundStep = OrderMailFacts;
 
 const BANK_DELAY = 'Your bank shows the refund within 5 to 10 business days.';
 
-/** What became of the term a refund ended: cancelled before it started, or ended. */
-function afterRefund(step: RefundStep): string {
+/**
+ * What became of the term a refund ended (cancelled before it started, or ended) and of the
+ * listing's next term booked after it (moved up into the days given back, or as booked, with
+ * the days the listing goes without its placement).
+ */
+function afterRefund(o: OrderRow, step: RefundStep): string {
   const booked = step.cancelled;
-  if (!booked) return 'The placement has ended.';
-  if (!booked.starts_at) return 'The placement is cancelled and will not run.';
-  return `The term booked from ${day(booked.starts_at)} until ${day(booked.ends_at)} is cancelled and will not run.`;
+  const term = !booked
+    ? step.next
+      ? 'This term has ended.'
+      : 'The placement has ended.'
+    : booked.starts_at
+      ? `The term booked from ${day(booked.starts_at)} until ${day(booked.ends_at)} is cancelled and will not run.`
+      : 'The placement is cancelled and will not run.';
+  const next = step.next;
+  if (!next) return term;
+  const runs = `it runs from ${day(next.starts_at)} until ${day(next.ends_at)}`;
+  const until = step.placedUntil ?? step.at;
+  const gap =
+    next.starts_at <= until
+      ? ''
+      : until <= step.at
+        ? `, and the listing has no ${kindOf(o)} placement until then`
+        : `, and the listing has no ${kindOf(o)} placement from ${day(until)} until then`;
+  const yours = `Your next ${kindOf(o)} term, already paid,`;
+  if (next.moved && next.starts_at <= step.at) return `${term} ${yours} has started in its place: ${runs}.`;
+  if (next.moved) return `${term} ${yours} now starts earlier: ${runs}${gap}.`;
+  return `${term} ${yours} goes ahead as booked: ${runs}${gap}.`;
 }
 
 /**
@@ -144,7 +166,7 @@ export function orderRefundedMail(site: MailSite, o: OrderRow, listing: OrderLis
             },
           ]
         : []),
-      { kind: 'p', text: `${afterRefund(step)} ${BANK_DELAY}` },
+      { kind: 'p', text: `${afterRefund(o, step)} ${BANK_DELAY}` },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
