@@ -282,10 +282,12 @@ async function placementFacts(db: Db, order: OrderRow, at: string): Promise<{ ta
   const dated = rows
     .filter((r) => r.starts_at && r.ends_at)
     .map((r) => ({ ...r, start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
-  const taken = dated
-    .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
-    .filter(() => order.placement === 'sponsored')
-    .map((r) => ({ id: r.id, start: r.start, end: r.end }));
+  const taken =
+    order.placement === 'sponsored'
+      ? dated
+          .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
+          .map((r) => ({ id: r.id, start: r.start, end: r.end }))
+      : [];
   const own = dated
     .filter((r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement)
     .map((r) => ({ id: r.id, version: r.version, start: r.start, end: r.end }));
