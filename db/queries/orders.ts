@@ -14,7 +14,7 @@ import {
   transition,
 } from '../../src/lib/pricing/order-machine';
 import { DAY_MS, refundedPriceCents } from '../../src/lib/pricing/plans';
-import { nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
+import { type BookedTerm, movedUp, nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
 import {
   dailyRevenue,
@@ -241,12 +241,17 @@ export async function listingTermEnd(
   return row?.end ? Date.parse(row.end) : null;
 }
 
+/** A listing's other paid term of an order's placement, as an event reads it (placementFacts). */
+interface OwnTerm extends BookedTerm {
+  version: string;
+}
+
 /**
- * What an order's activation at `at` needs, in one read (the Worker counts each query): the
- * sponsored slots taken in its category (as takenSlots) and the end of its listing's other paid
- * terms of its placement (as listingTermEnd).
+ * What an order's activation or refund at `at` needs, in one read (the Worker counts each query):
+ * the sponsored slots taken in its category (as takenSlots, with their orders) and its listing's
+ * other paid terms of its placement that run or are booked after `at` (as listingTermEnd reads them).
  */
-async function activationFacts(db: Db, order: OrderRow, at: string): Promise<{ taken: Slot[]; ownEnd: number | null }> {
+async function placementFacts(db: Db, order: OrderRow, at: string): Promise<{ taken: BookedTerm[]; own: OwnTerm[] }> {
   const sameSlots =
     order.placement === 'sponsored'
       ? sql`(${orders.placement} = 'sponsored' AND ${orders.category} = ${order.category} AND ${orders.server_id} IS NOT NULL)`
@@ -257,6 +262,8 @@ async function activationFacts(db: Db, order: OrderRow, at: string): Promise<{ t
       : sql`(${orders.server_id} = ${order.server_id} AND ${orders.placement} = ${order.placement})`;
   const rows = await db
     .select({
+      id: orders.id,
+      version: orders.version,
       server_id: orders.server_id,
       placement: orders.placement,
       category: orders.category,
@@ -272,15 +279,46 @@ async function activationFacts(db: Db, order: OrderRow, at: string): Promise<{ t
         sql`(${sameSlots} OR ${sameListing})`,
       ),
     );
-  const taken = rows
-    .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
-    .filter((r) => order.placement === 'sponsored' && r.starts_at && r.ends_at)
-    .map((r) => ({ start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
-  const own = rows.filter(
-    (r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement,
+  const dated = rows
+    .filter((r) => r.starts_at && r.ends_at)
+    .map((r) => ({ ...r, start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+  const taken =
+    order.placement === 'sponsored'
+      ? dated
+          .filter((r) => r.placement === 'sponsored' && r.category === order.category && r.server_id !== null)
+          .map((r) => ({ id: r.id, start: r.start, end: r.end }))
+      : [];
+  const own = dated
+    .filter((r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement)
+    .map((r) => ({ id: r.id, version: r.version, start: r.start, end: r.end }));
+  return { taken, own };
+}
+
+/**
+ * Whether [startIso, endIso) is free for a term of `o`'s listing and placement (SQL, checked in the
+ * write itself, so two events at the same moment cannot both take the same days): no other paid
+ * term of the listing and placement overlaps it, and for Sponsored fewer than `cap` of its
+ * category's slots do; the orders in `except` not counted.
+ */
+function termFits(
+  o: Pick<OrderRow, 'server_id' | 'placement' | 'category'>,
+  startIso: string,
+  endIso: string,
+  except: readonly number[],
+  cap: number,
+): SQL {
+  const others = sql.join(
+    except.map((id) => sql`${id}`),
+    sql`, `,
   );
-  const ownEnd = own.length > 0 ? Math.max(...own.map((r) => Date.parse(r.ends_at!))) : null;
-  return { taken, ownEnd };
+  const guards: SQL[] = [];
+  if (o.server_id !== null)
+    guards.push(sql`NOT EXISTS (SELECT 1 FROM orders y WHERE y.server_id = ${o.server_id} AND y.placement = ${o.placement}
+  AND y.state = 'paid' AND y.id NOT IN (${others}) AND y.starts_at < ${endIso} AND y.ends_at > ${startIso})`);
+  if (o.placement === 'sponsored')
+    guards.push(sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${o.category}
+  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id NOT IN (${others}) AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${cap}`);
+  return guards.length > 0 ? sql.join(guards, sql` AND `) : sql`1`;
 }
 
 // ---------------------------------------------------------------- the listing's flags
@@ -355,13 +393,33 @@ export interface OrderEventInput {
   refundReason?: string | null | undefined;
 }
 
+/** What an order event's mails say beside the order after it (OrderMails). */
+export interface OrderMailFacts {
+  /** What this event gave back of the price (a refund's step, order_refunds), 0 for none. */
+  cents: number;
+  /** When the event happened (ISO). */
+  at: string;
+  /**
+   * The term's dates as they were booked, when a refund cancelled it before it started (a term
+   * following the listing's running one, one waiting for a Sponsored slot, or one never activated:
+   * dates null); absent when it ran.
+   */
+  cancelled?: { starts_at: string | null; ends_at: string | null } | null;
+  /**
+   * After a refund that ended a term early (the `move_up_next` effect): the listing's next booked
+   * term of the placement, its dates after the refund, and whether they moved up into the days
+   * the refund gave back (as early as the slot rule allows).
+   */
+  next?: { starts_at: string; ends_at: string; moved: boolean } | null;
+  /** With `next`: until when the listing keeps the placement before it (the refund's time, or the end of its term still running). */
+  placedUntil?: string;
+}
+
 /**
  * The mails of an order's effects, rendered by the caller (functions/_app/mail/orders.ts) from the
- * order after the event and the event's refund step (what it gave back of the price, 0 for none).
+ * order after the event and the event's facts (OrderMailFacts).
  */
-export type OrderMails = Partial<
-  Record<MailEffect, (o: OrderRow, refund: { cents: number; at: string }) => RenderedMail>
->;
+export type OrderMails = Partial<Record<MailEffect, (o: OrderRow, facts: OrderMailFacts) => RenderedMail>>;
 
 /** The outbox kind of each mail effect. */
 const MAIL_KIND_OF = {
@@ -421,31 +479,59 @@ export async function applyOrderEvent(
     }
     const t = transition(order.state, input.event);
     const set: Record<string, SQL | string | number | null> = {};
-    let slotGuard: SQL = sql`1`;
+    /** What the write holds to: the slot rule over the dates it gives this order and the terms it moves. */
+    const slotGuards: SQL[] = [];
+    const cap = opts.slotsPerCategory;
     if (t.effects.includes('record_payment')) set.paid_at = order.paid_at ?? at;
     if (t.effects.includes('activate')) {
       const termMs = order.term_days * DAY_MS;
       // A listing's new term follows its running or scheduled one of the same placement.
-      const { taken, ownEnd } = await activationFacts(db, order, at);
-      let start = Math.max(input.at, ownEnd ?? 0);
-      if (order.placement === 'sponsored') start = nextSlotStart(taken, start, termMs, opts.slotsPerCategory);
-      const startIso = iso(start);
-      const endIso = iso(start + termMs);
-      const guards: SQL[] = [];
-      if (order.server_id !== null)
-        guards.push(sql`NOT EXISTS (SELECT 1 FROM orders y WHERE y.server_id = ${order.server_id} AND y.placement = ${order.placement}
-  AND y.state = 'paid' AND y.id != ${order.id} AND y.starts_at < ${endIso} AND y.ends_at > ${startIso})`);
-      if (order.placement === 'sponsored')
-        guards.push(sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${order.category}
-  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id != ${order.id} AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${opts.slotsPerCategory}`);
-      if (guards.length > 0) slotGuard = sql.join(guards, sql` AND `);
-      set.starts_at = startIso;
-      set.ends_at = endIso;
+      const { taken, own } = await placementFacts(db, order, at);
+      let start = Math.max(input.at, ...own.map((o) => o.end));
+      if (order.placement === 'sponsored') start = nextSlotStart(taken, start, termMs, cap);
+      set.starts_at = iso(start);
+      set.ends_at = iso(start + termMs);
+      slotGuards.push(termFits(order, set.starts_at, set.ends_at, [order.id], cap));
     }
+    // A refund of a term that had not started yet (or was never activated) cancels it: it never ran.
+    const cancelled =
+      t.effects.includes('record_refund') &&
+      ['open', 'expired', 'failed', 'paid'].includes(order.state) &&
+      (order.starts_at === null || order.starts_at > at)
+        ? { starts_at: order.starts_at, ends_at: order.ends_at }
+        : null;
     if (t.effects.includes('deactivate') && order.ends_at && order.ends_at > at) {
       // A refund or a dispute ends the slot now (a scheduled one that never started ends before its start).
       set.ends_at = at;
       if (order.starts_at && order.starts_at > at) set.starts_at = at;
+    }
+    /** The listing's booked terms of the placement this refund moves up into the days it gave back. */
+    const moves: OwnTerm[] = [];
+    /** The listing's next booked term after this refund, and until when its placement runs before it. */
+    let next: OrderMailFacts['next'] = null;
+    let placedUntil = at;
+    if (t.effects.includes('move_up_next') && order.server_id !== null && order.ends_at && order.ends_at > at) {
+      const { taken, own } = await placementFacts(db, order, at);
+      // From now, or from the end of the listing's term still running (a refunded booked term followed it).
+      const from = Math.max(input.at, ...own.filter((o) => o.start <= input.at).map((o) => o.end));
+      const booked = own.filter((o) => o.start > input.at);
+      const ids = booked.map((o) => o.id);
+      const slots = order.placement === 'sponsored' ? { taken: taken.filter((s) => !ids.includes(s.id)), cap } : null;
+      const placed = movedUp(booked, from, slots);
+      for (const term of placed) {
+        const was = booked.find((o) => o.id === term.id)!;
+        if (term.start === was.start) continue;
+        moves.push({ ...term, version: was.version });
+        // Only over the term as read, and only where the slot rule still lets it go (checked with the refund).
+        slotGuards.push(sql`(SELECT version FROM orders WHERE id = ${term.id}) = ${was.version}`);
+        slotGuards.push(termFits(order, iso(term.start), iso(term.end), [order.id, ...ids], cap));
+      }
+      const first = placed[0];
+      if (first) {
+        const was = booked.find((o) => o.id === first.id)!;
+        next = { starts_at: iso(first.start), ends_at: iso(first.end), moved: first.start < was.start };
+        placedUntil = iso(from);
+      }
     }
     /** Money out this event adds: a refund's step of the price (order_refunds), never one counted twice. */
     let refundStep = 0;
@@ -482,11 +568,18 @@ export async function applyOrderEvent(
     );
     const statements = [
       db.run(
-        sql`UPDATE orders SET ${assignments} WHERE id = ${order.id} AND version = ${order.version} AND ${slotGuard}`,
+        sql`UPDATE orders SET ${assignments} WHERE id = ${order.id} AND version = ${order.version} AND ${
+          slotGuards.length > 0 ? sql.join(slotGuards, sql` AND `) : sql`1`
+        }`,
       ),
       // A plain INSERT: an id already recorded fails the whole batch (a replay raced this one).
       db.run(sql`INSERT INTO stripe_events (id, type, order_id, outcome, created_at)
 SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${mine}`),
+      // The next terms moved up, before the listing's flags are read from the orders.
+      ...moves.map((m) =>
+        db.run(sql`UPDATE orders SET starts_at = ${iso(m.start)}, ends_at = ${iso(m.end)}, version = ${newVersion()},
+  updated_at = ${at} WHERE id = ${m.id} AND ${mine}`),
+      ),
       // An order whose listing is gone changes no listing.
       ...(order.server_id === null ? [] : [syncListing(db, order.server_id, at, mine)]),
       ...(refundStep > 0
@@ -507,7 +600,7 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
         const kind = MAIL_KIND_OF[effect];
         const key =
           effect === 'mail_partial_refund' ? `${kind}:${order.id}:${after.refunded_cents}` : `${kind}:${order.id}`;
-        const mail = render(after, { cents: refundStep, at });
+        const mail = render(after, { cents: refundStep, at, cancelled, next, placedUntil });
         statements.push(enqueueMailWhen(db, { kind, dedupeKey: sql`${key}`, to: email, mail }, mine));
       }
     }
@@ -564,7 +657,11 @@ const carriedOn = sql`EXISTS (SELECT 1 FROM orders f WHERE f.server_id = ${order
   AND f.placement = ${orders.placement} AND f.state = 'paid' AND f.id != ${orders.id}
   AND f.starts_at <= ${orders.ends_at} AND f.ends_at > ${orders.ends_at})`;
 
-/** The listing's paid term of `o`'s placement that carries on from `o`'s end (a follow-on term), or null. */
+/**
+ * The listing's next paid term of `o`'s placement after `o`'s end, or null: one that carries on
+ * from it (starts by then), or one booked to start later (it waits for a Sponsored slot), which
+ * leaves the listing without that placement in between.
+ */
 export async function nextTermOf(
   db: Db,
   o: Pick<OrderRow, 'id' | 'server_id' | 'placement' | 'ends_at'>,
@@ -579,11 +676,10 @@ export async function nextTermOf(
         eq(orders.placement, o.placement),
         eq(orders.state, 'paid'),
         ne(orders.id, o.id),
-        lte(orders.starts_at, o.ends_at),
         gt(orders.ends_at, o.ends_at),
       ),
     )
-    .orderBy(desc(orders.ends_at))
+    .orderBy(asc(orders.starts_at))
     .limit(1);
   return row ?? null;
 }
@@ -592,7 +688,9 @@ export async function nextTermOf(
  * Paid checkout orders ending within `withinDays` of `at`, with a payer to remind. A term of
  * `withinDays` or less is inside that window from its first minute: a reminder would come with
  * the receipt, so it gets none. Nor does a term the listing's next one carries on from: the
- * placement does not end then (the next term is reminded before its own end).
+ * placement does not end then (the next term is reminded before its own end). A term whose next
+ * one is booked to start later (nextTermOf: it waits for a Sponsored slot) is reminded: the
+ * placement stops between them, and its reminder says when the next one starts.
  */
 export async function ordersToRemind(db: Db, at: number, withinDays: number): Promise<OrderRow[]> {
   const withinMs = withinDays * DAY_MS;

@@ -86,7 +86,8 @@ async function shop(count = 1, clockMs?: () => number, env: Record<string, strin
     plans: { id: number; name: string; placement: string; term_days: number; price_cents: number }[];
   };
   const week = plans.plans.find((p) => p.placement === 'sponsored' && p.term_days === 7)!;
-  return { h, stripe, owner, listings, week };
+  const month = plans.plans.find((p) => p.placement === 'sponsored' && p.term_days === 30)!;
+  return { h, stripe, owner, listings, week, month };
 }
 
 /** Starts a checkout: answers the stand-in's session id. */
@@ -848,6 +849,68 @@ describe('buying a placement', () => {
     expect(offer.plans.find((p) => p.id === week.id)).toMatchObject({ starts_at: monthEnd, waits_for: 'own' });
   });
 
+  it('mails the refund of a booked term that never started as cancelled (it will not run), not as a placement that ended', async () => {
+    const { h, stripe, owner, listings, week, month } = await shop();
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const booked = await orderRow(h, second.orderId);
+    expect(Date.parse(booked.starts_at!)).toBeGreaterThan(Date.now());
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${second.orderId}/refund`, {})).status).toBe(200);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(`We refunded $${(month.price_cents / 100).toFixed(2)}`);
+    expect(mail!.text_body).toContain(
+      `The term booked from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC) is cancelled and will not run.`,
+    );
+    expect(mail!.text_body).not.toContain('has ended');
+    // The running term goes on.
+    expect((await orderRow(h, first.orderId)).state).toBe('paid');
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+  });
+
+  it('starts the booked next term at once when the running one is refunded (the listing keeps its placement) and the refund mail says so', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(1, () => now);
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    const at = new Date(now).toISOString();
+    const until = new Date(now + 30 * DAY_MS).toISOString();
+    expect(await orderRow(h, second.orderId)).toMatchObject({ state: 'paid', starts_at: at, ends_at: until });
+    expect(await getServerById(h.db, listings[0]!.id)).toMatchObject({ is_sponsored: true, placement_ends_at: until });
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(
+      `This term has ended. Your next Sponsored term, already paid, has started in its place: it runs from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC).`,
+    );
+    // Nothing is left for the clock to start: the flags were set with the refund.
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
+  });
+
+  it('keeps the next term as booked when a refund frees no Sponsored slot for it, and the refund mail names the gap', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
+    // One slot: the other listing's week waits for the first week, and the month for that one.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const other = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(other.sessionId);
+    const next = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(next.sessionId);
+    const booked = await orderRow(h, next.orderId);
+    expect(booked.starts_at).toBe((await orderRow(h, other.orderId)).ends_at);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: booked.starts_at, ends_at: booked.ends_at });
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body).toContain(
+      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+  });
+
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);
@@ -1243,6 +1306,39 @@ describe('the reminder before a placement ends', () => {
     now = Date.parse(monthEnd) - REMINDER_DAYS * DAY_MS + 60_000;
     expect((await tick(now)).reminded).toBe(1);
     expect((await mails(h, 'placement_reminder'))[0]!.text_body).toContain(monthEnd.slice(0, 10));
+  });
+
+  it('does not ask to buy again when the next term, already paid, waits for a Sponsored slot: it and the end mail say when that term starts', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
+    // One slot: the other listing's week follows the first week, and this listing's month that one.
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    const other = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(other.sessionId);
+    const next = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(next.sessionId);
+    const firstEnd = (await orderRow(h, first.orderId)).ends_at!;
+    const nextStart = (await orderRow(h, next.orderId)).starts_at!;
+    expect(Date.parse(nextStart)).toBeGreaterThan(Date.parse(firstEnd));
+    const ownerId = (await orderRow(h, first.orderId)).owner_id!;
+    await setOwnerWebhook(h.db, ownerId, `https://discord.com/api/webhooks/123456789012345678/${'tOkEn_-'.repeat(10)}`);
+    const tick = (at: number) => clock({ db: h.db, env: h.env, rebuild: h.rebuild }, at);
+    now = Date.parse(firstEnd) - REMINDER_DAYS * DAY_MS + 60_000;
+    expect((await tick(now)).reminded).toBe(1);
+    const [reminder] = await mails(h, 'placement_reminder');
+    expect(reminder!.text_body).not.toContain('buy a new term');
+    expect(reminder!.text_body).toContain(
+      `Your next term, already paid, starts on ${nextStart.slice(0, 10)} (UTC), the first day a Sponsored slot of its category is free`,
+    );
+    const [notice] = await h.db.select().from(webhookOutbox).where(eq(webhookOutbox.event, 'placement_ending'));
+    expect(notice!.payload.content).toContain(
+      `Its next term, already paid, starts ${nextStart.slice(0, 16).replace('T', ' ')} UTC.`,
+    );
+    now = Date.parse(firstEnd);
+    expect((await tick(now)).ended).toBe(1);
+    const [ended] = await mails(h, 'placement_ended');
+    expect(ended!.text_body).toContain(`Your next term, already paid, starts on ${nextStart.slice(0, 10)} (UTC)`);
   });
 
   it('is not sent for a placement refunded before its last 3 days', async () => {

@@ -1,5 +1,11 @@
 import { enqueueMail } from '../../../db/queries/mail';
-import { listingsOutOfStep, ordersDueToEnd, ordersToRemind, syncListings } from '../../../db/queries/orders';
+import {
+  listingsOutOfStep,
+  nextTermOf,
+  ordersDueToEnd,
+  ordersToRemind,
+  syncListings,
+} from '../../../db/queries/orders';
 import { getServerById } from '../../../db/queries/servers';
 import { notifyOwner } from '../../../db/queries/webhooks';
 import { REMINDER_DAYS } from '../../../src/lib/pricing/plans';
@@ -59,6 +65,8 @@ export async function run(
   for (const order of await ordersToRemind(deps.db, now, REMINDER_DAYS)) {
     const listing = order.server_id === null ? null : await getServerById(deps.db, order.server_id);
     if (!listing) continue;
+    // A next term booked to start later (waiting for a Sponsored slot): the reminder says when, not "buy again".
+    const next = await nextTermOf(deps.db, order);
     // The mail and the buyer's Discord webhook notice (#32) in one batch: the mail's key is what
     // marks the order reminded (ordersToRemind), so a notice written after it could be lost for good.
     await deps.db.batch([
@@ -66,14 +74,19 @@ export async function run(
         kind: 'placement_reminder',
         dedupeKey: `placement_reminder:${order.id}`,
         to: order.customer_email!,
-        mail: placementReminderMail(site, order, listing),
+        mail: placementReminderMail(site, order, listing, next),
       }),
       ...(order.owner_id !== null && order.ends_at
         ? [
             notifyOwner(
               deps.db,
               { ownerId: order.owner_id },
-              { kind: 'placement_ending', serverName: listing.name, endsAt: order.ends_at },
+              {
+                kind: 'placement_ending',
+                serverName: listing.name,
+                endsAt: order.ends_at,
+                nextStartsAt: next?.starts_at ?? null,
+              },
               `placement-ending:${order.id}`,
             ),
           ]

@@ -29,7 +29,7 @@ export async function applyEvent(
   const site = mailSite(deps.env);
   // A listing deleted since its order was paid is named as the order kept it.
   const named = { name: listing?.name ?? (order?.server_name || 'your listing'), slug: listing?.slug ?? '' };
-  // A term that ends with the listing's next one of its placement carrying on: its end mail says so.
+  // A term that ends with the listing's next one of its placement carrying on, or booked later: its end mail says so.
   const next = order && input.event === 'ended' ? await nextTermOf(deps.db, order) : null;
   const outcome = await applyOrderEvent(deps.db, input, {
     slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,

@@ -1,4 +1,5 @@
 import type { RenderedMail } from '../../../db/queries/mail';
+import type { OrderMailFacts } from '../../../db/queries/orders';
 import type { OrderRow } from '../../../db/schema';
 import { formatPrice, formatTerm, PLACEMENT_WHERE, REFUND_RULE, refundedWords } from '../../../src/lib/pricing/plans';
 import { type MailSite, renderMail } from './layout';
@@ -34,29 +35,54 @@ export function orderReceiptMail(site: MailSite, o: OrderRow, listing: OrderList
   });
 }
 
-/** Three days before the slot ends. */
-export function placementReminderMail(site: MailSite, o: OrderRow, listing: OrderListing): RenderedMail {
+/** The listing's next paid term of a placement, as the reminder and end mails name it (nextTermOf). */
+export type NextTerm = Pick<OrderRow, 'starts_at' | 'ends_at'>;
+
+/**
+ * When the listing's next term, already paid, starts after `o` ends (null: it carries on from the
+ * end): it waits for a Sponsored slot, and the placement stops in between.
+ */
+function laterStart(o: OrderRow, next: NextTerm | null): string | null {
+  if (!next?.starts_at || !o.ends_at || next.starts_at <= o.ends_at) return null;
+  const why = o.placement === 'sponsored' ? ', the first day a Sponsored slot of its category is free' : '';
+  return `Your next term, already paid, starts on ${day(next.starts_at)}${why}, and runs until ${day(next.ends_at)}: the listing has no ${kindOf(o)} placement until then. There is nothing to buy.`;
+}
+
+/**
+ * Three days before the slot ends (never for a term the listing's next one carries on from:
+ * ordersToRemind). `next`, the listing's next term booked to start later: the mail says when,
+ * never to buy one again.
+ */
+export function placementReminderMail(
+  site: MailSite,
+  o: OrderRow,
+  listing: OrderListing,
+  next: NextTerm | null = null,
+): RenderedMail {
+  const later = laterStart(o, next);
   return renderMail(site, {
     subject: `${listing.name}: ${kindOf(o)} placement ends on ${day(o.ends_at)}`,
     heading: `The ${kindOf(o)} placement of ${listing.name} ends on ${day(o.ends_at)}.`,
     blocks: [
-      { kind: 'p', text: 'It does not renew by itself. To keep it, buy a new term from My listings.' },
+      { kind: 'p', text: later ?? 'It does not renew by itself. To keep it, buy a new term from My listings.' },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
 }
 
 /**
- * When the term is over; `next`, the listing's term of the same placement that carries on from its
- * end (bought while it ran): then the placement goes on, and the mail says until when.
+ * When the term is over; `next`, the listing's next term of the same placement (nextTermOf): one
+ * that carries on from its end (bought while it ran), and the mail says until when the placement
+ * runs on; or one booked to start later, and the mail says when.
  */
 export function placementEndedMail(
   site: MailSite,
   o: OrderRow,
   listing: OrderListing,
-  next: Pick<OrderRow, 'ends_at'> | null = null,
+  next: NextTerm | null = null,
 ): RenderedMail {
-  if (next)
+  const later = laterStart(o, next);
+  if (next && !later)
     return renderMail(site, {
       subject: `${listing.name}: your next ${kindOf(o)} term has started`,
       heading: `The ${kindOf(o)} term of ${listing.name} paid until ${day(o.ends_at)} is over, and your next term has started.`,
@@ -70,20 +96,49 @@ export function placementEndedMail(
     heading: `The ${kindOf(o)} placement of ${listing.name} has ended.`,
     blocks: [
       { kind: 'p', text: 'The listing stays in the directory as before, with its organic rank.' },
+      ...(later ? [{ kind: 'p' as const, text: later }] : []),
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });
 }
 
-/** What a refund mail says of one refund: this step's money (the price's share, order_refunds) and when it was made. */
-export interface RefundStep {
-  /** What this refund gave back of the price, in the currency's smallest unit. */
-  cents: number;
-  /** When it was recorded (ISO). */
-  at: string;
-}
+/**
+ * What a refund mail says of one refund: this step's money (the price's share, order_refunds),
+ * when it was made, and what became of the term (db/queries/orders.ts OrderMailFacts).
+ */
+export type RefundStep = OrderMailFacts;
 
 const BANK_DELAY = 'Your bank shows the refund within 5 to 10 business days.';
+
+/**
+ * What became of the term a refund ended (cancelled before it started, or ended) and of the
+ * listing's next term booked after it (moved up into the days given back, or as booked, with
+ * the days the listing goes without its placement).
+ */
+function afterRefund(o: OrderRow, step: RefundStep): string {
+  const booked = step.cancelled;
+  const term = !booked
+    ? step.next
+      ? 'This term has ended.'
+      : 'The placement has ended.'
+    : booked.starts_at
+      ? `The term booked from ${day(booked.starts_at)} until ${day(booked.ends_at)} is cancelled and will not run.`
+      : 'The placement is cancelled and will not run.';
+  const next = step.next;
+  if (!next) return term;
+  const runs = `it runs from ${day(next.starts_at)} until ${day(next.ends_at)}`;
+  const until = step.placedUntil ?? step.at;
+  const gap =
+    next.starts_at <= until
+      ? ''
+      : until <= step.at
+        ? `, and the listing has no ${kindOf(o)} placement until then`
+        : `, and the listing has no ${kindOf(o)} placement from ${day(until)} until then`;
+  const yours = `Your next ${kindOf(o)} term, already paid,`;
+  if (next.moved && next.starts_at <= step.at) return `${term} ${yours} has started in its place: ${runs}.`;
+  if (next.moved) return `${term} ${yours} now starts earlier: ${runs}${gap}.`;
+  return `${term} ${yours} goes ahead as booked: ${runs}${gap}.`;
+}
 
 /**
  * When the money went back and the order ends (`o` after it: refunded_cents is all of the price).
@@ -111,7 +166,7 @@ export function orderRefundedMail(site: MailSite, o: OrderRow, listing: OrderLis
             },
           ]
         : []),
-      { kind: 'p', text: `The placement has ended. ${BANK_DELAY}` },
+      { kind: 'p', text: `${afterRefund(o, step)} ${BANK_DELAY}` },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });

@@ -9,7 +9,7 @@ export type OwnerEvent =
   | { kind: 'rejected'; serverName: string; reasons: string[] }
   | { kind: 'hidden'; serverName: string; reasons: string[] }
   | { kind: 'invite_dead'; serverName: string; url: string }
-  | { kind: 'placement_ending'; serverName: string; endsAt: string }
+  | { kind: 'placement_ending'; serverName: string; endsAt: string; nextStartsAt?: string | null }
   | { kind: 'new_review'; serverName: string; url: string }
   | { kind: 'test' };
 
@@ -21,6 +21,9 @@ export interface WebhookPayload {
   allowed_mentions: { parse: [] };
   username: string;
 }
+
+/** An ISO time as the messages say it: "2026-03-31 12:00". */
+const utc = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** Discord caps a message at 2,000 characters. */
 const MAX = 2000;
@@ -38,7 +41,10 @@ export function ownerEventPayload(event: OwnerEvent, siteName = 'GuildRank'): We
       case 'invite_dead':
         return `⚠️ The invite of ${event.serverName} stopped working: it is off the lists until it works again. Replace it from your account: ${event.url}`;
       case 'placement_ending':
-        return `⏳ The paid placement of ${event.serverName} ends ${event.endsAt.slice(0, 16).replace('T', ' ')} UTC.`;
+        return `⏳ The paid placement of ${event.serverName} ends ${utc(event.endsAt)} UTC.${
+          // Its next term, already paid, booked to start later (it waits for a Sponsored slot).
+          event.nextStartsAt ? ` Its next term, already paid, starts ${utc(event.nextStartsAt)} UTC.` : ''
+        }`;
       case 'new_review':
         return `💬 ${event.serverName} has a new review: ${event.url}`;
       case 'test':

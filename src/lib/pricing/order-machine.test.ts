@@ -65,9 +65,10 @@ describe('the order machine', () => {
         'mail_partial_refund',
       ],
     });
-    expect(run(['paid', 'partially_refunded', 'refunded']).effects.slice(-3)).toEqual([
+    expect(run(['paid', 'partially_refunded', 'refunded']).effects.slice(-4)).toEqual([
       'record_refund',
       'deactivate',
+      'move_up_next',
       'mail_refund',
     ]);
     expect(transition('ended', 'partially_refunded')).toEqual({
@@ -139,6 +140,15 @@ describe('the order machine', () => {
     expect(r.effects).not.toContain('activate');
     expect(count(r.effects, 'record_payment')).toBe(1);
     expect(count(r.effects, 'record_refund')).toBe(1);
+  });
+
+  it('moves the listing’s next booked terms up only when a refund ends a running or booked term, never on a dispute', () => {
+    for (const s of ORDER_STATES)
+      for (const e of ORDER_EVENTS) {
+        const t = transition(s, e);
+        expect(t.effects.includes('move_up_next'), `${s} + ${e}`).toBe(s === 'paid' && e === 'refunded');
+        if (t.effects.includes('move_up_next')) expect(t.effects).toContain('deactivate');
+      }
   });
 
   it('takes nothing on an expired checkout, and a dispute suspends a running placement', () => {

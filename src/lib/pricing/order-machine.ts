@@ -39,10 +39,21 @@ export type MailEffect = (typeof MAIL_EFFECTS)[number];
  * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
  * - `record_refund`: money out (refunded_at, the amount counted against revenue): the whole price on
  *   `refunded` or `dispute_lost`, the refunded total so far on `partially_refunded` (never counted twice)
+ * - `move_up_next`: the listing's booked terms of the placement after a refunded one move up into
+ *   the days it gave back (as early as the slot rule allows), so a paid next term starts now instead
+ *   of leaving the listing without its placement until its booked start. Not on a dispute: that
+ *   suspends the placement, and the next term keeps its dates.
  * - the mails (MAIL_EFFECTS): the receipt, the refund, a partial refund and the end of the placement
  *   (a partial refund's mail goes out only for a step that gives money back: a redelivered one does not)
  */
-export const ORDER_EFFECTS = ['record_payment', 'activate', 'deactivate', 'record_refund', ...MAIL_EFFECTS] as const;
+export const ORDER_EFFECTS = [
+  'record_payment',
+  'activate',
+  'deactivate',
+  'record_refund',
+  'move_up_next',
+  ...MAIL_EFFECTS,
+] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 
 export interface Transition {
@@ -81,7 +92,8 @@ export function transition(state: OrderState, event: OrderEvent): Transition {
       if (state === 'open' && event === 'payment_failed') return stay('failed');
       return stay(state);
     case 'paid':
-      if (event === 'refunded') return { state: 'refunded', effects: ['record_refund', 'deactivate', 'mail_refund'] };
+      if (event === 'refunded')
+        return { state: 'refunded', effects: ['record_refund', 'deactivate', 'move_up_next', 'mail_refund'] };
       if (event === 'disputed') return { state: 'disputed', effects: ['deactivate'] };
       if (event === 'dispute_lost') return { state: 'refunded', effects: ['record_refund', 'deactivate'] };
       if (event === 'ended') return { state: 'ended', effects: ['deactivate', 'mail_end'] };
