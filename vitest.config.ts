@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './tests/helpers/sequencer';
 
 export default defineConfig({
   resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
@@ -19,5 +20,7 @@ export default defineConfig({
     pool: 'forks',
     isolate: false,
     maxWorkers: 4,
+    // The slow files first in a clean clone too (tests/helpers/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

@@ -56,6 +56,7 @@ import { PUBLISH_MAX_NAMED, PUBLISH_MAX_SERVER_FILES } from '../functions/_app/s
 import { linkTree, type PublishResult, publishChanges, SERVER_FOLDER } from '../functions/_app/site-publish';
 import { deploymentFacts } from '../src/data/site-data';
 import { FREE_PLAN_SUBREQUESTS } from '../src/lib/invite-checks/budget';
+import { exclusive } from './lib/exclusive';
 
 const { values } = parseArgs({
   options: {
@@ -308,14 +309,22 @@ async function publishInto(out: string, changes: SiteChange[]): Promise<{ result
 }
 
 /** The full build: the Cloudflare build into `outDir`, then the Node page code of the same source beside it. */
-function buildInFull(): void {
+async function buildInFull(): Promise<void> {
   // A fresh output: files of an earlier build would be uploaded (and counted) with this one.
   rmSync(outDir, { recursive: true, force: true });
-  run(
-    'build the site from the database',
-    process.execPath,
-    [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
-    { ASTRO_ADAPTER: 'cloudflare', WRANGLER_CONFIG: configFile, ...buildVars },
+  // One Cloudflare build of this checkout at a time: the adapter writes .wrangler/deploy/config.json
+  // at the root and reads it back to prerender (scripts/lib/exclusive.ts). The rest of a deploy
+  // (the Node page code, the checks, wrangler's upload) runs beside another's.
+  await exclusive(
+    join(root, '.wrangler', 'cloudflare-build.lock'),
+    () =>
+      run(
+        'build the site from the database',
+        process.execPath,
+        [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
+        { ASTRO_ADAPTER: 'cloudflare', WRANGLER_CONFIG: configFile, ...buildVars },
+      ),
+    (holder) => console.log(`Waiting for another Cloudflare build of this checkout (pid ${holder}) to finish…`),
   );
   // The page code the next deploy publishes with: a Node build writes the same pages byte for
   // byte (astro.config.mjs, sameOutputAsNode). Only its server entry is kept, so it prerenders
@@ -352,7 +361,7 @@ if (published) {
   for (const path of written) console.log(`  wrote ${path}`);
   for (const path of removed) console.log(`  removed ${path}`);
 } else {
-  buildInFull();
+  await buildInFull();
 }
 // The stamp, as a new file (the published folder's is a hard link to the deployed build's).
 rmSync(join(deployDir, DEPLOY_STAMP_FILE), { force: true });

@@ -5,8 +5,7 @@ import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSecret } from '../../functions/_app/env';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
-import { exclusive } from '../helpers/exclusive';
-import { runScript as runScriptNow } from '../helpers/run-script';
+import { runScript } from '../helpers/run-script';
 
 const root = resolve(import.meta.dirname, '../..');
 let scratch: string;
@@ -16,14 +15,6 @@ let server: string;
 let deployed: { code: number | null; out: string };
 let drifted: { code: number | null; out: string };
 let admin: { code: number | null; out: string };
-
-/**
- * Runs an npm script's file with tsx in a child process (the database fixture answers from this one),
- * one Cloudflare build of the checkout at a time (tests/helpers/exclusive.ts).
- */
-function runScript(script: string, args: string[], env: Record<string, string>) {
-  return exclusive('cloudflare-build', () => runScriptNow(script, args, env));
-}
 
 /** Every file under `dir` (relative paths). */
 const filesUnder = (dir: string) =>

@@ -12,7 +12,6 @@ import { HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { runAstroBuild } from '../../functions/_app/site-builder';
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
-import { exclusive } from '../helpers/exclusive';
 import { runScript } from '../helpers/run-script';
 import { readWranglerConfig } from '../helpers/wrangler-config';
 
@@ -49,14 +48,12 @@ let nodeFull: string;
 
 /** Runs `npm run deploy -- --dry-run --clear-changes --incremental` in a child process (the database fixture answers from this one). */
 function deploy(env: Record<string, string> = {}) {
-  return exclusive('cloudflare-build', () =>
-    runScript('scripts/deploy.ts', ['--dry-run', '--clear-changes', '--incremental', '--out-dir', outDir], {
-      DATABASE_URL: libsql.url,
-      DATABASE_AUTH_TOKEN: token,
-      ASTRO_CACHE_DIR: join(scratch, 'cache'),
-      ...env,
-    }),
-  );
+  return runScript('scripts/deploy.ts', ['--dry-run', '--clear-changes', '--incremental', '--out-dir', outDir], {
+    DATABASE_URL: libsql.url,
+    DATABASE_AUTH_TOKEN: token,
+    ASTRO_CACHE_DIR: join(scratch, 'cache'),
+    ...env,
+  });
 }
 
 /** Every file of a folder, relative to it. */

@@ -14,7 +14,6 @@ import { type SiteverifyStandIn, startSiteverify, TURNSTILE_PASS } from '../api/
 import { type LibsqlHttpServer, startLibsqlHttpServer } from '../fixtures/libsql-http-server';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { type DiscordStandIn, STAND_IN_CLIENT, startDiscordStandIn } from '../helpers/discord-stand-in';
-import { exclusive } from '../helpers/exclusive';
 import { runScript } from '../helpers/run-script';
 import { startWranglerDev, type WranglerDev } from '../helpers/wrangler-dev';
 
@@ -134,15 +133,13 @@ beforeAll(async () => {
       .replace(/^\[vars\]$/m, `[vars]\nTURNSTILE_SITE_KEY = "${TURNSTILE_SITE_KEY}"`),
   );
   // Every listing prerendered, so the twin's file is what the build makes of it.
-  deployOutput = await exclusive('cloudflare-build', () =>
-    deployDryRun(outDir, {
-      DATABASE_URL: libsql.url,
-      DATABASE_AUTH_TOKEN: token,
-      WRANGLER_CONFIG: config,
-      PRERENDER_SERVERS: '1000',
-      ASTRO_CACHE_DIR: join(scratch, 'cache'),
-    }),
-  );
+  deployOutput = await deployDryRun(outDir, {
+    DATABASE_URL: libsql.url,
+    DATABASE_AUTH_TOKEN: token,
+    WRANGLER_CONFIG: config,
+    PRERENDER_SERVERS: '1000',
+    ASTRO_CACHE_DIR: join(scratch, 'cache'),
+  });
   client = join(outDir, 'client');
   server = join(outDir, 'server');
   const file = join(client, 'server', `${twin.slug}.html`);
