@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
 import { decideListingEdit, saveListingEdit } from '../../db/queries/listing-edits';
 import { subscribeEmail } from '../../db/queries/newsletter';
+import { createCompOrder } from '../../db/queries/orders';
 import { upsertOwner } from '../../db/queries/owners';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
@@ -251,6 +252,45 @@ test('owner edits past the first 50 are a page away, under a pager of their own'
   await pager.getByRole('button', { name: 'Next' }).click();
   await expect(pager).toContainText(/Page 2 of/);
   await expect(edits.getByRole('button', { name: /^Review edit/ }).first()).toBeVisible();
+});
+
+test('orders past the first 50 are a page away, and a comp names the listing by the id the Servers screen shows', async ({
+  page,
+  site,
+}) => {
+  const name = `Granted Harbor ${unique()}`;
+  const listing = await createServer(site.db, {
+    name,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+    affiliate_link: 'https://discord.gg/grantedharbor',
+  });
+  const made: number[] = [];
+  for (let i = 0; i < 51; i++) {
+    const comp = await createCompOrder(site.db, {
+      serverId: listing.id,
+      category: 'Trading',
+      placement: 'premium',
+      termDays: 7,
+      grantedBy: 'pager spec',
+    });
+    made.push(comp.id);
+  }
+  await signIn(page, site.db);
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill(name);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText(`#${listing.id} · /`);
+
+  await page.goto('/admin#orders');
+  const pager = page.getByRole('navigation', { name: 'Order pages' });
+  await expect(pager).toContainText(/Page 1 of [2-9]/);
+  await expect(page.getByRole('rowheader', { name: `#${made[0]}`, exact: true })).toHaveCount(0);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(pager).toContainText(/Page 2 of/);
+  await expect(page.getByRole('rowheader', { name: `#${made[0]}`, exact: true })).toBeVisible();
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {

@@ -400,7 +400,10 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 ) : (
                   s.name
                 )}
-                <div className="muted small">/{s.slug}</div>
+                {/* The id is what the Orders screen's comp grant and the audit log name a listing by. */}
+                <div className="muted small">
+                  #{s.id} · /{s.slug}
+                </div>
                 {!s.affiliate_link && <div className="muted small">{NO_LINK}</div>}
               </>
             ),
