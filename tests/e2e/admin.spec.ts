@@ -8,7 +8,13 @@ import { upsertOwner } from '../../db/queries/owners';
 import { createReport } from '../../db/queries/reports';
 import { createServer } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
-import { discordServers, serverFlags, serverSubmissions } from '../../db/schema';
+import {
+  discordServers,
+  moderationDecisions,
+  newsletterSubscribers,
+  serverFlags,
+  serverSubmissions,
+} from '../../db/schema';
 import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
@@ -291,6 +297,59 @@ test('orders past the first 50 are a page away, and a comp names the listing by 
   await pager.getByRole('button', { name: 'Next' }).click();
   await expect(pager).toContainText(/Page 2 of/);
   await expect(page.getByRole('rowheader', { name: `#${made[0]}`, exact: true })).toBeVisible();
+});
+
+test('the console asks before it hides a reported server or unsubscribes an address', async ({ page, site }) => {
+  const tag = unique();
+  const name = `Reported Harbor ${tag}`;
+  const listing = await createServer(site.db, {
+    name,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+  });
+  await createReport(site.db, { server_id: listing.id, reason: 'spam', details: `pump ${tag}` });
+  const email = `kept-${tag}@example.com`;
+  if (!(await subscribeEmail(site.db, email)).ok) throw new Error('subscribe failed');
+  const isActive = async () =>
+    (await site.db.select().from(discordServers).where(eq(discordServers.id, listing.id)))[0]?.is_active;
+  await signIn(page, site.db);
+
+  // Reports: Hide server asks why first (the reasons its owner is mailed), starting from the report's own.
+  await page.goto('/admin#reports');
+  const report = page.getByRole('listitem').filter({ hasText: `pump ${tag}` });
+  await report.getByRole('button', { name: 'Hide server' }).click();
+  const panel = page.getByRole('article', { name: `Hide ${name}` });
+  await expect(panel.getByRole('checkbox', { name: 'Scam risk' })).toBeChecked();
+  expect(await isActive()).toBe(true);
+  await panel.getByRole('checkbox', { name: 'Misleading' }).check();
+  await panel.getByLabel('Note to the owner (optional)').fill(`Pump and dump ${tag}`);
+  await panel.getByRole('button', { name: 'Hide listing' }).click();
+  await expect(page.getByText(`${name} is hidden; its owner is mailed why`)).toBeVisible();
+  expect(await isActive()).toBe(false);
+  const [decision] = await site.db
+    .select()
+    .from(moderationDecisions)
+    .where(eq(moderationDecisions.server_id, listing.id));
+  expect(decision).toMatchObject({ kind: 'hide', note: `Pump and dump ${tag}` });
+  expect([...decision!.reasons].sort()).toEqual(['misleading', 'scam_risk']);
+
+  // Newsletter: Unsubscribe asks first; declined, the address stays subscribed.
+  await page.goto('/admin#newsletter');
+  await page.getByLabel('Search email').fill(email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const unsubscribe = page.getByRole('button', { name: `Unsubscribe ${email}` });
+  page.once('dialog', (d) => void d.dismiss());
+  await unsubscribe.click();
+  await expect(unsubscribe).toBeVisible();
+  const status = async () =>
+    (await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0]?.status;
+  expect(await status()).toBe('active');
+  page.once('dialog', (d) => void d.accept());
+  await unsubscribe.click();
+  await expect(page.getByText(`${email} unsubscribed.`)).toBeVisible();
+  expect(await status()).toBe('unsubscribed');
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {
