@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
 import { decideListingEdit, saveListingEdit } from '../../db/queries/listing-edits';
+import { enqueueMail } from '../../db/queries/mail';
 import { subscribeEmail } from '../../db/queries/newsletter';
 import { createCompOrder } from '../../db/queries/orders';
 import { upsertOwner } from '../../db/queries/owners';
@@ -350,6 +351,41 @@ test('the console asks before it hides a reported server or unsubscribes an addr
   await unsubscribe.click();
   await expect(page.getByText(`${email} unsubscribed.`)).toBeVisible();
   expect(await status()).toBe('unsubscribed');
+});
+
+test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the HTML part in a frame of its own", async ({
+  page,
+  site,
+}) => {
+  const tag = unique();
+  const subject = `A long line ${tag}`;
+  await enqueueMail(site.db, {
+    kind: 'contact_ack',
+    dedupeKey: `phone-${tag}`,
+    to: `phone-${tag}@example.com`,
+    mail: {
+      subject,
+      // One unbroken line far wider than a phone, as a long link is.
+      text: `Follow https://example.com/${'a'.repeat(400)} to see it.`,
+      html: `<p>Hello ${tag}</p>`,
+    },
+  });
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await page.setViewportSize({ width: 320, height: 800 });
+  await signIn(page, site.db);
+
+  await page.goto('/admin#outbox');
+  await page.getByRole('button', { name: `Open ${subject}` }).click();
+  const html = page.getByTitle(`HTML part of ${subject}`);
+  await expect(html).toBeVisible();
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
+  // Not the browser's 300 × 150 default box: the HTML part gets room to be read.
+  expect((await html.boundingBox())!.height).toBeGreaterThan(300);
+
+  await page.goto('/admin#newsletter');
+  await page.getByText('Preview', { exact: true }).click();
+  await expect(page.getByTitle("Preview of this week's issue")).toBeVisible();
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {
