@@ -7,7 +7,7 @@ import { subscribeEmail } from '../../db/queries/newsletter';
 import { createCompOrder } from '../../db/queries/orders';
 import { upsertOwner } from '../../db/queries/owners';
 import { createReport } from '../../db/queries/reports';
-import { createServer } from '../../db/queries/servers';
+import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
 import {
   discordServers,
@@ -36,6 +36,17 @@ const submissionFor = (name: string) => ({
   submitter_name: 'Ana',
   is_owner: true,
 });
+
+/** A small trading room listed in the site's database (`extra` sets its join link, sort order...). */
+const tradingRoom = (db: Parameters<typeof createServer>[0], name: string, extra: Partial<ServerWrite> = {}) =>
+  createServer(db, {
+    name,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+    ...extra,
+  });
 
 test('an operator approves a pending submission and its page, category listing and sitemap entry go live', async ({
   page,
@@ -73,13 +84,8 @@ test('an operator approves a pending submission and its page, category listing a
 
 test('each console screen stores its operations, shows them after a reload, and logs them', async ({ page, site }) => {
   const tag = unique();
-  const server = await createServer(site.db, {
-    name: `Quiet Harbor ${tag}`,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-    // Premium placement needs a join link.
+  // Premium placement needs a join link.
+  const server = await tradingRoom(site.db, `Quiet Harbor ${tag}`, {
     affiliate_link: 'https://discord.gg/quietharbor',
   });
   const sub = await insertSubmission(site.db, submissionFor(`Spam Castle ${tag}`));
@@ -210,14 +216,7 @@ test('a refused sort order goes back to the stored one in its box, and the conso
   site,
 }) => {
   const name = `Sorted Harbor ${unique()}`;
-  await createServer(site.db, {
-    name,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-    sort_order: 5,
-  });
+  await tradingRoom(site.db, name, { sort_order: 5 });
   await signIn(page, site.db);
   await page.goto('/admin#servers');
   await page.getByLabel('Search servers').fill(name);
@@ -266,14 +265,7 @@ test('orders past the first 50 are a page away, and a comp names the listing by 
   site,
 }) => {
   const name = `Granted Harbor ${unique()}`;
-  const listing = await createServer(site.db, {
-    name,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-    affiliate_link: 'https://discord.gg/grantedharbor',
-  });
+  const listing = await tradingRoom(site.db, name, { affiliate_link: 'https://discord.gg/grantedharbor' });
   const made: number[] = [];
   for (let i = 0; i < 51; i++) {
     const comp = await createCompOrder(site.db, {
@@ -303,13 +295,7 @@ test('orders past the first 50 are a page away, and a comp names the listing by 
 test('the console asks before it hides a reported server or unsubscribes an address', async ({ page, site }) => {
   const tag = unique();
   const name = `Reported Harbor ${tag}`;
-  const listing = await createServer(site.db, {
-    name,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-  });
+  const listing = await tradingRoom(site.db, name);
   await createReport(site.db, { server_id: listing.id, reason: 'spam', details: `pump ${tag}` });
   const email = `kept-${tag}@example.com`;
   if (!(await subscribeEmail(site.db, email)).ok) throw new Error('subscribe failed');

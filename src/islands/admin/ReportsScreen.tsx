@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { REPORT_REASONS } from '~/lib/enums';
 import { reasonOfReport } from '~/lib/moderation/reasons';
 import { client, idParam, parseResponse } from './api';
-import { NO_REASONS, type PickedReasons, ReasonPicker, reasonsBody } from './ReasonPicker';
-import { ReviewPanel } from './ReviewPanel';
+import { type HideDecision, HideListingPanel } from './HideListingPanel';
 import { formatDate, Notices } from './ui';
 import { useList } from './use-list';
 
@@ -11,7 +10,7 @@ const reasonLabel = (value: string) => REPORT_REASONS.find((r) => r.value === va
 
 /** A report whose server the moderator is about to hide, and the listing's name. */
 interface Hiding {
-  report: { id: number; reason: string };
+  report: { id: number };
   name: string;
 }
 
@@ -27,50 +26,15 @@ export function ReportsScreen() {
   });
   const groups = list.rows;
   const [hiding, setHiding] = useState<Hiding | null>(null);
-  const [picked, setPicked] = useState<PickedReasons>(NO_REASONS);
-  const [note, setNote] = useState('');
-
   const act = (report: { id: number }, action: 'resolve' | 'dismiss', label: string) =>
     list.run(label, () => client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action } }));
 
-  const askToHide = (h: Hiding) => {
-    setHiding(h);
-    setPicked({ reasons: [reasonOfReport(h.report.reason)], requirement: '' });
-    setNote('');
-  };
-  const hide = ({ report, name }: Hiding) => {
+  const hide = ({ report, name }: Hiding, decision: HideDecision) => {
     setHiding(null);
     void list.run(`${name} is hidden; its owner is mailed why, and its open reports are resolved.`, () =>
-      client.api.admin.reports[':id'].$patch({
-        param: idParam(report),
-        json: { action: 'hide_server', ...reasonsBody(picked), note: note || undefined },
-      }),
+      client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action: 'hide_server', ...decision } }),
     );
   };
-
-  /** Asks before hiding (in the report's own item, where the moderator clicked). */
-  const hidePanel = (h: Hiding) => (
-    <ReviewPanel
-      id="report-hide-detail"
-      level={3}
-      title={`Hide ${h.name}`}
-      status="active"
-      notes={{ label: 'Note to the owner (optional)', value: note, rows: 2, onChange: setNote }}
-      decisions={
-        <button
-          type="button"
-          className="btn btn-danger"
-          disabled={list.busy || picked.reasons.length === 0}
-          onClick={() => hide(h)}
-        >
-          Hide listing
-        </button>
-      }
-      onClose={() => setHiding(null)}
-    >
-      <ReasonPicker legend="Reasons (the owner is mailed them)" value={picked} onChange={setPicked} />
-    </ReviewPanel>
-  );
 
   return (
     <section aria-labelledby="reports-title">
@@ -121,12 +85,24 @@ export function ReportsScreen() {
                       <button
                         type="button"
                         className="btn btn-small btn-danger"
-                        onClick={() => askToHide({ report: r, name })}
+                        onClick={() => setHiding({ report: r, name })}
                       >
                         Hide server
                       </button>
                     </div>
-                    {hiding?.report.id === r.id && hidePanel(hiding)}
+                    {hiding?.report.id === r.id && (
+                      <HideListingPanel
+                        key={r.id}
+                        id="report-hide-detail"
+                        level={3}
+                        name={hiding.name}
+                        // The report's own reason to start with (the API's default without any).
+                        initial={{ reasons: [reasonOfReport(r.reason)], requirement: '' }}
+                        busy={list.busy}
+                        onHide={(decision) => hide(hiding, decision)}
+                        onClose={() => setHiding(null)}
+                      />
+                    )}
                   </li>
                 ))}
               </ul>
