@@ -1,7 +1,7 @@
 // Member reviews (#31): reads and writes of reviews, owner replies, flags, membership proofs and
 // the account's mail settings. A review change and the listing's average and count (`rating`,
 // `review_count`), with any mail and audit row it causes, are one batch.
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { ReviewStatus } from '../../src/lib/enums';
 import {
@@ -24,6 +24,7 @@ import {
   serverClaims,
 } from '../schema';
 import { enqueueMail, enqueueMailWhen, type MailInput } from './mail';
+import type { PageOptions } from './paginate';
 import { groupedByParent } from './related';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -522,10 +523,18 @@ const reviewWithListing = () => ({
   hidden_reason: reviews.hidden_reason,
 });
 
-/** The console's Reviews screen: held, flagged (open flags) or hidden reviews, newest first, with reasons. */
-export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' | 'hidden', limit = 100) {
+/**
+ * One page of the console's Reviews screen: held, flagged (open flags) or hidden reviews, newest
+ * first, with reasons, and how many the view holds in all (every one a page away).
+ */
+export async function listReviewsForModeration(
+  db: Db,
+  view: 'held' | 'flagged' | 'hidden',
+  { page = 1, perPage = 25 }: Pick<PageOptions, 'page' | 'perPage'> = {},
+) {
   const openFlags = sql<number>`(SELECT count(*) FROM ${reviewFlags} WHERE ${reviewFlags.review_id} = ${reviews.id} AND ${reviewFlags.resolved_at} IS NULL)`;
   const where = view === 'flagged' ? sql`${openFlags} > 0` : eq(reviews.status, view === 'held' ? 'held' : 'hidden');
+  const [counted] = await db.select({ n: count() }).from(reviews).where(where);
   const rows = await db
     .select({
       ...reviewWithListing(),
@@ -538,8 +547,9 @@ export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' 
     .from(reviews)
     .innerJoin(discordServers, eq(discordServers.id, reviews.server_id))
     .where(where)
-    .orderBy(desc(reviews.created_at))
-    .limit(limit);
+    .orderBy(desc(reviews.created_at), desc(reviews.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
   const flags = await groupedByParent(
     rows.map((r) => r.id),
     (ids) =>
@@ -555,7 +565,10 @@ export async function listReviewsForModeration(db: Db, view: 'held' | 'flagged' 
         .where(inArray(reviewFlags.review_id, ids)),
     (f) => f.review_id,
   );
-  return rows.map((r) => ({ ...r, open_flags: Number(r.open_flags), flags: flags.get(r.id) ?? [] }));
+  return {
+    reviews: rows.map((r) => ({ ...r, open_flags: Number(r.open_flags), flags: flags.get(r.id) ?? [] })),
+    total: Number(counted?.n ?? 0),
+  };
 }
 
 /** Who moderates: the operator's id and e-mail, written to the review and the audit log. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countFound, countOf, formatDuration, formatMembers, formatPercent, initials } from './format';
+import { countFound, countOf, formatAge, formatDuration, formatMembers, formatPercent, initials } from './format';
 
 describe('formatMembers', () => {
   it('shows counts under 1,000 as they are', () => {
@@ -116,6 +116,10 @@ describe('formatDuration', () => {
     [60 * MIN, 'up', `1${NB}hour`],
     [5.5 * H, 'up', `6${NB}hours`],
     [47.5 * H, 'up', `2${NB}days`],
+    [59_999, 'down', 'under a minute'],
+    [59 * MIN + 59_000, 'down', `59${NB}minutes`],
+    [5 * H - 1, 'down', `4${NB}hours`],
+    [3 * D + 4 * H, 'down', `3${NB}days`],
   ] as const)('%d ms (%s) reads "%s"', (ms, round, text) => {
     expect(formatDuration(ms, { round })).toBe(text);
   });
@@ -130,7 +134,7 @@ describe('formatDuration', () => {
 
   it('states a whole number of one unit, singular for one, never zero, with a no-break space inside', () => {
     fc.assert(
-      fc.property(ms, fc.constantFrom('nearest', 'up' as const), (t, round) => {
+      fc.property(ms, fc.constantFrom('nearest', 'up', 'down' as const), (t, round) => {
         const text = formatDuration(t, { round });
         expect(text).toMatch(/^(under a minute|[1-9][\d,]*\u00a0(minute|hour|day)s?)$/);
         if (text !== 'under a minute') expect(/^1\u00a0/.test(text)).toBe(!/s$/.test(text));
@@ -138,10 +142,11 @@ describe('formatDuration', () => {
       }),
     );
   });
-  it('rounded up never states less than the duration; to the nearest, it is off by at most half its unit', () => {
+  it('rounded up never states less than the duration, rounded down never more; to the nearest, it is off by at most half its unit', () => {
     fc.assert(
       fc.property(ms, (t) => {
         expect(stated(formatDuration(t, { round: 'up' }))).toBeGreaterThanOrEqual(t);
+        expect(stated(formatDuration(t, { round: 'down' }))).toBeLessThanOrEqual(t);
         const near = formatDuration(t);
         const unit = near.includes('day') ? D : near.includes('hour') ? H : MIN;
         expect(Math.abs(stated(near) - t)).toBeLessThanOrEqual(unit / 2);
@@ -150,10 +155,24 @@ describe('formatDuration', () => {
   });
   it('never states a shorter time for a longer duration', () => {
     fc.assert(
-      fc.property(ms, ms, fc.constantFrom('nearest', 'up' as const), (a, b, round) => {
+      fc.property(ms, ms, fc.constantFrom('nearest', 'up', 'down' as const), (a, b, round) => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         expect(stated(formatDuration(lo, { round }))).toBeLessThanOrEqual(stated(formatDuration(hi, { round })));
       }),
     );
+  });
+});
+
+describe('formatAge', () => {
+  const at = Date.parse('2026-11-26T12:00:00.000Z');
+  it('says how long ago a time was the way formatDuration does, rounded down, for the console queues', () => {
+    expect(formatAge('2026-11-26T11:48:00Z', at)).toBe('12\u00a0minutes');
+    expect(formatAge('2026-11-26T11:00:01Z', at)).toBe('59\u00a0minutes');
+    expect(formatAge('2026-11-26T07:00:00Z', at)).toBe('5\u00a0hours');
+    expect(formatAge('2026-11-23T08:00:00Z', at)).toBe('3\u00a0days');
+  });
+  it('reads a time ahead of the clock as under a minute and names an unreadable one', () => {
+    expect(formatAge('2026-11-26T12:05:00Z', at)).toBe('under a minute');
+    expect(formatAge('not a time', at)).toBe('unknown');
   });
 });

@@ -88,21 +88,32 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /**
- * A duration in words, the one way the site states how long something took or takes: minutes under
- * an hour, hours under two days, then days ("12 minutes", "3 hours", "2 days"), a whole number of
- * one unit with a no-break space before it, so "3 hours" never ends a line with "3". `nearest`
- * (how long something took: a median) says "under a minute" below one; `up` (an upper bound:
- * "within 6 hours") never states less than `ms`, so at least "1 minute". The moderation log once
- * printed decisions taken in minutes as "0 hours".
+ * A duration in words, the one way the site and the console state how long something took, takes
+ * or has waited: minutes under an hour, hours under two days, then days ("12 minutes", "3 hours",
+ * "2 days"), a whole number of one unit with a no-break space before it, so "3 hours" never ends a
+ * line with "3". `nearest` (how long something took: a median) and `down` (how long something has
+ * waited: never more than `ms`) say "under a minute" below one; `up` (an upper bound: "within 6
+ * hours") never states less than `ms`, so at least "1 minute". The moderation log once printed
+ * decisions taken in minutes as "0 hours".
  */
-export function formatDuration(ms: number, { round = 'nearest' }: { round?: 'nearest' | 'up' } = {}): string {
+export function formatDuration(ms: number, { round = 'nearest' }: { round?: 'nearest' | 'up' | 'down' } = {}): string {
   const t = Number.isFinite(ms) ? Math.max(0, ms) : 0;
-  const whole = round === 'up' ? Math.ceil : Math.round;
+  const whole = round === 'up' ? Math.ceil : round === 'down' ? Math.floor : Math.round;
   const say = (n: number, unit: string) => `${formatNumber(n)}\u00a0${unit}${n === 1 ? '' : 's'}`;
-  if (round === 'nearest' && t < MINUTE_MS) return 'under a minute';
+  if (round !== 'up' && t < MINUTE_MS) return 'under a minute';
   const minutes = Math.max(1, whole(t / MINUTE_MS));
   if (minutes < 60) return say(minutes, 'minute');
   const hours = Math.max(1, whole(t / HOUR_MS));
   if (hours < 48) return say(hours, 'hour');
   return say(whole(t / DAY_MS), 'day');
+}
+
+/**
+ * How long ago `iso` was at `now`, for the console (a submission's or an appeal's wait, an
+ * ownership proof's age): formatDuration rounded down, so an item 59 minutes old never reads
+ * "1 hour"; a time in the future reads "under a minute", an unreadable one "unknown".
+ */
+export function formatAge(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? formatDuration(now - at, { round: 'down' }) : 'unknown';
 }

@@ -362,6 +362,36 @@ describe('reports screen', () => {
   });
 });
 
+describe('reviews screen', () => {
+  it('pages every review of a view, past the first page, and counts them all', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const listing = await createServer(h.db, server('Reviewed Place'));
+    // 130 hidden reviews, one a minute: more than one page, and more than the 100 the screen once stopped at.
+    await h.client.execute(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 130)
+       INSERT INTO owner_users (discord_user_id, username) SELECT 'reviewer-' || i, 'reviewer' || i FROM n`,
+    );
+    await h.client.execute({
+      sql: `INSERT INTO reviews (server_id, account_id, rating, body, display_name, member_since, status, hidden_reason, created_at)
+            SELECT ?, id, 3, 'Review number ' || id, username, '2026-01-01', 'hidden', 'off-topic',
+                   strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-01', '+' || id || ' minutes')
+            FROM owner_users`,
+      args: [listing.id],
+    });
+    type Page = { reviews: { body: string }[]; total: number; page: number; perPage: number };
+    const first = await json<Page>(await h.call(s, 'GET', '/api/admin/reviews?view=hidden&per_page=50'));
+    expect(first).toMatchObject({ total: 130, page: 1, perPage: 50 });
+    expect(first.reviews).toHaveLength(50);
+    expect(first.reviews[0]!.body).toBe('Review number 130');
+    const last = await json<Page>(await h.call(s, 'GET', '/api/admin/reviews?view=hidden&per_page=50&page=3'));
+    expect(last.reviews).toHaveLength(30);
+    // The oldest review is reachable: a moderator can show it again.
+    expect(last.reviews.at(-1)!.body).toBe('Review number 1');
+    expect((await h.call(s, 'GET', '/api/admin/reviews?view=hidden&page=0')).status).toBe(400);
+  });
+});
+
 describe('content screen', () => {
   it('creates, edits, toggles and deletes site content, each audited and rebuilding the site', async () => {
     h = await createAdminHarness();

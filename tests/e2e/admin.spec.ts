@@ -2,12 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { createContactMessage } from '../../db/queries/contact';
 import { decideListingEdit, saveListingEdit } from '../../db/queries/listing-edits';
+import { enqueueMail } from '../../db/queries/mail';
 import { subscribeEmail } from '../../db/queries/newsletter';
+import { createCompOrder } from '../../db/queries/orders';
 import { upsertOwner } from '../../db/queries/owners';
 import { createReport } from '../../db/queries/reports';
-import { createServer } from '../../db/queries/servers';
+import { createServer, type ServerWrite } from '../../db/queries/servers';
 import { insertSubmission, updateSubmissionStatus } from '../../db/queries/submissions';
-import { discordServers, serverFlags, serverSubmissions } from '../../db/schema';
+import {
+  discordServers,
+  moderationDecisions,
+  newsletterSubscribers,
+  serverFlags,
+  serverSubmissions,
+} from '../../db/schema';
 import { axe } from './axe';
 import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
@@ -28,6 +36,17 @@ const submissionFor = (name: string) => ({
   submitter_name: 'Ana',
   is_owner: true,
 });
+
+/** A small trading room listed in the site's database (`extra` sets its join link, sort order...). */
+const tradingRoom = (db: Parameters<typeof createServer>[0], name: string, extra: Partial<ServerWrite> = {}) =>
+  createServer(db, {
+    name,
+    description: 'A calm trading room.',
+    category: 'Trading',
+    members: 10,
+    active_users: 1,
+    ...extra,
+  });
 
 test('an operator approves a pending submission and its page, category listing and sitemap entry go live', async ({
   page,
@@ -65,13 +84,8 @@ test('an operator approves a pending submission and its page, category listing a
 
 test('each console screen stores its operations, shows them after a reload, and logs them', async ({ page, site }) => {
   const tag = unique();
-  const server = await createServer(site.db, {
-    name: `Quiet Harbor ${tag}`,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-    // Premium placement needs a join link.
+  // Premium placement needs a join link.
+  const server = await tradingRoom(site.db, `Quiet Harbor ${tag}`, {
     affiliate_link: 'https://discord.gg/quietharbor',
   });
   const sub = await insertSubmission(site.db, submissionFor(`Spam Castle ${tag}`));
@@ -202,14 +216,7 @@ test('a refused sort order goes back to the stored one in its box, and the conso
   site,
 }) => {
   const name = `Sorted Harbor ${unique()}`;
-  await createServer(site.db, {
-    name,
-    description: 'A calm trading room.',
-    category: 'Trading',
-    members: 10,
-    active_users: 1,
-    sort_order: 5,
-  });
+  await tradingRoom(site.db, name, { sort_order: 5 });
   await signIn(page, site.db);
   await page.goto('/admin#servers');
   await page.getByLabel('Search servers').fill(name);
@@ -251,6 +258,120 @@ test('owner edits past the first 50 are a page away, under a pager of their own'
   await pager.getByRole('button', { name: 'Next' }).click();
   await expect(pager).toContainText(/Page 2 of/);
   await expect(edits.getByRole('button', { name: /^Review edit/ }).first()).toBeVisible();
+});
+
+test('orders past the first 50 are a page away, and a comp names the listing by the id the Servers screen shows', async ({
+  page,
+  site,
+}) => {
+  const name = `Granted Harbor ${unique()}`;
+  const listing = await tradingRoom(site.db, name, { affiliate_link: 'https://discord.gg/grantedharbor' });
+  const made: number[] = [];
+  for (let i = 0; i < 51; i++) {
+    const comp = await createCompOrder(site.db, {
+      serverId: listing.id,
+      category: 'Trading',
+      placement: 'premium',
+      termDays: 7,
+      grantedBy: 'pager spec',
+    });
+    made.push(comp.id);
+  }
+  await signIn(page, site.db);
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill(name);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText(`#${listing.id} · /`);
+
+  await page.goto('/admin#orders');
+  const pager = page.getByRole('navigation', { name: 'Order pages' });
+  await expect(pager).toContainText(/Page 1 of [2-9]/);
+  await expect(page.getByRole('rowheader', { name: `#${made[0]}`, exact: true })).toHaveCount(0);
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await expect(pager).toContainText(/Page 2 of/);
+  await expect(page.getByRole('rowheader', { name: `#${made[0]}`, exact: true })).toBeVisible();
+});
+
+test('the console asks before it hides a reported server or unsubscribes an address', async ({ page, site }) => {
+  const tag = unique();
+  const name = `Reported Harbor ${tag}`;
+  const listing = await tradingRoom(site.db, name);
+  await createReport(site.db, { server_id: listing.id, reason: 'spam', details: `pump ${tag}` });
+  const email = `kept-${tag}@example.com`;
+  if (!(await subscribeEmail(site.db, email)).ok) throw new Error('subscribe failed');
+  const isActive = async () =>
+    (await site.db.select().from(discordServers).where(eq(discordServers.id, listing.id)))[0]?.is_active;
+  await signIn(page, site.db);
+
+  // Reports: Hide server asks why first (the reasons its owner is mailed), starting from the report's own.
+  await page.goto('/admin#reports');
+  const report = page.getByRole('listitem').filter({ hasText: `pump ${tag}` });
+  await report.getByRole('button', { name: 'Hide server' }).click();
+  const panel = page.getByRole('article', { name: `Hide ${name}` });
+  await expect(panel.getByRole('checkbox', { name: 'Scam risk' })).toBeChecked();
+  expect(await isActive()).toBe(true);
+  await panel.getByRole('checkbox', { name: 'Misleading' }).check();
+  await panel.getByLabel('Note to the owner (optional)').fill(`Pump and dump ${tag}`);
+  await panel.getByRole('button', { name: 'Hide listing' }).click();
+  await expect(page.getByText(`${name} is hidden; its owner is mailed why`)).toBeVisible();
+  expect(await isActive()).toBe(false);
+  const [decision] = await site.db
+    .select()
+    .from(moderationDecisions)
+    .where(eq(moderationDecisions.server_id, listing.id));
+  expect(decision).toMatchObject({ kind: 'hide', note: `Pump and dump ${tag}` });
+  expect([...decision!.reasons].sort()).toEqual(['misleading', 'scam_risk']);
+
+  // Newsletter: Unsubscribe asks first; declined, the address stays subscribed.
+  await page.goto('/admin#newsletter');
+  await page.getByLabel('Search email').fill(email);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const unsubscribe = page.getByRole('button', { name: `Unsubscribe ${email}` });
+  page.once('dialog', (d) => void d.dismiss());
+  await unsubscribe.click();
+  await expect(unsubscribe).toBeVisible();
+  const status = async () =>
+    (await site.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0]?.status;
+  expect(await status()).toBe('active');
+  page.once('dialog', (d) => void d.accept());
+  await unsubscribe.click();
+  await expect(page.getByText(`${email} unsubscribed.`)).toBeVisible();
+  expect(await status()).toBe('unsubscribed');
+});
+
+test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the HTML part in a frame of its own", async ({
+  page,
+  site,
+}) => {
+  const tag = unique();
+  const subject = `A long line ${tag}`;
+  await enqueueMail(site.db, {
+    kind: 'contact_ack',
+    dedupeKey: `phone-${tag}`,
+    to: `phone-${tag}@example.com`,
+    mail: {
+      subject,
+      // One unbroken line far wider than a phone, as a long link is.
+      text: `Follow https://example.com/${'a'.repeat(400)} to see it.`,
+      html: `<p>Hello ${tag}</p>`,
+    },
+  });
+  const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await page.setViewportSize({ width: 320, height: 800 });
+  await signIn(page, site.db);
+
+  await page.goto('/admin#outbox');
+  await page.getByRole('button', { name: `Open ${subject}` }).click();
+  const html = page.getByTitle(`HTML part of ${subject}`);
+  await expect(html).toBeVisible();
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
+  // Not the browser's 300 × 150 default box: the HTML part gets room to be read.
+  expect((await html.boundingBox())!.height).toBeGreaterThan(300);
+
+  await page.goto('/admin#newsletter');
+  await page.getByText('Preview', { exact: true }).click();
+  await expect(page.getByTitle("Preview of this week's issue")).toBeVisible();
+  expect(await pageWidth()).toBeLessThanOrEqual(320);
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { waitingFor } from '~/lib/moderation/queue';
+import { formatAge } from '~/lib/format';
 import { client, idParam, parseResponse } from './api';
 import { formatDate, Notices } from './ui';
 import { useList } from './use-list';
@@ -57,8 +57,7 @@ export function AppealsScreen() {
               ) : null}
               <dt>Appealed</dt>
               <dd>
-                {formatDate(a.appealed_at)} · waiting{' '}
-                <span className="nowrap">{waitingFor(a.appealed_at!, Date.now())}</span>
+                {formatDate(a.appealed_at)} · waiting {formatAge(a.appealed_at!, Date.now())}
               </dd>
             </dl>
             <h3>The appeal</h3>

@@ -106,11 +106,21 @@ export function NewsletterScreen() {
               />
             );
           }
+          // Asked first: the console cannot undo it (only the address's owner confirms it again), and
+          // the newsletter mails still waiting for it are given up.
           return (
             <RowButton
               label="Unsubscribe"
               target={s.email}
-              onClick={() => patch(s, { status: 'unsubscribed' }, `${s.email} unsubscribed.`)}
+              danger
+              onClick={() => {
+                if (
+                  window.confirm(
+                    `Unsubscribe ${s.email}? Only its owner can subscribe it again (through a confirmation mail), and the newsletter mails waiting for it are dropped.`,
+                  )
+                )
+                  void patch(s, { status: 'unsubscribed' }, `${s.email} unsubscribed.`);
+              }}
             />
           );
         }}

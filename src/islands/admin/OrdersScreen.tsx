@@ -1,55 +1,36 @@
-import { type SubmitEvent, useCallback, useEffect, useState } from 'react';
+import type { SubmitEvent } from 'react';
 import { PLACEMENTS } from '~/lib/enums';
 import { formatPrice, REVENUE_DAYS } from '~/lib/pricing/plans';
-import { client, idParam, messageOf, parseResponse } from './api';
+import { client, idParam, parseResponse } from './api';
 import { DataTable, RowButton } from './DataTable';
 import { RevenuePerDay } from './RevenuePerDay';
 import { formatDate, Notices } from './ui';
-
-type OrdersAnswer = Awaited<ReturnType<typeof loadOrders>>;
-type PlansAnswer = Awaited<ReturnType<typeof loadPlans>>;
-type RevenueAnswer = Awaited<ReturnType<typeof loadRevenue>>;
-const loadOrders = () => parseResponse(client.api.admin.orders.$get({ query: {} }));
-const loadPlans = () => parseResponse(client.api.admin.orders.plans.$get());
-const loadRevenue = () => parseResponse(client.api.admin.orders.revenue.$get());
+import { useList } from './use-list';
 
 /**
  * Orders (#30), admins only: money in minus refunds per day, the plans (edited here, audited; a
  * change applies to new purchases only), a comp (a free grant, audited), and every order with its
- * state, Stripe ids, the events it received, and a refund.
+ * state, Stripe ids, the events it received, and a refund, 50 a page under the pager.
  */
 export function OrdersScreen() {
-  const [orders, setOrders] = useState<OrdersAnswer | null>(null);
-  const [plans, setPlans] = useState<PlansAnswer | null>(null);
-  const [revenue, setRevenue] = useState<RevenueAnswer | null>(null);
-  const [error, setError] = useState('');
-  const [done, setDone] = useState('');
+  // Its list is the orders, paged (it once showed the newest 50 and no way to the rest); the plans
+  // and the revenue per day come with each page, so a write reloads all three.
+  const list = useList({
+    filters: {},
+    perPage: 50,
+    load: async (_, paging) => {
+      const [o, p, r] = await Promise.all([
+        parseResponse(client.api.admin.orders.$get({ query: paging })),
+        parseResponse(client.api.admin.orders.plans.$get()),
+        parseResponse(client.api.admin.orders.revenue.$get()),
+      ]);
+      return { rows: o.orders, total: o.total, plans: p.plans, revenue: r.days };
+    },
+  });
+  const { plans, revenue } = list.data ?? {};
 
-  const reload = useCallback(async () => {
-    try {
-      const [o, p, r] = await Promise.all([loadOrders(), loadPlans(), loadRevenue()]);
-      setOrders(o);
-      setPlans(p);
-      setRevenue(r);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-
-  const act = async (what: () => Promise<unknown>, message: string) => {
-    setError('');
-    setDone('');
-    try {
-      await what();
-      setDone(message);
-      await reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
+  /** A write, then the reload; plans, comps and refunds change public pages, so the build bar hears of it. */
+  const act = (what: () => Promise<unknown>, message: string) => void list.run(message, what);
 
   const savePlan = (id: number) => (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -60,7 +41,7 @@ export function OrdersScreen() {
       term_days: Number(f.get('term_days')),
       active: f.get('active') === 'on',
     };
-    void act(
+    act(
       () => parseResponse(client.api.admin.orders.plans[':id'].$patch({ param: { id: String(id) }, json })),
       'Plan saved: new purchases use it; orders already made keep their price and term.',
     );
@@ -76,7 +57,7 @@ export function OrdersScreen() {
       term_days: Number(f.get('term_days')),
       ...(note ? { note } : {}),
     };
-    void act(() => parseResponse(client.api.admin.orders.comps.$post({ json })), 'Placement granted free of charge.');
+    act(() => parseResponse(client.api.admin.orders.comps.$post({ json })), 'Placement granted free of charge.');
   };
 
   const refund = (id: number) => {
@@ -84,7 +65,7 @@ export function OrdersScreen() {
       'Refund this order in full through Stripe? The placement ends at once. Reason (optional):',
     );
     if (reason === null) return;
-    void act(
+    act(
       () =>
         parseResponse(
           client.api.admin.orders[':id'].refund.$post({ param: idParam({ id }), json: reason ? { reason } : {} }),
@@ -93,18 +74,18 @@ export function OrdersScreen() {
     );
   };
 
-  type Order = OrdersAnswer['orders'][number];
+  type Order = NonNullable<typeof list.rows>[number];
   return (
     <section aria-labelledby="orders-title">
       <h1 id="orders-title">Orders</h1>
-      <Notices error={error} done={done} />
+      <Notices error={list.error} done={list.done} />
 
       <h2>Revenue: money in minus refunds, per day (last {REVENUE_DAYS} days)</h2>
-      <RevenuePerDay title="Revenue per day" days={revenue?.days ?? null} />
+      <RevenuePerDay title="Revenue per day" days={revenue ?? null} />
 
       <h2>Plans</h2>
       <p className="muted">A change applies to new purchases only, and is audited; /pricing is rebuilt from it.</p>
-      {plans?.plans.map((p) => (
+      {plans?.map((p) => (
         <form key={p.id} className="toolbar" onSubmit={savePlan(p.id)} aria-label={`Plan ${p.name}`}>
           <label>
             Name <input name="name" defaultValue={p.name} required maxLength={80} />
@@ -129,7 +110,7 @@ export function OrdersScreen() {
       <h2>Grant a placement free of charge</h2>
       <form className="toolbar" onSubmit={grant} aria-label="Grant a placement">
         <label>
-          Listing id <input name="server_id" type="number" min="1" required />
+          Listing id <input name="server_id" type="number" min="1" required aria-describedby="comp-listing-hint" />
         </label>
         <label>
           Placement{' '}
@@ -149,13 +130,17 @@ export function OrdersScreen() {
           Grant
         </button>
       </form>
+      <p id="comp-listing-hint" className="muted small">
+        The Servers screen shows each listing's id beside its address (#12 · /its-slug).
+      </p>
 
       <h2>Orders</h2>
       <DataTable<Order>
         caption="Orders"
-        rows={orders?.orders ?? null}
+        rows={list.rows}
         rowKey={(o) => o.id}
         empty="No orders yet."
+        pager={list.pager && { ...list.pager, label: 'Order pages' }}
         columns={[
           { header: 'Order', cell: (o) => `#${o.id}`, rowHeader: true },
           {

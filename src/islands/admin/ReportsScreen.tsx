@@ -1,20 +1,40 @@
+import { useState } from 'react';
 import { REPORT_REASONS } from '~/lib/enums';
+import { reasonOfReport } from '~/lib/moderation/reasons';
 import { client, idParam, parseResponse } from './api';
+import { type HideDecision, HideListingPanel } from './HideListingPanel';
 import { formatDate, Notices } from './ui';
 import { useList } from './use-list';
 
 const reasonLabel = (value: string) => REPORT_REASONS.find((r) => r.value === value)?.label ?? value;
 
-/** Open reports grouped by server: resolve, dismiss, or hide the server. */
+/** A report whose server the moderator is about to hide, and the listing's name. */
+interface Hiding {
+  report: { id: number };
+  name: string;
+}
+
+/**
+ * Open reports grouped by server: resolve, dismiss, or hide the server. Hiding asks first, as the
+ * Servers screen does (#32): the reasons its owner is mailed with the appeal link (the report's
+ * own reason ticked to start with) and a note, then Hide listing.
+ */
 export function ReportsScreen() {
   const list = useList({
     filters: {},
     load: async () => ({ rows: (await parseResponse(client.api.admin.reports.$get())).groups }),
   });
   const groups = list.rows;
-
-  const act = (report: { id: number }, action: 'resolve' | 'dismiss' | 'hide_server', label: string) =>
+  const [hiding, setHiding] = useState<Hiding | null>(null);
+  const act = (report: { id: number }, action: 'resolve' | 'dismiss', label: string) =>
     list.run(label, () => client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action } }));
+
+  const hide = ({ report, name }: Hiding, decision: HideDecision) => {
+    setHiding(null);
+    void list.run(`${name} is hidden; its owner is mailed why, and its open reports are resolved.`, () =>
+      client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action: 'hide_server', ...decision } }),
+    );
+  };
 
   return (
     <section aria-labelledby="reports-title">
@@ -29,12 +49,8 @@ export function ReportsScreen() {
           const actions = [
             { action: 'resolve', label: 'Resolve', done: 'Report resolved.' },
             { action: 'dismiss', label: 'Dismiss', done: 'Report dismissed.' },
-            {
-              action: 'hide_server',
-              label: 'Hide server',
-              done: `${g.name ?? 'The server'} is hidden; its open reports are resolved.`,
-            },
           ] as const;
+          const name = g.name ?? `Server #${g.server_id}`;
           return (
             <article className="card" key={g.server_id} aria-labelledby={`report-server-${g.server_id}`}>
               <h2 id={`report-server-${g.server_id}`}>
@@ -43,7 +59,7 @@ export function ReportsScreen() {
                     {g.name}
                   </a>
                 ) : (
-                  (g.name ?? `Server #${g.server_id}`)
+                  name
                 )}{' '}
                 <span className="badge badge-open">{g.open} open</span>
               </h2>
@@ -60,13 +76,33 @@ export function ReportsScreen() {
                         <button
                           type="button"
                           key={a.action}
-                          className={a.action === 'hide_server' ? 'btn btn-small btn-danger' : 'btn btn-small'}
+                          className="btn btn-small"
                           onClick={() => act(r, a.action, a.done)}
                         >
                           {a.label}
                         </button>
                       ))}
+                      <button
+                        type="button"
+                        className="btn btn-small btn-danger"
+                        onClick={() => setHiding({ report: r, name })}
+                      >
+                        Hide server
+                      </button>
                     </div>
+                    {hiding?.report.id === r.id && (
+                      <HideListingPanel
+                        key={r.id}
+                        id="report-hide-detail"
+                        level={3}
+                        name={hiding.name}
+                        // The report's own reason to start with (the API's default without any).
+                        initial={{ reasons: [reasonOfReport(r.reason)], requirement: '' }}
+                        busy={list.busy}
+                        onHide={(decision) => hide(hiding, decision)}
+                        onClose={() => setHiding(null)}
+                      />
+                    )}
                   </li>
                 ))}
               </ul>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { REVIEW_FLAG_REASONS } from '~/lib/enums';
 import { client, idParam, parseResponse } from './api';
-import { formatDate, Notices } from './ui';
+import { formatDate, Notices, Pager } from './ui';
 import { useList } from './use-list';
 
 const VIEWS = [
@@ -23,9 +23,12 @@ export function ReviewsScreen() {
   const [reasons, setReasons] = useState<Record<number, string>>({});
   const list = useList({
     filters: { view: 'flagged' as View },
-    load: async ({ view }) => ({
-      rows: (await parseResponse(client.api.admin.reviews.$get({ query: { view } }))).reviews,
-    }),
+    // Paged: past the first page every review of a view is a click away (it once stopped at 100).
+    perPage: 25,
+    load: async ({ view }, paging) => {
+      const { reviews, total } = await parseResponse(client.api.admin.reviews.$get({ query: { view, ...paging } }));
+      return { rows: reviews, total };
+    },
   });
   const rows = list.rows;
   const act = (
@@ -139,6 +142,7 @@ export function ReviewsScreen() {
           </article>
         ))
       )}
+      {list.pager && <Pager {...list.pager} />}
     </section>
   );
 }

@@ -6,8 +6,7 @@ import { LanguageRegionFields } from '../RegionFields';
 import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
-import { NO_REASONS, type PickedReasons, ReasonPicker, reasonsBody } from './ReasonPicker';
-import { ReviewPanel } from './ReviewPanel';
+import { HideListingPanel } from './HideListingPanel';
 import type { ServerRow } from './types';
 import { FormActions, Notice, Notices, SearchForm } from './ui';
 import { useList } from './use-list';
@@ -174,8 +173,6 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const [analyticsFor, setAnalyticsFor] = useState<ServerRow | null>(null);
   // Hiding a live listing asks why first (#32): the owner is mailed the reasons with an appeal link.
   const [hiding, setHiding] = useState<ServerRow | null>(null);
-  const [hideReasons, setHideReasons] = useState<PickedReasons>(NO_REASONS);
-  const [hideNote, setHideNote] = useState('');
   const { run } = list;
 
   const byId = client.api.admin.servers[':id'];
@@ -346,35 +343,21 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
       )}
 
       {hiding && (
-        <ReviewPanel
+        <HideListingPanel
+          key={hiding.id}
           id="hide-detail"
           level={2}
-          title={`Hide ${hiding.name}`}
-          status="active"
-          notes={{ label: 'Note to the owner (optional)', value: hideNote, rows: 2, onChange: setHideNote }}
-          decisions={
-            <button
-              type="button"
-              className="btn btn-danger"
-              disabled={list.busy || hideReasons.reasons.length === 0}
-              onClick={() => {
-                const s = hiding;
-                setHiding(null);
-                mark(s, { is_active: false }, `${s.name} is now hidden; its owner is mailed why.`, () =>
-                  byId.visibility.$patch({
-                    param: idParam(s),
-                    json: { is_active: false, ...reasonsBody(hideReasons), note: hideNote || undefined },
-                  }),
-                );
-              }}
-            >
-              Hide listing
-            </button>
-          }
+          name={hiding.name}
+          busy={list.busy}
+          onHide={(decision) => {
+            const s = hiding;
+            setHiding(null);
+            mark(s, { is_active: false }, `${s.name} is now hidden; its owner is mailed why.`, () =>
+              byId.visibility.$patch({ param: idParam(s), json: { is_active: false, ...decision } }),
+            );
+          }}
           onClose={() => setHiding(null)}
-        >
-          <ReasonPicker legend="Reasons (the owner is mailed them)" value={hideReasons} onChange={setHideReasons} />
-        </ReviewPanel>
+        />
       )}
       {analyticsFor && (
         <ServerAnalytics key={analyticsFor.id} server={analyticsFor} onClose={() => setAnalyticsFor(null)} />
@@ -400,7 +383,10 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                 ) : (
                   s.name
                 )}
-                <div className="muted small">/{s.slug}</div>
+                {/* The id is what the Orders screen's comp grant and the audit log name a listing by. */}
+                <div className="muted small">
+                  #{s.id} · /{s.slug}
+                </div>
                 {!s.affiliate_link && <div className="muted small">{NO_LINK}</div>}
               </>
             ),
@@ -417,8 +403,6 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                   onChange={(is_active) => {
                     if (!is_active) {
                       setHiding(s);
-                      setHideReasons(NO_REASONS);
-                      setHideNote('');
                       return;
                     }
                     mark(s, { is_active }, `${s.name} is now visible.`, () =>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { SUBMISSION_STATUSES, type SubmissionStatus } from '~/lib/enums';
+import { formatAge } from '~/lib/format';
 import { languageLabel } from '~/lib/languages';
-import { waitingFor } from '~/lib/moderation/queue';
-import { proofAge } from '~/lib/owners/proof';
 import { regionName } from '~/lib/regions';
 import { highlight, type RequirementFlag } from '~/lib/requirements';
 import { isSafeImageSrc } from '~/lib/url-safety';
@@ -256,11 +255,7 @@ export function SubmissionsScreen() {
           {
             header: 'Waiting',
             cell: (s) =>
-              s.status === 'pending' || s.status === 'under_review' ? (
-                <span className="nowrap">{waitingFor(s.created_at, Date.now())}</span>
-              ) : (
-                '—'
-              ),
+              s.status === 'pending' || s.status === 'under_review' ? formatAge(s.created_at, Date.now()) : '—',
           },
           {
             header: 'Flags',
@@ -283,7 +278,7 @@ export function SubmissionsScreen() {
 const OwnerProof = ({ verified, provenAt }: { verified: boolean; provenAt: string | null }) => (
   <span className={`badge ${verified ? 'badge-approved' : 'badge-pending'}`}>
     {verified ? 'verified owner' : 'unverified'}
-    {verified && provenAt ? `, proof ${proofAge(provenAt, Date.now())} old` : ''}
+    {verified && provenAt ? `, proof ${formatAge(provenAt, Date.now())} old` : ''}
   </span>
 );
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { median, percentile, queueFigures, queueSentence, waitingFor } from './queue';
+import { median, percentile, queueFigures, queueSentence } from './queue';
 
 const H = 3_600_000;
 
@@ -48,12 +48,5 @@ describe('the queue figures', () => {
         expect(values).toContain(percentile(values, 90));
       }),
     );
-  });
-
-  it('gives each waiting item its age', () => {
-    const now = Date.parse('2026-11-26T12:00:00Z');
-    expect(waitingFor('2026-11-26T11:48:00Z', now)).toBe('12 min');
-    expect(waitingFor('2026-11-26T07:00:00Z', now)).toBe('5 h');
-    expect(waitingFor('2026-11-23T08:00:00Z', now)).toBe('3 d 4 h');
   });
 });

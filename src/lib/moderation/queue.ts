@@ -12,8 +12,6 @@ export const QUEUE_WINDOW_DAYS = 30;
 /** Fewer decisions than this in the window: no typical time is stated. */
 export const MIN_DECISIONS = 10;
 
-const HOUR_MS = 3_600_000;
-
 /** The median of `values` (the mean of the two middle ones for an even count); null for none. */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -60,13 +58,4 @@ export function queueSentence(f: QueueFigures): string {
     return `${waiting} There is too little data for a typical review time: ${plural(f.decisions, 'decision', 'decisions')} in the last ${QUEUE_WINDOW_DAYS} days (we state one from ${MIN_DECISIONS}).`;
   const median = formatDuration(f.medianMs, { round: 'up' });
   return `${waiting} Usually within ${median}: over the last ${QUEUE_WINDOW_DAYS} days half of ${plural(f.decisions, 'decision', 'decisions')} came within ${median}, and 9 in 10 within ${formatDuration(f.p90Ms, { round: 'up' })}.`;
-}
-
-/** How long an item has waited, for the console: "12 min", "5 h", "3 d 4 h". */
-export function waitingFor(since: string, now: number): string {
-  const ms = Math.max(0, now - Date.parse(since));
-  if (ms < HOUR_MS) return `${Math.floor(ms / 60_000)} min`;
-  const hours = Math.floor(ms / HOUR_MS);
-  if (hours < 24) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }

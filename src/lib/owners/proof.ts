@@ -39,17 +39,3 @@ export function managedGuilds(guilds: readonly GuildEntry[]): Map<string, ClaimP
   }
   return out;
 }
-
-/**
- * How old an ownership proof is at `now`, in words for the review queue ("proved 3 h before
- * submitting" reads as "3 h"): minutes under an hour, hours under two days, then days.
- */
-export function proofAge(provenAt: string, now: number): string {
-  const ms = Math.max(0, now - Date.parse(provenAt));
-  if (!Number.isFinite(ms)) return 'unknown';
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d`;
-}

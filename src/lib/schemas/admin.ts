@@ -105,6 +105,11 @@ export const adminServerQuerySchema = pageQuerySchema.extend({
   search: searchText(100),
 });
 
+/** Query of the Reviews screen (#31): which reviews, paged like every console list. */
+export const reviewQuerySchema = pageQuerySchema.extend({
+  view: z.enum(['held', 'flagged', 'hidden']).default('flagged'),
+});
+
 /** Showing or hiding a listing. */
 export const visibilitySchema = z
   .object({ is_active: z.boolean(), ...decisionFields, note: optionalText(2000) })

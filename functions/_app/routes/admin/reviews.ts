@@ -1,6 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import {
   getAccountSettings,
   getReview,
@@ -9,6 +8,7 @@ import {
   ownerMailsOf,
 } from '../../../../db/queries/reviews';
 import { notifyOwner } from '../../../../db/queries/webhooks';
+import { reviewQuerySchema } from '../../../../src/lib/schemas/admin';
 import { reviewModerationSchema } from '../../../../src/lib/schemas/review';
 import { validationHook } from '../../lib/validate';
 import { reviewHiddenMail, reviewNewMail } from '../../mail/reviews';
@@ -23,14 +23,11 @@ import { found, idParam, requestRebuild } from './shared';
  */
 export const reviewModerationRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
-  .get(
-    '/',
-    zValidator('query', z.object({ view: z.enum(['held', 'flagged', 'hidden']).default('flagged') }), validationHook),
-    async (c) => {
-      const { view } = c.req.valid('query');
-      return c.json({ view, reviews: await listReviewsForModeration(c.get('deps').db, view) });
-    },
-  )
+  .get('/', zValidator('query', reviewQuerySchema, validationHook), async (c) => {
+    const { view, page, per_page: perPage } = c.req.valid('query');
+    const { reviews, total } = await listReviewsForModeration(c.get('deps').db, view, { page, perPage });
+    return c.json({ view, reviews, total, page, perPage });
+  })
   .post('/:id', idParam, zValidator('json', reviewModerationSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
     const input = c.req.valid('json');
