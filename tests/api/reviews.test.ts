@@ -6,7 +6,15 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
 import { saveReview } from '../../db/queries/reviews';
-import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
+import {
+  discordServers,
+  mailOutbox,
+  ownerUsers,
+  reviewProofs,
+  reviewReplies,
+  reviews,
+  webhookOutbox,
+} from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import { reviewFormHtml } from '../../src/pages/server/_components/review-form';
@@ -276,6 +284,58 @@ describe('reviews from verified members', () => {
     expect(h!.rebuild.scopes.at(-1)).toBe('listings');
   });
 
+  it('saveReview: of two first reviews by one account at once, one is stored and the other says so, nothing of it written', async () => {
+    const server = await setup();
+    const [account] = await h!.db
+      .insert(ownerUsers)
+      .values({ discord_user_id: userIdAged(400, 2000), username: 'twice' })
+      .returning();
+    const first = (body: string) =>
+      saveReview(h!.db, {
+        serverId: server.id,
+        accountId: account!.id,
+        existingId: null,
+        rating: 4,
+        body,
+        displayName: 'Twice',
+        memberSince: new Date(Date.now() - 30 * DAY).toISOString(),
+        at: Date.now(),
+        burstLimit: 100,
+        mails: [{ kind: 'review_new', to: 'owner@example.com', mail: { subject: body, text: body, html: body } }],
+      });
+    const bodies = [
+      'The first of two tabs: calm chat and good signals.',
+      'The second tab: late signals twice this week.',
+    ];
+    const results = await Promise.all(bodies.map(first));
+    const rows = await h!.db.select().from(reviews);
+    expect(rows).toHaveLength(1);
+    const stored = bodies.indexOf(rows[0]!.body);
+    expect(results[stored]).toMatchObject({ ok: true, saved: { id: rows[0]!.id, created: true } });
+    expect(results[1 - stored]).toEqual({ ok: false, reason: 'exists' });
+    const mails = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_new'));
+    expect(mails.map((m) => m.subject)).toEqual([bodies[stored]]);
+    // An edit of a review deleted meanwhile is not told "updated" either, and touches nothing.
+    const [before] = await h!.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    await h!.db.delete(reviews);
+    const gone = await saveReview(h!.db, {
+      serverId: server.id,
+      accountId: account!.id,
+      existingId: rows[0]!.id,
+      rating: 2,
+      body: bodies[0]!,
+      displayName: 'Twice',
+      memberSince: new Date().toISOString(),
+      at: Date.now(),
+      burstLimit: 100,
+      mails: [],
+    });
+    expect(gone).toEqual({ ok: false, reason: 'gone' });
+    expect(await h!.db.select().from(reviews)).toEqual([]);
+    const [after] = await h!.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    expect(after!.updated_at).toBe(before!.updated_at);
+  });
+
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {
     const server = await setup();
     const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
@@ -479,6 +539,7 @@ describe('reviews from verified members', () => {
       await saveReview(h!.db, {
         serverId: server.id,
         accountId: last!.account,
+        existingId: null,
         rating: last!.rating,
         body: goodReview.body,
         displayName: 'Rater',

@@ -363,9 +363,10 @@ export const reviewRoutes = (deps: AppDeps) => {
                   body: input.body,
                 }),
               }));
-          const saved = await saveReview(deps.db, {
+          const result = await saveReview(deps.db, {
             serverId: id,
             accountId: owner.id,
+            existingId: existing?.id ?? null,
             rating: input.rating,
             body: input.body,
             displayName,
@@ -374,6 +375,21 @@ export const reviewRoutes = (deps: AppDeps) => {
             burstLimit: deps.env.REVIEW_BURST_LIMIT,
             mails,
           });
+          // The account's review was not as read above: written from two tabs (or clicks) at once, the
+          // other stored first; or deleted meanwhile. Nothing of this one was stored, and it says so.
+          if (!result.ok)
+            throw result.reason === 'exists'
+              ? new ApiError(
+                  409,
+                  'review_exists',
+                  'This review was not saved: your review of this listing was saved a moment ago (sent twice, or from another tab). Reload the page to see it, then edit it.',
+                )
+              : new ApiError(
+                  409,
+                  'review_gone',
+                  'Your changes were not saved: your review was deleted meanwhile. Reload the page to write a new one.',
+                );
+          const { saved } = result;
           // An edit changes what the page's built HTML shows: served on request until its publish is live.
           if (!saved.created)
             await requestPublish(deps.rebuild, `review edited on ${target.slug}`, serverPaths([target.slug]));
