@@ -10,9 +10,11 @@ import {
   discordServers,
   mailOutbox,
   ownerUsers,
+  reviewFlags,
   reviewProofs,
   reviewReplies,
   reviews,
+  serverClaims,
   webhookOutbox,
 } from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
@@ -334,6 +336,50 @@ describe('reviews from verified members', () => {
     expect(await h!.db.select().from(reviews)).toEqual([]);
     const [after] = await h!.db.select().from(discordServers).where(eq(discordServers.id, server.id));
     expect(after!.updated_at).toBe(before!.updated_at);
+  });
+
+  it("refuses a flag on one's own review, naming why, and stores none", async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    const res = await h!.ownerCall(session, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'spam' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'own_review',
+      message: 'You cannot flag your own review: edit or delete it instead.',
+    });
+    expect(await h!.db.select().from(reviewFlags)).toEqual([]);
+  });
+
+  it("refuses an owner's reply to a review of their listing once it is hidden, as other writes to it are", async () => {
+    const server = await setup();
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    await h!.db.update(discordServers).set({ is_active: false }).where(eq(discordServers.id, server.id));
+    const res = await h!.ownerCall(owner, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thanks a lot!' });
+    expect(res.status).toBe(404);
+    expect((await write(session, server.id, goodReview)).status).toBe(404);
+    expect(await h!.db.select().from(reviewReplies)).toEqual([]);
+  });
+
+  it("refuses an edit by a reviewer who has since become the listing's claimed owner, as a new review is refused", async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    await h!.db.insert(serverClaims).values({ server_id: server.id, owner_id: review!.account_id, proof: 'owner' });
+    const res = await write(session, server.id, {
+      rating: 5,
+      body: 'Now that it is mine: the very best server there is.',
+    });
+    expect(res.status).toBe(403);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('owner');
+    expect(error.message).toMatch(/owner of this listing/);
+    expect(await h!.db.select().from(reviews)).toEqual([review]);
   });
 
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {

@@ -140,6 +140,31 @@ export const reviewRoutes = (deps: AppDeps) => {
     );
   };
 
+  /**
+   * Why this account may not edit its review of the listing now, or null: the create path's rules
+   * over the latest membership proof it has (whatever its age: an edit needs no new review sign-in),
+   * so a reviewer who has since become the listing's claimed owner, or its owner or a manager on
+   * Discord, is refused as a new review would be (edits once skipped every rule).
+   */
+  const editRefusalFor = async (
+    account: { id: number; discord_user_id: string },
+    target: { id: number; ownerIds: number[] },
+  ): Promise<ReviewRefusal | null> => {
+    const proof = await getReviewProof(deps.db, account.id, target.id);
+    const refusal = reviewRefusal(
+      {
+        discordUserId: account.discord_user_id,
+        member: proof?.member ?? true,
+        role: proof?.role ?? null,
+        claimedOwner: target.ownerIds.includes(account.id),
+        joinedAt: proof?.joined_at ?? null,
+      },
+      now(),
+      deps.env.REVIEW_MIN_MEMBER_DAYS,
+    );
+    return refusal?.rule === 'membership_unknown' ? null : refusal;
+  };
+
   const listing = async (id: number) => {
     const target = await getReviewTarget(deps.db, id);
     if (!target?.is_active) throw new ApiError(404, 'not_found', `No listing ${id}`);
@@ -194,6 +219,8 @@ export const reviewRoutes = (deps: AppDeps) => {
     const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
     if (!row || !target || row.review.status !== 'shown')
       throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    // A hidden listing takes no writes (as `listing` refuses them): its owner's reply once went through.
+    if (!target.is_active) throw new ApiError(404, 'not_found', `No listing ${target.id}`);
     if (!target.ownerIds.includes(ownerId))
       throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
     await spend('replies', ownerId);
@@ -347,6 +374,9 @@ export const reviewRoutes = (deps: AppDeps) => {
             const refusal = await refusalFor(owner, target);
             if (refusal) throw refusedBy(refusal);
             memberSince = (await getReviewProof(deps.db, owner.id, id))?.joined_at ?? undefined;
+          } else {
+            const refusal = await editRefusalFor(owner, target);
+            if (refusal) throw refusedBy(refusal);
           }
           await spend('reviews', owner.id);
           const displayName = input.display_name ?? existing?.display_name ?? (await accountName(deps.db, owner.id));
@@ -468,6 +498,11 @@ export const reviewRoutes = (deps: AppDeps) => {
         const { id } = c.req.valid('param');
         const row = await getReview(deps.db, id);
         if (!row || row.review.status === 'held') throw new ApiError(404, 'not_found', `No review ${id}`);
+        // A hidden listing's reviews are on no page to flag from, and take no writes.
+        if (!(await getReviewTarget(deps.db, row.review.server_id))?.is_active)
+          throw new ApiError(404, 'not_found', `No listing ${row.review.server_id}`);
+        if (row.review.account_id === owner.id)
+          throw new ApiError(403, 'own_review', 'You cannot flag your own review: edit or delete it instead.');
         await spend('flags', owner.id);
         const { reason, details } = c.req.valid('json');
         await flagReview(deps.db, { reviewId: id, accountId: owner.id, reason, details: details ?? null, at: now() });
