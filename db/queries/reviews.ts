@@ -1,9 +1,10 @@
 // Member reviews (#31): reads and writes of reviews, owner replies, flags, membership proofs and
 // the account's mail settings. A review change and the listing's average and count (`rating`,
 // `review_count`), with any mail and audit row it causes, are one batch.
-import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { ReviewStatus } from '../../src/lib/enums';
+import { type ReviewsFrom, reviewKey } from '../../src/lib/reviews/cursor';
 import {
   type RatingSummary,
   REVIEW_BURST_WINDOW_MS,
@@ -163,8 +164,15 @@ export interface ReviewPage {
   reviews: PublicReview[];
   /** Shown and hidden reviews on the public list (hidden ones say so), for paging. */
   total: number;
+  /** The page asked for by number (the offset the API still takes), else 1. */
   page: number;
   pageSize: number;
+  /** The place in the list of the page's first review (1 on the first page), when read. */
+  from: number;
+  /** The key (src/lib/reviews/cursor.ts) to page forward from (the first review's), or null on the first page. */
+  newer: string | null;
+  /** The key to page back from (the last review's), or null when no review is older. */
+  older: string | null;
 }
 
 const publicColumns = {
@@ -239,22 +247,70 @@ export async function reviewSummary(db: Db, serverId: number): Promise<RatingSum
   return summarise(rows.flatMap((r) => Array<number>(Number(r.n)).fill(r.rating)));
 }
 
-/** One page (from 1) of a listing's public reviews, newest first: shown ones, and hidden ones with their reason. */
-export async function listPublicReviews(db: Db, serverId: number, page: number, pageSize: number): Promise<ReviewPage> {
-  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']));
+/** Where a page of reviews starts: a page number (an offset, as the API once paged only), or a key (reviewsFrom). */
+export type ReviewsAt = { page: number } | ReviewsFrom;
+
+/**
+ * A page of a listing's public reviews, newest first: shown ones, and hidden ones with their
+ * reason. By key (`before`/`after` a review's (created_at, id)), so a page is the same reviews
+ * whatever was written since; by number for the first page and the old `?page=`. A key with nothing
+ * past it (its reviews gone, or none newer) gives the first page.
+ */
+export async function listPublicReviews(
+  db: Db,
+  serverId: number,
+  at: ReviewsAt,
+  pageSize: number,
+): Promise<ReviewPage> {
+  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']))!;
+  const place = sql`(${reviews.created_at}, ${reviews.id})`;
+  const page = 'page' in at ? at.page : 1;
+  const base = () =>
+    db.select(publicColumns).from(reviews).leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id));
+  const read =
+    'before' in at
+      ? base()
+          .where(and(where, sql`${place} < (${at.before.createdAt}, ${at.before.id})`))
+          .orderBy(desc(reviews.created_at), desc(reviews.id))
+          .limit(pageSize)
+      : 'after' in at
+        ? base()
+            .where(and(where, sql`${place} > (${at.after.createdAt}, ${at.after.id})`))
+            .orderBy(asc(reviews.created_at), asc(reviews.id))
+            .limit(pageSize)
+        : base()
+            .orderBy(desc(reviews.created_at), desc(reviews.id))
+            .where(where)
+            .limit(pageSize)
+            .offset((page - 1) * pageSize);
   const [rows, [count], summary] = await Promise.all([
-    db
-      .select(publicColumns)
-      .from(reviews)
-      .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
-      .where(where)
-      .orderBy(desc(reviews.created_at), desc(reviews.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+    read,
     db.select({ n: sql<number>`count(*)` }).from(reviews).where(where),
     reviewSummary(db, serverId),
   ]);
-  return { summary, reviews: rows.map(toPublic), total: Number(count?.n ?? 0), page, pageSize };
+  if (rows.length === 0 && !('page' in at)) return listPublicReviews(db, serverId, { page: 1 }, pageSize);
+  if ('after' in at) rows.reverse();
+  const total = Number(count?.n ?? 0);
+  const first = rows[0];
+  const last = rows.at(-1);
+  // Where the page is: the reviews newer than its first one.
+  const [ahead] = first
+    ? await db
+        .select({ n: sql<number>`count(*)` })
+        .from(reviews)
+        .where(and(where, sql`${place} > (${first.created_at}, ${first.id})`))
+    : [{ n: 0 }];
+  const before = Number(ahead?.n ?? 0);
+  return {
+    summary,
+    reviews: rows.map(toPublic),
+    total,
+    page,
+    pageSize,
+    from: before + 1,
+    newer: first && before > 0 ? reviewKey(first) : null,
+    older: last && total - before - rows.length > 0 ? reviewKey(last) : null,
+  };
 }
 
 /**
@@ -269,7 +325,7 @@ export async function firstReviewPages(db: Db, serverIds: readonly number[], pag
     .where(inArray(reviews.status, ['shown', 'hidden']))
     .groupBy(reviews.server_id);
   const wanted = new Set(serverIds);
-  for (const { id } of any) if (wanted.has(id)) out.set(id, await listPublicReviews(db, id, 1, pageSize));
+  for (const { id } of any) if (wanted.has(id)) out.set(id, await listPublicReviews(db, id, { page: 1 }, pageSize));
   return out;
 }
 

@@ -632,6 +632,94 @@ describe('reviews from verified members', () => {
   });
 });
 
+describe('paging through reviews', () => {
+  /** `n` reviews of the listing by new accounts, the newest `minutesAgo` minutes old, a minute apart. */
+  async function seedReviews(serverId: number, n: number, minutesAgo: number, label: string) {
+    for (let i = 0; i < n; i++) {
+      const [account] = await h!.db
+        .insert(ownerUsers)
+        .values({ discord_user_id: userIdAged(400, 3000 + users++), username: `${label}${i}` })
+        .returning();
+      await h!.db.insert(reviews).values({
+        server_id: serverId,
+        account_id: account!.id,
+        rating: 4,
+        body: `${label} review number ${i}, long enough to be a review.`,
+        display_name: `${label}${i}`,
+        member_since: new Date(Date.now() - 90 * DAY).toISOString(),
+        created_at: new Date(Date.now() - (minutesAgo + i) * 60_000).toISOString(),
+      });
+    }
+  }
+  type Page = { reviews: { body: string }[]; total: number; from: number; newer: string | null; older: string | null };
+  const read = async (serverId: number, query = '') =>
+    (await (await h!.app.request(`${SITE}/api/reviews/servers/${serverId}${query}`)).json()) as Page;
+
+  it('pages by key, so reviews written meanwhile never repeat one on the next page; a bad key is a 400 naming it', async () => {
+    const server = await setup();
+    await seedReviews(server.id, 12, 60, 'Early');
+    const first = await read(server.id);
+    expect(first.reviews.map((r) => r.body)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Early review number ${i}, long enough to be a review.`),
+    );
+    expect(first).toMatchObject({ total: 12, from: 1, newer: null });
+    expect(first.older).not.toBeNull();
+    // Three reviews arrive while the reader is on the first page: the next one still starts at the 11th.
+    await seedReviews(server.id, 3, 0, 'Late');
+    const next = await read(server.id, `?before=${encodeURIComponent(first.older!)}`);
+    expect(next.reviews.map((r) => r.body)).toEqual([
+      'Early review number 10, long enough to be a review.',
+      'Early review number 11, long enough to be a review.',
+    ]);
+    expect(next).toMatchObject({ total: 15, from: 14, older: null });
+    // Back again: the ten before it, and a link on to the three new ones.
+    const back = await read(server.id, `?after=${encodeURIComponent(next.newer!)}`);
+    expect(back.reviews.map((r) => r.body)).toEqual(first.reviews.map((r) => r.body));
+    expect(back.from).toBe(4);
+    expect(back.newer).not.toBeNull();
+    const bad = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}?before=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { issues: { path: string }[] } }).error.issues[0]!.path).toBe('before');
+  });
+
+  it('serves a page past the first without JavaScript: the listing page with that page, links either side, not indexed', async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${server.slug}` ? page : null) });
+    // The reviews section as ServerReviews.astro builds it (list, pager links, the line under them).
+    page =
+      '<!DOCTYPE html><html><head><meta name="robots" content="index, follow"></head><body>' +
+      `<section class="panel" id="reviews" data-reviews data-id="${server.id}"><ol class="review-list" data-reviews-list><li>built</li></ol>` +
+      '<nav class="review-actions" aria-label="More reviews" data-reviews-pager hidden><a class="btn btn-outline" data-reviews-newer hidden>Newer reviews</a><a class="btn btn-outline" data-reviews-older hidden>Older reviews</a></nav>' +
+      '<p class="muted" data-reviews-more hidden>0 reviews in all.</p></section></body></html>';
+    await seedReviews(server.id, 12, 60, 'Early');
+    const { older } = await read(server.id);
+    const res = await h!.app.request(
+      `${SITE}/api/reviews/servers/${server.id}/page?before=${encodeURIComponent(older!)}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('<meta name="robots" content="noindex, follow">');
+    expect(html).toContain('Early review number 11, long enough');
+    expect(html).not.toContain('Early review number 9,');
+    expect(html).not.toContain('<li>built</li>');
+    expect(html).toMatch(/<nav class="review-actions" aria-label="More reviews" data-reviews-pager>/);
+    const newer = /<a class="btn btn-outline" data-reviews-newer href="([^"]+)">/.exec(html)?.[1];
+    expect(newer?.replaceAll('&amp;', '&')).toMatch(new RegExp(`^/api/reviews/servers/${server.id}/page\\?after=`));
+    expect(html).toMatch(/<a class="btn btn-outline" data-reviews-older hidden>/);
+    expect(html).toContain('<p class="muted" data-reviews-more>Reviews 11 to 12 of 12.</p>');
+    expect(html).toContain(`data-reviews-query="before=${encodeURIComponent(older!)}"`);
+    // Following the link back gives the first ten.
+    const back = await (await h!.app.request(`${SITE}${newer!.replaceAll('&amp;', '&')}`)).text();
+    expect(back).toContain('Early review number 0,');
+    expect(back).toContain('Reviews 1 to 10 of 12.');
+    // Without a key: the listing's page.
+    const bare = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page`);
+    expect(bare.status).toBe(303);
+    expect(bare.headers.get('location')).toBe(`/server/${server.slug}#reviews`);
+  });
+});
+
 describe('writing a review without JavaScript', () => {
   // The server page as the build writes its reviews section (ServerReviews.astro): the sign-in
   // link, the note, the list and the plain form (review-form.ts, the same HTML the page has).
