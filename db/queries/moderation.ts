@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, ne, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { AppealOutcome, DecisionKind } from '../../src/lib/enums';
 import { type LogEvent, type MonthLog, monthLog } from '../../src/lib/moderation/log';
@@ -273,10 +273,42 @@ export async function anotherOperatorExists(db: Db, operatorId: number): Promise
 }
 
 /**
+ * The decisions of the same kind about the same submission or listing made after `decision` whose
+ * appeal was not overturned: they stand, so overturning `decision` must not undo them. A listing is
+ * hidden only while live and a submission rejected only while undecided, so a later decision of the
+ * kind means the earlier one had been lifted by hand meanwhile, and any hide or rejection in force
+ * now is the later one's.
+ */
+function laterStanding(decision: DecisionRow) {
+  const target =
+    decision.kind === 'rejection'
+      ? eq(moderationDecisions.submission_id, decision.submission_id ?? -1)
+      : eq(moderationDecisions.server_id, decision.server_id ?? -1);
+  return and(
+    eq(moderationDecisions.kind, decision.kind),
+    gt(moderationDecisions.id, decision.id),
+    target,
+    sql`coalesce(${moderationDecisions.appeal_outcome}, '') <> 'overturned'`,
+  )!;
+}
+
+/** What deciding an appeal did: the decision as stored, and whether its effect was undone. */
+export interface AppealDecided {
+  decision: DecisionRow;
+  /**
+   * Overturned and undone (the submission back in the queue, the listing shown), or null: upheld,
+   * or overturned while a later decision about the same submission or listing stands (its id).
+   */
+  lifted: boolean;
+  standingDecisionId: number | null;
+}
+
+/**
  * Decides an appeal (#32): the outcome on the decision, and when overturned the rejection is undone
- * (the submission back in the queue) or the listing shown again; the audit row, the outcome mail
- * and the caller's statements, in one batch, only when this call decided it. The decision, or null
- * when it was not waiting for a decision.
+ * (the submission back in the queue) or the listing shown again, unless a later decision of the kind
+ * about it stands (laterStanding: an appeal lifts only its own decision); the audit row, the outcome
+ * mail (`mail(lifted)`, so it says which) and the caller's statements, in one batch, only when this
+ * call decided it. What it did, or null when it was not waiting for a decision.
  */
 export async function decideAppeal(
   db: Db,
@@ -284,26 +316,35 @@ export async function decideAppeal(
   outcome: AppealOutcome,
   note: string | null,
   operator: { id: number; email: string },
-  mail: RenderedMail | null,
+  mail: ((lifted: boolean) => RenderedMail) | null,
   now = Date.now(),
-): Promise<DecisionRow | null> {
+): Promise<AppealDecided | null> {
   const at = new Date(now).toISOString();
   const decided = sql`EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE id = ${decision.id} AND appeal_decided_at = ${at} AND appeal_decided_by = ${operator.id})`;
+  const standing = db
+    .select({ id: moderationDecisions.id })
+    .from(moderationDecisions)
+    .where(laterStanding(decision))
+    .orderBy(desc(moderationDecisions.id))
+    .limit(1);
+  const free = sql`NOT EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE ${laterStanding(decision)})`;
+  const lifts = outcome === 'overturned' ? sql`${decided} AND ${free}` : sql`0`;
   const undo: BatchItem<'sqlite'>[] =
     outcome !== 'overturned'
       ? []
       : decision.kind === 'rejection' && decision.submission_id !== null
         ? [
             db.run(sql`UPDATE ${serverSubmissions} SET status = 'pending', decided_at = NULL, updated_at = ${at}
-WHERE id = ${decision.submission_id} AND status = 'rejected' AND ${decided}`),
+WHERE id = ${decision.submission_id} AND status = 'rejected' AND ${lifts}`),
           ]
         : decision.kind === 'hide' && decision.server_id !== null
           ? [
               db.run(sql`UPDATE ${discordServers} SET is_active = 1, updated_at = ${at}
-WHERE id = ${decision.server_id} AND ${decided}`),
+WHERE id = ${decision.server_id} AND ${lifts}`),
             ]
           : [];
-  await db.batch([
+  const [later] = await db.batch([
+    standing,
     db
       .update(moderationDecisions)
       .set({ appeal_outcome: outcome, appeal_note: note, appeal_decided_by: operator.id, appeal_decided_at: at })
@@ -322,27 +363,34 @@ WHERE id = ${decision.server_id} AND ${decided}`),
         action: outcome === 'upheld' ? 'appeal_upheld' : 'appeal_overturned',
         entity: 'decision',
         entityId: decision.id,
-        details: { kind: decision.kind, submission_id: decision.submission_id, server_id: decision.server_id },
+        details: {
+          kind: decision.kind,
+          submission_id: decision.submission_id,
+          server_id: decision.server_id,
+          lifted: sql`json(CASE WHEN ${lifts} THEN 'true' ELSE 'false' END)`,
+        },
       },
       decided,
     ),
     ...(mail && decision.contact_email
-      ? [
+      ? (outcome === 'overturned' ? [true, false] : [false]).map((lifted) =>
           enqueueMailWhen(
             db,
             {
               kind: 'appeal_decided',
-              to: decision.contact_email,
+              to: decision.contact_email!,
               dedupeKey: sql`${`appeal-decided:${decision.id}`}`,
-              mail,
+              mail: mail(lifted),
             },
-            decided,
+            outcome === 'overturned' ? sql`${decided} AND ${lifted ? free : sql`NOT ${free}`}` : decided,
           ),
-        ]
+        )
       : []),
-  ] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  ]);
   const after = await getDecisionById(db, decision.id);
-  return after?.appeal_decided_at === at ? after : null;
+  if (after?.appeal_decided_at !== at) return null;
+  const standingDecisionId = outcome === 'overturned' ? (later[0]?.id ?? null) : null;
+  return { decision: after, lifted: outcome === 'overturned' && standingDecisionId === null, standingDecisionId };
 }
 
 /** How many months the public log shows. */

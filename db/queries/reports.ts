@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
+import { type AuditAuthor, auditRowWhen } from './audit';
 import type { InteractionWrite } from './interactions';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
@@ -79,6 +80,61 @@ export async function countReportsByServer(db: Db, status?: ReportStatus): Promi
     .groupBy(serverReports.server_id)
     .orderBy(desc(sql`open`), desc(sql`latest_at`));
   return rows.map((r) => ({ ...r, total: Number(r.total), open: Number(r.open) }));
+}
+
+/** One report by id, or null. */
+export async function getReportById(db: Db, id: number): Promise<Report | null> {
+  const [row] = await db.select().from(serverReports).where(eq(serverReports.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** What closeReport did: closed it now, or why not (no such report; closed already, as it stands). */
+export type CloseReportResult =
+  | { ok: true; report: Report }
+  | { ok: false; reason: 'missing' }
+  | { ok: false; reason: 'closed'; report: Report };
+
+/**
+ * Closes an open report as resolved or dismissed, with the operator's audit row in the same batch
+ * (written only when this call closed it): a report already closed is left as it is, so deciding
+ * it again writes nothing (it once took a second decision and a second audit row).
+ */
+export async function closeReport(
+  db: Db,
+  id: number,
+  status: Exclude<ReportStatus, 'open'>,
+  audit: { author: AuditAuthor; action: string; details: (report: Report) => Record<string, unknown> },
+  now = Date.now(),
+): Promise<CloseReportResult> {
+  const current = await getReportById(db, id);
+  if (!current) return { ok: false, reason: 'missing' };
+  if (current.status !== 'open') return { ok: false, reason: 'closed', report: current };
+  const [closed] = await db.batch([
+    db
+      .update(serverReports)
+      .set({ status, resolved_at: new Date(now).toISOString() })
+      .where(and(eq(serverReports.id, id), eq(serverReports.status, 'open')))
+      .returning(),
+    auditRowWhen(
+      db,
+      audit.author,
+      { action: audit.action, entity: 'report', entityId: id, details: audit.details(current) },
+      sql`changes() = 1`,
+    ),
+  ]);
+  if (closed[0]) return { ok: true, report: closed[0] };
+  const after = await getReportById(db, id);
+  return after ? { ok: false, reason: 'closed', report: after } : { ok: false, reason: 'missing' };
+}
+
+/** Resolves every open report of a listing (a hide answers them all); the ids resolved. */
+export async function resolveOpenReports(db: Db, serverId: number, now = Date.now()): Promise<number[]> {
+  const rows = await db
+    .update(serverReports)
+    .set({ status: 'resolved', resolved_at: new Date(now).toISOString() })
+    .where(and(eq(serverReports.server_id, serverId), eq(serverReports.status, 'open')))
+    .returning({ id: serverReports.id });
+  return rows.map((r) => r.id);
 }
 
 /** Sets a report's status; resolving or dismissing records the time. Returns the row or null. */

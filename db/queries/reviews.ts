@@ -1,9 +1,10 @@
 // Member reviews (#31): reads and writes of reviews, owner replies, flags, membership proofs and
 // the account's mail settings. A review change and the listing's average and count (`rating`,
 // `review_count`), with any mail and audit row it causes, are one batch.
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { ReviewStatus } from '../../src/lib/enums';
+import { type ReviewsFrom, reviewKey } from '../../src/lib/reviews/cursor';
 import {
   type RatingSummary,
   REVIEW_BURST_WINDOW_MS,
@@ -11,6 +12,7 @@ import {
   summarise,
 } from '../../src/lib/reviews/summary';
 import type { Db } from '../client';
+import { isUniqueViolation } from '../errors';
 import { readBuilt } from '../prepared';
 import {
   accountSettings,
@@ -34,7 +36,7 @@ const ofAccountFor = (table: typeof reviews | typeof reviewProofs, accountId: nu
   and(eq(table.account_id, accountId), eq(table.server_id, serverId));
 
 /** The statement that brings a listing's `rating` (average of shown reviews, rounded down as averageOf, from REVIEWS_SHOWN_MIN) and `review_count` up to date. */
-function refreshAggregate(db: Db, serverId: number | SQL) {
+function refreshAggregate(db: Db, serverId: number | SQL, when: SQL = sql`1`) {
   const shown = sql`FROM ${reviews} WHERE ${reviews.server_id} = ${discordServers.id} AND ${reviews.status} = 'shown'`;
   return db
     .update(discordServers)
@@ -45,7 +47,7 @@ function refreshAggregate(db: Db, serverId: number | SQL) {
       // averageOf in SQL: whole-number division rounds down, as the page's summary does.
       rating: sql`CASE WHEN (SELECT count(*) ${shown}) >= ${REVIEWS_SHOWN_MIN} THEN ((SELECT sum(${reviews.rating}) * 10 ${shown}) / (SELECT count(*) ${shown})) / 10.0 ELSE 0 END`,
     })
-    .where(sql`${discordServers.id} = ${serverId}`);
+    .where(sql`${discordServers.id} = ${serverId} AND ${when}`);
 }
 
 /** What Discord said of an account in a listing's guild at its review sign-in. */
@@ -163,8 +165,15 @@ export interface ReviewPage {
   reviews: PublicReview[];
   /** Shown and hidden reviews on the public list (hidden ones say so), for paging. */
   total: number;
+  /** The page asked for by number (the offset the API still takes), else 1. */
   page: number;
   pageSize: number;
+  /** The place in the list of the page's first review (1 on the first page), when read. */
+  from: number;
+  /** The key (src/lib/reviews/cursor.ts) to page forward from (the first review's), or null on the first page. */
+  newer: string | null;
+  /** The key to page back from (the last review's), or null when no review is older. */
+  older: string | null;
 }
 
 const publicColumns = {
@@ -239,22 +248,70 @@ export async function reviewSummary(db: Db, serverId: number): Promise<RatingSum
   return summarise(rows.flatMap((r) => Array<number>(Number(r.n)).fill(r.rating)));
 }
 
-/** One page (from 1) of a listing's public reviews, newest first: shown ones, and hidden ones with their reason. */
-export async function listPublicReviews(db: Db, serverId: number, page: number, pageSize: number): Promise<ReviewPage> {
-  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']));
+/** Where a page of reviews starts: a page number (an offset, as the API once paged only), or a key (reviewsFrom). */
+export type ReviewsAt = { page: number } | ReviewsFrom;
+
+/**
+ * A page of a listing's public reviews, newest first: shown ones, and hidden ones with their
+ * reason. By key (`before`/`after` a review's (created_at, id)), so a page is the same reviews
+ * whatever was written since; by number for the first page and the old `?page=`. A key with nothing
+ * past it (its reviews gone, or none newer) gives the first page.
+ */
+export async function listPublicReviews(
+  db: Db,
+  serverId: number,
+  at: ReviewsAt,
+  pageSize: number,
+): Promise<ReviewPage> {
+  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']))!;
+  const place = sql`(${reviews.created_at}, ${reviews.id})`;
+  const page = 'page' in at ? at.page : 1;
+  const base = () =>
+    db.select(publicColumns).from(reviews).leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id));
+  const read =
+    'before' in at
+      ? base()
+          .where(and(where, sql`${place} < (${at.before.createdAt}, ${at.before.id})`))
+          .orderBy(desc(reviews.created_at), desc(reviews.id))
+          .limit(pageSize)
+      : 'after' in at
+        ? base()
+            .where(and(where, sql`${place} > (${at.after.createdAt}, ${at.after.id})`))
+            .orderBy(asc(reviews.created_at), asc(reviews.id))
+            .limit(pageSize)
+        : base()
+            .orderBy(desc(reviews.created_at), desc(reviews.id))
+            .where(where)
+            .limit(pageSize)
+            .offset((page - 1) * pageSize);
   const [rows, [count], summary] = await Promise.all([
-    db
-      .select(publicColumns)
-      .from(reviews)
-      .leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id))
-      .where(where)
-      .orderBy(desc(reviews.created_at), desc(reviews.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+    read,
     db.select({ n: sql<number>`count(*)` }).from(reviews).where(where),
     reviewSummary(db, serverId),
   ]);
-  return { summary, reviews: rows.map(toPublic), total: Number(count?.n ?? 0), page, pageSize };
+  if (rows.length === 0 && !('page' in at)) return listPublicReviews(db, serverId, { page: 1 }, pageSize);
+  if ('after' in at) rows.reverse();
+  const total = Number(count?.n ?? 0);
+  const first = rows[0];
+  const last = rows.at(-1);
+  // Where the page is: the reviews newer than its first one.
+  const [ahead] = first
+    ? await db
+        .select({ n: sql<number>`count(*)` })
+        .from(reviews)
+        .where(and(where, sql`${place} > (${first.created_at}, ${first.id})`))
+    : [{ n: 0 }];
+  const before = Number(ahead?.n ?? 0);
+  return {
+    summary,
+    reviews: rows.map(toPublic),
+    total,
+    page,
+    pageSize,
+    from: before + 1,
+    newer: first && before > 0 ? reviewKey(first) : null,
+    older: last && total - before - rows.length > 0 ? reviewKey(last) : null,
+  };
 }
 
 /**
@@ -269,7 +326,7 @@ export async function firstReviewPages(db: Db, serverIds: readonly number[], pag
     .where(inArray(reviews.status, ['shown', 'hidden']))
     .groupBy(reviews.server_id);
   const wanted = new Set(serverIds);
-  for (const { id } of any) if (wanted.has(id)) out.set(id, await listPublicReviews(db, id, 1, pageSize));
+  for (const { id } of any) if (wanted.has(id)) out.set(id, await listPublicReviews(db, id, { page: 1 }, pageSize));
   return out;
 }
 
@@ -346,6 +403,13 @@ export interface SavedReview {
   created: boolean;
 }
 
+/**
+ * What saveReview did, or why it wrote nothing: `exists`, a new review while the account already
+ * has one of the listing (two sent at once: the other was stored first); `gone`, an edit of a review
+ * deleted meanwhile.
+ */
+export type SaveReviewResult = { ok: true; saved: SavedReview } | { ok: false; reason: 'exists' | 'gone' };
+
 /** The audit action of an author deleting their own review while moderators had it hidden. */
 export const HIDDEN_REVIEW_DELETED = 'review_delete_hidden';
 
@@ -359,17 +423,22 @@ const deletedWhileHidden = (accountId: number, serverId: number) =>
     AND json_extract(${auditLog.details}, '$.server_id') = ${serverId} AND json_extract(${auditLog.details}, '$.account_id') = ${accountId})`;
 
 /**
- * Writes an account's review of a listing: a new one is held when the burst rule says so (counted
- * in the same statement, so two at once cannot both slip under the limit) or when the account
- * deleted an earlier review of the listing while it was hidden, a second one edits the first (and
- * keeps its status: an edit of a held or hidden review stays so). The listing's average and count, and the owners' mails (only for a new review that
- * shows; `mails` are built by the caller), are in the same batch.
+ * Writes an account's review of a listing as the caller found it (`existingId`: the account's
+ * review it read and checked, or null for a new one). A new one is held when the burst rule says so
+ * (counted in the same statement, so two at once cannot both slip under the limit) or when the
+ * account deleted an earlier review of the listing while it was hidden; an edit keeps the review's
+ * status (an edit of a held or hidden review stays so). The listing's average and count, and the
+ * owners' mails (only for a new review that shows; `mails` are built by the caller), are in the
+ * same batch. When the account's review is not as the caller found it (a new one while another was
+ * stored first: two sent at once; an edit of one deleted meanwhile) nothing is written and the
+ * result says why: the second of two at once was once dropped while its author was told "published".
  */
 export async function saveReview(
   db: Db,
   input: {
     serverId: number;
     accountId: number;
+    existingId: number | null;
     rating: number;
     body: string;
     displayName: string;
@@ -378,10 +447,9 @@ export async function saveReview(
     burstLimit: number;
     mails: Omit<MailInput, 'dedupeKey'>[];
   },
-): Promise<SavedReview> {
-  const existing = await getOwnReview(db, input.accountId, input.serverId);
-  if (existing) {
-    await db.batch([
+): Promise<SaveReviewResult> {
+  if (input.existingId !== null) {
+    const [edited] = await db.batch([
       db
         .update(reviews)
         .set({
@@ -391,41 +459,50 @@ export async function saveReview(
           member_since: input.memberSince,
           edited_at: iso(input.at),
         })
-        .where(eq(reviews.id, existing.id)),
-      refreshAggregate(db, input.serverId),
+        .where(and(eq(reviews.id, input.existingId), eq(reviews.account_id, input.accountId)))
+        .returning({ id: reviews.id, status: reviews.status, held_reason: reviews.held_reason }),
+      refreshAggregate(db, input.serverId, sql`changes() = 1`),
     ]);
-    return { id: existing.id, status: existing.status, heldReason: existing.held_reason, created: false };
+    const row = edited[0];
+    if (!row) return { ok: false, reason: 'gone' };
+    return { ok: true, saved: { id: row.id, status: row.status, heldReason: row.held_reason, created: false } };
   }
   const since = iso(input.at - REVIEW_BURST_WINDOW_MS);
   const recent = sql`(SELECT count(*) FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.created_at} > ${since})`;
   const mine = sql`(SELECT ${reviews.id} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId})`;
   const afterHide = deletedWhileHidden(input.accountId, input.serverId);
   const shows = sql`(SELECT ${reviews.status} FROM ${reviews} WHERE ${reviews.server_id} = ${input.serverId} AND ${reviews.account_id} = ${input.accountId}) = 'shown'`;
-  await db.batch([
-    db
-      .insert(reviews)
-      .values({
-        server_id: input.serverId,
-        account_id: input.accountId,
-        rating: input.rating,
-        body: input.body,
-        display_name: input.displayName,
-        member_since: input.memberSince,
-        created_at: iso(input.at),
-        // After a hidden review its author deleted, held; else holdsForBurst(recent, limit), in SQL:
-        // past the limit in 24 hours, held.
-        status: sql`CASE WHEN ${afterHide} OR ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
-        held_reason: sql`CASE WHEN ${afterHide} THEN 'after_hide' WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
-      })
-      .onConflictDoNothing(),
-    refreshAggregate(db, input.serverId),
-    ...input.mails.map((m) =>
-      enqueueMailWhen(db, { ...m, dedupeKey: sql`'review-new:' || ${mine} || ':' || ${m.to}` }, shows),
-    ),
-  ]);
-  const saved = await getOwnReview(db, input.accountId, input.serverId);
-  if (!saved) throw new Error('review not saved');
-  return { id: saved.id, status: saved.status, heldReason: saved.held_reason, created: true };
+  try {
+    // No ON CONFLICT: a review of the account stored meanwhile fails the insert, and the batch
+    // (the average, the mails) with it.
+    const [inserted] = await db.batch([
+      db
+        .insert(reviews)
+        .values({
+          server_id: input.serverId,
+          account_id: input.accountId,
+          rating: input.rating,
+          body: input.body,
+          display_name: input.displayName,
+          member_since: input.memberSince,
+          created_at: iso(input.at),
+          // After a hidden review its author deleted, held; else holdsForBurst(recent, limit), in SQL:
+          // past the limit in 24 hours, held.
+          status: sql`CASE WHEN ${afterHide} OR ${recent} + 1 > ${input.burstLimit} THEN 'held' ELSE 'shown' END`,
+          held_reason: sql`CASE WHEN ${afterHide} THEN 'after_hide' WHEN ${recent} + 1 > ${input.burstLimit} THEN 'burst' ELSE NULL END`,
+        })
+        .returning({ id: reviews.id, status: reviews.status, held_reason: reviews.held_reason }),
+      refreshAggregate(db, input.serverId),
+      ...input.mails.map((m) =>
+        enqueueMailWhen(db, { ...m, dedupeKey: sql`'review-new:' || ${mine} || ':' || ${m.to}` }, shows),
+      ),
+    ]);
+    const row = inserted[0]!;
+    return { ok: true, saved: { id: row.id, status: row.status, heldReason: row.held_reason, created: true } };
+  } catch (err) {
+    if (isUniqueViolation(err)) return { ok: false, reason: 'exists' };
+    throw err;
+  }
 }
 
 /**

@@ -62,7 +62,7 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
     showsPlace(server) ? categoryRankOf(db, server) : undefined,
     // Most listings have no review: one read says so, instead of the page, its count and the summary.
     hasPublicReviews(db, server.id).then((any) =>
-      any ? listPublicReviews(db, server.id, 1, REVIEWS_PAGE_SIZE) : null,
+      any ? listPublicReviews(db, server.id, { page: 1 }, REVIEWS_PAGE_SIZE) : null,
     ),
   ]);
   return {

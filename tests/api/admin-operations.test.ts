@@ -12,6 +12,7 @@ import {
   mailOutbox,
   newsletterIssues,
   newsletterSubscribers,
+  serverReports,
   serverSubmissions,
   siteContent,
 } from '../../db/schema';
@@ -359,6 +360,28 @@ describe('reports screen', () => {
     expect(after).toEqual({ groups: [], total: 0 });
     expect((await auditActions('report')).map((x) => x.split(':')[0])).toEqual(['dismiss', 'hide_server']);
     expect(h.rebuild.reasons).toHaveLength(1);
+  });
+
+  it('a closed report cannot be decided again: 409 naming its state, nothing written', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const a = await createServer(h.db, server('Reported Twice'));
+    const r = await createReport(h.db, { server_id: a.id, reason: 'spam', details: null });
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${r.id}`, { action: 'dismiss' })).status).toBe(200);
+    const [dismissed] = await h.db.select().from(serverReports).where(eq(serverReports.id, r.id));
+    for (const action of ['resolve', 'dismiss', 'hide_server']) {
+      const again = await h.call(s, 'PATCH', `/api/admin/reports/${r.id}`, { action });
+      expect(again.status).toBe(409);
+      expect(await json(again)).toEqual({
+        error: { code: 'report_closed', message: 'This report was already dismissed.' },
+      });
+    }
+    // Still dismissed, at the time it was; the listing still live; one audit row, no rebuild.
+    expect((await h.db.select().from(serverReports).where(eq(serverReports.id, r.id)))[0]).toEqual(dismissed);
+    expect((await getServerById(h.db, a.id))?.is_active).toBe(true);
+    expect(await auditActions('report')).toHaveLength(1);
+    expect(h.rebuild.reasons).toEqual([]);
+    expect((await h.call(s, 'PATCH', '/api/admin/reports/999999', { action: 'resolve' })).status).toBe(404);
   });
 });
 

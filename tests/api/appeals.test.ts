@@ -202,3 +202,65 @@ describe('hiding a live listing', () => {
     expect(h.rebuild.reasons).toContain(`appeal showed ${server.slug} again`);
   });
 });
+
+describe('an overturned appeal lifts only its own decision', () => {
+  it('a listing hidden again by a later decision stays hidden when the older hide is overturned', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const id = await submitted('Twice Hidden Guild');
+    const first = await h.signIn('moderator');
+    const approved = await h.call(first, 'POST', `/api/admin/submissions/${id}/approve`, {});
+    const { server } = (await approved.json()) as { server: { id: number; slug: string } };
+    const path = `/api/admin/servers/${server.id}/visibility`;
+    // Hidden, shown again by hand, then hidden again for another reason: the later hide stands.
+    expect((await h.call(first, 'PATCH', path, { is_active: false, reasons: ['misleading'] })).status).toBe(200);
+    const { token } = await appealLinkOf('listing_hidden');
+    expect((await h.call(first, 'PATCH', path, { is_active: true })).status).toBe(200);
+    expect((await h.call(first, 'PATCH', path, { is_active: false, reasons: ['scam_risk'] })).status).toBe(200);
+    expect(
+      (await postJson(h.app, '/api/moderation/appeals', { token, appeal: 'The numbers were right.' })).status,
+    ).toBe(201);
+    const [older] = await h.db
+      .select()
+      .from(moderationDecisions)
+      .where(eq(moderationDecisions.reasons, ['misleading']));
+    const second = await h.signIn('moderator');
+    const res = await h.call(second, 'POST', `/api/admin/appeals/${older!.id}`, { outcome: 'overturned' });
+    expect(res.status).toBe(200);
+    const [row] = await h.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    expect(row!.is_active).toBe(false);
+    const { appeal } = (await res.json()) as { appeal: { lifted: boolean; standing_decision_id: number } };
+    expect(appeal.lifted).toBe(false);
+    expect(appeal.standing_decision_id).toBeGreaterThan(older!.id);
+    const [mail] = (await listMails(h.db, { kind: 'appeal_decided' })).mails;
+    expect(mail?.text_body).not.toContain('visible again');
+    expect(mail?.text_body).toContain('stays hidden');
+    expect(h.rebuild.reasons).not.toContain(`appeal showed ${server.slug} again`);
+    const [audit] = await h.db.select().from(auditLog).where(eq(auditLog.action, 'appeal_overturned'));
+    expect(audit?.details).toMatchObject({ server_id: server.id, lifted: false });
+  });
+
+  it('a submission rejected again by a later decision stays rejected when the older rejection is overturned', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const id = await submitted();
+    const first = await h.signIn('moderator');
+    const reject = (reasons: string[]) =>
+      h.call(first, 'PATCH', `/api/admin/submissions/${id}`, { status: 'rejected', reasons });
+    expect((await reject(['duplicate'])).status).toBe(200);
+    const { token } = await appealLinkOf('submission_rejected');
+    expect((await h.call(first, 'PATCH', `/api/admin/submissions/${id}`, { status: 'pending' })).status).toBe(200);
+    expect((await reject(['scam_risk'])).status).toBe(200);
+    expect((await postJson(h.app, '/api/moderation/appeals', { token, appeal: 'Not a duplicate.' })).status).toBe(201);
+    const [older] = await h.db
+      .select()
+      .from(moderationDecisions)
+      .where(eq(moderationDecisions.reasons, ['duplicate']));
+    const second = await h.signIn('moderator');
+    expect((await h.call(second, 'POST', `/api/admin/appeals/${older!.id}`, { outcome: 'overturned' })).status).toBe(
+      200,
+    );
+    const [row] = await h.db.select().from(serverSubmissions).where(eq(serverSubmissions.id, id));
+    expect(row!.status).toBe('rejected');
+    const [mail] = (await listMails(h.db, { kind: 'appeal_decided' })).mails;
+    expect(mail?.text_body).not.toContain('back in the review queue');
+  });
+});

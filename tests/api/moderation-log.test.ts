@@ -103,7 +103,7 @@ describe('the moderation log', () => {
     for (const secret of ['Log One', 'Log Two', 'owner@example.com', 'Ada']) expect(text).not.toContain(secret);
   });
 
-  it('counts each report acted on once: all the reports a hide answers, and a report resolved twice once', async () => {
+  it('counts each report acted on once: all the reports a hide answers, and a report clicked twice once', async () => {
     h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
     const sub = await postJson(h.app, '/api/submissions', validSubmission({ server_name: 'Reported One' }));
     const { submission } = (await sub.json()) as { submission: { id: number } };
@@ -116,9 +116,9 @@ describe('the moderation log', () => {
       groups: { reports: { id: number }[] }[];
     };
     const [first, second] = open.groups[0]!.reports;
-    // One report resolved, and resolved again (a second click); then a hide answers the other three.
-    for (let i = 0; i < 2; i++)
-      expect((await h.call(mod, 'PATCH', `/api/admin/reports/${first!.id}`, { action: 'resolve' })).status).toBe(200);
+    // One report resolved, and resolved again (a second click, refused); then a hide answers the other three.
+    expect((await h.call(mod, 'PATCH', `/api/admin/reports/${first!.id}`, { action: 'resolve' })).status).toBe(200);
+    expect((await h.call(mod, 'PATCH', `/api/admin/reports/${first!.id}`, { action: 'resolve' })).status).toBe(409);
     expect(
       (
         await h.call(mod, 'PATCH', `/api/admin/reports/${second!.id}`, {

@@ -6,7 +6,17 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearBreaker, getJobState, tripBreaker } from '../../db/queries/freshness';
 import { saveReview } from '../../db/queries/reviews';
-import { mailOutbox, ownerUsers, reviewProofs, reviewReplies, reviews, webhookOutbox } from '../../db/schema';
+import {
+  discordServers,
+  mailOutbox,
+  ownerUsers,
+  reviewFlags,
+  reviewProofs,
+  reviewReplies,
+  reviews,
+  serverClaims,
+  webhookOutbox,
+} from '../../db/schema';
 import { REFRESH_JOB } from '../../functions/_app/jobs/refresh';
 import { DISCORD_EPOCH_MS } from '../../src/lib/reviews/eligibility';
 import { reviewFormHtml } from '../../src/pages/server/_components/review-form';
@@ -276,6 +286,102 @@ describe('reviews from verified members', () => {
     expect(h!.rebuild.scopes.at(-1)).toBe('listings');
   });
 
+  it('saveReview: of two first reviews by one account at once, one is stored and the other says so, nothing of it written', async () => {
+    const server = await setup();
+    const [account] = await h!.db
+      .insert(ownerUsers)
+      .values({ discord_user_id: userIdAged(400, 2000), username: 'twice' })
+      .returning();
+    const first = (body: string) =>
+      saveReview(h!.db, {
+        serverId: server.id,
+        accountId: account!.id,
+        existingId: null,
+        rating: 4,
+        body,
+        displayName: 'Twice',
+        memberSince: new Date(Date.now() - 30 * DAY).toISOString(),
+        at: Date.now(),
+        burstLimit: 100,
+        mails: [{ kind: 'review_new', to: 'owner@example.com', mail: { subject: body, text: body, html: body } }],
+      });
+    const bodies = [
+      'The first of two tabs: calm chat and good signals.',
+      'The second tab: late signals twice this week.',
+    ];
+    const results = await Promise.all(bodies.map(first));
+    const rows = await h!.db.select().from(reviews);
+    expect(rows).toHaveLength(1);
+    const stored = bodies.indexOf(rows[0]!.body);
+    expect(results[stored]).toMatchObject({ ok: true, saved: { id: rows[0]!.id, created: true } });
+    expect(results[1 - stored]).toEqual({ ok: false, reason: 'exists' });
+    const mails = await h!.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'review_new'));
+    expect(mails.map((m) => m.subject)).toEqual([bodies[stored]]);
+    // An edit of a review deleted meanwhile is not told "updated" either, and touches nothing.
+    const [before] = await h!.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    await h!.db.delete(reviews);
+    const gone = await saveReview(h!.db, {
+      serverId: server.id,
+      accountId: account!.id,
+      existingId: rows[0]!.id,
+      rating: 2,
+      body: bodies[0]!,
+      displayName: 'Twice',
+      memberSince: new Date().toISOString(),
+      at: Date.now(),
+      burstLimit: 100,
+      mails: [],
+    });
+    expect(gone).toEqual({ ok: false, reason: 'gone' });
+    expect(await h!.db.select().from(reviews)).toEqual([]);
+    const [after] = await h!.db.select().from(discordServers).where(eq(discordServers.id, server.id));
+    expect(after!.updated_at).toBe(before!.updated_at);
+  });
+
+  it("refuses a flag on one's own review, naming why, and stores none", async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    const res = await h!.ownerCall(session, 'POST', `/api/reviews/${review!.id}/flags`, { reason: 'spam' });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'own_review',
+      message: 'You cannot flag your own review: edit or delete it instead.',
+    });
+    expect(await h!.db.select().from(reviewFlags)).toEqual([]);
+  });
+
+  it("refuses an owner's reply to a review of their listing once it is hidden, as other writes to it are", async () => {
+    const server = await setup();
+    const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    await h!.db.update(discordServers).set({ is_active: false }).where(eq(discordServers.id, server.id));
+    const res = await h!.ownerCall(owner, 'PUT', `/api/reviews/${review!.id}/reply`, { body: 'Thanks a lot!' });
+    expect(res.status).toBe(404);
+    expect((await write(session, server.id, goodReview)).status).toBe(404);
+    expect(await h!.db.select().from(reviewReplies)).toEqual([]);
+  });
+
+  it("refuses an edit by a reviewer who has since become the listing's claimed owner, as a new review is refused", async () => {
+    const server = await setup();
+    const { session } = await reviewSignIn(server.slug, [memberOf(10)]);
+    expect((await write(session, server.id, goodReview)).status).toBe(201);
+    const [review] = await h!.db.select().from(reviews);
+    await h!.db.insert(serverClaims).values({ server_id: server.id, owner_id: review!.account_id, proof: 'owner' });
+    const res = await write(session, server.id, {
+      rating: 5,
+      body: 'Now that it is mine: the very best server there is.',
+    });
+    expect(res.status).toBe(403);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('owner');
+    expect(error.message).toMatch(/owner of this listing/);
+    expect(await h!.db.select().from(reviews)).toEqual([review]);
+  });
+
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {
     const server = await setup();
     const owner = await h!.signInOwner([guild(GUILD, { owner: true })]);
@@ -479,6 +585,7 @@ describe('reviews from verified members', () => {
       await saveReview(h!.db, {
         serverId: server.id,
         accountId: last!.account,
+        existingId: null,
         rating: last!.rating,
         body: goodReview.body,
         displayName: 'Rater',
@@ -522,6 +629,94 @@ describe('reviews from verified members', () => {
       "SELECT window_count FROM client_budgets WHERE name LIKE 'review-reviews:account:%'",
     );
     expect(Number(budget.rows[0]?.window_count)).toBe(10);
+  });
+});
+
+describe('paging through reviews', () => {
+  /** `n` reviews of the listing by new accounts, the newest `minutesAgo` minutes old, a minute apart. */
+  async function seedReviews(serverId: number, n: number, minutesAgo: number, label: string) {
+    for (let i = 0; i < n; i++) {
+      const [account] = await h!.db
+        .insert(ownerUsers)
+        .values({ discord_user_id: userIdAged(400, 3000 + users++), username: `${label}${i}` })
+        .returning();
+      await h!.db.insert(reviews).values({
+        server_id: serverId,
+        account_id: account!.id,
+        rating: 4,
+        body: `${label} review number ${i}, long enough to be a review.`,
+        display_name: `${label}${i}`,
+        member_since: new Date(Date.now() - 90 * DAY).toISOString(),
+        created_at: new Date(Date.now() - (minutesAgo + i) * 60_000).toISOString(),
+      });
+    }
+  }
+  type Page = { reviews: { body: string }[]; total: number; from: number; newer: string | null; older: string | null };
+  const read = async (serverId: number, query = '') =>
+    (await (await h!.app.request(`${SITE}/api/reviews/servers/${serverId}${query}`)).json()) as Page;
+
+  it('pages by key, so reviews written meanwhile never repeat one on the next page; a bad key is a 400 naming it', async () => {
+    const server = await setup();
+    await seedReviews(server.id, 12, 60, 'Early');
+    const first = await read(server.id);
+    expect(first.reviews.map((r) => r.body)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Early review number ${i}, long enough to be a review.`),
+    );
+    expect(first).toMatchObject({ total: 12, from: 1, newer: null });
+    expect(first.older).not.toBeNull();
+    // Three reviews arrive while the reader is on the first page: the next one still starts at the 11th.
+    await seedReviews(server.id, 3, 0, 'Late');
+    const next = await read(server.id, `?before=${encodeURIComponent(first.older!)}`);
+    expect(next.reviews.map((r) => r.body)).toEqual([
+      'Early review number 10, long enough to be a review.',
+      'Early review number 11, long enough to be a review.',
+    ]);
+    expect(next).toMatchObject({ total: 15, from: 14, older: null });
+    // Back again: the ten before it, and a link on to the three new ones.
+    const back = await read(server.id, `?after=${encodeURIComponent(next.newer!)}`);
+    expect(back.reviews.map((r) => r.body)).toEqual(first.reviews.map((r) => r.body));
+    expect(back.from).toBe(4);
+    expect(back.newer).not.toBeNull();
+    const bad = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}?before=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { issues: { path: string }[] } }).error.issues[0]!.path).toBe('before');
+  });
+
+  it('serves a page past the first without JavaScript: the listing page with that page, links either side, not indexed', async () => {
+    let page = '';
+    const server = await setup({}, { sitePage: async (path) => (path === `/server/${server.slug}` ? page : null) });
+    // The reviews section as ServerReviews.astro builds it (list, pager links, the line under them).
+    page =
+      '<!DOCTYPE html><html><head><meta name="robots" content="index, follow"></head><body>' +
+      `<section class="panel" id="reviews" data-reviews data-id="${server.id}"><ol class="review-list" data-reviews-list><li>built</li></ol>` +
+      '<nav class="review-actions" aria-label="More reviews" data-reviews-pager hidden><a class="btn btn-outline" data-reviews-newer hidden>Newer reviews</a><a class="btn btn-outline" data-reviews-older hidden>Older reviews</a></nav>' +
+      '<p class="muted" data-reviews-more hidden>0 reviews in all.</p></section></body></html>';
+    await seedReviews(server.id, 12, 60, 'Early');
+    const { older } = await read(server.id);
+    const res = await h!.app.request(
+      `${SITE}/api/reviews/servers/${server.id}/page?before=${encodeURIComponent(older!)}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('<meta name="robots" content="noindex, follow">');
+    expect(html).toContain('Early review number 11, long enough');
+    expect(html).not.toContain('Early review number 9,');
+    expect(html).not.toContain('<li>built</li>');
+    expect(html).toMatch(/<nav class="review-actions" aria-label="More reviews" data-reviews-pager>/);
+    const newer = /<a class="btn btn-outline" data-reviews-newer href="([^"]+)">/.exec(html)?.[1];
+    expect(newer?.replaceAll('&amp;', '&')).toMatch(new RegExp(`^/api/reviews/servers/${server.id}/page\\?after=`));
+    expect(html).toMatch(/<a class="btn btn-outline" data-reviews-older hidden>/);
+    expect(html).toContain('<p class="muted" data-reviews-more>Reviews 11 to 12 of 12.</p>');
+    expect(html).toContain(`data-reviews-query="before=${encodeURIComponent(older!)}"`);
+    // Following the link back gives the first ten.
+    const back = await (await h!.app.request(`${SITE}${newer!.replaceAll('&amp;', '&')}`)).text();
+    expect(back).toContain('Early review number 0,');
+    expect(back).toContain('Reviews 1 to 10 of 12.');
+    // Without a key: the listing's page.
+    const bare = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page`);
+    expect(bare.status).toBe(303);
+    expect(bare.headers.get('location')).toBe(`/server/${server.slug}#reviews`);
   });
 });
 

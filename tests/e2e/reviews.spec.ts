@@ -307,6 +307,71 @@ test('without JavaScript, a member signs in through the plain link, is refused w
   await context.close();
 });
 
+test('reviews past the first ten: a link away without JavaScript, and paged by key with it (no review repeats when new ones arrive)', async ({
+  page,
+  browser,
+  site,
+}) => {
+  test.setTimeout(60_000);
+  const id = unique();
+  const listing = await createServer(site.db, {
+    name: `Many Reviews Harbour ${id}`,
+    description: 'A listing with more reviews than one page shows.',
+    category: 'Gaming',
+    members: 900,
+    affiliate_link: `https://discord.gg/many${id}`,
+    invite_status: 'ok',
+    last_checked_at: daysAgo(0.1),
+    last_ok_at: daysAgo(0.1),
+  });
+  const seed = async (n: number, minutesAgo: number, label: string) => {
+    for (let i = 0; i < n; i++) {
+      const [account] = await site.db
+        .insert(ownerUsers)
+        .values({ discord_user_id: userIdAged(400, 5000 + i + minutesAgo), username: `${label}-${id}-${i}` })
+        .returning();
+      await site.db.insert(reviews).values({
+        server_id: listing.id,
+        account_id: account!.id,
+        rating: 4,
+        body: `${label} review ${i} of ${id}: long enough to be a review.`,
+        display_name: `${label} ${i}`,
+        member_since: daysAgo(90),
+        created_at: new Date(Date.now() - (minutesAgo + i) * 60_000).toISOString(),
+      });
+    }
+  };
+  await seed(12, 60, 'Early');
+  const list = (p: Page) => p.locator('[data-reviews-list]');
+
+  // Without JavaScript: the first ten, and a real link to the rest.
+  const plain = await browser.newContext({ javaScriptEnabled: false, baseURL: site.baseURL });
+  const noJs = await plain.newPage();
+  await noJs.goto(`/server/${listing.slug}`);
+  await expect(list(noJs).locator('.review')).toHaveCount(10);
+  await expect(noJs.getByText('Reviews 1 to 10 of 12.')).toBeVisible();
+  await noJs.getByRole('link', { name: 'Older reviews' }).click();
+  await expect(noJs).toHaveURL(new RegExp(`/api/reviews/servers/${listing.id}/page\\?before=`));
+  await expect(list(noJs).locator('.review')).toHaveCount(2);
+  await expect(list(noJs).getByText(`Early review 11 of ${id}`)).toBeVisible();
+  await expect(noJs.getByText('Reviews 11 to 12 of 12.')).toBeVisible();
+  await expect(noJs.getByRole('link', { name: 'Older reviews' })).toHaveCount(0);
+  await noJs.getByRole('link', { name: 'Newer reviews' }).click();
+  await expect(list(noJs).getByText(`Early review 0 of ${id}`)).toBeVisible();
+  await plain.close();
+
+  // With it: new reviews arrive while the first page is read; the next page still starts at the 11th.
+  await page.goto(`/server/${listing.slug}`);
+  await reviewsLoaded(page);
+  await expect(list(page).locator('.review')).toHaveCount(10);
+  await seed(3, 0, 'Late');
+  await page.getByRole('link', { name: 'Older reviews' }).click();
+  await expect(page.locator('[data-reviews-more]')).toHaveText('Reviews 14 to 15 of 15.');
+  await expect(list(page).locator('.review')).toHaveCount(2);
+  await expect(list(page).getByText(`Early review 10 of ${id}`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/server/${listing.slug}$`));
+});
+
 test('the XSS corpus in review texts, display names and replies shows as text on the server page and in /account', async ({
   page,
   site,

@@ -21,11 +21,13 @@ import {
   getReviewTarget,
   listPublicReviews,
   ownerMailsOf,
+  type ReviewsAt,
   saveReply,
   saveReview,
 } from '../../../db/queries/reviews';
 import { notifyOwner } from '../../../db/queries/webhooks';
 import { safeEqual } from '../../../src/lib/hash';
+import { parseReviewKey, type ReviewKey, type ReviewsFrom } from '../../../src/lib/reviews/cursor';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
 import {
   heldMessage,
@@ -47,7 +49,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
-import { ownReviewPage, replyFormAction, sitePageHtml } from '../lib/review-page';
+import { ownReviewPage, publicReviewsPage, replyFormAction, sitePageHtml, withReviewsPager } from '../lib/review-page';
 import { assertSameOrigin } from '../lib/same-origin';
 import { requestPublish, serverPaths } from '../lib/site-changes';
 import { body as readValidBody, validationHook } from '../lib/validate';
@@ -83,11 +85,30 @@ const idParam = zValidator(
   validationHook,
 );
 
+/** A review key in the query (src/lib/reviews/cursor.ts), or the 400 naming the field. */
+const keyParam = z
+  .string()
+  .transform((v, ctx) => {
+    const key = parseReviewKey(v);
+    if (key) return key;
+    ctx.addIssue({ code: 'custom', message: 'Must be a review key' });
+    return z.NEVER;
+  })
+  .optional();
+
+/**
+ * Which page of reviews: before or after a review's key (how the page's script and links page, so
+ * reviews written meanwhile do not shift a page), else `page` N (an offset: the API's first paging).
+ */
 const pageQuery = zValidator(
   'query',
-  z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) }),
+  z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1), before: keyParam, after: keyParam }),
   validationHook,
 );
+
+/** Where the query starts its page of reviews. */
+const reviewsAt = (q: { page: number; before?: ReviewKey | undefined; after?: ReviewKey | undefined }): ReviewsAt =>
+  q.before ? { before: q.before } : q.after ? { after: q.after } : { page: q.page };
 
 /** The 403 of a rule that refuses a review: the rule as the code, the sentence with its date as the message. */
 const refusedBy = (r: ReviewRefusal) => new ApiError(403, r.rule, r.message);
@@ -138,6 +159,31 @@ export const reviewRoutes = (deps: AppDeps) => {
       now(),
       deps.env.REVIEW_MIN_MEMBER_DAYS,
     );
+  };
+
+  /**
+   * Why this account may not edit its review of the listing now, or null: the create path's rules
+   * over the latest membership proof it has (whatever its age: an edit needs no new review sign-in),
+   * so a reviewer who has since become the listing's claimed owner, or its owner or a manager on
+   * Discord, is refused as a new review would be (edits once skipped every rule).
+   */
+  const editRefusalFor = async (
+    account: { id: number; discord_user_id: string },
+    target: { id: number; ownerIds: number[] },
+  ): Promise<ReviewRefusal | null> => {
+    const proof = await getReviewProof(deps.db, account.id, target.id);
+    const refusal = reviewRefusal(
+      {
+        discordUserId: account.discord_user_id,
+        member: proof?.member ?? true,
+        role: proof?.role ?? null,
+        claimedOwner: target.ownerIds.includes(account.id),
+        joinedAt: proof?.joined_at ?? null,
+      },
+      now(),
+      deps.env.REVIEW_MIN_MEMBER_DAYS,
+    );
+    return refusal?.rule === 'membership_unknown' ? null : refusal;
   };
 
   const listing = async (id: number) => {
@@ -194,6 +240,8 @@ export const reviewRoutes = (deps: AppDeps) => {
     const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
     if (!row || !target || row.review.status !== 'shown')
       throw new ApiError(404, 'not_found', `No review ${id} to reply to`);
+    // A hidden listing takes no writes (as `listing` refuses them): its owner's reply once went through.
+    if (!target.is_active) throw new ApiError(404, 'not_found', `No listing ${target.id}`);
     if (!target.ownerIds.includes(ownerId))
       throw new ApiError(403, 'not_owner', 'Only the owner of this listing can reply to its reviews.');
     await spend('replies', ownerId);
@@ -230,7 +278,7 @@ export const reviewRoutes = (deps: AppDeps) => {
     if (!html) return null;
     const [own, list] = await Promise.all([
       getOwnReview(deps.db, owner.id, target.id),
-      listPublicReviews(deps.db, target.id, 1, REVIEWS_PAGE_SIZE),
+      listPublicReviews(deps.db, target.id, { page: 1 }, REVIEWS_PAGE_SIZE),
     ]);
     const refusal = own ? null : await refusalFor(owner, target);
     const isOwner = target.ownerIds.includes(owner.id);
@@ -242,15 +290,20 @@ export const reviewRoutes = (deps: AppDeps) => {
         : isOwner
           ? OWNER_REVIEW_NOTE
           : (refusal?.message ?? 'Write your review below.');
-    return ownReviewPage(html, {
-      action: reviewFormAction(target.id),
-      review: own,
-      note,
-      canWrite: own !== null || (!isOwner && !refusal),
-      signIn: !own && refusal?.rule === 'membership_unknown',
-      reviews: list.reviews,
-      replies: isOwner,
-    });
+    // The links to older reviews follow the list shown (the built page's follow the built list).
+    return withReviewsPager(
+      ownReviewPage(html, {
+        action: reviewFormAction(target.id),
+        review: own,
+        note,
+        canWrite: own !== null || (!isOwner && !refusal),
+        signIn: !own && refusal?.rule === 'membership_unknown',
+        reviews: list.reviews,
+        replies: isOwner,
+      }),
+      target.id,
+      list,
+    );
   };
 
   /**
@@ -281,10 +334,26 @@ export const reviewRoutes = (deps: AppDeps) => {
       // A listing's public reviews, newest first, a page at a time, with the average and distribution.
       .get('/servers/:id', rateLimit(RATE_LIMITS.servers), idParam, pageQuery, async (c) => {
         const { id } = c.req.valid('param');
-        const { page } = c.req.valid('query');
         await listing(id);
-        const body = await listPublicReviews(deps.db, id, page, REVIEWS_PAGE_SIZE);
+        const body = await listPublicReviews(deps.db, id, reviewsAt(c.req.valid('query')), REVIEWS_PAGE_SIZE);
         return c.json(body, 200, { 'Cache-Control': `public, max-age=${REVIEWS_MAX_AGE_S}` });
+      })
+      // A page of reviews past the first for a browser without JavaScript: the listing's page (built,
+      // or rendered on request) with that page in its reviews section and links to the pages either
+      // side (the built page links here from its first page; without this, reviews past the first 10
+      // could not be reached without the script). Without a key, the listing's page itself.
+      .get('/servers/:id/page', rateLimit(RATE_LIMITS.servers), idParam, pageQuery, async (c) => {
+        const { id } = c.req.valid('param');
+        const query = c.req.valid('query');
+        const target = await listing(id);
+        const path = `/server/${target.slug}`;
+        const html = query.before || query.after ? await sitePageHtml(c, path) : null;
+        if (!html) return c.redirect(`${path}#reviews`, 303);
+        const at: ReviewsFrom = query.before ? { before: query.before } : { after: query.after! };
+        const page = await listPublicReviews(deps.db, id, at, REVIEWS_PAGE_SIZE);
+        return c.html(publicReviewsPage(html, id, at, page), 200, {
+          'Cache-Control': `public, max-age=${REVIEWS_MAX_AGE_S}`,
+        });
       })
       // For the page's island: who is signed in, their own review (any status), whether they may write one or reply.
       .get('/servers/:id/mine', idParam, async (c) => {
@@ -347,6 +416,9 @@ export const reviewRoutes = (deps: AppDeps) => {
             const refusal = await refusalFor(owner, target);
             if (refusal) throw refusedBy(refusal);
             memberSince = (await getReviewProof(deps.db, owner.id, id))?.joined_at ?? undefined;
+          } else {
+            const refusal = await editRefusalFor(owner, target);
+            if (refusal) throw refusedBy(refusal);
           }
           await spend('reviews', owner.id);
           const displayName = input.display_name ?? existing?.display_name ?? (await accountName(deps.db, owner.id));
@@ -363,9 +435,10 @@ export const reviewRoutes = (deps: AppDeps) => {
                   body: input.body,
                 }),
               }));
-          const saved = await saveReview(deps.db, {
+          const result = await saveReview(deps.db, {
             serverId: id,
             accountId: owner.id,
+            existingId: existing?.id ?? null,
             rating: input.rating,
             body: input.body,
             displayName,
@@ -374,6 +447,21 @@ export const reviewRoutes = (deps: AppDeps) => {
             burstLimit: deps.env.REVIEW_BURST_LIMIT,
             mails,
           });
+          // The account's review was not as read above: written from two tabs (or clicks) at once, the
+          // other stored first; or deleted meanwhile. Nothing of this one was stored, and it says so.
+          if (!result.ok)
+            throw result.reason === 'exists'
+              ? new ApiError(
+                  409,
+                  'review_exists',
+                  'This review was not saved: your review of this listing was saved a moment ago (sent twice, or from another tab). Reload the page to see it, then edit it.',
+                )
+              : new ApiError(
+                  409,
+                  'review_gone',
+                  'Your changes were not saved: your review was deleted meanwhile. Reload the page to write a new one.',
+                );
+          const { saved } = result;
           // An edit changes what the page's built HTML shows: served on request until its publish is live.
           if (!saved.created)
             await requestPublish(deps.rebuild, `review edited on ${target.slug}`, serverPaths([target.slug]));
@@ -452,6 +540,11 @@ export const reviewRoutes = (deps: AppDeps) => {
         const { id } = c.req.valid('param');
         const row = await getReview(deps.db, id);
         if (!row || row.review.status === 'held') throw new ApiError(404, 'not_found', `No review ${id}`);
+        // A hidden listing's reviews are on no page to flag from, and take no writes.
+        if (!(await getReviewTarget(deps.db, row.review.server_id))?.is_active)
+          throw new ApiError(404, 'not_found', `No listing ${row.review.server_id}`);
+        if (row.review.account_id === owner.id)
+          throw new ApiError(403, 'own_review', 'You cannot flag your own review: edit or delete it instead.');
         await spend('flags', owner.id);
         const { reason, details } = c.req.valid('json');
         await flagReview(deps.db, { reviewId: id, accountId: owner.id, reason, details: details ?? null, at: now() });

@@ -15,17 +15,29 @@ export function AppealsScreen() {
     load: async () => ({ rows: (await parseResponse(client.api.admin.appeals.$get())).appeals }),
   });
   const [notes, setNotes] = useState<Record<number, string>>({});
-  const decide = (id: number, outcome: 'upheld' | 'overturned') =>
-    list.run(
+  const decide = async (id: number, outcome: 'upheld' | 'overturned') => {
+    // An overturned appeal lifts only its own decision: a later one about the same listing or
+    // submission may still stand, and then the screen says so rather than "shown again".
+    const answer: { standing: number | null } = { standing: null };
+    const ok = await list.run(
       outcome === 'upheld'
         ? 'Decision upheld; the appellant is mailed.'
         : 'Decision overturned; the appellant is mailed.',
-      () =>
-        client.api.admin.appeals[':id'].$post({
-          param: idParam({ id }),
-          json: { outcome, note: notes[id] || undefined },
-        }),
+      async () => {
+        const { appeal } = await parseResponse(
+          client.api.admin.appeals[':id'].$post({
+            param: idParam({ id }),
+            json: { outcome, note: notes[id] || undefined },
+          }),
+        );
+        answer.standing = appeal.standing_decision_id;
+      },
     );
+    if (ok && answer.standing !== null)
+      list.setDone(
+        `Decision overturned; the appellant is mailed. A later decision (#${answer.standing}) still stands, so nothing was shown or put back in the queue.`,
+      );
+  };
   const rows = list.rows;
   return (
     <section aria-labelledby="appeals-title">

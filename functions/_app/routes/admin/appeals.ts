@@ -52,23 +52,27 @@ export const appealRoutes = new Hono<AdminEnv>()
       throw new ApiError(409, 'not_waiting', 'This decision has no appeal waiting for a decision');
     if (decision.operator_id === operator.id && (await anotherOperatorExists(deps.db, operator.id)))
       throw new ApiError(409, 'another_moderator', 'You made this decision: another moderator decides its appeal.');
-    const decided = await decideAppeal(
-      deps.db,
-      decision,
-      outcome,
-      note ?? null,
-      operator,
+    const decided = await decideAppeal(deps.db, decision, outcome, note ?? null, operator, (lifted) =>
       appealDecidedMail(mailSite(deps.env), {
         serverName: decision.server_name,
         kind: decision.kind,
         outcome,
         note: note ?? null,
+        lifted,
       }),
     );
     if (!decided) throw new ApiError(409, 'not_waiting', 'This appeal was decided meanwhile');
-    if (outcome === 'overturned' && decision.kind === 'hide' && decision.server_id !== null) {
+    if (decided.lifted && decision.kind === 'hide' && decision.server_id !== null) {
       const server = await getServerById(deps.db, decision.server_id);
       await requestRebuild(c, `appeal showed ${server?.slug ?? decision.server_id} again`, [server?.slug]);
     }
-    return c.json({ appeal: { id: decided.id, outcome: decided.appeal_outcome } });
+    return c.json({
+      appeal: {
+        id: decided.decision.id,
+        outcome: decided.decision.appeal_outcome,
+        // Overturned and undone; false while a later decision about it stands (its id).
+        lifted: decided.lifted,
+        standing_decision_id: decided.standingDecisionId,
+      },
+    });
   });

@@ -1,13 +1,14 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { countReportsByServer, listReports, setReportStatus } from '../../../../db/queries/reports';
+import { closeReport, countReportsByServer, listReports, resolveOpenReports } from '../../../../db/queries/reports';
 import { getServerById } from '../../../../db/queries/servers';
 import { reasonOfReport } from '../../../../src/lib/moderation/reasons';
 import { reportActionSchema } from '../../../../src/lib/schemas/admin';
 import { hideWithReasons } from '../../lib/decisions';
+import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam, requestRebuild } from './shared';
+import { idParam, notFound, requestRebuild } from './shared';
 
 /** Open reports grouped by server, and what operators do about them: admins and moderators. */
 export const reportRoutes = new Hono<AdminEnv>()
@@ -28,23 +29,31 @@ export const reportRoutes = new Hono<AdminEnv>()
     const { action, reasons, requirement, note } = c.req.valid('json');
     const deps = c.get('deps');
     const db = deps.db;
-    const report = found(await setReportStatus(db, id, action === 'dismiss' ? 'dismissed' : 'resolved'), 'report', id);
+    const operator = c.get('operator');
+    // Only an open report is decided, with its audit row in the same batch; a closed one is a 409
+    // naming its state, and nothing is written (it once took a second decision and audit row).
+    const closed = await closeReport(db, id, action === 'dismiss' ? 'dismissed' : 'resolved', {
+      author: { operatorId: operator.id, name: operator.email },
+      action,
+      details: (r) => ({ server_id: r.server_id, reason: r.reason }),
+    });
+    if (!closed.ok && closed.reason === 'missing') throw notFound('report', id);
+    if (!closed.ok) throw new ApiError(409, 'report_closed', `This report was already ${closed.report.status}.`);
+    const { report } = closed;
     if (action === 'hide_server') {
       const server = await getServerById(db, report.server_id);
       // Hiding (#32) comes with reasons: the moderator's, else the report's own reason.
       if (server?.is_active)
         await hideWithReasons(
           deps,
-          c.get('operator'),
+          operator,
           server,
           { reasons: reasons ?? [reasonOfReport(report.reason)], requirement, note },
           { report_id: id },
         );
       // Hiding answers every open report about that server.
-      const others = await listReports(db, { status: 'open', serverId: report.server_id, perPage: 500 });
-      await Promise.all(others.reports.map((r) => setReportStatus(db, r.id, 'resolved')));
+      await resolveOpenReports(db, report.server_id);
       await requestRebuild(c, `hid ${server?.slug ?? report.server_id} after a report`, [server?.slug]);
     }
-    await audit(c, action, 'report', id, { server_id: report.server_id, reason: report.reason });
     return c.json({ report });
   });

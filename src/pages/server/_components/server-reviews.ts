@@ -7,6 +7,7 @@
 // script: the script sends the same fields as JSON and never wipes what was typed before it ran
 // (nor what the server filled in after a refused post). Everything a person wrote is set as text.
 
+import { reviewsPageHref, reviewsRangeLine } from '~/lib/reviews/cursor';
 import { reviewDate } from '~/lib/reviews/eligibility';
 import {
   DELETE_QUESTIONS,
@@ -60,12 +61,14 @@ function reviewsBox(root: HTMLElement) {
   const average = q<HTMLElement>('[data-reviews-average]');
   const summaryBox = q<HTMLElement>('[data-reviews-summary]');
   const pager = q<HTMLElement>('[data-reviews-pager]');
-  const newer = q<HTMLButtonElement>('[data-reviews-newer]');
-  const older = q<HTMLButtonElement>('[data-reviews-older]');
+  const newer = q<HTMLAnchorElement>('[data-reviews-newer]');
+  const older = q<HTMLAnchorElement>('[data-reviews-older]');
   const more = q<HTMLElement>('[data-reviews-more]');
   const status = q<HTMLElement>('[data-reviews-status]');
   const flagReasons = q<HTMLTemplateElement>('[data-flag-reasons]');
-  let page = 1;
+  // The page of reviews shown: '' the first, else before= or after= a review's key (the page's
+  // links carry the same keys). By key, so reviews written meanwhile never repeat one on the next page.
+  let query = root.dataset.reviewsQuery ?? '';
   let mine: Mine = { signedIn: false };
 
   const call = async (method: string, path: string, body?: unknown) => {
@@ -233,12 +236,17 @@ function reviewsBox(root: HTMLElement) {
         return li;
       }),
     );
-    const pages = Math.max(1, Math.ceil(data.total / pageSize));
-    pager.hidden = pages <= 1;
-    newer.disabled = page <= 1;
-    older.disabled = page >= pages;
+    const link = (a: HTMLAnchorElement, dir: 'newer' | 'older', key: string | null) => {
+      a.hidden = !key;
+      if (key) a.href = reviewsPageHref(id, dir, key);
+      else a.removeAttribute('href');
+      a.dataset.key = key ?? '';
+    };
+    link(newer, 'newer', data.newer);
+    link(older, 'older', data.older);
+    pager.hidden = !data.newer && !data.older;
     more.hidden = data.total <= pageSize;
-    more.textContent = `${data.total} reviews in all. Page ${page} of ${pages}.`;
+    more.textContent = reviewsRangeLine(data.from, data.reviews.length, data.total);
   }
 
   // The page's review form: its fields, its summary box and each field's message slot.
@@ -305,7 +313,7 @@ function reviewsBox(root: HTMLElement) {
       });
       status.textContent = String(res.message ?? '');
       await refreshMine();
-      page = 1;
+      query = '';
       await load(true);
     } catch (err) {
       showProblem(err);
@@ -327,6 +335,7 @@ function reviewsBox(root: HTMLElement) {
         area.value = '';
         nameInput.value = '';
         await refreshMine();
+        query = '';
         await load(true);
         // The button is gone with the review: the focus goes to the emptied form, not to the page.
         rating.focus();
@@ -381,29 +390,38 @@ function reviewsBox(root: HTMLElement) {
   }
 
   /** Reads a page of reviews; `fresh` skips every cache (the author sees their change at once). */
-  async function load(fresh = false) {
+  async function load(fresh = false): Promise<ReviewPage | null> {
     try {
-      const res = await fetch(`/api/reviews/servers/${id}?page=${page}${fresh ? `&fresh=${Date.now()}` : ''}`, {
+      const params = [query, fresh ? `fresh=${Date.now()}` : ''].filter(Boolean).join('&');
+      const res = await fetch(`/api/reviews/servers/${id}${params ? `?${params}` : ''}`, {
         cache: fresh ? 'no-store' : 'default',
       });
-      if (!res.ok) return;
+      if (!res.ok) return null;
       const data = (await res.json()) as ReviewPage;
       renderSummary(data);
       renderList(data);
       root.dataset.reviewsLoaded = String(Date.now());
+      return data;
     } catch {
-      // The built reviews stay.
+      // The reviews shown stay (and the links still lead to the next page without the script).
+      return null;
     }
   }
 
-  newer.addEventListener('click', () => {
-    page = Math.max(1, page - 1);
-    void load();
-  });
-  older.addEventListener('click', () => {
-    page += 1;
-    void load();
-  });
+  /** Pages by the link's key without leaving the page; the link itself works without the script. */
+  const pageBy = (a: HTMLAnchorElement, dir: 'before' | 'after', other: HTMLAnchorElement) =>
+    a.addEventListener('click', async (e) => {
+      if (!a.dataset.key || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      query = `${dir}=${encodeURIComponent(a.dataset.key)}`;
+      const data = await load();
+      if (!data) return;
+      status.textContent = reviewsRangeLine(data.from, data.reviews.length, data.total);
+      // At the end of the list this link is gone: the focus goes to the other one, not to the page.
+      if (a.hidden && !other.hidden) other.focus();
+    });
+  pageBy(newer, 'after', older);
+  pageBy(older, 'before', newer);
   void refreshMine().then(() => load());
 }
 
