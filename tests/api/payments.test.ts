@@ -59,6 +59,22 @@ afterEach(async () => {
   smtp = undefined;
 });
 
+/**
+ * One Sponsored slot per category and three paid weeks-and-month in a queue for it: listing 0's week
+ * (running), listing 1's week (booked after it) and listing 0's month (booked after that one).
+ */
+async function oneSlotQueue(clockMs: () => number) {
+  const shopped = await shop(2, clockMs, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
+  const { h, stripe, owner, listings, week, month } = shopped;
+  const first = await checkout(h, owner, listings[0]!.id, week.id);
+  await stripe.pay(first.sessionId);
+  const other = await checkout(h, owner, listings[1]!.id, week.id);
+  await stripe.pay(other.sessionId);
+  const next = await checkout(h, owner, listings[0]!.id, month.id);
+  await stripe.pay(next.sessionId);
+  return { ...shopped, first, other, next };
+}
+
 const GUILDS = ['810000000000000001', '810000000000000002', '810000000000000003', '810000000000000004'];
 
 /** A harness with payments against a fresh stand-in that delivers to the in-process app; one owner of `count` Gaming listings. */
@@ -892,14 +908,7 @@ describe('buying a placement', () => {
 
   it('keeps the next term as booked when a refund frees no Sponsored slot for it, and the refund mail names the gap', async () => {
     let now = Date.now();
-    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
-    // One slot: the other listing's week waits for the first week, and the month for that one.
-    const first = await checkout(h, owner, listings[0]!.id, week.id);
-    await stripe.pay(first.sessionId);
-    const other = await checkout(h, owner, listings[1]!.id, week.id);
-    await stripe.pay(other.sessionId);
-    const next = await checkout(h, owner, listings[0]!.id, month.id);
-    await stripe.pay(next.sessionId);
+    const { h, owner, first, other, next } = await oneSlotQueue(() => now);
     const booked = await orderRow(h, next.orderId);
     expect(booked.starts_at).toBe((await orderRow(h, other.orderId)).ends_at);
     now += 3_600_000;
@@ -1310,14 +1319,7 @@ describe('the reminder before a placement ends', () => {
 
   it('does not ask to buy again when the next term, already paid, waits for a Sponsored slot: it and the end mail say when that term starts', async () => {
     let now = Date.now();
-    const { h, stripe, owner, listings, week, month } = await shop(2, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '1' });
-    // One slot: the other listing's week follows the first week, and this listing's month that one.
-    const first = await checkout(h, owner, listings[0]!.id, week.id);
-    await stripe.pay(first.sessionId);
-    const other = await checkout(h, owner, listings[1]!.id, week.id);
-    await stripe.pay(other.sessionId);
-    const next = await checkout(h, owner, listings[0]!.id, month.id);
-    await stripe.pay(next.sessionId);
+    const { h, first, next } = await oneSlotQueue(() => now);
     const firstEnd = (await orderRow(h, first.orderId)).ends_at!;
     const nextStart = (await orderRow(h, next.orderId)).starts_at!;
     expect(Date.parse(nextStart)).toBeGreaterThan(Date.parse(firstEnd));
