@@ -380,6 +380,13 @@ describe('reviews from verified members', () => {
     expect(error.code).toBe('owner');
     expect(error.message).toMatch(/owner of this listing/);
     expect(await h!.db.select().from(reviews)).toEqual([review]);
+    // The page is told before anything is typed: its review, and the rule that refuses the edit.
+    const mine = (await (await h!.ownerCall(session, 'GET', `/api/reviews/servers/${server.id}/mine`)).json()) as {
+      review: { id: number } | null;
+      refusal: { rule: string; message: string } | null;
+    };
+    expect(mine.review?.id).toBe(review!.id);
+    expect(mine.refusal).toEqual({ rule: 'owner', message: error.message });
   });
 
   it("publishes the owner's one reply (editable) and mails the reviewer once; the owner is mailed of the new review", async () => {

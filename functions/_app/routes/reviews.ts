@@ -280,13 +280,13 @@ export const reviewRoutes = (deps: AppDeps) => {
       getOwnReview(deps.db, owner.id, target.id),
       listPublicReviews(deps.db, target.id, { page: 1 }, REVIEWS_PAGE_SIZE),
     ]);
-    const refusal = own ? null : await refusalFor(owner, target);
+    const refusal = own ? await editRefusalFor(owner, target) : await refusalFor(owner, target);
     const isOwner = target.ownerIds.includes(owner.id);
     const refused = new URL(c.req.url).searchParams.get('error');
     const note = refused
       ? refusedPostNote(refused)
       : own
-        ? ownReviewNote(own.status, own.hidden_reason)
+        ? [ownReviewNote(own.status, own.hidden_reason), refusal?.message].filter(Boolean).join(' ')
         : isOwner
           ? OWNER_REVIEW_NOTE
           : (refusal?.message ?? 'Write your review below.');
@@ -296,7 +296,7 @@ export const reviewRoutes = (deps: AppDeps) => {
         action: reviewFormAction(target.id),
         review: own,
         note,
-        canWrite: own !== null || (!isOwner && !refusal),
+        canWrite: own ? !refusal : !isOwner && !refusal,
         signIn: !own && refusal?.rule === 'membership_unknown',
         reviews: list.reviews,
         replies: isOwner,
@@ -363,7 +363,9 @@ export const reviewRoutes = (deps: AppDeps) => {
         c.header('Cache-Control', 'no-store');
         if (!session) return c.json({ signedIn: false as const, configured: !!deps.env.DISCORD_CLIENT_ID });
         const { owner } = session;
-        const [own, refusal] = await Promise.all([getOwnReview(deps.db, owner.id, id), refusalFor(owner, target)]);
+        const own = await getOwnReview(deps.db, owner.id, id);
+        // With a review: the rule that refuses its edit (the reviewer became the listing's owner, say).
+        const refusal = own ? await editRefusalFor(owner, target) : await refusalFor(owner, target);
         return c.json({
           signedIn: true as const,
           configured: true,
@@ -382,7 +384,7 @@ export const reviewRoutes = (deps: AppDeps) => {
                 edited_at: own.edited_at,
               }
             : null,
-          refusal: own ? null : refusal && { rule: refusal.rule, message: refusal.message },
+          refusal: refusal && { rule: refusal.rule, message: refusal.message },
         });
       })
       // The author's view of the listing's page, for a browser without JavaScript (where a review

@@ -356,15 +356,16 @@ function reviewsBox(root: HTMLElement) {
     if (!mine.signedIn) return; // The sign-in link and the form the page has stay.
     const own = mine.review;
     const typed = area.value.trim() !== '';
-    signInBox.hidden = !!own || mine.refusal?.rule !== 'membership_unknown';
+    signInBox.hidden = mine.refusal?.rule !== 'membership_unknown';
+    // With a review, `refusal` is the rule that refuses its edit (the reviewer became the owner, say).
     const text = own
-      ? ownReviewNote(own.status, own.hidden_reason)
+      ? [ownReviewNote(own.status, own.hidden_reason), mine.refusal?.message].filter(Boolean).join(' ')
       : mine.isOwner
         ? OWNER_REVIEW_NOTE
         : (mine.refusal?.message ?? '');
     note.textContent = text;
     note.hidden = !text;
-    const canWrite = !!own || (!mine.isOwner && !mine.refusal);
+    const canWrite = own ? !mine.refusal : !mine.isOwner && !mine.refusal;
     form.hidden = !canWrite && !typed;
     form.setAttribute('aria-label', own ? 'Edit your review' : 'Write a review');
     send.textContent = own ? 'Save changes' : 'Publish review';
@@ -373,10 +374,14 @@ function reviewsBox(root: HTMLElement) {
       area.value = own.body;
       nameInput.value = own.display_name;
     }
+    // The button and any question it opened (placed right after it) go; a new one is drawn.
+    if (deleteButton?.nextElementSibling?.classList.contains('confirm-delete'))
+      deleteButton.nextElementSibling.remove();
     deleteButton?.remove();
-    form.querySelector('.confirm-delete')?.remove();
     deleteButton = own ? deleteOwn(own.id) : null;
-    if (deleteButton) actions.append(deleteButton);
+    // Its author may always delete it: under the note when its edit is refused (the form is hidden).
+    if (deleteButton && form.hidden) note.after(deleteButton);
+    else if (deleteButton) actions.append(deleteButton);
   }
 
   async function refreshMine() {
