@@ -56,6 +56,29 @@ SELECT ${author.operatorId}, ${author.name}, ${entry.action}, ${entry.entity}, C
 WHERE ${when}`);
 }
 
+/** One operator's audit row, for the batch of the write it records (see auditStatement). */
+export interface AuditWrite {
+  author: AuditAuthor;
+  action: string;
+  entity: string;
+  entityId: string | number | SQL;
+  details?: Record<string, unknown | SQL>;
+}
+
+/**
+ * The INSERT of `write`'s audit row, to sit in a batch right after the statement that makes the
+ * change it records: written only when that statement changed a row (or while `when` holds), so a
+ * failure of either leaves neither and a write that touched nothing is not audited.
+ */
+export function auditStatement(db: Db, write: AuditWrite, when: SQL = sql`changes() > 0`) {
+  return auditRowWhen(
+    db,
+    write.author,
+    { action: write.action, entity: write.entity, entityId: write.entityId, details: write.details ?? {} },
+    when,
+  );
+}
+
 /** One page of the audit log, newest first, with the total. */
 export async function listAudit(db: Db, options: PageOptions = {}): Promise<{ entries: AuditEntry[]; total: number }> {
   const { rows, total } = await pageNewestFirst(db, auditLog, undefined, options);

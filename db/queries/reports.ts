@@ -1,7 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
+import { type AuditWrite, auditStatement } from './audit';
 import type { InteractionWrite } from './interactions';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
@@ -89,4 +91,39 @@ export async function setReportStatus(db: Db, id: number, status: ReportStatus):
     .where(eq(serverReports.id, id))
     .returning();
   return row ?? null;
+}
+
+/** One report by id, or null. */
+export async function getReportById(db: Db, id: number): Promise<Report | null> {
+  const [row] = await db.select().from(serverReports).where(eq(serverReports.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * The statements that close a report, for the batch of the action that closes it: its status with
+ * the time, its audit row (only when the report is there) and, when `serverWide` (its listing was
+ * hidden), every other open report about the same listing resolved with it.
+ */
+export function closeReportStatements(
+  db: Db,
+  report: Pick<Report, 'id' | 'server_id'>,
+  status: Exclude<ReportStatus, 'open'>,
+  audit: AuditWrite,
+  options: { serverWide: boolean; at: string },
+): [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] {
+  const close = db
+    .update(serverReports)
+    .set({ status, resolved_at: options.at })
+    .where(eq(serverReports.id, report.id));
+  const others = db
+    .update(serverReports)
+    .set({ status: 'resolved', resolved_at: options.at })
+    .where(
+      and(
+        eq(serverReports.server_id, report.server_id),
+        eq(serverReports.status, 'open'),
+        ne(serverReports.id, report.id),
+      ),
+    );
+  return [close, auditStatement(db, audit), ...(options.serverWide ? [others] : [])];
 }

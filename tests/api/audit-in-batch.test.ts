@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../../db/queries/audit';
+import { createReport } from '../../db/queries/reports';
+import { createServer, getServerById } from '../../db/queries/servers';
 import { insertCheckedSubmission } from '../../db/queries/submissions';
-import { auditLog, discordServers, serverSubmissions } from '../../db/schema';
+import { auditLog, discordServers, serverReports, serverSubmissions } from '../../db/schema';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -90,5 +92,69 @@ describe('an audit row is written in the batch of the write it records', () => {
       taken: 'pending',
     });
     expect(await h.db.select().from(auditLog).where(eq(auditLog.action, 'owner_submit'))).toHaveLength(1);
+  });
+});
+
+describe('a report action is one write: the report, the hide and the audit rows', () => {
+  const listing = {
+    description: 'Signals and charts.',
+    category: 'Trading',
+    members: 500,
+    active_users: 50,
+    pros: [],
+    cons: [],
+    tags: [],
+    features: [],
+  };
+  const reportStatuses = async () =>
+    (await h.db.select().from(serverReports).orderBy(serverReports.id)).map((r) => r.status);
+
+  it('a hide that fails leaves every report open and audits nothing; a good one resolves them all with the audit', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const server = await createServer(h.db, { ...listing, name: 'Reported Place' });
+    const first = await createReport(h.db, { server_id: server.id, reason: 'spam', details: 'bots' });
+    await createReport(h.db, { server_id: server.id, reason: 'broken_link', details: null });
+
+    await h.db.run(
+      sql`CREATE TRIGGER hide_refused BEFORE UPDATE OF is_active ON discord_servers BEGIN SELECT RAISE(ABORT, 'hide refused'); END`,
+    );
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open', 'open']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(true);
+    expect(await h.db.select().from(auditLog)).toEqual([expect.objectContaining({ action: 'login' })]);
+
+    await h.db.run(sql`DROP TRIGGER hide_refused`);
+    await refuseAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open', 'open']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(true);
+
+    await allowAudit();
+    const hidden = await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' });
+    expect(hidden.status).toBe(200);
+    expect(((await hidden.json()) as { report: { status: string } }).report.status).toBe('resolved');
+    expect(await reportStatuses()).toEqual(['resolved', 'resolved']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(false);
+    const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
+    expect(rows.map((r) => [r.action, r.entity, r.entity_id])).toEqual([
+      ['hide', 'server', String(server.id)],
+      ['hide_server', 'report', String(first.id)],
+    ]);
+    expect(rows[1]!.details).toEqual({ server_id: server.id, reason: 'spam' });
+  });
+
+  it('a dismissal whose audit row fails leaves the report open', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const server = await createServer(h.db, { ...listing, name: 'Quiet Place' });
+    const report = await createReport(h.db, { server_id: server.id, reason: 'other', details: null });
+    await refuseAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${report.id}`, { action: 'dismiss' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open']);
+    await allowAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${report.id}`, { action: 'dismiss' })).status).toBe(200);
+    expect(await reportStatuses()).toEqual(['dismissed']);
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.entity, 'report'))).toHaveLength(1);
   });
 });

@@ -1,13 +1,18 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { countReportsByServer, listReports, setReportStatus } from '../../../../db/queries/reports';
+import {
+  closeReportStatements,
+  countReportsByServer,
+  getReportById,
+  listReports,
+} from '../../../../db/queries/reports';
 import { getServerById } from '../../../../db/queries/servers';
 import { reasonOfReport } from '../../../../src/lib/moderation/reasons';
 import { reportActionSchema } from '../../../../src/lib/schemas/admin';
 import { hideWithReasons } from '../../lib/decisions';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam, requestRebuild } from './shared';
+import { auditOf, found, idParam, requestRebuild } from './shared';
 
 /** Open reports grouped by server, and what operators do about them: admins and moderators. */
 export const reportRoutes = new Hono<AdminEnv>()
@@ -28,23 +33,30 @@ export const reportRoutes = new Hono<AdminEnv>()
     const { action, reasons, requirement, note } = c.req.valid('json');
     const deps = c.get('deps');
     const db = deps.db;
-    const report = found(await setReportStatus(db, id, action === 'dismiss' ? 'dismissed' : 'resolved'), 'report', id);
-    if (action === 'hide_server') {
-      const server = await getServerById(db, report.server_id);
+    const report = found(await getReportById(db, id), 'report', id);
+    // The report's status, its audit row and (hiding) every other open report about the listing,
+    // written in one batch with the hide: a failed hide leaves every report open and unaudited.
+    const closing = closeReportStatements(
+      db,
+      report,
+      action === 'dismiss' ? 'dismissed' : 'resolved',
+      auditOf(c, action, 'report', id, { server_id: report.server_id, reason: report.reason }),
+      { serverWide: action === 'hide_server', at: new Date(deps.now?.() ?? Date.now()).toISOString() },
+    );
+    const server = action === 'hide_server' ? await getServerById(db, report.server_id) : null;
+    if (server?.is_active) {
       // Hiding (#32) comes with reasons: the moderator's, else the report's own reason.
-      if (server?.is_active)
-        await hideWithReasons(
-          deps,
-          c.get('operator'),
-          server,
-          { reasons: reasons ?? [reasonOfReport(report.reason)], requirement, note },
-          { report_id: id },
-        );
-      // Hiding answers every open report about that server.
-      const others = await listReports(db, { status: 'open', serverId: report.server_id, perPage: 500 });
-      await Promise.all(others.reports.map((r) => setReportStatus(db, r.id, 'resolved')));
-      await requestRebuild(c, `hid ${server?.slug ?? report.server_id} after a report`, [server?.slug]);
+      const hidden = await hideWithReasons(
+        deps,
+        c.get('operator'),
+        server,
+        { reasons: reasons ?? [reasonOfReport(report.reason)], requirement, note },
+        { report_id: id },
+        closing,
+      );
+      if (hidden) await requestRebuild(c, `hid ${server.slug} after a report`, [server.slug]);
+    } else {
+      await db.batch(closing);
     }
-    await audit(c, action, 'report', id, { server_id: report.server_id, reason: report.reason });
-    return c.json({ report });
+    return c.json({ report: found(await getReportById(db, id), 'report', id) });
   });
