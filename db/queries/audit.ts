@@ -1,4 +1,5 @@
 import { is, SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../client';
 import { type AuditRow, auditLog } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -77,6 +78,20 @@ export function auditStatement(db: Db, write: AuditWrite, when: SQL = sql`change
     { action: write.action, entity: write.entity, entityId: write.entityId, details: write.details ?? {} },
     when,
   );
+}
+
+/**
+ * Runs `change` and, when `audit` is given, its audit row right after it in one batch (written only
+ * when the change touched a row): both or neither. The change's own result, as awaiting it gives.
+ */
+export async function withAudit<T>(
+  db: Db,
+  change: BatchItem<'sqlite'> & PromiseLike<T>,
+  audit?: AuditWrite,
+): Promise<T> {
+  if (!audit) return await change;
+  const [result] = await db.batch([change, auditStatement(db, audit)]);
+  return result as T;
 }
 
 /** One page of the audit log, newest first, with the total. */
