@@ -12,6 +12,7 @@ import {
   mailOutbox,
   newsletterIssues,
   newsletterSubscribers,
+  orders,
   serverSubmissions,
   siteContent,
 } from '../../db/schema';
@@ -630,6 +631,32 @@ describe('dashboard and build status', () => {
     expect(d.openReports.total).toBe(1);
     expect(d.openReports.byServer).toEqual([expect.objectContaining({ name: 'Premium Pit', open: 1 })]);
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
+  });
+
+  it('the premium performance sums revenue per currency, never one figure across currencies', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const premium = await createServer(h.db, { ...server('Two Currencies'), is_premium: true });
+    const paidAt = new Date(Date.now() - 86_400_000).toISOString();
+    const order = (amount_cents: number, currency: string) => ({
+      server_id: premium.id,
+      placement: 'premium' as const,
+      category: 'Trading',
+      term_days: 7,
+      amount_cents,
+      currency,
+      state: 'paid' as const,
+      version: crypto.randomUUID(),
+      paid_at: paidAt,
+    });
+    await h.db.insert(orders).values([order(4900, 'usd'), order(3000, 'usd'), order(500, 'jpy')]);
+    const d = await json<{ premium: Record<string, unknown>[] }>(await h.call(s, 'GET', '/api/admin/dashboard'));
+    expect(d.premium).toHaveLength(1);
+    expect(d.premium[0]).not.toHaveProperty('total_revenue');
+    expect(d.premium[0]!.revenue).toEqual([
+      { currency: 'jpy', total_cents: 500, daily_cents: 17 },
+      { currency: 'usd', total_cents: 7900, daily_cents: 263 },
+    ]);
   });
 
   it('GET /api/admin/build reports a failed build with its error', async () => {

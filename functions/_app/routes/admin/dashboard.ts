@@ -25,7 +25,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     listSubmissions(db, { status: 'pending', perPage: 5 }),
     countReportsByServer(db, 'open'),
     getNewsletterStats(db),
-    listPremiumPerformance(db),
+    listPremiumPerformance(db, deps.now?.() ?? Date.now()),
   ]);
   return c.json({
     funnel,
