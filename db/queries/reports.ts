@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
@@ -81,6 +81,45 @@ export async function countReportsByServer(db: Db, status?: ReportStatus): Promi
     .groupBy(serverReports.server_id)
     .orderBy(desc(sql`open`), desc(sql`latest_at`));
   return rows.map((r) => ({ ...r, total: Number(r.total), open: Number(r.open) }));
+}
+
+/** One listing's open reports (the Reports screen), newest first. */
+export interface ReportGroup extends ReportCount {
+  reports: Report[];
+}
+
+/**
+ * One page of the Reports screen: the listings with open reports (most open first, as
+ * countReportsByServer), each with every open report about it; `total` counts the listings and
+ * `open` the open reports of all of them.
+ */
+export async function pageOpenReportGroups(
+  db: Db,
+  options: { page?: number | undefined; perPage?: number | undefined } = {},
+): Promise<{ groups: ReportGroup[]; total: number; open: number }> {
+  const perPage = options.perPage ?? 25;
+  const all = await countReportsByServer(db, 'open');
+  const shown = all.slice(((options.page ?? 1) - 1) * perPage, (options.page ?? 1) * perPage);
+  const reports = shown.length
+    ? await db
+        .select()
+        .from(serverReports)
+        .where(
+          and(
+            eq(serverReports.status, 'open'),
+            inArray(
+              serverReports.server_id,
+              shown.map((g) => g.server_id),
+            ),
+          ),
+        )
+        .orderBy(desc(serverReports.created_at), asc(serverReports.id))
+    : [];
+  return {
+    groups: shown.map((g) => ({ ...g, reports: reports.filter((r) => r.server_id === g.server_id) })),
+    total: all.length,
+    open: all.reduce((n, g) => n + g.open, 0),
+  };
 }
 
 /** Sets a report's status; resolving or dismissing records the time. Returns the row or null. */

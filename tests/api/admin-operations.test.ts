@@ -357,9 +357,31 @@ describe('reports screen', () => {
     expect((await h.call(s, 'PATCH', `/api/admin/reports/${r1.id}`, { action: 'hide_server' })).status).toBe(200);
     expect((await getServerById(h.db, a.id))?.is_active).toBe(false);
     const after = await json<{ groups: unknown[]; total: number }>(await h.call(s, 'GET', '/api/admin/reports'));
-    expect(after).toEqual({ groups: [], total: 0 });
+    expect(after).toMatchObject({ groups: [], total: 0, open: 0 });
     expect((await auditActions('report')).map((x) => x.split(':')[0])).toEqual(['dismiss', 'hide_server']);
     expect(h.rebuild.reasons).toHaveLength(1);
+  });
+});
+
+describe('reports screen pages', () => {
+  it('pages the reported listings with the total, each with every open report of its own', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const places = [];
+    for (const name of ['Place One', 'Place Two', 'Place Three']) places.push(await createServer(h.db, server(name)));
+    for (const p of places) await createReport(h.db, { server_id: p.id, reason: 'spam', details: null });
+    await createReport(h.db, { server_id: places[2]!.id, reason: 'other', details: null });
+    type Page = { total: number; open: number; groups: { server_id: number; reports: { server_id: number }[] }[] };
+    const first = await json<Page>(await h.call(s, 'GET', '/api/admin/reports?per_page=2'));
+    expect(first.total).toBe(3);
+    expect(first.open).toBe(4);
+    expect(first.groups.map((g) => [g.server_id, g.reports.length])).toEqual([
+      [places[2]!.id, 2],
+      [places[1]!.id, 1],
+    ]);
+    const second = await json<Page>(await h.call(s, 'GET', '/api/admin/reports?per_page=2&page=2'));
+    expect(second.groups.map((g) => [g.server_id, g.reports.length])).toEqual([[places[0]!.id, 1]]);
+    expect((await h.call(s, 'GET', '/api/admin/reports?per_page=0')).status).toBe(400);
   });
 });
 

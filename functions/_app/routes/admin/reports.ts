@@ -1,14 +1,9 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import {
-  closeReportStatements,
-  countReportsByServer,
-  getReportById,
-  listReports,
-} from '../../../../db/queries/reports';
+import { closeReportStatements, getReportById, pageOpenReportGroups } from '../../../../db/queries/reports';
 import { getServerById } from '../../../../db/queries/servers';
 import { reasonOfReport } from '../../../../src/lib/moderation/reasons';
-import { reportActionSchema } from '../../../../src/lib/schemas/admin';
+import { pageQuerySchema, reportActionSchema } from '../../../../src/lib/schemas/admin';
 import { hideWithReasons } from '../../lib/decisions';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
@@ -17,16 +12,10 @@ import { auditOf, found, idParam, requestRebuild } from './shared';
 /** Open reports grouped by server, and what operators do about them: admins and moderators. */
 export const reportRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
-  .get('/', async (c) => {
-    const db = c.get('deps').db;
-    const [groups, open] = await Promise.all([
-      countReportsByServer(db, 'open'),
-      listReports(db, { status: 'open', perPage: 500 }),
-    ]);
-    return c.json({
-      total: open.total,
-      groups: groups.map((g) => ({ ...g, reports: open.reports.filter((r) => r.server_id === g.server_id) })),
-    });
+  .get('/', zValidator('query', pageQuerySchema, validationHook), async (c) => {
+    const { page, per_page: perPage } = c.req.valid('query');
+    const { groups, total, open } = await pageOpenReportGroups(c.get('deps').db, { page, perPage });
+    return c.json({ groups, total, open, page, perPage });
   })
   .patch('/:id', idParam, zValidator('json', reportActionSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
