@@ -38,7 +38,8 @@ export type SubscriberPatch = Partial<
 >;
 
 /** The newsletter_stats row. */
-export type NewsletterStats = typeof newsletterStats.$inferSelect;
+/** The newsletter_stats view's figures, and the addresses waiting for their confirmation. */
+export type NewsletterStats = typeof newsletterStats.$inferSelect & { pending: number };
 
 const nowIso = () => new Date().toISOString();
 
@@ -471,10 +472,17 @@ export async function setSubscriberPremium(db: Db, email: string, premium: boole
   return row ?? null;
 }
 
-/** The single row of the newsletter_stats view. */
+/** The newsletter_stats view's row and the count of pending (unconfirmed) addresses. */
 export async function getNewsletterStats(db: Db): Promise<NewsletterStats> {
-  const [row] = await db.select().from(newsletterStats);
-  return row ?? { total: 0, active: 0, unsubscribed: 0, premium: 0, new_last_7_days: 0, new_last_30_days: 0 };
+  const [[row], [waiting]] = await Promise.all([
+    db.select().from(newsletterStats),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.status, 'pending')),
+  ]);
+  const figures = row ?? { total: 0, active: 0, unsubscribed: 0, premium: 0, new_last_7_days: 0, new_last_30_days: 0 };
+  return { ...figures, pending: Number(waiting?.n ?? 0) };
 }
 
 /** A subscriber's address, read inside a batch (the audit row of a console change). */

@@ -681,6 +681,28 @@ describe('dashboard and build status', () => {
     ]);
   });
 
+  it('the dashboard lists the 5 submissions waiting longest, and its newsletter tiles add up to the total', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const ids = [];
+    for (let i = 0; i < 7; i++) {
+      const row = await insertSubmission(h.db, submission(`Waiting Guild ${i}`));
+      await h.db
+        .update(serverSubmissions)
+        .set({ created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() })
+        .where(eq(serverSubmissions.id, row.id));
+      ids.push(row.id);
+    }
+    await subscribeEmail(h.db, 'active@example.com');
+    const mail = { mail: { subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' } };
+    if (!(await signUpEmail(h.db, 'waiting@example.com', mail)).ok) throw new Error('sign-up');
+    const d = await json<{ pending: { id: number }[]; newsletter: Record<string, number> }>(
+      await h.call(s, 'GET', '/api/admin/dashboard'),
+    );
+    expect(d.pending.map((p) => p.id)).toEqual(ids.slice(0, 5));
+    expect(d.newsletter).toMatchObject({ total: 2, active: 1, pending: 1, unsubscribed: 0 });
+  });
+
   it('GET /api/admin/build reports a failed build with its error', async () => {
     const failed = {
       request: () => {},

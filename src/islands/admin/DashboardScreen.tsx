@@ -83,7 +83,7 @@ export function DashboardScreen() {
 
       <div className="grid-2">
         <Panel
-          title="Pending submissions"
+          title="Pending submissions (the 5 waiting longest)"
           href="#submissions"
           stats={[
             ['Pending', data.submissions.pending],
