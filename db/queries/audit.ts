@@ -1,4 +1,5 @@
 import { is, SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../client';
 import { type AuditRow, auditLog } from '../schema';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -54,6 +55,43 @@ export function auditRowWhen(
   return db.run(sql`INSERT INTO ${auditLog} (operator_id, operator_email, action, entity, entity_id, details)
 SELECT ${author.operatorId}, ${author.name}, ${entry.action}, ${entry.entity}, CAST(${entityId} AS TEXT), json_object(${details})
 WHERE ${when}`);
+}
+
+/** One operator's audit row, for the batch of the write it records (see auditStatement). */
+export interface AuditWrite {
+  author: AuditAuthor;
+  action: string;
+  entity: string;
+  entityId: string | number | SQL;
+  details?: Record<string, unknown | SQL>;
+}
+
+/**
+ * The INSERT of `write`'s audit row, to sit in a batch right after the statement that makes the
+ * change it records: written only when that statement changed a row (or while `when` holds), so a
+ * failure of either leaves neither and a write that touched nothing is not audited.
+ */
+export function auditStatement(db: Db, write: AuditWrite, when: SQL = sql`changes() > 0`) {
+  return auditRowWhen(
+    db,
+    write.author,
+    { action: write.action, entity: write.entity, entityId: write.entityId, details: write.details ?? {} },
+    when,
+  );
+}
+
+/**
+ * Runs `change` and, when `audit` is given, its audit row right after it in one batch (written only
+ * when the change touched a row): both or neither. The change's own result, as awaiting it gives.
+ */
+export async function withAudit<T>(
+  db: Db,
+  change: BatchItem<'sqlite'> & PromiseLike<T>,
+  audit?: AuditWrite,
+): Promise<T> {
+  if (!audit) return await change;
+  const [result] = await db.batch([change, auditStatement(db, audit)]);
+  return result as T;
 }
 
 /** One page of the audit log, newest first, with the total. */

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContactRow, contactMessages } from '../schema';
+import { type AuditWrite, withAudit } from './audit';
 import { enqueueMail, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
@@ -48,8 +49,17 @@ export async function listContactMessages(
   return { messages: rows, total };
 }
 
-/** Sets a message's status (read, replied, archived...); returns the row or null. */
-export async function setContactStatus(db: Db, id: number, status: ContactStatus): Promise<ContactMessage | null> {
-  const [row] = await db.update(contactMessages).set({ status }).where(eq(contactMessages.id, id)).returning();
+/** Sets a message's status (read, replied, archived...), with `audit`'s row in the same batch; the row or null. */
+export async function setContactStatus(
+  db: Db,
+  id: number,
+  status: ContactStatus,
+  audit?: AuditWrite,
+): Promise<ContactMessage | null> {
+  const [row] = await withAudit(
+    db,
+    db.update(contactMessages).set({ status }).where(eq(contactMessages.id, id)).returning(),
+    audit,
+  );
   return row ?? null;
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, not } from 'drizzle-orm';
+import { and, asc, eq, not, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { type ContentRow, siteContent } from '../schema';
+import { type AuditWrite, withAudit } from './audit';
 
 /** One site_content row. */
 export type ContentItem = ContentRow;
@@ -52,30 +53,50 @@ export async function getContentById(db: Db, id: number): Promise<ContentItem | 
   return row ?? null;
 }
 
-/** Inserts a content row and returns it. */
-export async function createContent(db: Db, input: ContentWrite): Promise<ContentItem> {
-  const [row] = await db.insert(siteContent).values(input).returning();
+/** Inserts a content row and returns it; `audit`'s row in the same batch (its id: `last_insert_rowid()`). */
+export async function createContent(db: Db, input: ContentWrite, audit?: AuditWrite): Promise<ContentItem> {
+  const [row] = await withAudit(db, db.insert(siteContent).values(input).returning(), audit);
   return row!;
 }
 
-/** Updates a content row by id; null when it does not exist. */
-export async function updateContent(db: Db, id: number, patch: Partial<ContentWrite>): Promise<ContentItem | null> {
-  const [row] = await db.update(siteContent).set(patch).where(eq(siteContent.id, id)).returning();
+/** Updates a content row by id, with `audit`'s row in the same batch; null when it does not exist. */
+export async function updateContent(
+  db: Db,
+  id: number,
+  patch: Partial<ContentWrite>,
+  audit?: AuditWrite,
+): Promise<ContentItem | null> {
+  const [row] = await withAudit(db, db.update(siteContent).set(patch).where(eq(siteContent.id, id)).returning(), audit);
   return row ?? null;
 }
 
-/** Deletes a content row by id; true when a row went. */
-export async function deleteContent(db: Db, id: number): Promise<boolean> {
-  const rows = await db.delete(siteContent).where(eq(siteContent.id, id)).returning({ id: siteContent.id });
+/** Deletes a content row by id, with `audit`'s row in the same batch; true when a row went. */
+export async function deleteContent(db: Db, id: number, audit?: AuditWrite): Promise<boolean> {
+  const rows = await withAudit(
+    db,
+    db.delete(siteContent).where(eq(siteContent.id, id)).returning({ id: siteContent.id }),
+    audit,
+  );
   return rows.length > 0;
 }
 
-/** Flips is_active of a content row; returns the row or null. */
-export async function toggleContent(db: Db, id: number): Promise<ContentItem | null> {
-  const [row] = await db
-    .update(siteContent)
-    .set({ is_active: not(siteContent.is_active) })
-    .where(eq(siteContent.id, id))
-    .returning();
+/**
+ * Flips is_active of a content row, with `audit`'s row in the same batch (`isActiveNow` puts the
+ * new value in its details); returns the row or null.
+ */
+export async function toggleContent(db: Db, id: number, audit?: AuditWrite): Promise<ContentItem | null> {
+  const [row] = await withAudit(
+    db,
+    db
+      .update(siteContent)
+      .set({ is_active: not(siteContent.is_active) })
+      .where(eq(siteContent.id, id))
+      .returning(),
+    audit,
+  );
   return row ?? null;
 }
+
+/** A content row's is_active as JSON true/false, read inside a batch (an audit row's details). */
+export const isActiveNow = (id: number) =>
+  sql`json(CASE WHEN (SELECT ${siteContent.is_active} FROM ${siteContent} WHERE ${siteContent.id} = ${id}) THEN 'true' ELSE 'false' END)`;

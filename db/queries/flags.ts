@@ -6,6 +6,7 @@ import { ANOMALY, type Anomaly, type AnomalyRule } from '../../src/lib/ranking/a
 import type { Db } from '../client';
 import { readBuilt } from '../prepared';
 import { discordServers, jobState, serverFlags } from '../schema';
+import { type AuditWrite, withAudit } from './audit';
 
 /** A stored anomaly flag. */
 export type Flag = typeof serverFlags.$inferSelect;
@@ -143,7 +144,7 @@ export async function countFlagQueue(db: Db): Promise<number> {
 /**
  * A moderator's verdict on an open, unreviewed flag: confirmed keeps it open (the public label
  * and the rank penalty stay); dismissed closes it (and keeps the rule from reopening for 30 days).
- * Null when there is no such flag waiting.
+ * The operator's audit row in the same batch. Null when there is no such flag waiting.
  */
 export async function reviewFlag(
   db: Db,
@@ -151,12 +152,17 @@ export async function reviewFlag(
   verdict: FlagVerdict,
   reviewer: string,
   now: Date,
+  audit?: AuditWrite,
 ): Promise<Flag | null> {
-  const [row] = await db
-    .update(serverFlags)
-    .set({ verdict, reviewed_by: reviewer, ...(verdict === 'dismissed' ? { closed_at: now.toISOString() } : {}) })
-    .where(and(eq(serverFlags.id, id), isNull(serverFlags.closed_at), isNull(serverFlags.verdict)))
-    .returning();
+  const [row] = await withAudit(
+    db,
+    db
+      .update(serverFlags)
+      .set({ verdict, reviewed_by: reviewer, ...(verdict === 'dismissed' ? { closed_at: now.toISOString() } : {}) })
+      .where(and(eq(serverFlags.id, id), isNull(serverFlags.closed_at), isNull(serverFlags.verdict)))
+      .returning(),
+    audit,
+  );
   return row ?? null;
 }
 

@@ -5,6 +5,7 @@ import type { EditStatus } from '../../src/lib/enums';
 import type { EditableField } from '../../src/lib/schemas/owner';
 import type { Db } from '../client';
 import { discordServers, type ListingEditRow, listingEdits, ownerUsers } from '../schema';
+import { type AuditWrite, withAudit } from './audit';
 import type { PageOptions } from './paginate';
 import { type Server, updateServer } from './servers';
 
@@ -103,23 +104,29 @@ export type DecideResult =
 
 /**
  * Approves or rejects a pending edit: the status moves once (a second decision finds it decided);
- * approval then writes each changed field's new value on the listing (the owner's `to` wins).
+ * approval then writes each changed field's new value on the listing (the owner's `to` wins). The
+ * operator's audit row is written in the batch of the decision.
  */
 export async function decideListingEdit(
   db: Db,
   id: number,
   decision: { status: Exclude<EditStatus, 'pending'>; decidedBy: string; notes?: string | null | undefined },
+  audit?: AuditWrite,
 ): Promise<DecideResult> {
-  const [edit] = await db
-    .update(listingEdits)
-    .set({
-      status: decision.status,
-      decided_by: decision.decidedBy,
-      decided_at: new Date().toISOString(),
-      admin_notes: decision.notes ?? null,
-    })
-    .where(and(eq(listingEdits.id, id), eq(listingEdits.status, 'pending')))
-    .returning();
+  const [edit] = await withAudit(
+    db,
+    db
+      .update(listingEdits)
+      .set({
+        status: decision.status,
+        decided_by: decision.decidedBy,
+        decided_at: new Date().toISOString(),
+        admin_notes: decision.notes ?? null,
+      })
+      .where(and(eq(listingEdits.id, id), eq(listingEdits.status, 'pending')))
+      .returning(),
+    audit,
+  );
   if (!edit) {
     const [exists] = await db.select({ id: listingEdits.id }).from(listingEdits).where(eq(listingEdits.id, id));
     return { ok: false, reason: exists ? 'already_decided' : 'not_found' };
@@ -130,3 +137,7 @@ export async function decideListingEdit(
   const server = await updateServer(db, edit.server_id, patch as Parameters<typeof updateServer>[2]);
   return { ok: true, edit, server };
 }
+
+/** An edit's changes as JSON, read inside a batch (the audit row of its decision). */
+export const editChangesNow = (id: number) =>
+  sql`json((SELECT ${listingEdits.changes} FROM ${listingEdits} WHERE ${listingEdits.id} = ${id}))`;

@@ -11,6 +11,7 @@ import {
   type SubscriberRow,
   serverSnapshots,
 } from '../schema';
+import { type AuditWrite, auditStatement, withAudit } from './audit';
 import { idSteps } from './listing-steps';
 import { enqueueMailWhen, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -37,7 +38,8 @@ export type SubscriberPatch = Partial<
 >;
 
 /** The newsletter_stats row. */
-export type NewsletterStats = typeof newsletterStats.$inferSelect;
+/** The newsletter_stats view's figures, and the addresses waiting for their confirmation. */
+export type NewsletterStats = typeof newsletterStats.$inferSelect & { pending: number };
 
 const nowIso = () => new Date().toISOString();
 
@@ -84,6 +86,7 @@ async function unsubscribe(
   db: Db,
   which: { email: string } | { id: number },
   also: SubscriberPatch = {},
+  audit?: AuditWrite,
 ): Promise<Subscriber | null> {
   const [ofSubscriber, address] =
     'email' in which
@@ -102,6 +105,7 @@ async function unsubscribe(
       })
       .where(ofSubscriber)
       .returning(),
+    ...(audit ? [auditStatement(db, audit)] : []),
     db
       .update(mailOutbox)
       .set({ status: 'failed', last_error: 'unsubscribed before it was sent' })
@@ -121,9 +125,17 @@ export function unsubscribeEmail(db: Db, email: string): Promise<Subscriber | nu
   return unsubscribe(db, { email });
 }
 
-/** Unsubscribes by id (the console), with `also` in the same write, giving up its waiting newsletter mails. */
-export function unsubscribeSubscriber(db: Db, id: number, also: SubscriberPatch = {}): Promise<Subscriber | null> {
-  return unsubscribe(db, { id }, also);
+/**
+ * Unsubscribes by id (the console), with `also` and the operator's audit row in the same write,
+ * giving up its waiting newsletter mails.
+ */
+export function unsubscribeSubscriber(
+  db: Db,
+  id: number,
+  also: SubscriberPatch = {},
+  audit?: AuditWrite,
+): Promise<Subscriber | null> {
+  return unsubscribe(db, { id }, also, audit);
 }
 
 /** A newsletter mail before its key: what signUpEmail and confirmSubscriber write with the change. */
@@ -425,8 +437,23 @@ export async function listSubscribers(
   return { subscribers: rows, total };
 }
 
-/** Updates a subscriber by id; returns the row or null. */
-export async function updateSubscriber(db: Db, id: number, patch: SubscriberPatch): Promise<Subscriber | null> {
+/** Updates a subscriber by id, with the operator's audit row in the same batch when given; the row or null. */
+export async function updateSubscriber(
+  db: Db,
+  id: number,
+  patch: SubscriberPatch,
+  audit?: AuditWrite,
+): Promise<Subscriber | null> {
+  if (audit) {
+    // Audited even when it sets nothing new: the row is written as it is, with its audit row.
+    const set = Object.keys(patch).length ? patch : { id: sql`${newsletterSubscribers.id}` };
+    const [row] = await withAudit(
+      db,
+      db.update(newsletterSubscribers).set(set).where(eq(newsletterSubscribers.id, id)).returning(),
+      audit,
+    );
+    return row ?? null;
+  }
   if (Object.keys(patch).length === 0) {
     const [row] = await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.id, id)).limit(1);
     return row ?? null;
@@ -445,8 +472,19 @@ export async function setSubscriberPremium(db: Db, email: string, premium: boole
   return row ?? null;
 }
 
-/** The single row of the newsletter_stats view. */
+/** The newsletter_stats view's row and the count of pending (unconfirmed) addresses. */
 export async function getNewsletterStats(db: Db): Promise<NewsletterStats> {
-  const [row] = await db.select().from(newsletterStats);
-  return row ?? { total: 0, active: 0, unsubscribed: 0, premium: 0, new_last_7_days: 0, new_last_30_days: 0 };
+  const [[row], [waiting]] = await Promise.all([
+    db.select().from(newsletterStats),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.status, 'pending')),
+  ]);
+  const figures = row ?? { total: 0, active: 0, unsubscribed: 0, premium: 0, new_last_7_days: 0, new_last_30_days: 0 };
+  return { ...figures, pending: Number(waiting?.n ?? 0) };
 }
+
+/** A subscriber's address, read inside a batch (the audit row of a console change). */
+export const subscriberEmailNow = (id: number) =>
+  sql`(SELECT ${newsletterSubscribers.email} FROM ${newsletterSubscribers} WHERE ${newsletterSubscribers.id} = ${id})`;

@@ -26,6 +26,7 @@ import {
   plans,
   stripeEvents,
 } from '../schema';
+import { type AuditWrite, withAudit } from './audit';
 import { enqueueMailWhen, type RenderedMail } from './mail';
 import { type ownerAuditRow, ownerAuditRowWhen } from './owners';
 
@@ -814,27 +815,33 @@ export async function revenueByDay(db: Db, days: number, now: number) {
 
 /**
  * An operator's free grant of a placement (a comp): an order of kind 'comp' that starts like a
- * paid one (the slot rule holds), recorded with who granted it; no money counted.
+ * paid one (the slot rule holds), recorded with who granted it, its audit row in the same batch
+ * (the order's id: `last_insert_rowid()`); no money counted.
  */
 export async function createCompOrder(
   db: Db,
   input: { serverId: number; category: string; placement: Placement; termDays: number; grantedBy: string },
+  audit?: AuditWrite,
 ): Promise<OrderRow> {
-  const [row] = await db
-    .insert(orders)
-    .values({
-      server_id: input.serverId,
-      server_name: listingName(input.serverId),
-      kind: 'comp',
-      placement: input.placement,
-      category: input.category,
-      term_days: input.termDays,
-      amount_cents: 0,
-      currency: 'usd',
-      state: 'open',
-      version: newVersion(),
-      granted_by: input.grantedBy,
-    })
-    .returning();
+  const [row] = await withAudit(
+    db,
+    db
+      .insert(orders)
+      .values({
+        server_id: input.serverId,
+        server_name: listingName(input.serverId),
+        kind: 'comp',
+        placement: input.placement,
+        category: input.category,
+        term_days: input.termDays,
+        amount_cents: 0,
+        currency: 'usd',
+        state: 'open',
+        version: newVersion(),
+        granted_by: input.grantedBy,
+      })
+      .returning(),
+    audit,
+  );
   return row!;
 }

@@ -1,8 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
-import { type AuditAuthor, auditRowWhen } from './audit';
+import { type AuditWrite, auditStatement } from './audit';
 import type { InteractionWrite } from './interactions';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
@@ -82,59 +83,43 @@ export async function countReportsByServer(db: Db, status?: ReportStatus): Promi
   return rows.map((r) => ({ ...r, total: Number(r.total), open: Number(r.open) }));
 }
 
-/** One report by id, or null. */
-export async function getReportById(db: Db, id: number): Promise<Report | null> {
-  const [row] = await db.select().from(serverReports).where(eq(serverReports.id, id)).limit(1);
-  return row ?? null;
+/** One listing's open reports (the Reports screen), newest first. */
+export interface ReportGroup extends ReportCount {
+  reports: Report[];
 }
-
-/** What closeReport did: closed it now, or why not (no such report; closed already, as it stands). */
-export type CloseReportResult =
-  | { ok: true; report: Report }
-  | { ok: false; reason: 'missing' }
-  | { ok: false; reason: 'closed'; report: Report };
 
 /**
- * Closes an open report as resolved or dismissed, with the operator's audit row in the same batch
- * (written only when this call closed it): a report already closed is left as it is, so deciding
- * it again writes nothing (it once took a second decision and a second audit row).
+ * One page of the Reports screen: the listings with open reports (most open first, as
+ * countReportsByServer), each with every open report about it; `total` counts the listings and
+ * `open` the open reports of all of them.
  */
-export async function closeReport(
+export async function pageOpenReportGroups(
   db: Db,
-  id: number,
-  status: Exclude<ReportStatus, 'open'>,
-  audit: { author: AuditAuthor; action: string; details: (report: Report) => Record<string, unknown> },
-  now = Date.now(),
-): Promise<CloseReportResult> {
-  const current = await getReportById(db, id);
-  if (!current) return { ok: false, reason: 'missing' };
-  if (current.status !== 'open') return { ok: false, reason: 'closed', report: current };
-  const [closed] = await db.batch([
-    db
-      .update(serverReports)
-      .set({ status, resolved_at: new Date(now).toISOString() })
-      .where(and(eq(serverReports.id, id), eq(serverReports.status, 'open')))
-      .returning(),
-    auditRowWhen(
-      db,
-      audit.author,
-      { action: audit.action, entity: 'report', entityId: id, details: audit.details(current) },
-      sql`changes() = 1`,
-    ),
-  ]);
-  if (closed[0]) return { ok: true, report: closed[0] };
-  const after = await getReportById(db, id);
-  return after ? { ok: false, reason: 'closed', report: after } : { ok: false, reason: 'missing' };
-}
-
-/** Resolves every open report of a listing (a hide answers them all); the ids resolved. */
-export async function resolveOpenReports(db: Db, serverId: number, now = Date.now()): Promise<number[]> {
-  const rows = await db
-    .update(serverReports)
-    .set({ status: 'resolved', resolved_at: new Date(now).toISOString() })
-    .where(and(eq(serverReports.server_id, serverId), eq(serverReports.status, 'open')))
-    .returning({ id: serverReports.id });
-  return rows.map((r) => r.id);
+  options: { page?: number | undefined; perPage?: number | undefined } = {},
+): Promise<{ groups: ReportGroup[]; total: number; open: number }> {
+  const perPage = options.perPage ?? 25;
+  const all = await countReportsByServer(db, 'open');
+  const shown = all.slice(((options.page ?? 1) - 1) * perPage, (options.page ?? 1) * perPage);
+  const reports = shown.length
+    ? await db
+        .select()
+        .from(serverReports)
+        .where(
+          and(
+            eq(serverReports.status, 'open'),
+            inArray(
+              serverReports.server_id,
+              shown.map((g) => g.server_id),
+            ),
+          ),
+        )
+        .orderBy(desc(serverReports.created_at), asc(serverReports.id))
+    : [];
+  return {
+    groups: shown.map((g) => ({ ...g, reports: reports.filter((r) => r.server_id === g.server_id) })),
+    total: all.length,
+    open: all.reduce((n, g) => n + g.open, 0),
+  };
 }
 
 /** Sets a report's status; resolving or dismissing records the time. Returns the row or null. */
@@ -145,4 +130,41 @@ export async function setReportStatus(db: Db, id: number, status: ReportStatus):
     .where(eq(serverReports.id, id))
     .returning();
   return row ?? null;
+}
+
+/** One report by id, or null. */
+export async function getReportById(db: Db, id: number): Promise<Report | null> {
+  const [row] = await db.select().from(serverReports).where(eq(serverReports.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * The statements that close a report, for the batch of the action that closes it: its status with
+ * the time, its audit row (only when the report is there) and, when `serverWide` (its listing was
+ * hidden), every other open report about the same listing resolved with it.
+ */
+export function closeReportStatements(
+  db: Db,
+  report: Pick<Report, 'id' | 'server_id'>,
+  status: Exclude<ReportStatus, 'open'>,
+  audit: AuditWrite,
+  options: { serverWide: boolean; at: string },
+): [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]] {
+  // Only an open report is closed: one decided already is left as it stands, and its audit row (which
+  // follows, written only when this changed a row) is not written again.
+  const close = db
+    .update(serverReports)
+    .set({ status, resolved_at: options.at })
+    .where(and(eq(serverReports.id, report.id), eq(serverReports.status, 'open')));
+  const others = db
+    .update(serverReports)
+    .set({ status: 'resolved', resolved_at: options.at })
+    .where(
+      and(
+        eq(serverReports.server_id, report.server_id),
+        eq(serverReports.status, 'open'),
+        ne(serverReports.id, report.id),
+      ),
+    );
+  return [close, auditStatement(db, audit), ...(options.serverWide ? [others] : [])];
 }

@@ -15,7 +15,7 @@ import {
   serverSnapshots,
   serverSubmissions,
 } from '../schema';
-import { type AuditAuthor, auditRowWhen } from './audit';
+import { type AuditAuthor, type AuditWrite, auditRowWhen, withAudit } from './audit';
 import { enqueueMailWhen, type MailInput } from './mail';
 import { lastSignInProof, OWNER_SUBMIT_ACTION } from './owners';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -214,16 +214,21 @@ export async function updateSubmissionStatus(
   id: number,
   status: SubmissionStatus,
   adminNotes?: string | null,
+  audit?: AuditWrite,
 ): Promise<SubmissionRecord | null> {
-  const [row] = await db
-    .update(serverSubmissions)
-    .set({
-      status,
-      ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
-      updated_at: new Date().toISOString(),
-    })
-    .where(eq(serverSubmissions.id, id))
-    .returning();
+  const [row] = await withAudit(
+    db,
+    db
+      .update(serverSubmissions)
+      .set({
+        status,
+        ...(adminNotes !== undefined ? { admin_notes: adminNotes } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where(eq(serverSubmissions.id, id))
+      .returning(),
+    audit,
+  );
   return row ?? null;
 }
 
@@ -401,8 +406,8 @@ WHERE s.slug = ${slug} AND ${ownerUsers.id} = ${current.owner_id} AND ${lastSign
 }
 
 /** Deletes a submission by id; true when a row went. */
-export async function deleteSubmission(db: Db, id: number): Promise<boolean> {
-  const { rowsAffected } = await db.delete(serverSubmissions).where(eq(serverSubmissions.id, id));
+export async function deleteSubmission(db: Db, id: number, audit?: AuditWrite): Promise<boolean> {
+  const { rowsAffected } = await withAudit(db, db.delete(serverSubmissions).where(eq(serverSubmissions.id, id)), audit);
   return rowsAffected > 0;
 }
 

@@ -12,6 +12,7 @@ import {
   mailOutbox,
   newsletterIssues,
   newsletterSubscribers,
+  orders,
   serverReports,
   serverSubmissions,
   siteContent,
@@ -357,7 +358,7 @@ describe('reports screen', () => {
     expect((await h.call(s, 'PATCH', `/api/admin/reports/${r1.id}`, { action: 'hide_server' })).status).toBe(200);
     expect((await getServerById(h.db, a.id))?.is_active).toBe(false);
     const after = await json<{ groups: unknown[]; total: number }>(await h.call(s, 'GET', '/api/admin/reports'));
-    expect(after).toEqual({ groups: [], total: 0 });
+    expect(after).toMatchObject({ groups: [], total: 0, open: 0 });
     expect((await auditActions('report')).map((x) => x.split(':')[0])).toEqual(['dismiss', 'hide_server']);
     expect(h.rebuild.reasons).toHaveLength(1);
   });
@@ -382,6 +383,28 @@ describe('reports screen', () => {
     expect(await auditActions('report')).toHaveLength(1);
     expect(h.rebuild.reasons).toEqual([]);
     expect((await h.call(s, 'PATCH', '/api/admin/reports/999999', { action: 'resolve' })).status).toBe(404);
+  });
+});
+
+describe('reports screen pages', () => {
+  it('pages the reported listings with the total, each with every open report of its own', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const places = [];
+    for (const name of ['Place One', 'Place Two', 'Place Three']) places.push(await createServer(h.db, server(name)));
+    for (const p of places) await createReport(h.db, { server_id: p.id, reason: 'spam', details: null });
+    await createReport(h.db, { server_id: places[2]!.id, reason: 'other', details: null });
+    type Page = { total: number; open: number; groups: { server_id: number; reports: { server_id: number }[] }[] };
+    const first = await json<Page>(await h.call(s, 'GET', '/api/admin/reports?per_page=2'));
+    expect(first.total).toBe(3);
+    expect(first.open).toBe(4);
+    expect(first.groups.map((g) => [g.server_id, g.reports.length])).toEqual([
+      [places[2]!.id, 2],
+      [places[1]!.id, 1],
+    ]);
+    const second = await json<Page>(await h.call(s, 'GET', '/api/admin/reports?per_page=2&page=2'));
+    expect(second.groups.map((g) => [g.server_id, g.reports.length])).toEqual([[places[0]!.id, 1]]);
+    expect((await h.call(s, 'GET', '/api/admin/reports?per_page=0')).status).toBe(400);
   });
 });
 
@@ -653,6 +676,54 @@ describe('dashboard and build status', () => {
     expect(d.openReports.total).toBe(1);
     expect(d.openReports.byServer).toEqual([expect.objectContaining({ name: 'Premium Pit', open: 1 })]);
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
+  });
+
+  it('the premium performance sums revenue per currency, never one figure across currencies', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const premium = await createServer(h.db, { ...server('Two Currencies'), is_premium: true });
+    const paidAt = new Date(Date.now() - 86_400_000).toISOString();
+    const order = (amount_cents: number, currency: string) => ({
+      server_id: premium.id,
+      placement: 'premium' as const,
+      category: 'Trading',
+      term_days: 7,
+      amount_cents,
+      currency,
+      state: 'paid' as const,
+      version: crypto.randomUUID(),
+      paid_at: paidAt,
+    });
+    await h.db.insert(orders).values([order(4900, 'usd'), order(3000, 'usd'), order(500, 'jpy')]);
+    const d = await json<{ premium: Record<string, unknown>[] }>(await h.call(s, 'GET', '/api/admin/dashboard'));
+    expect(d.premium).toHaveLength(1);
+    expect(d.premium[0]).not.toHaveProperty('total_revenue');
+    expect(d.premium[0]!.revenue).toEqual([
+      { currency: 'jpy', total_cents: 500, daily_cents: 17 },
+      { currency: 'usd', total_cents: 7900, daily_cents: 263 },
+    ]);
+  });
+
+  it('the dashboard lists the 5 submissions waiting longest, and its newsletter tiles add up to the total', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn();
+    const ids = [];
+    for (let i = 0; i < 7; i++) {
+      const row = await insertSubmission(h.db, submission(`Waiting Guild ${i}`));
+      await h.db
+        .update(serverSubmissions)
+        .set({ created_at: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() })
+        .where(eq(serverSubmissions.id, row.id));
+      ids.push(row.id);
+    }
+    await subscribeEmail(h.db, 'active@example.com');
+    const mail = { mail: { subject: 'Confirm', text: 'Confirm', html: '<p>Confirm</p>' } };
+    if (!(await signUpEmail(h.db, 'waiting@example.com', mail)).ok) throw new Error('sign-up');
+    const d = await json<{ pending: { id: number }[]; newsletter: Record<string, number> }>(
+      await h.call(s, 'GET', '/api/admin/dashboard'),
+    );
+    expect(d.pending.map((p) => p.id)).toEqual(ids.slice(0, 5));
+    expect(d.newsletter).toMatchObject({ total: 2, active: 1, pending: 1, unsubscribed: 0 });
   });
 
   it('GET /api/admin/build reports a failed build with its error', async () => {

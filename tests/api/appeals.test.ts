@@ -117,11 +117,21 @@ describe('an appeal round trip', () => {
       expect.objectContaining({
         appeal_text: 'This is a real community, not a scam: see our rules channel.',
         decided_by_me: true,
+        refused: null,
         reasons: ['Scam risk'],
       }),
     ]);
     const decisionId = queue.appeals[0]!.id;
     const second = await h.signIn('moderator');
+    // Once another operator exists, the queue says why its buttons are off for the one who decided.
+    const mine = (await (await h.call(first, 'GET', '/api/admin/appeals')).json()) as {
+      appeals: { refused: string | null }[];
+    };
+    expect(mine.appeals[0]!.refused).toBe('You made this decision: another moderator decides its appeal.');
+    const theirs = (await (await h.call(second, 'GET', '/api/admin/appeals')).json()) as {
+      appeals: { refused: string | null }[];
+    };
+    expect(theirs.appeals[0]!.refused).toBeNull();
     const own = await h.call(first, 'POST', `/api/admin/appeals/${decisionId}`, { outcome: 'overturned' });
     expect(own.status).toBe(409);
     expect(((await own.json()) as { error: { code: string } }).error.code).toBe('another_moderator');

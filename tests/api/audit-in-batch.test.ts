@@ -1,8 +1,25 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '../../db/queries/audit';
-import { insertCheckedSubmission } from '../../db/queries/submissions';
-import { auditLog, discordServers, serverSubmissions } from '../../db/schema';
+import { createContactMessage } from '../../db/queries/contact';
+import { saveListingEdit } from '../../db/queries/listing-edits';
+import { subscribeEmail } from '../../db/queries/newsletter';
+import { createReport } from '../../db/queries/reports';
+import { createServer, getServerById } from '../../db/queries/servers';
+import { insertCheckedSubmission, insertSubmission } from '../../db/queries/submissions';
+import {
+  auditLog,
+  contactMessages,
+  discordServers,
+  listingEdits,
+  newsletterSubscribers,
+  orders,
+  ownerUsers,
+  serverFlags,
+  serverReports,
+  serverSubmissions,
+  siteContent,
+} from '../../db/schema';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -90,5 +107,183 @@ describe('an audit row is written in the batch of the write it records', () => {
       taken: 'pending',
     });
     expect(await h.db.select().from(auditLog).where(eq(auditLog.action, 'owner_submit'))).toHaveLength(1);
+  });
+});
+
+describe('a report action is one write: the report, the hide and the audit rows', () => {
+  const listing = {
+    description: 'Signals and charts.',
+    category: 'Trading',
+    members: 500,
+    active_users: 50,
+    pros: [],
+    cons: [],
+    tags: [],
+    features: [],
+  };
+  const reportStatuses = async () =>
+    (await h.db.select().from(serverReports).orderBy(serverReports.id)).map((r) => r.status);
+
+  it('a hide that fails leaves every report open and audits nothing; a good one resolves them all with the audit', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const server = await createServer(h.db, { ...listing, name: 'Reported Place' });
+    const first = await createReport(h.db, { server_id: server.id, reason: 'spam', details: 'bots' });
+    await createReport(h.db, { server_id: server.id, reason: 'broken_link', details: null });
+
+    await h.db.run(
+      sql`CREATE TRIGGER hide_refused BEFORE UPDATE OF is_active ON discord_servers BEGIN SELECT RAISE(ABORT, 'hide refused'); END`,
+    );
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open', 'open']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(true);
+    expect(await h.db.select().from(auditLog)).toEqual([expect.objectContaining({ action: 'login' })]);
+
+    await h.db.run(sql`DROP TRIGGER hide_refused`);
+    await refuseAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open', 'open']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(true);
+
+    await allowAudit();
+    const hidden = await h.call(s, 'PATCH', `/api/admin/reports/${first.id}`, { action: 'hide_server' });
+    expect(hidden.status).toBe(200);
+    expect(((await hidden.json()) as { report: { status: string } }).report.status).toBe('resolved');
+    expect(await reportStatuses()).toEqual(['resolved', 'resolved']);
+    expect((await getServerById(h.db, server.id))?.is_active).toBe(false);
+    const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
+    expect(rows.map((r) => [r.action, r.entity, r.entity_id])).toEqual([
+      ['hide', 'server', String(server.id)],
+      ['hide_server', 'report', String(first.id)],
+    ]);
+    expect(rows[1]!.details).toEqual({ server_id: server.id, reason: 'spam' });
+  });
+
+  it('a dismissal whose audit row fails leaves the report open', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const server = await createServer(h.db, { ...listing, name: 'Quiet Place' });
+    const report = await createReport(h.db, { server_id: server.id, reason: 'other', details: null });
+    await refuseAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${report.id}`, { action: 'dismiss' })).status).toBe(500);
+    expect(await reportStatuses()).toEqual(['open']);
+    await allowAudit();
+    expect((await h.call(s, 'PATCH', `/api/admin/reports/${report.id}`, { action: 'dismiss' })).status).toBe(200);
+    expect(await reportStatuses()).toEqual(['dismissed']);
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.entity, 'report'))).toHaveLength(1);
+  });
+});
+
+describe('every console write is audited in its own batch', () => {
+  it('each write whose audit row fails changes nothing; each good one is audited', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('admin');
+    const sub = await insertSubmission(h.db, { ...submission('3'), guild_id: null });
+    const doomed = await insertSubmission(h.db, { ...submission('4'), guild_id: null });
+    const [content] = await h.db
+      .insert(siteContent)
+      .values({ page: 'home', section: 'hero', content_key: 'title', content_value: 'Hello', is_active: true })
+      .returning();
+    const message = await createContactMessage(h.db, {
+      name: 'Ana',
+      email: 'ana@example.com',
+      subject: 'general',
+      message: 'Hello there, a question.',
+      priority: 'normal',
+    });
+    const subscriber = await subscribeEmail(h.db, 'reader@example.com');
+    if (!subscriber.ok) throw new Error('not subscribed');
+    const listing = await createServer(h.db, {
+      name: 'Edited Place',
+      description: 'Signals and charts.',
+      category: 'Trading',
+      members: 500,
+      active_users: 50,
+      pros: [],
+      cons: [],
+      tags: [],
+      features: [],
+      affiliate_link: 'https://discord.gg/edited',
+    });
+    const [owner] = await h.db
+      .insert(ownerUsers)
+      .values({ discord_user_id: '700000000000000009', username: 'o' })
+      .returning();
+    const approvedEdit = await saveListingEdit(h.db, listing.id, owner!.id, {
+      description: { from: 'Signals and charts.', to: 'Charts only.' },
+    });
+    const [flag] = await h.db
+      .insert(serverFlags)
+      .values({ server_id: listing.id, rule: 'spike_no_presence', detail: 'Members rose.' })
+      .returning();
+
+    const writes: [string, string, unknown][] = [
+      ['PATCH', `/api/admin/submissions/${sub.id}`, { status: 'under_review' }],
+      ['DELETE', `/api/admin/submissions/${doomed.id}`, undefined],
+      ['POST', '/api/admin/content', { page: 'home', section: 'hero', content_key: 'sub', content_value: 'Hi' }],
+      [
+        'PUT',
+        `/api/admin/content/${content!.id}`,
+        { page: 'home', section: 'hero', content_key: 'title', content_value: 'Changed' },
+      ],
+      ['POST', `/api/admin/content/${content!.id}/toggle`, undefined],
+      ['PATCH', `/api/admin/contact/${message.id}`, { status: 'read' }],
+      ['PATCH', `/api/admin/newsletter/${subscriber.subscriber.id}`, { premium_subscriber: true }],
+      ['POST', `/api/admin/edits/${approvedEdit.id}/approve`, {}],
+      ['PATCH', `/api/admin/freshness/flags/${flag!.id}`, { verdict: 'dismissed' }],
+      ['POST', '/api/admin/orders/comps', { server_id: listing.id, placement: 'premium', term_days: 7 }],
+      ['PATCH', `/api/admin/newsletter/${subscriber.subscriber.id}`, { status: 'unsubscribed' }],
+      ['DELETE', `/api/admin/content/${content!.id}`, undefined],
+    ];
+    const snapshot = async () => ({
+      submissions: await h.db.select().from(serverSubmissions).orderBy(serverSubmissions.id),
+      content: await h.db.select().from(siteContent).orderBy(siteContent.id),
+      messages: await h.db.select().from(contactMessages),
+      subscribers: await h.db.select().from(newsletterSubscribers),
+      edits: (await h.db.select().from(listingEdits)).map((e) => e.status),
+      listing: (await getServerById(h.db, listing.id))?.description,
+      flags: (await h.db.select().from(serverFlags)).map((f) => f.verdict),
+      orders: await h.db.select().from(orders),
+    });
+    const before = await snapshot();
+    await refuseAudit();
+    for (const [method, path, body] of writes) {
+      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, 500]);
+    }
+    expect(await snapshot()).toEqual(before);
+
+    await allowAudit();
+    for (const [method, path, body] of writes) {
+      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([
+        method,
+        path,
+        method === 'POST' && !path.includes('/', 18) ? 201 : 200,
+      ]);
+    }
+    const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
+    expect(rows.map((r) => `${r.action} ${r.entity}`)).toEqual([
+      'status submission',
+      'delete submission',
+      'create content',
+      'update content',
+      'toggle content',
+      'status contact',
+      'update subscriber',
+      'approve listing_edit',
+      'dismiss flag',
+      'comp order',
+      'update subscriber',
+      'delete content',
+    ]);
+    const [created] = await h.db.select().from(siteContent).where(eq(siteContent.content_key, 'sub'));
+    const [comp] = await h.db.select().from(orders);
+    expect(rows[2]!.entity_id).toBe(String(created!.id));
+    expect(rows[4]!.details).toEqual({ is_active: false });
+    expect(rows[6]!.details).toEqual({ premium_subscriber: true, email: 'reader@example.com' });
+    expect(rows[7]!.details).toMatchObject({
+      changes: { description: { from: 'Signals and charts.', to: 'Charts only.' } },
+    });
+    expect(rows[9]!.entity_id).toBe(String(comp!.id));
+    expect(h.rebuild.reasons.some((r) => r.startsWith('comp placement'))).toBe(true);
   });
 });

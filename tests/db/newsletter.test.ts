@@ -90,6 +90,7 @@ describe('newsletter queries', () => {
       total: 3,
       active: 2,
       unsubscribed: 1,
+      pending: 0,
       premium: 1,
       new_last_7_days: 3,
       new_last_30_days: 3,

@@ -1,3 +1,4 @@
+import type { BatchItem } from 'drizzle-orm/batch';
 import { getListingContact } from '../../../db/queries/freshness';
 import { type DecisionInput, hideListing } from '../../../db/queries/moderation';
 import { notifyOwner } from '../../../db/queries/webhooks';
@@ -36,7 +37,8 @@ export async function prepareDecision(
 /**
  * Hides a live listing with reasons (#32): the decision, audit row and the mail to the listing's
  * contact address (the submission it was approved from) with the appeal link, in one batch. The
- * decision, or null when the listing was not live.
+ * decision, or null when the listing was not live. `more` joins that batch whether or not it hid
+ * the listing (a report's own status and audit row).
  */
 export async function hideWithReasons(
   deps: AppDeps,
@@ -44,6 +46,7 @@ export async function hideWithReasons(
   server: { id: number; name: string; slug: string },
   body: DecisionBody,
   details: Record<string, unknown> = {},
+  more: BatchItem<'sqlite'>[] = [],
 ) {
   const decision = await prepareDecision(deps, operator, body);
   const contact = await getListingContact(deps.db, server.id);
@@ -72,6 +75,7 @@ export async function hideWithReasons(
         `hidden:${decision.input.appealKey}`,
         when,
       ),
+      ...more,
     ],
   );
 }

@@ -128,7 +128,7 @@ export default function AdminApp() {
         {current.id === 'reports' && <ReportsScreen />}
         {current.id === 'reviews' && <ReviewsScreen />}
         {current.id === 'appeals' && <AppealsScreen />}
-        {current.id === 'freshness' && <FreshnessScreen />}
+        {current.id === 'freshness' && <FreshnessScreen isAdmin={operator.role === 'admin'} />}
         {current.id === 'content' && <ContentEditor />}
         {current.id === 'newsletter' && <NewsletterScreen />}
         {current.id === 'contact' && <ContactInbox />}

@@ -74,8 +74,12 @@ export function AppealsScreen() {
             </dl>
             <h3>The appeal</h3>
             <p className="prewrap">{a.appeal_text}</p>
-            {a.decided_by_me ? (
-              <p className="hint">You made this decision: another moderator decides its appeal when there is one.</p>
+            {a.refused ? (
+              <p className="hint" id={`appeal-refused-${a.id}`}>
+                {a.refused}
+              </p>
+            ) : a.decided_by_me ? (
+              <p className="hint">You made this decision: no other operator exists, so you decide its appeal.</p>
             ) : null}
             <label>
               Note to the appellant (optional)
@@ -87,13 +91,20 @@ export function AppealsScreen() {
               />
             </label>
             <div className="actions">
-              <button type="button" className="btn" disabled={list.busy} onClick={() => decide(a.id, 'upheld')}>
+              <button
+                type="button"
+                className="btn"
+                disabled={list.busy || a.refused !== null}
+                aria-describedby={a.refused ? `appeal-refused-${a.id}` : undefined}
+                onClick={() => decide(a.id, 'upheld')}
+              >
                 Uphold the decision
               </button>
               <button
                 type="button"
                 className="btn btn-primary"
-                disabled={list.busy}
+                disabled={list.busy || a.refused !== null}
+                aria-describedby={a.refused ? `appeal-refused-${a.id}` : undefined}
                 onClick={() => decide(a.id, 'overturned')}
               >
                 Overturn it

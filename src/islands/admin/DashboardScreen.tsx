@@ -1,5 +1,5 @@
 import { type ReactNode, useMemo } from 'react';
-import { REVENUE_DAYS } from '~/lib/pricing/plans';
+import { formatPrice, REVENUE_DAYS } from '~/lib/pricing/plans';
 import { client, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable } from './DataTable';
@@ -49,7 +49,6 @@ export function DashboardScreen() {
   if (list.error) return <Notice>{list.error}</Notice>;
   if (!data) return <p className="muted">Loading the dashboard…</p>;
   const premium = data.rows;
-  const maxRevenue = Math.max(...premium.map((x) => x.daily_revenue), 0.01);
 
   return (
     <section aria-labelledby="dash-title">
@@ -84,7 +83,7 @@ export function DashboardScreen() {
 
       <div className="grid-2">
         <Panel
-          title="Pending submissions"
+          title="Pending submissions (the 5 waiting longest)"
           href="#submissions"
           stats={[
             ['Pending', data.submissions.pending],
@@ -121,39 +120,40 @@ export function DashboardScreen() {
         {premium.length === 0 ? (
           <p className="muted">No premium or sponsored servers yet.</p>
         ) : (
-          <>
-            <div className="bars" aria-hidden="true">
-              {premium.slice(0, 10).map((p) => (
-                <div className="bar-row" key={p.server_id}>
-                  <span className="bar-name">{p.name}</span>
-                  <span className="bar" style={{ width: `${(p.daily_revenue / maxRevenue) * 100}%` }} />
-                  <span className="bar-value">{p.daily_revenue.toFixed(2)}</span>
-                </div>
-              ))}
-            </div>
-            <DataTable
-              caption="Premium and sponsored servers by daily revenue (last 30 days)"
-              captionVisible
-              rows={premium}
-              rowKey={(p) => p.server_id}
-              columns={[
-                { header: 'Server', rowHeader: true, cell: (p) => p.name },
-                {
-                  header: 'Placement',
-                  cell: (p) => [p.is_premium && 'premium', p.is_sponsored && 'sponsored'].filter(Boolean).join(', '),
-                },
-                { header: 'Views', cell: (p) => p.views },
-                { header: 'Clicks', cell: (p) => p.clicks },
-                { header: 'Conversions', cell: (p) => p.conversions },
-                { header: 'Revenue', cell: (p) => p.total_revenue.toFixed(2) },
-                { header: 'Daily revenue', cell: (p) => p.daily_revenue.toFixed(2) },
-              ]}
-            />
-          </>
+          <DataTable
+            caption="Premium and sponsored servers: traffic, and revenue per currency (money in minus refunds; per day over the last 30 days)"
+            captionVisible
+            rows={premium}
+            rowKey={(p) => p.server_id}
+            columns={[
+              { header: 'Server', rowHeader: true, cell: (p) => p.name },
+              {
+                header: 'Placement',
+                cell: (p) => [p.is_premium && 'premium', p.is_sponsored && 'sponsored'].filter(Boolean).join(', '),
+              },
+              { header: 'Views', cell: (p) => p.views },
+              { header: 'Clicks', cell: (p) => p.clicks },
+              { header: 'Conversions', cell: (p) => p.conversions },
+              { header: 'Revenue', cell: (p) => moneyPerCurrency(p.revenue, 'total_cents') },
+              { header: 'Daily revenue', cell: (p) => moneyPerCurrency(p.revenue, 'daily_cents') },
+            ]}
+          />
         )}
       </div>
     </section>
   );
+}
+
+/** One currency's money of a premium listing (listPremiumPerformance), in its smallest unit. */
+interface PremiumRevenue {
+  currency: string;
+  total_cents: number;
+  daily_cents: number;
+}
+
+/** One sum per currency ("$79.00 · ¥500"), never one figure across currencies; "—" without money. */
+function moneyPerCurrency(revenue: readonly PremiumRevenue[], figure: 'total_cents' | 'daily_cents'): string {
+  return revenue.length ? revenue.map((r) => formatPrice(r[figure], r.currency)).join(' · ') : '—';
 }
 
 /** A dashboard card titled with a link to its screen, its figures, then what it lists. */

@@ -8,8 +8,11 @@ import { useList } from './use-list';
 const statusText = (status: string) => status.replace('_', ' ');
 const ruleText = (rule: string) => ANOMALY_LABELS[rule as AnomalyRule] ?? rule;
 
-/** The refresh job and the anomaly queue (one load), then the listings whose invite is not ok. */
-export function FreshnessScreen() {
+/**
+ * The refresh job and the anomaly queue (one load), then the listings whose invite is not ok.
+ * `isAdmin`: whether the operator may clear the breaker (admins only).
+ */
+export function FreshnessScreen({ isAdmin }: { isAdmin: boolean }) {
   const overview = useList({
     filters: {},
     load: async () => {
@@ -78,7 +81,8 @@ export function FreshnessScreen() {
             {refresh.blockedUntil
               ? `${formatDate(refresh.blockedUntil)} · ${refresh.blockReason ?? ''}`
               : 'Not blocked'}
-            {refresh.blockedUntil && (
+            {/* Only an admin may lift the breaker (the API answers a moderator 403). */}
+            {refresh.blockedUntil && isAdmin && (
               <>
                 {' '}
                 <button type="button" className="btn btn-small" onClick={clearBreaker}>

@@ -8,10 +8,14 @@ import { useList } from './use-list';
 
 type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
 
-/** The subscriber figures, here and on the dashboard (which calls the total "Subscribers"). */
+/**
+ * The subscriber figures, here and on the dashboard (which calls the total "Subscribers"): active,
+ * pending (not confirmed yet) and unsubscribed add up to it.
+ */
 export const subscriberStats = (stats: NewsletterStats, total = 'Total'): [string, number][] => [
   [total, stats.total],
   ['Active', stats.active],
+  ['Pending', stats.pending],
   ['Unsubscribed', stats.unsubscribed],
   ['Premium', stats.premium],
   ['New, 7 days', stats.new_last_7_days],

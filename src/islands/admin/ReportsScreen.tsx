@@ -3,7 +3,7 @@ import { REPORT_REASONS } from '~/lib/enums';
 import { reasonOfReport } from '~/lib/moderation/reasons';
 import { client, idParam, parseResponse } from './api';
 import { type HideDecision, HideListingPanel } from './HideListingPanel';
-import { formatDate, Notices } from './ui';
+import { formatDate, Notices, Pager } from './ui';
 import { useList } from './use-list';
 
 const reasonLabel = (value: string) => REPORT_REASONS.find((r) => r.value === value)?.label ?? value;
@@ -22,7 +22,11 @@ interface Hiding {
 export function ReportsScreen() {
   const list = useList({
     filters: {},
-    load: async () => ({ rows: (await parseResponse(client.api.admin.reports.$get())).groups }),
+    perPage: 20,
+    load: async (_filters, paging) => {
+      const { groups, total } = await parseResponse(client.api.admin.reports.$get({ query: paging }));
+      return { rows: groups, total };
+    },
   });
   const groups = list.rows;
   const [hiding, setHiding] = useState<Hiding | null>(null);
@@ -110,6 +114,7 @@ export function ReportsScreen() {
           );
         })
       )}
+      {list.pager && <Pager {...list.pager} />}
     </section>
   );
 }

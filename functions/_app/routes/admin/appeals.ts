@@ -16,6 +16,9 @@ import { mailSite } from '../../mail/site';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { found, idParam, requestRebuild } from './shared';
 
+/** Why an operator may not decide the appeal of their own decision while another operator exists. */
+const OWN_DECISION = 'You made this decision: another moderator decides its appeal.';
+
 /**
  * The appeals queue (#32): admins and moderators. An appeal is decided by another moderator than
  * the one who made the decision, whenever there is another; the outcome is mailed.
@@ -23,8 +26,9 @@ import { found, idParam, requestRebuild } from './shared';
 export const appealRoutes = new Hono<AdminEnv>()
   .use(requireRole('moderator'))
   .get('/', async (c) => {
-    const appeals = await listPendingAppeals(c.get('deps').db);
+    const db = c.get('deps').db;
     const me = c.get('operator').id;
+    const [appeals, others] = await Promise.all([listPendingAppeals(db), anotherOperatorExists(db, me)]);
     return c.json({
       appeals: appeals.map((a) => ({
         id: a.id,
@@ -39,6 +43,8 @@ export const appealRoutes = new Hono<AdminEnv>()
         appeal_text: a.appeal_text,
         appealed_at: a.appealed_at,
         decided_by_me: a.operator_id === me,
+        /** Why POST would refuse this operator (409 another_moderator), so the screen disables it; else null. */
+        refused: a.operator_id === me && others ? OWN_DECISION : null,
       })),
     });
   })
@@ -51,7 +57,7 @@ export const appealRoutes = new Hono<AdminEnv>()
     if (!decision.appealed_at || decision.appeal_outcome)
       throw new ApiError(409, 'not_waiting', 'This decision has no appeal waiting for a decision');
     if (decision.operator_id === operator.id && (await anotherOperatorExists(deps.db, operator.id)))
-      throw new ApiError(409, 'another_moderator', 'You made this decision: another moderator decides its appeal.');
+      throw new ApiError(409, 'another_moderator', OWN_DECISION);
     const decided = await decideAppeal(deps.db, decision, outcome, note ?? null, operator, (lifted) =>
       appealDecidedMail(mailSite(deps.env), {
         serverName: decision.server_name,

@@ -4,7 +4,7 @@ import { listContactMessages, setContactStatus } from '../../../../db/queries/co
 import { contactQuerySchema, contactStatusSchema } from '../../../../src/lib/schemas/admin';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam } from './shared';
+import { auditOf, found, idParam } from './shared';
 
 /** The contact inbox: admins. */
 export const contactRoutes = new Hono<AdminEnv>()
@@ -17,7 +17,7 @@ export const contactRoutes = new Hono<AdminEnv>()
   .patch('/:id', idParam, zValidator('json', contactStatusSchema, validationHook), async (c) => {
     const { id } = c.req.valid('param');
     const { status } = c.req.valid('json');
-    const message = found(await setContactStatus(c.get('deps').db, id, status), 'message', id);
-    await audit(c, 'status', 'contact', id, { status });
+    const audited = auditOf(c, 'status', 'contact', id, { status });
+    const message = found(await setContactStatus(c.get('deps').db, id, status, audited), 'message', id);
     return c.json({ message });
   });

@@ -1,9 +1,11 @@
 import { zValidator } from '@hono/zod-validator';
+import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
   createContent,
   deleteContent,
   getContentById,
+  isActiveNow,
   listAllContent,
   toggleContent,
   updateContent,
@@ -11,7 +13,7 @@ import {
 import { contentSchema } from '../../../../src/lib/schemas/admin';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, conflictOnDuplicate, found, idParam, notFound, requestRebuild } from './shared';
+import { auditOf, conflictOnDuplicate, found, idParam, notFound, requestRebuild } from './shared';
 
 const duplicateKey = conflictOnDuplicate('duplicate_key', 'This page, section and key already exist');
 
@@ -20,8 +22,16 @@ export const contentRoutes = new Hono<AdminEnv>()
   .use(requireRole('admin'))
   .get('/', async (c) => c.json({ items: await listAllContent(c.get('deps').db) }))
   .post('/', zValidator('json', contentSchema, validationHook), async (c) => {
-    const item = await createContent(c.get('deps').db, c.req.valid('json')).catch(duplicateKey);
-    await audit(c, 'create', 'content', item.id, { page: item.page, section: item.section, key: item.content_key });
+    const input = c.req.valid('json');
+    const item = await createContent(
+      c.get('deps').db,
+      input,
+      auditOf(c, 'create', 'content', sql`last_insert_rowid()`, {
+        page: input.page,
+        section: input.section,
+        key: input.content_key,
+      }),
+    ).catch(duplicateKey);
     await requestRebuild(c, `content ${item.page}/${item.section}`);
     return c.json({ item }, 201);
   })
@@ -29,21 +39,22 @@ export const contentRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const db = c.get('deps').db;
     const before = found(await getContentById(db, id), 'content', id);
-    const item = found(await updateContent(db, id, c.req.valid('json')).catch(duplicateKey), 'content', id);
-    const { page, section } = item;
-    await audit(c, 'update', 'content', id, {
+    const input = c.req.valid('json');
+    const { page, section } = input;
+    const audited = auditOf(c, 'update', 'content', id, {
       page,
       section,
-      key: item.content_key,
+      key: input.content_key,
       previous_value: before.content_value,
     });
+    const item = found(await updateContent(db, id, input, audited).catch(duplicateKey), 'content', id);
     await requestRebuild(c, `content ${page}/${section}`);
     return c.json({ item });
   })
   .post('/:id/toggle', idParam, async (c) => {
     const { id } = c.req.valid('param');
-    const item = found(await toggleContent(c.get('deps').db, id), 'content', id);
-    await audit(c, 'toggle', 'content', id, { is_active: item.is_active });
+    const audited = auditOf(c, 'toggle', 'content', id, { is_active: isActiveNow(id) });
+    const item = found(await toggleContent(c.get('deps').db, id, audited), 'content', id);
     await requestRebuild(c, `content ${item.page}/${item.section}`);
     return c.json({ item });
   })
@@ -51,8 +62,8 @@ export const contentRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const db = c.get('deps').db;
     const { page, section, content_key } = found(await getContentById(db, id), 'content', id);
-    if (!(await deleteContent(db, id))) throw notFound('content', id);
-    await audit(c, 'delete', 'content', id, { page, section, key: content_key });
+    const audited = auditOf(c, 'delete', 'content', id, { page, section, key: content_key });
+    if (!(await deleteContent(db, id, audited))) throw notFound('content', id);
     await requestRebuild(c, `content ${page}/${section}`);
     return c.json({ ok: true });
   });

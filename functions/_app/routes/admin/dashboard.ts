@@ -22,10 +22,11 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     listDailyFunnel(db, LIMITS.funnelDays),
     revenueByDay(db, REVENUE_DAYS, deps.now?.() ?? Date.now()),
     getSubmissionStats(db),
-    listSubmissions(db, { status: 'pending', perPage: 5 }),
+    // The queue works oldest first: the five waiting longest.
+    listSubmissions(db, { status: 'pending', perPage: 5, oldestFirst: true }),
     countReportsByServer(db, 'open'),
     getNewsletterStats(db),
-    listPremiumPerformance(db),
+    listPremiumPerformance(db, deps.now?.() ?? Date.now()),
   ]);
   return c.json({
     funnel,

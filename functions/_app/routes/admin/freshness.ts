@@ -12,7 +12,7 @@ import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam, requestRebuild } from './shared';
+import { audit, auditOf, found, idParam, requestRebuild } from './shared';
 
 /** What the console shows of the refresh job at `now`: last run, the budget window's use, the breaker. */
 function refreshStatus(state: JobState | null, now: number, perWindow: number, enabled: boolean) {
@@ -69,12 +69,12 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     const { db, now } = c.get('deps');
     const operator = c.get('operator');
     const existing = found(await getFlag(db, id), 'flag', id);
-    const flag = await reviewFlag(db, id, verdict, operator.email, new Date(now?.() ?? Date.now()));
-    if (!flag) throw new ApiError(409, 'already_reviewed', `Flag ${id} was already ${existing.verdict ?? 'closed'}`);
-    await audit(c, verdict === 'confirmed' ? 'confirm' : 'dismiss', 'flag', id, {
-      server_id: flag.server_id,
-      rule: flag.rule,
+    const audited = auditOf(c, verdict === 'confirmed' ? 'confirm' : 'dismiss', 'flag', id, {
+      server_id: existing.server_id,
+      rule: existing.rule,
     });
+    const flag = await reviewFlag(db, id, verdict, operator.email, new Date(now?.() ?? Date.now()), audited);
+    if (!flag) throw new ApiError(409, 'already_reviewed', `Flag ${id} was already ${existing.verdict ?? 'closed'}`);
     // A confirmed flag appears on the listing's page.
     if (verdict === 'confirmed') {
       const server = await getServerById(db, flag.server_id);

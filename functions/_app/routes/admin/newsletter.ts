@@ -7,6 +7,7 @@ import {
   listSubscribers,
   type Subscriber,
   signUpEmail,
+  subscriberEmailNow,
   unsubscribeSubscriber,
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
@@ -19,7 +20,7 @@ import { newsletterConfirmMail } from '../../mail/newsletter-confirm';
 import { mailSite, newsletterLinks } from '../../mail/site';
 import { isoWeek } from '../../mail/week';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam } from './shared';
+import { audit, auditOf, found, idParam } from './shared';
 
 /**
  * One CSV field: quoted when it holds a comma, quote or newline (RFC 4180), and
@@ -129,9 +130,11 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const premium = patch.premium_subscriber !== undefined ? { premium_subscriber: patch.premium_subscriber } : {};
     // Unsubscribing here is the subscriber's own one-click: the newsletter mails still waiting for
     // the address (this week's issue) are given up with it.
+    const audited = auditOf(c, 'update', 'subscriber', id, { ...patch, email: subscriberEmailNow(id) });
     const update =
-      patch.status === 'unsubscribed' ? unsubscribeSubscriber(db, id, premium) : updateSubscriber(db, id, premium);
+      patch.status === 'unsubscribed'
+        ? unsubscribeSubscriber(db, id, premium, audited)
+        : updateSubscriber(db, id, premium, audited);
     const subscriber = found(await update, 'subscriber', id);
-    await audit(c, 'update', 'subscriber', id, { ...patch, email: subscriber.email });
     return c.json({ subscriber });
   });

@@ -1,4 +1,5 @@
 import { zValidator } from '@hono/zod-validator';
+import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
@@ -19,7 +20,7 @@ import { ApiError } from '../../lib/errors';
 import { applyEvent, refundFailure } from '../../lib/order-events';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam, requestRebuild } from './shared';
+import { audit, auditOf, found, idParam, requestRebuild } from './shared';
 
 const pageQuery = zValidator(
   'query',
@@ -82,13 +83,22 @@ export const orderRoutes = new Hono<AdminEnv>()
         { path: 'server_id', message: 'This listing has no join link' },
       ]);
     const operator = c.get('operator');
-    const comp = await createCompOrder(deps.db, {
-      serverId: listing.id,
-      category: listing.category,
-      placement: input.placement,
-      termDays: input.term_days,
-      grantedBy: operator.email,
-    });
+    const comp = await createCompOrder(
+      deps.db,
+      {
+        serverId: listing.id,
+        category: listing.category,
+        placement: input.placement,
+        termDays: input.term_days,
+        grantedBy: operator.email,
+      },
+      auditOf(c, 'comp', 'order', sql`last_insert_rowid()`, {
+        server_id: listing.id,
+        placement: input.placement,
+        term_days: input.term_days,
+        note: input.note ?? null,
+      }),
+    );
     const outcome = await applyEvent(deps, {
       eventId: `comp:${comp.id}`,
       type: 'app.comp',
@@ -96,20 +106,14 @@ export const orderRoutes = new Hono<AdminEnv>()
       event: 'paid',
       at: deps.now?.() ?? Date.now(),
     });
-    await audit(c, 'comp', 'order', comp.id, {
-      server_id: listing.id,
-      placement: input.placement,
-      term_days: input.term_days,
-      note: input.note ?? null,
-    });
-    requestRebuild(c, `comp placement for ${listing.slug}`, [listing.slug]);
+    await requestRebuild(c, `comp placement for ${listing.slug}`, [listing.slug]);
     return c.json({ order: outcome.kind === 'applied' ? outcome.order : comp }, 201);
   })
   .get('/plans', async (c) => c.json({ plans: await listPlans(c.get('deps').db) }))
   .post('/plans', zValidator('json', planCreateSchema, validationHook), async (c) => {
     const plan = await createPlan(c.get('deps').db, c.req.valid('json'));
     await audit(c, 'create', 'plan', plan.id, { ...plan });
-    requestRebuild(c, `plan ${plan.name} created (pricing page)`);
+    await requestRebuild(c, `plan ${plan.name} created (pricing page)`);
     return c.json({ plan }, 201);
   })
   // A plan's change applies to new purchases only: orders keep the price and term they were sold at.
@@ -119,6 +123,6 @@ export const orderRoutes = new Hono<AdminEnv>()
     const before = found(await getPlan(db, id), 'plan', id);
     const plan = found(await updatePlan(db, id, c.req.valid('json')), 'plan', id);
     await audit(c, 'update', 'plan', id, { before, after: plan });
-    requestRebuild(c, `plan ${plan.name} changed (pricing page)`);
+    await requestRebuild(c, `plan ${plan.name} changed (pricing page)`);
     return c.json({ plan });
   });

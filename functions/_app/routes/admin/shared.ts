@@ -2,7 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { isUniqueViolation } from '../../../../db/errors';
-import { recordAudit } from '../../../../db/queries/audit';
+import { type AuditWrite, recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
 import { requestPublish, serverPaths } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
@@ -37,6 +37,21 @@ export function audit(
     entityId,
     ...(details ? { details } : {}),
   });
+}
+
+/**
+ * The signed-in operator's audit row for a query to write in the batch of its change
+ * (auditStatement in db/queries/audit.ts): a failure of either leaves neither.
+ */
+export function auditOf(
+  c: AdminContext,
+  action: string,
+  entity: string,
+  entityId: AuditWrite['entityId'],
+  details: AuditWrite['details'] = {},
+): AuditWrite {
+  const op = c.get('operator');
+  return { author: { operatorId: op.id, name: op.email }, action, entity, entityId, details };
 }
 
 /** requestPublish (lib/site-changes.ts) for the listings `slugs` names, from a console route. */

@@ -23,7 +23,7 @@ import { mailSite } from '../../mail/site';
 import { submissionApprovedMail } from '../../mail/submission-approved';
 import { submissionRejectedMail } from '../../mail/submission-rejected';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, found, idParam, notFound, requestRebuild } from './shared';
+import { auditOf, found, idParam, notFound, requestRebuild } from './shared';
 
 /** A submission with the niche rules' flags for the reviewer (#32): the matched words of each field. */
 const withFlags = <T extends SubmissionRecord>(s: T) => ({ ...s, flags: phraseFlags(s) });
@@ -90,8 +90,13 @@ export const submissionRoutes = new Hono<AdminEnv>()
         decision: { id: made.id, reasons: made.reasons },
       });
     }
-    const submission = await updateSubmissionStatus(db, id, status, admin_notes ?? null);
-    await audit(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes });
+    const submission = await updateSubmissionStatus(
+      db,
+      id,
+      status,
+      admin_notes ?? null,
+      auditOf(c, 'status', 'submission', id, { from: current.status, to: status, admin_notes }),
+    );
     return c.json({ submission, decision: null });
   })
   // A request without a JSON body validates as {} (Hono's json validator): a plain approval.
@@ -153,7 +158,10 @@ export const submissionRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const db = c.get('deps').db;
     const current = found(await getSubmissionById(db, id), 'submission', id);
-    if (!(await deleteSubmission(db, id))) throw notFound('submission', id);
-    await audit(c, 'delete', 'submission', id, { server_name: current.server_name, status: current.status });
+    const audited = auditOf(c, 'delete', 'submission', id, {
+      server_name: current.server_name,
+      status: current.status,
+    });
+    if (!(await deleteSubmission(db, id, audited))) throw notFound('submission', id);
     return c.json({ ok: true });
   });
