@@ -1046,19 +1046,23 @@ test.describe
     }
 
     /** Pages through a console list, collecting `selector` texts on each page. */
-    async function collectPages(page: Page, selector: string): Promise<string[]> {
-      const out: string[] = [];
+    /** The texts of each selector over every page of the screen's own list, once its first row is shown. */
+    async function collectPagesOf(page: Page, selectors: string[]): Promise<string[][]> {
+      const out: string[][] = selectors.map(() => []);
+      await expect(page.locator(selectors[0]!).first()).toBeVisible();
       for (;;) {
-        const shown = await texts(page, selector);
-        out.push(...shown);
+        const shown = await Promise.all(selectors.map((s) => texts(page, s)));
+        for (const [i, t] of shown.entries()) out[i]!.push(...t);
         // The screen's own list (the Submissions screen has the owner edits' pager too).
         const next = page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('button', { name: 'Next' });
         if (await next.isDisabled()) return out;
         await next.click();
         // The pager's label moves at once, the rows when the next page has loaded.
-        await expect.poll(() => texts(page, selector)).not.toEqual(shown);
+        await expect.poll(() => texts(page, selectors[0]!)).not.toEqual(shown[0]);
       }
     }
+
+    const collectPages = async (page: Page, selector: string) => (await collectPagesOf(page, [selector]))[0]!;
 
     test('the console dashboard and submissions screens show payload submissions as text', async ({
       page,
@@ -1131,11 +1135,11 @@ test.describe
       site,
     }) => {
       const names = PAYLOADS.map((p) => p.text);
+      // Every page of the reported listings (25 a page): their names, and their reports' texts.
       await openConsole(page, sinks, site.baseURL, 'reports', 'Reports');
-      expect(await texts(page, 'article h2 a')).toEqual(expect.arrayContaining(names));
-      expect(await texts(page, '.report-list p.prewrap')).toEqual(
-        expect.arrayContaining([...names, stored.reportDetails]),
-      );
+      const [listings, reportTexts] = await collectPagesOf(page, ['article h2 a', '.report-list p.prewrap']);
+      expect(listings).toEqual(expect.arrayContaining(names));
+      expect(reportTexts).toEqual(expect.arrayContaining([...names, stored.reportDetails]));
 
       await openConsole(page, sinks, site.baseURL, 'contact', 'Contact inbox');
       const messages = await collectPages(page, 'article.message p.prewrap');
