@@ -57,6 +57,12 @@ SELECT ${author.operatorId}, ${author.name}, ${entry.action}, ${entry.entity}, C
 WHERE ${when}`);
 }
 
+/**
+ * The id of the row the statement before it in a batch inserted: the entity id of an audit row that
+ * records a creation (auditStatement runs right after it).
+ */
+export const INSERTED_ID = sql`last_insert_rowid()`;
+
 /** One operator's audit row, for the batch of the write it records (see auditStatement). */
 export interface AuditWrite {
   author: AuditAuthor;

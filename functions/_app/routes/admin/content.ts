@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
-import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { INSERTED_ID } from '../../../../db/queries/audit';
 import {
   createContent,
   deleteContent,
@@ -26,7 +26,7 @@ export const contentRoutes = new Hono<AdminEnv>()
     const item = await createContent(
       c.get('deps').db,
       input,
-      auditOf(c, 'create', 'content', sql`last_insert_rowid()`, {
+      auditOf(c, 'create', 'content', INSERTED_ID, {
         page: input.page,
         section: input.section,
         key: input.content_key,

@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
-import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { INSERTED_ID } from '../../../../db/queries/audit';
 import {
   createCompOrder,
   createPlan,
@@ -92,7 +92,7 @@ export const orderRoutes = new Hono<AdminEnv>()
         termDays: input.term_days,
         grantedBy: operator.email,
       },
-      auditOf(c, 'comp', 'order', sql`last_insert_rowid()`, {
+      auditOf(c, 'comp', 'order', INSERTED_ID, {
         server_id: listing.id,
         placement: input.placement,
         term_days: input.term_days,
