@@ -10,7 +10,7 @@ import {
 import { getServerById } from '../../../db/queries/servers';
 import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
-import { type CheckoutSession, type StripeClient, StripeRefusal } from '../clients/stripe';
+import { type CheckoutSession, type StripeClient, StripeRefusal, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
 import { orderPartlyRefundedMail, orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
@@ -170,8 +170,36 @@ export async function chargeEventInput(
  * read the request and said no (a charge already refunded in the dashboard, a disputed charge),
  * 502 `stripe_unavailable` when it did not answer.
  */
-export function refundFailure(error: unknown): ApiError {
+function refundFailure(error: unknown): ApiError {
   if (error instanceof StripeRefusal)
     return new ApiError(409, 'refund_refused', `Stripe refused the refund: ${error.message}`);
   return new ApiError(502, 'stripe_unavailable', 'Stripe did not answer. Try again in a minute.');
+}
+
+/**
+ * Refunds a paid order through Stripe at once (an owner's request within 30 days, or an operator's)
+ * and applies the refund as its event: the slot ends, the payer is mailed, revenue drops. 503 when
+ * payments are not set up; Stripe's refusal or silence as refundFailure says. The caller checked
+ * that the order may be refunded and audits the refund.
+ */
+export async function refundThroughStripe(
+  deps: Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch'>,
+  order: OrderRow & { stripe_payment_intent: string },
+  reason: string | null,
+  at: number,
+): Promise<{ refund: { id: string; amount: number }; outcome: ApplyOutcome }> {
+  const stripe = stripeFor(deps);
+  if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
+  const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
+    throw refundFailure(error);
+  });
+  const outcome = await applyEvent(deps, {
+    eventId: `refund:${refund.id}`,
+    type: 'app.refund',
+    orderId: order.id,
+    event: 'refunded',
+    at,
+    refundReason: reason,
+  });
+  return { refund, outcome };
 }

@@ -77,7 +77,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { escapeHtml } from '../lib/html';
 import { checkInvite, holdDiscordFor, mayAskDiscord } from '../lib/invite-check';
-import { applyEvent, refundFailure } from '../lib/order-events';
+import { applyEvent, refundThroughStripe } from '../lib/order-events';
 import {
   clearOwnerCookies,
   currentOwner,
@@ -636,20 +636,13 @@ export const accountRoutes = (deps: AppDeps) => {
           );
         if (!refundableByOwner(order.paid_at, at))
           throw new ApiError(409, 'refund_window_over', 'The 30 days for a refund here are over: write to support.');
-        const stripe = stripeFor(deps);
-        if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
         const reason = c.req.valid('json').reason ?? null;
-        const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
-          throw refundFailure(error);
-        });
-        const outcome = await applyEvent(deps, {
-          eventId: `refund:${refund.id}`,
-          type: 'app.refund',
-          orderId: order.id,
-          event: 'refunded',
+        const { refund, outcome } = await refundThroughStripe(
+          deps,
+          { ...order, stripe_payment_intent: order.stripe_payment_intent },
+          reason,
           at,
-          refundReason: reason,
-        });
+        );
         await recordOwnerAudit(deps.db, owner, {
           action: 'refund',
           entity: 'order',

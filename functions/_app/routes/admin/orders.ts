@@ -15,9 +15,8 @@ import {
 import { getServerById } from '../../../../db/queries/servers';
 import { REVENUE_DAYS } from '../../../../src/lib/pricing/plans';
 import { adminRefundSchema, compSchema, planCreateSchema, planUpdateSchema } from '../../../../src/lib/schemas/orders';
-import { stripeFor } from '../../clients/stripe';
 import { ApiError } from '../../lib/errors';
-import { applyEvent, refundFailure } from '../../lib/order-events';
+import { applyEvent, refundThroughStripe } from '../../lib/order-events';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { audit, auditOf, found, idParam, requestRebuild } from './shared';
@@ -56,20 +55,13 @@ export const orderRoutes = new Hono<AdminEnv>()
       !['paid', 'ended', 'disputed'].includes(order.state)
     )
       throw new ApiError(409, 'not_refundable', 'Only a paid order can be refunded');
-    const stripe = stripeFor(deps);
-    if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not configured');
     const reason = c.req.valid('json').reason ?? null;
-    const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
-      throw refundFailure(error);
-    });
-    const outcome = await applyEvent(deps, {
-      eventId: `refund:${refund.id}`,
-      type: 'app.refund',
-      orderId: order.id,
-      event: 'refunded',
-      at: deps.now?.() ?? Date.now(),
-      refundReason: reason,
-    });
+    const { refund, outcome } = await refundThroughStripe(
+      deps,
+      { ...order, stripe_payment_intent: order.stripe_payment_intent },
+      reason,
+      deps.now?.() ?? Date.now(),
+    );
     await audit(c, 'refund', 'order', id, { refund: refund.id, amount_cents: refund.amount, reason });
     return c.json({ order: outcome.kind === 'applied' ? outcome.order : await getOrder(deps.db, id) });
   })
