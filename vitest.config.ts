@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { SlowFirstSequencer } from './tests/helpers/sequencer';
+import { SlowFirstSequencer } from './tests/helpers/sequencer.ts';
 
 export default defineConfig({
   resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },

@@ -50,24 +50,29 @@ export async function getPlan(db: Db, id: number): Promise<PlanRow | null> {
 }
 
 /** An admin's change of a plan; orders already made keep the price and term they were sold at. */
+/** Changes a plan; `audit`, the operator's audit row, in the same batch. */
 export async function updatePlan(
   db: Db,
   id: number,
   changes: { [K in 'name' | 'term_days' | 'price_cents' | 'currency' | 'active']?: PlanRow[K] | undefined },
+  audit?: AuditWrite,
 ): Promise<PlanRow | null> {
-  const [row] = await db
+  const update = db
     .update(plans)
     .set({ ...changes, updated_at: sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))` })
     .where(eq(plans.id, id))
     .returning();
+  const [row] = await withAudit(db, update, audit);
   return row ?? null;
 }
 
+/** Adds a plan; `audit`, the operator's audit row (its entity: INSERTED_ID), in the same batch. */
 export async function createPlan(
   db: Db,
   input: Pick<PlanRow, 'name' | 'placement' | 'term_days' | 'price_cents' | 'currency'>,
+  audit?: AuditWrite,
 ): Promise<PlanRow> {
-  const [row] = await db.insert(plans).values(input).returning();
+  const [row] = await withAudit(db, db.insert(plans).values(input).returning(), audit);
   return row!;
 }
 

@@ -43,7 +43,7 @@ import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { type BuiltQuery, readBuilt } from '../prepared';
 import { discordServers, type NewServerRow, orders, type ServerRow, serverSlugs } from '../schema';
-import { type AuditAuthor, auditRowWhen } from './audit';
+import { type AuditAuthor, type AuditWrite, auditRowWhen, auditStatement, withAudit } from './audit';
 import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
 import { holdsMoney } from './orders';
 import { decodeServerRows, selectServerRows } from './server-rows';
@@ -911,13 +911,17 @@ export type ServerWrite = Omit<NewServerRow, 'id' | 'created_at' | 'updated_at' 
 const linkInviteCode = (link: string | null | undefined): string | null =>
   link ? (parseDiscordInvite(link)?.code ?? null) : null;
 
-/** Inserts a server; the slug is derived from the name when absent. Returns the row. */
-export async function createServer(db: Db, input: ServerWrite): Promise<Server> {
+/**
+ * Inserts a server; the slug is derived from the name when absent. Returns the row. `audit` (given
+ * the slug) is the operator's audit row, written in the same batch as the insert.
+ */
+export async function createServer(db: Db, input: ServerWrite, audit?: (slug: string) => AuditWrite): Promise<Server> {
   const slug = await uniqueSlug(db, input.slug || serverSlug(input.name));
-  const [row] = await db
+  const insert = db
     .insert(discordServers)
     .values({ ...input, slug, invite_code: input.invite_code ?? linkInviteCode(input.affiliate_link) })
     .returning();
+  const [row] = await withAudit(db, insert, audit?.(slug));
   return row!;
 }
 
@@ -925,7 +929,13 @@ export async function createServer(db: Db, input: ServerWrite): Promise<Server> 
  * Updates a server by id; a new name without a slug re-derives the slug. When the slug changes the
  * old one is kept in server_slugs, so its old URL redirects. Returns the row or null.
  */
-export async function updateServer(db: Db, id: number, patch: Partial<ServerWrite>): Promise<Server | null> {
+export async function updateServer(
+  db: Db,
+  id: number,
+  patch: Partial<ServerWrite>,
+  /** The operator's audit row (given the slug the listing will have), in the same batch as the update. */
+  audit?: (slug: string | undefined) => AuditWrite,
+): Promise<Server | null> {
   const { slug, ...rest } = patch;
   const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
   // A new join link is a new invite to check (the listing's guild stays: another guild's invite is caught).
@@ -936,13 +946,14 @@ export async function updateServer(db: Db, id: number, patch: Partial<ServerWrit
   if (slug) values.slug = await uniqueSlug(db, slug, id);
   else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
   const update = db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();
-  if (!values.slug) return (await update)[0] ?? null;
+  const auditRow = audit?.(values.slug);
+  if (!values.slug) return (await withAudit(db, update, auditRow))[0] ?? null;
   const [before] = await db
     .select({ slug: discordServers.slug })
     .from(discordServers)
     .where(eq(discordServers.id, id))
     .limit(1);
-  if (!before || before.slug === values.slug) return (await update)[0] ?? null;
+  if (!before || before.slug === values.slug) return (await withAudit(db, update, auditRow))[0] ?? null;
   // One batch: the rename and its history are stored together or not at all. The new slug stops
   // being a former one (renamed back); the old one now belongs to this server, whoever had it before.
   const [, , [row]] = await db.batch([
@@ -952,6 +963,7 @@ export async function updateServer(db: Db, id: number, patch: Partial<ServerWrit
       .values({ slug: before.slug, server_id: id })
       .onConflictDoUpdate({ target: serverSlugs.slug, set: { server_id: id, created_at: new Date().toISOString() } }),
     update,
+    ...(auditRow ? [auditStatement(db, auditRow)] : []),
   ]);
   return row ?? null;
 }
@@ -997,8 +1009,13 @@ export async function deleteServer(
 }
 
 /** Shows or hides a server (is_active). Returns the row or null. */
-export async function setServerActive(db: Db, id: number, isActive: boolean): Promise<Server | null> {
-  return updateServer(db, id, { is_active: isActive });
+export async function setServerActive(
+  db: Db,
+  id: number,
+  isActive: boolean,
+  audit?: AuditWrite,
+): Promise<Server | null> {
+  return updateServer(db, id, { is_active: isActive }, audit && (() => audit));
 }
 
 /** Every server, listed or hidden, matching an optional search, newest first: the console's servers screen. */

@@ -15,8 +15,10 @@ import {
   newsletterSubscribers,
   orders,
   ownerUsers,
+  plans,
   serverFlags,
   serverReports,
+  serverSlugs,
   serverSubmissions,
   siteContent,
 } from '../../db/schema';
@@ -285,5 +287,71 @@ describe('every console write is audited in its own batch', () => {
     });
     expect(rows[9]!.entity_id).toBe(String(comp!.id));
     expect(h.rebuild.reasons.some((r) => r.startsWith('comp placement'))).toBe(true);
+  });
+
+  it("a listing's and a plan's writes whose audit row fails change nothing; each good one is audited", async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('admin');
+    const listing = { description: 'Signals and charts.', category: 'Trading', members: 500, active_users: 50 };
+    const shown = await createServer(h.db, { ...listing, name: 'Hidden Place', is_active: false });
+    const edited = await createServer(h.db, {
+      ...listing,
+      name: 'Edited Place',
+      affiliate_link: 'https://discord.gg/editedplace',
+    });
+    const [plan] = await h.db.select().from(plans).limit(1);
+    const writes: [string, string, unknown, number][] = [
+      ['PATCH', `/api/admin/servers/${shown.id}/visibility`, { is_active: true }, 200],
+      ['POST', '/api/admin/servers', { ...listing, name: 'Created Place' }, 201],
+      // A rename: the slug's history and the row in one batch, the audit row with them.
+      ['PUT', `/api/admin/servers/${edited.id}`, { ...listing, name: 'Renamed Place' }, 200],
+      ['PATCH', `/api/admin/servers/${edited.id}/placement`, { sort_order: 3 }, 200],
+      [
+        'POST',
+        '/api/admin/orders/plans',
+        { name: 'Fortnight', placement: 'premium', term_days: 14, price_cents: 900, currency: 'usd' },
+        201,
+      ],
+      ['PATCH', `/api/admin/orders/plans/${plan!.id}`, { price_cents: plan!.price_cents + 100 }, 200],
+    ];
+    const snapshot = async () => ({
+      servers: (await h.db.select().from(discordServers).orderBy(discordServers.id)).map((r) => ({
+        ...r,
+        updated_at: '',
+      })),
+      slugs: await h.db.select().from(serverSlugs),
+      plans: await h.db.select().from(plans).orderBy(plans.id),
+    });
+    const before = await snapshot();
+    await refuseAudit();
+    for (const [method, path, body] of writes) {
+      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, 500]);
+    }
+    expect(await snapshot()).toEqual(before);
+
+    await allowAudit();
+    for (const [method, path, body, status] of writes) {
+      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, status]);
+    }
+    const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
+    expect(rows.map((r) => `${r.action} ${r.entity}`)).toEqual([
+      'show server',
+      'create server',
+      'update server',
+      'placement server',
+      'create plan',
+      'update plan',
+    ]);
+    const [created] = await h.db.select().from(discordServers).where(eq(discordServers.name, 'Created Place'));
+    expect(rows[1]).toMatchObject({
+      entity_id: String(created!.id),
+      details: { name: 'Created Place', slug: created!.slug },
+    });
+    expect(rows[2]).toMatchObject({
+      entity_id: String(edited.id),
+      details: { changed: ['name'], slug: 'renamed-place', previous_slug: edited.slug },
+    });
+    const [fortnight] = await h.db.select().from(plans).where(eq(plans.name, 'Fortnight'));
+    expect(rows[4]!.entity_id).toBe(String(fortnight!.id));
   });
 });

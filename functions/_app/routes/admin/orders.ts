@@ -103,8 +103,8 @@ export const orderRoutes = new Hono<AdminEnv>()
   })
   .get('/plans', async (c) => c.json({ plans: await listPlans(c.get('deps').db) }))
   .post('/plans', zValidator('json', planCreateSchema, validationHook), async (c) => {
-    const plan = await createPlan(c.get('deps').db, c.req.valid('json'));
-    await audit(c, 'create', 'plan', plan.id, { ...plan });
+    const input = c.req.valid('json');
+    const plan = await createPlan(c.get('deps').db, input, auditOf(c, 'create', 'plan', INSERTED_ID, { ...input }));
     await requestRebuild(c, `plan ${plan.name} created (pricing page)`);
     return c.json({ plan }, 201);
   })
@@ -113,8 +113,12 @@ export const orderRoutes = new Hono<AdminEnv>()
     const db = c.get('deps').db;
     const { id } = c.req.valid('param');
     const before = found(await getPlan(db, id), 'plan', id);
-    const plan = found(await updatePlan(db, id, c.req.valid('json')), 'plan', id);
-    await audit(c, 'update', 'plan', id, { before, after: plan });
+    const changes = c.req.valid('json');
+    const plan = found(
+      await updatePlan(db, id, changes, auditOf(c, 'update', 'plan', id, { before, changes })),
+      'plan',
+      id,
+    );
     await requestRebuild(c, `plan ${plan.name} changed (pricing page)`);
     return c.json({ plan });
   });

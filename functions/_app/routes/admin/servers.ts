@@ -1,6 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { listServerAnalytics } from '../../../../db/queries/analytics';
+import { INSERTED_ID } from '../../../../db/queries/audit';
 import { ordersHoldingListing } from '../../../../db/queries/orders';
 import {
   createServer,
@@ -22,7 +23,7 @@ import { hideWithReasons } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, conflictOnDuplicate, found, idParam, notFound, requestRebuild } from './shared';
+import { auditOf, conflictOnDuplicate, found, idParam, notFound, requestRebuild } from './shared';
 
 const slugTaken = conflictOnDuplicate('slug_taken', 'Another server has this slug');
 
@@ -54,15 +55,21 @@ export const serverRoutes = new Hono<AdminEnv>()
         await requestRebuild(c, `hid ${current.slug}`, [current.slug]);
         return c.json({ server: found(await getServerById(deps.db, id), 'server', id) });
       }
-      const server = found(await setServerActive(deps.db, id, is_active), 'server', id);
-      await audit(c, 'show', 'server', id, { slug: server.slug });
+      const current = found(await getServerById(deps.db, id), 'server', id);
+      const server = found(
+        await setServerActive(deps.db, id, is_active, auditOf(c, 'show', 'server', id, { slug: current.slug })),
+        'server',
+        id,
+      );
       await requestRebuild(c, `showed ${server.slug}`, [server.slug]);
       return c.json({ server });
     },
   )
   .post('/', requireRole('admin'), zValidator('json', serverSchema, validationHook), async (c) => {
-    const server = await createServer(c.get('deps').db, c.req.valid('json'));
-    await audit(c, 'create', 'server', server.id, { name: server.name, slug: server.slug });
+    const input = c.req.valid('json');
+    const server = await createServer(c.get('deps').db, input, (slug) =>
+      auditOf(c, 'create', 'server', INSERTED_ID, { name: input.name, slug }),
+    );
     await requestRebuild(c, `created ${server.slug}`, [server.slug]);
     return c.json({ server }, 201);
   })
@@ -78,11 +85,17 @@ export const serverRoutes = new Hono<AdminEnv>()
       ]);
     // A name change without an explicit slug re-derives the slug from the new name.
     const slug = input.slug ?? (input.name === before.name ? before.slug : undefined);
-    const server = found(await updateServer(db, id, { ...input, slug }).catch(slugTaken), 'server', id);
+    // What the edit changes, read before it is written: its audit row goes in the update's batch.
     const changed = Object.keys(input).filter(
-      (k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(server[k as keyof typeof server]),
+      (k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(input[k as keyof typeof input]),
     );
-    await audit(c, 'update', 'server', id, { changed, slug: server.slug, previous_slug: before.slug });
+    const server = found(
+      await updateServer(db, id, { ...input, slug }, (next) =>
+        auditOf(c, 'update', 'server', id, { changed, slug: next ?? before.slug, previous_slug: before.slug }),
+      ).catch(slugTaken),
+      'server',
+      id,
+    );
     await requestRebuild(c, `edited ${server.slug}`, [server.slug, before.slug]);
     return c.json({ server });
   })
@@ -107,8 +120,7 @@ export const serverRoutes = new Hono<AdminEnv>()
         ...(is_sponsored !== undefined ? { is_sponsored } : {}),
         ...(sort_order !== undefined ? { sort_order } : {}),
       };
-      const server = await updateServer(db, id, patch);
-      await audit(c, 'placement', 'server', id, patch);
+      const server = await updateServer(db, id, patch, () => auditOf(c, 'placement', 'server', id, patch));
       await requestRebuild(c, `placement of ${server?.slug}`, [server?.slug]);
       return c.json({ server });
     },
