@@ -41,6 +41,18 @@ const submission = (guild: string) => ({
   guild_id: `55500000000000000${guild}`,
 });
 
+/** A listing's fields as the console sends them (its name aside). */
+const LISTING = {
+  description: 'Signals and charts.',
+  category: 'Trading',
+  members: 500,
+  active_users: 50,
+  pros: [],
+  cons: [],
+  tags: [],
+  features: [],
+};
+
 /** Makes every audit_log insert fail (as a crash or a full disk would), until `allowAudit`. */
 const refuseAudit = () =>
   h.db.run(
@@ -113,16 +125,7 @@ describe('an audit row is written in the batch of the write it records', () => {
 });
 
 describe('a report action is one write: the report, the hide and the audit rows', () => {
-  const listing = {
-    description: 'Signals and charts.',
-    category: 'Trading',
-    members: 500,
-    active_users: 50,
-    pros: [],
-    cons: [],
-    tags: [],
-    features: [],
-  };
+  const listing = LISTING;
   const reportStatuses = async () =>
     (await h.db.select().from(serverReports).orderBy(serverReports.id)).map((r) => r.status);
 
@@ -196,15 +199,8 @@ describe('every console write is audited in its own batch', () => {
     const subscriber = await subscribeEmail(h.db, 'reader@example.com');
     if (!subscriber.ok) throw new Error('not subscribed');
     const listing = await createServer(h.db, {
+      ...LISTING,
       name: 'Edited Place',
-      description: 'Signals and charts.',
-      category: 'Trading',
-      members: 500,
-      active_users: 50,
-      pros: [],
-      cons: [],
-      tags: [],
-      features: [],
       affiliate_link: 'https://discord.gg/edited',
     });
     const [owner] = await h.db
@@ -292,7 +288,7 @@ describe('every console write is audited in its own batch', () => {
   it("a listing's and a plan's writes whose audit row fails change nothing; each good one is audited", async () => {
     h = await createAdminHarness();
     const s = await h.signIn('admin');
-    const listing = { description: 'Signals and charts.', category: 'Trading', members: 500, active_users: 50 };
+    const listing = LISTING;
     const shown = await createServer(h.db, { ...listing, name: 'Hidden Place', is_active: false });
     const edited = await createServer(h.db, {
       ...listing,
