@@ -60,6 +60,27 @@ const refuseAudit = () =>
   );
 const allowAudit = () => h.db.run(sql`DROP TRIGGER audit_refused`);
 
+/**
+ * Each console write once while every audit row fails (500, and `snapshot` unchanged: nothing
+ * written), then again with the audit allowed (each answered with its status).
+ */
+async function refusedThenAudited(
+  session: Parameters<typeof h.call>[0],
+  writes: [string, string, unknown, number][],
+  snapshot: () => Promise<unknown>,
+) {
+  const before = await snapshot();
+  await refuseAudit();
+  for (const [method, path, body] of writes) {
+    expect([method, path, (await h.call(session, method, path, body)).status]).toEqual([method, path, 500]);
+  }
+  expect(await snapshot()).toEqual(before);
+  await allowAudit();
+  for (const [method, path, body, status] of writes) {
+    expect([method, path, (await h.call(session, method, path, body)).status]).toEqual([method, path, status]);
+  }
+}
+
 describe('an audit row is written in the batch of the write it records', () => {
   it('an approval whose audit row fails leaves no listing, no approval and no mail; a good one writes all of them', async () => {
     h = await createAdminHarness();
@@ -243,21 +264,16 @@ describe('every console write is audited in its own batch', () => {
       flags: (await h.db.select().from(serverFlags)).map((f) => f.verdict),
       orders: await h.db.select().from(orders),
     });
-    const before = await snapshot();
-    await refuseAudit();
-    for (const [method, path, body] of writes) {
-      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, 500]);
-    }
-    expect(await snapshot()).toEqual(before);
-
-    await allowAudit();
-    for (const [method, path, body] of writes) {
-      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([
+    await refusedThenAudited(
+      s,
+      writes.map(([method, path, body]) => [
         method,
         path,
+        body,
         method === 'POST' && !path.includes('/', 18) ? 201 : 200,
-      ]);
-    }
+      ]),
+      snapshot,
+    );
     const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
     expect(rows.map((r) => `${r.action} ${r.entity}`)).toEqual([
       'status submission',
@@ -318,17 +334,7 @@ describe('every console write is audited in its own batch', () => {
       slugs: await h.db.select().from(serverSlugs),
       plans: await h.db.select().from(plans).orderBy(plans.id),
     });
-    const before = await snapshot();
-    await refuseAudit();
-    for (const [method, path, body] of writes) {
-      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, 500]);
-    }
-    expect(await snapshot()).toEqual(before);
-
-    await allowAudit();
-    for (const [method, path, body, status] of writes) {
-      expect([method, path, (await h.call(s, method, path, body)).status]).toEqual([method, path, status]);
-    }
+    await refusedThenAudited(s, writes, snapshot);
     const rows = await h.db.select().from(auditLog).where(sql`${auditLog.action} != 'login'`);
     expect(rows.map((r) => `${r.action} ${r.entity}`)).toEqual([
       'show server',
