@@ -19,7 +19,7 @@ import {
 import { expectReadableChart } from './chart-check';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
-import { expectNumbersWhole, expectOneLine } from './numbers';
+import { brokenWords, expectNumbersWhole, expectOneLine } from './numbers';
 import { testWithOwnSite } from './own-site';
 import { PUBLIC_PAGE_TYPES } from './pages';
 import { withoutJavaScript } from './plain-browser';
@@ -382,6 +382,23 @@ test('no number wraps inside itself or sticks out of its box, on listing and ser
       await expectNumbersWhole(page, `${path} at ${width} px`);
     }
   }
+});
+
+test('no word of the fixed pages breaks inside itself at 320 and 1280 px (the pricing table, its labels)', async ({
+  page,
+}) => {
+  for (const path of ['/pricing', '/ranking', '/help', '/requirements', '/moderation', '/developers']) {
+    await page.setViewportSize({ width: 320, height: 900 });
+    await page.goto(path);
+    for (const width of [320, 1280]) {
+      await resize(page, width, 900);
+      expect(await brokenWords(page), `${path} at ${width} px`).toEqual([]);
+    }
+  }
+  // The plans are there to be read: a phone gets each plan as a block, its label whole.
+  await page.setViewportSize({ width: 320, height: 900 });
+  await page.goto('/pricing');
+  await expect(page.locator('.pricing-table tbody tr').first()).toBeVisible();
 });
 
 test('the join box keeps each count on one row at 1024, 1280 and 1440 px, and comes right after the header on a phone', async ({

@@ -41,6 +41,39 @@ export async function brokenNumbers(page: Page, within = 'main'): Promise<string
   }, within);
 }
 
+/**
+ * Every word of 3 to 18 letters the page shows (a plan's name, a label, a column's heading), each
+ * checked on one line box: a column too narrow for it must not break it letter by letter (the
+ * body's `overflow-wrap: anywhere` lets a table's column shrink under its words). Longer runs (a
+ * link, an address) may break. Answers the offenders as "word in <tag.class>".
+ */
+export async function brokenWords(page: Page, within = 'main'): Promise<string[]> {
+  return page.evaluate((root) => {
+    const scope = document.querySelector(root) ?? document.body;
+    const out = new Set<string>();
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, noscript, template, [hidden], .visually-hidden, svg, pre, code'))
+        continue;
+      // A box clipped to a pixel (a table's heading row kept for screen readers on a phone) shows no word.
+      let clipped = false;
+      for (let e: Element | null = parent; e && e !== scope && !clipped; e = e.parentElement)
+        clipped = e.getBoundingClientRect().width <= 2;
+      if (clipped) continue;
+      for (const m of (node.textContent ?? '').matchAll(/\p{L}{3,18}/gu)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 1 && r.height > 1);
+        if (new Set(rects.map((r) => Math.round(r.top))).size > 1)
+          out.add(`${m[0]} in ${parent.tagName.toLowerCase()}.${[...parent.classList].join('.')}`);
+      }
+    }
+    return [...out];
+  }, within);
+}
+
 /** Fails naming every number broken over lines or out of its box (brokenNumbers). */
 export async function expectNumbersWhole(page: Page, what: string, within = 'main') {
   expect(await brokenNumbers(page, within), what).toEqual([]);
