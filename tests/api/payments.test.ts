@@ -902,22 +902,125 @@ describe('buying a placement', () => {
     expect(mail!.text_body).toContain(
       `This term has ended. Your next Sponsored term, already paid, has started in its place: it runs from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC).`,
     );
+    // The same payer: the refund mail says it, and no second mail does.
+    expect(await mails(h, 'placement_moved')).toHaveLength(0);
     // Nothing is left for the clock to start: the flags were set with the refund.
     expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
   });
 
-  it('keeps the next term as booked when a refund frees no Sponsored slot for it, and the refund mail names the gap', async () => {
+  it('tells the payer of the next term, paid from another address, its new dates when a refund moves it up; the refund mail tells the payer of the refunded term', async () => {
     let now = Date.now();
-    const { h, owner, first, other, next } = await oneSlotQueue(() => now);
-    const booked = await orderRow(h, next.orderId);
-    expect(booked.starts_at).toBe((await orderRow(h, other.orderId)).ends_at);
+    const { h, stripe, owner, listings, week, month } = await shop(1, () => now);
+    stripe.payerEmail = 'first-payer@example.com';
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    stripe.payerEmail = 'second-payer@example.com';
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const booked = await orderRow(h, second.orderId);
     now += 3_600_000;
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
-    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: booked.starts_at, ends_at: booked.ends_at });
-    const [mail] = await mails(h, 'order_refunded');
-    expect(mail!.text_body).toContain(
-      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    const at = new Date(now).toISOString();
+    const until = new Date(now + 30 * DAY_MS).toISOString();
+    expect(await orderRow(h, second.orderId)).toMatchObject({ starts_at: at, ends_at: until });
+    const [refunded] = await mails(h, 'order_refunded');
+    expect(refunded!.to_address).toBe('first-payer@example.com');
+    const moved = await mails(h, 'placement_moved');
+    expect(moved.map((m) => [m.to_address, m.subject])).toEqual([
+      ['second-payer@example.com', `${listings[0]!.name}: your Sponsored term has started early`],
+    ]);
+    const text = moved[0]!.text_body.replace(/\s+/g, ' ');
+    expect(text).toContain("The listing's Sponsored term before this one was refunded");
+    expect(text).toContain(
+      `Booked: from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC)`,
     );
+    expect(text).toContain(`Now: from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC)`);
+    expect(text).toContain('Term: 30 days, as paid');
+    // Stripe's own charge.refunded that follows mails no one again.
+    await stripe.settled();
+    expect(await mails(h, 'placement_moved')).toHaveLength(1);
+  });
+
+  it('gives the Sponsored slot a refund frees to the listing waiting for it, then moves the refunded listing’s next term up behind it: each payer told, the flags and pages with the refund', async () => {
+    let now = Date.now();
+    const { h, owner, listings, first, other, next } = await oneSlotQueue(() => now);
+    const waiting = await orderRow(h, other.orderId);
+    const booked = await orderRow(h, next.orderId);
+    expect(booked.starts_at).toBe(waiting.ends_at);
+    expect((await getServerById(h.db, listings[1]!.id))?.is_sponsored).toBe(false);
+    now += 3_600_000;
+    const requests = h.rebuild.pages.length;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    const day = (ms: number) => new Date(ms).toISOString();
+    // The other listing's week, booked first, takes the slot at once; the listing's own month follows it.
+    expect(await orderRow(h, other.orderId)).toMatchObject({ starts_at: day(now), ends_at: day(now + 7 * DAY_MS) });
+    const monthStart = day(now + 7 * DAY_MS);
+    const monthEnd = day(now + 37 * DAY_MS);
+    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: monthStart, ends_at: monthEnd });
+    // The waiting listing is Sponsored from the refund on, and both pages are asked for.
+    expect(await getServerById(h.db, listings[1]!.id)).toMatchObject({
+      is_sponsored: true,
+      placement_ends_at: day(now + 7 * DAY_MS),
+    });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(h.rebuild.pages.slice(requests)).toEqual([[`/server/${listings[0]!.slug}`, `/server/${listings[1]!.slug}`]]);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body.replace(/\s+/g, ' ')).toContain(
+      `Your next Sponsored term, already paid, now starts earlier: it runs from ${monthStart.slice(0, 10)} (UTC) until ${monthEnd.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+    // The waiting listing's payer is told (the refund mail speaks of another listing); the
+    // refunded listing's next term is in the refund mail to the same address, so not mailed twice.
+    const moved = await mails(h, 'placement_moved');
+    expect(moved.map((m) => m.subject)).toEqual([`${listings[1]!.name}: your Sponsored term has started early`]);
+    const text = moved[0]!.text_body.replace(/\s+/g, ' ');
+    expect(text).toContain('A Sponsored slot of the Gaming category came free early');
+    expect(text).toContain(
+      `Booked: from ${waiting.starts_at!.slice(0, 10)} (UTC) until ${waiting.ends_at!.slice(0, 10)} (UTC)`,
+    );
+    // Nothing is left for the clock to start: the flags were set with the refund.
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
+  });
+
+  it('serves the freed Sponsored slot first come, first served: a listing queued earlier takes it, and the refunded listing’s next term goes ahead as booked, its mail naming the gap', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(3, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '2' });
+    // Two slots: listing 0's week and listing 1's month run; listing 2's month waits for the week,
+    // listing 0's month (booked after it) for listing 1's month.
+    const pay = async (listing: number, plan: number) => {
+      const c = await checkout(h, owner, listings[listing]!.id, plan);
+      await stripe.pay(c.sessionId);
+      now += 1000;
+      return c.orderId;
+    };
+    const weekId = await pay(0, week.id);
+    const runningId = await pay(1, month.id);
+    const waitingId = await pay(2, month.id);
+    const ownNextId = await pay(0, month.id);
+    const waiting = await orderRow(h, waitingId);
+    const ownNext = await orderRow(h, ownNextId);
+    expect(waiting.starts_at).toBe((await orderRow(h, weekId)).ends_at);
+    expect(ownNext.starts_at).toBe((await orderRow(h, runningId)).ends_at);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${weekId}/refund`, {})).status).toBe(200);
+    // Listing 2's month, queued first, takes the freed slot; listing 0's month cannot start before
+    // listing 1's ends without a third slot, so it keeps its dates.
+    const at = new Date(now).toISOString();
+    expect(await orderRow(h, waitingId)).toMatchObject({
+      starts_at: at,
+      ends_at: new Date(now + 30 * DAY_MS).toISOString(),
+    });
+    expect(await orderRow(h, ownNextId)).toMatchObject({ starts_at: ownNext.starts_at, ends_at: ownNext.ends_at });
+    expect((await getServerById(h.db, listings[2]!.id))?.is_sponsored).toBe(true);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body.replace(/\s+/g, ' ')).toContain(
+      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${ownNext.starts_at!.slice(0, 10)} (UTC) until ${ownNext.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+    expect((await mails(h, 'placement_moved')).map((m) => m.subject)).toEqual([
+      `${listings[2]!.name}: your Sponsored term has started early`,
+    ]);
+    // Never more than two at once.
+    const running = (await h.db.select().from(discordServers)).filter((s) => s.is_sponsored);
+    expect(running).toHaveLength(2);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {

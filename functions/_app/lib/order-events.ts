@@ -12,7 +12,13 @@ import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
 import { type CheckoutSession, type StripeClient, StripeRefusal, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
-import { orderPartlyRefundedMail, orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
+import {
+  orderPartlyRefundedMail,
+  orderReceiptMail,
+  orderRefundedMail,
+  placementEndedMail,
+  termMovedMail,
+} from '../mail/orders';
 import { mailSite } from '../mail/site';
 import { ApiError } from './errors';
 
@@ -39,15 +45,20 @@ export async function applyEvent(
       mail_partial_refund: (o, refund) => orderPartlyRefundedMail(site, o, named, refund),
       mail_end: (o) => placementEndedMail(site, o, named, next),
     },
+    movedMail: (facts) => termMovedMail(site, facts),
   });
-  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))
+  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate')) {
     // A placement changes the listing's card and its place in the listings it is in: published as
     // an edit is, recorded before the event's answer (a webhook's 200, a clock or reconcile pass).
+    // Terms a refund moved up (other listings' waiting for the slot too) change theirs.
+    const moved = outcome.moved.map((m) => m.listing.slug).filter((slug) => slug && slug !== listing.slug);
+    const also = moved.length > 0 ? ` (moved up: ${moved.join(', ')})` : '';
     await deps.rebuild?.request(
-      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`,
-      [`/server/${listing.slug}`],
+      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}${also}`,
+      [listing.slug, ...new Set(moved)].map((slug) => `/server/${slug}`),
       'listings',
     );
+  }
   return outcome;
 }
 
