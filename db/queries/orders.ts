@@ -546,6 +546,7 @@ const isUniqueViolation = (err: unknown): boolean => {
  * (movedUp: the listing's own, and for Sponsored every listing's waiting for a slot of the
  * category), in the same batch: their dates, their listings' flags and their payers' mails
  * (`movedMail`), only over every queued term's version as read and where the slot rule still holds.
+ * `alsoWrite`, the caller's writes that belong with the event (a refund's audit row), joins the batch.
  * An event id already in the ledger changes nothing (`replay`).
  */
 export async function applyOrderEvent(
@@ -556,6 +557,11 @@ export async function applyOrderEvent(
     mails: OrderMails;
     /** The mail to the payer of a term the event moved up (another order's), rendered by the caller. */
     movedMail?: (facts: MovedTermFacts) => RenderedMail;
+    /**
+     * More writes for the event's batch (the refund's audit row), each to be written only while
+     * `applied` holds (SQL true once this event's change is in): with it or not at all.
+     */
+    alsoWrite?: (applied: SQL) => BatchItem<'sqlite'>[];
   },
 ): Promise<ApplyOutcome> {
   const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
@@ -742,6 +748,8 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
         enqueueMailWhen(db, { kind: 'placement_moved', dedupeKey: key, to: m.customer_email, mail }, mine),
       );
     }
+    // The caller's own writes that belong with the event (the refund's audit row): only when it applies.
+    statements.push(...(opts.alsoWrite?.(mine) ?? []));
     let results: Awaited<ReturnType<typeof db.batch>>;
     try {
       const [first, ...rest] = statements;

@@ -13,6 +13,7 @@ import {
   dailyRevenue,
   discordServers,
   mailOutbox,
+  orderRefunds,
   orders,
   plans,
   premiumServerPerformance,
@@ -1023,6 +1024,87 @@ describe('buying a placement', () => {
     expect(running).toHaveLength(2);
   });
 
+  it('records an owner’s refund with its audit row in one batch: an audit that fails records neither, and Stripe’s charge.refunded then applies the refund once', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    // Stripe's charge.refunded is held back until the app has answered the refund.
+    const deliver = stripe.deliver!;
+    let release = () => {};
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
+    stripe.deliver = async (body, headers) => {
+      await gate;
+      return deliver(body, headers);
+    };
+    await h.db.run(
+      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    );
+    const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {});
+    expect(res.status).toBe(500);
+    // Stripe refunded; the database holds neither the refund nor its audit row.
+    expect(await orderRow(h, first.orderId)).toMatchObject({ state: 'paid', refunded_cents: 0 });
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(0);
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'refund')).toHaveLength(0);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    // Stripe's event arrives: the refund is recorded once, with its mail; a redelivery changes nothing.
+    release();
+    await stripe.settled();
+    const event = stripe.events.at(-1)!;
+    expect([event.event.type, event.status]).toEqual(['charge.refunded', 200]);
+    expect(await stripe.send(event.event)).toBe(200);
+    expect(await orderRow(h, first.orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(1);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    // With the audit allowed, a refund is recorded together with its audit row, naming Stripe's refund.
+    await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
+    stripe.deliver = deliver;
+    const second = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(second.sessionId);
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${second.orderId}/refund`, {})).status).toBe(200);
+    const audits = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(audits.map((a) => [a.entity, a.entity_id])).toEqual([['order', String(second.orderId)]]);
+    expect((audits[0]!.details as { refund: string }).refund).toMatch(/^re_/);
+  });
+
+  it('records the refund with its audit row when the owner presses Refund again after a failed audit: Stripe answers the same refund, and its charge.refunded then changes nothing', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    // Stripe's charge.refunded is held back until the second press has been answered.
+    const deliver = stripe.deliver!;
+    let release = () => {};
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
+    stripe.deliver = async (body, headers) => {
+      await gate;
+      return deliver(body, headers);
+    };
+    await h.db.run(
+      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    );
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(500);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    const audits = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(audits).toHaveLength(1);
+    // One refund at Stripe (the same idempotency key), recorded once.
+    const refundId = (audits[0]!.details as { refund: string }).refund;
+    expect((await h.db.select().from(stripeEvents)).map((e) => e.id)).toContain(`refund:${refundId}`);
+    release();
+    await stripe.settled();
+    const charged = stripe.events.filter((e) => e.event.type === 'charge.refunded');
+    expect(charged.map((e) => e.status)).toEqual([200]);
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(1);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+  });
+
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
     let now = Date.now();
     const { h, stripe, owner, listings, week } = await shop(1, () => now);
@@ -1053,6 +1135,10 @@ describe('buying a placement', () => {
     const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
     expect(refund.status).toBe(200);
     expect((await orderRow(h, orderId)).state).toBe('refunded');
+    // Audited in the refund's own batch, naming Stripe's refund.
+    const [refundAudit] = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(refundAudit).toMatchObject({ entity: 'order', entity_id: String(orderId) });
+    expect((refundAudit!.details as { refund: string }).refund).toMatch(/^re_/);
     expect(await netToday(h)).toBe(0);
     const [refundMail] = await mails(h, 'order_refunded');
     expect(refundMail?.subject).toContain(listings[0]!.name);
@@ -1199,6 +1285,10 @@ describe('buying a placement', () => {
     const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
     expect(refund.status).toBe(200);
     expect((await orderRow(h, orderId)).state).toBe('refunded');
+    // Audited in the refund's own batch, naming Stripe's refund.
+    const [refundAudit] = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(refundAudit).toMatchObject({ entity: 'order', entity_id: String(orderId) });
+    expect((refundAudit!.details as { refund: string }).refund).toMatch(/^re_/);
     const revenue = (await (await h.call(admin, 'GET', '/api/admin/orders/revenue')).json()) as {
       days: { paid_cents: number; refunded_cents: number; net_cents: number }[];
     };

@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type ApplyOutcome,
   applyOrderEvent,
@@ -29,6 +31,8 @@ import { ApiError } from './errors';
 export async function applyEvent(
   deps: Pick<AppDeps, 'db' | 'env' | 'rebuild'>,
   input: OrderEventInput,
+  /** More writes for the event's batch (applyOrderEvent's `alsoWrite`: the refund's audit row). */
+  alsoWrite?: (applied: SQL) => BatchItem<'sqlite'>[],
 ): Promise<ApplyOutcome> {
   const order = input.orderId ? await getOrder(deps.db, input.orderId) : null;
   const listing = order?.server_id ? await getServerById(deps.db, order.server_id) : null;
@@ -46,6 +50,7 @@ export async function applyEvent(
       mail_end: (o) => placementEndedMail(site, o, named, next),
     },
     movedMail: (facts) => termMovedMail(site, facts),
+    ...(alsoWrite ? { alsoWrite } : {}),
   });
   if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate')) {
     // A placement changes the listing's card and its place in the listings it is in: published as
@@ -191,26 +196,35 @@ function refundFailure(error: unknown): ApiError {
  * Refunds a paid order through Stripe at once (an owner's request within 30 days, or an operator's)
  * and applies the refund as its event: the slot ends, the payer is mailed, revenue drops. 503 when
  * payments are not set up; Stripe's refusal or silence as refundFailure says. The caller checked
- * that the order may be refunded and audits the refund.
+ * that the order may be refunded; `audit`, its audit row of the refund (Stripe's refund named),
+ * is written in the event's batch: the refund is recorded with its audit or not at all. If that
+ * batch fails, Stripe has refunded all the same: its `charge.refunded` applies the refund (once),
+ * and pressing Refund again gets the same refund from Stripe (one idempotency key per order) and
+ * records it with its audit.
  */
 export async function refundThroughStripe(
   deps: Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch'>,
   order: OrderRow & { stripe_payment_intent: string },
   reason: string | null,
   at: number,
+  audit: (refund: { id: string; amount: number }, applied: SQL) => BatchItem<'sqlite'>,
 ): Promise<{ refund: { id: string; amount: number }; outcome: ApplyOutcome }> {
   const stripe = stripeFor(deps);
   if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
   const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
     throw refundFailure(error);
   });
-  const outcome = await applyEvent(deps, {
-    eventId: `refund:${refund.id}`,
-    type: 'app.refund',
-    orderId: order.id,
-    event: 'refunded',
-    at,
-    refundReason: reason,
-  });
+  const outcome = await applyEvent(
+    deps,
+    {
+      eventId: `refund:${refund.id}`,
+      type: 'app.refund',
+      orderId: order.id,
+      event: 'refunded',
+      at,
+      refundReason: reason,
+    },
+    (applied) => [audit(refund, applied)],
+  );
   return { refund, outcome };
 }
