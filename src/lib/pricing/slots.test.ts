@@ -131,7 +131,7 @@ describe('movedUp', () => {
         // Premium has no cap: the listing's next term follows on from the refund (or its running term) without a gap.
         if (!b.sponsored && placed[0]) expect(placed[0].start).toBe(Math.max(b.at, ...b.held.map((h) => h.end)));
       }),
-      { numRuns: 3000 },
+      { numRuns: 1000 },
     );
   });
 
