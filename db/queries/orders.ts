@@ -14,7 +14,14 @@ import {
   transition,
 } from '../../src/lib/pricing/order-machine';
 import { DAY_MS, refundedPriceCents } from '../../src/lib/pricing/plans';
-import { type BookedTerm, movedUp, nextSlotStart, type Slot } from '../../src/lib/pricing/slots';
+import {
+  type BookedTerm,
+  type ListingTerm,
+  movedUp,
+  nextSlotStart,
+  overlapping,
+  type Slot,
+} from '../../src/lib/pricing/slots';
 import type { Db } from '../client';
 import {
   dailyRevenue,
@@ -247,17 +254,16 @@ export async function listingTermEnd(
   return row?.end ? Date.parse(row.end) : null;
 }
 
-/** A listing's other paid term of an order's placement, as an event reads it (placementFacts). */
-interface OwnTerm extends BookedTerm {
-  version: string;
-}
-
 /**
- * What an order's activation or refund at `at` needs, in one read (the Worker counts each query):
- * the sponsored slots taken in its category (as takenSlots, with their orders) and its listing's
+ * What an order's activation at `at` needs, in one read (the Worker counts each query): the
+ * sponsored slots taken in its category (as takenSlots reads them) and the ends of its listing's
  * other paid terms of its placement that run or are booked after `at` (as listingTermEnd reads them).
  */
-async function placementFacts(db: Db, order: OrderRow, at: string): Promise<{ taken: BookedTerm[]; own: OwnTerm[] }> {
+async function placementFacts(
+  db: Db,
+  order: OrderRow,
+  at: string,
+): Promise<{ taken: BookedTerm[]; own: BookedTerm[] }> {
   const sameSlots =
     order.placement === 'sponsored'
       ? sql`(${orders.placement} = 'sponsored' AND ${orders.category} = ${order.category} AND ${orders.server_id} IS NOT NULL)`
@@ -269,7 +275,6 @@ async function placementFacts(db: Db, order: OrderRow, at: string): Promise<{ ta
   const rows = await db
     .select({
       id: orders.id,
-      version: orders.version,
       server_id: orders.server_id,
       placement: orders.placement,
       category: orders.category,
@@ -296,15 +301,75 @@ async function placementFacts(db: Db, order: OrderRow, at: string): Promise<{ ta
       : [];
   const own = dated
     .filter((r) => r.server_id !== null && r.server_id === order.server_id && r.placement === order.placement)
-    .map((r) => ({ id: r.id, version: r.version, start: r.start, end: r.end }));
+    .map((r) => ({ id: r.id, start: r.start, end: r.end }));
   return { taken, own };
+}
+
+/** A paid term a refund may move up (queueFacts): its order as the move and its payer's mail need it. */
+interface QueuedOrder extends ListingTerm {
+  version: string;
+  category: string;
+  kind: OrderRow['kind'];
+  term_days: number;
+  customer_email: string | null;
+}
+
+/**
+ * What a refund of `order` at `at` that ends its term early needs to move terms up into the days it
+ * gives back, in one read: the paid terms of its placement that run or are booked after `at`, other
+ * than its own. Premium: its listing's. Sponsored: every listing's of its category (a term waiting
+ * for a slot may take the one freed) and all the Sponsored terms of those listings (of any category:
+ * a listing's terms never overlap). `queue`, the ones that may move (not started; Sponsored: of the
+ * category); `held`, the rest; `taken`, the category's slots that stay (Sponsored only).
+ */
+async function queueFacts(
+  db: Db,
+  order: OrderRow & { server_id: number },
+  at: number,
+): Promise<{ queue: QueuedOrder[]; held: ListingTerm[]; taken: Slot[] }> {
+  const sponsored = order.placement === 'sponsored';
+  const inCategory = sql`${orders.placement} = 'sponsored' AND ${orders.category} = ${order.category} AND ${orders.server_id} IS NOT NULL`;
+  const rows = await db
+    .select({
+      id: orders.id,
+      version: orders.version,
+      server_id: orders.server_id,
+      category: orders.category,
+      kind: orders.kind,
+      term_days: orders.term_days,
+      customer_email: orders.customer_email,
+      starts_at: orders.starts_at,
+      ends_at: orders.ends_at,
+    })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.state, 'paid'),
+        eq(orders.placement, order.placement),
+        gt(orders.ends_at, iso(at)),
+        ne(orders.id, order.id),
+        sponsored
+          ? sql`${orders.server_id} IN (SELECT ${orders.server_id} FROM ${orders} WHERE ${inCategory} AND ${orders.state} = 'paid' AND ${orders.ends_at} > ${iso(at)})`
+          : eq(orders.server_id, order.server_id),
+      ),
+    );
+  const terms = rows
+    .filter((r) => r.starts_at && r.ends_at && r.server_id !== null)
+    .map((r) => ({ ...r, listing: r.server_id!, start: Date.parse(r.starts_at!), end: Date.parse(r.ends_at!) }));
+  const mayMove = (r: (typeof terms)[number]) => r.start > at && (!sponsored || r.category === order.category);
+  return {
+    queue: terms.filter(mayMove),
+    held: terms.filter((r) => !mayMove(r)),
+    taken: sponsored ? terms.filter((r) => !mayMove(r) && r.category === order.category) : [],
+  };
 }
 
 /**
  * Whether [startIso, endIso) is free for a term of `o`'s listing and placement (SQL, checked in the
  * write itself, so two events at the same moment cannot both take the same days): no other paid
  * term of the listing and placement overlaps it, and for Sponsored fewer than `cap` of its
- * category's slots do; the orders in `except` not counted.
+ * category's slots do; the orders in `except` not counted, and `also` more slots counted (terms
+ * of `except` at the dates the same batch gives them).
  */
 function termFits(
   o: Pick<OrderRow, 'server_id' | 'placement' | 'category'>,
@@ -312,6 +377,7 @@ function termFits(
   endIso: string,
   except: readonly number[],
   cap: number,
+  also = 0,
 ): SQL {
   const others = sql.join(
     except.map((id) => sql`${id}`),
@@ -323,7 +389,7 @@ function termFits(
   AND y.state = 'paid' AND y.id NOT IN (${others}) AND y.starts_at < ${endIso} AND y.ends_at > ${startIso})`);
   if (o.placement === 'sponsored')
     guards.push(sql`(SELECT count(*) FROM orders x WHERE x.placement = 'sponsored' AND x.category = ${o.category}
-  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id NOT IN (${others}) AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) < ${cap}`);
+  AND x.state = 'paid' AND x.server_id IS NOT NULL AND x.id NOT IN (${others}) AND x.starts_at < ${endIso} AND x.ends_at > ${startIso}) + ${also} < ${cap}`);
   return guards.length > 0 ? sql.join(guards, sql` AND `) : sql`1`;
 }
 
@@ -435,8 +501,29 @@ const MAIL_KIND_OF = {
   mail_end: 'placement_ended',
 } as const satisfies Record<MailEffect, MailKind>;
 
+/** A term a refund moved up (another order's), with its listing: its page changes when the term starts now. */
+export interface MovedTerm {
+  orderId: number;
+  listing: { id: number; name: string; slug: string };
+  starts_at: string;
+  ends_at: string;
+}
+
+/** What the mail to a moved term's payer says (functions/_app/mail/orders.ts termMovedMail). */
+export interface MovedTermFacts {
+  order: Pick<OrderRow, 'id' | 'placement' | 'category' | 'term_days'>;
+  listing: { name: string; slug: string };
+  /** Its dates as booked, and after the move. */
+  was: { starts_at: string; ends_at: string };
+  now: { starts_at: string; ends_at: string };
+  /** When the refund that moved it happened (ISO). */
+  at: string;
+  /** Whether the refunded term was of the same listing (the term before it), or another listing's (a Sponsored slot freed). */
+  sameListing: boolean;
+}
+
 export type ApplyOutcome =
-  | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } | null }
+  | { kind: 'applied'; order: OrderRow; effects: OrderEffect[]; listing: { id: number } | null; moved: MovedTerm[] }
   | { kind: 'replay' }
   | { kind: 'no_order' };
 
@@ -455,12 +542,27 @@ const isUniqueViolation = (err: unknown): boolean => {
  * order's version as read (a fresh token every change), a term only while no other paid term of
  * its listing and placement overlaps it, and a sponsored slot only while its category holds fewer
  * than `slotsPerCategory` slots overlapping it; otherwise it is computed again.
+ * A refund that ends a term early moves the booked terms after it up into the days it gave back
+ * (movedUp: the listing's own, and for Sponsored every listing's waiting for a slot of the
+ * category), in the same batch: their dates, their listings' flags and their payers' mails
+ * (`movedMail`), only over every queued term's version as read and where the slot rule still holds.
+ * `alsoWrite`, the caller's writes that belong with the event (a refund's audit row), joins the batch.
  * An event id already in the ledger changes nothing (`replay`).
  */
 export async function applyOrderEvent(
   db: Db,
   input: OrderEventInput,
-  opts: { slotsPerCategory: number; mails: OrderMails },
+  opts: {
+    slotsPerCategory: number;
+    mails: OrderMails;
+    /** The mail to the payer of a term the event moved up (another order's), rendered by the caller. */
+    movedMail?: (facts: MovedTermFacts) => RenderedMail;
+    /**
+     * More writes for the event's batch (the refund's audit row), each to be written only while
+     * `applied` holds (SQL true once this event's change is in): with it or not at all.
+     */
+    alsoWrite?: (applied: SQL) => BatchItem<'sqlite'>[];
+  },
 ): Promise<ApplyOutcome> {
   const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
   if (seen) return { kind: 'replay' };
@@ -511,30 +613,39 @@ export async function applyOrderEvent(
       set.ends_at = at;
       if (order.starts_at && order.starts_at > at) set.starts_at = at;
     }
-    /** The listing's booked terms of the placement this refund moves up into the days it gave back. */
-    const moves: OwnTerm[] = [];
+    /** The booked terms this refund moves up into the days it gave back (the listing's, other listings' waiting for the slot). */
+    const moves: (QueuedOrder & { was: Slot })[] = [];
     /** The listing's next booked term after this refund, and until when its placement runs before it. */
     let next: OrderMailFacts['next'] = null;
     let placedUntil = at;
     if (t.effects.includes('move_up_next') && order.server_id !== null && order.ends_at && order.ends_at > at) {
-      const { taken, own } = await placementFacts(db, order, at);
-      // From now, or from the end of the listing's term still running (a refunded booked term followed it).
-      const from = Math.max(input.at, ...own.filter((o) => o.start <= input.at).map((o) => o.end));
-      const booked = own.filter((o) => o.start > input.at);
-      const ids = booked.map((o) => o.id);
-      const slots = order.placement === 'sponsored' ? { taken: taken.filter((s) => !ids.includes(s.id)), cap } : null;
-      const placed = movedUp(booked, from, slots);
-      for (const term of placed) {
-        const was = booked.find((o) => o.id === term.id)!;
-        if (term.start === was.start) continue;
-        moves.push({ ...term, version: was.version });
-        // Only over the term as read, and only where the slot rule still lets it go (checked with the refund).
+      const { queue, held, taken } = await queueFacts(db, { ...order, server_id: order.server_id }, input.at);
+      const slots = order.placement === 'sponsored' ? { taken, cap } : null;
+      const placed = movedUp(queue, { at: input.at, held, slots });
+      const ids = queue.map((q) => q.id);
+      for (const [i, term] of placed.entries()) {
+        const was = queue.find((q) => q.id === term.id)!;
+        // Only over every queued term as read (the dates of those that stay are counted below).
         slotGuards.push(sql`(SELECT version FROM orders WHERE id = ${term.id}) = ${was.version}`);
-        slotGuards.push(termFits(order, iso(term.start), iso(term.end), [order.id, ...ids], cap));
+        if (term.start === was.start) continue;
+        moves.push({ ...term, was });
+        // Only where the slot rule still lets it go (checked with the refund): over the terms that
+        // stay as the database holds them, and the queued ones placed before it at their new dates.
+        const before = order.placement === 'sponsored' ? overlapping(placed.slice(0, i), term.start, term.end) : 0;
+        const listing = { server_id: term.listing, placement: order.placement, category: term.category };
+        slotGuards.push(termFits(listing, iso(term.start), iso(term.end), [order.id, ...ids], cap, before));
       }
-      const first = placed[0];
+      // From now, or from the end of the listing's term still running (a refunded booked term followed it).
+      const ownHeld = held.filter((o) => o.listing === order.server_id);
+      const from = Math.max(input.at, ...ownHeld.filter((o) => o.start <= input.at).map((o) => o.end));
+      const first = [
+        ...placed.filter((o) => o.listing === order.server_id),
+        ...ownHeld.filter((o) => o.start > input.at),
+      ]
+        .sort((x, y) => x.start - y.start)
+        .at(0);
       if (first) {
-        const was = booked.find((o) => o.id === first.id)!;
+        const was = queue.find((o) => o.id === first.id) ?? first;
         next = { starts_at: iso(first.start), ends_at: iso(first.end), moved: first.start < was.start };
         placedUntil = iso(from);
       }
@@ -572,7 +683,7 @@ export async function applyOrderEvent(
       ],
       sql`, `,
     );
-    const statements = [
+    const statements: BatchItem<'sqlite'>[] = [
       db.run(
         sql`UPDATE orders SET ${assignments} WHERE id = ${order.id} AND version = ${order.version} AND ${
           slotGuards.length > 0 ? sql.join(slotGuards, sql` AND `) : sql`1`
@@ -586,8 +697,10 @@ SELECT ${input.eventId}, ${input.type}, ${order.id}, ${t.state}, ${at} WHERE ${m
         db.run(sql`UPDATE orders SET starts_at = ${iso(m.start)}, ends_at = ${iso(m.end)}, version = ${newVersion()},
   updated_at = ${at} WHERE id = ${m.id} AND ${mine}`),
       ),
-      // An order whose listing is gone changes no listing.
-      ...(order.server_id === null ? [] : [syncListing(db, order.server_id, at, mine)]),
+      // An order whose listing is gone changes no listing; a term moved to start now starts its listing's placement.
+      ...[...new Set([order.server_id, ...moves.map((m) => m.listing)])]
+        .filter((id) => id !== null)
+        .map((id) => syncListing(db, id, at, mine)),
       ...(refundStep > 0
         ? [
             db.run(sql`INSERT INTO ${orderRefunds} (order_id, event_id, amount_cents, created_at)
@@ -610,6 +723,33 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
         statements.push(enqueueMailWhen(db, { kind, dedupeKey: sql`${key}`, to: email, mail }, mine));
       }
     }
+    // Each moved term's payer is told its new dates, unless the refund mail to the same address does
+    // (it names the listing's next term).
+    const listings = moves.length === 0 ? [] : await listingsNamed(db, [...new Set(moves.map((m) => m.listing))]);
+    const refundMailTo =
+      email && order.kind === 'checkout' && t.effects.includes('mail_refund') && opts.mails.mail_refund
+        ? email.trim().toLowerCase()
+        : null;
+    for (const m of moves) {
+      if (!m.customer_email || m.kind !== 'checkout' || !opts.movedMail) continue;
+      const told = m.listing === order.server_id && next?.starts_at === iso(m.start);
+      if (told && m.customer_email.trim().toLowerCase() === refundMailTo) continue;
+      const listing = listings.find((l) => l.id === m.listing) ?? { name: 'your listing', slug: '' };
+      const mail = opts.movedMail({
+        order: { id: m.id, placement: order.placement, category: m.category, term_days: m.term_days },
+        listing,
+        was: { starts_at: iso(m.was.start), ends_at: iso(m.was.end) },
+        now: { starts_at: iso(m.start), ends_at: iso(m.end) },
+        at,
+        sameListing: m.listing === order.server_id,
+      });
+      const key = sql`${`placement_moved:${m.id}:${order.id}`}`;
+      statements.push(
+        enqueueMailWhen(db, { kind: 'placement_moved', dedupeKey: key, to: m.customer_email, mail }, mine),
+      );
+    }
+    // The caller's own writes that belong with the event (the refund's audit row): only when it applies.
+    statements.push(...(opts.alsoWrite?.(mine) ?? []));
     let results: Awaited<ReturnType<typeof db.batch>>;
     try {
       const [first, ...rest] = statements;
@@ -631,10 +771,24 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
         order: after,
         effects: t.effects,
         listing: order.server_id === null ? null : { id: order.server_id },
+        moved: moves.map((m) => ({
+          orderId: m.id,
+          listing: listings.find((l) => l.id === m.listing) ?? { id: m.listing, name: '', slug: '' },
+          starts_at: iso(m.start),
+          ends_at: iso(m.end),
+        })),
       };
     // Another event changed the order (or took the slot) first: read again and recompute.
   }
   throw new Error(`order ${input.orderId}: too many concurrent changes`);
+}
+
+/** The names and slugs of these listings (the moved terms' mails and pages). */
+async function listingsNamed(db: Db, ids: number[]): Promise<{ id: number; name: string; slug: string }[]> {
+  return db
+    .select({ id: discordServers.id, name: discordServers.name, slug: discordServers.slug })
+    .from(discordServers)
+    .where(inArray(discordServers.id, ids));
 }
 
 /** Whether an event id is already in the ledger. */

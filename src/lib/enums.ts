@@ -100,6 +100,7 @@ export const MAIL_KINDS = [
   'placement_ended',
   'order_refunded',
   'order_partially_refunded',
+  'placement_moved',
   'review_new',
   'review_reply',
   'review_hidden',

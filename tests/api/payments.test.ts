@@ -13,6 +13,7 @@ import {
   dailyRevenue,
   discordServers,
   mailOutbox,
+  orderRefunds,
   orders,
   plans,
   premiumServerPerformance,
@@ -902,22 +903,206 @@ describe('buying a placement', () => {
     expect(mail!.text_body).toContain(
       `This term has ended. Your next Sponsored term, already paid, has started in its place: it runs from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC).`,
     );
+    // The same payer: the refund mail says it, and no second mail does.
+    expect(await mails(h, 'placement_moved')).toHaveLength(0);
     // Nothing is left for the clock to start: the flags were set with the refund.
     expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
   });
 
-  it('keeps the next term as booked when a refund frees no Sponsored slot for it, and the refund mail names the gap', async () => {
+  it('tells the payer of the next term, paid from another address, its new dates when a refund moves it up; the refund mail tells the payer of the refunded term', async () => {
     let now = Date.now();
-    const { h, owner, first, other, next } = await oneSlotQueue(() => now);
-    const booked = await orderRow(h, next.orderId);
-    expect(booked.starts_at).toBe((await orderRow(h, other.orderId)).ends_at);
+    const { h, stripe, owner, listings, week, month } = await shop(1, () => now);
+    stripe.payerEmail = 'first-payer@example.com';
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    stripe.payerEmail = 'second-payer@example.com';
+    const second = await checkout(h, owner, listings[0]!.id, month.id);
+    await stripe.pay(second.sessionId);
+    const booked = await orderRow(h, second.orderId);
     now += 3_600_000;
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
-    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: booked.starts_at, ends_at: booked.ends_at });
-    const [mail] = await mails(h, 'order_refunded');
-    expect(mail!.text_body).toContain(
-      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    const at = new Date(now).toISOString();
+    const until = new Date(now + 30 * DAY_MS).toISOString();
+    expect(await orderRow(h, second.orderId)).toMatchObject({ starts_at: at, ends_at: until });
+    const [refunded] = await mails(h, 'order_refunded');
+    expect(refunded!.to_address).toBe('first-payer@example.com');
+    const moved = await mails(h, 'placement_moved');
+    expect(moved.map((m) => [m.to_address, m.subject])).toEqual([
+      ['second-payer@example.com', `${listings[0]!.name}: your Sponsored term has started early`],
+    ]);
+    const text = moved[0]!.text_body.replace(/\s+/g, ' ');
+    expect(text).toContain("The listing's Sponsored term before this one was refunded");
+    expect(text).toContain(
+      `Booked: from ${booked.starts_at!.slice(0, 10)} (UTC) until ${booked.ends_at!.slice(0, 10)} (UTC)`,
     );
+    expect(text).toContain(`Now: from ${at.slice(0, 10)} (UTC) until ${until.slice(0, 10)} (UTC)`);
+    expect(text).toContain('Term: 30 days, as paid');
+    // Stripe's own charge.refunded that follows mails no one again.
+    await stripe.settled();
+    expect(await mails(h, 'placement_moved')).toHaveLength(1);
+  });
+
+  it('gives the Sponsored slot a refund frees to the listing waiting for it, then moves the refunded listing’s next term up behind it: each payer told, the flags and pages with the refund', async () => {
+    let now = Date.now();
+    const { h, owner, listings, first, other, next } = await oneSlotQueue(() => now);
+    const waiting = await orderRow(h, other.orderId);
+    const booked = await orderRow(h, next.orderId);
+    expect(booked.starts_at).toBe(waiting.ends_at);
+    expect((await getServerById(h.db, listings[1]!.id))?.is_sponsored).toBe(false);
+    now += 3_600_000;
+    const requests = h.rebuild.pages.length;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {})).status).toBe(200);
+    const day = (ms: number) => new Date(ms).toISOString();
+    // The other listing's week, booked first, takes the slot at once; the listing's own month follows it.
+    expect(await orderRow(h, other.orderId)).toMatchObject({ starts_at: day(now), ends_at: day(now + 7 * DAY_MS) });
+    const monthStart = day(now + 7 * DAY_MS);
+    const monthEnd = day(now + 37 * DAY_MS);
+    expect(await orderRow(h, next.orderId)).toMatchObject({ starts_at: monthStart, ends_at: monthEnd });
+    // The waiting listing is Sponsored from the refund on, and both pages are asked for.
+    expect(await getServerById(h.db, listings[1]!.id)).toMatchObject({
+      is_sponsored: true,
+      placement_ends_at: day(now + 7 * DAY_MS),
+    });
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    expect(h.rebuild.pages.slice(requests)).toEqual([[`/server/${listings[0]!.slug}`, `/server/${listings[1]!.slug}`]]);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body.replace(/\s+/g, ' ')).toContain(
+      `Your next Sponsored term, already paid, now starts earlier: it runs from ${monthStart.slice(0, 10)} (UTC) until ${monthEnd.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+    // The waiting listing's payer is told (the refund mail speaks of another listing); the
+    // refunded listing's next term is in the refund mail to the same address, so not mailed twice.
+    const moved = await mails(h, 'placement_moved');
+    expect(moved.map((m) => m.subject)).toEqual([`${listings[1]!.name}: your Sponsored term has started early`]);
+    const text = moved[0]!.text_body.replace(/\s+/g, ' ');
+    expect(text).toContain('A Sponsored slot of the Gaming category came free early');
+    expect(text).toContain(
+      `Booked: from ${waiting.starts_at!.slice(0, 10)} (UTC) until ${waiting.ends_at!.slice(0, 10)} (UTC)`,
+    );
+    // Nothing is left for the clock to start: the flags were set with the refund.
+    expect((await clock({ db: h.db, env: h.env, rebuild: h.rebuild }, now + 60_000)).synced).toBe(0);
+  });
+
+  it('serves the freed Sponsored slot first come, first served: a listing queued earlier takes it, and the refunded listing’s next term goes ahead as booked, its mail naming the gap', async () => {
+    let now = Date.now();
+    const { h, stripe, owner, listings, week, month } = await shop(3, () => now, { SPONSORED_SLOTS_PER_CATEGORY: '2' });
+    // Two slots: listing 0's week and listing 1's month run; listing 2's month waits for the week,
+    // listing 0's month (booked after it) for listing 1's month.
+    const pay = async (listing: number, plan: number) => {
+      const c = await checkout(h, owner, listings[listing]!.id, plan);
+      await stripe.pay(c.sessionId);
+      now += 1000;
+      return c.orderId;
+    };
+    const weekId = await pay(0, week.id);
+    const runningId = await pay(1, month.id);
+    const waitingId = await pay(2, month.id);
+    const ownNextId = await pay(0, month.id);
+    const waiting = await orderRow(h, waitingId);
+    const ownNext = await orderRow(h, ownNextId);
+    expect(waiting.starts_at).toBe((await orderRow(h, weekId)).ends_at);
+    expect(ownNext.starts_at).toBe((await orderRow(h, runningId)).ends_at);
+    now += 3_600_000;
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${weekId}/refund`, {})).status).toBe(200);
+    // Listing 2's month, queued first, takes the freed slot; listing 0's month cannot start before
+    // listing 1's ends without a third slot, so it keeps its dates.
+    const at = new Date(now).toISOString();
+    expect(await orderRow(h, waitingId)).toMatchObject({
+      starts_at: at,
+      ends_at: new Date(now + 30 * DAY_MS).toISOString(),
+    });
+    expect(await orderRow(h, ownNextId)).toMatchObject({ starts_at: ownNext.starts_at, ends_at: ownNext.ends_at });
+    expect((await getServerById(h.db, listings[2]!.id))?.is_sponsored).toBe(true);
+    const [mail] = await mails(h, 'order_refunded');
+    expect(mail!.text_body.replace(/\s+/g, ' ')).toContain(
+      `Your next Sponsored term, already paid, goes ahead as booked: it runs from ${ownNext.starts_at!.slice(0, 10)} (UTC) until ${ownNext.ends_at!.slice(0, 10)} (UTC), and the listing has no Sponsored placement until then.`,
+    );
+    expect((await mails(h, 'placement_moved')).map((m) => m.subject)).toEqual([
+      `${listings[2]!.name}: your Sponsored term has started early`,
+    ]);
+    // Never more than two at once.
+    const running = (await h.db.select().from(discordServers)).filter((s) => s.is_sponsored);
+    expect(running).toHaveLength(2);
+  });
+
+  it('records an owner’s refund with its audit row in one batch: an audit that fails records neither, and Stripe’s charge.refunded then applies the refund once', async () => {
+    const { h, stripe, owner, listings, week } = await shop(2);
+    const first = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(first.sessionId);
+    // Stripe's charge.refunded is held back until the app has answered the refund.
+    const deliver = stripe.deliver!;
+    let release = () => {};
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
+    stripe.deliver = async (body, headers) => {
+      await gate;
+      return deliver(body, headers);
+    };
+    await h.db.run(
+      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    );
+    const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {});
+    expect(res.status).toBe(500);
+    // Stripe refunded; the database holds neither the refund nor its audit row.
+    expect(await orderRow(h, first.orderId)).toMatchObject({ state: 'paid', refunded_cents: 0 });
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(0);
+    expect(await mails(h, 'order_refunded')).toHaveLength(0);
+    expect((await h.db.select().from(auditLog)).filter((a) => a.action === 'refund')).toHaveLength(0);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(true);
+    // Stripe's event arrives: the refund is recorded once, with its mail; a redelivery changes nothing.
+    release();
+    await stripe.settled();
+    const event = stripe.events.at(-1)!;
+    expect([event.event.type, event.status]).toEqual(['charge.refunded', 200]);
+    expect(await stripe.send(event.event)).toBe(200);
+    expect(await orderRow(h, first.orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(1);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
+    expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
+    // With the audit allowed, a refund is recorded together with its audit row, naming Stripe's refund.
+    await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
+    stripe.deliver = deliver;
+    const second = await checkout(h, owner, listings[1]!.id, week.id);
+    await stripe.pay(second.sessionId);
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${second.orderId}/refund`, {})).status).toBe(200);
+    const audits = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(audits.map((a) => [a.entity, a.entity_id])).toEqual([['order', String(second.orderId)]]);
+    expect((audits[0]!.details as { refund: string }).refund).toMatch(/^re_/);
+  });
+
+  it('records the refund with its audit row when the owner presses Refund again after a failed audit: Stripe answers the same refund, and its charge.refunded then changes nothing', async () => {
+    const { h, stripe, owner, listings, week } = await shop();
+    const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
+    await stripe.pay(sessionId);
+    // Stripe's charge.refunded is held back until the second press has been answered.
+    const deliver = stripe.deliver!;
+    let release = () => {};
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
+    stripe.deliver = async (body, headers) => {
+      await gate;
+      return deliver(body, headers);
+    };
+    await h.db.run(
+      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    );
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(500);
+    expect((await orderRow(h, orderId)).state).toBe('paid');
+    await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
+    expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(200);
+    expect(await orderRow(h, orderId)).toMatchObject({ state: 'refunded', refunded_cents: week.price_cents });
+    const audits = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(audits).toHaveLength(1);
+    // One refund at Stripe (the same idempotency key), recorded once.
+    const refundId = (audits[0]!.details as { refund: string }).refund;
+    expect((await h.db.select().from(stripeEvents)).map((e) => e.id)).toContain(`refund:${refundId}`);
+    release();
+    await stripe.settled();
+    const charged = stripe.events.filter((e) => e.event.type === 'charge.refunded');
+    expect(charged.map((e) => e.status)).toEqual([200]);
+    expect(await h.db.select().from(orderRefunds)).toHaveLength(1);
+    expect(await mails(h, 'order_refunded')).toHaveLength(1);
   });
 
   it('keeps an ended placement’s order when its listing is removed: the money stays in revenue, the console names the listing, an admin can still refund it', async () => {
@@ -950,6 +1135,10 @@ describe('buying a placement', () => {
     const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
     expect(refund.status).toBe(200);
     expect((await orderRow(h, orderId)).state).toBe('refunded');
+    // Audited in the refund's own batch, naming Stripe's refund.
+    const [refundAudit] = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(refundAudit).toMatchObject({ entity: 'order', entity_id: String(orderId) });
+    expect((refundAudit!.details as { refund: string }).refund).toMatch(/^re_/);
     expect(await netToday(h)).toBe(0);
     const [refundMail] = await mails(h, 'order_refunded');
     expect(refundMail?.subject).toContain(listings[0]!.name);
@@ -1096,6 +1285,10 @@ describe('buying a placement', () => {
     const refund = await h.call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, {});
     expect(refund.status).toBe(200);
     expect((await orderRow(h, orderId)).state).toBe('refunded');
+    // Audited in the refund's own batch, naming Stripe's refund.
+    const [refundAudit] = (await h.db.select().from(auditLog)).filter((a) => a.action === 'refund');
+    expect(refundAudit).toMatchObject({ entity: 'order', entity_id: String(orderId) });
+    expect((refundAudit!.details as { refund: string }).refund).toMatch(/^re_/);
     const revenue = (await (await h.call(admin, 'GET', '/api/admin/orders/revenue')).json()) as {
       days: { paid_cents: number; refunded_cents: number; net_cents: number }[];
     };

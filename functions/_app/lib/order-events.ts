@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import {
   type ApplyOutcome,
   applyOrderEvent,
@@ -12,7 +14,13 @@ import type { OrderRow } from '../../../db/schema';
 import type { OrderEvent } from '../../../src/lib/pricing/order-machine';
 import { type CheckoutSession, type StripeClient, StripeRefusal, stripeFor } from '../clients/stripe';
 import type { AppDeps } from '../context';
-import { orderPartlyRefundedMail, orderReceiptMail, orderRefundedMail, placementEndedMail } from '../mail/orders';
+import {
+  orderPartlyRefundedMail,
+  orderReceiptMail,
+  orderRefundedMail,
+  placementEndedMail,
+  termMovedMail,
+} from '../mail/orders';
 import { mailSite } from '../mail/site';
 import { ApiError } from './errors';
 
@@ -23,6 +31,8 @@ import { ApiError } from './errors';
 export async function applyEvent(
   deps: Pick<AppDeps, 'db' | 'env' | 'rebuild'>,
   input: OrderEventInput,
+  /** More writes for the event's batch (applyOrderEvent's `alsoWrite`: the refund's audit row). */
+  alsoWrite?: (applied: SQL) => BatchItem<'sqlite'>[],
 ): Promise<ApplyOutcome> {
   const order = input.orderId ? await getOrder(deps.db, input.orderId) : null;
   const listing = order?.server_id ? await getServerById(deps.db, order.server_id) : null;
@@ -39,15 +49,21 @@ export async function applyEvent(
       mail_partial_refund: (o, refund) => orderPartlyRefundedMail(site, o, named, refund),
       mail_end: (o) => placementEndedMail(site, o, named, next),
     },
+    movedMail: (facts) => termMovedMail(site, facts),
+    ...(alsoWrite ? { alsoWrite } : {}),
   });
-  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate'))
+  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate')) {
     // A placement changes the listing's card and its place in the listings it is in: published as
     // an edit is, recorded before the event's answer (a webhook's 200, a clock or reconcile pass).
+    // Terms a refund moved up (other listings' waiting for the slot too) change theirs.
+    const moved = outcome.moved.map((m) => m.listing.slug).filter((slug) => slug && slug !== listing.slug);
+    const also = moved.length > 0 ? ` (moved up: ${moved.join(', ')})` : '';
     await deps.rebuild?.request(
-      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}`,
-      [`/server/${listing.slug}`],
+      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}${also}`,
+      [listing.slug, ...new Set(moved)].map((slug) => `/server/${slug}`),
       'listings',
     );
+  }
   return outcome;
 }
 
@@ -180,26 +196,35 @@ function refundFailure(error: unknown): ApiError {
  * Refunds a paid order through Stripe at once (an owner's request within 30 days, or an operator's)
  * and applies the refund as its event: the slot ends, the payer is mailed, revenue drops. 503 when
  * payments are not set up; Stripe's refusal or silence as refundFailure says. The caller checked
- * that the order may be refunded and audits the refund.
+ * that the order may be refunded; `audit`, its audit row of the refund (Stripe's refund named),
+ * is written in the event's batch: the refund is recorded with its audit or not at all. If that
+ * batch fails, Stripe has refunded all the same: its `charge.refunded` applies the refund (once),
+ * and pressing Refund again gets the same refund from Stripe (one idempotency key per order) and
+ * records it with its audit.
  */
 export async function refundThroughStripe(
   deps: Pick<AppDeps, 'db' | 'env' | 'rebuild' | 'fetch'>,
   order: OrderRow & { stripe_payment_intent: string },
   reason: string | null,
   at: number,
+  audit: (refund: { id: string; amount: number }, applied: SQL) => BatchItem<'sqlite'>,
 ): Promise<{ refund: { id: string; amount: number }; outcome: ApplyOutcome }> {
   const stripe = stripeFor(deps);
   if (!stripe) throw new ApiError(503, 'payments_not_configured', 'Payments are not set up on this site.');
   const refund = await stripe.refund(order.stripe_payment_intent, order.id).catch((error: unknown) => {
     throw refundFailure(error);
   });
-  const outcome = await applyEvent(deps, {
-    eventId: `refund:${refund.id}`,
-    type: 'app.refund',
-    orderId: order.id,
-    event: 'refunded',
-    at,
-    refundReason: reason,
-  });
+  const outcome = await applyEvent(
+    deps,
+    {
+      eventId: `refund:${refund.id}`,
+      type: 'app.refund',
+      orderId: order.id,
+      event: 'refunded',
+      at,
+      refundReason: reason,
+    },
+    (applied) => [audit(refund, applied)],
+  );
   return { refund, outcome };
 }

@@ -1,5 +1,5 @@
 import type { RenderedMail } from '../../../db/queries/mail';
-import type { OrderMailFacts } from '../../../db/queries/orders';
+import type { MovedTermFacts, OrderMailFacts } from '../../../db/queries/orders';
 import type { OrderRow } from '../../../db/schema';
 import { formatPrice, formatTerm, PLACEMENT_WHERE, REFUND_RULE, refundedWords } from '../../../src/lib/pricing/plans';
 import { type MailSite, renderMail } from './layout';
@@ -200,6 +200,36 @@ export function orderPartlyRefundedMail(
         ? [{ kind: 'p' as const, text: `${refundedWords(o.refunded_cents, o.amount_cents, o.currency)} so far.` }]
         : []),
       { kind: 'p', text: `${afterPartialRefund(o, step.at)} ${BANK_DELAY}` },
+      { kind: 'link', label: 'My listings', href: `${site.url}/account` },
+    ],
+  });
+}
+
+/**
+ * To the payer of a booked term a refund moved up (MovedTermFacts): the term before it on the
+ * same listing was refunded, or a Sponsored slot of its category came free; the dates it was booked
+ * for and the new ones, each as long as before. Nothing to pay or do.
+ */
+export function termMovedMail(site: MailSite, moved: MovedTermFacts): RenderedMail {
+  const kind = moved.order.placement === 'sponsored' ? 'Sponsored' : 'Premium';
+  const started = moved.now.starts_at <= moved.at;
+  const why = moved.sameListing
+    ? `The listing's ${kind} term before this one was refunded, so this one moves up into the days that refund gave back.`
+    : `A Sponsored slot of the ${moved.order.category} category came free early, so this term moves up into it.`;
+  return renderMail(site, {
+    subject: `${moved.listing.name}: your ${kind} term ${started ? 'has started early' : 'now starts earlier'}`,
+    heading: `Your ${kind} term for ${moved.listing.name}, already paid, ${started ? 'has started early' : 'now starts earlier'}.`,
+    blocks: [
+      { kind: 'p', text: why },
+      {
+        kind: 'list',
+        items: [
+          { text: `Booked: from ${day(moved.was.starts_at)} until ${day(moved.was.ends_at)}` },
+          { text: `Now: from ${day(moved.now.starts_at)} until ${day(moved.now.ends_at)}` },
+          { text: `Term: ${formatTerm(moved.order.term_days)}, as paid` },
+        ],
+      },
+      { kind: 'p', text: 'There is nothing to pay or do.' },
       { kind: 'link', label: 'My listings', href: `${site.url}/account` },
     ],
   });

@@ -23,8 +23,8 @@ import {
   getClaim,
   listingNumbers,
   listOwnerListings,
+  ownerAuditRowWhen,
   ownerAuthor,
-  recordOwnerAudit,
   replaceListingInvite,
   spendOAuthState,
   syncClaims,
@@ -637,18 +637,25 @@ export const accountRoutes = (deps: AppDeps) => {
         if (!refundableByOwner(order.paid_at, at))
           throw new ApiError(409, 'refund_window_over', 'The 30 days for a refund here are over: write to support.');
         const reason = c.req.valid('json').reason ?? null;
-        const { refund, outcome } = await refundThroughStripe(
+        const { outcome } = await refundThroughStripe(
           deps,
           { ...order, stripe_payment_intent: order.stripe_payment_intent },
           reason,
           at,
+          // The audit row in the refund's own batch: recorded together or not at all.
+          (refund, applied) =>
+            ownerAuditRowWhen(
+              deps.db,
+              owner,
+              {
+                action: 'refund',
+                entity: 'order',
+                entityId: order.id,
+                details: { refund: refund.id, amount_cents: refund.amount, reason },
+              },
+              applied,
+            ),
         );
-        await recordOwnerAudit(deps.db, owner, {
-          action: 'refund',
-          entity: 'order',
-          entityId: order.id,
-          details: { refund: refund.id, amount_cents: refund.amount, reason },
-        });
         const state = outcome.kind === 'applied' ? outcome.order.state : 'refunded';
         return c.json({ order: { id: order.id, state } });
       })

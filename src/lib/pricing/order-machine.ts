@@ -39,10 +39,11 @@ export type MailEffect = (typeof MAIL_EFFECTS)[number];
  * - `activate`: the slot starts now or at its scheduled start; `deactivate`: it ends now
  * - `record_refund`: money out (refunded_at, the amount counted against revenue): the whole price on
  *   `refunded` or `dispute_lost`, the refunded total so far on `partially_refunded` (never counted twice)
- * - `move_up_next`: the listing's booked terms of the placement after a refunded one move up into
- *   the days it gave back (as early as the slot rule allows), so a paid next term starts now instead
- *   of leaving the listing without its placement until its booked start. Not on a dispute: that
- *   suspends the placement, and the next term keeps its dates.
+ * - `move_up_next`: the booked terms after a refunded one move up into the days it gave back (as
+ *   early as the slot rule allows): the listing's own next terms of the placement, so a paid next
+ *   term starts now instead of leaving the listing without its placement until its booked start,
+ *   and for Sponsored the terms of other listings waiting for a slot of the category (first come,
+ *   first served: movedUp). Not on a dispute: that suspends the placement, and the terms keep their dates.
  * - the mails (MAIL_EFFECTS): the receipt, the refund, a partial refund and the end of the placement
  *   (a partial refund's mail goes out only for a step that gives money back: a redelivered one does not)
  */

@@ -28,28 +28,59 @@ export interface BookedTerm extends Slot {
   id: number;
 }
 
+/** A paid term of a listing (its id, `listing`) of one placement: [start, end) in ms. */
+export interface ListingTerm extends BookedTerm {
+  listing: number;
+}
+
+/** What stays where it is when days are given back, and the time they were (FreedDays). */
+export interface FreedDays {
+  /** When the days were given back (the refund): no term moves before it. */
+  at: number;
+  /**
+   * Terms that do not move (running ones; a listing's terms of another category): no term of
+   * their listing may share a moment with one.
+   */
+  held: readonly ListingTerm[];
+  /** Sponsored: the slots that stay taken (the running ones) and the category's cap; null for Premium (no cap). */
+  slots: { taken: readonly Slot[]; cap: number } | null;
+}
+
+/** First come, first served: by the booked start, then the order id. */
+export const queueOrder = (a: BookedTerm, b: BookedTerm): number => a.start - b.start || a.id - b.id;
+
 /**
- * Where a listing's booked terms of one placement go once the days before them are given back (a
- * refund ended the term before them early): in their order, each from `from` (ms) or the end of
- * the one before it, as early as the slot rule allows (`slots`: the category's other Sponsored
- * slots taken and its cap; null for Premium, which has no cap), never later than booked, each as
- * long as booked. A term that cannot start earlier keeps its dates, and the ones after it follow it.
+ * Where booked terms of one placement go once days before them are given back (a refund ended a
+ * term early): the listing's own next terms, and for Sponsored the terms of every listing of the
+ * category waiting for a slot. First come, first served (queueOrder): each, in turn, takes the
+ * earliest start from `freed.at` on at which the slot rule holds over the held slots and the terms
+ * placed before it (fewer than `cap` share any moment with it: nextSlotStart's rule) and no term of
+ * its listing overlaps it, never before the end of its listing's term queued before it (a
+ * listing's terms keep their order). A term that cannot start earlier than booked keeps its dates.
+ * Each keeps its length. A term's place depends only on the terms queued before it, never on the
+ * ones after. Answers the terms in queue order.
  */
-export function movedUp(
-  booked: readonly BookedTerm[],
-  from: number,
-  slots: { taken: readonly Slot[]; cap: number } | null,
-): BookedTerm[] {
-  const taken = slots ? [...slots.taken] : [];
-  let after = from;
-  return [...booked]
-    .sort((a, b) => a.start - b.start)
-    .map((term) => {
-      const length = term.end - term.start;
-      const start = slots ? nextSlotStart(taken, after, length, slots.cap) : after;
-      const placed = start < term.start ? { id: term.id, start, end: start + length } : term;
-      taken.push(placed);
-      after = placed.end;
-      return placed;
-    });
+export function movedUp<T extends ListingTerm>(queue: readonly T[], freed: FreedDays): T[] {
+  const { at, held, slots } = freed;
+  const taken: Slot[] = slots ? [...slots.taken] : [];
+  const own = new Map<number, Slot[]>();
+  for (const h of held) own.set(h.listing, [...(own.get(h.listing) ?? []), h]);
+  /** The end of each listing's term placed last: its next one starts no earlier. */
+  const after = new Map<number, number>();
+  return [...queue].sort(queueOrder).map((term) => {
+    const length = term.end - term.start;
+    const mine = own.get(term.listing) ?? [];
+    const from = Math.max(at, after.get(term.listing) ?? at);
+    const fits = (start: number) =>
+      overlapping(mine, start, start + length) === 0 &&
+      (!slots || overlapping(taken, start, start + length) < slots.cap);
+    // Candidates: `from` and every end after it (nothing frees in between), up to the booked start.
+    const candidates = [from, ...[...taken, ...mine].map((s) => s.end).filter((e) => e > from)].sort((a, b) => a - b);
+    const start = candidates.find((c) => c < term.start && fits(c));
+    const placed: T = start === undefined ? term : { ...term, start, end: start + length };
+    taken.push(placed);
+    own.set(term.listing, [...mine, placed]);
+    after.set(term.listing, placed.end);
+    return placed;
+  });
 }

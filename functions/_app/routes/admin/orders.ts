@@ -1,7 +1,7 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { INSERTED_ID } from '../../../../db/queries/audit';
+import { auditStatement, INSERTED_ID } from '../../../../db/queries/audit';
 import {
   createCompOrder,
   createPlan,
@@ -19,7 +19,7 @@ import { ApiError } from '../../lib/errors';
 import { applyEvent, refundThroughStripe } from '../../lib/order-events';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, auditOf, found, idParam, requestRebuild } from './shared';
+import { auditOf, found, idParam, requestRebuild } from './shared';
 
 const pageQuery = zValidator(
   'query',
@@ -56,13 +56,19 @@ export const orderRoutes = new Hono<AdminEnv>()
     )
       throw new ApiError(409, 'not_refundable', 'Only a paid order can be refunded');
     const reason = c.req.valid('json').reason ?? null;
-    const { refund, outcome } = await refundThroughStripe(
+    const { outcome } = await refundThroughStripe(
       deps,
       { ...order, stripe_payment_intent: order.stripe_payment_intent },
       reason,
       deps.now?.() ?? Date.now(),
+      // The audit row in the refund's own batch: recorded together or not at all.
+      (refund, applied) =>
+        auditStatement(
+          deps.db,
+          auditOf(c, 'refund', 'order', id, { refund: refund.id, amount_cents: refund.amount, reason }),
+          applied,
+        ),
     );
-    await audit(c, 'refund', 'order', id, { refund: refund.id, amount_cents: refund.amount, reason });
     return c.json({ order: outcome.kind === 'applied' ? outcome.order : await getOrder(deps.db, id) });
   })
   // A comp: an operator's free grant of a placement (audited, shown as such on the card).
