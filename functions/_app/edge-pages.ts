@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import { dbHealth } from '../../db/queries/health';
 import type { OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
+import { isReviewsPagePath, readReviewsQuery } from '../../src/lib/reviews/cursor';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
 import type { ChangeScope, PreparedChange, RebuildStatus, RebuildTrigger } from './context';
 import { RATE_LIMITS, type RateLimitStore } from './lib/rate-limits';
@@ -16,7 +17,8 @@ export type EdgeRenderer = (request: Request, onDemand: OnDemandContext) => Prom
 /**
  * What the build's on-demand routes make of a request: a page's HTML (the build's island-style
  * step applied, as a prerendered page is written), or another answer of theirs as it is (an
- * endpoint such as Astro's `/_image`, with its own content type; never cached as a page).
+ * endpoint such as Astro's `/_image`, with its own content type; a page's own redirect; a page's
+ * own 400 for a query it cannot read, such as a reviews page's bad key). Never cached as a page.
  */
 export type Rendered = { html: string } | { response: Response };
 
@@ -81,8 +83,20 @@ export async function renderAnswer(
     if (health !== 'up') throw new PageUnavailableError(path, { cause: health });
     throw new Error(`The on-demand page ${path} answered ${rendered.status}`);
   }
-  if (rendered?.status !== 200) return null;
-  if (!(rendered.headers.get('content-type') ?? '').startsWith('text/html')) return { response: rendered };
+  if (!rendered) return null;
+  const html = (rendered.headers.get('content-type') ?? '').startsWith('text/html');
+  // A page that moved its visitor on (its Location), or refused its query with a page saying why.
+  if (
+    (rendered.status >= 300 && rendered.status < 400 && rendered.headers.has('location')) ||
+    (rendered.status === 400 && html)
+  ) {
+    return { response: rendered };
+  }
+  if (rendered.status !== 200) {
+    await rendered.body?.cancel();
+    return null;
+  }
+  if (!html) return { response: rendered };
   return { page: rendered };
 }
 
@@ -103,6 +117,31 @@ export interface EdgeCache {
  * caches every answer of the Worker by its Cache-Control, or the zone's purge API and a token.)
  */
 export const ON_DEMAND_CACHE_SECONDS = 300;
+
+/**
+ * How long a listing's reviews page (src/pages/server/[slug]/reviews.astro) is kept by either
+ * seam's cache: its list of reviews from a key stays the same as reviews are written, but its
+ * counts ("Reviews 11 to 20 of 25", the average) and its newest page take new ones, which ask for
+ * no rebuild and so clear no cache. A change that removes a review (a delete, a hide) clears the
+ * Node cache at once, as every change does; on the Worker a purge names the listing's page, not
+ * the keys of its reviews pages, so such a page there is at most this old too.
+ */
+export const REVIEWS_PAGE_CACHE_SECONDS = 60;
+
+/**
+ * What a page rendered on request at `url` is kept by in the seams' caches (on-demand.ts on Node,
+ * createEdgePages here), and for how long (`seconds`; absent: the seam's own rule): its path, as
+ * every page but two ignores its query; a listing's reviews page by its path and its key (written
+ * the one way); null for a page never kept (the search page answers its query; a reviews page
+ * without a key it can read answers a redirect or a 400, never a page).
+ */
+export function pageCacheRule(url: URL): { key: string; seconds?: number } | null {
+  const path = url.pathname;
+  if (path === SEARCH_PAGE) return null;
+  if (!isReviewsPagePath(path)) return { key: path };
+  const read = readReviewsQuery(url.searchParams);
+  return read.kind === 'page' ? { key: `${path}?${read.query}`, seconds: REVIEWS_PAGE_CACHE_SECONDS } : null;
+}
 
 /**
  * What an HTML page answered from the static assets carries besides the security headers
@@ -183,12 +222,12 @@ export function createEdgePages(options: EdgePagesOptions) {
   const generation = () => Math.floor(Date.now() / (ON_DEMAND_CACHE_SECONDS * 1000)) * 1_000_000 + purges;
   // Keys are on the site's origin (the Cache API keys by URL within the zone), whatever host a
   // request came in on; the deployment parameter is never a visitor's: only this code looks a key
-  // up. The query string a visitor sent is dropped, as the page ignores it; the search page, which
-  // answers its query, is never cached.
-  const keyOf = (path: string) => {
-    if (!version || !cache || path === SEARCH_PAGE) return null;
-    const key = new URL(path, options.origin);
-    key.search = `?deployment=${encodeURIComponent(version)}`;
+  // up. The query string a visitor sent is dropped, as the page ignores it, but for a reviews
+  // page's key (pageCacheRule); the search page, which answers its query, is never cached.
+  const keyOf = (rule: { key: string } | null) => {
+    if (!version || !cache || !rule) return null;
+    const key = new URL(rule.key, options.origin);
+    key.search = `${key.search ? `${key.search}&` : '?'}deployment=${encodeURIComponent(version)}`;
     key.hash = '';
     return key.toString();
   };
@@ -206,7 +245,8 @@ export function createEdgePages(options: EdgePagesOptions) {
      */
     async page(request: Request, waitUntil: (p: Promise<unknown>) => void, client = ''): Promise<Response | null> {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-      const key = keyOf(new URL(request.url).pathname);
+      const rule = pageCacheRule(new URL(request.url));
+      const key = keyOf(rule);
       const hit = key && cache ? await cache.match(key) : undefined;
       if (hit) {
         const html = await hit.text();
@@ -229,7 +269,11 @@ export function createEdgePages(options: EdgePagesOptions) {
       const etag = await etagOf(html);
       if (key && cache) {
         const stored = new Response(html, {
-          headers: { ...HTML_HEADERS, etag, 'cache-control': `public, max-age=${ON_DEMAND_CACHE_SECONDS}` },
+          headers: {
+            ...HTML_HEADERS,
+            etag,
+            'cache-control': `public, max-age=${rule?.seconds ?? ON_DEMAND_CACHE_SECONDS}`,
+          },
         });
         waitUntil(cache.put(key, stored).catch((err: unknown) => console.warn('On-demand cache put failed:', err)));
       }
@@ -240,7 +284,7 @@ export function createEdgePages(options: EdgePagesOptions) {
       purges++;
       await Promise.all(
         paths.map((path) => {
-          const key = keyOf(path);
+          const key = keyOf(pageCacheRule(new URL(path, options.origin)));
           return key && cache ? cache.delete(key) : false;
         }),
       );

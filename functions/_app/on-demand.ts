@@ -4,8 +4,7 @@ import { gzip } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { basicsCache, type LiveSettings } from '../../src/data/site-data';
 import { ISLAND_STYLE_ELEMENT, moveIslandStyle } from '../../src/integrations/island-style-html';
-import { SEARCH_PAGE } from '../../src/lib/search-page';
-import { type EdgeRenderer, renderAnswer, renderPage } from './edge-pages';
+import { type EdgeRenderer, pageCacheRule, renderAnswer, renderPage } from './edge-pages';
 import type { RenderGate } from './lib/render-gate';
 import type { PublishRender } from './site-publish';
 
@@ -24,6 +23,12 @@ export interface RenderedPage {
   gzip: Buffer | null;
   /** Set on an endpoint's answer (Astro's `/_image`): its own content type. Such answers are never cached. */
   contentType?: string | undefined;
+  /**
+   * Set on a page's answer that is not the page (never cached): its status (a redirect, a 400
+   * saying why a query cannot be read) and the headers it set (Location, Cache-Control).
+   */
+  status?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface OnDemandPagesOptions {
@@ -68,7 +73,7 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   const max = options.max ?? 5_000;
   let loaded: { entry: string; module: Promise<OnDemandEntry> } | null = null;
   // Insertion order is recency: a hit is moved to the end, the oldest is evicted first.
-  const cache = new Map<string, RenderedPage>();
+  const cache = new Map<string, RenderedPage & { expires?: number }>();
   let cachedFor: string | null = null;
   // Changes with the cache: what pages keep from a whole listing (OnDemandContext.generation) is
   // kept exactly as long as the pages rendered from it.
@@ -107,15 +112,16 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
         cachedFor = entry;
         generation++;
       }
-      const key = new URL(request.url).pathname;
-      // The search page answers its query: kept by path, one visitor's matches would be another's.
-      const cacheable = key !== SEARCH_PAGE;
-      const hit = cacheable ? cache.get(key) : undefined;
-      if (hit) {
+      // By path, or not at all (the search page), or by path and key (a reviews page): pageCacheRule.
+      const rule = pageCacheRule(new URL(request.url));
+      const key = rule?.key ?? '';
+      const hit = rule ? cache.get(key) : undefined;
+      if (hit && (hit.expires === undefined || hit.expires > Date.now())) {
         cache.delete(key);
         cache.set(key, hit);
         return hit;
       }
+      if (hit) cache.delete(key);
       const { renderOnDemand } = await moduleFor(entry);
       const renderNow = () =>
         renderAnswer(renderOnDemand, request, { ...live, generation, basics: basics(generation) });
@@ -124,15 +130,23 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
       if (rendered === null) return null;
       if ('response' in rendered) {
         // Not a page (the cache is keyed by path; this answer depends on the query too).
-        const contentType = rendered.response.headers.get('content-type') ?? 'application/octet-stream';
-        return { body: Buffer.from(await rendered.response.arrayBuffer()), gzip: null, contentType };
+        const { response } = rendered;
+        const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
+        const body = Buffer.from(await response.arrayBuffer());
+        if (response.status === 200) return { body, gzip: null, contentType };
+        const headers: Record<string, string> = {};
+        for (const name of ['location', 'cache-control']) {
+          const value = response.headers.get(name);
+          if (value !== null) headers[name] = value;
+        }
+        return { body, gzip: null, contentType, status: response.status, headers };
       }
       const body = htmlBytes(Buffer.from(await rendered.page.arrayBuffer()));
       // Compressed in libuv's thread pool, not on the thread that renders the other requests.
       const page = { body, gzip: body.length > 512 ? await gzipAsync(body) : null };
       // Only while the same build is live: a swap during the render would store old-build HTML.
-      if (cacheable && options.entry() === entry) {
-        cache.set(key, page);
+      if (rule && options.entry() === entry) {
+        cache.set(key, rule.seconds === undefined ? page : { ...page, expires: Date.now() + rule.seconds * 1000 });
         if (cache.size > max) cache.delete(cache.keys().next().value as string);
       }
       return page;

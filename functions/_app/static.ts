@@ -178,6 +178,18 @@ export function createStaticHandler(getRoot: () => string | null, options: Stati
       console.warn(err.message);
       return pageUnavailable();
     }
+    // A page's own answer that is not the page (a reviews page's redirect, or its 400 for a bad
+    // key): its status, its Location and its caching, never a page's 200.
+    if (page?.status !== undefined) {
+      const location = page.headers?.location;
+      if (location && page.status >= 300 && page.status < 400) {
+        return c.redirect(location, page.status as 301 | 302 | 303 | 307 | 308);
+      }
+      return c.body(new Uint8Array(page.body), page.status as 400, {
+        'Content-Type': page.contentType ?? 'text/html; charset=utf-8',
+        'Cache-Control': page.headers?.['cache-control'] ?? 'no-store',
+      });
+    }
     // An endpoint's answer (Astro's /_image): its own type, never an HTML page's headers.
     if (page?.contentType) {
       return c.body(new Uint8Array(page.body), 200, {

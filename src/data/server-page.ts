@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { confirmedFlagsOf, type PublicFlag } from '../../db/queries/flags';
 import { type HistoryPoint, memberHistoryOf } from '../../db/queries/history';
-import { hasPublicReviews, listPublicReviews, type ReviewPage } from '../../db/queries/reviews';
+import { hasPublicReviews, listPublicReviews, type ReviewPage, type ReviewsAt } from '../../db/queries/reviews';
 import { categoryRankOf, getServerPageBySlug, type Server } from '../../db/queries/servers';
 import { isListed } from '../lib/listing';
 import { type CategoryRank, rankKey, shownPlace } from '../lib/ranking/explanation';
@@ -74,4 +74,21 @@ export async function serverPageFromDb(db: Db, slug: string, now: Date): Promise
     // As the build reads them: a listing without any public review has none.
     reviews: reviews && reviews.total > 0 ? reviews : null,
   };
+}
+
+/** What a listing's reviews page (src/pages/server/[slug]/reviews.astro) shows: the listing and a page of its reviews. */
+export interface ReviewsPageProps {
+  server: Server;
+  reviews: ReviewPage;
+}
+
+/**
+ * A listing's reviews page read at request time: the listing by its current slug (null when no
+ * listed server has a page there, hidden ones included) and its public reviews from the key `at`
+ * (listPublicReviews: a key with nothing past it gives the first page).
+ */
+export async function reviewsPageFromDb(db: Db, slug: string, at: ReviewsAt): Promise<ReviewsPageProps | null> {
+  const server = await getServerPageBySlug(db, slug);
+  if (!server) return null;
+  return { server, reviews: await listPublicReviews(db, server.id, at, REVIEWS_PAGE_SIZE) };
 }

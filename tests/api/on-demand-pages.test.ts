@@ -1,13 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDb } from '../../db/client';
 import { insertFakeServers } from '../../db/fake';
 import { migrateDb } from '../../db/migrate';
 import { createOperator } from '../../db/queries/operators';
-import { createServer, listServersWithPages, type Server } from '../../db/queries/servers';
+import { createServer, listServersWithPages, type Server, setServerActive } from '../../db/queries/servers';
+import { ownerUsers, reviews } from '../../db/schema';
 import { seedIfEmpty } from '../../db/seed';
 import { loadEnv } from '../../functions/_app/env';
 import { startNodeServer } from '../../functions/_app/node';
@@ -213,5 +215,146 @@ describe('server pages past PRERENDER_SERVERS (Node)', () => {
       remote.client.close();
       await libsql.stop();
     }
+  });
+});
+
+describe("a listing's reviews past its first page, a page of the site (Node)", () => {
+  const MINUTE = 60_000;
+  /** `n` public reviews of the listing by new accounts, the newest an hour old, a minute apart: body `${label} review i`. */
+  async function seedReviews(serverId: number, n: number, label: string) {
+    for (let i = 0; i < n; i++) {
+      const [account] = await db
+        .insert(ownerUsers)
+        .values({ discord_user_id: `${serverId}00${i}`, username: `${label}${i}` })
+        .returning();
+      await db.insert(reviews).values({
+        server_id: serverId,
+        account_id: account!.id,
+        rating: 1 + (i % 5),
+        body: `${label} review ${i}, long enough to be a review.`,
+        display_name: `${label} member ${i}`,
+        member_since: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+        created_at: new Date(Date.now() - (60 + i) * MINUTE).toISOString(),
+      });
+    }
+  }
+  const hrefOf = (html: string, attr: string) =>
+    new RegExp(`<a [^>]*href="([^"]+)"[^>]*${attr}|<a [^>]*${attr}[^>]*href="([^"]+)"`)
+      .exec(html)
+      ?.slice(1)
+      .find(Boolean)
+      ?.replaceAll('&amp;', '&');
+  /** The review bodies of a page, in the order it shows them. */
+  const bodies = (html: string, label: string) =>
+    [...html.matchAll(new RegExp(`${label} review (\\d+), long enough`, 'g'))].map((m) => Number(m[1]));
+
+  it('links the listing page to /server/{slug}/reviews, a page in the site layout with its own title, canonical URL and links either side', async () => {
+    const tail = ranked.at(-5)!;
+    await seedReviews(tail.id, 23, 'Tail');
+    server.onDemand.invalidate();
+    const listing = await (await fetch(`${base}/server/${tail.slug}`)).text();
+    expect(bodies(listing, 'Tail')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const older = hrefOf(listing, 'data-reviews-older')!;
+    expect(older).toMatch(new RegExp(`^/server/${tail.slug}/reviews\\?before=`));
+
+    const res = await fetch(`${base}${older}`);
+    expect(res.status).toBe(200);
+    // The headers of every other page (a prerendered one's: HTML revalidated on every visit).
+    const staticRes = await fetch(`${base}/server/${ranked[1]!.slug}`);
+    await staticRes.text();
+    expect(visible(res)).toEqual(visible(staticRes));
+    const html = await res.text();
+    expect(html).toContain(
+      `<title>${tail.name.replaceAll('&', '&amp;')}: member reviews 11 to 20 of 23 | GuildRank</title>`,
+    );
+    expect(html).toContain('<meta name="robots" content="index, follow">');
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:4321${older.replaceAll('&', '&amp;')}">`);
+    // The site's header and footer, the listing's breadcrumb and the way back.
+    expect(html).toMatch(/<header[\s>]/);
+    expect(html).toMatch(/<footer[\s>]/);
+    expect(html).toContain(`<a href="/server/${tail.slug}">← Back to`);
+    expect(bodies(html, 'Tail')).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(html).toContain('Reviews 11 to 20 of 23.');
+    const newer = hrefOf(html, 'data-reviews-newer')!;
+    expect(newer).toMatch(new RegExp(`^/server/${tail.slug}/reviews\\?after=`));
+    expect(html).toMatch(/<a [^>]*rel="prev"[^>]*data-reviews-newer/);
+    expect(html).toMatch(/<a [^>]*rel="next"[^>]*data-reviews-older/);
+
+    // Older again: the last three, with no link further back; newer from there: the page before.
+    const last = await (await fetch(`${base}${hrefOf(html, 'data-reviews-older')}`)).text();
+    expect(bodies(last, 'Tail')).toEqual([20, 21, 22]);
+    expect(last).toMatch(/<a class="btn btn-outline" rel="next" data-reviews-older hidden>/);
+    expect(bodies(await (await fetch(`${base}${hrefOf(last, 'data-reviews-newer')}`)).text(), 'Tail')).toEqual([
+      10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    ]);
+    // And newer from the second page: the first ten.
+    expect(bodies(await (await fetch(`${base}${newer}`)).text(), 'Tail')).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('keeps a reviews page in the cache by its key, and never a redirect, a 400 or a 404', async () => {
+    const tail = ranked.at(-6)!;
+    await seedReviews(tail.id, 12, 'Cached');
+    const [first] = await db
+      .select({ created_at: reviews.created_at, id: reviews.id })
+      .from(reviews)
+      .where(eq(reviews.body, 'Cached review 9, long enough to be a review.'));
+    const key = encodeURIComponent(`${first!.created_at}~${first!.id}`);
+    server.onDemand.invalidate();
+    const page = await fetch(`${base}/server/${tail.slug}/reviews?before=${key}`);
+    expect(bodies(await page.text(), 'Cached')).toEqual([10, 11]);
+    expect(server.onDemand.size()).toBe(1);
+    await (await fetch(`${base}/server/${tail.slug}/reviews?before=${key}&utm_source=x`)).text();
+    expect(server.onDemand.size()).toBe(1);
+    await (await fetch(`${base}/server/${tail.slug}/reviews?after=${key}`)).text();
+    expect(server.onDemand.size()).toBe(2);
+
+    // Without a key: the listing's own reviews.
+    const bare = await fetch(`${base}/server/${tail.slug}/reviews`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe(`/server/${tail.slug}#reviews`);
+    // A key that is not one: a page that says so, in the site's layout, not indexed, not kept.
+    for (const query of ['before=yesterday', `before=${key}&after=${key}`]) {
+      const bad = await fetch(`${base}/server/${tail.slug}/reviews?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+      const text = await bad.text();
+      expect(text).toContain('<h1>This link to reviews is not valid</h1>');
+      expect(text).toContain('<meta name="robots" content="noindex, follow">');
+      expect(text).not.toContain('rel="canonical"');
+      expect(text).toContain(`href="/server/${tail.slug}#reviews"`);
+    }
+    // No listing there (none at all, or a hidden one): the server-not-found screen, whatever the key.
+    const hidden = ranked.at(-7)!;
+    await setServerActive(db, hidden.id, false);
+    for (const slug of ['no-such-server-here', hidden.slug]) {
+      for (const query of [`before=${key}`, 'before=yesterday']) {
+        const res = await fetch(`${base}/server/${slug}/reviews?${query}`);
+        expect(res.status, `${slug} ${query}`).toBe(404);
+        expect(await res.text()).toContain('Server not found');
+      }
+    }
+    expect(server.onDemand.size()).toBe(2);
+
+    // The old address of such a page (under /api) moves there for good, key and all.
+    const old = await fetch(`${base}/api/reviews/servers/${tail.id}/page?before=${key}`, { redirect: 'manual' });
+    expect(old.status).toBe(301);
+    expect(old.headers.get('location')).toBe(`/server/${tail.slug}/reviews?before=${key}`);
+    const oldBare = await fetch(`${base}/api/reviews/servers/${tail.id}/page`, { redirect: 'manual' });
+    expect(oldBare.status).toBe(301);
+    expect(oldBare.headers.get('location')).toBe(`/server/${tail.slug}#reviews`);
+  });
+
+  it('is open to crawlers (robots.txt) and, as no per-listing subpage is, not in the sitemap', async () => {
+    const tail = ranked.at(-5)!;
+    const robots = await (await fetch(`${base}/robots.txt`)).text();
+    const path = `/server/${tail.slug}/reviews`;
+    const disallowed = [...robots.matchAll(/^Disallow: (\S+)$/gm)].map((m) => m[1]!);
+    expect(disallowed.length).toBeGreaterThan(0);
+    expect(disallowed.filter((prefix) => path.startsWith(prefix))).toEqual([]);
+    const index = await (await fetch(`${base}/sitemap-index.xml`)).text();
+    const files = [...index.matchAll(/<loc>[^<]*(\/sitemap-[^<]+\.xml)<\/loc>/g)].map((m) => m[1]!);
+    const all = (await Promise.all(files.map(async (f) => (await fetch(`${base}${f}`)).text()))).join('');
+    expect(all).toContain(`/server/${tail.slug}</loc>`);
+    expect(all).not.toContain('/reviews');
   });
 });

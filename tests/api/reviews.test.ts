@@ -689,41 +689,30 @@ describe('paging through reviews', () => {
     expect(((await bad.json()) as { error: { issues: { path: string }[] } }).error.issues[0]!.path).toBe('before');
   });
 
-  it('serves a page past the first without JavaScript: the listing page with that page, links either side, not indexed', async () => {
-    let page = '';
-    const server = await setup({}, { sitePage: async (path) => (path === `/server/${server.slug}` ? page : null) });
-    // The reviews section as ServerReviews.astro builds it (list, pager links, the line under them).
-    page =
-      '<!DOCTYPE html><html><head><meta name="robots" content="index, follow"></head><body>' +
-      `<section class="panel" id="reviews" data-reviews data-id="${server.id}"><ol class="review-list" data-reviews-list><li>built</li></ol>` +
-      '<nav class="review-actions" aria-label="More reviews" data-reviews-pager hidden><a class="btn btn-outline" data-reviews-newer hidden>Newer reviews</a><a class="btn btn-outline" data-reviews-older hidden>Older reviews</a></nav>' +
-      '<p class="muted" data-reviews-more hidden>0 reviews in all.</p></section></body></html>';
+  it("moves the old no-JavaScript page under /api for good to the listing's reviews page, key and all", async () => {
+    const server = await setup();
     await seedReviews(server.id, 12, 60, 'Early');
     const { older } = await read(server.id);
-    const res = await h!.app.request(
-      `${SITE}/api/reviews/servers/${server.id}/page?before=${encodeURIComponent(older!)}`,
-    );
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await res.text();
-    expect(html).toContain('<meta name="robots" content="noindex, follow">');
-    expect(html).toContain('Early review number 11, long enough');
-    expect(html).not.toContain('Early review number 9,');
-    expect(html).not.toContain('<li>built</li>');
-    expect(html).toMatch(/<nav class="review-actions" aria-label="More reviews" data-reviews-pager>/);
-    const newer = /<a class="btn btn-outline" data-reviews-newer href="([^"]+)">/.exec(html)?.[1];
-    expect(newer?.replaceAll('&amp;', '&')).toMatch(new RegExp(`^/api/reviews/servers/${server.id}/page\\?after=`));
-    expect(html).toMatch(/<a class="btn btn-outline" data-reviews-older hidden>/);
-    expect(html).toContain('<p class="muted" data-reviews-more>Reviews 11 to 12 of 12.</p>');
-    expect(html).toContain(`data-reviews-query="before=${encodeURIComponent(older!)}"`);
-    // Following the link back gives the first ten.
-    const back = await (await h!.app.request(`${SITE}${newer!.replaceAll('&amp;', '&')}`)).text();
-    expect(back).toContain('Early review number 0,');
-    expect(back).toContain('Reviews 1 to 10 of 12.');
-    // Without a key: the listing's page.
+    const key = encodeURIComponent(older!);
+    const moved = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page?before=${key}`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe(`/server/${server.slug}/reviews?before=${key}`);
+    const newer = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page?after=${key}&page=3`);
+    expect(newer.headers.get('location')).toBe(`/server/${server.slug}/reviews?after=${key}`);
+    // A key that is not one goes along, for the page's own 400; without a key, the listing's reviews.
+    const bad = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page?before=yesterday`);
+    expect(bad.status).toBe(301);
+    expect(bad.headers.get('location')).toBe(`/server/${server.slug}/reviews?before=yesterday`);
     const bare = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}/page`);
-    expect(bare.status).toBe(303);
+    expect(bare.status).toBe(301);
     expect(bare.headers.get('location')).toBe(`/server/${server.slug}#reviews`);
+    // No listing: the API's 404, as every review route answers it.
+    const none = await h!.app.request(`${SITE}/api/reviews/servers/999999/page?before=${key}`);
+    expect(none.status).toBe(404);
+    // The JSON the page's script reads is as it was.
+    const json = await h!.app.request(`${SITE}/api/reviews/servers/${server.id}?before=${key}`);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(((await json.json()) as Page).from).toBe(11);
   });
 });
 

@@ -59,6 +59,19 @@ describe('a renamed server’s old address', () => {
     expect((await app.request('/server/retro-legends')).status).toBe(200);
   });
 
+  it('GET /server/{former slug}/reviews?before=K answers 301 to the current reviews page, key kept; an unknown one the server-not-found screen', async () => {
+    const { db, app } = await siteApp();
+    const row = await createServer(db, { name: 'Pixel Raiders', category: 'Gaming' });
+    await updateServer(db, row.id, { name: 'Retro Legends' });
+    const key = encodeURIComponent('2026-05-01T10:00:00.000Z~42');
+    const res = await app.request(`/server/pixel-raiders/reviews?before=${key}`);
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`/server/retro-legends/reviews?before=${key}`);
+    const gone = await app.request(`/server/no-such-guild/reviews?before=${key}`);
+    expect(gone.status).toBe(404);
+    expect(await title(gone)).toBe('Server not found');
+  });
+
   it('GET /server/{name variant, other case or words of the name} answers 301 (the name-variant fallback)', async () => {
     const { db, app } = await siteApp();
     await createServer(db, { name: 'Night Owls Community', slug: 'night-owls', category: 'Crypto' });

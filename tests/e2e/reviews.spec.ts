@@ -344,14 +344,22 @@ test('reviews past the first ten: a link away without JavaScript, and paged by k
   await seed(12, 60, 'Early');
   const list = (p: Page) => p.locator('[data-reviews-list]');
 
-  // Without JavaScript: the first ten, and a real link to the rest.
-  const plain = await browser.newContext({ javaScriptEnabled: false, baseURL: site.baseURL });
+  // Without JavaScript (on a 320 px phone): the first ten, and a real link to the rest, a page of
+  // the site under the listing's address.
+  const plain = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: site.baseURL,
+    viewport: { width: 320, height: 740 },
+  });
   const noJs = await plain.newPage();
   await noJs.goto(`/server/${listing.slug}`);
   await expect(list(noJs).locator('.review')).toHaveCount(10);
   await expect(noJs.getByText('Reviews 1 to 10 of 12.')).toBeVisible();
   await noJs.getByRole('link', { name: 'Older reviews' }).click();
-  await expect(noJs).toHaveURL(new RegExp(`/api/reviews/servers/${listing.id}/page\\?before=`));
+  await expect(noJs).toHaveURL(new RegExp(`/server/${listing.slug}/reviews\\?before=`));
+  await expect(noJs.getByRole('heading', { level: 1 })).toHaveText(`Member reviews of ${listing.name}`);
+  await expect(noJs).toHaveTitle(`${listing.name}: member reviews 11 to 12 of 12 | GuildRank`);
+  expect(await noJs.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   await expect(list(noJs).locator('.review')).toHaveCount(2);
   await expect(list(noJs).getByText(`Early review 11 of ${id}`)).toBeVisible();
   await expect(noJs.getByText('Reviews 11 to 12 of 12.')).toBeVisible();

@@ -14,6 +14,7 @@ import {
   HTML_HEADERS,
   ON_DEMAND_CACHE_SECONDS,
   PurgingRebuildTrigger,
+  REVIEWS_PAGE_CACHE_SECONDS,
 } from '../../functions/_app/edge-pages';
 import { BindingRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { RenderRefused, renderRefusedAnswer } from '../../functions/_app/lib/render-gate';
@@ -181,6 +182,66 @@ describe('on-demand pages on the Worker', () => {
     const b = await get('/_image?href=/b.png');
     expect(await b?.text()).toBe('?href=/b.png');
     expect(cache.stored.size).toBe(0);
+  });
+
+  it("keeps a listing's reviews page by its path and key (a minute), and passes its redirect and its 400 through uncached", async () => {
+    const renders: string[] = [];
+    const { get, cache } = setup(
+      {},
+      {
+        // As src/pages/server/[slug]/reviews.astro answers: a page per key, a 301 without one, a 400 for a bad one.
+        render: async (request) => {
+          const url = new URL(request.url);
+          renders.push(url.pathname + url.search);
+          const key = url.searchParams.get('before');
+          if (key === null) return new Response(null, { status: 301, headers: { location: '/server/a#reviews' } });
+          if (!key.includes('~')) {
+            return new Response('<h1>This link to reviews is not valid</h1>', {
+              status: 400,
+              headers: { 'content-type': 'text/html', 'cache-control': 'no-store' },
+            });
+          }
+          return new Response(`<p>before ${key}</p>`, { headers: { 'content-type': 'text/html' } });
+        },
+      },
+    );
+    const k1 = encodeURIComponent('2026-05-01T10:00:00.000Z~42');
+    const k2 = encodeURIComponent('2026-04-01T10:00:00.000Z~7');
+    expect(await (await get(`/server/a/reviews?before=${k1}`))?.text()).toBe(
+      '<p>before 2026-05-01T10:00:00.000Z~42</p>',
+    );
+    expect(await (await get(`/server/a/reviews?before=${k2}`))?.text()).toBe(
+      '<p>before 2026-04-01T10:00:00.000Z~7</p>',
+    );
+    // The same key again, with a parameter the page does not read: from the cache.
+    const again = await get(`/server/a/reviews?utm_source=x&before=${k1}`);
+    expect(await again?.text()).toBe('<p>before 2026-05-01T10:00:00.000Z~42</p>');
+    expect(again?.headers.get('cache-control')).toBe(HTML_HEADERS['cache-control']);
+    expect(again?.headers.get('etag')).toBe(await etagOf('<p>before 2026-05-01T10:00:00.000Z~42</p>'));
+    expect(renders).toEqual([`/server/a/reviews?before=${k1}`, `/server/a/reviews?before=${k2}`]);
+    expect([...cache.stored].map(([key, { cacheControl }]) => [key, cacheControl])).toEqual([
+      [
+        `https://guildrank.example/server/a/reviews?before=${k1}&deployment=v1`,
+        `public, max-age=${REVIEWS_PAGE_CACHE_SECONDS}`,
+      ],
+      [
+        `https://guildrank.example/server/a/reviews?before=${k2}&deployment=v1`,
+        `public, max-age=${REVIEWS_PAGE_CACHE_SECONDS}`,
+      ],
+    ]);
+    const moved = await get('/server/a/reviews');
+    expect(moved?.status).toBe(301);
+    expect(moved?.headers.get('location')).toBe('/server/a#reviews');
+    const bad = await get('/server/a/reviews?before=yesterday');
+    expect(bad?.status).toBe(400);
+    expect(await bad?.text()).toContain('not valid');
+    expect((await get('/server/a/reviews?before=yesterday'))?.status).toBe(400);
+    expect(cache.stored.size).toBe(2);
+    expect(renders.slice(2)).toEqual([
+      '/server/a/reviews',
+      '/server/a/reviews?before=yesterday',
+      '/server/a/reviews?before=yesterday',
+    ]);
   });
 
   it("limits each client's renders through the RATE_LIMIT_RENDERS binding; cached pages are never counted", async () => {

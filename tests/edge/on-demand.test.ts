@@ -284,6 +284,57 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
     expect(ms).toBeLessThan(10_000);
   });
 
+  it("renders a listing's reviews page on request, cached by its key; its redirect and its 400 pass through", async () => {
+    // Twelve reviews of the sibling, a minute apart: the page before the 10th's key shows the last two.
+    let tenth = '';
+    for (let i = 0; i < 12; i++) {
+      const account = await tdb.client.execute({
+        sql: 'INSERT INTO owner_users (discord_user_id, username) VALUES (?, ?) RETURNING id',
+        args: [`95000000000000${String(i).padStart(4, '0')}`, `edge-reviewer-${i}`],
+      });
+      const createdAt = new Date(Date.now() - (60 + i) * 60_000).toISOString();
+      const review = await tdb.client.execute({
+        sql: `INSERT INTO reviews (server_id, account_id, rating, body, display_name, member_since, created_at)
+              VALUES (?, ?, 4, ?, ?, ?, ?) RETURNING id`,
+        args: [
+          sibling.id,
+          Number(account.rows[0]!.id),
+          `Edge review ${i}, long enough to be one.`,
+          `Edge ${i}`,
+          createdAt,
+          createdAt,
+        ],
+      });
+      if (i === 9) tenth = `${createdAt}~${Number(review.rows[0]!.id)}`;
+    }
+    const path = `/server/${sibling.slug}/reviews?before=${encodeURIComponent(tenth)}`;
+    const res = await fetch(`${worker.url}${path}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('Edge review 10, long enough');
+    expect(html).toContain('Edge review 11, long enough');
+    expect(html).not.toContain('Edge review 9,');
+    expect(html).toContain(`<link rel="canonical" href="${SITE_URL}${path.replaceAll('&', '&amp;')}">`);
+    // The headers of any page, and its ETag (304 to a browser that has it).
+    const fromAssets = await fetch(`${worker.url}/server/${sibling.slug}`);
+    await fromAssets.arrayBuffer();
+    expect(pick(res)).toEqual(pick(fromAssets));
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect((await fetch(`${worker.url}${path}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(await untilCached(path)).toBe(html);
+    const bare = await fetch(`${worker.url}/server/${sibling.slug}/reviews`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe(`/server/${sibling.slug}#reviews`);
+    const bad = await fetch(`${worker.url}/server/${sibling.slug}/reviews?before=yesterday`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('<h1>This link to reviews is not valid</h1>');
+    expect(bad.headers.get('content-security-policy')).toBe(policy);
+    const none = await fetch(`${worker.url}/server/no-such-listing-here/reviews?before=${encodeURIComponent(tenth)}`);
+    expect(none.status).toBe(404);
+    expect(await none.text()).toContain('no-such-listing-here');
+  });
+
   it('has no static node: import in the built Worker (wrangler.toml has no nodejs_compat)', () => {
     const found: string[] = [];
     for (const file of readdirSync(server, { recursive: true, encoding: 'utf8' })) {

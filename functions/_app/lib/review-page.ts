@@ -9,7 +9,7 @@
 // HTML are quoted and escaped, so a tag ends at the first `>` (as form-page.ts relies on too).
 import { type Context, Hono } from 'hono';
 import type { PublicReview, ReviewPage } from '../../../db/queries/reviews';
-import { type ReviewsFrom, reviewKey, reviewsPageHref, reviewsRangeLine } from '../../../src/lib/reviews/cursor';
+import { reviewsPageHref, reviewsRangeLine } from '../../../src/lib/reviews/cursor';
 import { reviewDate } from '../../../src/lib/reviews/eligibility';
 import type { OwnReviewFields } from '../../../src/lib/reviews/form';
 import { memberSince } from '../../../src/lib/reviews/summary';
@@ -168,13 +168,13 @@ export function ownReviewPage(html: string, view: OwnReviewView): string {
  */
 export function withReviewsPager(
   html: string,
-  serverId: number,
+  slug: string,
   page: Pick<ReviewPage, 'newer' | 'older' | 'from' | 'total' | 'pageSize'> & { reviews: unknown[] },
 ): string {
   const link = (name: 'newer' | 'older') => (open: string) => {
     const key = page[name];
     return key
-      ? withAttr(withoutAttr(open, 'hidden'), 'href', reviewsPageHref(serverId, name, key))
+      ? withAttr(withoutAttr(open, 'hidden'), 'href', reviewsPageHref(slug, name, key))
       : withAttr(withoutAttr(open, 'href'), 'hidden');
   };
   return html
@@ -187,29 +187,6 @@ export function withReviewsPager(
       const shown = page.total > page.pageSize ? withoutAttr(open, 'hidden') : withAttr(open, 'hidden');
       return `${shown}${escapeHtml(reviewsRangeLine(page.from, page.reviews.length, page.total))}${close}`;
     });
-}
-
-/**
- * The server page `html` with a page of its public reviews (`page`, read from the key `at`) in
- * place of the first, for a browser without JavaScript: the list, the links either side, where the
- * page is in the list, and the key the page's script starts from (`data-reviews-query`, so with
- * JavaScript it shows the same page rather than the first); `noindex` (the listing's page is the
- * one to index).
- */
-export function publicReviewsPage(html: string, serverId: number, at: ReviewsFrom, page: ReviewPage): string {
-  const items = page.reviews.map((r) => (r.status === 'hidden' ? hiddenItem(r) : reviewItem(r, false, false)));
-  const query =
-    'before' in at
-      ? `before=${encodeURIComponent(reviewKey({ created_at: at.before.createdAt, id: at.before.id }))}`
-      : `after=${encodeURIComponent(reviewKey({ created_at: at.after.createdAt, id: at.after.id }))}`;
-  const page1 = html
-    .replace(/<meta name="robots" content="[^"]*"\s*\/?>/, '<meta name="robots" content="noindex, follow">')
-    .replace(
-      /(<ol\b[^>]*\sdata-reviews-list(?:="")?[^>]*>)[\s\S]*?(<\/ol>)/,
-      (_whole, open: string, close: string) => `${open}${items.join('')}${close}`,
-    )
-    .replace(/<section\b[^>]*\sdata-reviews(?=[\s=>])[^>]*>/, (open) => withAttr(open, 'data-reviews-query', query));
-  return withReviewsPager(page1, serverId, page);
 }
 
 /**

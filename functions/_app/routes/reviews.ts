@@ -27,7 +27,7 @@ import {
 } from '../../../db/queries/reviews';
 import { notifyOwner } from '../../../db/queries/webhooks';
 import { safeEqual } from '../../../src/lib/hash';
-import { parseReviewKey, type ReviewKey, type ReviewsFrom } from '../../../src/lib/reviews/cursor';
+import { parseReviewKey, type ReviewKey, readReviewsQuery, reviewsPagePath } from '../../../src/lib/reviews/cursor';
 import { type ReviewRefusal, reviewRefusal } from '../../../src/lib/reviews/eligibility';
 import {
   heldMessage,
@@ -49,7 +49,7 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../lib/errors';
 import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
-import { ownReviewPage, publicReviewsPage, replyFormAction, sitePageHtml, withReviewsPager } from '../lib/review-page';
+import { ownReviewPage, replyFormAction, sitePageHtml, withReviewsPager } from '../lib/review-page';
 import { assertSameOrigin } from '../lib/same-origin';
 import { requestPublish, serverPaths } from '../lib/site-changes';
 import { body as readValidBody, validationHook } from '../lib/validate';
@@ -301,7 +301,7 @@ export const reviewRoutes = (deps: AppDeps) => {
         reviews: list.reviews,
         replies: isOwner,
       }),
-      target.id,
+      target.slug,
       list,
     );
   };
@@ -338,22 +338,20 @@ export const reviewRoutes = (deps: AppDeps) => {
         const body = await listPublicReviews(deps.db, id, reviewsAt(c.req.valid('query')), REVIEWS_PAGE_SIZE);
         return c.json(body, 200, { 'Cache-Control': `public, max-age=${REVIEWS_MAX_AGE_S}` });
       })
-      // A page of reviews past the first for a browser without JavaScript: the listing's page (built,
-      // or rendered on request) with that page in its reviews section and links to the pages either
-      // side (the built page links here from its first page; without this, reviews past the first 10
-      // could not be reached without the script). Without a key, the listing's page itself.
-      .get('/servers/:id/page', rateLimit(RATE_LIMITS.servers), idParam, pageQuery, async (c) => {
+      // Where a page of reviews past the first once was (the listing's page rendered into an API
+      // answer): now a page of the site, /server/{slug}/reviews (src/pages/server/[slug]/reviews.astro),
+      // so old links and bookmarks move there for good, key and all. Without a key, the listing's
+      // reviews; a key that is not one goes along, for the page's own 400.
+      .get('/servers/:id/page', rateLimit(RATE_LIMITS.servers), idParam, async (c) => {
         const { id } = c.req.valid('param');
-        const query = c.req.valid('query');
         const target = await listing(id);
-        const path = `/server/${target.slug}`;
-        const html = query.before || query.after ? await sitePageHtml(c, path) : null;
-        if (!html) return c.redirect(`${path}#reviews`, 303);
-        const at: ReviewsFrom = query.before ? { before: query.before } : { after: query.after! };
-        const page = await listPublicReviews(deps.db, id, at, REVIEWS_PAGE_SIZE);
-        return c.html(publicReviewsPage(html, id, at, page), 200, {
-          'Cache-Control': `public, max-age=${REVIEWS_MAX_AGE_S}`,
-        });
+        const url = new URL(c.req.url);
+        const read = readReviewsQuery(url.searchParams);
+        if (read.kind === 'none') return c.redirect(`/server/${target.slug}#reviews`, 301);
+        return c.redirect(
+          `${reviewsPagePath(target.slug)}?${read.kind === 'page' ? read.query : url.search.slice(1)}`,
+          301,
+        );
       })
       // For the page's island: who is signed in, their own review (any status), whether they may write one or reply.
       .get('/servers/:id/mine', idParam, async (c) => {

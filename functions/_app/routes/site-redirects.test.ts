@@ -21,6 +21,12 @@ describe('answerMiss (Node static handler and Worker alike)', () => {
     expect(answerMiss('https://x.example/server/%E0%A4%A', '/server/%E0%A4%A', null)).toMatchObject({
       slug: '%E0%A4%A',
     });
+    // A listing's reviews page names the listing's slug, not its last segment.
+    expect(answerMiss('https://x.example/server/gone/reviews?before=k', '/server/gone/reviews', null)).toEqual({
+      kind: 'screen',
+      page: '/server-not-found',
+      slug: 'gone',
+    });
   });
 });
 

@@ -18,6 +18,7 @@ const decodeSafe = (s: string) => {
  * slugs and stored server slugs, never from the request's text.
  *
  * - `/server/{slug}`: the server's current slug (a rename, another case, a variant of its name).
+ * - `/server/{slug}/reviews`: the same for a listing's reviews page (its key is kept by the caller).
  * - `/best-{category}-discord/page/{n}` of a real category: a page past the end (the category
  *   shrank) or page 1, so the category page itself.
  * - `/best-{category}-discord/{sub}/page/{n}` of a real subcategory: the same, its page 1.
@@ -25,11 +26,11 @@ const decodeSafe = (s: string) => {
  */
 export async function siteRedirect(db: Db, path: string): Promise<string | null> {
   const bare = path.replace(/\/+$/, '');
-  const server = /^\/server\/([^/]+)$/.exec(bare);
+  const server = /^\/server\/([^/]+)(\/reviews)?$/.exec(bare);
   if (server) {
     const requested = decodeSafe(server[1]!);
     const current = await findServerSlug(db, requested);
-    return current && current !== requested ? `/server/${current}` : null;
+    return current && current !== requested ? `/server/${current}${server[2] ?? ''}` : null;
   }
   const paged = /^\/best-([a-z0-9-]+)-discord\/page\/\d+$/.exec(bare);
   if (paged) {
@@ -101,7 +102,8 @@ export function answerMiss(url: string, path: string, moved: string | null): Mis
     const query = url.indexOf('?');
     return { kind: 'redirect', location: moved + (query === -1 ? '' : url.slice(query)) };
   }
-  const last = path.split('/').filter(Boolean).pop() ?? '';
+  // A listing's reviews page names its listing's slug, not "reviews".
+  const last = /^\/server\/([^/]+)\/reviews\/?$/.exec(path)?.[1] ?? path.split('/').filter(Boolean).pop() ?? '';
   return { kind: 'screen', page: notFoundScreenPath(path), slug: escapeHtml(decodeSafe(last)) };
 }
 

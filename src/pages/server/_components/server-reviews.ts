@@ -55,6 +55,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | null,
 
 function reviewsBox(root: HTMLElement) {
   const id = Number(root.dataset.id);
+  const slug = root.dataset.slug ?? '';
   const pageSize = Number(root.dataset.pageSize) || 10;
   const q = <T extends Element>(s: string) => root.querySelector<T>(s)!;
   const list = q<HTMLOListElement>('[data-reviews-list]');
@@ -238,7 +239,7 @@ function reviewsBox(root: HTMLElement) {
     );
     const link = (a: HTMLAnchorElement, dir: 'newer' | 'older', key: string | null) => {
       a.hidden = !key;
-      if (key) a.href = reviewsPageHref(id, dir, key);
+      if (key) a.href = reviewsPageHref(slug, dir, key);
       else a.removeAttribute('href');
       a.dataset.key = key ?? '';
     };
