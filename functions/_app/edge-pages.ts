@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { dbHealth } from '../../db/queries/health';
-import type { OnDemandContext } from '../../src/data/site-data';
+import type { LiveSettings, OnDemandContext } from '../../src/data/site-data';
 import { moveIslandStyle } from '../../src/integrations/island-style-html';
 import { isReviewsPagePath, readReviewsQuery } from '../../src/lib/reviews/cursor';
 import { SEARCH_PAGE } from '../../src/lib/search-page';
@@ -169,16 +169,12 @@ function matchesEtag(header: string | null, etag: string): boolean {
   });
 }
 
-export interface EdgePagesOptions {
+/**
+ * `LiveSettings`: the database and this deployment's settings the build's facts carry
+ * (site-data.ts deploymentFacts); absent: the defaults.
+ */
+export interface EdgePagesOptions extends LiveSettings {
   render: EdgeRenderer;
-  db: Db;
-  /** SUPPORT_EMAIL of this deployment: the footer's address, as the build's facts carry it. */
-  supportEmail: string;
-  /** This deployment's settings the build's facts carry (site-data.ts deploymentFacts); absent: the defaults. */
-  payments?: boolean | undefined;
-  sponsoredSlots?: number | undefined;
-  minMembers?: number | undefined;
-  refreshPerDay?: number | undefined;
   /**
    * The deployed Worker version (the version_metadata binding): part of every cache key, so a new
    * deployment never answers with HTML of the old one (whose asset hashes are gone). Undefined: no
@@ -215,7 +211,9 @@ export function edgeRenderGate(store: RateLimitStore, enabled: boolean): RenderG
  * page (a bare 404 from Astro) is never cached, so an approved listing is live on its first request.
  */
 export function createEdgePages(options: EdgePagesOptions) {
-  const { cache, version } = options;
+  const { cache, version, db, supportEmail, payments, sponsoredSlots, minMembers, refreshPerDay } = options;
+  // What every render here is given: the database and this deployment's settings.
+  const live: LiveSettings = { db, supportEmail, payments, sponsoredSlots, minMembers, refreshPerDay };
   // OnDemandContext.generation: what a page keeps from a whole listing (a listing page's outline)
   // lives as long as a cached page may, ON_DEMAND_CACHE_SECONDS, and no longer than a purge here.
   let purges = 0;
@@ -252,16 +250,7 @@ export function createEdgePages(options: EdgePagesOptions) {
         const html = await hit.text();
         return answer(request, html, hit.headers.get('etag') ?? (await etagOf(html)));
       }
-      const renderNow = () =>
-        renderPage(options.render, request, {
-          db: options.db,
-          supportEmail: options.supportEmail,
-          payments: options.payments,
-          sponsoredSlots: options.sponsoredSlots,
-          minMembers: options.minMembers,
-          refreshPerDay: options.refreshPerDay,
-          generation: generation(),
-        });
+      const renderNow = () => renderPage(options.render, request, { ...live, generation: generation() });
       const rendered = options.gate ? await options.gate.run(client, renderNow) : await renderNow();
       if (rendered === null) return null;
       if ('response' in rendered) return rendered.response;

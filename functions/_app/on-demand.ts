@@ -1,7 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { Db } from '../../db/client';
 import { basicsCache, type LiveSettings } from '../../src/data/site-data';
 import { ISLAND_STYLE_ELEMENT, moveIslandStyle } from '../../src/integrations/island-style-html';
 import { type EdgeRenderer, pageCacheRule, renderAnswer, renderPage } from './edge-pages';
@@ -31,21 +30,14 @@ export interface RenderedPage {
   headers?: Record<string, string> | undefined;
 }
 
-export interface OnDemandPagesOptions {
+/**
+ * `LiveSettings`: the database and this server's settings the build's facts carry (SUPPORT_EMAIL,
+ * both Stripe keys set, SPONSORED_SLOTS_PER_CATEGORY, MIN_MEMBERS, the refresh's listings a day):
+ * a page rendered here states what a prerendered one states. Absent: the defaults.
+ */
+export interface OnDemandPagesOptions extends LiveSettings {
   /** The live build's server entry (`<build>/server/entry.mjs`), or null before the first build. */
   entry: () => string | null;
-  db: Db;
-  /** SUPPORT_EMAIL of this server: the footer's address, as the build's facts carry it. */
-  supportEmail: string;
-  /**
-   * This server's settings the build's facts carry (both Stripe keys set, SPONSORED_SLOTS_PER_CATEGORY,
-   * MIN_MEMBERS): a page rendered here states what a prerendered one states. Absent: the defaults.
-   */
-  payments?: boolean | undefined;
-  sponsoredSlots?: number | undefined;
-  minMembers?: number | undefined;
-  /** The listings the refresh covers a day here (deploymentFacts). */
-  refreshPerDay?: number | undefined;
   /** Pages kept in the in-process cache (least recently used go first). */
   max?: number;
   /** The limit on renders (lib/render-gate.ts): a cached page never passes through it. */
@@ -80,14 +72,8 @@ export function createOnDemandPages(options: OnDemandPagesOptions) {
   let generation = 0;
 
   // What every render here is given: the database and this server's settings.
-  const live: LiveSettings = {
-    db: options.db,
-    supportEmail: options.supportEmail,
-    payments: options.payments,
-    sponsoredSlots: options.sponsoredSlots,
-    minMembers: options.minMembers,
-    refreshPerDay: options.refreshPerDay,
-  };
+  const { db, supportEmail, payments, sponsoredSlots, minMembers, refreshPerDay } = options;
+  const live: LiveSettings = { db, supportEmail, payments, sponsoredSlots, minMembers, refreshPerDay };
   // The layout's texts and facts (three small reads), read once for the renders of a generation.
   const basics = basicsCache(live);
 
