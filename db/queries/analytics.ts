@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { LIMITS } from '../../src/lib/enums';
+import { lastUtcDays } from '../../src/lib/utc-days';
 import type { Db } from '../client';
 import { orderRefunds, orders, premiumServerPerformance, serverAnalytics, userInteractions } from '../schema';
 import type { Funnel } from './interactions';
@@ -85,12 +86,16 @@ export async function listServerAnalytics(
     .orderBy(desc(serverAnalytics.date));
 }
 
-/** Funnel counts per UTC day over the last `days` days, oldest first (the dashboard chart). */
+/**
+ * Funnel counts per UTC day over the last `days` calendar days, today included (utc-days.ts: the
+ * window of the dashboard's tiles too), oldest first (the dashboard chart).
+ */
 export async function listDailyFunnel(
   db: Db,
   days: number = LIMITS.funnelDays,
+  now = Date.now(),
 ): Promise<(Funnel & { date: string })[]> {
-  const since = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const dates = lastUtcDays(days, now);
   const rows = await db
     .select({
       date: sql<string>`substr(${userInteractions.created_at}, 1, 10)`,
@@ -100,20 +105,17 @@ export async function listDailyFunnel(
       conversions: sql<number>`sum(${userInteractions.interaction_type} = 'conversion')`,
     })
     .from(userInteractions)
-    .where(gte(userInteractions.created_at, since))
+    .where(gte(userInteractions.created_at, dates[0]!))
     .groupBy(sql`substr(${userInteractions.created_at}, 1, 10)`);
   const byDate = new Map(rows.map((r) => [r.date, r]));
-  const out: (Funnel & { date: string })[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    const date = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
+  return dates.map((date) => {
     const r = byDate.get(date);
-    out.push({
+    return {
       date,
       views: Number(r?.views ?? 0),
       clicks: Number(r?.clicks ?? 0),
       signups: Number(r?.signups ?? 0),
       conversions: Number(r?.conversions ?? 0),
-    });
-  }
-  return out;
+    };
+  });
 }

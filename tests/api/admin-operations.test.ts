@@ -16,6 +16,7 @@ import {
   serverReports,
   serverSubmissions,
   siteContent,
+  userInteractions,
 } from '../../db/schema';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { createAdminHarness } from '../helpers/admin';
@@ -745,6 +746,49 @@ describe('dashboard and build status', () => {
     expect(d.openReports.total).toBe(1);
     expect(d.openReports.byServer).toEqual([expect.objectContaining({ name: 'Premium Pit', open: 1 })]);
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
+  });
+
+  it("the dashboard's 7-day tiles count the chart's 7 UTC calendar days: each tile is the sum of its bars", async () => {
+    const now = Date.UTC(2026, 10, 28, 12, 0); // Saturday noon UTC
+    h = await createAdminHarness({ deps: { now: () => now } });
+    const s = await h.signIn();
+    const at = (iso: string) => ({
+      interaction_type: 'view' as const,
+      target_type: 'server' as const,
+      created_at: iso,
+    });
+    await h.db.insert(userInteractions).values([
+      // Within 7 × 24 hours, but on the day before the chart's first: in neither now.
+      at('2026-11-21T13:00:00.000Z'),
+      { ...at('2026-11-21T18:00:00.000Z'), interaction_type: 'signup', conversion_value: 2 },
+      // The chart's first day, from its midnight, and today.
+      at('2026-11-22T00:30:00.000Z'),
+      { ...at('2026-11-25T09:00:00.000Z'), interaction_type: 'click', conversion_value: 1 },
+      at('2026-11-28T11:00:00.000Z'),
+    ]);
+    const d = await json<{
+      window: { from: string; to: string; days: number };
+      funnel: Record<'views' | 'clicks' | 'signups' | 'conversions', number>;
+      totals: { counts: Record<string, number>; worth: number };
+      daily: ({ date: string } & Record<'views' | 'clicks' | 'signups' | 'conversions', number>)[];
+    }>(await h.call(s, 'GET', '/api/admin/dashboard'));
+    expect(d.window).toEqual({ from: '2026-11-22', to: '2026-11-28', days: 7 });
+    expect(d.daily.map((b) => b.date)).toEqual([
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+    ]);
+    for (const k of ['views', 'clicks', 'signups', 'conversions'] as const) {
+      const bars = d.daily.reduce((n, b) => n + b[k], 0);
+      expect([k, d.funnel[k]]).toEqual([k, bars]);
+      expect([k, d.totals.counts[k.slice(0, -1)]]).toEqual([k, bars]);
+    }
+    expect(d.funnel).toEqual({ views: 2, clicks: 1, signups: 0, conversions: 0 });
+    expect(d.totals.worth).toBe(1);
   });
 
   it('the premium performance sums revenue per currency, never one figure across currencies', async () => {
