@@ -32,7 +32,7 @@ export const dashboardRoutes = new Hono<AdminEnv>().use(requireRole('admin')).ge
     listSubmissions(db, { status: 'pending', perPage: 5, oldestFirst: true }),
     countReportsByServer(db, 'open'),
     getNewsletterStats(db),
-    listPremiumPerformance(db, now),
+    listPremiumPerformance(db),
   ]);
   return c.json({
     window: { from: days[0]!, to: days.at(-1)!, days: LIMITS.funnelDays },
