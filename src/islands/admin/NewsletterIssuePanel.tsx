@@ -127,7 +127,7 @@ export function NewsletterIssuePanel() {
           <p id="issue-status">{state?.status}</p>
           {preview.owed && (
             <>
-              <h3>Last week's issue ({preview.owed.week}): sent first</h3>
+              <h3>Last week's issue ({preview.owed.week}): its copies left go first</h3>
               <p>
                 <strong>Subject:</strong> {preview.owed.subject}
               </p>
