@@ -397,8 +397,8 @@ FROM newsletter_subscribers`,
 );
 
 /**
- * Per premium or sponsored server: traffic and money (#30). total_revenue is what its orders took
- * in minus refunds, in currency units; daily_revenue averages the last 30 days of the same.
+ * Per premium or sponsored server (or one with paid orders): its traffic (#30). Its money is
+ * premium_server_revenue's, one row per currency: amounts in different currencies are never added.
  */
 export const premiumServerPerformance = sqliteView('premium_server_performance', {
   server_id: integer('server_id').notNull(),
@@ -409,17 +409,33 @@ export const premiumServerPerformance = sqliteView('premium_server_performance',
   views: integer('views').notNull(),
   clicks: integer('clicks').notNull(),
   conversions: integer('conversions').notNull(),
-  total_revenue: real('total_revenue').notNull(),
-  daily_revenue: real('daily_revenue').notNull(),
 }).as(
   sql`SELECT s.id AS server_id, s.name AS name, s.slug AS slug, s.is_premium AS is_premium, s.is_sponsored AS is_sponsored,
   coalesce((SELECT sum(i.interaction_type = 'view') FROM user_interactions i WHERE i.server_id = s.id), 0) AS views,
   coalesce((SELECT sum(i.interaction_type = 'click') FROM user_interactions i WHERE i.server_id = s.id), 0) AS clicks,
-  coalesce((SELECT sum(i.interaction_type = 'conversion') FROM user_interactions i WHERE i.server_id = s.id), 0) AS conversions,
-  coalesce((SELECT sum(CASE WHEN o.paid_at IS NOT NULL AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(o.refunded_cents) FROM orders o WHERE o.server_id = s.id), 0) / 100.0 AS total_revenue,
-  round((coalesce((SELECT sum(o.amount_cents) FROM orders o WHERE o.server_id = s.id AND o.kind = 'checkout' AND o.paid_at >= ${days(30)}), 0) - coalesce((SELECT sum(r.amount_cents) FROM order_refunds r JOIN orders o ON o.id = r.order_id WHERE o.server_id = s.id AND r.created_at >= ${days(30)}), 0)) / 100.0 / 30.0, 2) AS daily_revenue
+  coalesce((SELECT sum(i.interaction_type = 'conversion') FROM user_interactions i WHERE i.server_id = s.id), 0) AS conversions
 FROM discord_servers s
 WHERE s.is_premium = 1 OR s.is_sponsored = 1 OR EXISTS (SELECT 1 FROM orders o WHERE o.server_id = s.id AND o.paid_at IS NOT NULL)`,
+);
+
+/**
+ * A listing's money per currency (#30), in the currency's smallest unit: total_cents is what its
+ * checkouts took in minus refunds, ever; daily_cents the same over the last 30 days (each refund
+ * on its own day, order_refunds) divided by 30, rounded. One row per listing and currency its
+ * orders were in (zero figures included), so no figure adds one currency to another.
+ */
+export const premiumServerRevenue = sqliteView('premium_server_revenue', {
+  server_id: integer('server_id').notNull(),
+  currency: text('currency').notNull(),
+  total_cents: integer('total_cents').notNull(),
+  daily_cents: integer('daily_cents').notNull(),
+}).as(
+  sql`SELECT o.server_id AS server_id, o.currency AS currency,
+  sum(CASE WHEN o.paid_at IS NOT NULL AND o.kind = 'checkout' THEN o.amount_cents ELSE 0 END) - sum(o.refunded_cents) AS total_cents,
+  CAST(round((coalesce(sum(CASE WHEN o.kind = 'checkout' AND o.paid_at >= ${days(30)} THEN o.amount_cents END), 0) - coalesce((SELECT sum(r.amount_cents) FROM order_refunds r JOIN orders ro ON ro.id = r.order_id WHERE ro.server_id = o.server_id AND ro.currency = o.currency AND r.created_at >= ${days(30)}), 0)) / 30.0) AS INTEGER) AS daily_cents
+FROM orders o
+WHERE o.server_id IS NOT NULL
+GROUP BY o.server_id, o.currency`,
 );
 
 /**

@@ -2,6 +2,7 @@ import type { Client, InValue } from '@libsql/client';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { INTERACTION_TYPES, type InteractionType } from '../../src/lib/enums';
 import type { BrowserInteractionType } from '../../src/lib/schemas/interaction';
+import { utcDaysSince } from '../../src/lib/utc-days';
 import type { Db } from '../client';
 import { canGroupCommit, GroupCommit } from '../group-commit';
 import { preparedStatementsFor } from '../prepared';
@@ -146,12 +147,15 @@ FROM v LEFT JOIN discord_servers s ON s.id = v.server_id`;
 /** The libSQL client under drizzle (Node and web clients alike expose it as $client). */
 const rawClient = (db: Db): Client => (db as Db & { $client: Client }).$client;
 
-/** Views, clicks, signups and conversions of the last `days` days (7), optionally for one server. */
+/**
+ * Views, clicks, signups and conversions of the last `days` UTC calendar days (7, today included:
+ * utc-days.ts, the dashboard chart's days), optionally for one server.
+ */
 export async function getFunnel(
   db: Db,
-  options: { serverId?: number | undefined; days?: number } = {},
+  options: { serverId?: number | undefined; days?: number; now?: number } = {},
 ): Promise<Funnel> {
-  const since = new Date(Date.now() - (options.days ?? 7) * 86_400_000).toISOString();
+  const since = utcDaysSince(options.days ?? 7, options.now ?? Date.now());
   const rows = await db
     .select({ type: userInteractions.interaction_type, n: sql<number>`count(*)` })
     .from(userInteractions)
@@ -186,9 +190,12 @@ export interface ActionTotals {
   worth: number;
 }
 
-/** Row count and value of each kind over the last `days` days (7), so one action shows once, at its worth. */
-export async function getActionTotals(db: Db, options: { days?: number } = {}): Promise<ActionTotals> {
-  const since = new Date(Date.now() - (options.days ?? 7) * 86_400_000).toISOString();
+/**
+ * Row count and value of each kind over the last `days` UTC calendar days (7, today included:
+ * utc-days.ts, the dashboard chart's days), so one action shows once, at its worth.
+ */
+export async function getActionTotals(db: Db, options: { days?: number; now?: number } = {}): Promise<ActionTotals> {
+  const since = utcDaysSince(options.days ?? 7, options.now ?? Date.now());
   const rows = await db
     .select({
       type: userInteractions.interaction_type,

@@ -5,9 +5,9 @@ import type { EditStatus } from '../../src/lib/enums';
 import type { EditableField } from '../../src/lib/schemas/owner';
 import type { Db } from '../client';
 import { discordServers, type ListingEditRow, listingEdits, ownerUsers } from '../schema';
-import { type AuditWrite, withAudit } from './audit';
+import { type AuditWrite, auditStatement } from './audit';
 import type { PageOptions } from './paginate';
-import { type Server, updateServer } from './servers';
+import { type Server, type ServerWrite, serverUpdateStatements } from './servers';
 
 /** The diff of an edit: each changed field's value before and after. */
 export type EditChanges = Partial<Record<EditableField, { from: unknown; to: unknown }>>;
@@ -103,9 +103,11 @@ export type DecideResult =
   | { ok: false; reason: 'not_found' | 'already_decided' };
 
 /**
- * Approves or rejects a pending edit: the status moves once (a second decision finds it decided);
- * approval then writes each changed field's new value on the listing (the owner's `to` wins). The
- * operator's audit row is written in the batch of the decision.
+ * Approves or rejects a pending edit in one batch: the decision (the status moves once; a second
+ * decision finds it decided), on approval the listing's change (each changed field's new value,
+ * the owner's `to` winning, with the slug history a rename would need) and the operator's audit
+ * row, all or none. The edit is read first and every statement is written only while it is still
+ * pending as read, so an edit the owner replaced in between is read and decided again.
  */
 export async function decideListingEdit(
   db: Db,
@@ -113,9 +115,29 @@ export async function decideListingEdit(
   decision: { status: Exclude<EditStatus, 'pending'>; decidedBy: string; notes?: string | null | undefined },
   audit?: AuditWrite,
 ): Promise<DecideResult> {
-  const [edit] = await withAudit(
-    db,
-    db
+  for (let attempt = 1; ; attempt++) {
+    const [read] = await db.select().from(listingEdits).where(eq(listingEdits.id, id)).limit(1);
+    if (!read) return { ok: false, reason: 'not_found' };
+    if (read.status !== 'pending') return { ok: false, reason: 'already_decided' };
+    const asRead = and(
+      eq(listingEdits.id, id),
+      eq(listingEdits.status, 'pending'),
+      // A replacement by the owner (saveListingEdit) stamps a new created_at.
+      eq(listingEdits.created_at, read.created_at),
+    );
+    const patch: Partial<Record<EditableField, unknown>> = {};
+    for (const [field, change] of Object.entries(read.changes)) patch[field as EditableField] = change.to;
+    // The listing's statements come first, while the edit is still pending as read.
+    const listing =
+      decision.status === 'approved'
+        ? await serverUpdateStatements(
+            db,
+            read.server_id,
+            patch as Partial<ServerWrite>,
+            sql`EXISTS (SELECT 1 FROM ${listingEdits} WHERE ${asRead})`,
+          )
+        : null;
+    const decide = db
       .update(listingEdits)
       .set({
         status: decision.status,
@@ -123,19 +145,19 @@ export async function decideListingEdit(
         decided_at: new Date().toISOString(),
         admin_notes: decision.notes ?? null,
       })
-      .where(and(eq(listingEdits.id, id), eq(listingEdits.status, 'pending')))
-      .returning(),
-    audit,
-  );
-  if (!edit) {
-    const [exists] = await db.select({ id: listingEdits.id }).from(listingEdits).where(eq(listingEdits.id, id));
-    return { ok: false, reason: exists ? 'already_decided' : 'not_found' };
+      .where(asRead)
+      .returning();
+    const statements = listing?.statements ?? [];
+    const results = await db.batch([...statements, decide, ...(audit ? [auditStatement(db, audit)] : [])]);
+    const [edit] = results[statements.length] as ListingEditRow[];
+    // Replaced by the owner between the read and the batch (nothing written): read it again.
+    if (!edit) {
+      if (attempt < 3) continue;
+      throw new Error(`listing edit ${id} kept changing while it was decided`);
+    }
+    const server = listing ? ((results[listing.updateAt] as Server[])[0] ?? null) : null;
+    return { ok: true, edit, server };
   }
-  if (decision.status !== 'approved') return { ok: true, edit, server: null };
-  const patch: Partial<Record<EditableField, unknown>> = {};
-  for (const [field, change] of Object.entries(edit.changes)) patch[field as EditableField] = change.to;
-  const server = await updateServer(db, edit.server_id, patch as Parameters<typeof updateServer>[2]);
-  return { ok: true, edit, server };
 }
 
 /** An edit's changes as JSON, read inside a batch (the audit row of its decision). */

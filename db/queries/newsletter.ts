@@ -350,9 +350,19 @@ const recipientsAt = (at: string) =>
     lte(newsletterSubscribers.confirmed_at, at),
   );
 
-/** How many confirmed, active subscribers an issue composed at `at` goes to (the console's send button). */
-export async function countIssueRecipients(db: Db, at: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)` }).from(newsletterSubscribers).where(recipientsAt(at));
+/**
+ * How many confirmed, active subscribers an issue composed at `at` goes to (the console's send
+ * button); with `afterId`, only those after it (the ones a send that stopped there has still to write).
+ */
+export async function countIssueRecipients(
+  db: Db,
+  at: string,
+  { afterId = 0 }: { afterId?: number } = {},
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(newsletterSubscribers)
+    .where(and(recipientsAt(at), gt(newsletterSubscribers.id, afterId)));
   return Number(row?.n ?? 0);
 }
 

@@ -18,6 +18,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import { CATEGORY_NAMES } from '../../src/lib/categories';
 import type { SortOrder } from '../../src/lib/enums';
@@ -926,6 +927,54 @@ export async function createServer(db: Db, input: ServerWrite, audit?: (slug: st
 }
 
 /**
+ * The statements of one listing's update, for a batch: the row's UPDATE (returning it) and, when
+ * the slug changes, the slug history a rename needs before it (the new slug stops being a former
+ * one, renamed back; the old one now belongs to this server, whoever had it before). Each is
+ * written only while `when` holds (a condition another write of the same batch depends on), so
+ * the rename and its history are stored together or not at all. `updateAt` is the UPDATE's index;
+ * `slug` the slug the listing will have when it changes. Reads the current slug and the slugs taken.
+ */
+export async function serverUpdateStatements(
+  db: Db,
+  id: number,
+  patch: Partial<ServerWrite>,
+  when: SQL = sql`1`,
+): Promise<{
+  statements: [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]];
+  updateAt: number;
+  slug: string | undefined;
+}> {
+  const { slug, ...rest } = patch;
+  const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
+  // A new join link is a new invite to check (the listing's guild stays: another guild's invite is caught).
+  if (patch.affiliate_link !== undefined && patch.invite_code === undefined) {
+    values.invite_code = linkInviteCode(patch.affiliate_link);
+    values.next_check_at = '';
+  }
+  if (slug) values.slug = await uniqueSlug(db, slug, id);
+  else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
+  const update = db
+    .update(discordServers)
+    .set(values)
+    .where(and(eq(discordServers.id, id), when))
+    .returning();
+  if (!values.slug) return { statements: [update], updateAt: 0, slug: undefined };
+  const [before] = await db
+    .select({ slug: discordServers.slug })
+    .from(discordServers)
+    .where(eq(discordServers.id, id))
+    .limit(1);
+  if (!before || before.slug === values.slug) return { statements: [update], updateAt: 0, slug: values.slug };
+  const history = db.run(sql`INSERT INTO ${serverSlugs} (slug, server_id) SELECT ${before.slug}, ${id} WHERE ${when}
+ON CONFLICT (slug) DO UPDATE SET server_id = excluded.server_id, created_at = ${new Date().toISOString()}`);
+  return {
+    statements: [db.delete(serverSlugs).where(and(eq(serverSlugs.slug, values.slug), when)), history, update],
+    updateAt: 2,
+    slug: values.slug,
+  };
+}
+
+/**
  * Updates a server by id; a new name without a slug re-derives the slug. When the slug changes the
  * old one is kept in server_slugs, so its old URL redirects. Returns the row or null.
  */
@@ -936,36 +985,11 @@ export async function updateServer(
   /** The operator's audit row (given the slug the listing will have), in the same batch as the update. */
   audit?: (slug: string | undefined) => AuditWrite,
 ): Promise<Server | null> {
-  const { slug, ...rest } = patch;
-  const values: Partial<NewServerRow> = { ...rest, updated_at: new Date().toISOString() };
-  // A new join link is a new invite to check (the listing's guild stays: another guild's invite is caught).
-  if (patch.affiliate_link !== undefined && patch.invite_code === undefined) {
-    values.invite_code = linkInviteCode(patch.affiliate_link);
-    values.next_check_at = '';
-  }
-  if (slug) values.slug = await uniqueSlug(db, slug, id);
-  else if (patch.name) values.slug = await uniqueSlug(db, serverSlug(patch.name), id);
-  const update = db.update(discordServers).set(values).where(eq(discordServers.id, id)).returning();
-  const auditRow = audit?.(values.slug);
-  if (!values.slug) return (await withAudit(db, update, auditRow))[0] ?? null;
-  const [before] = await db
-    .select({ slug: discordServers.slug })
-    .from(discordServers)
-    .where(eq(discordServers.id, id))
-    .limit(1);
-  if (!before || before.slug === values.slug) return (await withAudit(db, update, auditRow))[0] ?? null;
-  // One batch: the rename and its history are stored together or not at all. The new slug stops
-  // being a former one (renamed back); the old one now belongs to this server, whoever had it before.
-  const [, , [row]] = await db.batch([
-    db.delete(serverSlugs).where(eq(serverSlugs.slug, values.slug)),
-    db
-      .insert(serverSlugs)
-      .values({ slug: before.slug, server_id: id })
-      .onConflictDoUpdate({ target: serverSlugs.slug, set: { server_id: id, created_at: new Date().toISOString() } }),
-    update,
-    ...(auditRow ? [auditStatement(db, auditRow)] : []),
-  ]);
-  return row ?? null;
+  const { statements, updateAt, slug } = await serverUpdateStatements(db, id, patch);
+  const auditRow = audit?.(slug);
+  // One batch: the rename, its history and the audit row are stored together or not at all.
+  const results = await db.batch([...statements, ...(auditRow ? [auditStatement(db, auditRow)] : [])]);
+  return (results[updateAt] as Server[])[0] ?? null;
 }
 
 /** What became of a listing's deletion: gone, not there, or kept by an order that may hold money. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContactMessage } from '../../db/queries/contact';
 import { insertInteractions } from '../../db/queries/interactions';
-import { signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
+import { getIssueByWeek, signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { createReport } from '../../db/queries/reports';
 import { createServer, getServerById } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
@@ -16,7 +16,9 @@ import {
   serverReports,
   serverSubmissions,
   siteContent,
+  userInteractions,
 } from '../../db/schema';
+import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -533,6 +535,74 @@ describe('newsletter screen', () => {
     expect(copies).toHaveLength(450);
   });
 
+  it("after the week's end, Send finishes last week's issue first and says so, the preview shows both by week, and only then this week's goes", async () => {
+    let clock = Date.UTC(2026, 10, 22, 23, 0); // Sunday 23:00 UTC, the end of 2026-W47
+    h = await createAdminHarness({ deps: { now: () => clock } });
+    const confirmed = new Date(clock - 3_600_000).toISOString();
+    await h.db
+      .insert(newsletterSubscribers)
+      .values(Array.from({ length: 250 }, (_, k) => ({ email: `late${k}@example.com`, confirmed_at: confirmed })));
+    // Late on Sunday the week's issue is composed and a first part written; 50 copies are left.
+    expect(await sendNewsletter({ db: h.db, env: h.env }, clock, { maxPages: 1 })).toMatchObject({
+      week: '2026-W47',
+      enqueued: 200,
+      done: false,
+    });
+    clock = Date.UTC(2026, 10, 23, 0, 30); // Monday 00:30, 2026-W48
+    // Someone confirms after midnight: this week's issue is theirs, last week's is not.
+    await h.db
+      .insert(newsletterSubscribers)
+      .values({ email: 'monday@example.com', confirmed_at: new Date(clock - 60_000).toISOString() });
+    const s = await h.signIn();
+    type Preview = {
+      week: string;
+      composed: boolean;
+      subject: string;
+      recipients: number;
+      owed: {
+        week: string;
+        subject: string;
+        mail: { text: string };
+        recipients: number;
+        enqueued: number;
+        left: number;
+      } | null;
+    };
+    const before = await json<Preview>(await h.call(s, 'GET', '/api/admin/newsletter/issue'));
+    expect(before).toMatchObject({ week: '2026-W48', composed: false, recipients: 251 });
+    expect(before.subject).toMatch(/2026-W48$/);
+    expect(before.owed).toMatchObject({ week: '2026-W47', recipients: 250, enqueued: 200, left: 50 });
+    expect(before.owed!.subject).toMatch(/2026-W47$/);
+    expect(before.owed!.mail.text).toContain('(2026-W47)');
+
+    const first = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(first.status).toBe(200);
+    expect(await json(first)).toEqual({
+      week: '2026-W47',
+      thisWeek: '2026-W48',
+      composed: false,
+      enqueued: 50,
+      recipients: 250,
+      subscribers: 250,
+      done: true,
+    });
+    // That press wrote last week's remainder only: this week's issue is not composed yet.
+    expect(await getIssueByWeek(h.db, '2026-W48')).toBeNull();
+    const copies = async (week: string) =>
+      (await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'))).filter((m) =>
+        m.dedupe_key.startsWith(`newsletter-issue:${week}:`),
+      );
+    expect(await copies('2026-W47')).toHaveLength(250);
+    expect((await copies('2026-W47')).some((m) => m.to_address === 'monday@example.com')).toBe(false);
+    const after = await json<Preview>(await h.call(s, 'GET', '/api/admin/newsletter/issue'));
+    expect(after).toMatchObject({ week: '2026-W48', composed: false, recipients: 251, owed: null });
+
+    const second = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(second.status).toBe(200);
+    expect(await json(second)).toMatchObject({ week: '2026-W48', thisWeek: '2026-W48', composed: true, enqueued: 251 });
+    expect(await copies('2026-W48')).toHaveLength(251);
+  });
+
   it('unsubscribing an address gives up its newsletter mails still waiting in the outbox, as its own one-click does', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();
@@ -676,6 +746,49 @@ describe('dashboard and build status', () => {
     expect(d.openReports.total).toBe(1);
     expect(d.openReports.byServer).toEqual([expect.objectContaining({ name: 'Premium Pit', open: 1 })]);
     expect(d.premium).toEqual([expect.objectContaining({ server_id: premium.id, clicks: 1 })]);
+  });
+
+  it("the dashboard's 7-day tiles count the chart's 7 UTC calendar days: each tile is the sum of its bars", async () => {
+    const now = Date.UTC(2026, 10, 28, 12, 0); // Saturday noon UTC
+    h = await createAdminHarness({ deps: { now: () => now } });
+    const s = await h.signIn();
+    const at = (iso: string) => ({
+      interaction_type: 'view' as const,
+      target_type: 'server' as const,
+      created_at: iso,
+    });
+    await h.db.insert(userInteractions).values([
+      // Within 7 × 24 hours, but on the day before the chart's first: in neither now.
+      at('2026-11-21T13:00:00.000Z'),
+      { ...at('2026-11-21T18:00:00.000Z'), interaction_type: 'signup', conversion_value: 2 },
+      // The chart's first day, from its midnight, and today.
+      at('2026-11-22T00:30:00.000Z'),
+      { ...at('2026-11-25T09:00:00.000Z'), interaction_type: 'click', conversion_value: 1 },
+      at('2026-11-28T11:00:00.000Z'),
+    ]);
+    const d = await json<{
+      window: { from: string; to: string; days: number };
+      funnel: Record<'views' | 'clicks' | 'signups' | 'conversions', number>;
+      totals: { counts: Record<string, number>; worth: number };
+      daily: ({ date: string } & Record<'views' | 'clicks' | 'signups' | 'conversions', number>)[];
+    }>(await h.call(s, 'GET', '/api/admin/dashboard'));
+    expect(d.window).toEqual({ from: '2026-11-22', to: '2026-11-28', days: 7 });
+    expect(d.daily.map((b) => b.date)).toEqual([
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+    ]);
+    for (const k of ['views', 'clicks', 'signups', 'conversions'] as const) {
+      const bars = d.daily.reduce((n, b) => n + b[k], 0);
+      expect([k, d.funnel[k]]).toEqual([k, bars]);
+      expect([k, d.totals.counts[k.slice(0, -1)]]).toEqual([k, bars]);
+    }
+    expect(d.funnel).toEqual({ views: 2, clicks: 1, signups: 0, conversions: 0 });
+    expect(d.totals.worth).toBe(1);
   });
 
   it('the premium performance sums revenue per currency, never one figure across currencies', async () => {

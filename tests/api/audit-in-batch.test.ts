@@ -200,6 +200,45 @@ describe('a report action is one write: the report, the hide and the audit rows'
   });
 });
 
+describe("an owner's edit approved is one write: the decision, the listing's change and the audit row", () => {
+  it('an approval whose listing update fails leaves the edit pending, the listing as it was and no audit row; a good one writes all three', async () => {
+    h = await createAdminHarness();
+    const s = await h.signIn('moderator');
+    const listing = await createServer(h.db, { ...LISTING, name: 'Owned Place' });
+    const [owner] = await h.db
+      .insert(ownerUsers)
+      .values({ discord_user_id: '700000000000000010', username: 'owner' })
+      .returning();
+    const edit = await saveListingEdit(h.db, listing.id, owner!.id, {
+      description: { from: 'Signals and charts.', to: 'Charts, every day.' },
+      tags: { from: [], to: ['charts'] },
+    });
+    const state = async () => ({
+      edit: (await h.db.select().from(listingEdits).where(eq(listingEdits.id, edit.id)))[0]?.status,
+      listing: await getServerById(h.db, listing.id).then((l) => [l?.description, l?.tags]),
+      audited: (await h.db.select().from(auditLog).where(eq(auditLog.entity, 'listing_edit'))).length,
+    });
+
+    await h.db.run(
+      sql`CREATE TRIGGER listing_refused BEFORE UPDATE OF description ON discord_servers BEGIN SELECT RAISE(ABORT, 'listing refused'); END`,
+    );
+    expect((await h.call(s, 'POST', `/api/admin/edits/${edit.id}/approve`, {})).status).toBe(500);
+    expect(await state()).toEqual({ edit: 'pending', listing: ['Signals and charts.', []], audited: 0 });
+
+    await h.db.run(sql`DROP TRIGGER listing_refused`);
+    const approved = await h.call(s, 'POST', `/api/admin/edits/${edit.id}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect(((await approved.json()) as { server: { description: string } }).server.description).toBe(
+      'Charts, every day.',
+    );
+    expect(await state()).toEqual({ edit: 'approved', listing: ['Charts, every day.', ['charts']], audited: 1 });
+    expect(h.rebuild.reasons).toEqual([`owner edit of ${listing.slug} approved`]);
+    // A second decision writes nothing more.
+    expect((await h.call(s, 'POST', `/api/admin/edits/${edit.id}/reject`, {})).status).toBe(409);
+    expect((await state()).audited).toBe(1);
+  });
+});
+
 describe('every console write is audited in its own batch', () => {
   it('each write whose audit row fails changes nothing; each good one is audited', async () => {
     h = await createAdminHarness();

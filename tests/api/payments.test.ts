@@ -16,7 +16,7 @@ import {
   orderRefunds,
   orders,
   plans,
-  premiumServerPerformance,
+  premiumServerRevenue,
   siteChanges,
   stripeEvents,
   webhookOutbox,
@@ -303,8 +303,14 @@ describe('buying a placement', () => {
     expect(receipts[0]!.to_address).toBe('payer@example.com');
     expect(receipts[0]!.text_body).toContain('$49.00');
     expect(await netToday(h)).toBe(week.price_cents);
-    const [perf] = await h.db.select().from(premiumServerPerformance);
-    expect(perf?.total_revenue).toBe(week.price_cents / 100);
+    expect(await h.db.select().from(premiumServerRevenue)).toEqual([
+      {
+        server_id: listing!.id,
+        currency: 'usd',
+        total_cents: week.price_cents,
+        daily_cents: Math.round(week.price_cents / 30),
+      },
+    ]);
     expect(h.rebuild.reasons.some((r) => r.includes(listing!.slug))).toBe(true);
   });
 

@@ -61,22 +61,72 @@ export interface IssuePreview {
   recipients: number;
   /** Copies already in the outbox. */
   enqueued: number;
+  /**
+   * Last week's issue while copies of it are left to write (a send late on Sunday finished after
+   * midnight) and this week's is not composed: what a send writes first (`run`), and only that.
+   */
+  owed: OwedIssuePreview | null;
 }
 
-/** The preview of this week's issue at `now`. */
+/** Last week's issue as the console previews it while a send owes copies of it. */
+export interface OwedIssuePreview {
+  week: string;
+  subject: string;
+  mail: RenderedMail;
+  /** Its recipients (confirmed by the time it was composed, still active). */
+  recipients: number;
+  /** Copies of it already in the outbox. */
+  enqueued: number;
+  /** Recipients whose copy is still to write: what the next send writes. */
+  left: number;
+}
+
+/** An issue rendered for the console, with a sample unsubscribe link in place of each subscriber's own. */
+function sampleMail(deps: NewsletterDeps, content: IssueContent): RenderedMail {
+  const site = mailSite(deps.env);
+  const sample = `${site.url}/unsubscribe?token=(each-subscriber's-own)`;
+  return newsletterIssueMail(site, { issue: content, unsubscribeUrl: sample });
+}
+
+/**
+ * Last week's issue when a run at `now` would write copies of it before anything else: this
+ * week's issue is not composed, and some of last week's recipients have no copy yet (after
+ * `enqueued_through`). Null otherwise.
+ */
+export async function owedIssue(deps: NewsletterDeps, now: number): Promise<NewsletterIssue | null> {
+  return (await getIssueByWeek(deps.db, isoWeek(now))) ? null : lastWeekOwed(deps, now);
+}
+
+/** Last week's issue if copies of it are left to write (two one-row reads), else null. */
+export async function lastWeekOwed(deps: NewsletterDeps, now: number): Promise<NewsletterIssue | null> {
+  const last = await getIssueByWeek(deps.db, isoWeek(now - 7 * DAY));
+  if (!last) return null;
+  const next = await listIssueRecipients(deps.db, last.created_at, { afterId: last.enqueued_through, limit: 1 });
+  return next.length > 0 ? last : null;
+}
+
+/** The preview of what a send at `now` writes: last week's remainder first when one is owed, and this week's issue. */
 export async function previewIssue(deps: NewsletterDeps, now: number): Promise<IssuePreview> {
   const week = isoWeek(now);
   const stored = await getIssueByWeek(deps.db, week);
+  const owed = stored ? null : await lastWeekOwed(deps, now);
   const content = stored ? (stored.content as unknown as IssueContent) : await composeIssue(deps, now);
   const site = mailSite(deps.env);
-  const sample = `${site.url}/unsubscribe?token=(each-subscriber's-own)`;
   return {
     week,
     composed: stored !== null,
     subject: stored?.subject ?? issueSubject(site, week),
-    mail: newsletterIssueMail(site, { issue: content, unsubscribeUrl: sample }),
+    mail: sampleMail(deps, content),
     recipients: await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString()),
     enqueued: stored?.recipient_count ?? 0,
+    owed: owed && {
+      week: owed.week,
+      subject: owed.subject,
+      mail: sampleMail(deps, owed.content as unknown as IssueContent),
+      recipients: await countIssueRecipients(deps.db, owed.created_at),
+      enqueued: owed.recipient_count,
+      left: await countIssueRecipients(deps.db, owed.created_at, { afterId: owed.enqueued_through }),
+    },
   };
 }
 
@@ -110,8 +160,6 @@ export interface NewsletterRunSummary {
 interface CopiesWritten {
   enqueued: number;
   done: boolean;
-  /** False when the issue had no recipient left to write when the run began. */
-  wrote: boolean;
 }
 
 /**
@@ -123,13 +171,11 @@ async function writeCopies(deps: NewsletterDeps, issue: NewsletterIssue, maxPage
   const content = issue.content as unknown as IssueContent;
   let enqueued = 0;
   let done = false;
-  let wrote = false;
   let afterId = issue.enqueued_through;
   for (let pages = 0; pages < maxPages; pages++) {
     const page = await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: PAGE });
     if (page.length < PAGE) done = true;
     if (page.length === 0) break;
-    wrote = true;
     const mails = await Promise.all(
       page.map(async (s) => {
         const links = await newsletterLinks(deps.env, s.email);
@@ -148,7 +194,7 @@ async function writeCopies(deps: NewsletterDeps, issue: NewsletterIssue, maxPage
   // Stopped at maxPages after a full page: whether anyone is left says if the next pass has work
   // (so the console's answer is true), one row read.
   if (!done) done = (await listIssueRecipients(deps.db, issue.created_at, { afterId, limit: 1 })).length === 0;
-  return { enqueued, done, wrote };
+  return { enqueued, done };
 }
 
 /**
@@ -186,11 +232,8 @@ export async function run(
   const site = mailSite(deps.env);
   let issue = await getIssueByWeek(deps.db, week);
   let composed = false;
-  if (!issue) {
-    const last = await getIssueByWeek(deps.db, isoWeek(now - 7 * DAY));
-    const rest = last ? await writeCopies(deps, last, maxPages) : null;
-    if (last && rest && (rest.wrote || !rest.done)) return summarize(deps, last, false, rest, log);
-  }
+  const owed = issue ? null : await lastWeekOwed(deps, now);
+  if (owed) return summarize(deps, owed, false, await writeCopies(deps, owed, maxPages), log);
   if (!issue && !compose) return { week, composed, enqueued: 0, recipients: 0, done: true, issue: null };
   if (!issue) {
     const content = await composeIssue(deps, now);

@@ -53,7 +53,7 @@ export function DashboardScreen() {
   return (
     <section aria-labelledby="dash-title">
       <h1 id="dash-title">Dashboard</h1>
-      <h2>Last 7 days</h2>
+      <h2>{windowTitle(data.window)}</h2>
       <Stats
         items={[
           ['Views', data.funnel.views],
@@ -61,12 +61,12 @@ export function DashboardScreen() {
           ['Signups', data.funnel.signups],
           ['Conversions', data.funnel.conversions],
           ['Worth of actions', data.totals.worth.toFixed(2)],
-          // Money: paid orders minus refunds over the last 7 UTC days (today and the 6 before).
-          ['Revenue', netSince(data.revenue, new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10))],
+          // Money: paid orders minus refunds over the same UTC days (today and the 6 before).
+          ['Revenue', netSince(data.revenue, data.window.from)],
         ]}
       />
       <DataTable
-        caption="Each action once, at its worth (a join click 1, 5 premium; a signup 2; a premium call-to-action click 10; last 7 days)"
+        caption="Each action once, at its worth (a join click 1, 5 premium; a signup 2; a premium call-to-action click 10; the same 7 UTC days)"
         captionVisible
         rows={ACTION_ROWS}
         rowKey={([kind]) => kind}
@@ -76,7 +76,11 @@ export function DashboardScreen() {
           { header: 'Worth', cell: ([kind]) => data.totals.values[kind].toFixed(2) },
         ]}
       />
-      <Chart title="Funnel per day (last 7 days)" labels={labels} series={series} />
+      <Chart
+        title="Funnel per UTC day (the same 7 days: each tile above is the sum of its bars)"
+        labels={labels}
+        series={series}
+      />
 
       <h2>Revenue: money in minus refunds, per day (last {REVENUE_DAYS} days)</h2>
       <RevenuePerDay title="Revenue per day" days={data.revenue} />
@@ -142,6 +146,14 @@ export function DashboardScreen() {
       </div>
     </section>
   );
+}
+
+/**
+ * What the 7-day figures cover, named so an operator can tell: UTC calendar days from 00:00 of
+ * the first, today included (not 7 × 24 hours back), the chart's days.
+ */
+export function windowTitle(w: { from: string; to: string; days: number }): string {
+  return `Last ${w.days} days: ${w.from} to ${w.to} (UTC calendar days, today included)`;
 }
 
 /** One currency's money of a premium listing (listPremiumPerformance), in its smallest unit. */

@@ -78,18 +78,12 @@ export function FreshnessScreen({ isAdmin }: { isAdmin: boolean }) {
           </dd>
           <dt>Blocked until</dt>
           <dd>
-            {refresh.blockedUntil
-              ? `${formatDate(refresh.blockedUntil)} · ${refresh.blockReason ?? ''}`
-              : 'Not blocked'}
-            {/* Only an admin may lift the breaker (the API answers a moderator 403). */}
-            {refresh.blockedUntil && isAdmin && (
-              <>
-                {' '}
-                <button type="button" className="btn btn-small" onClick={clearBreaker}>
-                  Clear the block
-                </button>
-              </>
-            )}
+            <BreakerState
+              blockedUntil={refresh.blockedUntil}
+              blockReason={refresh.blockReason}
+              isAdmin={isAdmin}
+              onClear={clearBreaker}
+            />
           </dd>
         </dl>
       )}
@@ -159,5 +153,36 @@ export function FreshnessScreen({ isAdmin }: { isAdmin: boolean }) {
         pager={listings.pager}
       />
     </section>
+  );
+}
+
+/**
+ * The breaker's state: until when Discord lookups are blocked and why, or "Not blocked"; with
+ * "Clear the block" for an admin only (the API answers a moderator 403).
+ */
+export function BreakerState({
+  blockedUntil,
+  blockReason,
+  isAdmin,
+  onClear,
+}: {
+  blockedUntil: string | null;
+  blockReason: string | null;
+  isAdmin: boolean;
+  onClear: () => void;
+}) {
+  if (!blockedUntil) return <>Not blocked</>;
+  return (
+    <>
+      {`${formatDate(blockedUntil)} · ${blockReason ?? ''}`}
+      {isAdmin && (
+        <>
+          {' '}
+          <button type="button" className="btn btn-small" onClick={onClear}>
+            Clear the block
+          </button>
+        </>
+      )}
+    </>
   );
 }

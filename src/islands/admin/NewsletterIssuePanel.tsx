@@ -9,31 +9,53 @@ const loadPreview = () => parseResponse(client.api.admin.newsletter.issue.$get()
 const ISSUE_REST_FOLLOWS =
   'the rest are written by the newsletter’s next pass (every 15 minutes), or send again to write the next part now.';
 
-/** What the console says after a send: how many copies it wrote, and whether the rest follows. */
+/** What the console says after a send: which week's issue, how many copies it wrote, and whether the rest follows. */
 export function issueSentNotice(r: {
   week: string;
+  thisWeek: string;
   enqueued: number;
   recipients: number;
   subscribers: number;
   done: boolean;
 }): string {
   const copies = `${r.enqueued} cop${r.enqueued === 1 ? 'y' : 'ies'}`;
+  if (r.week !== r.thisWeek) {
+    // A press after the week's end finished last week's issue, and wrote nothing of this week's.
+    const which = `Last week's issue ${r.week}: ${copies} written to the Outbox`;
+    if (r.done)
+      return `${which}, and every copy of it is written now (${r.recipients} in all); the sender delivers them. This week's issue ${r.thisWeek} is not sent yet: send again to send it.`;
+    return `${which} now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS} This week's issue ${r.thisWeek} follows once it is finished.`;
+  }
   if (r.done)
     return `Issue ${r.week}: ${copies} written to the Outbox (${r.recipients} in all); the sender delivers them.`;
   return `Issue ${r.week}: ${copies} written to the Outbox now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS}`;
 }
 
 /**
- * What the panel says of this week's issue, and whether its button sends: the issue is composed
- * and written to the outbox once a week; one written in part (on the Worker a send writes a part,
- * or a run stopped half-way) is finished by the next pass or by sending again; there is no send
- * to nobody.
+ * What the panel says of this week's issue, whether its button sends, and what the button says:
+ * the issue is composed and written to the outbox once a week; one written in part (on the Worker
+ * a send writes a part, or a run stopped half-way) is finished by the next pass or by sending
+ * again; last week's issue, when copies of it are owed (a send late on Sunday), is finished first;
+ * there is no send to nobody.
  */
-export function issueSendState(p: Pick<Preview, 'composed' | 'recipients' | 'enqueued'>): {
+export function issueSendState(
+  p: Pick<Preview, 'week' | 'composed' | 'recipients' | 'enqueued'> & {
+    owed: Pick<NonNullable<Preview['owed']>, 'week' | 'recipients' | 'enqueued' | 'left'> | null;
+  },
+): {
   canSend: boolean;
   status: string;
+  button: string;
 } {
   const s = (n: number) => (n === 1 ? '' : 's');
+  const thisWeeks = `Send this week's issue to ${p.recipients} subscriber${s(p.recipients)}`;
+  // Last week's copies still owed: a send writes those first, and only those.
+  if (p.owed)
+    return {
+      canSend: true,
+      status: `Last week's issue ${p.owed.week} is written for ${p.owed.enqueued} of its ${p.owed.recipients} subscribers: a send finishes it first (${p.owed.left} cop${p.owed.left === 1 ? 'y' : 'ies'} left), then this week's issue ${p.week} can be sent.`,
+      button: `Finish last week's issue ${p.owed.week}: ${p.owed.left} cop${p.owed.left === 1 ? 'y' : 'ies'} left`,
+    };
   // Copies still to write for a composed issue (a send that stopped half-way): the button finishes it.
   const unfinished = p.composed && p.enqueued < p.recipients;
   // A send to nobody is refused (the API says so too): it would compose the week's issue for no one.
@@ -41,23 +63,32 @@ export function issueSendState(p: Pick<Preview, 'composed' | 'recipients' | 'enq
     return {
       canSend: false,
       status: 'No confirmed subscribers yet: the issue can be sent once someone has confirmed their address.',
+      button: thisWeeks,
     };
-  if (!p.composed) return { canSend: true, status: `Goes to ${p.recipients} confirmed subscriber${s(p.recipients)}.` };
+  if (!p.composed)
+    return {
+      canSend: true,
+      status: `Goes to ${p.recipients} confirmed subscriber${s(p.recipients)}.`,
+      button: thisWeeks,
+    };
   if (unfinished)
     return {
       canSend: true,
       status: `Written for ${p.enqueued} of ${p.recipients} subscribers so far: ${ISSUE_REST_FOLLOWS}`,
+      button: thisWeeks,
     };
   return {
     canSend: false,
     status: `Sent this week to ${p.enqueued} subscriber${s(p.enqueued)}; a send now writes nothing new.`,
+    button: thisWeeks,
   };
 }
 
 /**
  * This week's issue of the newsletter (#16): its preview as a subscriber gets it, the count of
  * confirmed subscribers it goes to, and the send button (once per ISO week; the copies go to the
- * Outbox and the sender delivers them).
+ * Outbox and the sender delivers them). While last week's issue has copies owed, it shows that
+ * issue first, labelled by its week, as the send finishes it before this week's.
  */
 export function NewsletterIssuePanel() {
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -94,6 +125,25 @@ export function NewsletterIssuePanel() {
       ) : (
         <>
           <p id="issue-status">{state?.status}</p>
+          {preview.owed && (
+            <>
+              <h3>Last week's issue ({preview.owed.week}): its copies left go first</h3>
+              <p>
+                <strong>Subject:</strong> {preview.owed.subject}
+              </p>
+              <details>
+                <summary>Preview of last week's issue</summary>
+                <pre className="mail-text">{preview.owed.mail.text}</pre>
+                <iframe
+                  title={`Preview of last week's issue (${preview.owed.week})`}
+                  sandbox=""
+                  srcDoc={preview.owed.mail.html}
+                  className="mail-html"
+                />
+              </details>
+              <h3>This week's issue ({preview.week}): after it</h3>
+            </>
+          )}
           <p>
             <strong>Subject:</strong> {preview.subject}
           </p>
@@ -109,7 +159,7 @@ export function NewsletterIssuePanel() {
             aria-describedby="issue-status"
             onClick={() => void send()}
           >
-            Send this week's issue to {preview.recipients} subscriber{preview.recipients === 1 ? '' : 's'}
+            {state?.button}
           </button>
         </>
       )}

@@ -12,7 +12,7 @@ import {
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
-import { previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
+import { lastWeekOwed, previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
 import { WORKER_NEWSLETTER_PAGES_PER_REQUEST } from '../../jobs/schedule';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
@@ -61,16 +61,18 @@ export const newsletterRoutes = new Hono<AdminEnv>()
   // On the Worker a request writes WORKER_NEWSLETTER_PAGES_PER_REQUEST pages of copies (its 50
   // subrequests) and answers 202 with how far it got: the newsletter's next pass (every 15
   // minutes, any day, into the next week) or another press writes the rest. Under npm start it
-  // writes them all. Until this week's issue is composed, a press goes on with last week's if
-  // copies of it are left (sent late on Sunday), and answers for that issue.
+  // writes them all. Until this week's issue is composed, a press first finishes last week's if
+  // copies of it are left (sent late on Sunday), writing only that, and answers for that issue
+  // (`week`, beside `thisWeek`); only a press with nothing owed may compose this week's.
   .post('/issue/send', async (c) => {
     const deps = c.get('deps');
     const now = deps.now?.() ?? Date.now();
-    const stored = await getIssueByWeek(deps.db, isoWeek(now));
-    let subscribers = await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString());
+    const thisWeek = isoWeek(now);
+    const stored = await getIssueByWeek(deps.db, thisWeek);
+    const owed = stored ? null : await lastWeekOwed(deps, now);
     // A send to nobody would compose the week's issue for no one: a subscriber who confirms later
-    // in the week would never get it.
-    if (subscribers === 0) {
+    // in the week would never get it. Last week's copies still owed are written first, whatever this week's count.
+    if (!owed && (await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString())) === 0) {
       throw new ApiError(
         409,
         'no_recipients',
@@ -80,10 +82,10 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const { week, composed, enqueued, recipients, done, issue } = await sendNewsletter(deps, now, {
       ...(deps.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_REQUEST } : {}),
     });
-    // Last week's issue, finished by this press: its own recipients.
-    if (issue && week !== isoWeek(now)) subscribers = await countIssueRecipients(deps.db, issue.created_at);
+    // The subscribers of the issue this press wrote (last week's, when it finished that one).
+    const subscribers = issue ? await countIssueRecipients(deps.db, issue.created_at) : 0;
     await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients, done });
-    return c.json({ week, composed, enqueued, recipients, subscribers, done }, done ? 200 : 202);
+    return c.json({ week, thisWeek, composed, enqueued, recipients, subscribers, done }, done ? 200 : 202);
   })
   .get('/export.csv', async (c) => {
     const db = c.get('deps').db;
