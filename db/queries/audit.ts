@@ -70,7 +70,16 @@ export interface AuditWrite {
   entity: string;
   entityId: string | number | SQL;
   details?: Record<string, unknown | SQL>;
+  /**
+   * The record of the public change the write makes (site_changes rows: RebuildTrigger.prepare),
+   * to follow the audit row in the same batch (auditStatements); built with `when` AUDITED, they are
+   * written only when the audit row was.
+   */
+  publish?: BatchItem<'sqlite'>[];
 }
+
+/** Holds right after an audit row from auditStatement: it was written (its write changed a row). */
+export const AUDITED = sql`changes() > 0`;
 
 /**
  * The INSERT of `write`'s audit row, to sit in a batch right after the statement that makes the
@@ -87,8 +96,17 @@ export function auditStatement(db: Db, write: AuditWrite, when: SQL = sql`change
 }
 
 /**
+ * auditStatement, then the record of the public change the write makes (`write.publish`): the
+ * statements to put in a batch right after the write, one way for every console write.
+ */
+export function auditStatements(db: Db, write: AuditWrite, when?: SQL): BatchItem<'sqlite'>[] {
+  return [auditStatement(db, write, when), ...(write.publish ?? [])];
+}
+
+/**
  * Runs `change` and, when `audit` is given, its audit row right after it in one batch (written only
- * when the change touched a row): both or neither. The change's own result, as awaiting it gives.
+ * when the change touched a row) with the record of its public change (`audit.publish`): all or
+ * none. The change's own result, as awaiting it gives.
  */
 export async function withAudit<T>(
   db: Db,
@@ -96,7 +114,7 @@ export async function withAudit<T>(
   audit?: AuditWrite,
 ): Promise<T> {
   if (!audit) return await change;
-  const [result] = await db.batch([change, auditStatement(db, audit)]);
+  const [result] = await db.batch([change, ...auditStatements(db, audit)]);
   return result as T;
 }
 

@@ -5,7 +5,7 @@ import type { EditStatus } from '../../src/lib/enums';
 import type { EditableField } from '../../src/lib/schemas/owner';
 import type { Db } from '../client';
 import { discordServers, type ListingEditRow, listingEdits, ownerUsers } from '../schema';
-import { type AuditWrite, auditStatement } from './audit';
+import { type AuditWrite, auditStatements } from './audit';
 import type { PageOptions } from './paginate';
 import { type Server, type ServerWrite, serverUpdateStatements } from './servers';
 
@@ -148,7 +148,7 @@ export async function decideListingEdit(
       .where(asRead)
       .returning();
     const statements = listing?.statements ?? [];
-    const results = await db.batch([...statements, decide, ...(audit ? [auditStatement(db, audit)] : [])]);
+    const results = await db.batch([...statements, decide, ...(audit ? auditStatements(db, audit) : [])]);
     const [edit] = results[statements.length] as ListingEditRow[];
     // Replaced by the owner between the read and the batch (nothing written): read it again.
     if (!edit) {

@@ -318,6 +318,8 @@ export async function decideAppeal(
   operator: { id: number; email: string },
   mail: ((lifted: boolean) => RenderedMail) | null,
   now = Date.now(),
+  /** The caller's statements for the batch (the shown listing's record for the rebuild), written only while `lifts` holds. */
+  alsoWrite?: (lifts: SQL) => BatchItem<'sqlite'>[],
 ): Promise<AppealDecided | null> {
   const at = new Date(now).toISOString();
   const decided = sql`EXISTS (SELECT 1 FROM ${moderationDecisions} WHERE id = ${decision.id} AND appeal_decided_at = ${at} AND appeal_decided_by = ${operator.id})`;
@@ -386,6 +388,7 @@ WHERE id = ${decision.server_id} AND ${lifts}`),
           ),
         )
       : []),
+    ...(alsoWrite?.(lifts) ?? []),
   ]);
   const after = await getDecisionById(db, decision.id);
   if (after?.appeal_decided_at !== at) return null;

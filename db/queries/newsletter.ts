@@ -11,7 +11,7 @@ import {
   type SubscriberRow,
   serverSnapshots,
 } from '../schema';
-import { type AuditWrite, auditStatement, withAudit } from './audit';
+import { type AuditWrite, auditStatements, withAudit } from './audit';
 import { idSteps } from './listing-steps';
 import { enqueueMailWhen, type MailInput } from './mail';
 import { type PageOptions, pageNewestFirst } from './paginate';
@@ -105,7 +105,7 @@ async function unsubscribe(
       })
       .where(ofSubscriber)
       .returning(),
-    ...(audit ? [auditStatement(db, audit)] : []),
+    ...(audit ? auditStatements(db, audit) : []),
     db
       .update(mailOutbox)
       .set({ status: 'failed', last_error: 'unsubscribed before it was sent' })

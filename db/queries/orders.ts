@@ -4,7 +4,7 @@
 // applied only over the order version it was computed from, with the event id recorded once.
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { MailKind, Placement } from '../../src/lib/enums';
+import type { MailKind, OrderState, Placement } from '../../src/lib/enums';
 import {
   MAIL_EFFECTS,
   type MailEffect,
@@ -536,6 +536,14 @@ const isUniqueViolation = (err: unknown): boolean => {
   return false;
 };
 
+/** What one attempt of applyOrderEvent writes, for its caller's own writes (`alsoWrite`). */
+export interface EventChange {
+  effects: readonly OrderEffect[];
+  state: OrderState;
+  /** The listings of the booked terms it moves up (a refund's days given back). */
+  moved: { id: number; name: string; slug: string }[];
+}
+
 /**
  * Applies one event to its order: the machine's new state and effects (money in, the slot, money
  * out, mails, the listing's flags) and the ledger row, in one batch. The batch is applied over the
@@ -558,10 +566,13 @@ export async function applyOrderEvent(
     /** The mail to the payer of a term the event moved up (another order's), rendered by the caller. */
     movedMail?: (facts: MovedTermFacts) => RenderedMail;
     /**
-     * More writes for the event's batch (the refund's audit row), each to be written only while
-     * `applied` holds (SQL true once this event's change is in): with it or not at all.
+     * More writes for the event's batch (the refund's audit row, the record of the pages a started
+     * or ended slot changes), each to be written only while `applied` holds (SQL true once this
+     * event's change is in): with it or not at all. `change`: what this attempt writes (the effects,
+     * the listings of the terms it moves up). Called once per attempt; the last call's writes are
+     * the ones stored when the event applies.
      */
-    alsoWrite?: (applied: SQL) => BatchItem<'sqlite'>[];
+    alsoWrite?: (applied: SQL, change: EventChange) => BatchItem<'sqlite'>[];
   },
 ): Promise<ApplyOutcome> {
   const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, input.eventId));
@@ -749,7 +760,13 @@ SELECT ${order.id}, ${input.eventId}, ${refundStep}, ${at} WHERE ${mine}`),
       );
     }
     // The caller's own writes that belong with the event (the refund's audit row): only when it applies.
-    statements.push(...(opts.alsoWrite?.(mine) ?? []));
+    statements.push(
+      ...(opts.alsoWrite?.(mine, {
+        effects: t.effects,
+        state: t.state,
+        moved: moves.map((m) => listings.find((l) => l.id === m.listing) ?? { id: m.listing, name: '', slug: '' }),
+      }) ?? []),
+    );
     let results: Awaited<ReturnType<typeof db.batch>>;
     try {
       const [first, ...rest] = statements;

@@ -1,6 +1,7 @@
 // Owner accounts (#17): owners signed in with Discord, their sessions (separate from operators'),
 // the listings their guild list proves theirs, and their account's deletion.
 import { and, asc, desc, eq, gte, inArray, isNull, like, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { ClaimProof } from '../../src/lib/enums';
 import { base64url, sha256Hex } from '../../src/lib/hash';
 import type { CheckResult } from '../../src/lib/invite-checks/state';
@@ -490,6 +491,8 @@ export async function replaceListingInvite(
   listing: { id: number; affiliate_link: string | null; invite_status: string | null },
   check: CheckResult,
   link: { affiliate_link: string; invite_code: string },
+  /** The record of the change for the public pages (site_changes rows), in the same batch. */
+  publish: BatchItem<'sqlite'>[] = [],
 ): Promise<void> {
   const at = new Date().toISOString();
   await db.batch([
@@ -511,6 +514,7 @@ export async function replaceListingInvite(
       entityId: listing.id,
       details: { from: listing.affiliate_link, to: link.affiliate_link, was: listing.invite_status },
     }),
+    ...publish,
   ]);
 }
 
@@ -530,8 +534,17 @@ export const DELETED_OWNER = 'owner (account deleted)';
  * stay, unclaimed. Their reviews and replies (#31) go too, with the averages of the listings they
  * reviewed; `pages` names those listings' pages, whose built HTML showed them.
  */
-export async function deleteAccount(db: Db, ownerId: number): Promise<{ deleted: boolean; pages: string[] }> {
+export async function deleteAccount(
+  db: Db,
+  ownerId: number,
+  /**
+   * The caller's writes for the batch given `pages` (their record for the rebuild), right after the
+   * account's row: written only while `went` holds (it went in this batch).
+   */
+  alsoWrite?: (pages: string[], went: SQL) => BatchItem<'sqlite'>[],
+): Promise<{ deleted: boolean; pages: string[] }> {
   const cleanup = await accountReviewCleanup(db, ownerId);
+  const also = alsoWrite?.(cleanup.pages, sql`changes() > 0`) ?? [];
   const results = await db.batch([
     db.delete(listingEdits).where(and(eq(listingEdits.owner_id, ownerId), eq(listingEdits.status, 'pending'))),
     db
@@ -546,7 +559,8 @@ export async function deleteAccount(db: Db, ownerId: number): Promise<{ deleted:
       ),
     ...cleanup.statements,
     db.delete(ownerUsers).where(eq(ownerUsers.id, ownerId)).returning({ id: ownerUsers.id }),
+    ...also,
   ]);
-  const gone = results[results.length - 1] as { id: number }[];
+  const gone = results[results.length - 1 - also.length] as { id: number }[];
   return { deleted: gone.length > 0, pages: cleanup.pages };
 }

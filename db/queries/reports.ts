@@ -3,7 +3,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import type { ReportStatus } from '../../src/lib/enums';
 import type { Db } from '../client';
 import { discordServers, type ReportRow, serverReports, userInteractions } from '../schema';
-import { type AuditWrite, auditStatement } from './audit';
+import { type AuditWrite, auditStatements } from './audit';
 import type { InteractionWrite } from './interactions';
 import { type PageOptions, pageNewestFirst } from './paginate';
 
@@ -166,5 +166,5 @@ export function closeReportStatements(
         ne(serverReports.id, report.id),
       ),
     );
-  return [close, auditStatement(db, audit), ...(options.serverWide ? [others] : [])];
+  return [close, ...auditStatements(db, audit), ...(options.serverWide ? [others] : [])];
 }

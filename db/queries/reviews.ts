@@ -2,6 +2,7 @@
 // the account's mail settings. A review change and the listing's average and count (`rating`,
 // `review_count`), with any mail and audit row it causes, are one batch.
 import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';
 import type { ReviewStatus } from '../../src/lib/enums';
 import { type ReviewsFrom, reviewKey } from '../../src/lib/reviews/cursor';
@@ -447,8 +448,11 @@ export async function saveReview(
     burstLimit: number;
     mails: Omit<MailInput, 'dedupeKey'>[];
   },
+  /** An edit's record for the rebuild (site_changes rows), in its batch; written only when `edited` (SQL) holds. */
+  editPublish?: (edited: SQL) => BatchItem<'sqlite'>[],
 ): Promise<SaveReviewResult> {
   if (input.existingId !== null) {
+    const edits = sql`EXISTS (SELECT 1 FROM ${reviews} WHERE ${reviews.id} = ${input.existingId} AND ${reviews.account_id} = ${input.accountId})`;
     const [edited] = await db.batch([
       db
         .update(reviews)
@@ -462,6 +466,8 @@ export async function saveReview(
         .where(and(eq(reviews.id, input.existingId), eq(reviews.account_id, input.accountId)))
         .returning({ id: reviews.id, status: reviews.status, held_reason: reviews.held_reason }),
       refreshAggregate(db, input.serverId, sql`changes() = 1`),
+      // The review is there (this batch holds its write lock): the UPDATE above edited it.
+      ...(editPublish?.(edits) ?? []),
     ]);
     const row = edited[0];
     if (!row) return { ok: false, reason: 'gone' };
@@ -510,7 +516,13 @@ export async function saveReview(
  * A review moderators had hidden leaves an audit row in the same batch (HIDDEN_REVIEW_DELETED), by
  * which the account's next review of the listing is held for a moderator.
  */
-export async function deleteOwnReview(db: Db, accountId: number, reviewId: number): Promise<boolean> {
+export async function deleteOwnReview(
+  db: Db,
+  accountId: number,
+  reviewId: number,
+  /** The record of the change for the rebuild (site_changes rows), in the deletion's batch. */
+  publish: BatchItem<'sqlite'>[] = [],
+): Promise<boolean> {
   const [row] = await db
     .select({ server_id: reviews.server_id, status: reviews.status, hidden_reason: reviews.hidden_reason })
     .from(reviews)
@@ -529,7 +541,12 @@ export async function deleteOwnReview(db: Db, accountId: number, reviewId: numbe
           }),
         ]
       : [];
-  await db.batch([db.delete(reviews).where(eq(reviews.id, reviewId)), refreshAggregate(db, row.server_id), ...hidden]);
+  await db.batch([
+    db.delete(reviews).where(eq(reviews.id, reviewId)),
+    refreshAggregate(db, row.server_id),
+    ...hidden,
+    ...publish,
+  ]);
   return true;
 }
 
@@ -537,16 +554,24 @@ export async function deleteOwnReview(db: Db, accountId: number, reviewId: numbe
 export async function saveReply(
   db: Db,
   input: { reviewId: number; accountId: number; body: string; at: number; mail: Omit<MailInput, 'dedupeKey'> | null },
+  /**
+   * An edit's record for the rebuild (site_changes rows), in the edit's batch, written only while
+   * `edited` holds (the UPDATE changed the reply); a new reply asks for none (as before).
+   */
+  editPublish: (edited: SQL) => BatchItem<'sqlite'>[] = () => [],
 ): Promise<{ created: boolean }> {
   const [existing] = await db
     .select({ id: reviewReplies.review_id })
     .from(reviewReplies)
     .where(eq(reviewReplies.review_id, input.reviewId));
   if (existing) {
-    await db
-      .update(reviewReplies)
-      .set({ body: input.body, account_id: input.accountId, edited_at: iso(input.at) })
-      .where(eq(reviewReplies.review_id, input.reviewId));
+    await db.batch([
+      db
+        .update(reviewReplies)
+        .set({ body: input.body, account_id: input.accountId, edited_at: iso(input.at) })
+        .where(eq(reviewReplies.review_id, input.reviewId)),
+      ...editPublish(sql`changes() > 0`),
+    ]);
     return { created: false };
   }
   const insert = db
@@ -562,9 +587,19 @@ export async function saveReply(
   return { created: true };
 }
 
-/** Deletes the reply to a review. */
-export async function deleteReply(db: Db, reviewId: number): Promise<boolean> {
-  const { rowsAffected } = await db.delete(reviewReplies).where(eq(reviewReplies.review_id, reviewId));
+/**
+ * Deletes the reply to a review, with the record of the change for the rebuild (`publish`, given
+ * `removed`: SQL that holds right after a DELETE that removed it) in the same batch.
+ */
+export async function deleteReply(
+  db: Db,
+  reviewId: number,
+  publish: (removed: SQL) => BatchItem<'sqlite'>[] = () => [],
+): Promise<boolean> {
+  const [{ rowsAffected }] = await db.batch([
+    db.delete(reviewReplies).where(eq(reviewReplies.review_id, reviewId)),
+    ...publish(sql`changes() > 0`),
+  ]);
   return rowsAffected > 0;
 }
 
@@ -670,6 +705,8 @@ export async function moderateReview(
     at: number;
     mail: Omit<MailInput, 'dedupeKey'> | null;
     ownerMails?: Omit<MailInput, 'dedupeKey'>[] | undefined;
+    /** The record of the change for the public pages, right after the audit row (built with `when` AUDITED). */
+    publish?: BatchItem<'sqlite'>[] | undefined;
   },
 ): Promise<void> {
   const at = iso(input.at);
@@ -720,6 +757,7 @@ export async function moderateReview(
     update,
     refreshAggregate(db, input.serverId),
     audit,
+    ...(input.publish ?? []),
     ...(input.action === 'hide' ? [resolveFlags] : []),
     ...mails,
   ]);

@@ -44,7 +44,7 @@ import { serverSlug, slugVariants } from '../../src/lib/slug';
 import type { Db } from '../client';
 import { type BuiltQuery, readBuilt } from '../prepared';
 import { discordServers, type NewServerRow, orders, type ServerRow, serverSlugs } from '../schema';
-import { type AuditAuthor, type AuditWrite, auditRowWhen, auditStatement, withAudit } from './audit';
+import { type AuditAuthor, type AuditWrite, auditRowWhen, auditStatements, withAudit } from './audit';
 import { countListedInCategory, readListingGroups, summarize } from './listing-groups';
 import { holdsMoney } from './orders';
 import { decodeServerRows, selectServerRows } from './server-rows';
@@ -988,7 +988,7 @@ export async function updateServer(
   const { statements, updateAt, slug } = await serverUpdateStatements(db, id, patch);
   const auditRow = audit?.(slug);
   // One batch: the rename, its history and the audit row are stored together or not at all.
-  const results = await db.batch([...statements, ...(auditRow ? [auditStatement(db, auditRow)] : [])]);
+  const results = await db.batch([...statements, ...(auditRow ? auditStatements(db, auditRow) : [])]);
   return (results[updateAt] as Server[])[0] ?? null;
 }
 
@@ -1004,7 +1004,7 @@ export type Removal = 'deleted' | 'missing' | 'held';
 export async function deleteServer(
   db: Db,
   id: number,
-  audit?: { author: AuditAuthor; action: string; details: Record<string, unknown> },
+  audit?: { author: AuditAuthor; action: string; details: Record<string, unknown>; publish?: BatchItem<'sqlite'>[] },
 ): Promise<Removal> {
   const held = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${orders.server_id} = ${id} AND ${holdsMoney})`;
   const remove = db
@@ -1021,6 +1021,8 @@ export async function deleteServer(
           // The DELETE just before removed the row (a kept or missing listing writes no audit).
           sql`changes() > 0`,
         ),
+        // The record of the removal for the public pages (AUDITED: only with its audit row).
+        ...(audit.publish ?? []),
       ])
     : [await remove];
   if (rows.length > 0) return 'deleted';

@@ -1,4 +1,4 @@
-import { and, asc, gte, isNull, lt, lte, max } from 'drizzle-orm';
+import { and, asc, gte, isNull, lt, lte, max, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../client';
 import { siteChanges } from '../schema';
@@ -40,18 +40,29 @@ export async function recordSiteChange(
 
 /**
  * recordSiteChange's statements, for a caller's own batch: the write that makes a change and the
- * record of it then stand or fall together (RebuildTrigger.prepare).
+ * record of it then stand or fall together (RebuildTrigger.prepare). With `when`, the rows are
+ * written only while it holds (SQL evaluated in the batch: the write applied), so a write that
+ * changed nothing records nothing.
  */
 export function siteChangeInserts(
   db: Db,
   change: { reason: string; pages?: readonly string[] | undefined; at: number; scope?: SiteChangeScope | undefined },
+  when?: SQL,
 ): BatchItem<'sqlite'>[] {
   const pages = change.pages?.length ? [...new Set(change.pages)] : [null];
   const scope: SiteChangeScope = change.scope === 'listings' && change.pages?.length ? 'listings' : 'site';
   const rows = pages.map((page) => ({ reason: change.reason, page, requested_at: change.at, scope }));
-  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) =>
-    db.insert(siteChanges).values(rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT)),
-  );
+  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) => {
+    const chunk = rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT);
+    if (!when) return db.insert(siteChanges).values(chunk);
+    const values = sql.join(
+      chunk.map((r) => sql`(${r.reason}, ${r.page}, ${r.requested_at}, ${r.scope})`),
+      sql`, `,
+    );
+    // A later chunk's `when` is read after the chunk before it: `changes() > 0` then still holds.
+    return db.run(sql`INSERT INTO ${siteChanges} (reason, page, requested_at, scope)
+SELECT column1, column2, column3, column4 FROM (VALUES ${values}) WHERE ${when}`);
+  });
 }
 
 const columns = {

@@ -1,4 +1,5 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { SubmissionStatus } from '../../src/lib/enums';
 import { SCHEDULE } from '../../src/lib/invite-checks/state';
 import { featureLines } from '../../src/lib/schemas/submission';
@@ -299,6 +300,11 @@ export async function approveSubmission(
   reviewed: { language?: string | null | undefined; region?: string | null | undefined } = {},
   /** Who approved: the audit row, written in the approval's batch (only when this call approved it). */
   approver?: AuditAuthor,
+  /**
+   * More writes for the approval's batch given the listing's slug (the record of its page for the
+   * rebuild), each to be written only while `approved` holds (SQL: this batch approved it).
+   */
+  alsoWrite?: (slug: string, approved: SQL) => BatchItem<'sqlite'>[],
 ): Promise<ApproveResult> {
   for (let attempt = 0; ; attempt++) {
     const stored = await getSubmissionById(db, id);
@@ -314,6 +320,9 @@ export async function approveSubmission(
     if (listed) return { ok: false, reason: 'guild_listed', server: listed };
     const slug = await uniqueSlug(db, serverSlug(current.server_name));
     let updated: SubmissionRecord[];
+    /** Holds once this batch approved it: the submission approved with the listing of this slug. */
+    const approvedHere = sql`EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${id} AND status = 'approved'
+  AND server_id = (SELECT id FROM ${discordServers} WHERE slug = ${slug}))`;
     // The check at submission is the listing's first history row (its 30-day chart starts there).
     const firstCheck = current.guild_id
       ? [
@@ -377,11 +386,11 @@ WHERE s.slug = ${slug} AND ${ownerUsers.id} = ${current.owner_id} AND ${lastSign
                   to: current.contact_email,
                   dedupeKey: sql`${`submission-approved:${id}`}`,
                 },
-                sql`EXISTS (SELECT 1 FROM ${serverSubmissions} WHERE id = ${id} AND status = 'approved'
-  AND server_id = (SELECT id FROM ${discordServers} WHERE slug = ${slug}))`,
+                approvedHere,
               ),
             ]
           : []),
+        ...(alsoWrite?.(slug, approvedHere) ?? []),
       ]);
     } catch (err) {
       if (isUniqueViolation(err)) {

@@ -17,9 +17,17 @@ export interface RebuildTrigger {
    * `request` in two halves, for a change written in one batch with its record (a placement's
    * flags and the pages they make stale): `statements` (site_changes rows built with `db`; none
    * when this trigger keeps no record) go in the caller's batch, and `requested()` is called once
-   * that batch is stored. Absent: the caller stores its write, then awaits `request`.
+   * that batch is stored. With `when` (SQL read in the batch: the write applied), the rows are
+   * written only while it holds. Absent: the caller stores its write, then awaits `request`
+   * (lib/site-changes.ts preparePublish gives callers one form for both).
    */
-  prepare?(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange;
+  prepare?(
+    db: Db,
+    reason: string,
+    pages: readonly string[],
+    scope?: ChangeScope,
+    when?: import('drizzle-orm').SQL,
+  ): PreparedChange;
   status(): RebuildStatus;
 }
 

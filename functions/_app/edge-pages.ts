@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { dbHealth } from '../../db/queries/health';
 import type { LiveSettings, OnDemandContext } from '../../src/data/site-data';
@@ -301,8 +302,8 @@ export class PurgingRebuildTrigger implements RebuildTrigger {
     return this.inner.request(reason, pages, scope);
   }
 
-  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange {
-    const change = this.inner.prepare?.(db, reason, pages, scope);
+  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope, when?: SQL): PreparedChange {
+    const change = this.inner.prepare?.(db, reason, pages, scope, when);
     if (!change) {
       // An inner trigger without it records on its own, once the caller's batch is stored.
       return { statements: [], requested: () => this.request(reason, pages, scope) };

@@ -104,8 +104,8 @@ export async function startNodeServer(options: NodeServerOptions) {
       onDemand.invalidate();
       await builder.record(reason, pages, scope);
     },
-    prepare: (batchDb, reason, pages, scope = 'site') => {
-      const change = builder.prepareRecord(batchDb, reason, pages, scope);
+    prepare: (batchDb, reason, pages, scope = 'site', when) => {
+      const change = builder.prepareRecord(batchDb, reason, pages, scope, when);
       return {
         statements: change.statements,
         requested: () => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { clearSiteChanges, listSiteChanges, recordSiteChange, siteChangeInserts } from '../../db/queries/site-changes';
 import type { ChangeScope, PreparedChange, RebuildStatus, RebuildTrigger } from './context';
@@ -168,10 +169,16 @@ export class SiteBuilder implements RebuildTrigger {
   }
 
   /** `record` for the caller's batch (RebuildTrigger.prepare): the rows, then the stale pages and the build once stored. */
-  prepareRecord(db: Db, reason: string, pages: readonly string[], scope: ChangeScope = 'site'): PreparedChange {
+  prepareRecord(
+    db: Db,
+    reason: string,
+    pages: readonly string[],
+    scope: ChangeScope = 'site',
+    when?: SQL,
+  ): PreparedChange {
     const at = Date.now();
     return {
-      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at, scope }) : [],
+      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at, scope }, when) : [],
       requested: () => this.#recorded(reason, pages, scope, at),
     };
   }

@@ -11,6 +11,7 @@ import { notifyOwner } from '../../../db/queries/webhooks';
 import { REMINDER_DAYS } from '../../../src/lib/pricing/plans';
 import type { AppDeps } from '../context';
 import { applyEvent } from '../lib/order-events';
+import { preparePublish } from '../lib/site-changes';
 import { placementReminderMail } from '../mail/orders';
 import { mailSite } from '../mail/site';
 
@@ -49,16 +50,15 @@ export async function run(
         ? `placement of ${stale.map((s) => s.slug).join(', ')} started or ended`
         : `placements of ${stale.length} listings started or ended`;
     const pages = stale.map((s) => `/server/${s.slug}`);
-    const change = deps.rebuild?.prepare?.(deps.db, reason, pages, 'listings');
+    const change = preparePublish(deps.rebuild, deps.db, reason, pages);
     await syncListings(
       deps.db,
       stale.map((s) => s.id),
       at,
-      change?.statements,
+      change.statements,
     );
     // Each change recorded before the tick ends: the Worker's invocation may end right after it.
-    if (change) await change.requested();
-    else await deps.rebuild?.request(reason, pages, 'listings');
+    await change.requested();
   }
   const site = mailSite(deps.env);
   let reminded = 0;

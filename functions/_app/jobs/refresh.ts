@@ -283,6 +283,7 @@ export async function run(deps: RefreshDeps, now: number, options: RefreshOption
     await recordRun(deps.db, REFRESH_JOB, now, summary);
     const ranked = await rankPass(deps, now, { force: all, due: ranking });
     // A public fact changed, or the recompute changed what some server pages show (score, place).
+    // Recorded after the pass: its writes are many (one per check, then the ranks), its pages known only at the end.
     if (changed > 0 || ranked.pages.length > 0) await deps.rebuild?.request('refresh', ranked.pages);
     return summary;
   } finally {
@@ -323,6 +324,7 @@ export async function refreshServer(
     clock: () => now,
   });
   for (const alert of check.alerts) options.log?.(alertLine(server.id, alert));
+  // Whether the check changed a public fact is known only once checkOne has written it.
   if (check.publicChange) await deps.rebuild?.request('refresh');
   return { status: 'checked', kind: answer.kind, check };
 }

@@ -7,6 +7,7 @@ import type { AppDeps } from '../context';
 import { listingHiddenMail } from '../mail/listing-hidden';
 import { mailSite } from '../mail/site';
 import { appealUrl, newAppealKey } from './appeal-link';
+import { type PendingPublish, preparePublish, serverPaths } from './site-changes';
 
 /** What a moderator sent with a rejection or a hide (#32). */
 export interface DecisionBody {
@@ -38,7 +39,9 @@ export async function prepareDecision(
  * Hides a live listing with reasons (#32): the decision, audit row and the mail to the listing's
  * contact address (the submission it was approved from) with the appeal link, in one batch. The
  * decision, or null when the listing was not live. `more` joins that batch whether or not it hid
- * the listing (a report's own status and audit row).
+ * the listing (a report's own status and audit row). The record of the change for the public pages
+ * (`reason`, the listing's page) is in the batch too, written only when it hid the listing; the
+ * rebuild is asked for once it is stored.
  */
 export async function hideWithReasons(
   deps: AppDeps,
@@ -47,10 +50,12 @@ export async function hideWithReasons(
   body: DecisionBody,
   details: Record<string, unknown> = {},
   more: BatchItem<'sqlite'>[] = [],
+  reason = `hid ${server.slug}`,
 ) {
   const decision = await prepareDecision(deps, operator, body);
   const contact = await getListingContact(deps.db, server.id);
-  return hideListing(
+  let change: PendingPublish | undefined;
+  const hidden = await hideListing(
     deps.db,
     server,
     decision.input,
@@ -67,15 +72,21 @@ export async function hideWithReasons(
       : null,
     details,
     // Every owner who claimed it: the notice on their Discord webhook, in the same batch.
-    (when) => [
-      notifyOwner(
-        deps.db,
-        { serverId: server.id },
-        { kind: 'hidden', serverName: server.name, reasons: decision.reasonLines },
-        `hidden:${decision.input.appealKey}`,
-        when,
-      ),
-      ...more,
-    ],
+    (when) => {
+      change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([server.slug]), when);
+      return [
+        notifyOwner(
+          deps.db,
+          { serverId: server.id },
+          { kind: 'hidden', serverName: server.name, reasons: decision.reasonLines },
+          `hidden:${decision.input.appealKey}`,
+          when,
+        ),
+        ...change.statements,
+        ...more,
+      ];
+    },
   );
+  if (hidden) await change?.requested();
+  return hidden;
 }

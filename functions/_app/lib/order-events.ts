@@ -23,10 +23,12 @@ import {
 } from '../mail/orders';
 import { mailSite } from '../mail/site';
 import { ApiError } from './errors';
+import { type PendingPublish, preparePublish, serverPaths } from './site-changes';
 
 /**
  * Applies one order event (db/queries/orders.ts applyOrderEvent) with the payer's mails rendered
- * for the order's listing, and asks for the rebuild of the pages a started or ended slot changes.
+ * for the order's listing, and asks for the rebuild of the pages a started or ended slot changes:
+ * their record is written in the event's batch, so an event stored without it cannot happen.
  */
 export async function applyEvent(
   deps: Pick<AppDeps, 'db' | 'env' | 'rebuild'>,
@@ -41,6 +43,7 @@ export async function applyEvent(
   const named = { name: listing?.name ?? (order?.server_name || 'your listing'), slug: listing?.slug ?? '' };
   // A term that ends with the listing's next one of its placement carrying on, or booked later: its end mail says so.
   const next = order && input.event === 'ended' ? await nextTermOf(deps.db, order) : null;
+  let placement: PendingPublish | undefined;
   const outcome = await applyOrderEvent(deps.db, input, {
     slotsPerCategory: deps.env.SPONSORED_SLOTS_PER_CATEGORY,
     mails: {
@@ -50,20 +53,28 @@ export async function applyEvent(
       mail_end: (o) => placementEndedMail(site, o, named, next),
     },
     movedMail: (facts) => termMovedMail(site, facts),
-    ...(alsoWrite ? { alsoWrite } : {}),
+    alsoWrite: (applied, change) => {
+      const own = alsoWrite?.(applied) ?? [];
+      // The last attempt's record is the one stored (an attempt that lost a race writes nothing).
+      placement = undefined;
+      if (!listing || !order || !change.effects.some((e) => e === 'activate' || e === 'deactivate')) return own;
+      // A placement changes the listing's card and its place in the listings it is in: published as
+      // an edit is, recorded with the event, before its answer (a webhook's 200, a clock or reconcile
+      // pass). Terms a refund moved up (other listings' waiting for the slot too) change theirs.
+      const moved = change.moved.map((m) => m.slug).filter((slug) => slug && slug !== listing.slug);
+      const also = moved.length > 0 ? ` (moved up: ${moved.join(', ')})` : '';
+      const reason = `placement of ${listing.slug}: order ${order.id} ${change.state}${also}`;
+      placement = preparePublish(
+        deps.rebuild,
+        deps.db,
+        reason,
+        serverPaths([listing.slug, ...new Set(moved)]),
+        applied,
+      );
+      return [...own, ...placement.statements];
+    },
   });
-  if (outcome.kind === 'applied' && listing && outcome.effects.some((e) => e === 'activate' || e === 'deactivate')) {
-    // A placement changes the listing's card and its place in the listings it is in: published as
-    // an edit is, recorded before the event's answer (a webhook's 200, a clock or reconcile pass).
-    // Terms a refund moved up (other listings' waiting for the slot too) change theirs.
-    const moved = outcome.moved.map((m) => m.listing.slug).filter((slug) => slug && slug !== listing.slug);
-    const also = moved.length > 0 ? ` (moved up: ${moved.join(', ')})` : '';
-    await deps.rebuild?.request(
-      `placement of ${listing.slug}: order ${outcome.order.id} ${outcome.order.state}${also}`,
-      [listing.slug, ...new Set(moved)].map((slug) => `/server/${slug}`),
-      'listings',
-    );
-  }
+  if (outcome.kind === 'applied') await placement?.requested();
   return outcome;
 }
 

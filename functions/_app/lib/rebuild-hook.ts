@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import {
   listUncalledSiteChanges,
@@ -66,9 +67,9 @@ export class HookRebuildTrigger implements RebuildTrigger {
   }
 
   /** `request` for the caller's batch: its record's rows (when this trigger records), then the queued call. */
-  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope): PreparedChange {
+  prepare(db: Db, reason: string, pages: readonly string[], scope?: ChangeScope, when?: SQL): PreparedChange {
     return {
-      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at: this.#now(), scope }) : [],
+      statements: this.options.db ? siteChangeInserts(db, { reason, pages, at: this.#now(), scope }, when) : [],
       requested: () => this.#queue(reason),
     };
   }

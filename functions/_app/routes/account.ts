@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
+import { AUDITED } from '../../../db/queries/audit';
 import { type EditChanges, saveListingEdit } from '../../../db/queries/listing-edits';
 import {
   attachSession,
@@ -88,7 +89,7 @@ import {
   takePendingSignIn,
 } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
-import { requestPublish, serverPaths } from '../lib/site-changes';
+import { type PendingPublish, preparePublish, serverPaths } from '../lib/site-changes';
 import { validationHook } from '../lib/validate';
 import { type OwnerEnv, ownerAuth } from '../middleware/owner-auth';
 import { rateLimit } from '../middleware/rate-limit';
@@ -418,11 +419,17 @@ export const accountRoutes = (deps: AppDeps) => {
           category: listing.category,
         });
         const affiliateLink = `https://discord.gg/${invite.code}`;
-        await replaceListingInvite(deps.db, owner, listing, applyCheck(listing, answer, now()), {
-          affiliate_link: affiliateLink,
-          invite_code: invite.code,
-        });
-        await requestPublish(deps.rebuild, `owner replaced the invite of ${listing.slug}`, serverPaths([listing.slug]));
+        const reason = `owner replaced the invite of ${listing.slug}`;
+        const change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([listing.slug]));
+        await replaceListingInvite(
+          deps.db,
+          owner,
+          listing,
+          applyCheck(listing, answer, now()),
+          { affiliate_link: affiliateLink, invite_code: invite.code },
+          change.statements,
+        );
+        await change.requested();
         return c.json({ listing: { id, affiliate_link: affiliateLink, invite_status: 'ok' as const } });
       })
       // Takes the listing off the directory for good (its page, history and claims go with it).
@@ -430,18 +437,22 @@ export const accountRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const listing = await ownedListing(owner.id, id);
+        const reason = `owner removed ${listing.slug}`;
+        // The removal's record, written only with the removal and its audit row (AUDITED).
+        const change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([listing.slug]), AUDITED);
         // Not while one of its orders may still hold the owner's money (its orders outlive it, set null).
         const removal = await deleteServer(deps.db, id, {
           author: ownerAuthor(owner),
           action: 'remove',
           details: { owner_id: owner.id, name: listing.name, slug: listing.slug },
+          publish: change.statements,
         });
         if (removal === 'held') {
           const refusal = removalRefusal(await ordersHoldingListing(deps.db, id), 'owner');
           throw new ApiError(409, 'placement_open', refusal ?? REMOVAL_RACED);
         }
         if (removal === 'missing') throw new ApiError(404, 'not_found', `No listing ${id}`);
-        await requestPublish(deps.rebuild, `owner removed ${listing.slug}`, serverPaths([listing.slug]));
+        await change.requested();
         return c.json({ ok: true as const });
       })
       // Views, join clicks and conversion for 7, 30 and 90 days; daily figures and the member history.
@@ -662,9 +673,15 @@ export const accountRoutes = (deps: AppDeps) => {
       // Deletes the account and everything tied to it (its reviews and replies too); the public listings stay, unclaimed.
       .delete('/', async (c) => {
         const { owner } = c.get('ownerSession');
-        const { pages } = await deleteAccount(deps.db, owner.id);
-        // Their reviews were in those pages' built HTML: rendered on request until the publish without them is live.
-        if (pages.length) await requestPublish(deps.rebuild, 'account deleted with its reviews', pages);
+        // Their reviews were in those pages' built HTML: rendered on request until the publish without
+        // them is live. The record goes in the deletion's batch, only when the account's row went.
+        let change: PendingPublish | undefined;
+        await deleteAccount(deps.db, owner.id, (pages, went) => {
+          if (!pages.length) return [];
+          change = preparePublish(deps.rebuild, deps.db, 'account deleted with its reviews', pages, went);
+          return change.statements;
+        });
+        await change?.requested();
         clearOwnerCookies(c, SITE_URL);
         return c.json({ ok: true as const });
       })

@@ -51,7 +51,7 @@ import { currentOwner } from '../lib/owner-session';
 import { RATE_LIMITS } from '../lib/rate-limits';
 import { ownReviewPage, replyFormAction, sitePageHtml, withReviewsPager } from '../lib/review-page';
 import { assertSameOrigin } from '../lib/same-origin';
-import { requestPublish, serverPaths } from '../lib/site-changes';
+import { type PendingPublish, preparePublish, serverPaths } from '../lib/site-changes';
 import { body as readValidBody, validationHook } from '../lib/validate';
 import { reviewNewMail, reviewReplyMail } from '../mail/reviews';
 import { mailSite } from '../mail/site';
@@ -257,9 +257,18 @@ export const reviewRoutes = (deps: AppDeps) => {
           }),
         }
       : null;
-    const { created } = await saveReply(deps.db, { reviewId: id, accountId: ownerId, body, at: now(), mail });
-    if (!created)
-      await requestPublish(deps.rebuild, `reply edited on ${row.server_slug}`, serverPaths([row.server_slug]));
+    // An edited reply changes the page's built HTML: its record goes in the edit's batch.
+    let change: PendingPublish | undefined;
+    const { created } = await saveReply(
+      deps.db,
+      { reviewId: id, accountId: ownerId, body, at: now(), mail },
+      (edited) => {
+        const reason = `reply edited on ${row.server_slug}`;
+        change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([row.server_slug]), edited);
+        return change.statements;
+      },
+    );
+    if (!created) await change?.requested();
     return { created, serverId: target.id };
   };
 
@@ -435,18 +444,28 @@ export const reviewRoutes = (deps: AppDeps) => {
                   body: input.body,
                 }),
               }));
-          const result = await saveReview(deps.db, {
-            serverId: id,
-            accountId: owner.id,
-            existingId: existing?.id ?? null,
-            rating: input.rating,
-            body: input.body,
-            displayName,
-            memberSince: memberSince ?? new Date(now()).toISOString(),
-            at: now(),
-            burstLimit: deps.env.REVIEW_BURST_LIMIT,
-            mails,
-          });
+          // An edit changes what the page's built HTML shows: its record goes in the edit's batch.
+          let change: PendingPublish | undefined;
+          const result = await saveReview(
+            deps.db,
+            {
+              serverId: id,
+              accountId: owner.id,
+              existingId: existing?.id ?? null,
+              rating: input.rating,
+              body: input.body,
+              displayName,
+              memberSince: memberSince ?? new Date(now()).toISOString(),
+              at: now(),
+              burstLimit: deps.env.REVIEW_BURST_LIMIT,
+              mails,
+            },
+            (edited) => {
+              const reason = `review edited on ${target.slug}`;
+              change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([target.slug]), edited);
+              return change.statements;
+            },
+          );
           // The account's review was not as read above: written from two tabs (or clicks) at once, the
           // other stored first; or deleted meanwhile. Nothing of this one was stored, and it says so.
           if (!result.ok)
@@ -462,9 +481,8 @@ export const reviewRoutes = (deps: AppDeps) => {
                   'Your changes were not saved: your review was deleted meanwhile. Reload the page to write a new one.',
                 );
           const { saved } = result;
-          // An edit changes what the page's built HTML shows: served on request until its publish is live.
-          if (!saved.created)
-            await requestPublish(deps.rebuild, `review edited on ${target.slug}`, serverPaths([target.slug]));
+          // Served on request until its publish is live.
+          if (!saved.created) await change?.requested();
           // The owners' Discord webhooks (#32) hear of a new review that shows (a held one when released).
           if (saved.created && saved.status === 'shown') {
             await notifyOwner(
@@ -511,9 +529,13 @@ export const reviewRoutes = (deps: AppDeps) => {
         const { owner } = c.get('ownerSession');
         const { id } = c.req.valid('param');
         const row = await getReview(deps.db, id);
-        if (!row || row.review.account_id !== owner.id || !(await deleteOwnReview(deps.db, owner.id, id)))
+        if (!row || row.review.account_id !== owner.id)
           throw new ApiError(404, 'not_found', `No review ${id} of yours`);
-        await requestPublish(deps.rebuild, `review deleted on ${row.server_slug}`, serverPaths([row.server_slug]));
+        const reason = `review deleted on ${row.server_slug}`;
+        const change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([row.server_slug]));
+        if (!(await deleteOwnReview(deps.db, owner.id, id, change.statements)))
+          throw new ApiError(404, 'not_found', `No review ${id} of yours`);
+        await change.requested();
         return c.json({ ok: true as const });
       })
       // The listing's claimed owner publishes (or edits) its one reply to a review; the reviewer is mailed once.
@@ -529,9 +551,17 @@ export const reviewRoutes = (deps: AppDeps) => {
         const { id } = c.req.valid('param');
         const row = await getReview(deps.db, id);
         const target = row ? await getReviewTarget(deps.db, row.review.server_id) : null;
-        if (!row || !target?.ownerIds.includes(owner.id) || !(await deleteReply(deps.db, id)))
-          throw new ApiError(404, 'not_found', `No reply of yours to review ${id}`);
-        await requestPublish(deps.rebuild, `reply deleted on ${row.server_slug}`, serverPaths([row.server_slug]));
+        let change: PendingPublish | undefined;
+        const removed =
+          row &&
+          target?.ownerIds.includes(owner.id) &&
+          (await deleteReply(deps.db, id, (when) => {
+            const reason = `reply deleted on ${row.server_slug}`;
+            change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([row.server_slug]), when);
+            return change.statements;
+          }));
+        if (!removed) throw new ApiError(404, 'not_found', `No reply of yours to review ${id}`);
+        await change?.requested();
         return c.json({ ok: true as const });
       })
       // Anyone signed in flags a review for the moderators (the owner's flags join the same queue).

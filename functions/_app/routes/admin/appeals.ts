@@ -10,11 +10,12 @@ import { getServerById } from '../../../../db/queries/servers';
 import { reasonLabel } from '../../../../src/lib/moderation/reasons';
 import { appealDecisionSchema } from '../../../../src/lib/schemas/admin';
 import { ApiError } from '../../lib/errors';
+import { type PendingPublish, preparePublish, serverPaths } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
 import { appealDecidedMail } from '../../mail/appeal-decided';
 import { mailSite } from '../../mail/site';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { found, idParam, requestRebuild } from './shared';
+import { found, idParam } from './shared';
 
 /** Why an operator may not decide the appeal of their own decision while another operator exists. */
 const OWN_DECISION = 'You made this decision: another moderator decides its appeal.';
@@ -58,20 +59,36 @@ export const appealRoutes = new Hono<AdminEnv>()
       throw new ApiError(409, 'not_waiting', 'This decision has no appeal waiting for a decision');
     if (decision.operator_id === operator.id && (await anotherOperatorExists(deps.db, operator.id)))
       throw new ApiError(409, 'another_moderator', OWN_DECISION);
-    const decided = await decideAppeal(deps.db, decision, outcome, note ?? null, operator, (lifted) =>
-      appealDecidedMail(mailSite(deps.env), {
-        serverName: decision.server_name,
-        kind: decision.kind,
-        outcome,
-        note: note ?? null,
-        lifted,
-      }),
+    // A hide overturned shows the listing again: its record in the decision's batch, written only when it lifts.
+    const server =
+      outcome === 'overturned' && decision.kind === 'hide' && decision.server_id !== null
+        ? await getServerById(deps.db, decision.server_id)
+        : null;
+    let change: PendingPublish | undefined;
+    const decided = await decideAppeal(
+      deps.db,
+      decision,
+      outcome,
+      note ?? null,
+      operator,
+      (lifted) =>
+        appealDecidedMail(mailSite(deps.env), {
+          serverName: decision.server_name,
+          kind: decision.kind,
+          outcome,
+          note: note ?? null,
+          lifted,
+        }),
+      Date.now(),
+      (lifts) => {
+        if (!server) return [];
+        const reason = `appeal showed ${server.slug} again`;
+        change = preparePublish(deps.rebuild, deps.db, reason, serverPaths([server.slug]), lifts);
+        return change.statements;
+      },
     );
     if (!decided) throw new ApiError(409, 'not_waiting', 'This appeal was decided meanwhile');
-    if (decided.lifted && decision.kind === 'hide' && decision.server_id !== null) {
-      const server = await getServerById(deps.db, decision.server_id);
-      await requestRebuild(c, `appeal showed ${server?.slug ?? decision.server_id} again`, [server?.slug]);
-    }
+    if (decided.lifted) await change?.requested();
     return c.json({
       appeal: {
         id: decided.decision.id,

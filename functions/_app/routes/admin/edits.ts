@@ -6,11 +6,12 @@ import {
   getListingEdit,
   listListingEdits,
 } from '../../../../db/queries/listing-edits';
+import { getServerById } from '../../../../db/queries/servers';
 import { editDecisionSchema, editQuerySchema } from '../../../../src/lib/schemas/owner';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { auditOf, found, idParam, notFound, requestRebuild } from './shared';
+import { auditOf, found, idParam, notFound, prepareRebuild } from './shared';
 
 /**
  * Owners' edits of their listings (#17), reviewed beside new submissions: admins and moderators.
@@ -30,7 +31,6 @@ export const editRoutes = new Hono<AdminEnv>()
   })
   .post('/:id/approve', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
     const { edit, server } = await decide(c, c.req.valid('param').id, 'approved', c.req.valid('json').admin_notes);
-    if (server) await requestRebuild(c, `owner edit of ${server.slug} approved`, [server.slug]);
     return c.json({ edit, server });
   })
   .post('/:id/reject', idParam, zValidator('json', editDecisionSchema, validationHook), async (c) => {
@@ -45,13 +45,26 @@ export const editRoutes = new Hono<AdminEnv>()
 async function decide(c: Context<AdminEnv>, id: number, status: 'approved' | 'rejected', notes: string | undefined) {
   const db = c.get('deps').db;
   const pending = found(await getListingEdit(db, id), 'edit', id);
-  const audited = auditOf(c, status === 'approved' ? 'approve' : 'reject', 'listing_edit', id, {
-    server_id: pending.server_id,
-    ...(status === 'approved' ? { owner_id: pending.owner_id } : {}),
-    changes: editChangesNow(id),
-  });
+  // An approval changes the listing's page (owners edit no name, so its slug stays): recorded in the decision's batch.
+  const listing = status === 'approved' ? await getServerById(db, pending.server_id) : null;
+  const change = listing ? prepareRebuild(c, `owner edit of ${listing.slug} approved`, [listing.slug]) : undefined;
+  const audited = auditOf(
+    c,
+    status === 'approved' ? 'approve' : 'reject',
+    'listing_edit',
+    id,
+    {
+      server_id: pending.server_id,
+      ...(status === 'approved' ? { owner_id: pending.owner_id } : {}),
+      changes: editChangesNow(id),
+    },
+    change,
+  );
   const result = await decideListingEdit(db, id, { status, decidedBy: c.get('operator').email, notes }, audited);
-  if (result.ok) return result;
+  if (result.ok) {
+    if (result.server) await change?.requested();
+    return result;
+  }
   if (result.reason === 'not_found') throw notFound('edit', id);
   throw new ApiError(409, 'already_decided', 'This edit has already been decided');
 }

@@ -12,7 +12,7 @@ import { REFRESH_JOB, refreshServer } from '../../jobs/refresh';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { audit, auditOf, found, idParam, requestRebuild } from './shared';
+import { audit, auditOf, found, idParam, prepareRebuild } from './shared';
 
 /** What the console shows of the refresh job at `now`: last run, the budget window's use, the breaker. */
 function refreshStatus(state: JobState | null, now: number, perWindow: number, enabled: boolean) {
@@ -69,17 +69,23 @@ export const freshnessRoutes = new Hono<AdminEnv>()
     const { db, now } = c.get('deps');
     const operator = c.get('operator');
     const existing = found(await getFlag(db, id), 'flag', id);
-    const audited = auditOf(c, verdict === 'confirmed' ? 'confirm' : 'dismiss', 'flag', id, {
-      server_id: existing.server_id,
-      rule: existing.rule,
-    });
+    // A confirmed flag appears on the listing's page: its record goes in the verdict's batch.
+    const server = verdict === 'confirmed' ? await getServerById(db, existing.server_id) : null;
+    const change =
+      verdict === 'confirmed'
+        ? prepareRebuild(c, `confirmed ${existing.rule} on ${server?.slug ?? existing.server_id}`, [server?.slug])
+        : undefined;
+    const audited = auditOf(
+      c,
+      verdict === 'confirmed' ? 'confirm' : 'dismiss',
+      'flag',
+      id,
+      { server_id: existing.server_id, rule: existing.rule },
+      change,
+    );
     const flag = await reviewFlag(db, id, verdict, operator.email, new Date(now?.() ?? Date.now()), audited);
     if (!flag) throw new ApiError(409, 'already_reviewed', `Flag ${id} was already ${existing.verdict ?? 'closed'}`);
-    // A confirmed flag appears on the listing's page.
-    if (verdict === 'confirmed') {
-      const server = await getServerById(db, flag.server_id);
-      await requestRebuild(c, `confirmed ${flag.rule} on ${server?.slug ?? flag.server_id}`, [server?.slug]);
-    }
+    await change?.requested();
     return c.json({ flag });
   })
   // An admin lifts the breaker (audited): Discord lookups resume at once, the ladder starts over.

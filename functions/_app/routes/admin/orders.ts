@@ -19,7 +19,7 @@ import { ApiError } from '../../lib/errors';
 import { applyEvent, refundThroughStripe } from '../../lib/order-events';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { auditOf, found, idParam, requestRebuild } from './shared';
+import { auditOf, found, idParam, prepareRebuild } from './shared';
 
 const pageQuery = zValidator(
   'query',
@@ -81,6 +81,8 @@ export const orderRoutes = new Hono<AdminEnv>()
         { path: 'server_id', message: 'This listing has no join link' },
       ]);
     const operator = c.get('operator');
+    // Recorded with the comp order (its 'paid' event's batch records the placement it starts too).
+    const change = prepareRebuild(c, `comp placement for ${listing.slug}`, [listing.slug]);
     const comp = await createCompOrder(
       deps.db,
       {
@@ -90,12 +92,19 @@ export const orderRoutes = new Hono<AdminEnv>()
         termDays: input.term_days,
         grantedBy: operator.email,
       },
-      auditOf(c, 'comp', 'order', INSERTED_ID, {
-        server_id: listing.id,
-        placement: input.placement,
-        term_days: input.term_days,
-        note: input.note ?? null,
-      }),
+      auditOf(
+        c,
+        'comp',
+        'order',
+        INSERTED_ID,
+        {
+          server_id: listing.id,
+          placement: input.placement,
+          term_days: input.term_days,
+          note: input.note ?? null,
+        },
+        change,
+      ),
     );
     const outcome = await applyEvent(deps, {
       eventId: `comp:${comp.id}`,
@@ -104,14 +113,19 @@ export const orderRoutes = new Hono<AdminEnv>()
       event: 'paid',
       at: deps.now?.() ?? Date.now(),
     });
-    await requestRebuild(c, `comp placement for ${listing.slug}`, [listing.slug]);
+    await change.requested();
     return c.json({ order: outcome.kind === 'applied' ? outcome.order : comp }, 201);
   })
   .get('/plans', async (c) => c.json({ plans: await listPlans(c.get('deps').db) }))
   .post('/plans', zValidator('json', planCreateSchema, validationHook), async (c) => {
     const input = c.req.valid('json');
-    const plan = await createPlan(c.get('deps').db, input, auditOf(c, 'create', 'plan', INSERTED_ID, { ...input }));
-    await requestRebuild(c, `plan ${plan.name} created (pricing page)`);
+    const change = prepareRebuild(c, `plan ${input.name} created (pricing page)`);
+    const plan = await createPlan(
+      c.get('deps').db,
+      input,
+      auditOf(c, 'create', 'plan', INSERTED_ID, { ...input }, change),
+    );
+    await change.requested();
     return c.json({ plan }, 201);
   })
   // A plan's change applies to new purchases only: orders keep the price and term they were sold at.
@@ -120,11 +134,12 @@ export const orderRoutes = new Hono<AdminEnv>()
     const { id } = c.req.valid('param');
     const before = found(await getPlan(db, id), 'plan', id);
     const changes = c.req.valid('json');
+    const change = prepareRebuild(c, `plan ${changes.name ?? before.name} changed (pricing page)`);
     const plan = found(
-      await updatePlan(db, id, changes, auditOf(c, 'update', 'plan', id, { before, changes })),
+      await updatePlan(db, id, changes, auditOf(c, 'update', 'plan', id, { before, changes }, change)),
       'plan',
       id,
     );
-    await requestRebuild(c, `plan ${plan.name} changed (pricing page)`);
+    await change.requested();
     return c.json({ plan });
   });

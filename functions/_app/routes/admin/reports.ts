@@ -8,7 +8,7 @@ import { hideWithReasons } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { auditOf, found, idParam, requestRebuild } from './shared';
+import { auditOf, found, idParam } from './shared';
 
 /** Open reports grouped by server, and what operators do about them: admins and moderators. */
 export const reportRoutes = new Hono<AdminEnv>()
@@ -39,15 +39,15 @@ export const reportRoutes = new Hono<AdminEnv>()
     const server = action === 'hide_server' ? await getServerById(db, report.server_id) : null;
     if (server?.is_active) {
       // Hiding (#32) comes with reasons: the moderator's, else the report's own reason.
-      const hidden = await hideWithReasons(
+      await hideWithReasons(
         deps,
         c.get('operator'),
         server,
         { reasons: reasons ?? [reasonOfReport(report.reason)], requirement, note },
         { report_id: id },
         closing,
+        `hid ${server.slug} after a report`,
       );
-      if (hidden) await requestRebuild(c, `hid ${server.slug} after a report`, [server.slug]);
     } else {
       await db.batch(closing);
     }

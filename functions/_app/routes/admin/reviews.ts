@@ -14,7 +14,7 @@ import { validationHook } from '../../lib/validate';
 import { reviewHiddenMail, reviewNewMail } from '../../mail/reviews';
 import { mailSite } from '../../mail/site';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { found, idParam, requestRebuild } from './shared';
+import { found, idParam, prepareRebuild } from './shared';
 
 /**
  * The console's Reviews screen (#31): held, flagged and hidden reviews with their reasons, and
@@ -53,7 +53,13 @@ export const reviewModerationRoutes = new Hono<AdminEnv>()
           }),
         }))
       : [];
+    // A hidden or shown review changes the page's built HTML: its record goes in the moderation's batch.
+    const change =
+      input.action !== 'dismiss_flags'
+        ? prepareRebuild(c, `review ${input.action} on ${row.server_slug}`, [row.server_slug])
+        : undefined;
     await moderateReview(deps.db, {
+      publish: change?.statements,
       reviewId: id,
       serverId: row.review.server_id,
       moderator: c.get('operator'),
@@ -80,8 +86,7 @@ export const reviewModerationRoutes = new Hono<AdminEnv>()
         `review:${id}`,
       );
     }
-    // A hidden review leaves the page's built HTML: served on request until a build without it is live.
-    if (input.action !== 'dismiss_flags')
-      await requestRebuild(c, `review ${input.action} on ${row.server_slug}`, [row.server_slug]);
+    // Served on request until a build with the change is live.
+    await change?.requested();
     return c.json({ ok: true as const });
   });

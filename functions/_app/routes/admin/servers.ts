@@ -21,9 +21,10 @@ import {
 import { HIDE_NEEDS_REASONS, PAID_NEEDS_LINK, serverSchema } from '../../../../src/lib/schemas/server';
 import { hideWithReasons } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
+import type { PendingPublish } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
-import { auditOf, conflictOnDuplicate, found, idParam, notFound, requestRebuild } from './shared';
+import { auditOf, conflictOnDuplicate, found, idParam, notFound, prepareRebuild } from './shared';
 
 const slugTaken = conflictOnDuplicate('slug_taken', 'Another server has this slug');
 
@@ -52,25 +53,28 @@ export const serverRoutes = new Hono<AdminEnv>()
         const current = found(await getServerById(deps.db, id), 'server', id);
         if (!current.is_active) return c.json({ server: current });
         await hideWithReasons(deps, c.get('operator'), current, { reasons, requirement, note });
-        await requestRebuild(c, `hid ${current.slug}`, [current.slug]);
         return c.json({ server: found(await getServerById(deps.db, id), 'server', id) });
       }
       const current = found(await getServerById(deps.db, id), 'server', id);
+      const change = prepareRebuild(c, `showed ${current.slug}`, [current.slug]);
       const server = found(
-        await setServerActive(deps.db, id, is_active, auditOf(c, 'show', 'server', id, { slug: current.slug })),
+        await setServerActive(deps.db, id, is_active, auditOf(c, 'show', 'server', id, { slug: current.slug }, change)),
         'server',
         id,
       );
-      await requestRebuild(c, `showed ${server.slug}`, [server.slug]);
+      await change.requested();
       return c.json({ server });
     },
   )
   .post('/', requireRole('admin'), zValidator('json', serverSchema, validationHook), async (c) => {
     const input = c.req.valid('json');
-    const server = await createServer(c.get('deps').db, input, (slug) =>
-      auditOf(c, 'create', 'server', INSERTED_ID, { name: input.name, slug }),
-    );
-    await requestRebuild(c, `created ${server.slug}`, [server.slug]);
+    // The slug is chosen in createServer: the change is prepared with the audit row that names it.
+    let change: PendingPublish | undefined;
+    const server = await createServer(c.get('deps').db, input, (slug) => {
+      change = prepareRebuild(c, `created ${slug}`, [slug]);
+      return auditOf(c, 'create', 'server', INSERTED_ID, { name: input.name, slug }, change);
+    });
+    await change?.requested();
     return c.json({ server }, 201);
   })
   .put('/:id', requireRole('admin'), idParam, zValidator('json', serverSchema, validationHook), async (c) => {
@@ -89,14 +93,17 @@ export const serverRoutes = new Hono<AdminEnv>()
     const changed = Object.keys(input).filter(
       (k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(input[k as keyof typeof input]),
     );
+    let change: PendingPublish | undefined;
     const server = found(
-      await updateServer(db, id, { ...input, slug }, (next) =>
-        auditOf(c, 'update', 'server', id, { changed, slug: next ?? before.slug, previous_slug: before.slug }),
-      ).catch(slugTaken),
+      await updateServer(db, id, { ...input, slug }, (next) => {
+        const after = next ?? before.slug;
+        change = prepareRebuild(c, `edited ${after}`, [after, before.slug]);
+        return auditOf(c, 'update', 'server', id, { changed, slug: after, previous_slug: before.slug }, change);
+      }).catch(slugTaken),
       'server',
       id,
     );
-    await requestRebuild(c, `edited ${server.slug}`, [server.slug, before.slug]);
+    await change?.requested();
     return c.json({ server });
   })
   .patch(
@@ -108,7 +115,8 @@ export const serverRoutes = new Hono<AdminEnv>()
       const { id } = c.req.valid('param');
       const { is_premium, is_sponsored, sort_order } = c.req.valid('json');
       const db = c.get('deps').db;
-      if (!found(await getServerById(db, id), 'server', id).affiliate_link) {
+      const listing = found(await getServerById(db, id), 'server', id);
+      if (!listing.affiliate_link) {
         const refused = Object.entries({ is_premium, is_sponsored }).filter(([, on]) => on === true);
         if (refused.length) {
           const issues = refused.map(([path]) => ({ path, message: PAID_NEEDS_LINK }));
@@ -120,8 +128,9 @@ export const serverRoutes = new Hono<AdminEnv>()
         ...(is_sponsored !== undefined ? { is_sponsored } : {}),
         ...(sort_order !== undefined ? { sort_order } : {}),
       };
-      const server = await updateServer(db, id, patch, () => auditOf(c, 'placement', 'server', id, patch));
-      await requestRebuild(c, `placement of ${server?.slug}`, [server?.slug]);
+      const change = prepareRebuild(c, `placement of ${listing.slug}`, [listing.slug]);
+      const server = await updateServer(db, id, patch, () => auditOf(c, 'placement', 'server', id, patch, change));
+      await change.requested();
       return c.json({ server });
     },
   )
@@ -130,18 +139,20 @@ export const serverRoutes = new Hono<AdminEnv>()
     const db = c.get('deps').db;
     const server = found(await getServerById(db, id), 'server', id);
     const op = c.get('operator');
+    const change = prepareRebuild(c, `deleted ${server.slug}`, [server.slug]);
     // Not while one of its orders may still hold a payer's money (its orders outlive it, set null).
     const removal = await deleteServer(db, id, {
       author: { operatorId: op.id, name: op.email },
       action: 'delete',
       details: { name: server.name, slug: server.slug },
+      publish: change.statements,
     });
     if (removal === 'held') {
       const refusal = removalRefusal(await ordersHoldingListing(db, id), 'operator');
       throw new ApiError(409, 'placement_open', refusal ?? REMOVAL_RACED);
     }
     if (removal === 'missing') throw notFound('server', id);
-    await requestRebuild(c, `deleted ${server.slug}`, [server.slug]);
+    await change.requested();
     return c.json({ ok: true });
   })
   .get(

@@ -2,9 +2,9 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { isUniqueViolation } from '../../../../db/errors';
-import { type AuditWrite, recordAudit } from '../../../../db/queries/audit';
+import { AUDITED, type AuditWrite, recordAudit } from '../../../../db/queries/audit';
 import { ApiError } from '../../lib/errors';
-import { requestPublish, serverPaths } from '../../lib/site-changes';
+import { type PendingPublish, preparePublish, requestPublish, serverPaths } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
 import type { AdminEnv } from '../../middleware/auth';
 
@@ -41,7 +41,8 @@ export function audit(
 
 /**
  * The signed-in operator's audit row for a query to write in the batch of its change
- * (auditStatement in db/queries/audit.ts): a failure of either leaves neither.
+ * (auditStatements in db/queries/audit.ts), with `change`, the record of the public change it makes
+ * (prepareRebuild), after it: a failure of any leaves none.
  */
 export function auditOf(
   c: AdminContext,
@@ -49,12 +50,37 @@ export function auditOf(
   entity: string,
   entityId: AuditWrite['entityId'],
   details: AuditWrite['details'] = {},
+  change?: PendingPublish,
 ): AuditWrite {
   const op = c.get('operator');
-  return { author: { operatorId: op.id, name: op.email }, action, entity, entityId, details };
+  return {
+    author: { operatorId: op.id, name: op.email },
+    action,
+    entity,
+    entityId,
+    details,
+    ...(change ? { publish: change.statements } : {}),
+  };
 }
 
-/** requestPublish (lib/site-changes.ts) for the listings `slugs` names, from a console route. */
+/**
+ * A console change's record (preparePublish, lib/site-changes.ts) for the listings `slugs` names,
+ * to ride in its write's batch right after the audit row (auditOf's `change`; written only when that
+ * row is, AUDITED); the route awaits `requested()` once the write is stored.
+ */
+export function prepareRebuild(
+  c: AdminContext,
+  reason: string,
+  slugs: readonly (string | undefined)[] = [],
+): PendingPublish {
+  const { rebuild, db } = c.get('deps');
+  return preparePublish(rebuild, db, reason, serverPaths(slugs), AUDITED);
+}
+
+/**
+ * requestPublish (lib/site-changes.ts) for the listings `slugs` names, from a console route, after
+ * its write is stored: only where the pages are known once the write is done (prepareRebuild else).
+ */
 export async function requestRebuild(
   c: AdminContext,
   reason: string,

@@ -18,6 +18,7 @@ import { subcategoryMessage } from '../../../../src/lib/schemas/submission';
 import { rankApproved } from '../../jobs/rank';
 import { prepareDecision } from '../../lib/decisions';
 import { ApiError } from '../../lib/errors';
+import { type PendingPublish, preparePublish, serverPaths } from '../../lib/site-changes';
 import { validationHook } from '../../lib/validate';
 import { mailSite } from '../../mail/site';
 import { submissionApprovedMail } from '../../mail/submission-approved';
@@ -114,6 +115,7 @@ export const submissionRoutes = new Hono<AdminEnv>()
     }
     // The submitter's mail with the live address, written in the approval's batch (#16).
     const site = mailSite(c.get('deps').env);
+    let change: PendingPublish | undefined;
     const result = await approveSubmission(
       db,
       id,
@@ -128,6 +130,12 @@ export const submissionRoutes = new Hono<AdminEnv>()
       { language, region },
       // The audit row and a verified owner's claim are written in the approval's batch.
       { operatorId: c.get('operator').id, name: c.get('operator').email },
+      // The record of the listing's new page, in the approval's batch: stored with it or not at all.
+      (slug, approved) => {
+        const { rebuild } = c.get('deps');
+        change = preparePublish(rebuild, db, `approved ${slug}`, serverPaths([slug]), approved);
+        return change.statements;
+      },
     );
     if (!result.ok) {
       if (result.reason === 'not_found') throw notFound('submission', id);
@@ -151,7 +159,10 @@ export const submissionRoutes = new Hono<AdminEnv>()
     // Scored now, while its check at submission is fresh: its page shows its rank from the first
     // build, and the pages of its category whose place it moved are rebuilt with it.
     const { changedSlugs } = await rankApproved(c.get('deps'), result.server.id, Date.now());
-    await requestRebuild(c, `approved ${result.server.slug}`, [...new Set([result.server.slug, ...changedSlugs])]);
+    await change?.requested();
+    // The pages whose place it moved are known only once it is ranked, after the approval's batch.
+    const moved = changedSlugs.filter((slug) => slug !== result.server.slug);
+    if (moved.length) await requestRebuild(c, `approved ${result.server.slug}`, moved);
     return c.json({ submission: result.submission, server: result.server });
   })
   .delete('/:id', idParam, async (c) => {
