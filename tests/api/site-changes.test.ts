@@ -1,8 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSiteChangesThrough, listSiteChanges, recordSiteChange } from '../../db/queries/site-changes';
+import {
+  clearSiteChangesThrough,
+  listSiteChanges,
+  recordSiteChange,
+  siteChangeInserts,
+} from '../../db/queries/site-changes';
+import { siteContent } from '../../db/schema';
 import { HOOK_RETRY_AFTER_MS, HookRebuildTrigger } from '../../functions/_app/lib/rebuild-hook';
 import { SiteBuilder } from '../../functions/_app/site-builder';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -197,5 +204,31 @@ describe('the record of what changed since the live build', () => {
     const builder = new SiteBuilder({ root: dir, buildsDir: dir, env: {}, db: t.db, debounceMs: 3_600_000 });
     await builder.init();
     expect(builder.status().state).toBe('idle');
+  });
+});
+
+describe("a change's record in the batch of its write (siteChangeInserts with a condition)", () => {
+  it('is written in full (over several INSERTs) when the write before it changed a row, and not at all when it changed none', async () => {
+    t = await createTestDb();
+    const db = t.db;
+    const pages = Array.from({ length: 2_500 }, (_, i) => `/server/s${i}`);
+    const [row] = await db
+      .insert(siteContent)
+      .values({ page: 'home', section: 'hero', content_key: 'title', content_value: 'Hi', is_active: true })
+      .returning();
+    const touch = (id: number) => db.run(sql`UPDATE site_content SET content_value = 'Changed' WHERE id = ${id}`);
+    const record = (reason: string) =>
+      siteChangeInserts(db, { reason, pages, at: 1, scope: 'listings' }, sql`changes() > 0`);
+
+    // Each later INSERT reads changes() of the one before it: every chunk follows the write.
+    expect(record('changed')).toHaveLength(3);
+    await db.batch([touch(row!.id), ...record('changed')]);
+    // An UPDATE that matched no row: nothing recorded.
+    await db.batch([touch(row!.id + 1), ...record('nothing')]);
+    const rows = await listSiteChanges(db);
+    expect(rows).toHaveLength(2_500);
+    expect(new Set(rows.map((r) => r.reason))).toEqual(new Set(['changed']));
+    expect(new Set(rows.map((r) => r.page))).toEqual(new Set(pages));
+    expect(new Set(rows.map((r) => r.scope))).toEqual(new Set(['listings']));
   });
 });
