@@ -126,7 +126,7 @@ export const JOBS = {
   },
   newsletter: {
     // The weekly newsletter (jobs/newsletter.ts) into the outbox: composed by the first pass from
-    // Mondays 09:00 UTC (composesAt); once per ISO week whoever runs it (`npm run newsletter:send`
+    // Mondays 09:00 UTC (composesAt) with someone confirmed, never for nobody; once per ISO week whoever runs it (`npm run newsletter:send`
     // sends a missed week by hand). Every 15 minutes, in the session sweep's invocations: on the
     // Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of copies and the next goes on,
     // whatever the day, so the rest of an issue the console started (a part a request) is written
