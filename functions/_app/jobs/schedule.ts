@@ -70,8 +70,8 @@ export const WORKER_NEWSLETTER_PAGES_PER_PASS = 16;
 
 /**
  * Pages of the week's issue the console's send writes in its own request on the Worker (which
- * has the same 50 subrequests as an invocation, less the session check, the recipients' count and
- * the audit): 2,400 copies; the newsletter's next passes write the rest.
+ * has the same 50 subrequests as an invocation, less the session check, the recipients' counts and
+ * the audit: 40 measured in all): 2,400 copies; the newsletter's next passes write the rest.
  */
 export const WORKER_NEWSLETTER_PAGES_PER_REQUEST = 12;
 
