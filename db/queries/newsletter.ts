@@ -342,6 +342,24 @@ export async function createIssue(
   return { issue: (await getIssueByWeek(db, issue.week))!, created: false };
 }
 
+/**
+ * Composes a stored issue again at `createdAt` (its content and time, which fix who receives it)
+ * while no copy of it is written (`recipient_count` 0: it was composed when nobody was confirmed),
+ * from the first subscriber. Returns the issue, or null when a copy was written meanwhile (then the
+ * stored issue stands).
+ */
+export async function recomposeUnsentIssue(
+  db: Db,
+  issue: { week: string; subject: string; content: Record<string, unknown>; createdAt: string },
+): Promise<NewsletterIssue | null> {
+  const [row] = await db
+    .update(newsletterIssues)
+    .set({ subject: issue.subject, content: issue.content, created_at: issue.createdAt, enqueued_through: 0 })
+    .where(and(eq(newsletterIssues.week, issue.week), eq(newsletterIssues.recipient_count, 0)))
+    .returning();
+  return row ?? null;
+}
+
 /** The confirmed, active subscribers an issue is for: confirmed at or before `at`. */
 const recipientsAt = (at: string) =>
   and(
@@ -363,6 +381,23 @@ export async function countIssueRecipients(
     .select({ n: sql<number>`count(*)` })
     .from(newsletterSubscribers)
     .where(and(recipientsAt(at), gt(newsletterSubscribers.id, afterId)));
+  return Number(row?.n ?? 0);
+}
+
+/** Whether any confirmed, active subscriber was confirmed at or before `at` (one row read). */
+export async function hasIssueRecipients(db: Db, at: string): Promise<boolean> {
+  return (await listIssueRecipients(db, at, { limit: 1 })).length > 0;
+}
+
+/**
+ * How many active subscribers were confirmed after `at` (an issue's time): those a week's issue,
+ * once composed, is not for; they get next week's.
+ */
+export async function countConfirmedAfter(db: Db, at: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(newsletterSubscribers)
+    .where(and(eq(newsletterSubscribers.status, 'active'), gt(newsletterSubscribers.confirmed_at, at)));
   return Number(row?.n ?? 0);
 }
 

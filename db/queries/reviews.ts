@@ -285,9 +285,22 @@ export async function listPublicReviews(
             .where(where)
             .limit(pageSize)
             .offset((page - 1) * pageSize);
+  // Where the page is (the reviews newer than its first one) is read with the total, beside the
+  // page, not after it: before a key, the reviews at or after the key (none lies between the key
+  // and the page's first); after a key, those after it, less the page's own. By number, it is the
+  // offset. (It was a count of its own once the page was read: one more round trip a page.)
+  const past =
+    'before' in at
+      ? sql`${place} >= (${at.before.createdAt}, ${at.before.id})`
+      : 'after' in at
+        ? sql`${place} > (${at.after.createdAt}, ${at.after.id})`
+        : sql`0`;
   const [rows, [count], summary] = await Promise.all([
     read,
-    db.select({ n: sql<number>`count(*)` }).from(reviews).where(where),
+    db
+      .select({ n: sql<number>`count(*)`, past: sql<number>`coalesce(sum(${past}), 0)` })
+      .from(reviews)
+      .where(where),
     reviewSummary(db, serverId),
   ]);
   if (rows.length === 0 && !('page' in at)) return listPublicReviews(db, serverId, { page: 1 }, pageSize);
@@ -295,14 +308,14 @@ export async function listPublicReviews(
   const total = Number(count?.n ?? 0);
   const first = rows[0];
   const last = rows.at(-1);
-  // Where the page is: the reviews newer than its first one.
-  const [ahead] = first
-    ? await db
-        .select({ n: sql<number>`count(*)` })
-        .from(reviews)
-        .where(and(where, sql`${place} > (${first.created_at}, ${first.id})`))
-    : [{ n: 0 }];
-  const before = Number(ahead?.n ?? 0);
+  const newerThanKey = Number(count?.past ?? 0);
+  const before = !first
+    ? 0
+    : 'before' in at
+      ? newerThanKey
+      : 'after' in at
+        ? newerThanKey - rows.length
+        : (page - 1) * pageSize;
   return {
     summary,
     reviews: rows.map(toPublic),

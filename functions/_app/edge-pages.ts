@@ -123,26 +123,47 @@ export const ON_DEMAND_CACHE_SECONDS = 300;
  * How long a listing's reviews page (src/pages/server/[slug]/reviews.astro) is kept by either
  * seam's cache: its list of reviews from a key stays the same as reviews are written, but its
  * counts ("Reviews 11 to 20 of 25", the average) and its newest page take new ones, which ask for
- * no rebuild and so clear no cache. A change that removes a review (a delete, a hide) clears the
- * Node cache at once, as every change does; on the Worker a purge names the listing's page, not
- * the keys of its reviews pages, so such a page there is at most this old too.
+ * no rebuild and so clear no cache. A change that removes a review (a delete, a hide) names the
+ * listing's page, and clears its reviews pages with it: on Node the whole cache (as every change
+ * does), on the Worker the listing's reviews-pages version in this data center (createEdgePages),
+ * so there they are at most this old only in the other data centers.
  */
 export const REVIEWS_PAGE_CACHE_SECONDS = 60;
+
+/** What a listing's reviews page path ends with (reviewsPagePath). */
+const REVIEWS_SUFFIX = '/reviews';
 
 /**
  * What a page rendered on request at `url` is kept by in the seams' caches (on-demand.ts on Node,
  * createEdgePages here), and for how long (`seconds`; absent: the seam's own rule): its path, as
  * every page but two ignores its query; a listing's reviews page by its path and its key (written
- * the one way); null for a page never kept (the search page answers its query; a reviews page
+ * the one way), with `listing`, the path of the listing's page, whose purge clears its reviews
+ * pages too; null for a page never kept (the search page answers its query; a reviews page
  * without a key it can read answers a redirect or a 400, never a page).
  */
-export function pageCacheRule(url: URL): { key: string; seconds?: number } | null {
+export function pageCacheRule(url: URL): { key: string; seconds?: number; listing?: string } | null {
   const path = url.pathname;
   if (path === SEARCH_PAGE) return null;
   if (!isReviewsPagePath(path)) return { key: path };
   const read = readReviewsQuery(url.searchParams);
-  return read.kind === 'page' ? { key: `${path}?${read.query}`, seconds: REVIEWS_PAGE_CACHE_SECONDS } : null;
+  return read.kind === 'page'
+    ? {
+        key: `${path}?${read.query}`,
+        seconds: REVIEWS_PAGE_CACHE_SECONDS,
+        listing: path.slice(0, -REVIEWS_SUFFIX.length),
+      }
+    : null;
 }
+
+/** A listing page's path (`/server/{slug}`), whose reviews pages a purge of it clears. */
+const isListingPagePath = (path: string) => /^\/server\/[^/]+$/.test(path);
+
+/**
+ * How long a data center keeps a listing's reviews-pages version (createEdgePages). A version
+ * gone (expired or evicted) is made anew, so its pages are rendered again once: no page is
+ * ever kept past a purge by a version coming back.
+ */
+export const REVIEWS_VERSION_SECONDS = 86_400;
 
 /**
  * What an HTML page answered from the static assets carries besides the security headers
@@ -230,6 +251,42 @@ export function createEdgePages(options: EdgePagesOptions) {
     key.hash = '';
     return key.toString();
   };
+  // A listing's reviews pages are kept under its reviews-pages version, itself kept in the cache
+  // (one more lookup in the data center, no database read): a purge of the listing's page deletes
+  // it, so every reviews page of the listing kept before (whatever its key, one a visitor wrote
+  // by hand included) is never answered again, as the purge cannot name those keys one by one.
+  // Missing, a version is made and stored before the page is rendered, so a page rendered before
+  // a purge is never kept under a version made after it.
+  const versionKey = (listing: string) => keyOf({ key: `${listing}${REVIEWS_SUFFIX}?reviews-version` });
+  // Versions being made in this isolate: requests that miss at once share one.
+  const making = new Map<string, Promise<string | null>>();
+  const reviewsVersion = async (listing: string): Promise<string | null> => {
+    const key = versionKey(listing);
+    if (!key || !cache) return null;
+    const hit = await cache.match(key);
+    if (hit) return hit.text();
+    let made = making.get(key);
+    if (!made) {
+      const value = crypto.randomUUID();
+      const headers = { 'cache-control': `public, max-age=${REVIEWS_VERSION_SECONDS}` };
+      // Not stored: the page is not kept either (rendered again next time), as a failed put of a page is.
+      made = cache.put(key, new Response(value, { headers })).then(
+        () => value,
+        (err: unknown) => {
+          console.warn('On-demand cache put failed:', err);
+          return null;
+        },
+      );
+      making.set(key, made);
+      void made.finally(() => making.delete(key));
+    }
+    return made;
+  };
+  const pageKeyOf = async (rule: ReturnType<typeof pageCacheRule>) => {
+    if (!rule?.listing) return keyOf(rule);
+    const reviews = await reviewsVersion(rule.listing);
+    return reviews === null ? null : keyOf({ key: `${rule.key}&reviews-version=${encodeURIComponent(reviews)}` });
+  };
   // As the static assets answer an HTML file: its ETag, and a 304 to a request that has it.
   const answer = (request: Request, html: string, etag: string) => {
     const headers = { ...HTML_HEADERS, etag };
@@ -245,7 +302,7 @@ export function createEdgePages(options: EdgePagesOptions) {
     async page(request: Request, waitUntil: (p: Promise<unknown>) => void, client = ''): Promise<Response | null> {
       if (request.method !== 'GET' && request.method !== 'HEAD') return null;
       const rule = pageCacheRule(new URL(request.url));
-      const key = keyOf(rule);
+      const key = await pageKeyOf(rule);
       const hit = key && cache ? await cache.match(key) : undefined;
       if (hit) {
         const html = await hit.text();
@@ -269,13 +326,18 @@ export function createEdgePages(options: EdgePagesOptions) {
       }
       return answer(request, html, etag);
     },
-    /** Deletes the cached pages of `paths` in this data center (see ON_DEMAND_CACHE_SECONDS for the others). */
+    /**
+     * Deletes the cached pages of `paths` in this data center (see ON_DEMAND_CACHE_SECONDS for the
+     * others), and with a listing's page its reviews pages (its reviews-pages version).
+     */
     async purge(paths: readonly string[]): Promise<void> {
       purges++;
       await Promise.all(
-        paths.map((path) => {
-          const key = keyOf(pageCacheRule(new URL(path, options.origin)));
-          return key && cache ? cache.delete(key) : false;
+        paths.flatMap((path) => {
+          const url = new URL(path, options.origin);
+          const keys = [keyOf(pageCacheRule(url))];
+          if (isListingPagePath(url.pathname)) keys.push(versionKey(url.pathname));
+          return keys.map((key) => (key && cache ? cache.delete(key) : false));
         }),
       );
     },

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContactMessage } from '../../db/queries/contact';
 import { insertInteractions } from '../../db/queries/interactions';
-import { getIssueByWeek, signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
+import { createIssue, getIssueByWeek, signUpEmail, subscribeEmail } from '../../db/queries/newsletter';
 import { createReport } from '../../db/queries/reports';
 import { createServer, getServerById } from '../../db/queries/servers';
 import { insertSubmission } from '../../db/queries/submissions';
@@ -19,6 +19,7 @@ import {
   userInteractions,
 } from '../../db/schema';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
+import { JOBS } from '../../functions/_app/jobs/schedule';
 import { createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
@@ -521,6 +522,102 @@ describe('newsletter screen', () => {
     expect(await json<{ recipients: number }>(sent)).toMatchObject({ recipients: 1 });
   });
 
+  it("Monday's scheduled pass with nobody confirmed composes nothing, so those who confirm later that week get the issue from Send", async () => {
+    let clock = Date.UTC(2026, 10, 23, 9, 0); // Monday 09:00 UTC, 2026-W48: the pass that composes the week's issue
+    h = await createAdminHarness({ deps: { now: () => clock } });
+    const pass = () => JOBS.newsletter.run({ db: h.db, env: h.env, runtime: 'node', log: () => {} }, clock);
+    expect(await pass()).toMatchObject({ week: '2026-W48', composed: false, enqueued: 0, issue: null });
+    expect(await getIssueByWeek(h.db, '2026-W48')).toBeNull();
+    // Tuesday: two people confirm. The passes do not compose after Monday; the console's Send does.
+    clock = Date.UTC(2026, 10, 24, 10, 0);
+    for (const email of ['tue1@example.com', 'tue2@example.com'])
+      await h.db.insert(newsletterSubscribers).values({ email, confirmed_at: new Date(clock - 60_000).toISOString() });
+    expect(await pass()).toMatchObject({ enqueued: 0, issue: null });
+    const s = await h.signIn();
+    const preview = await json<{ composed: boolean; recipients: number; later: number }>(
+      await h.call(s, 'GET', '/api/admin/newsletter/issue'),
+    );
+    expect(preview).toMatchObject({ composed: false, recipients: 2, later: 0 });
+    const sent = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(sent.status).toBe(200);
+    expect(await json(sent)).toMatchObject({ week: '2026-W48', composed: true, enqueued: 2, recipients: 2, later: 0 });
+    const copies = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(copies.map((m) => m.to_address).sort()).toEqual(['tue1@example.com', 'tue2@example.com']);
+  });
+
+  it('an issue stored with no copy written (composed for nobody) is composed again for those confirmed since: by a press, and by Monday’s passes', async () => {
+    let clock = Date.UTC(2026, 10, 23, 9, 0);
+    h = await createAdminHarness({ deps: { now: () => clock } });
+    // As an earlier version left it: the week's issue composed at 09:00 while nobody was confirmed.
+    await createIssue(h.db, {
+      week: '2026-W48',
+      subject: 'old',
+      content: { week: '2026-W48', picks: [], growing: [] },
+      createdAt: new Date(clock).toISOString(),
+    });
+    clock += 10 * 60_000;
+    await h.db
+      .insert(newsletterSubscribers)
+      .values({ email: 'monday@example.com', confirmed_at: new Date(clock - 60_000).toISOString() });
+    // Monday 09:15: the next pass composes it again and writes the copy.
+    clock = Date.UTC(2026, 10, 23, 9, 15);
+    const pass = () => JOBS.newsletter.run({ db: h.db, env: h.env, runtime: 'node', log: () => {} }, clock);
+    expect(await pass()).toMatchObject({ week: '2026-W48', composed: true, enqueued: 1, recipients: 1 });
+    expect((await getIssueByWeek(h.db, '2026-W48'))?.created_at).toBe(new Date(clock).toISOString());
+
+    // Another week's issue composed for nobody, found on Wednesday by the console.
+    clock = Date.UTC(2026, 11, 2, 12, 0); // Wednesday of 2026-W49
+    await createIssue(h.db, {
+      week: '2026-W49',
+      subject: 'old',
+      content: { week: '2026-W49', picks: [], growing: [] },
+      createdAt: new Date(Date.UTC(2026, 10, 30, 9, 0)).toISOString(),
+    });
+    await h.db.update(newsletterSubscribers).set({ status: 'unsubscribed' });
+    await h.db
+      .insert(newsletterSubscribers)
+      .values({ email: 'wednesday@example.com', confirmed_at: new Date(clock - 60_000).toISOString() });
+    const s = await h.signIn();
+    const preview = await json<{ composed: boolean; recipients: number; enqueued: number }>(
+      await h.call(s, 'GET', '/api/admin/newsletter/issue'),
+    );
+    expect(preview).toMatchObject({ composed: false, recipients: 1, enqueued: 0 });
+    const sent = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(sent.status).toBe(200);
+    expect(await json(sent)).toMatchObject({ week: '2026-W49', composed: true, enqueued: 1, recipients: 1 });
+    const copies = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(copies.map((m) => [m.dedupe_key.split(':')[1], m.to_address]).sort()).toEqual([
+      ['2026-W48', 'monday@example.com'],
+      ['2026-W49', 'wednesday@example.com'],
+    ]);
+  });
+
+  it('says that those who confirm after the week’s issue was sent get next week’s, instead of "no recipients"', async () => {
+    let clock = Date.UTC(2026, 10, 23, 9, 0);
+    h = await createAdminHarness({ deps: { now: () => clock } });
+    await h.db
+      .insert(newsletterSubscribers)
+      .values({ email: 'early@example.com', confirmed_at: new Date(clock - 3_600_000).toISOString() });
+    let s = await h.signIn();
+    expect((await h.call(s, 'POST', '/api/admin/newsletter/issue/send')).status).toBe(200);
+    // The one it went to leaves; another confirms on Tuesday.
+    await h.db.update(newsletterSubscribers).set({ status: 'unsubscribed' });
+    clock = Date.UTC(2026, 10, 24, 10, 0);
+    await h.db
+      .insert(newsletterSubscribers)
+      .values({ email: 'tuesday@example.com', confirmed_at: new Date(clock - 60_000).toISOString() });
+    s = await h.signIn();
+    const preview = await json<{ composed: boolean; enqueued: number; later: number }>(
+      await h.call(s, 'GET', '/api/admin/newsletter/issue'),
+    );
+    expect(preview).toMatchObject({ composed: true, enqueued: 1, later: 1 });
+    const again = await h.call(s, 'POST', '/api/admin/newsletter/issue/send');
+    expect(again.status).toBe(200);
+    expect(await json(again)).toMatchObject({ week: '2026-W48', enqueued: 0, recipients: 1, later: 1, done: true });
+    const copies = await h.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'newsletter_issue'));
+    expect(copies.map((m) => m.to_address)).toEqual(['early@example.com']);
+  });
+
   it('POST /api/admin/newsletter/issue/send under npm start writes every copy of a large issue in one request', async () => {
     h = await createAdminHarness();
     const s = await h.signIn();
@@ -584,6 +681,7 @@ describe('newsletter screen', () => {
       enqueued: 50,
       recipients: 250,
       subscribers: 250,
+      later: 0,
       done: true,
     });
     // That press wrote last week's remainder only: this week's issue is not composed yet.

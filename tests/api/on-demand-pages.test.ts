@@ -344,6 +344,43 @@ describe("a listing's reviews past its first page, a page of the site (Node)", (
     expect(oldBare.headers.get('location')).toBe(`/server/${tail.slug}#reviews`);
   });
 
+  it("shows no review a moderator hid on the listing's cached reviews pages from the next request", async () => {
+    const tail = ranked.at(-8)!;
+    await seedReviews(tail.id, 12, 'Hideable');
+    const [ninth, eleventh] = await Promise.all(
+      [9, 11].map(async (i) => {
+        const [row] = await db
+          .select({ created_at: reviews.created_at, id: reviews.id })
+          .from(reviews)
+          .where(eq(reviews.body, `Hideable review ${i}, long enough to be a review.`));
+        return row!;
+      }),
+    );
+    const path = `/server/${tail.slug}/reviews?before=${encodeURIComponent(`${ninth!.created_at}~${ninth!.id}`)}`;
+    server.onDemand.invalidate();
+    expect(bodies(await (await fetch(`${base}${path}`)).text(), 'Hideable')).toEqual([10, 11]);
+    expect(server.onDemand.size()).toBe(1);
+    const login = await fetch(`${base}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: 'ops@example.com', password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const hide = await fetch(`${base}/api/admin/reviews/${eleventh!.id}`, {
+      method: 'POST',
+      headers: { cookie, origin: base, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'hide', reason: 'personal information' }),
+    });
+    expect(hide.status).toBe(200);
+    // The hide asked for a rebuild, which forgets every cached page: the next request reads it again.
+    const html = await (await fetch(`${base}${path}`)).text();
+    expect(bodies(html, 'Hideable')).toEqual([10]);
+    expect(html).toContain('personal information');
+    await server.builder.idle();
+  }, 120_000);
+
   it('is open to crawlers (robots.txt) and, as no per-listing subpage is, not in the sitemap', async () => {
     const tail = ranked.at(-5)!;
     const robots = await (await fetch(`${base}/robots.txt`)).text();

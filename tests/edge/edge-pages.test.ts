@@ -15,6 +15,7 @@ import {
   ON_DEMAND_CACHE_SECONDS,
   PurgingRebuildTrigger,
   REVIEWS_PAGE_CACHE_SECONDS,
+  REVIEWS_VERSION_SECONDS,
 } from '../../functions/_app/edge-pages';
 import { BindingRateLimitStore, RATE_LIMITS } from '../../functions/_app/lib/rate-limits';
 import { RenderRefused, renderRefusedAnswer } from '../../functions/_app/lib/render-gate';
@@ -219,13 +220,21 @@ describe('on-demand pages on the Worker', () => {
     expect(again?.headers.get('cache-control')).toBe(HTML_HEADERS['cache-control']);
     expect(again?.headers.get('etag')).toBe(await etagOf('<p>before 2026-05-01T10:00:00.000Z~42</p>'));
     expect(renders).toEqual([`/server/a/reviews?before=${k1}`, `/server/a/reviews?before=${k2}`]);
-    expect([...cache.stored].map(([key, { cacheControl }]) => [key, cacheControl])).toEqual([
+    // Under the listing's reviews-pages version, kept beside them (what a purge of the listing deletes).
+    const [versionKey, version] = [...cache.stored][0]!;
+    expect([versionKey, version?.cacheControl]).toEqual([
+      'https://guildrank.example/server/a/reviews?reviews-version&deployment=v1',
+      `public, max-age=${REVIEWS_VERSION_SECONDS}`,
+    ]);
+    const v = encodeURIComponent(version!.body);
+    expect(v).toMatch(/^[0-9a-f-]{36}$/);
+    expect([...cache.stored].slice(1).map(([key, { cacheControl }]) => [key, cacheControl])).toEqual([
       [
-        `https://guildrank.example/server/a/reviews?before=${k1}&deployment=v1`,
+        `https://guildrank.example/server/a/reviews?before=${k1}&reviews-version=${v}&deployment=v1`,
         `public, max-age=${REVIEWS_PAGE_CACHE_SECONDS}`,
       ],
       [
-        `https://guildrank.example/server/a/reviews?before=${k2}&deployment=v1`,
+        `https://guildrank.example/server/a/reviews?before=${k2}&reviews-version=${v}&deployment=v1`,
         `public, max-age=${REVIEWS_PAGE_CACHE_SECONDS}`,
       ],
     ]);
@@ -236,12 +245,63 @@ describe('on-demand pages on the Worker', () => {
     expect(bad?.status).toBe(400);
     expect(await bad?.text()).toContain('not valid');
     expect((await get('/server/a/reviews?before=yesterday'))?.status).toBe(400);
-    expect(cache.stored.size).toBe(2);
+    expect(cache.stored.size).toBe(3);
     expect(renders.slice(2)).toEqual([
       '/server/a/reviews',
       '/server/a/reviews?before=yesterday',
       '/server/a/reviews?before=yesterday',
     ]);
+  });
+
+  it("clears a listing's reviews pages, whatever their keys, when a change names the listing's page, and no other listing's", async () => {
+    const bodies: Record<string, string> = { a: 'review 1 shown', b: 'review 9 shown' };
+    const renders: string[] = [];
+    const { edge, get } = setup(
+      {},
+      {
+        render: async (request) => {
+          const url = new URL(request.url);
+          renders.push(url.pathname + url.search);
+          const listing = url.pathname.split('/')[2]!;
+          return new Response(`<p>${bodies[listing]} before ${url.searchParams.get('before')}</p>`, {
+            headers: { 'content-type': 'text/html' },
+          });
+        },
+      },
+    );
+    // Two keys of listing a (one as the pager writes it, one a visitor wrote by hand), one of b.
+    const k1 = encodeURIComponent('2026-05-01T10:00:00.000Z~42');
+    const k2 = encodeURIComponent('2026-04-01T10:00:00Z~7');
+    const paths = [
+      `/server/a/reviews?before=${k1}`,
+      `/server/a/reviews?before=${k2}`,
+      `/server/b/reviews?before=${k1}`,
+    ];
+    const texts = async () => Promise.all(paths.map(async (p) => (await get(p))?.text()));
+    expect((await texts()).every((t) => t?.includes('shown'))).toBe(true);
+    expect(await texts()).toHaveLength(3);
+    expect(renders).toHaveLength(3);
+    // A moderator hides review 1 of listing a: the change names /server/a (routes/admin/reviews.ts).
+    bodies.a = 'review 1 hidden';
+    bodies.b = 'review 9 hidden';
+    const trigger = new PurgingRebuildTrigger(
+      {
+        request: () => {},
+        status: () => ({ state: 'idle', liveSince: null, lastDurationMs: null, lastError: null, lastReason: null }),
+      },
+      edge,
+    );
+    trigger.request('review hide on a', ['/server/a']);
+    await trigger.settled();
+    const [a1, a2, b1] = await texts();
+    expect(a1).toContain('review 1 hidden');
+    expect(a2).toContain('review 1 hidden');
+    // Not named: b's reviews page is still the cached copy until it expires.
+    expect(b1).toContain('review 9 shown');
+    expect(renders).toHaveLength(5);
+    // Kept again under the new version: the next requests are answered from the cache.
+    await texts();
+    expect(renders).toHaveLength(5);
   });
 
   it("limits each client's renders through the RATE_LIMIT_RENDERS binding; cached pages are never counted", async () => {

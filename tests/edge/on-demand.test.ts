@@ -335,6 +335,57 @@ describe('server pages on demand in workerd (ASTRO_ADAPTER=cloudflare build)', (
     expect(await none.text()).toContain('no-such-listing-here');
   });
 
+  it("shows no review a moderator hid through the Worker on the listing's reviews pages on the next request, however they are keyed", async () => {
+    // The last reviews page of the sibling, as its pager links it and as a visitor wrote its key by hand.
+    const [row] = (
+      await tdb.client.execute({
+        sql: "SELECT id, created_at FROM reviews WHERE body = 'Edge review 9, long enough to be one.'",
+        args: [],
+      })
+    ).rows;
+    const key = `${row!.created_at as string}~${Number(row!.id)}`;
+    const paths = [
+      `/server/${sibling.slug}/reviews?before=${encodeURIComponent(key)}`,
+      `/server/${sibling.slug}/reviews?before=${encodeURIComponent(key.replace(/\.\d+Z~/, 'Z~'))}`,
+    ];
+    for (const path of paths) {
+      expect(await (await fetch(`${worker.url}${path}`)).text()).toContain('Edge review 11, long enough');
+      expect(await untilCached(path)).toContain('Edge review 11, long enough');
+    }
+    const [eleventh] = (
+      await tdb.client.execute({
+        sql: "SELECT id FROM reviews WHERE body = 'Edge review 11, long enough to be one.'",
+        args: [],
+      })
+    ).rows;
+    await createOperator(tdb.db, { email: 'mod@example.com', password: 'edge moderator password', role: 'moderator' });
+    const login = await fetch(`${worker.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: worker.url },
+      body: JSON.stringify({ email: 'mod@example.com', password: 'edge moderator password' }),
+    });
+    expect(login.status).toBe(200);
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const hide = await fetch(`${worker.url}/api/admin/reviews/${Number(eleventh!.id)}`, {
+      method: 'POST',
+      headers: {
+        cookie: cookieHeader(login),
+        origin: worker.url,
+        'x-csrf-token': csrfToken,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ action: 'hide', reason: 'personal information' }),
+    });
+    expect(hide.status).toBe(200);
+    // At once, not when the cached copies expire (a minute): neither key shows the hidden text.
+    for (const path of paths) {
+      const html = await (await fetch(`${worker.url}${path}`)).text();
+      expect(html, path).toContain('Edge review 10, long enough');
+      expect(html, path).not.toContain('Edge review 11, long enough');
+      expect(html, path).toContain('personal information');
+    }
+  });
+
   it('has no static node: import in the built Worker (wrangler.toml has no nodejs_compat)', () => {
     const found: string[] = [];
     for (const file of readdirSync(server, { recursive: true, encoding: 'utf8' })) {

@@ -1,14 +1,17 @@
 import type { RenderedMail } from '../../../db/queries/mail';
 import {
+  countConfirmedAfter,
   countIssueRecipients,
   createIssue,
   enqueueIssueMails,
   getIssueByWeek,
+  hasIssueRecipients,
   type IssueListing,
   listGrowingServers,
   listIssuePicks,
   listIssueRecipients,
   type NewsletterIssue,
+  recomposeUnsentIssue,
 } from '../../../db/queries/newsletter';
 import type { AppDeps } from '../context';
 import { type IssueContent, type IssuePick, issueSubject, newsletterIssueMail } from '../mail/newsletter-issue';
@@ -49,10 +52,18 @@ export async function composeIssue(deps: NewsletterDeps, now: number): Promise<I
   };
 }
 
+/**
+ * Whether a week's issue is still to compose: not stored, or stored with no copy written (composed
+ * when nobody was confirmed, or everyone it was for left before their copy). A run that may compose
+ * composes such an issue (again) for those confirmed by then, so a week's issue composed for nobody
+ * never keeps the week from the subscribers who confirm after it.
+ */
+export const toCompose = (issue: NewsletterIssue | null): boolean => issue === null || issue.recipient_count === 0;
+
 /** What the console shows before a send: the week, the issue (stored or as it would be), one rendering and the count. */
 export interface IssuePreview {
   week: string;
-  /** True once this week's issue is composed (sent, or being sent). */
+  /** True once this week's issue is composed and written for someone (sent, or being sent). */
   composed: boolean;
   subject: string;
   /** The issue as one subscriber gets it (their unsubscribe link in place of each one's own). */
@@ -61,6 +72,11 @@ export interface IssuePreview {
   recipients: number;
   /** Copies already in the outbox. */
   enqueued: number;
+  /**
+   * Subscribers confirmed after the composed issue's time: it is not for them, they get next
+   * week's (0 while the issue is still to compose).
+   */
+  later: number;
   /**
    * Last week's issue while copies of it are left to write (a send late on Sunday finished after
    * midnight) and this week's is not composed: what a send writes first (`run`), and only that.
@@ -110,15 +126,18 @@ export async function previewIssue(deps: NewsletterDeps, now: number): Promise<I
   const week = isoWeek(now);
   const stored = await getIssueByWeek(deps.db, week);
   const owed = stored ? null : await lastWeekOwed(deps, now);
-  const content = stored ? (stored.content as unknown as IssueContent) : await composeIssue(deps, now);
+  // An issue still to compose is previewed as a send now would compose it.
+  const sent = toCompose(stored) ? null : stored;
+  const content = sent ? (sent.content as unknown as IssueContent) : await composeIssue(deps, now);
   const site = mailSite(deps.env);
   return {
     week,
-    composed: stored !== null,
-    subject: stored?.subject ?? issueSubject(site, week),
+    composed: sent !== null,
+    subject: sent?.subject ?? issueSubject(site, week),
     mail: sampleMail(deps, content),
-    recipients: await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString()),
-    enqueued: stored?.recipient_count ?? 0,
+    recipients: await countIssueRecipients(deps.db, sent?.created_at ?? new Date(now).toISOString()),
+    enqueued: sent?.recipient_count ?? 0,
+    later: sent ? await countConfirmedAfter(deps.db, sent.created_at) : 0,
     owed: owed && {
       week: owed.week,
       subject: owed.subject,
@@ -152,7 +171,10 @@ export interface NewsletterRunSummary {
   recipients: number;
   /** False when the pass stopped at `maxPages` with recipients left for the next. */
   done: boolean;
-  /** The week's issue; null when the pass was not to compose it (`compose: false`) and it is not composed. */
+  /**
+   * The week's issue; null when it is not composed: the pass was not to compose it (`compose:
+   * false`), or nobody was confirmed (an issue is never composed for nobody).
+   */
   issue: NewsletterIssue | null;
 }
 
@@ -207,6 +229,10 @@ async function writeCopies(deps: NewsletterDeps, issue: NewsletterIssue, maxPage
  * scheduled passes outside composesAt) it only goes on with an issue already composed. The sender
  * (jobs/mail-sender.ts) delivers the copies.
  *
+ * An issue is never composed for nobody: with no subscriber confirmed, a run that may compose
+ * composes nothing, and one stored with no copy written (composed for nobody) is composed again
+ * by the first run that may compose once someone is confirmed (toCompose).
+ *
  * Until this week's issue is composed, a run first goes on with last week's if copies of it are
  * left to write (the console sent it in parts late on Sunday, and the week ended before the passes
  * wrote the rest): such a run writes only that issue (its summary is that week's), and this
@@ -235,18 +261,33 @@ export async function run(
   const owed = issue ? null : await lastWeekOwed(deps, now);
   if (owed) return summarize(deps, owed, false, await writeCopies(deps, owed, maxPages), log);
   if (!issue && !compose) return { week, composed, enqueued: 0, recipients: 0, done: true, issue: null };
-  if (!issue) {
+  if (compose && toCompose(issue)) {
+    const createdAt = new Date(now).toISOString();
+    // Nobody confirmed: nothing is composed (or composed again), so whoever confirms later gets
+    // the week's issue from the next run that may compose it (Monday's passes, a press, the script).
+    if (!(await hasIssueRecipients(deps.db, createdAt))) {
+      log(`Newsletter ${week}: no confirmed subscribers; the issue is not composed`);
+      return { week, composed, enqueued: 0, recipients: 0, done: true, issue: null };
+    }
     const content = await composeIssue(deps, now);
-    const made = await createIssue(deps.db, {
+    const fresh = {
       week,
       subject: issueSubject(site, week),
       content: content as unknown as Record<string, unknown>,
-      createdAt: new Date(now).toISOString(),
-    });
-    issue = made.issue;
-    composed = made.created;
+      createdAt,
+    };
+    if (!issue) {
+      const made = await createIssue(deps.db, fresh);
+      issue = made.issue;
+      composed = made.created;
+    } else {
+      // Stored with no copy written (composed for nobody): composed again for those confirmed now.
+      const again = await recomposeUnsentIssue(deps.db, fresh);
+      composed = again !== null;
+      issue = again ?? (await getIssueByWeek(deps.db, week))!;
+    }
   }
-  return summarize(deps, issue, composed, await writeCopies(deps, issue, maxPages), log);
+  return summarize(deps, issue!, composed, await writeCopies(deps, issue!, maxPages), log);
 }
 
 /** A run's summary of the issue it wrote copies of, read back with its count, and its log line. */

@@ -70,8 +70,8 @@ export const WORKER_NEWSLETTER_PAGES_PER_PASS = 16;
 
 /**
  * Pages of the week's issue the console's send writes in its own request on the Worker (which
- * has the same 50 subrequests as an invocation, less the session check, the recipients' count and
- * the audit): 2,400 copies; the newsletter's next passes write the rest.
+ * has the same 50 subrequests as an invocation, less the session check, the recipients' counts and
+ * the audit: 40 measured in all): 2,400 copies; the newsletter's next passes write the rest.
  */
 export const WORKER_NEWSLETTER_PAGES_PER_REQUEST = 12;
 
@@ -126,7 +126,7 @@ export const JOBS = {
   },
   newsletter: {
     // The weekly newsletter (jobs/newsletter.ts) into the outbox: composed by the first pass from
-    // Mondays 09:00 UTC (composesAt); once per ISO week whoever runs it (`npm run newsletter:send`
+    // Mondays 09:00 UTC (composesAt) with someone confirmed, never for nobody; once per ISO week whoever runs it (`npm run newsletter:send`
     // sends a missed week by hand). Every 15 minutes, in the session sweep's invocations: on the
     // Worker a pass writes WORKER_NEWSLETTER_PAGES_PER_PASS pages of copies and the next goes on,
     // whatever the day, so the rest of an issue the console started (a part a request) is written

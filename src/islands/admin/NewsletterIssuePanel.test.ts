@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { issueSendState, issueSentNotice } from './NewsletterIssuePanel';
 
 /** This week's issue with nothing owed of last week's. */
-const thisWeek = { week: '2026-W49', owed: null };
+const thisWeek = { week: '2026-W49', owed: null, later: 0 };
 
 describe('issueSendState', () => {
   it('offers the send to the confirmed subscribers of an issue not yet composed', () => {
@@ -34,6 +34,21 @@ describe('issueSendState', () => {
   });
 });
 
+describe('subscribers confirmed after the week’s issue was composed', () => {
+  it('says they get next week’s issue, in the panel and after a send that wrote nothing for them', () => {
+    expect(issueSendState({ ...thisWeek, composed: true, recipients: 5, enqueued: 5, later: 2 })).toEqual({
+      canSend: false,
+      status:
+        "Sent this week to 5 subscribers; a send now writes nothing new. 2 subscribers confirmed after this issue was composed get next week's issue, not this one.",
+      button: "Send this week's issue to 5 subscribers",
+    });
+    const sent = { week: '2026-W48', thisWeek: '2026-W48', enqueued: 0, recipients: 1, subscribers: 1, done: true };
+    expect(issueSentNotice({ ...sent, later: 1 })).toBe(
+      "Issue 2026-W48: 0 copies written to the Outbox (1 in all); the sender delivers them. 1 subscriber confirmed after this issue was composed gets next week's issue, not this one.",
+    );
+  });
+});
+
 describe('issueSendState after the week’s end', () => {
   it('offers to finish last week’s issue first, labelled by its week, even while this week has nobody to send to', () => {
     const owed = { week: '2026-W48', recipients: 250, enqueued: 200, left: 50 };
@@ -49,7 +64,14 @@ describe('issueSendState after the week’s end', () => {
 
 describe('issueSentNotice', () => {
   it('names last week’s issue when a send after the week’s end finished it, and says this week’s is not sent yet', () => {
-    const sent = { week: '2026-W48', thisWeek: '2026-W49', enqueued: 50, recipients: 250, subscribers: 250 };
+    const sent = {
+      week: '2026-W48',
+      thisWeek: '2026-W49',
+      enqueued: 50,
+      recipients: 250,
+      subscribers: 250,
+      later: 0,
+    };
     expect(issueSentNotice({ ...sent, done: true })).toBe(
       "Last week's issue 2026-W48: 50 copies written to the Outbox, and every copy of it is written now (250 in all); the sender delivers them. This week's issue 2026-W49 is not sent yet: send again to send it.",
     );
@@ -65,6 +87,7 @@ describe('issueSentNotice', () => {
       enqueued: 450,
       recipients: 450,
       subscribers: 450,
+      later: 0,
       done: true,
     };
     expect(issueSentNotice(sent)).toBe(

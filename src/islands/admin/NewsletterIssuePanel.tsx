@@ -16,9 +16,11 @@ export function issueSentNotice(r: {
   enqueued: number;
   recipients: number;
   subscribers: number;
+  later: number;
   done: boolean;
 }): string {
   const copies = `${r.enqueued} cop${r.enqueued === 1 ? 'y' : 'ies'}`;
+  const later = r.later > 0 ? ` ${laterNote(r.later)}` : '';
   if (r.week !== r.thisWeek) {
     // A press after the week's end finished last week's issue, and wrote nothing of this week's.
     const which = `Last week's issue ${r.week}: ${copies} written to the Outbox`;
@@ -27,8 +29,13 @@ export function issueSentNotice(r: {
     return `${which} now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS} This week's issue ${r.thisWeek} follows once it is finished.`;
   }
   if (r.done)
-    return `Issue ${r.week}: ${copies} written to the Outbox (${r.recipients} in all); the sender delivers them.`;
-  return `Issue ${r.week}: ${copies} written to the Outbox now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS}`;
+    return `Issue ${r.week}: ${copies} written to the Outbox (${r.recipients} in all); the sender delivers them.${later}`;
+  return `Issue ${r.week}: ${copies} written to the Outbox now, ${r.recipients} of ${r.subscribers} so far; ${ISSUE_REST_FOLLOWS}${later}`;
+}
+
+/** Subscribers confirmed after this week's issue was composed: it is not for them (docs/mail.md). */
+export function laterNote(n: number): string {
+  return `${n} subscriber${n === 1 ? '' : 's'} confirmed after this issue was composed ${n === 1 ? 'gets' : 'get'} next week's issue, not this one.`;
 }
 
 /**
@@ -39,7 +46,7 @@ export function issueSentNotice(r: {
  * there is no send to nobody.
  */
 export function issueSendState(
-  p: Pick<Preview, 'week' | 'composed' | 'recipients' | 'enqueued'> & {
+  p: Pick<Preview, 'week' | 'composed' | 'recipients' | 'enqueued' | 'later'> & {
     owed: Pick<NonNullable<Preview['owed']>, 'week' | 'recipients' | 'enqueued' | 'left'> | null;
   },
 ): {
@@ -71,15 +78,16 @@ export function issueSendState(
       status: `Goes to ${p.recipients} confirmed subscriber${s(p.recipients)}.`,
       button: thisWeeks,
     };
+  const later = p.later > 0 ? ` ${laterNote(p.later)}` : '';
   if (unfinished)
     return {
       canSend: true,
-      status: `Written for ${p.enqueued} of ${p.recipients} subscribers so far: ${ISSUE_REST_FOLLOWS}`,
+      status: `Written for ${p.enqueued} of ${p.recipients} subscribers so far: ${ISSUE_REST_FOLLOWS}${later}`,
       button: thisWeeks,
     };
   return {
     canSend: false,
-    status: `Sent this week to ${p.enqueued} subscriber${s(p.enqueued)}; a send now writes nothing new.`,
+    status: `Sent this week to ${p.enqueued} subscriber${s(p.enqueued)}; a send now writes nothing new.${later}`,
     button: thisWeeks,
   };
 }

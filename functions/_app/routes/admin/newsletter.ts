@@ -1,9 +1,11 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import {
+  countConfirmedAfter,
   countIssueRecipients,
   getIssueByWeek,
   getNewsletterStats,
+  hasIssueRecipients,
   listSubscribers,
   type Subscriber,
   signUpEmail,
@@ -12,7 +14,7 @@ import {
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
-import { lastWeekOwed, previewIssue, run as sendNewsletter } from '../../jobs/newsletter';
+import { lastWeekOwed, previewIssue, run as sendNewsletter, toCompose } from '../../jobs/newsletter';
 import { WORKER_NEWSLETTER_PAGES_PER_REQUEST } from '../../jobs/schedule';
 import { ApiError } from '../../lib/errors';
 import { validationHook } from '../../lib/validate';
@@ -70,9 +72,11 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const thisWeek = isoWeek(now);
     const stored = await getIssueByWeek(deps.db, thisWeek);
     const owed = stored ? null : await lastWeekOwed(deps, now);
-    // A send to nobody would compose the week's issue for no one: a subscriber who confirms later
-    // in the week would never get it. Last week's copies still owed are written first, whatever this week's count.
-    if (!owed && (await countIssueRecipients(deps.db, stored?.created_at ?? new Date(now).toISOString())) === 0) {
+    // The week's issue still to compose (toCompose: none yet, or one composed for nobody) with
+    // nobody confirmed: refused, and nothing composed, so a subscriber who confirms later in the
+    // week gets it. Last week's copies still owed are written first, whatever this week's count;
+    // an issue written for someone goes on (or writes nothing) whoever has confirmed since.
+    if (!owed && toCompose(stored) && !(await hasIssueRecipients(deps.db, new Date(now).toISOString()))) {
       throw new ApiError(
         409,
         'no_recipients',
@@ -82,10 +86,12 @@ export const newsletterRoutes = new Hono<AdminEnv>()
     const { week, composed, enqueued, recipients, done, issue } = await sendNewsletter(deps, now, {
       ...(deps.runtime === 'worker' ? { maxPages: WORKER_NEWSLETTER_PAGES_PER_REQUEST } : {}),
     });
-    // The subscribers of the issue this press wrote (last week's, when it finished that one).
+    // The subscribers of the issue this press wrote (last week's, when it finished that one), and
+    // those confirmed after this week's was composed, who get next week's.
     const subscribers = issue ? await countIssueRecipients(deps.db, issue.created_at) : 0;
+    const later = issue && week === thisWeek ? await countConfirmedAfter(deps.db, issue.created_at) : 0;
     await audit(c, 'send', 'newsletter', null, { week, enqueued, recipients, done });
-    return c.json({ week, thisWeek, composed, enqueued, recipients, subscribers, done }, done ? 200 : 202);
+    return c.json({ week, thisWeek, composed, enqueued, recipients, subscribers, later, done }, done ? 200 : 202);
   })
   .get('/export.csv', async (c) => {
     const db = c.get('deps').db;
