@@ -85,24 +85,24 @@ export const CLAIMS = {
   reviewsInRank:
     'Member reviews do not count in the rank: the score reads only the signals above, so a server cannot raise its place with reviews, bought or real. Reviews show on the server page, with their average once at least 3 show.',
   ranking:
-    "Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: rank numbers count unpaid servers only. Paid servers stand ahead of others only in the labelled Premium Picks and, for Sponsored ones, at the head of their own category's list, labelled.",
+    "Lists show the most members first unless you pick another order: Most Active (a score from checked signals only, explained on How ranking works), Newest or Growing. Paid placement never changes a rank: the numbers on the cards of a list count unpaid servers only. Paid servers stand ahead of others only in the labelled Premium Picks and, for Sponsored ones, at the head of their own category's list, labelled.",
   /**
    * How paid cards stand in lists (src/lib/placement.ts, used by the pages, the islands and
    * GET /api/servers) and how they are disclosed (ServerCard: label, colours, "About this placement").
    */
   /** The last line of every "About this placement" note (ServerCard). */
   placementRank:
-    'It does not change the organic rank: rank numbers count unpaid servers only. Listings give paid cards at most one position in five (any that no other server is left to space out end the list); Sponsored cards lead the list of their category; Premium Picks shows paid cards only.',
+    'It does not change the organic rank: the numbers on the cards of a list count unpaid servers only. Listings give paid cards at most one position in five (any that no other server is left to space out end the list); Sponsored cards lead the list of their category; Premium Picks shows paid cards only.',
   placement:
-    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five. Sponsored cards lead the list of their category and of its subcategories (not a search): the first stands first, each next one five positions after the one before. Any other paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; paid cards that no other server is left to space out stand at the end of the list, so every listed server has a card in every list it belongs to and every count counts it. The rank numbers count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
+    'Every Premium or Sponsored card says so in words, has its own background and border, and an "About this placement" note saying who paid for it (the listing\'s owner), for how long, and that it does not change the organic rank. In any list of servers, paid cards take at most one position in five. Sponsored cards lead the list of their category and of its subcategories (not a search): the first stands first, each next one five positions after the one before. Any other paid card is never moved up, only down behind other servers when it would stand closer than that to another paid card; paid cards that no other server is left to space out stand at the end of the list, so every listed server has a card in every list it belongs to and every count counts it. The numbers on the cards of a list count the other servers only. Premium Picks on the home page and a list filtered to Premium Only hold paid cards alone.',
   /**
    * Owner accounts (#17): sign-in with Discord claims the listings whose guild the owner's guild list
-   * shows them owning or managing; edits wait for a moderator (listing_edits), a replaced invite is
+   * shows them owning or managing; edits (EDITABLE_FIELDS) wait for a moderator (listing_edits), a replaced invite is
    * checked with Discord at once, and /account shows views, join clicks and conversion for 7, 30 and
    * 90 days (user_interactions) and the member history (server_snapshots). Open to every owner, paid or not.
    */
   ownerAccounts:
-    'Owners sign in with Discord to manage their listing: a listing is yours when Discord shows you own the server or have the Manage Server permission in it. You can edit its description, tags, features and subcategory (a moderator reviews every edit before it goes live), replace its invite (checked with Discord at once) or remove it, and see its views, join clicks and conversion over the last week, month and three months, and its member history. Every owner gets this, Premium or not.',
+    'Owners sign in with Discord to manage their listing: a listing is yours when Discord shows you own the server or have the Manage Server permission in it. You can edit its description, tags, features, subcategory and links (a moderator reviews every edit before it goes live), replace its invite (checked with Discord at once) or remove it, and see its views, join clicks and conversion over the last week, month and three months, and its member history. Every owner gets this, Premium or not.',
   /** A checked listing's counts are Discord's answer to its invite (applyCheck writes them). */
   countsFromDiscord: 'Counts are approximate, from Discord.',
   /** A listing no check has answered for yet keeps what its owner gave. */

@@ -29,6 +29,7 @@ import { PAID_SPACING } from '../../src/lib/placement';
 import { transition } from '../../src/lib/pricing/order-machine';
 import { REFUND_WINDOW_DAYS, refundableByOwner } from '../../src/lib/pricing/plans';
 import { DEFAULT_MIN_MEMBERS, type RequirementId, requirements, requirementsSummary } from '../../src/lib/requirements';
+import { EDITABLE_FIELDS } from '../../src/lib/schemas/owner';
 import { faqTabs } from '../../src/pages/help/_components/faq';
 import { createAdminHarness } from '../helpers/admin';
 import { createTestDb, type TestDb } from '../helpers/db';
@@ -501,6 +502,10 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
       const html = renderToStaticMarkup(createElement(ServerCardGrid, { servers: cards }));
       expect([...html.matchAll(/aria-label="Rank (\d+)"/g)].map((m) => m[1])).toEqual(['1', '2']);
       expect(html.indexOf('Grid C')).toBeGreaterThan(html.indexOf('Rank 2'));
+      // The claim is about these numbers only: a server page's place in its category by score
+      // (category_place, RankExplanation.astro) counts paid and unpaid listings alike.
+      expect(CLAIMS.placementRank).toContain('the numbers on the cards of a list count unpaid servers only');
+      expect(CLAIMS.placementRank).not.toContain('rank numbers count');
       await BACKED_BY.placement.check();
     },
   },
@@ -623,15 +628,21 @@ const BACKED_BY: Record<ClaimKey, { behaviour: string; check: () => Promise<void
   },
   ownerAccounts: {
     behaviour:
-      'an owner signed in with Discord (Manage Server, no paid placement) gets the listing; an edit changes nothing until reviewed; a replaced invite is looked up with Discord; the numbers cover 7, 30 and 90 days with the member history',
+      'an owner signed in with Discord (Manage Server, no paid placement) gets the listing; an edit of the fields the claim names (EDITABLE_FIELDS) changes nothing until reviewed; a replaced invite is looked up with Discord; the numbers cover 7, 30 and 90 days with the member history',
     check: async () => {
       const oh = await createOwnerHarness();
       try {
         const listing = await seedServer(oh.db, { guild_id: '990000000000000001', is_premium: false });
         const owner = await oh.signInOwner([guild('990000000000000001', { permissions: PERMISSIONS.manageGuild })]);
         const path = `/api/account/listings/${listing.id}`;
-        expect((await oh.ownerCall(owner, 'POST', `${path}/edits`, { tags: ['claimed'] })).status).toBe(201);
-        expect((await getServerById(oh.db, listing.id))!.tags).toEqual([]);
+        // The fields the claim says an owner edits are exactly the ones an edit takes.
+        expect([...EDITABLE_FIELDS]).toEqual(['description', 'tags', 'features', 'subcategory', 'links']);
+        expect(CLAIMS.ownerAccounts).toContain('description, tags, features, subcategory and links');
+        const links = [{ label: 'Website', url: 'https://example.org' }];
+        expect((await oh.ownerCall(owner, 'POST', `${path}/edits`, { tags: ['claimed'], links })).status).toBe(201);
+        const unchanged = (await getServerById(oh.db, listing.id))!;
+        expect(unchanged.tags).toEqual([]);
+        expect(unchanged.links).toEqual([]);
         oh.discord.invites.set('claimcheck', {
           guild: { id: '990000000000000001', name: 'Claimed' },
           memberCount: 200,
