@@ -48,7 +48,7 @@ export const PLACEMENT_WHERE: Record<Placement, string> = {
 };
 
 /** The refund rule, as every page and mail says it. */
-export const REFUND_RULE = `A refund is one click in My listings within ${REFUND_WINDOW_DAYS} days of payment: the money goes back to the card at once and the placement ends at once.`;
+export const REFUND_RULE = `A refund is one click in My listings within ${REFUND_WINDOW_DAYS} days of payment: Stripe sends the money back to the card at once (a bank usually shows it within 5 to 10 business days), and the placement ends at once, or is cancelled if its term has not started.`;
 
 /**
  * The states in which an owner can ask for the money back within the window: a placement running,
