@@ -926,6 +926,12 @@ export const reviews = sqliteTable(
   (t) => [
     uniqueIndex('reviews_server_account_unique').on(t.server_id, t.account_id),
     index('reviews_server_status_created_idx').on(t.server_id, t.status, t.created_at),
+    // A listing's public reviews newest first, read in order and stopped after a page (status is
+    // checked in the index): without it every page sorted all of the listing's reviews (24 ms a
+    // first page at 20,000 reviews, 6 ms with both; docs/reviews.md).
+    index('reviews_server_order_idx').on(t.server_id, t.created_at, t.id, t.status),
+    // The rating summary counted from the index alone.
+    index('reviews_server_status_rating_idx').on(t.server_id, t.status, t.rating),
     index('reviews_account_idx').on(t.account_id),
     index('reviews_status_created_idx').on(t.status, t.created_at),
   ],

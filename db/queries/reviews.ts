@@ -239,14 +239,48 @@ const toPublic = (r: PublicRow): PublicReview =>
             : null,
       };
 
-/** The ratings of a listing's shown reviews, summed (count, average, distribution). */
-export async function reviewSummary(db: Db, serverId: number): Promise<RatingSummary> {
-  const rows = await db
+/** The count of a listing's shown reviews by rating (reviewSummary's read; counted in reviews_server_status_rating_idx alone). */
+export const ratingCountsRead = (db: Db, serverId: number) =>
+  db
     .select({ rating: reviews.rating, n: sql<number>`count(*)` })
     .from(reviews)
     .where(and(eq(reviews.server_id, serverId), eq(reviews.status, 'shown')))
     .groupBy(reviews.rating);
+
+/** The ratings of a listing's shown reviews, summed (count, average, distribution). */
+export async function reviewSummary(db: Db, serverId: number): Promise<RatingSummary> {
+  const rows = await ratingCountsRead(db, serverId);
   return summarise(rows.flatMap((r) => Array<number>(Number(r.n)).fill(r.rating)));
+}
+
+/** A listing's public reviews: shown ones, and hidden ones with their reason. */
+const publicOf = (serverId: number) =>
+  and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']))!;
+
+/**
+ * The read of one page of a listing's public reviews (listPublicReviews), in the order of
+ * reviews_server_order_idx, stopped after the page: no sort of all the listing's reviews.
+ */
+export function publicReviewsRead(db: Db, serverId: number, at: ReviewsAt, pageSize: number) {
+  const where = publicOf(serverId);
+  const place = sql`(${reviews.created_at}, ${reviews.id})`;
+  const base = () =>
+    db.select(publicColumns).from(reviews).leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id));
+  if ('before' in at)
+    return base()
+      .where(and(where, sql`${place} < (${at.before.createdAt}, ${at.before.id})`))
+      .orderBy(desc(reviews.created_at), desc(reviews.id))
+      .limit(pageSize);
+  if ('after' in at)
+    return base()
+      .where(and(where, sql`${place} > (${at.after.createdAt}, ${at.after.id})`))
+      .orderBy(asc(reviews.created_at), asc(reviews.id))
+      .limit(pageSize);
+  return base()
+    .where(where)
+    .orderBy(desc(reviews.created_at), desc(reviews.id))
+    .limit(pageSize)
+    .offset((at.page - 1) * pageSize);
 }
 
 /** Where a page of reviews starts: a page number (an offset, as the API once paged only), or a key (reviewsFrom). */
@@ -264,27 +298,10 @@ export async function listPublicReviews(
   at: ReviewsAt,
   pageSize: number,
 ): Promise<ReviewPage> {
-  const where = and(eq(reviews.server_id, serverId), inArray(reviews.status, ['shown', 'hidden']))!;
+  const where = publicOf(serverId);
   const place = sql`(${reviews.created_at}, ${reviews.id})`;
   const page = 'page' in at ? at.page : 1;
-  const base = () =>
-    db.select(publicColumns).from(reviews).leftJoin(reviewReplies, eq(reviewReplies.review_id, reviews.id));
-  const read =
-    'before' in at
-      ? base()
-          .where(and(where, sql`${place} < (${at.before.createdAt}, ${at.before.id})`))
-          .orderBy(desc(reviews.created_at), desc(reviews.id))
-          .limit(pageSize)
-      : 'after' in at
-        ? base()
-            .where(and(where, sql`${place} > (${at.after.createdAt}, ${at.after.id})`))
-            .orderBy(asc(reviews.created_at), asc(reviews.id))
-            .limit(pageSize)
-        : base()
-            .orderBy(desc(reviews.created_at), desc(reviews.id))
-            .where(where)
-            .limit(pageSize)
-            .offset((page - 1) * pageSize);
+  const read = publicReviewsRead(db, serverId, at, pageSize);
   // Where the page is (the reviews newer than its first one) is read with the total, beside the
   // page, not after it: before a key, the reviews at or after the key (none lies between the key
   // and the page's first); after a key, those after it, less the page's own. By number, it is the

@@ -4,7 +4,7 @@
 // sorted here, for pages by number and from keys, the reviews' own keys and keys of none.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPublicReviews } from '../../db/queries/reviews';
+import { listPublicReviews, publicReviewsRead, ratingCountsRead } from '../../db/queries/reviews';
 import { createServer } from '../../db/queries/servers';
 import { ownerUsers, reviews } from '../../db/schema';
 import { reviewKey } from '../../src/lib/reviews/cursor';
@@ -127,5 +127,26 @@ describe('listPublicReviews', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("a page of a listing's reviews and its rating summary at scale", () => {
+  /** SQLite's plan of a drizzle read, as one line. */
+  const planOf = async (query: { toSQL: () => { sql: string; params: unknown[] } }) => {
+    const { sql, params } = query.toSQL();
+    const plan = await t.client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never[] });
+    return plan.rows.map((r) => String(r.detail)).join(' | ');
+  };
+
+  it('reads a page in the order of an index and stops after it, and counts the ratings from an index alone: no sort of all the reviews', async () => {
+    const key = { createdAt: INSTANTS[1]!, id: 5 };
+    for (const at of [{ page: 1 }, { page: 3 }, { before: key }, { after: key }]) {
+      const plan = await planOf(publicReviewsRead(t.db, serverId, at, 10));
+      expect(plan, JSON.stringify(at)).toContain('reviews_server_order_idx');
+      expect(plan, JSON.stringify(at)).not.toContain('TEMP B-TREE');
+    }
+    const summary = await planOf(ratingCountsRead(t.db, serverId));
+    expect(summary).toContain('COVERING INDEX reviews_server_status_rating_idx');
+    expect(summary).not.toContain('TEMP B-TREE');
   });
 });

@@ -1,0 +1,2 @@
+CREATE INDEX `reviews_server_order_idx` ON `reviews` (`server_id`,`created_at`,`id`,`status`);--> statement-breakpoint
+CREATE INDEX `reviews_server_status_rating_idx` ON `reviews` (`server_id`,`status`,`rating`);
