@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listMails } from '../../db/queries/mail';
 import { auditLog, discordServers, moderationDecisions, serverSubmissions } from '../../db/schema';
 import { createAdminHarness } from '../helpers/admin';
-import { countRows, postForm, postJson, validSubmission } from './api-harness';
+import { countRows, postForm, postJson, seedServer, validSubmission } from './api-harness';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 afterEach(() => h.cleanup());
@@ -210,6 +210,39 @@ describe('hiding a live listing', () => {
     expect(shown!.is_active).toBe(true);
     expect((await listMails(h.db, { kind: 'appeal_decided' })).mails[0]?.text_body).toContain('visible again');
     expect(h.rebuild.reasons).toContain(`appeal showed ${server.slug} again`);
+  });
+
+  it('says whether anyone was mailed: a listing with no contact address on record is hidden with nobody mailed', async () => {
+    h = await createAdminHarness({ env: { RATE_LIMITS: 'false' } });
+    const mod = await h.signIn('moderator');
+    // From a submission: its contact address is mailed.
+    const id = await submitted('Mailed Guild');
+    const approved = await h.call(mod, 'POST', `/api/admin/submissions/${id}/approve`, {});
+    const { server: fromForm } = (await approved.json()) as { server: { id: number } };
+    const mailed = await h.call(mod, 'PATCH', `/api/admin/servers/${fromForm.id}/visibility`, {
+      is_active: false,
+      reasons: ['misleading'],
+    });
+    expect(mailed.status).toBe(200);
+    expect(await mailed.json()).toMatchObject({ owner_mailed: true });
+    // Added in the console (no submission, no contact address): hidden, and nobody is mailed.
+    const bare = await seedServer(h.db, { name: 'No Contact Guild' });
+    const hidden = await h.call(mod, 'PATCH', `/api/admin/servers/${bare.id}/visibility`, {
+      is_active: false,
+      reasons: ['misleading'],
+    });
+    expect(hidden.status).toBe(200);
+    expect(await hidden.json()).toMatchObject({ owner_mailed: false, server: { is_active: false } });
+    // The same from a report.
+    const other = await seedServer(h.db, { name: 'Reported Guild' });
+    expect((await postJson(h.app, '/api/reports', { server_id: other.id, reason: 'spam' })).status).toBe(201);
+    const [report] = (await h.client.execute('SELECT id FROM server_reports WHERE server_id = ?', [other.id])).rows;
+    const fromReport = await h.call(mod, 'PATCH', `/api/admin/reports/${report!.id}`, { action: 'hide_server' });
+    expect(fromReport.status).toBe(200);
+    expect(await fromReport.json()).toMatchObject({ owner_mailed: false, report: { status: 'resolved' } });
+    expect((await listMails(h.db, { kind: 'listing_hidden' })).mails.map((m) => m.to_address)).toEqual([
+      'owner@example.com',
+    ]);
   });
 });
 

@@ -15,6 +15,7 @@ import { expectReadableChart } from './chart-check';
 import { signIn } from './console-sign-in';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
+import { expectOneLine } from './numbers';
 import { testWithOwnSite } from './own-site';
 
 const GUILD = '913000000000000777';
@@ -128,9 +129,9 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
 
   // The numbers: 7, 30 and 90 days, as a table, with the charts and their tables.
   const numbers = listing.getByRole('table', { name: `Views, join clicks and conversion of ${NAME}` });
-  await expect(numbers.getByRole('row', { name: /^7 days/ })).toHaveText(/7 days\s*12\s*3\s*25\.0\u00a0%/);
-  await expect(numbers.getByRole('row', { name: /^30 days/ })).toHaveText(/30 days\s*32\s*7\s*21\.9\u00a0%/);
-  await expect(numbers.getByRole('row', { name: /^90 days/ })).toHaveText(/90 days\s*32\s*7\s*21\.9\u00a0%/);
+  await expect(numbers.getByRole('row', { name: /^7 days/ })).toHaveText(/7\u00a0days\s*12\s*3\s*25\.0\u00a0%/);
+  await expect(numbers.getByRole('row', { name: /^30 days/ })).toHaveText(/30\u00a0days\s*32\s*7\s*21\.9\u00a0%/);
+  await expect(numbers.getByRole('row', { name: /^90 days/ })).toHaveText(/90\u00a0days\s*32\s*7\s*21\.9\u00a0%/);
   await expect(listing.getByRole('figure', { name: /Members/ })).toBeVisible();
   await expect(listing.locator('.chart-canvas canvas').first()).toBeVisible();
   const members = listing.getByRole('figure', { name: /Members/ });
@@ -182,6 +183,21 @@ test('an owner signs in with Discord, edits the listing, an operator approves, t
   await expect(page.getByRole('article', { name: NAME })).toBeVisible();
   await expect(page.getByRole('table', { name: /Views, join clicks/ })).toBeVisible();
   await expectFits(page);
+  // The numbers table fits its card whole (no scrolling inside it, "Conversion" not cut), each
+  // period on one line; the listing is one card, not a card inside a second one.
+  const table = page.getByRole('table', { name: /Views, join clicks/ });
+  const box = await table.evaluate((t) => {
+    const wrap = t.parentElement!;
+    const card = t.closest('.account-listing');
+    return {
+      scrollWidth: wrap.scrollWidth,
+      clientWidth: wrap.clientWidth,
+      oneCard: card !== null && card.parentElement?.closest('.account-listing') === null,
+    };
+  });
+  expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth);
+  expect(box.oneCard).toBe(true);
+  await expectOneLine(page, '.account-table tbody th', 'each period of the numbers table');
   await page.screenshot({ path: testInfo.outputPath('account-phone-320.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -64,6 +64,8 @@ const test = testWithOwnSite('layout', async (db) => {
       cons: i === 1 ? ['Busy on weekends'] : [],
       affiliate_link: 'https://discord.gg/layoutprobe',
       image_url: null,
+      // A working check: "Why this rank" states its date, which must not break at its hyphens.
+      last_ok_at: i === 1 ? new Date().toISOString() : null,
     });
     if (i === 1) longListing = created;
   }
@@ -382,6 +384,29 @@ test('no number wraps inside itself or sticks out of its box, on listing and ser
       await expectNumbersWhole(page, `${path} at ${width} px`);
     }
   }
+});
+
+test("a date never breaks at its hyphens on a 320 px phone: the moderation log's update, a listing's last working check with and without JavaScript", async ({
+  page,
+  browser,
+  site,
+}) => {
+  await page.setViewportSize({ width: 320, height: 900 });
+  for (const path of ['/moderation', `/server/${LONG_SLUG}`]) {
+    await page.goto(path);
+    await hydrated(page);
+    await expectNumbersWhole(page, `${path} at 320 px`);
+  }
+  await expect(page.locator('time[data-since]')).toHaveText(
+    /^(?:just now|\d+\s\w+ ago) \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/,
+  );
+  const { context, page: plain } = await withoutJavaScript(browser, site.baseURL, 320);
+  for (const path of ['/moderation', `/server/${LONG_SLUG}`]) {
+    await plain.goto(path);
+    await expectNumbersWhole(plain, `${path} at 320 px without JavaScript`);
+  }
+  await expect(plain.locator('time[data-since]')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  await context.close();
 });
 
 test('no word of the fixed pages breaks inside itself at 320 and 1280 px (the pricing table, its labels)', async ({

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /**
- * Every number the page shows as text (counts such as "184,300", "249.5K", "#3", "12.4K members",
+ * Every number the page shows as text (counts such as "184,300", "249.5K", "#3", "12.4K members", dates such as "2026-11-28",
  * times such as "7 years ago"), each checked where it stands: its characters sit on one line box
  * (a number never wraps inside itself) and inside the block that holds it (nothing sticks out).
  * Answers the offenders as "text in <tag.class>: why".
@@ -10,8 +10,10 @@ import { expect } from './fixtures';
 export async function brokenNumbers(page: Page, within = 'main'): Promise<string[]> {
   return page.evaluate((root) => {
     const scope = document.querySelector(root) ?? document.body;
-    // A count with its separators and suffix, a rank, or a time ago.
-    const NUMBER = /#\d+|\d[\d,.]*\s?[KM%+]?(?:\s(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\sago)?/g;
+    // A date (2026-11-28: a browser breaks after its hyphens), a count with its separators and
+    // suffix, a rank, or a time ago.
+    const NUMBER =
+      /\d{4}-\d{2}-\d{2}|#\d+|\d[\d,.]*\s?[KM%+]?(?:\s(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\sago)?/g;
     const out: string[] = [];
     const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {

@@ -80,6 +80,22 @@ test('an owner buys a Sponsored week, pays on Stripe, sees it labelled, refunds,
   await page.getByRole('link', { name: 'Sign in with Discord' }).click();
   await expect(page).toHaveURL(/\/account$/);
   await page.getByText(`Promote ${NAME}`).click();
+  // Each plan is a row of its own with its radio at its start: the radios once ran inline, each
+  // after the words of the plan above it, so the one beside "Sponsored week" was Premium month's.
+  const plans = page.getByRole('group', { name: 'Pick a plan' });
+  await expect(plans.getByRole('radio')).toHaveCount(3);
+  const rows = await plans.evaluate((fieldset) => {
+    const left = fieldset.getBoundingClientRect().left;
+    return [...fieldset.querySelectorAll('label')].map((label) => {
+      const radio = label.querySelector('input')!.getBoundingClientRect();
+      const box = label.getBoundingClientRect();
+      return { indent: Math.round(radio.left - left), inside: radio.top >= box.top && radio.bottom <= box.bottom };
+    });
+  });
+  for (const row of rows) {
+    expect(row.indent).toBeLessThan(24);
+    expect(row.inside).toBe(true);
+  }
   await page.getByRole('radio', { name: /Sponsored week/ }).check();
   await page.getByRole('button', { name: 'Pay with Stripe' }).click();
 

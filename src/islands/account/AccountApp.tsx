@@ -138,10 +138,10 @@ export default function AccountApp() {
             </p>
           ) : (
             listings.map((listing) => (
-              <div key={listing.id} className="account-listing">
-                <ListingPanel listing={listing} onChanged={reload} />
+              // One card a listing: Promote is its last part (a wrapping card put the card in a second one).
+              <ListingPanel key={listing.id} listing={listing} onChanged={reload}>
                 <PromotePanel listing={listing} />
-              </div>
+              </ListingPanel>
             ))
           )}
         </section>

@@ -68,7 +68,7 @@ export function ListingNumbers({ id, name }: { id: number; name: string }) {
               <tbody>
                 {numbers.windows.map((w) => (
                   <tr key={w.days}>
-                    <th scope="row">{w.days} days</th>
+                    <th scope="row">{`${w.days}\u00a0days`}</th>
                     <td>{w.views.toLocaleString('en-US')}</td>
                     <td>{w.clicks.toLocaleString('en-US')}</td>
                     <td>{formatPercent(w.conversion, { digits: 1 })}</td>

@@ -1,4 +1,4 @@
-import { type SubmitEvent, useState } from 'react';
+import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { subcategoryNames } from '~/lib/categories';
 import { LINK_LABEL_MAX, LINKS_MAX } from '~/lib/links';
 import { listingState, OWNER_LISTING_STATE_LABELS } from '~/lib/owners/listing-state';
@@ -31,7 +31,16 @@ const fieldMessages = (issues: readonly { path: string; message: string }[]): Re
 };
 
 /** One of the owner's listings: its state, an edit for review, a new invite, its numbers, removal. */
-export function ListingPanel({ listing, onChanged }: { listing: Listing; onChanged: () => Promise<void> }) {
+export function ListingPanel({
+  listing,
+  onChanged,
+  children,
+}: {
+  listing: Listing;
+  onChanged: () => Promise<void>;
+  /** More parts of the same card, after its own (the Promote panel). */
+  children?: ReactNode;
+}) {
   const state = listingState(listing);
   const subcategories = subcategoryNames(listing.category);
   const param = { id: String(listing.id) };
@@ -285,6 +294,7 @@ export function ListingPanel({ listing, onChanged }: { listing: Listing; onChang
           {removeError}
         </p>
       )}
+      {children}
     </article>
   );
 }

@@ -51,7 +51,7 @@ export function PromotePanel({ listing }: { listing: { id: number; name: string 
 
   const headingId = `promote-${listing.id}`;
   return (
-    <details className="account-promote" onToggle={(e) => e.currentTarget.open && void load()}>
+    <details className="account-section account-promote" onToggle={(e) => e.currentTarget.open && void load()}>
       <summary>Promote {listing.name}</summary>
       {error && (
         <p className="alert alert-error" role="alert">
@@ -76,18 +76,20 @@ export function PromotePanel({ listing }: { listing: { id: number; name: string 
             <legend id={headingId}>Pick a plan</legend>
             {offer.plans.map((p) => (
               <label key={p.id} className="promote-plan">
-                <input type="radio" name="plan" value={p.id} required /> <strong>{p.name}</strong>:{' '}
-                <span className="nowrap">{p.price}</span> for <span className="nowrap">{p.term}</span>,{' '}
-                {PLACEMENT_WHERE[p.placement]}.
-                {p.starts_at ? (
-                  <span className="muted">
-                    {' '}
-                    {p.waits_for === 'own'
-                      ? `It would follow this listing's current ${p.placement === 'sponsored' ? 'Sponsored' : 'Premium'} term, from `
-                      : "This category's Sponsored slots are all taken: it would start on "}
-                    <time dateTime={p.starts_at}>{placementDay(p.starts_at)}</time>.
-                  </span>
-                ) : null}
+                <input type="radio" name="plan" value={p.id} required />
+                <span>
+                  <strong>{p.name}</strong>: <span className="nowrap">{p.price}</span> for{' '}
+                  <span className="nowrap">{p.term}</span>, {PLACEMENT_WHERE[p.placement]}.
+                  {p.starts_at ? (
+                    <span className="muted">
+                      {' '}
+                      {p.waits_for === 'own'
+                        ? `It would follow this listing's current ${p.placement === 'sponsored' ? 'Sponsored' : 'Premium'} term, from `
+                        : "This category's Sponsored slots are all taken: it would start on "}
+                      <time dateTime={p.starts_at}>{placementDay(p.starts_at)}</time>.
+                    </span>
+                  ) : null}
+                </span>
               </label>
             ))}
           </fieldset>

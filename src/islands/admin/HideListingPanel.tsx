@@ -6,6 +6,12 @@ import { ReviewPanel } from './ReviewPanel';
 export type HideDecision = ReturnType<typeof reasonsBody> & { note?: string };
 
 /**
+ * What a hide's notice says when nobody was mailed: the mail goes to the contact address of the
+ * submission the listing was approved from, and a listing added in the console has none.
+ */
+export const NO_CONTACT = 'no contact address is on record for it, so nobody is mailed';
+
+/**
  * Asks before a live listing is hidden (#32), wherever a moderator hides one (the Servers screen's
  * Visible box, a report's Hide server): the reasons its owner is mailed with the appeal link
  * (`initial` ticked to start with), a note, then Hide listing, which needs a reason.

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { REPORT_REASONS } from '~/lib/enums';
 import { reasonOfReport } from '~/lib/moderation/reasons';
 import { client, idParam, parseResponse } from './api';
-import { type HideDecision, HideListingPanel } from './HideListingPanel';
+import { type HideDecision, HideListingPanel, NO_CONTACT } from './HideListingPanel';
 import { formatDate, Notices, Pager } from './ui';
 import { useList } from './use-list';
 
@@ -35,8 +35,19 @@ export function ReportsScreen() {
 
   const hide = ({ report, name }: Hiding, decision: HideDecision) => {
     setHiding(null);
-    void list.run(`${name} is hidden; its owner is mailed why, and its open reports are resolved.`, () =>
-      client.api.admin.reports[':id'].$patch({ param: idParam(report), json: { action: 'hide_server', ...decision } }),
+    // Only a listing with a contact address on record (its submission's) is mailed.
+    let mailed = false;
+    void list.run(
+      () => `${name} is hidden; ${mailed ? 'its owner is mailed why' : NO_CONTACT}, and its open reports are resolved.`,
+      async () => {
+        const answer = await parseResponse(
+          await client.api.admin.reports[':id'].$patch({
+            param: idParam(report),
+            json: { action: 'hide_server', ...decision },
+          }),
+        );
+        mailed = answer.owner_mailed;
+      },
     );
   };
 

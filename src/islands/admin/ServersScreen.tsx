@@ -6,7 +6,7 @@ import { LanguageRegionFields } from '../RegionFields';
 import { ApiCallError, client, idParam, messageOf, parseResponse } from './api';
 import { Chart } from './Chart';
 import { DataTable, RowButton, RowCheckbox } from './DataTable';
-import { HideListingPanel } from './HideListingPanel';
+import { HideListingPanel, NO_CONTACT } from './HideListingPanel';
 import type { ServerRow } from './types';
 import { FormActions, Notice, Notices, SearchForm } from './ui';
 import { useList } from './use-list';
@@ -180,7 +180,7 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
   const mark = (
     s: ServerRow,
     change: Partial<Pick<ServerRow, 'is_active' | 'is_premium' | 'is_sponsored'>>,
-    label: string,
+    label: string | (() => string),
     write: () => Promise<unknown>,
   ) => {
     list.update((x) => x.id === s.id, change);
@@ -352,8 +352,18 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
           onHide={(decision) => {
             const s = hiding;
             setHiding(null);
-            mark(s, { is_active: false }, `${s.name} is now hidden; its owner is mailed why.`, () =>
-              byId.visibility.$patch({ param: idParam(s), json: { is_active: false, ...decision } }),
+            // Only a listing with a contact address on record (its submission's) is mailed.
+            let mailed = false;
+            mark(
+              s,
+              { is_active: false },
+              () => `${s.name} is now hidden; ${mailed ? 'its owner is mailed why' : NO_CONTACT}.`,
+              async () => {
+                const answer = await parseResponse(
+                  await byId.visibility.$patch({ param: idParam(s), json: { is_active: false, ...decision } }),
+                );
+                mailed = 'owner_mailed' in answer && answer.owner_mailed === true;
+              },
             );
           }}
           onClose={() => setHiding(null)}

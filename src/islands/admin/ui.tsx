@@ -177,7 +177,8 @@ export function useWrites() {
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
   const run = async (
-    label: string,
+    /** What happened; a function is read after the write (a message that depends on its answer). */
+    label: string | (() => string),
     write: () => Promise<unknown>,
     reload: () => Promise<void>,
     { publishes = true }: { publishes?: boolean } = {},
@@ -187,7 +188,7 @@ export function useWrites() {
     setBusy(true);
     try {
       await write();
-      setDone(label);
+      setDone(typeof label === 'function' ? label() : label);
       if (publishes) announceChange();
       return true;
     } catch (err) {

@@ -71,7 +71,7 @@ export function useList<Filters extends object, Row extends object, Extra extend
     update: (isRow: (row: Row) => boolean, change: Partial<Row>) =>
       setData((d) => d && { ...d, rows: d.rows.map((r) => (isRow(r) ? { ...r, ...change } : r)) }),
     /** Runs one write (see useWrites), then reloads the list. */
-    run: (label: string, write: () => Promise<unknown>, options?: { publishes?: boolean }) =>
+    run: (label: string | (() => string), write: () => Promise<unknown>, options?: { publishes?: boolean }) =>
       writes.run(label, write, reload, options),
     /** The Pager's props, once a paged list has loaded. */
     pager:

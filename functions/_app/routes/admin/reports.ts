@@ -37,9 +37,11 @@ export const reportRoutes = new Hono<AdminEnv>()
       { serverWide: action === 'hide_server', at: new Date(deps.now?.() ?? Date.now()).toISOString() },
     );
     const server = action === 'hide_server' ? await getServerById(db, report.server_id) : null;
+    // Whether this hide mailed the listing's contact (none is on record for a listing added in the console).
+    let ownerMailed = false;
     if (server?.is_active) {
       // Hiding (#32) comes with reasons: the moderator's, else the report's own reason.
-      await hideWithReasons(
+      const hidden = await hideWithReasons(
         deps,
         c.get('operator'),
         server,
@@ -48,8 +50,9 @@ export const reportRoutes = new Hono<AdminEnv>()
         closing,
         `hid ${server.slug} after a report`,
       );
+      ownerMailed = Boolean(hidden?.contact_email);
     } else {
       await db.batch(closing);
     }
-    return c.json({ report: found(await getReportById(db, id), 'report', id) });
+    return c.json({ report: found(await getReportById(db, id), 'report', id), owner_mailed: ownerMailed });
   });

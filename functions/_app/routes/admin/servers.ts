@@ -51,9 +51,13 @@ export const serverRoutes = new Hono<AdminEnv>()
       if (!is_active) {
         // Hiding a live listing (#32): reasons required, the owner mailed with an appeal link, audited, one batch.
         const current = found(await getServerById(deps.db, id), 'server', id);
-        if (!current.is_active) return c.json({ server: current });
-        await hideWithReasons(deps, c.get('operator'), current, { reasons, requirement, note });
-        return c.json({ server: found(await getServerById(deps.db, id), 'server', id) });
+        if (!current.is_active) return c.json({ server: current, owner_mailed: false });
+        const hidden = await hideWithReasons(deps, c.get('operator'), current, { reasons, requirement, note });
+        // Whether the listing's contact was mailed: a listing added in the console has none on record.
+        return c.json({
+          server: found(await getServerById(deps.db, id), 'server', id),
+          owner_mailed: Boolean(hidden?.contact_email),
+        });
       }
       const current = found(await getServerById(deps.db, id), 'server', id);
       const change = prepareRebuild(c, `showed ${current.slug}`, [current.slug]);
