@@ -97,7 +97,7 @@ export function fakeServer(i: number, random: () => number): FakeServer {
   return {
     name,
     slug: `${serverSlug(name).slice(0, 40).replace(/-+$/, '')}-${code}`,
-    description: `${name} is a ${category.name.toLowerCase()} community focused on ${topic.toLowerCase()}${
+    description: `${name} is ${/^[aeiou]/i.test(category.name) ? 'an' : 'a'} ${category.name.toLowerCase()} community focused on ${topic.toLowerCase()}${
       sub ? ` and ${sub.name}` : ''
     }. Daily discussion, helpful members and active moderators keep it friendly for newcomers and veterans alike.`,
     category: category.name,
