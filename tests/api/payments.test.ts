@@ -117,6 +117,27 @@ async function checkout(harness: Harness, owner: OwnerSession, listingId: number
   return { sessionId: body.url.split('/').pop()!, orderId: body.order_id, url: body.url };
 }
 
+/** Holds back the stand-in's webhook deliveries until the answered function is called (then each goes at once). */
+function holdStripeEvents(standIn: StripeStandIn): () => void {
+  const deliver = standIn.deliver!;
+  let release = () => {};
+  const gate = new Promise<void>((ok) => {
+    release = ok;
+  });
+  standIn.deliver = async (body, headers) => {
+    await gate;
+    return deliver(body, headers);
+  };
+  return release;
+}
+
+/** Makes the refund's audit row fail (a trigger), as a crash between Stripe's refund and its record would. */
+async function refuseRefundAudit(harness: Harness) {
+  await harness.db.run(
+    sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+  );
+}
+
 /**
  * Delivers signed events at once, each to its own app instance with its own connection to the
  * database over HTTP (as Workers do): their reads and batches interleave for real, which the
@@ -1035,18 +1056,8 @@ describe('buying a placement', () => {
     const first = await checkout(h, owner, listings[0]!.id, week.id);
     await stripe.pay(first.sessionId);
     // Stripe's charge.refunded is held back until the app has answered the refund.
-    const deliver = stripe.deliver!;
-    let release = () => {};
-    const gate = new Promise<void>((ok) => {
-      release = ok;
-    });
-    stripe.deliver = async (body, headers) => {
-      await gate;
-      return deliver(body, headers);
-    };
-    await h.db.run(
-      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
-    );
+    const release = holdStripeEvents(stripe);
+    await refuseRefundAudit(h);
     const res = await h.ownerCall(owner, 'POST', `/api/account/orders/${first.orderId}/refund`, {});
     expect(res.status).toBe(500);
     // Stripe refunded; the database holds neither the refund nor its audit row.
@@ -1067,7 +1078,6 @@ describe('buying a placement', () => {
     expect((await getServerById(h.db, listings[0]!.id))?.is_sponsored).toBe(false);
     // With the audit allowed, a refund is recorded together with its audit row, naming Stripe's refund.
     await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
-    stripe.deliver = deliver;
     const second = await checkout(h, owner, listings[1]!.id, week.id);
     await stripe.pay(second.sessionId);
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${second.orderId}/refund`, {})).status).toBe(200);
@@ -1081,18 +1091,8 @@ describe('buying a placement', () => {
     const { sessionId, orderId } = await checkout(h, owner, listings[0]!.id, week.id);
     await stripe.pay(sessionId);
     // Stripe's charge.refunded is held back until the second press has been answered.
-    const deliver = stripe.deliver!;
-    let release = () => {};
-    const gate = new Promise<void>((ok) => {
-      release = ok;
-    });
-    stripe.deliver = async (body, headers) => {
-      await gate;
-      return deliver(body, headers);
-    };
-    await h.db.run(
-      sql`CREATE TRIGGER refund_audit_refused BEFORE INSERT ON audit_log WHEN NEW.action = 'refund' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
-    );
+    const release = holdStripeEvents(stripe);
+    await refuseRefundAudit(h);
     expect((await h.ownerCall(owner, 'POST', `/api/account/orders/${orderId}/refund`, {})).status).toBe(500);
     expect((await orderRow(h, orderId)).state).toBe('paid');
     await h.db.run(sql`DROP TRIGGER refund_audit_refused`);
