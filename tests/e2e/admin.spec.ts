@@ -344,7 +344,7 @@ test('the console asks before it hides a reported server or unsubscribes an addr
   expect(await status()).toBe('unsubscribed');
 });
 
-test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the HTML part in a frame of its own", async ({
+test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the HTML part styled as sent in a frame of its own", async ({
   page,
   site,
 }) => {
@@ -358,8 +358,14 @@ test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the 
       subject,
       // One unbroken line far wider than a phone, as a long link is.
       text: `Follow https://example.com/${'a'.repeat(400)} to see it.`,
-      html: `<p>Hello ${tag}</p>`,
+      // Styled inline, as every mail template writes it.
+      html: `<p id="hello" style="color:#4f46e5;font-weight:700">Hello ${tag}</p>`,
     },
+  });
+  // Any policy refusal on the console page or in its frames (the browser logs each one).
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content[- ]Security[- ]Policy/i.test(m.text())) refused.push(m.text());
   });
   const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
   await page.setViewportSize({ width: 320, height: 800 });
@@ -372,11 +378,20 @@ test("a mail in the Outbox and the week's issue preview fit a 320 px phone, the 
   expect(await pageWidth()).toBeLessThanOrEqual(320);
   // Not the browser's 300 × 150 default box: the HTML part gets room to be read.
   expect((await html.boundingBox())!.height).toBeGreaterThan(300);
+  // The mail's inline styles apply, as in the mail received (the frame's own policy allows them).
+  const hello = html.contentFrame().locator('#hello');
+  await expect(hello).toHaveText(`Hello ${tag}`);
+  await expect(hello).toHaveCSS('color', 'rgb(79, 70, 229)');
+  await expect(hello).toHaveCSS('font-weight', '700');
 
   await page.goto('/admin#newsletter');
   await page.getByText('Preview', { exact: true }).click();
-  await expect(page.getByTitle("Preview of this week's issue")).toBeVisible();
+  const issue = page.getByTitle("Preview of this week's issue");
+  await expect(issue).toBeVisible();
   expect(await pageWidth()).toBeLessThanOrEqual(320);
+  // The issue's layout styles its body inline (mail/layout.ts): its background shows.
+  await expect(issue.contentFrame().locator('body')).toHaveCSS('background-color', 'rgb(246, 246, 249)');
+  expect(refused).toEqual([]);
 });
 
 test('signing out ends the session: the console asks to sign in again', async ({ page, site }) => {

@@ -150,6 +150,21 @@ export async function previewIssue(deps: NewsletterDeps, now: number): Promise<I
 }
 
 /**
+ * The one rendering of `week`'s issue the console previews at `now` (the mail of previewIssue, read
+ * alone): this week's issue (stored, or as a send now would compose it), or last week's while
+ * copies of it are owed; null for any other week.
+ */
+export async function previewIssueMail(deps: NewsletterDeps, now: number, week: string): Promise<RenderedMail | null> {
+  if (week === isoWeek(now)) {
+    const stored = await getIssueByWeek(deps.db, week);
+    const content = toCompose(stored) ? await composeIssue(deps, now) : (stored!.content as unknown as IssueContent);
+    return sampleMail(deps, content);
+  }
+  const owed = await owedIssue(deps, now);
+  return owed?.week === week ? sampleMail(deps, owed.content as unknown as IssueContent) : null;
+}
+
+/**
  * Whether the scheduled passes compose the week's issue at `now`: Mondays from 09:00 UTC (the
  * passes at other times only go on with an issue already composed). The console's button and
  * `npm run newsletter:send` compose it whenever they are used.

@@ -14,7 +14,8 @@ export const CSP_DIRECTIVES = [
   "img-src 'self' https: data:",
   "font-src 'self'",
   "connect-src 'self'",
-  'frame-src https://challenges.cloudflare.com',
+  // 'self': the console frames the mail previews it serves itself (MAIL_PREVIEW_POLICY below).
+  "frame-src 'self' https://challenges.cloudflare.com",
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "form-action 'self'",
@@ -69,6 +70,23 @@ export function securityHeaderSet(policy: string = BASE_CONTENT_SECURITY_POLICY)
  * nothing and be framed by nobody (OWASP's advice for APIs). Pages keep the document policy.
  */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * The policy of a mail's HTML as the console previews it (GET /api/admin/mail/:id/preview and
+ * /api/admin/newsletter/issue/:week/preview, lib/mail-preview.ts): the mail's inline styles as a
+ * mail client shows them, images as a mail may have them, no script of any kind, nothing posted or
+ * fetched, framed only by the site's own pages (the console), and `sandbox`, so even a browser that
+ * ignored the frame's sandbox attribute runs it in an opaque origin with no scripts.
+ */
+export const MAIL_PREVIEW_POLICY = [
+  "default-src 'none'",
+  'img-src https: data:',
+  "style-src 'unsafe-inline'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  'sandbox',
+].join('; ');
 
 /**
  * The API set as one plain record (for an answer made outside the chain: the bench's old events path):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issueSendState, issueSentNotice } from './NewsletterIssuePanel';
+import { issuePreviewSrc, issueSendState, issueSentNotice } from './NewsletterIssuePanel';
 
 /** This week's issue with nothing owed of last week's. */
 const thisWeek = { week: '2026-W49', owed: null, later: 0 };
@@ -96,5 +96,11 @@ describe('issueSentNotice', () => {
     expect(issueSentNotice({ ...sent, enqueued: 2400, recipients: 2400, subscribers: 2700, done: false })).toBe(
       'Issue 2026-W48: 2400 copies written to the Outbox now, 2400 of 2700 so far; the rest are written by the newsletter’s next pass (every 15 minutes), or send again to write the next part now.',
     );
+  });
+});
+
+describe('issuePreviewSrc', () => {
+  it('loads a week’s issue from the admin route that serves it with its own policy, not inline in the console', () => {
+    expect(issuePreviewSrc('2026-W49')).toBe('/api/admin/newsletter/issue/2026-W49/preview');
   });
 });

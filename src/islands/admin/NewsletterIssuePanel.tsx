@@ -5,6 +5,12 @@ import { Notices } from './ui';
 type Preview = Awaited<ReturnType<typeof loadPreview>>;
 const loadPreview = () => parseResponse(client.api.admin.newsletter.issue.$get());
 
+/**
+ * Where a preview frame loads an issue's HTML: the admin route that answers this week's issue, or
+ * last week's while copies of it are owed, with its own policy (inline styles, no script).
+ */
+export const issuePreviewSrc = (week: string) => `/api/admin/newsletter/issue/${encodeURIComponent(week)}/preview`;
+
 /** What happens to the copies of an issue not written yet (jobs/schedule.ts: the newsletter's passes). */
 const ISSUE_REST_FOLLOWS =
   'the rest are written by the newsletter’s next pass (every 15 minutes), or send again to write the next part now.';
@@ -145,7 +151,7 @@ export function NewsletterIssuePanel() {
                 <iframe
                   title={`Preview of last week's issue (${preview.owed.week})`}
                   sandbox=""
-                  srcDoc={preview.owed.mail.html}
+                  src={issuePreviewSrc(preview.owed.week)}
                   className="mail-html"
                 />
               </details>
@@ -158,7 +164,14 @@ export function NewsletterIssuePanel() {
           <details>
             <summary>Preview</summary>
             <pre className="mail-text">{preview.mail.text}</pre>
-            <iframe title="Preview of this week's issue" sandbox="" srcDoc={preview.mail.html} className="mail-html" />
+            {/* Keyed by whether the issue is composed: a send loads the issue as stored, not as it was previewed. */}
+            <iframe
+              key={String(preview.composed)}
+              title="Preview of this week's issue"
+              sandbox=""
+              src={issuePreviewSrc(preview.week)}
+              className="mail-html"
+            />
           </details>
           <button
             type="button"

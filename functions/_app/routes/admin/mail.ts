@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { countMailsByStatus, getMailById, listMails } from '../../../../db/queries/mail';
 import { mailQuerySchema } from '../../../../src/lib/schemas/mail';
 import { mailFor, mailFrom } from '../../clients/mail';
+import { mailPreview } from '../../lib/mail-preview';
 import { validationHook } from '../../lib/validate';
 import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { found, idParam } from './shared';
@@ -36,4 +37,10 @@ export const mailRoutes = new Hono<AdminEnv>()
   .get('/:id', idParam, async (c) => {
     const { id } = c.req.valid('param');
     return c.json({ mail: found(await getMailById(c.get('deps').db, id), 'mail', id) });
+  })
+  // Its HTML part as a document of its own, for the Outbox's preview frame: with its own policy,
+  // which lets the mail's inline styles apply (the console page's policy would refuse them).
+  .get('/:id/preview', idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    return mailPreview(c, found(await getMailById(c.get('deps').db, id), 'mail', id).html_body);
   });

@@ -1,5 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import {
   countConfirmedAfter,
   countIssueRecipients,
@@ -14,9 +15,10 @@ import {
   updateSubscriber,
 } from '../../../../db/queries/newsletter';
 import { subscriberPatchSchema, subscriberQuerySchema } from '../../../../src/lib/schemas/admin';
-import { lastWeekOwed, previewIssue, run as sendNewsletter, toCompose } from '../../jobs/newsletter';
+import { lastWeekOwed, previewIssue, previewIssueMail, run as sendNewsletter, toCompose } from '../../jobs/newsletter';
 import { WORKER_NEWSLETTER_PAGES_PER_REQUEST } from '../../jobs/schedule';
 import { ApiError } from '../../lib/errors';
+import { mailPreview } from '../../lib/mail-preview';
 import { validationHook } from '../../lib/validate';
 import { newsletterConfirmMail } from '../../mail/newsletter-confirm';
 import { mailSite, newsletterLinks } from '../../mail/site';
@@ -33,6 +35,9 @@ export function csvField(value: unknown): string {
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
+
+/** The `:week` of an issue's preview: an ISO week as isoWeek writes it (2026-W48). */
+const issueWeekParam = z.object({ week: z.string().regex(/^\d{4}-W\d{2}$/, 'Must be an ISO week such as 2026-W48') });
 
 const CSV_COLUMNS = [
   'id',
@@ -59,6 +64,22 @@ export const newsletterRoutes = new Hono<AdminEnv>()
   .get('/issue', async (c) => {
     const deps = c.get('deps');
     return c.json(await previewIssue(deps, deps.now?.() ?? Date.now()));
+  })
+  // The HTML of the issue the preview shows for `week` (this week's, or last week's while copies of
+  // it are owed) as a document of its own, for the preview frame: its own policy lets the mail's
+  // inline styles apply. Any other week is a 404.
+  .get('/issue/:week/preview', zValidator('param', issueWeekParam, validationHook), async (c) => {
+    const { week } = c.req.valid('param');
+    const deps = c.get('deps');
+    const mail = await previewIssueMail(deps, deps.now?.() ?? Date.now(), week);
+    if (!mail) {
+      throw new ApiError(
+        404,
+        'not_found',
+        `No issue of ${week} to preview: only this week's, or last week's while copies of it are owed`,
+      );
+    }
+    return mailPreview(c, mail.html);
   })
   // On the Worker a request writes WORKER_NEWSLETTER_PAGES_PER_REQUEST pages of copies (its 50
   // subrequests) and answers 202 with how far it got: the newsletter's next pass (every 15
