@@ -283,7 +283,8 @@ describe("a listing's reviews past its first page, a page of the site (Node)", (
     // Older again: the last three, with no link further back; newer from there: the page before.
     const last = await (await fetch(`${base}${hrefOf(html, 'data-reviews-older')}`)).text();
     expect(bodies(last, 'Tail')).toEqual([20, 21, 22]);
-    expect(last).toMatch(/<a class="btn btn-outline" rel="next" data-reviews-older hidden>/);
+    // Hidden, with neither href nor rel (an <a> without href may not carry rel: the HTML check).
+    expect(last).toMatch(/<a class="btn btn-outline" data-reviews-older hidden>/);
     expect(bodies(await (await fetch(`${base}${hrefOf(last, 'data-reviews-newer')}`)).text(), 'Tail')).toEqual([
       10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
     ]);

@@ -237,10 +237,16 @@ function reviewsBox(root: HTMLElement) {
         return li;
       }),
     );
+    // rel="prev"/"next" only on a link that leads somewhere (an <a> without href may not carry rel).
     const link = (a: HTMLAnchorElement, dir: 'newer' | 'older', key: string | null) => {
       a.hidden = !key;
-      if (key) a.href = reviewsPageHref(slug, dir, key);
-      else a.removeAttribute('href');
+      if (key) {
+        a.href = reviewsPageHref(slug, dir, key);
+        a.rel = dir === 'newer' ? 'prev' : 'next';
+      } else {
+        a.removeAttribute('href');
+        a.removeAttribute('rel');
+      }
       a.dataset.key = key ?? '';
     };
     link(newer, 'newer', data.newer);
