@@ -29,13 +29,9 @@ import { auditOf, conflictOnDuplicate, found, idParam, notFound, prepareRebuild 
 
 const slugTaken = conflictOnDuplicate('slug_taken', 'Another server has this slug');
 /** A category change kept by a Sponsored order that closed again before its reasons could be read. */
-const raced = () =>
-  new ApiError(
-    409,
-    'sponsored_slot_held',
-    'A Sponsored order of this listing changed while it was being saved: save again.',
-    [{ path: 'category', message: 'A Sponsored order of this listing changed while it was being saved: save again.' }],
-  );
+const SLOT_RACED = 'A Sponsored order of this listing changed while it was being saved: save again.';
+/** The 409 of a category change a Sponsored slot keeps, on the field. */
+const slotHeld = (why: string) => new ApiError(409, 'sponsored_slot_held', why, [{ path: 'category', message: why }]);
 
 /** Listings: moderators may search and show/hide; everything else is for admins. */
 export const serverRoutes = new Hono<AdminEnv>()
@@ -111,7 +107,7 @@ export const serverRoutes = new Hono<AdminEnv>()
     const moving = input.category !== before.category;
     const refuseMove = async () => {
       const why = categoryChangeRefusal(await sponsoredSlotsElsewhere(db, id, input.category, at), input.category);
-      return why ? new ApiError(409, 'sponsored_slot_held', why, [{ path: 'category', message: why }]) : null;
+      return why ? slotHeld(why) : null;
     };
     if (moving) {
       const refusal = await refuseMove();
@@ -130,7 +126,7 @@ export const serverRoutes = new Hono<AdminEnv>()
       // Checked again in the UPDATE itself: a Sponsored checkout paid meanwhile still keeps the category.
       moving ? noSlotsElsewhere(id, input.category, at) : undefined,
     ).catch(slugTaken);
-    if (!updated && moving && (await getServerById(db, id))) throw (await refuseMove()) ?? raced();
+    if (!updated && moving && (await getServerById(db, id))) throw (await refuseMove()) ?? slotHeld(SLOT_RACED);
     const server = found(updated, 'server', id);
     await change?.requested();
     return c.json({ server });
