@@ -2,9 +2,10 @@
 // the orders. Every event (a webhook, a refund made through the API, the reconcile job, the clock)
 // goes through applyOrderEvent: the order machine's transition and its effects in ONE batch,
 // applied only over the order version it was computed from, with the event id recorded once.
-import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { MailKind, OrderState, Placement } from '../../src/lib/enums';
+import type { SlotHolder } from '../../src/lib/pricing/category-change';
 import {
   MAIL_EFFECTS,
   type MailEffect,
@@ -205,6 +206,42 @@ export async function attachSession(
 export async function dropUnstartedOrder(db: Db, orderId: number): Promise<void> {
   await db.delete(orders).where(and(eq(orders.id, orderId), eq(orders.state, 'open'), sql`stripe_session_id IS NULL`));
 }
+
+/**
+ * The listing's Sponsored orders that hold a slot of a category other than `category` from `atIso`
+ * on (paid, running or booked, as takenSlots counts them), or may still take one (an open checkout
+ * whose session Stripe can still be paid on): a change of the listing's category to `category`
+ * would move their card away from their slot (categoryChangeRefusal). Premium is capped nowhere.
+ */
+function slotsElsewhere(serverId: number, category: string, atIso: string): SQL {
+  return and(
+    eq(orders.server_id, serverId),
+    eq(orders.placement, 'sponsored'),
+    ne(orders.category, category),
+    or(
+      and(eq(orders.state, 'paid'), gt(orders.ends_at, atIso)),
+      and(eq(orders.state, 'open'), eq(orders.kind, 'checkout'), isNotNull(orders.stripe_session_id)),
+    ),
+  )!;
+}
+
+/** The orders slotsElsewhere names, for the refusal's words. */
+export async function sponsoredSlotsElsewhere(
+  db: Db,
+  serverId: number,
+  category: string,
+  atIso: string,
+): Promise<SlotHolder[]> {
+  const rows = await db
+    .select({ kind: orders.kind, state: orders.state, category: orders.category, ends_at: orders.ends_at })
+    .from(orders)
+    .where(slotsElsewhere(serverId, category, atIso));
+  return rows.filter((r): r is SlotHolder => r.state === 'paid' || r.state === 'open');
+}
+
+/** Holds while no order slotsElsewhere names exists: the guard of a listing's category change, in its UPDATE. */
+export const noSlotsElsewhere = (serverId: number, category: string, atIso: string): SQL =>
+  sql`NOT EXISTS (SELECT 1 FROM ${orders} WHERE ${slotsElsewhere(serverId, category, atIso)})`;
 
 /** Sponsored slots taken (paid, running or scheduled) in a category from `fromIso` on, other than `exceptId`'s. */
 export async function takenSlots(db: Db, category: string, fromIso: string, exceptId = 0): Promise<Slot[]> {

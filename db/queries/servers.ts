@@ -984,8 +984,10 @@ export async function updateServer(
   patch: Partial<ServerWrite>,
   /** The operator's audit row (given the slug the listing will have), in the same batch as the update. */
   audit?: (slug: string | undefined) => AuditWrite,
+  /** A condition the update is made under (checked in its statements): null when it does not hold. */
+  when?: SQL,
 ): Promise<Server | null> {
-  const { statements, updateAt, slug } = await serverUpdateStatements(db, id, patch);
+  const { statements, updateAt, slug } = await serverUpdateStatements(db, id, patch, when);
   const auditRow = audit?.(slug);
   // One batch: the rename, its history and the audit row are stored together or not at all.
   const results = await db.batch([...statements, ...(auditRow ? auditStatements(db, auditRow) : [])]);

@@ -223,7 +223,40 @@ describe('GET /api/invites/:code', () => {
     expect(discord.requests.length).toBe(asked);
   });
 
-  it(`one address gets ${INVITE_CHECKS.perClient} new lookups per 10 minutes (429 after), others keep theirs`, async () => {
+  it('the 429 counts what it says: a working invite re-checked past its reuse time is another check', async () => {
+    let clock = Date.parse('2026-03-02T10:00:00Z');
+    const timed = await createTestApp({ DISCORD_API_BASE: discord.url }, { now: () => clock });
+    discord.invites.set('pixelraid2', PIXEL);
+    discord.invites.set('pixelraid3', PIXEL);
+    try {
+      const ask = (code: string) =>
+        Promise.resolve(
+          timed.app.request(`/api/invites/${code}`, { headers: { origin: ORIGIN, 'cf-connecting-ip': '203.0.113.9' } }),
+        );
+      const before = discord.requests.length;
+      for (const code of ['pixelraid', 'pixelraid2', 'pixelraid3']) expect((await ask(code)).status).toBe(200);
+      // Within its reuse time an answer is the stored one: no check of Discord, nothing counted.
+      expect((await ask('pixelraid')).status).toBe(200);
+      clock += INVITE_CHECKS.cacheMs.ok + 1_000;
+      for (const code of ['pixelraid', 'pixelraid2']) expect((await ask(code)).status).toBe(200);
+      // Three invites, five checks of Discord within the 10 minutes: the share is spent.
+      expect(INVITE_CHECKS.perClient).toBe(5);
+      expect(discord.requests.length - before).toBe(INVITE_CHECKS.perClient);
+      expect((await ask('pixelraid')).status).toBe(200);
+      const spent = await ask('pixelraid3');
+      expect(spent.status).toBe(429);
+      const { error } = (await spent.json()) as Refusal;
+      expect(error.code).toBe('invite_checks_spent');
+      expect(error.message).toBe(
+        'You have made 5 invite checks with Discord in 10 minutes (a working invite checked again after 5 minutes, or on sending the form, counts again). Please wait before checking another.',
+      );
+      expect(discord.requests.length - before).toBe(INVITE_CHECKS.perClient);
+    } finally {
+      timed.cleanup();
+    }
+  });
+
+  it(`one address gets ${INVITE_CHECKS.perClient} lookups per 10 minutes (429 after), others keep theirs`, async () => {
     const ask = (code: string, ip: string) => lookup(code, { 'cf-connecting-ip': ip });
     for (let i = 0; i < INVITE_CHECKS.perClient; i++)
       expect((await ask(`madeup${i}`, '203.0.113.1')).status, `lookup ${i + 1}`).toBe(400);

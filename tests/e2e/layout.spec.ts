@@ -10,6 +10,7 @@ import { insertSubmission } from '../../db/queries/submissions';
 import {
   discordServers,
   mailOutbox,
+  orders,
   ownerUsers,
   reviewFlags,
   reviewReplies,
@@ -713,6 +714,58 @@ test('the console saves a sample server, says beside Save why a save is refused 
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect(beside).toContainText('(and 1 more field marked above)');
   await expect(name).toBeFocused();
+});
+
+test('the console says beside Category and Save why a listing with a running Sponsored term keeps its category', async ({
+  page,
+  site,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const listing = await createServer(site.db, {
+    name: 'Slot Keeper Desk',
+    description: 'A Trading listing whose Sponsored term holds a Trading slot.',
+    category: 'Trading',
+    members: 900,
+    active_users: 90,
+    pros: [],
+    cons: [],
+    tags: [],
+    features: [],
+    affiliate_link: 'https://discord.gg/slotkeeper',
+  });
+  const now = Date.now();
+  await site.db.insert(orders).values({
+    server_id: listing.id,
+    server_name: listing.name,
+    kind: 'checkout',
+    placement: 'sponsored',
+    category: 'Trading',
+    term_days: 7,
+    amount_cents: 4900,
+    currency: 'usd',
+    state: 'paid',
+    version: crypto.randomUUID(),
+    stripe_session_id: `cs_test_${crypto.randomUUID()}`,
+    stripe_payment_intent: `pi_${crypto.randomUUID()}`,
+    paid_at: new Date(now).toISOString(),
+    starts_at: new Date(now).toISOString(),
+    ends_at: new Date(now + 7 * 86_400_000).toISOString(),
+  });
+  await signIn(page);
+  await page.goto('/admin#servers');
+  await page.getByLabel('Search servers').fill('Slot Keeper');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('button', { name: 'Edit Slot Keeper Desk' }).click();
+  const form = page.getByRole('form', { name: 'Edit Slot Keeper Desk' });
+  const category = form.getByRole('combobox', { name: /^Category/ });
+  await category.selectOption('Gaming');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.locator('.actions').getByRole('alert')).toHaveText(
+    /^Not saved: This listing has a Sponsored term bought in Trading, running or booked until .+ Refund the order under Orders first, or change the category after /,
+  );
+  await expect(category).toHaveAttribute('aria-invalid', 'true');
+  await expect(category).toBeFocused();
+  await expect(category.locator('xpath=..').locator('.field-error')).toContainText('bought in Trading');
 });
 
 test('the console analytics chart shows 10,000 whole, dates under the plot and a single day inside it', async ({

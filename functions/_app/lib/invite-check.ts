@@ -10,7 +10,12 @@ import { clearBreaker, getJobState, tripBreaker } from '../../../db/queries/fres
 import { cacheInviteAnswer, getCachedInviteAnswer } from '../../../db/queries/invite-answers';
 import { guildTaken, spendSubmissionLookup } from '../../../db/queries/submissions';
 import { type Hold, holdFor, visitorRetryAfter } from '../../../src/lib/invite-checks/backoff';
-import { BUDGET, INVITE_CHECKS, inviteCheckCeiling } from '../../../src/lib/invite-checks/budget';
+import {
+  BUDGET,
+  clientShareSpentMessage,
+  INVITE_CHECKS,
+  inviteCheckCeiling,
+} from '../../../src/lib/invite-checks/budget';
 import { type InviteAnswer, type InviteSnapshot, isDefinitive } from '../../../src/lib/invite-checks/classify';
 import { guildIconUrl } from '../../../src/lib/invite-checks/guild-icon';
 import { inviteCode } from '../../../src/lib/invite-checks/invite-code';
@@ -101,13 +106,9 @@ function unavailable(retryAfterMs: number | null): ApiError {
 
 /** The 429 of a client past its own share: the others' checks go on. */
 function shareSpent(retryAfterMs: number): ApiError {
-  return new ApiError(
-    429,
-    'invite_checks_spent',
-    `You have checked ${INVITE_CHECKS.perClient} new invites in 10 minutes. Please wait before checking another.`,
-    undefined,
-    { 'Retry-After': String(visitorRetryAfter(retryAfterMs)) },
-  );
+  return new ApiError(429, 'invite_checks_spent', clientShareSpentMessage(), undefined, {
+    'Retry-After': String(visitorRetryAfter(retryAfterMs)),
+  });
 }
 
 /** How long an answer is reused for its code; 0 for one that says nothing of the invite. */

@@ -272,7 +272,11 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
             {field('slug', 'Slug (blank: from the name)', { pattern: '[a-z0-9-]*' })}
             <label>
               Category
-              <select value={form.category} onChange={(e) => setForm({ ...form, category: e.target.value })}>
+              <select
+                value={form.category}
+                onChange={(e) => setForm({ ...form, category: e.target.value })}
+                aria-invalid={fieldErrors.category ? true : undefined}
+              >
                 {/* A stored category the site does not list is shown as it is, to be changed before saving. */}
                 {isListedCategory(form.category) ? null : (
                   <option value={form.category} disabled>
@@ -283,6 +287,8 @@ export function ServersScreen({ isAdmin }: { isAdmin: boolean }) {
                   <option key={c}>{c}</option>
                 ))}
               </select>
+              {/* A refused move (a Sponsored slot held in this category, 409) says why beside the field. */}
+              {fieldErrors.category && <span className="field-error">{fieldErrors.category}</span>}
             </label>
             {field('subcategory', 'Subcategory')}
             <LanguageRegionFields

@@ -154,6 +154,18 @@ export const INVITE_CHECKS = {
   cacheMs: { ok: 5 * 60_000, unknown_invite: 60 * 60_000, refused: 10 * 60_000 },
 } as const;
 
+/**
+ * The 429 of a client past its share (INVITE_CHECKS.perClient). What is counted is each lookup of
+ * Discord made for the client, not each distinct invite: an invite whose answer is past its reuse
+ * time (a working one after 5 minutes) is looked up again, and so is a working invite on submit.
+ * Those are lookups of the shared budget, so they count, and the message says so.
+ */
+export function clientShareSpentMessage(): string {
+  const okMinutes = INVITE_CHECKS.cacheMs.ok / 60_000;
+  const windowMinutes = BUDGET.windowMs / 60_000;
+  return `You have made ${INVITE_CHECKS.perClient} invite checks with Discord in ${windowMinutes} minutes (a working invite checked again after ${okMinutes} minutes, or on sending the form, counts again). Please wait before checking another.`;
+}
+
 /** The site-wide lookups a check may reach: all of them with the reserve, the rest without. */
 export function inviteCheckCeiling(mayUseReserve: boolean): number {
   return mayUseReserve ? INVITE_CHECKS.perWindow : INVITE_CHECKS.perWindow - INVITE_CHECKS.reserve;

@@ -2,7 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { listServerAnalytics } from '../../../../db/queries/analytics';
 import { INSERTED_ID } from '../../../../db/queries/audit';
-import { ordersHoldingListing } from '../../../../db/queries/orders';
+import { noSlotsElsewhere, ordersHoldingListing, sponsoredSlotsElsewhere } from '../../../../db/queries/orders';
 import {
   createServer,
   deleteServer,
@@ -11,6 +11,7 @@ import {
   setServerActive,
   updateServer,
 } from '../../../../db/queries/servers';
+import { categoryChangeRefusal } from '../../../../src/lib/pricing/category-change';
 import { REMOVAL_RACED, removalRefusal } from '../../../../src/lib/pricing/order-machine';
 import {
   adminServerQuerySchema,
@@ -27,6 +28,10 @@ import { type AdminEnv, requireRole } from '../../middleware/auth';
 import { auditOf, conflictOnDuplicate, found, idParam, notFound, prepareRebuild } from './shared';
 
 const slugTaken = conflictOnDuplicate('slug_taken', 'Another server has this slug');
+/** A category change kept by a Sponsored order that closed again before its reasons could be read. */
+const SLOT_RACED = 'A Sponsored order of this listing changed while it was being saved: save again.';
+/** The 409 of a category change a Sponsored slot keeps, on the field. */
+const slotHeld = (why: string) => new ApiError(409, 'sponsored_slot_held', why, [{ path: 'category', message: why }]);
 
 /** Listings: moderators may search and show/hide; everything else is for admins. */
 export const serverRoutes = new Hono<AdminEnv>()
@@ -97,16 +102,32 @@ export const serverRoutes = new Hono<AdminEnv>()
     const changed = Object.keys(input).filter(
       (k) => JSON.stringify(before[k as keyof typeof before]) !== JSON.stringify(input[k as keyof typeof input]),
     );
+    // A Sponsored term's slot is its category's: not moved while one runs or is booked (or may be paid).
+    const at = new Date(c.get('deps').now?.() ?? Date.now()).toISOString();
+    const moving = input.category !== before.category;
+    const refuseMove = async () => {
+      const why = categoryChangeRefusal(await sponsoredSlotsElsewhere(db, id, input.category, at), input.category);
+      return why ? slotHeld(why) : null;
+    };
+    if (moving) {
+      const refusal = await refuseMove();
+      if (refusal) throw refusal;
+    }
     let change: PendingPublish | undefined;
-    const server = found(
-      await updateServer(db, id, { ...input, slug }, (next) => {
+    const updated = await updateServer(
+      db,
+      id,
+      { ...input, slug },
+      (next) => {
         const after = next ?? before.slug;
         change = prepareRebuild(c, `edited ${after}`, [after, before.slug]);
         return auditOf(c, 'update', 'server', id, { changed, slug: after, previous_slug: before.slug }, change);
-      }).catch(slugTaken),
-      'server',
-      id,
-    );
+      },
+      // Checked again in the UPDATE itself: a Sponsored checkout paid meanwhile still keeps the category.
+      moving ? noSlotsElsewhere(id, input.category, at) : undefined,
+    ).catch(slugTaken);
+    if (!updated && moving && (await getServerById(db, id))) throw (await refuseMove()) ?? slotHeld(SLOT_RACED);
+    const server = found(updated, 'server', id);
     await change?.requested();
     return c.json({ server });
   })
