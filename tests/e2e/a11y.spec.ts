@@ -185,3 +185,36 @@ test('a server icon that fails to load shows the generated initials', async ({ p
   await expect(icon.locator('img')).toHaveAttribute('data-failed', '');
   await expect(icon.locator('.icon-initials')).toHaveText('FS');
 });
+
+test('every tab stop of the home, a server page and the submit form shows a focus ring at 320 px', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  for (const path of ['/', '/server/apex-legends-hub', '/submit-server']) {
+    await page.goto(path);
+    await hydrated(page);
+    const unringed: string[] = [];
+    let stops = 0;
+    for (let i = 0; i < 150; i++) {
+      await page.keyboard.press('Tab');
+      // The focused element's ring: its outline and shadow focused must differ from the same unfocused.
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const look = () => {
+          const cs = getComputedStyle(el);
+          return `${cs.boxShadow}|${cs.outlineStyle} ${cs.outlineWidth} ${cs.outlineColor}`;
+        };
+        const focused = look();
+        el.blur();
+        const unfocused = look();
+        el.focus({ focusVisible: true } as FocusOptions);
+        const name = `${el.tagName.toLowerCase()}.${el.className} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+        return { name, ringed: focused !== unfocused };
+      });
+      if (!stop) break; // Past the last stop: the focus left the page.
+      stops++;
+      if (!stop.ringed) unringed.push(stop.name);
+    }
+    expect(stops, `${path} has tab stops`).toBeGreaterThan(15);
+    expect(unringed, `${path}: focused with no ring`).toEqual([]);
+  }
+});
