@@ -218,3 +218,33 @@ test('every tab stop of the home, a server page and the submit form shows a focu
     expect(unringed, `${path}: focused with no ring`).toEqual([]);
   }
 });
+
+test('the phone menu from the keyboard: Enter opens it, Escape closes it back to the toggle, tabbing past its last link closes it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/');
+  await hydrated(page);
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(links.first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const count = await links.count();
+  for (let i = 0; i < count; i++) await page.keyboard.press('Tab');
+  await expect(links.last()).toBeFocused();
+  // On from the last link: the menu, which covers the page, closes and the focus is in sight.
+  await page.keyboard.press('Tab');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(links.first()).toBeHidden();
+  const focused = page.locator(':focus');
+  await expect(focused).toBeInViewport();
+  expect(await focused.evaluate((el) => el.closest('nav') === null)).toBe(true);
+});
