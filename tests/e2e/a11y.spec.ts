@@ -248,3 +248,18 @@ test('the phone menu from the keyboard: Enter opens it, Escape closes it back to
   await expect(focused).toBeInViewport();
   expect(await focused.evaluate((el) => el.closest('nav') === null)).toBe(true);
 });
+
+test('a refused review moves the focus to its first bad field, which names its message', async ({ page }) => {
+  await page.goto('/server/apex-legends-hub');
+  await hydrated(page);
+  const body = page.getByRole('textbox', { name: /Your review/ });
+  // The browser's own check (minlength) is set aside: the site's refusal is what is tested.
+  await page.locator('form:has(textarea[name="body"])').evaluate((f) => f.setAttribute('novalidate', ''));
+  await body.fill('Too short');
+  await page.getByRole('button', { name: 'Publish review' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'at least 20 characters' })).toBeVisible();
+  await expect(body).toBeFocused();
+  await expect(body).toHaveAttribute('aria-invalid', 'true');
+  await expect(body).toHaveAccessibleDescription(/at least 20 characters/);
+});
