@@ -1,4 +1,6 @@
+import { insertSubmission } from '../../db/queries/submissions';
 import { axe } from './axe';
+import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
 import { holdScripts, hydrated, unhydrated } from './hydration';
 import { PUBLIC_PAGE_TYPES } from './pages';
@@ -262,4 +264,35 @@ test('a refused review moves the focus to its first bad field, which names its m
   await expect(body).toBeFocused();
   await expect(body).toHaveAttribute('aria-invalid', 'true');
   await expect(body).toHaveAccessibleDescription(/at least 20 characters/);
+});
+
+test('a console row deleted from the keyboard gives the focus to the screen heading, not the page', async ({
+  page,
+  site,
+}) => {
+  await insertSubmission(site.db, {
+    server_name: 'Focus Check Submission',
+    server_description: 'A submission the keyboard deletes from the console table.',
+    category: 'Gaming',
+    subcategory: null,
+    invite_link: 'https://discord.gg/focuscheck',
+    server_image: 'https://example.com/icon.png',
+    contact_email: 'focus@example.com',
+    features: null,
+    member_count: 10,
+    active_users: 1,
+    submitter_name: 'Focus',
+    is_owner: true,
+  });
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  await page.getByRole('button', { name: 'Review Focus Check Submission' }).focus();
+  await page.keyboard.press('Enter');
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  page.once('dialog', (dialog) => void dialog.accept());
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Deleted “Focus Check Submission”.' })).toBeVisible();
+  await expect(remove).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: 'Submissions' })).toBeFocused();
 });
