@@ -296,3 +296,27 @@ test('a console row deleted from the keyboard gives the focus to the screen head
   await expect(remove).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1, name: 'Submissions' })).toBeFocused();
 });
+
+test('with forced colors (Windows high contrast), which drops every shadow, each focused control still shows a ring', async ({
+  page,
+}) => {
+  await page.emulateMedia({ forcedColors: 'active' });
+  for (const path of ['/', '/admin']) {
+    await page.goto(path);
+    await hydrated(page);
+    const unringed: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return null;
+        const cs = getComputedStyle(el);
+        const ringed = cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
+        return { name: `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`, ringed };
+      });
+      if (!stop) break;
+      if (!stop.ringed) unringed.push(stop.name);
+    }
+    expect(unringed, `${path}: focused with no ring in forced colors`).toEqual([]);
+  }
+});
