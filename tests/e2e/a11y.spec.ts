@@ -320,3 +320,16 @@ test('with forced colors (Windows high contrast), which drops every shadow, each
     expect(unringed, `${path}: focused with no ring in forced colors`).toEqual([]);
   }
 });
+
+test('signing in to the console gives the focus to the first screen’s heading', async ({ page, site }) => {
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill('nobody-yet@example.com');
+  await page.getByLabel('Password').fill('a wrong password');
+  await page.getByLabel('Password').press('Enter');
+  // Refused: the focus stays in the form, the reason announced.
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password' })).toBeVisible();
+  await expect(page.getByLabel('Password')).toBeFocused();
+  const email = await signIn(page, site.db);
+  expect(email).toContain('@');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeFocused();
+});

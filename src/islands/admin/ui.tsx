@@ -168,6 +168,27 @@ export function SearchForm({
 }
 
 /**
+ * Gives the focus to the heading of the screen in `main` once it shows (a screen loading its data
+ * shows its heading with it), unless the focus went somewhere meanwhile. Checked each frame, for
+ * about ten seconds at most.
+ */
+export function focusScreenHeading(main: HTMLElement | null) {
+  let frames = 600;
+  const step = () => {
+    const now = document.activeElement;
+    if (!main || (now && now !== document.body)) return;
+    const heading = main.querySelector<HTMLElement>('h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus();
+      return;
+    }
+    if (--frames > 0) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+/**
  * A write that takes away the control it was started from (a row's Delete, with its row) leaves
  * the focus on the page, and a keyboard or screen reader user back at its top: the focus goes to
  * the screen's heading instead, once the control is gone. Called as the write starts (the control
