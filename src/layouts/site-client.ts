@@ -65,6 +65,13 @@ if (toggle && nav) {
   nav.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('a[href]')) setOpen(false);
   });
+  // Tabbing on from the last link (or back past the toggle) closes it: the open menu covers the
+  // page, and the focus would go on behind it, out of sight.
+  document.addEventListener('focusin', (e) => {
+    if (toggle.getAttribute('aria-expanded') !== 'true') return;
+    if (e.target instanceof Node && (nav.contains(e.target) || toggle.contains(e.target))) return;
+    setOpen(false);
+  });
   window.addEventListener('hashchange', () => setOpen(false));
   window.addEventListener('pageshow', (e) => {
     if (e.persisted) setOpen(false);

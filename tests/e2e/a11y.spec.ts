@@ -1,4 +1,6 @@
+import { insertSubmission } from '../../db/queries/submissions';
 import { axe } from './axe';
+import { signIn } from './console-sign-in';
 import { expect, test } from './fixtures';
 import { holdScripts, hydrated, unhydrated } from './hydration';
 import { PUBLIC_PAGE_TYPES } from './pages';
@@ -184,4 +186,150 @@ test('a server icon that fails to load shows the generated initials', async ({ p
   const icon = page.locator('.detail-head .icon');
   await expect(icon.locator('img')).toHaveAttribute('data-failed', '');
   await expect(icon.locator('.icon-initials')).toHaveText('FS');
+});
+
+test('every tab stop of the home, a server page and the submit form shows a focus ring at 320 px', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  for (const path of ['/', '/server/apex-legends-hub', '/submit-server']) {
+    await page.goto(path);
+    await hydrated(page);
+    const unringed: string[] = [];
+    let stops = 0;
+    for (let i = 0; i < 150; i++) {
+      await page.keyboard.press('Tab');
+      // The focused element's ring: its outline and shadow focused must differ from the same unfocused.
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const look = () => {
+          const cs = getComputedStyle(el);
+          return `${cs.boxShadow}|${cs.outlineStyle} ${cs.outlineWidth} ${cs.outlineColor}`;
+        };
+        const focused = look();
+        el.blur();
+        const unfocused = look();
+        el.focus({ focusVisible: true } as FocusOptions);
+        const name = `${el.tagName.toLowerCase()}.${el.className} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+        return { name, ringed: focused !== unfocused };
+      });
+      if (!stop) break; // Past the last stop: the focus left the page.
+      stops++;
+      if (!stop.ringed) unringed.push(stop.name);
+    }
+    expect(stops, `${path} has tab stops`).toBeGreaterThan(15);
+    expect(unringed, `${path}: focused with no ring`).toEqual([]);
+  }
+});
+
+test('the phone menu from the keyboard: Enter opens it, Escape closes it back to the toggle, tabbing past its last link closes it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/');
+  await hydrated(page);
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(links.first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const count = await links.count();
+  for (let i = 0; i < count; i++) await page.keyboard.press('Tab');
+  await expect(links.last()).toBeFocused();
+  // On from the last link: the menu, which covers the page, closes and the focus is in sight.
+  await page.keyboard.press('Tab');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(links.first()).toBeHidden();
+  const focused = page.locator(':focus');
+  await expect(focused).toBeInViewport();
+  expect(await focused.evaluate((el) => el.closest('nav') === null)).toBe(true);
+});
+
+test('a refused review moves the focus to its first bad field, which names its message', async ({ page }) => {
+  await page.goto('/server/apex-legends-hub');
+  await hydrated(page);
+  const body = page.getByRole('textbox', { name: /Your review/ });
+  // The browser's own check (minlength) is set aside: the site's refusal is what is tested.
+  await page.locator('form:has(textarea[name="body"])').evaluate((f) => f.setAttribute('novalidate', ''));
+  await body.fill('Too short');
+  await page.getByRole('button', { name: 'Publish review' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'at least 20 characters' })).toBeVisible();
+  await expect(body).toBeFocused();
+  await expect(body).toHaveAttribute('aria-invalid', 'true');
+  await expect(body).toHaveAccessibleDescription(/at least 20 characters/);
+});
+
+test('a console row deleted from the keyboard gives the focus to the screen heading, not the page', async ({
+  page,
+  site,
+}) => {
+  await insertSubmission(site.db, {
+    server_name: 'Focus Check Submission',
+    server_description: 'A submission the keyboard deletes from the console table.',
+    category: 'Gaming',
+    subcategory: null,
+    invite_link: 'https://discord.gg/focuscheck',
+    server_image: 'https://example.com/icon.png',
+    contact_email: 'focus@example.com',
+    features: null,
+    member_count: 10,
+    active_users: 1,
+    submitter_name: 'Focus',
+    is_owner: true,
+  });
+  await signIn(page, site.db);
+  await page.goto('/admin#submissions');
+  await page.getByRole('button', { name: 'Review Focus Check Submission' }).focus();
+  await page.keyboard.press('Enter');
+  const remove = page.getByRole('button', { name: 'Delete', exact: true });
+  page.once('dialog', (dialog) => void dialog.accept());
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Deleted “Focus Check Submission”.' })).toBeVisible();
+  await expect(remove).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: 'Submissions' })).toBeFocused();
+});
+
+test('with forced colors (Windows high contrast), which drops every shadow, each focused control still shows a ring', async ({
+  page,
+}) => {
+  await page.emulateMedia({ forcedColors: 'active' });
+  for (const path of ['/', '/admin']) {
+    await page.goto(path);
+    await hydrated(page);
+    const unringed: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return null;
+        const cs = getComputedStyle(el);
+        const ringed = cs.outlineStyle !== 'none' && Number.parseFloat(cs.outlineWidth) > 0;
+        return { name: `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`, ringed };
+      });
+      if (!stop) break;
+      if (!stop.ringed) unringed.push(stop.name);
+    }
+    expect(unringed, `${path}: focused with no ring in forced colors`).toEqual([]);
+  }
+});
+
+test('signing in to the console gives the focus to the first screen’s heading', async ({ page, site }) => {
+  await page.goto('/admin');
+  await page.getByLabel('Email').fill('nobody-yet@example.com');
+  await page.getByLabel('Password').fill('a wrong password');
+  await page.getByLabel('Password').press('Enter');
+  // Refused: the focus stays in the form, the reason announced.
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong email or password' })).toBeVisible();
+  await expect(page.getByLabel('Password')).toBeFocused();
+  const email = await signIn(page, site.db);
+  expect(email).toContain('@');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeFocused();
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { AppealsScreen } from './AppealsScreen';
 import { AuditLog } from './AuditLog';
 import { ApiCallError, client, messageOf, parseResponse, setCsrfToken, setUnauthenticatedHandler } from './api';
@@ -16,7 +16,7 @@ import { ServersScreen } from './ServersScreen';
 import { SignIn } from './SignIn';
 import { SubmissionsScreen } from './SubmissionsScreen';
 import type { Operator, SessionInfo } from './types';
-import { Notice } from './ui';
+import { focusScreenHeading, Notice } from './ui';
 
 const SCREENS = [
   { id: 'dashboard', label: 'Dashboard', admin: true },
@@ -51,6 +51,21 @@ export default function AdminApp() {
     setCsrfToken(info.csrfToken);
     setOperator(info.operator);
   }, []);
+  // Signing in replaces the form, and the focus with it: it goes to the first screen's heading.
+  const mainRef = useRef<HTMLElement>(null);
+  const fromSignIn = useRef(false);
+  const signedInByForm = useCallback(
+    (info: SessionInfo) => {
+      fromSignIn.current = true;
+      signedIn(info);
+    },
+    [signedIn],
+  );
+  useEffect(() => {
+    if (!operator || !fromSignIn.current) return;
+    fromSignIn.current = false;
+    focusScreenHeading(mainRef.current);
+  }, [operator]);
 
   useEffect(() => {
     setUnauthenticatedHandler(() => setOperator(null));
@@ -77,7 +92,7 @@ export default function AdminApp() {
     return (
       <main id="main">
         <Notice>{bootError}</Notice>
-        <SignIn onSignedIn={signedIn} />
+        <SignIn onSignedIn={signedInByForm} />
       </main>
     );
   }
@@ -121,7 +136,7 @@ export default function AdminApp() {
           ))}
         </ul>
       </nav>
-      <main className="console-main" id="main">
+      <main className="console-main" id="main" ref={mainRef}>
         {current.id === 'dashboard' && <DashboardScreen />}
         {current.id === 'submissions' && <SubmissionsScreen />}
         {current.id === 'servers' && <ServersScreen isAdmin={operator.role === 'admin'} />}

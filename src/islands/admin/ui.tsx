@@ -168,6 +168,57 @@ export function SearchForm({
 }
 
 /**
+ * Gives the focus to the heading of the screen in `main` once it shows (a screen loading its data
+ * shows its heading with it), unless the focus went somewhere meanwhile. Checked each frame, for
+ * about ten seconds at most.
+ */
+export function focusScreenHeading(main: HTMLElement | null) {
+  let frames = 600;
+  const step = () => {
+    const now = document.activeElement;
+    if (!main || (now && now !== document.body)) return;
+    const heading = main.querySelector<HTMLElement>('h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus();
+      return;
+    }
+    if (--frames > 0) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+/**
+ * A write that takes away the control it was started from (a row's Delete, with its row) leaves
+ * the focus on the page, and a keyboard or screen reader user back at its top: the focus goes to
+ * the screen's heading instead, once the control is gone. Called as the write starts (the control
+ * still in its screen); what it returns is called when the write is done. Frames are waited for,
+ * not a fixed time: the control leaves when the screen has rendered what the write changed.
+ */
+function keepFocusInScreen(): () => void {
+  const from = document.activeElement;
+  const heading =
+    from instanceof HTMLElement && from !== document.body
+      ? from.closest('main')?.querySelector<HTMLElement>('h1')
+      : null;
+  return () => {
+    if (!heading || !from) return;
+    let frames = 60;
+    const check = () => {
+      const now = document.activeElement;
+      if (now && now !== document.body && now !== from) return; // The user moved on.
+      if (!from.isConnected && (!now || now === document.body)) {
+        heading.tabIndex = -1;
+        heading.focus();
+        return;
+      }
+      if (--frames > 0) requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  };
+}
+
+/**
  * Error and success messages of one console screen, and the one way its writes run: clear
  * the messages, do the write, say what happened, tell the build bar when a public page may
  * change, and reload the screen's list in every case so it shows what is stored.
@@ -183,6 +234,7 @@ export function useWrites() {
     reload: () => Promise<void>,
     { publishes = true }: { publishes?: boolean } = {},
   ): Promise<boolean> => {
+    const refocus = keepFocusInScreen();
     setError('');
     setDone('');
     setBusy(true);
@@ -197,6 +249,7 @@ export function useWrites() {
     } finally {
       setBusy(false);
       await reload();
+      refocus();
     }
   };
   return { error, setError, done, setDone, busy, run };

@@ -296,6 +296,7 @@ function reviewsBox(root: HTMLElement) {
     const issues = err instanceof Refused ? err.issues : [];
     if (alertText) alertText.textContent = (err as Error).message;
     if (alertBox) alertBox.hidden = false;
+    let first: HTMLElement | null = null;
     for (const issue of issues) {
       const name = issue.path.split('.')[0] ?? '';
       const slot = form.querySelector<HTMLElement>(`[data-error-for="${name}"]`);
@@ -305,7 +306,10 @@ function reviewsBox(root: HTMLElement) {
       const control = form.querySelector(`[name="${name}"]`);
       control?.setAttribute('aria-invalid', 'true');
       if (control) linkMessage(control, slot.id, true);
+      first ??= control as HTMLElement | null;
     }
+    // The first refused field takes the focus, its message read with it (as the other forms do).
+    first?.focus();
   }
 
   form.addEventListener('submit', async (e) => {
@@ -326,6 +330,9 @@ function reviewsBox(root: HTMLElement) {
       showProblem(err);
     } finally {
       send.disabled = false;
+      // Disabling the focused button dropped the focus to the page: it comes back to the button
+      // when no refused field took it (sent, or refused as a whole).
+      if (document.activeElement === document.body) send.focus();
     }
   });
 
