@@ -20,7 +20,7 @@ import {
 } from '../../db/schema';
 import { run as sendNewsletter } from '../../functions/_app/jobs/newsletter';
 import { JOBS } from '../../functions/_app/jobs/schedule';
-import { createAdminHarness } from '../helpers/admin';
+import { consoleListing, createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 afterEach(() => h?.cleanup());
@@ -41,17 +41,7 @@ const submission = (name = 'Chess Masters Club') => ({
   is_owner: true,
 });
 
-const server = (name = 'Alpha Traders') => ({
-  name,
-  description: 'Signals and charts.',
-  category: 'Trading',
-  members: 500,
-  active_users: 50,
-  pros: [],
-  cons: [],
-  tags: [],
-  features: [],
-});
+const server = (name = 'Alpha Traders') => consoleListing({ name });
 
 async function auditActions(entity: string) {
   const rows = await h.db.select().from(auditLog).where(eq(auditLog.entity, entity));

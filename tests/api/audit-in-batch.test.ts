@@ -22,7 +22,7 @@ import {
   serverSubmissions,
   siteContent,
 } from '../../db/schema';
-import { createAdminHarness } from '../helpers/admin';
+import { consoleListing, createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 afterEach(() => h?.cleanup());
@@ -41,17 +41,8 @@ const submission = (guild: string) => ({
   guild_id: `55500000000000000${guild}`,
 });
 
-/** A listing's fields as the console sends them (its name aside). */
-const LISTING = {
-  description: 'Signals and charts.',
-  category: 'Trading',
-  members: 500,
-  active_users: 50,
-  pros: [],
-  cons: [],
-  tags: [],
-  features: [],
-};
+/** A listing's fields as the console sends them. */
+const LISTING = consoleListing();
 
 /** Makes every audit_log insert fail (as a crash or a full disk would), until `allowAudit`. */
 const refuseAudit = () =>

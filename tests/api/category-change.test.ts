@@ -7,7 +7,7 @@ import { noSlotsElsewhere } from '../../db/queries/orders';
 import { createServer, getServerById, updateServer } from '../../db/queries/servers';
 import { auditLog, orders } from '../../db/schema';
 import { placementDay } from '../../src/lib/pricing/plans';
-import { createAdminHarness } from '../helpers/admin';
+import { consoleListing, createAdminHarness } from '../helpers/admin';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 afterEach(() => h?.cleanup());
@@ -15,18 +15,7 @@ afterEach(() => h?.cleanup());
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const server = (category = 'Trading') => ({
-  name: 'Alpha Traders',
-  description: 'Signals and charts.',
-  category,
-  members: 500,
-  active_users: 50,
-  pros: [],
-  cons: [],
-  tags: [],
-  features: [],
-  affiliate_link: 'https://discord.gg/alpha',
-});
+const server = (category = 'Trading') => consoleListing({ category, affiliate_link: 'https://discord.gg/alpha' });
 
 type Refusal = { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
 

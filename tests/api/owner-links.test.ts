@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getServerById } from '../../db/queries/servers';
 import { auditLog } from '../../db/schema';
 import { LINKS_MAX } from '../../src/lib/links';
+import { consoleListing } from '../helpers/admin';
 import { seedServer } from './api-harness';
 import { createOwnerHarness, guild } from './owner-harness';
 
@@ -118,17 +119,7 @@ describe("an owner's links go through review to the listing", () => {
 });
 
 describe("the console's server edit", () => {
-  const server = {
-    name: 'Console Links',
-    description: 'A listing the operators edit.',
-    category: 'Trading',
-    members: 500,
-    active_users: 50,
-    pros: [],
-    cons: [],
-    tags: [],
-    features: [],
-  };
+  const server = consoleListing({ name: 'Console Links', description: 'A listing the operators edit.' });
 
   it('sets the links, leaves them as they are when the edit sends none, and refuses an internal host', async () => {
     h = await createOwnerHarness();

@@ -9,6 +9,20 @@ import { sharedPermissiveStandIn } from './discord-stand-in';
 /** The origin the test app believes it serves (SITE_URL). */
 export const ORIGIN = 'http://localhost:4321';
 
+/** A listing's fields as the console sends them (POST/PUT /api/admin/servers), `overrides` on top. */
+export const consoleListing = <T extends Record<string, unknown>>(overrides: T = {} as T) => ({
+  name: 'Alpha Traders',
+  description: 'Signals and charts.',
+  category: 'Trading',
+  members: 500,
+  active_users: 50,
+  pros: [] as string[],
+  cons: [] as string[],
+  tags: [] as string[],
+  features: [] as string[],
+  ...overrides,
+});
+
 /** A RebuildTrigger that remembers every request, for asserting what marks the site dirty. */
 export class RecordingRebuild implements RebuildTrigger {
   readonly reasons: string[] = [];
