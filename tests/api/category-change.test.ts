@@ -8,6 +8,7 @@ import { createServer, getServerById, updateServer } from '../../db/queries/serv
 import { auditLog, orders } from '../../db/schema';
 import { placementDay } from '../../src/lib/pricing/plans';
 import { consoleListing, createAdminHarness } from '../helpers/admin';
+import { paidOrder } from '../helpers/placements';
 
 let h: Awaited<ReturnType<typeof createAdminHarness>>;
 afterEach(() => h?.cleanup());
@@ -19,28 +20,9 @@ const server = (category = 'Trading') => consoleListing({ category, affiliate_li
 
 type Refusal = { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
 
-/** One order of the listing, as the payment path leaves it (state, dates and Stripe's ids). */
-async function order(serverId: number, values: Partial<typeof orders.$inferInsert>) {
-  const [row] = await h.db
-    .insert(orders)
-    .values({
-      server_id: serverId,
-      server_name: 'Alpha Traders',
-      kind: 'checkout',
-      placement: 'sponsored',
-      category: 'Trading',
-      term_days: 7,
-      amount_cents: 4900,
-      currency: 'usd',
-      state: 'paid',
-      version: crypto.randomUUID(),
-      stripe_session_id: `cs_test_${crypto.randomUUID()}`,
-      stripe_payment_intent: `pi_${crypto.randomUUID()}`,
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+/** One order of the listing, as the payment path leaves it (tests/helpers/placements.ts). */
+const order = (serverId: number, values: Partial<typeof orders.$inferInsert>) =>
+  paidOrder(h.db, { id: serverId, name: 'Alpha Traders' }, values);
 
 async function setup() {
   h = await createAdminHarness();

@@ -10,13 +10,13 @@ import { insertSubmission } from '../../db/queries/submissions';
 import {
   discordServers,
   mailOutbox,
-  orders,
   ownerUsers,
   reviewFlags,
   reviewReplies,
   reviews,
   serverReports,
 } from '../../db/schema';
+import { paidOrder } from '../helpers/placements';
 import { expectReadableChart } from './chart-check';
 import { expect } from './fixtures';
 import { hydrated } from './hydration';
@@ -734,19 +734,7 @@ test('the console says beside Category and Save why a listing with a running Spo
     affiliate_link: 'https://discord.gg/slotkeeper',
   });
   const now = Date.now();
-  await site.db.insert(orders).values({
-    server_id: listing.id,
-    server_name: listing.name,
-    kind: 'checkout',
-    placement: 'sponsored',
-    category: 'Trading',
-    term_days: 7,
-    amount_cents: 4900,
-    currency: 'usd',
-    state: 'paid',
-    version: crypto.randomUUID(),
-    stripe_session_id: `cs_test_${crypto.randomUUID()}`,
-    stripe_payment_intent: `pi_${crypto.randomUUID()}`,
+  await paidOrder(site.db, listing, {
     paid_at: new Date(now).toISOString(),
     starts_at: new Date(now).toISOString(),
     ends_at: new Date(now + 7 * 86_400_000).toISOString(),
